@@ -1,0 +1,8 @@
+//! agview: a previewer for X-Plane and FSX autogen art.
+//!
+//! The flow is one direction: files are parsed by [`format`] into typed assets with
+//! source spans, references are resolved by [`resolve`], [`layout`] turns an asset and a
+//! polygon into a [`scene::Scene`], and [`render`] draws that scene with wgpu.
+
+pub mod diag;
+pub mod format;
