@@ -1,8 +1,11 @@
 //! agview: a previewer for X-Plane and FSX autogen art.
 //!
 //! The flow is one direction: files are parsed by [`format`] into typed assets with
-//! source spans, references are resolved by [`resolve`], [`layout`] turns an asset and a
-//! polygon into a [`scene::Scene`], and [`render`] draws that scene with wgpu.
+//! source spans, [`art`] loads the meshes and images they reference, [`layout`] turns an
+//! asset and a polygon into a [`scene::Scene`], and [`render`] draws that scene with wgpu.
 
+pub mod art;
 pub mod diag;
 pub mod format;
+pub mod render;
+pub mod scene;

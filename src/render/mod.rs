@@ -1,0 +1,1 @@
+//! The wgpu renderer (being written).

@@ -1,0 +1,408 @@
+//! The `Scene`: the single contract between layout and render.
+//!
+//! Plain data, no GPU types, serialisable as the `agview layout --json` dump
+//! (`docs/layout-json.md` documents it field by field). Coordinates are meters in a local
+//! frame: `x` east, `y` north, on the ground plane; heights are meters above the terrain or
+//! the ground point as each field says. Headings are degrees clockwise from north.
+//!
+//! The scene names the art it uses (object meshes, facades, forests, the tile texture) by
+//! index into its reference lists; the art itself (meshes, images) is loaded by
+//! [`crate::art`] and handed to the renderer beside the scene.
+
+use serde::Serialize;
+
+/// What kind of asset produced the scene.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum SceneKind {
+    #[default]
+    Agp,
+    Agb,
+    Ags,
+    Agn,
+    /// Several assets together (a DSF text file opened in the viewer).
+    Dsf,
+}
+
+/// A laid-out asset, ready to draw.
+#[derive(Debug, Clone, Serialize, Default)]
+pub struct Scene {
+    pub kind: SceneKind,
+    /// The asset file the scene was laid out from.
+    pub asset: String,
+    /// The seed the layout used.
+    pub seed: u64,
+    /// The polygon the asset was laid out on: outer contour first (counter-clockwise), then
+    /// holes (clockwise). For an AGP, the tile's footprint.
+    pub polygon: Vec<Vec<[f32; 2]>>,
+    /// Geographic placement of the local frame, when the input was geographic.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub geo: Option<GeoFrame>,
+    /// The base tile texture, when the asset has one and does not hide its tiles.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tile_texture: Option<TileTexture>,
+    /// Distance in meters at which tiles fade out (`TILE_LOD`, default 20 km).
+    pub tile_lod: f32,
+    /// `LAYER_GROUP` of the tiles.
+    pub layer_group: LayerGroup,
+    /// True when the asset says `HIDE_TILES` / `HIDE_TILE`: tiles are laid out (their
+    /// annotations need them) but not drawn.
+    pub hide_tiles: bool,
+    pub tiles: Vec<Tile>,
+    /// AGB: runs of adjacent tiles that can be drawn as one quad (see [`TileRun`]).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub runs: Vec<TileRun>,
+    /// Object meshes referenced by `objects[].mesh`, in the asset's `OBJECT` order.
+    pub meshes: Vec<ArtRef>,
+    /// Facade definitions referenced by `facades[].facade`, in `FACADE` order.
+    pub facade_defs: Vec<ArtRef>,
+    /// The forest (`VEGETATION`) trees come from.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub forest: Option<ArtRef>,
+    pub objects: Vec<ObjectInstance>,
+    pub facades: Vec<FacadeInstance>,
+    pub trees: Vec<TreeInstance>,
+    /// AGB: which spelling set, grid and spellings were chosen.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub choice: Option<BlockChoice>,
+    /// AGS: the corners found on the contours.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub corners: Vec<CornerMark>,
+    /// AGS: stop points of placed tiles, in meters.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub stop_points: Vec<[f32; 2]>,
+    /// AGN: library objects drawn as boxes.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub library_objects: Vec<LibraryObject>,
+    /// AGN: vegetation areas (their trees are in `trees`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub vegetation: Vec<VegetationArea>,
+    /// Debug overlays.
+    pub debug: DebugMarks,
+    /// Statistics a person reviewing the layout wants to see.
+    pub stats: SceneStats,
+    /// Warnings from the layout (`path:line:col: warning: …` where a line is known).
+    pub warnings: Vec<String>,
+}
+
+/// Where the local frame sits on the earth.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Default)]
+pub struct GeoFrame {
+    /// Latitude and longitude (degrees) of the local origin.
+    pub origin_lat: f64,
+    pub origin_lon: f64,
+    /// AGN: the LOD13 square's bounds and U/V.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub north: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub south: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub east: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub west: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub u: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub v: Option<u32>,
+}
+
+/// The base tile texture and the size in pixels the asset declares for it
+/// (`TEXTURE_SCALE`); tile `uv`s are in these pixels.
+#[derive(Debug, Clone, PartialEq, Serialize, Default)]
+pub struct TileTexture {
+    /// Path as resolved (absolute or relative to the working directory).
+    pub path: String,
+    pub width_px: f32,
+    pub height_px: f32,
+}
+
+/// `LAYER_GROUP <offset> <name>`; tiles draw in group order, then offset, then file order.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct LayerGroup {
+    pub name: String,
+    pub offset: i32,
+}
+
+impl Default for LayerGroup {
+    fn default() -> Self {
+        LayerGroup {
+            name: "footprints".into(),
+            offset: 0,
+        }
+    }
+}
+
+/// What a tile is in an autogen string.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum TileRole {
+    Corner,
+    Edge,
+    Cap,
+}
+
+/// One placed tile quad.
+#[derive(Debug, Clone, PartialEq, Serialize, Default)]
+pub struct Tile {
+    /// Corners in meters, in the order texture bottom-left, bottom-right, top-right,
+    /// top-left.
+    pub corners: [[f32; 2]; 4],
+    /// Texture rectangle in pixels of the declared texture size: `[s1, t1, s2, t2]`
+    /// (left, bottom, right, top).
+    pub uv: [f32; 4],
+    /// True for an AGB slop tile (it may be compressed).
+    pub slop: bool,
+    /// AGB: column and row indices into the asset's grid.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub col: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub row: Option<usize>,
+    /// AGP/AGS: index of the tile in the asset's file order.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tile: Option<usize>,
+    /// AGS: the tile's `TILE_ID`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tile_id: Option<i64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub role: Option<TileRole>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub contour: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub side: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub atomic: Option<usize>,
+    /// Crop polygon in meters (the tile is drawn only inside it), from `CROP_POLY` or the
+    /// AGB `CROP` of the block polygon.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub crop: Option<Vec<[f32; 2]>>,
+    /// Drawing order within the layer group (lower first).
+    pub order: u32,
+}
+
+/// A run of adjacent AGB tiles in one row whose columns are consecutive and increasing and
+/// not anti-slop: the renderer may draw it as one quad. `first..first+len` index `tiles`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct TileRun {
+    pub first: usize,
+    pub len: usize,
+}
+
+/// How an object's height is found (the spec's vertical alignment behaviours).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum Placement {
+    /// On the terrain directly below the object's origin.
+    #[default]
+    Draped,
+    /// At the terrain height at the tile's ground point.
+    Graded,
+    /// Graded, plus `z_offset` meters.
+    Delta,
+    /// Graded, plus the scraper step rule applied to the AGL height (`z_offset` holds the
+    /// resulting rise).
+    Scraper,
+}
+
+/// One placed object.
+#[derive(Debug, Clone, PartialEq, Serialize, Default)]
+pub struct ObjectInstance {
+    /// Index into `Scene::meshes` (the asset's `OBJECT` index).
+    pub index: usize,
+    /// The mesh path as the asset names it.
+    pub path: String,
+    pub pos: [f32; 2],
+    /// Degrees clockwise from north.
+    pub heading: f32,
+    pub mode: Placement,
+    /// Where graded/delta/scraper objects take their ground height.
+    pub ground_pt: [f32; 2],
+    /// Meters above the ground height (delta offset, or the scraper rise).
+    pub z_offset: f32,
+    /// Show levels `[lo, hi]` (1..6); `[1, 1]` when the file gives none (always shown).
+    pub show: [u8; 2],
+    /// A seeded number in `[0, 1)` used to thin objects at a density: shown at level `L`
+    /// when `L >= lo` and `thin < (1 + L - lo) / (1 + hi - lo)`.
+    pub thin: f32,
+    /// Source line of the annotation in the asset (0 when none).
+    pub line: u32,
+}
+
+impl ObjectInstance {
+    /// Whether the object shows at density level `level` (1..6), the rule WED uses.
+    pub fn visible_at(&self, level: u8) -> bool {
+        let [lo, hi] = self.show;
+        if level < lo {
+            return false;
+        }
+        if level >= hi {
+            return true;
+        }
+        let p = (1.0 + f32::from(level) - f32::from(lo)) / (1.0 + f32::from(hi) - f32::from(lo));
+        self.thin < p
+    }
+}
+
+/// One placed facade.
+#[derive(Debug, Clone, PartialEq, Serialize, Default)]
+pub struct FacadeInstance {
+    /// Index into `Scene::facade_defs`; `None` for AGN buildings (neutral or GBTE-textured).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub facade: Option<usize>,
+    /// Footprint in meters, counter-clockwise.
+    pub footprint: Vec<[f32; 2]>,
+    /// Wall height in meters.
+    pub height: f32,
+    /// `FAC_WALLS`: the wall type of each side, when given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub walls: Option<Vec<u32>>,
+    /// AGN: floors drawn from the GBDD weights.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub floors: Option<u32>,
+    /// AGN: roof GUID.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub roof: Option<String>,
+    /// AGN: index into `Scene::extra_textures`-style texture naming; the texture path.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub texture: Option<String>,
+    pub line: u32,
+}
+
+/// One placed tree.
+#[derive(Debug, Clone, PartialEq, Serialize, Default)]
+pub struct TreeInstance {
+    pub pos: [f32; 2],
+    /// Width in meters (0: the forest's own size).
+    pub width: f32,
+    pub heading: f32,
+    /// Forest layer the tree comes from.
+    pub layer: i32,
+    /// Seeded pick among the layer's trees (taken modulo their count).
+    pub pick: u32,
+}
+
+/// AGB: the spelling set, grid and spellings chosen for a block.
+#[derive(Debug, Clone, PartialEq, Serialize, Default)]
+pub struct BlockChoice {
+    /// 0-based index of the spelling set in file order.
+    pub spelling_set: usize,
+    /// 0-based grid index.
+    pub grid: usize,
+    /// The chosen column and row spellings (indices into the grid).
+    pub spelling_s: Vec<usize>,
+    pub spelling_t: Vec<usize>,
+    /// Whether a spelling really fit between EDGE_MIN and EDGE_MAX.
+    pub fits: bool,
+}
+
+/// AGS: a corner found on a contour, and what was placed there.
+#[derive(Debug, Clone, PartialEq, Serialize, Default)]
+pub struct CornerMark {
+    pub pos: [f32; 2],
+    pub contour: usize,
+    /// Turn in degrees when walking the contour (left turns negative, as in the spec).
+    pub angle: f32,
+    /// Source line of the corner rule used, if any was placed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rule_line: Option<u32>,
+}
+
+/// AGN: a library object, drawn as a box over its bounding box.
+#[derive(Debug, Clone, PartialEq, Serialize, Default)]
+pub struct LibraryObject {
+    pub guid: String,
+    /// Box corners in meters, counter-clockwise.
+    pub footprint: [[f32; 2]; 4],
+    pub center: [f32; 2],
+    pub heading: f32,
+    /// A mesh path from a mapping file, when one names this GUID.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
+}
+
+/// AGN: a vegetation area.
+#[derive(Debug, Clone, PartialEq, Serialize, Default)]
+pub struct VegetationArea {
+    pub guid: String,
+    pub outline: Vec<[f32; 2]>,
+    /// Number of trees placed in it.
+    pub trees: usize,
+}
+
+/// Overlays a person turns on to see why the layout came out as it did.
+#[derive(Debug, Clone, PartialEq, Serialize, Default)]
+pub struct DebugMarks {
+    /// AGB cut lines placed on the ground, as segments.
+    pub cut_lines: Vec<[[f32; 2]; 2]>,
+    /// Regions covered by compressed slop tiles.
+    pub slop_regions: Vec<Vec<[f32; 2]>>,
+    /// Ground points of tiles.
+    pub ground_points: Vec<[f32; 2]>,
+    /// AGS side end points (where caps go).
+    pub caps: Vec<[f32; 2]>,
+    /// AGB: the EDGE_MIN / EDGE_MAX rectangles as placed.
+    pub edge_min: Vec<[f32; 2]>,
+    pub edge_max: Vec<[f32; 2]>,
+}
+
+/// Counts shown in the panel and printed by the CLI.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Default)]
+pub struct SceneStats {
+    pub tiles: usize,
+    /// Quads the renderer draws for the tiles once runs are merged.
+    pub tile_quads: usize,
+    pub objects: usize,
+    pub facades: usize,
+    pub trees: usize,
+}
+
+/// A reference to an art file, as the asset names it and as resolved.
+#[derive(Debug, Clone, PartialEq, Serialize, Default)]
+pub struct ArtRef {
+    /// The path as written in the asset (relative or library path).
+    pub name: String,
+    /// The file it resolved to, if it did.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub resolved: Option<String>,
+}
+
+impl Scene {
+    /// Fills `stats` from the lists.
+    pub fn update_stats(&mut self) {
+        let merged: usize = self.runs.iter().map(|r| r.len.saturating_sub(1)).sum();
+        self.stats = SceneStats {
+            tiles: self.tiles.len(),
+            tile_quads: self.tiles.len() - merged.min(self.tiles.len()),
+            objects: self.objects.len(),
+            facades: self.facades.len(),
+            trees: self.trees.len(),
+        };
+    }
+
+    /// Axis-aligned bounds of everything in the scene: `(min, max)` in meters.
+    pub fn bounds(&self) -> ([f32; 2], [f32; 2]) {
+        let mut lo = [f32::INFINITY; 2];
+        let mut hi = [f32::NEG_INFINITY; 2];
+        let mut add = |p: [f32; 2]| {
+            for i in 0..2 {
+                lo[i] = lo[i].min(p[i]);
+                hi[i] = hi[i].max(p[i]);
+            }
+        };
+        self.polygon.iter().flatten().for_each(|p| add(*p));
+        self.tiles.iter().flat_map(|t| t.corners).for_each(&mut add);
+        self.objects.iter().for_each(|o| add(o.pos));
+        self.facades
+            .iter()
+            .flat_map(|f| f.footprint.iter())
+            .for_each(|p| add(*p));
+        self.trees.iter().for_each(|t| add(t.pos));
+        self.library_objects
+            .iter()
+            .flat_map(|o| o.footprint)
+            .for_each(&mut add);
+        if lo[0] > hi[0] {
+            return ([-10.0, -10.0], [10.0, 10.0]);
+        }
+        (lo, hi)
+    }
+}
