@@ -102,7 +102,7 @@ fn char_col(prefix: &[u8]) -> u32 {
 }
 
 /// One non-blank line: its first token is the keyword, the rest are read as arguments.
-#[derive(Clone)]
+#[derive(Debug, Clone)]
 pub struct Line<'a> {
     path: &'a Path,
     /// 1-based line number.
@@ -178,21 +178,20 @@ impl<'a> Line<'a> {
     }
 
     fn missing(&self, what: &str) -> Diagnostic {
-        let col = self.col_of(self.text.len()) + 1;
-        self.error(
-            col,
-            format!("{}: missing argument <{what}>", self.keyword),
-        )
+        let col = self.col_of(self.text.len());
+        self.error(col, format!("{}: missing argument <{what}>", self.keyword))
     }
 
     /// The next token, which must exist.
     pub fn word(&mut self, what: &str) -> Result<&'a str, Diagnostic> {
-        self.next_token().ok_or_else(|| self.missing(what))
+        let t = self.next_token();
+        t.map(|t| t.0).ok_or_else(|| self.missing(what))
     }
 
     /// The next token with its column, which must exist.
     pub fn word_col(&mut self, what: &str) -> Result<(&'a str, u32), Diagnostic> {
-        self.next_token().ok_or_else(|| self.missing(what))
+        let t = self.next_token();
+        t.ok_or_else(|| self.missing(what))
     }
 
     /// Everything after the current position, trimmed (for paths that may contain spaces).
@@ -248,10 +247,7 @@ impl<'a> Line<'a> {
         if v < lo || v > hi {
             return Err(self.error(
                 col,
-                format!(
-                    "{}: <{what}> is {v}, outside {lo}..={hi}",
-                    self.keyword
-                ),
+                format!("{}: <{what}> is {v}, outside {lo}..={hi}", self.keyword),
             ));
         }
         Ok(v)
@@ -341,7 +337,10 @@ pub struct Header {
 }
 
 /// Reads the header and checks it against the accepted (versions, type) pairs.
-pub fn read_header(tf: &mut TextFile<'_>, accepted: &[(&[u32], &str)]) -> Result<Header, Diagnostic> {
+pub fn read_header(
+    tf: &mut TextFile<'_>,
+    accepted: &[(&[u32], &str)],
+) -> Result<Header, Diagnostic> {
     let expected = || {
         accepted
             .iter()
@@ -360,7 +359,10 @@ pub fn read_header(tf: &mut TextFile<'_>, accepted: &[(&[u32], &str)]) -> Result
                 path,
                 1,
                 1,
-                format!("empty file: expected the header `A` or `I`, then {}", expected()),
+                format!(
+                    "empty file: expected the header `A` or `I`, then {}",
+                    expected()
+                ),
             ))
         }
     };
@@ -396,10 +398,9 @@ pub fn read_header(tf: &mut TextFile<'_>, accepted: &[(&[u32], &str)]) -> Result
     };
     let ok_kind = accepted.iter().find(|(_, k)| *k == kind);
     match ok_kind {
-        None => Err(kind_line.error_kw(format!(
-            "wrong file type `{kind}`: expected {}",
-            expected()
-        ))),
+        None => {
+            Err(kind_line.error_kw(format!("wrong file type `{kind}`: expected {}", expected())))
+        }
         Some((versions, _)) if !versions.contains(&version) => Err(kind_line.error_kw(format!(
             "unsupported version {version} for {kind}: expected {}",
             expected()
@@ -449,7 +450,10 @@ mod tests {
         let mut tf = TextFile::new(p, src);
         tf.next().unwrap().unwrap();
         let e = tf.next().unwrap().unwrap_err();
-        assert_eq!(e.to_string(), "f.agp:2:6: error: invalid UTF-8 byte 0xFF; X-Plane text files must be ASCII or UTF-8");
+        assert_eq!(
+            e.to_string(),
+            "f.agp:2:6: error: invalid UTF-8 byte 0xFF; X-Plane text files must be ASCII or UTF-8"
+        );
     }
 
     #[test]
@@ -459,21 +463,44 @@ mod tests {
         let mut l = tf.next().unwrap().unwrap();
         assert_eq!(l.f32("left").unwrap(), 0.0);
         let e = l.f32("bottom").unwrap_err();
-        assert_eq!(e.to_string(), "f:1:8: error: TILE: <bottom> must be a number, found `zz`");
+        assert_eq!(
+            e.to_string(),
+            "f:1:8: error: TILE: <bottom> must be a number, found `zz`"
+        );
         let e = l.f32("right").unwrap_err();
-        assert_eq!(e.to_string(), "f:1:10: error: TILE: missing argument <right>");
+        assert_eq!(
+            e.to_string(),
+            "f:1:10: error: TILE: missing argument <right>"
+        );
     }
 
     #[test]
     fn header_checks() {
         let p = Path::new("f");
-        let ok = |s: &str| read_header(&mut TextFile::new(p, s.as_bytes()), &[(&[1000], "AG_POINT")]);
+        let ok = |s: &str| {
+            read_header(
+                &mut TextFile::new(p, s.as_bytes()),
+                &[(&[1000], "AG_POINT")],
+            )
+        };
         assert!(ok("A\n1000\nAG_POINT\n").is_ok());
         assert!(ok("I\n1000 AG_POINT\n").is_ok());
         assert!(ok("").unwrap_err().to_string().contains("empty file"));
-        assert!(ok("X\n").unwrap_err().to_string().contains("missing header"));
-        assert!(ok("A\n1000\n").unwrap_err().to_string().contains("truncated"));
-        assert!(ok("A\n800\nAG_POINT").unwrap_err().to_string().contains("unsupported version"));
-        assert!(ok("A\n1000\nAG_BLOCK").unwrap_err().to_string().contains("wrong file type"));
+        assert!(ok("X\n")
+            .unwrap_err()
+            .to_string()
+            .contains("missing header"));
+        assert!(ok("A\n1000\n")
+            .unwrap_err()
+            .to_string()
+            .contains("truncated"));
+        assert!(ok("A\n800\nAG_POINT")
+            .unwrap_err()
+            .to_string()
+            .contains("unsupported version"));
+        assert!(ok("A\n1000\nAG_BLOCK")
+            .unwrap_err()
+            .to_string()
+            .contains("wrong file type"));
     }
 }
