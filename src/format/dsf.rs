@@ -1,1 +1,965 @@
-//! (being written)
+//! DSF text, as X-Plane's DSFTool writes it (`DSFTool --dsf2text`): the header `A`/`I`,
+//! `800`, `DSF2TEXT`, then `PROPERTY` lines, the definition tables (`TERRAIN_DEF`,
+//! `OBJECT_DEF`, `POLYGON_DEF`, `NETWORK_DEF`, `RASTER_DEF`), and the placed features.
+//!
+//! Only what autogen needs is kept: properties, object and polygon definitions, `OBJECT`
+//! placements and polygons (`BEGIN_POLYGON def param coord_depth`, `BEGIN_WINDING`,
+//! `POLYGON_POINT lon lat [more coordinates]`, `END_WINDING`, `END_POLYGON`). Terrain patches,
+//! road segments and rasters are read past without a word; an unknown keyword is a warning.
+//!
+//! Decisions where DSFTool is loose (its `Text2DSF` matches lines with `sscanf` and drops
+//! what does not match):
+//! - A definition must come before the first feature that uses it, as in every file DSFTool
+//!   writes and as X-Plane requires; an index past the definitions read so far is an error.
+//! - `BEGIN_POLYGON def param` without a coordinate depth means depth 2, as `Text2DSF` reads it.
+//! - A `POLYGON_POINT` with fewer coordinates than the polygon's depth is an error (DSFTool
+//!   would silently drop the point and change the polygon's shape); extra ones are a warning.
+//! - A winding with no point, a polygon with no winding, or an `OBJECT`/definition/patch line
+//!   inside an open polygon (a missing `END_POLYGON`) are errors.
+//! - Longitudes must lie in -180..=180 and latitudes in -90..=90.
+//!
+//! Autogen reads the polygon parameter as `round(height_m / 4) << 8 | low`; see
+//! [`DsfPolygon::autogen_height_m`] and [`DsfPolygon::autogen_low`].
+
+use std::path::Path;
+
+use serde::Serialize;
+
+use crate::diag::Diagnostic;
+use crate::format::text::{parse_f64, read_header, Line, TextFile};
+
+/// The largest `coord_depth` accepted. DSF polygons use 2 (lon lat), 3 (plus a facade wall
+/// type or a draped UV), or 4 (bezier control points); DSFTool itself reads at most 8.
+pub const MAX_COORD_DEPTH: usize = 8;
+
+/// A `PROPERTY name value` line. The value runs to the end of the line and may hold spaces.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct DsfProperty {
+    pub name: String,
+    pub value: String,
+    /// 1-based source line.
+    pub line: u32,
+}
+
+/// One entry of a definition table (`OBJECT_DEF path`, `POLYGON_DEF path`, …). Features refer
+/// to it by its index in the table, counted from 0 in order of appearance.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct DsfDef {
+    /// The path as written: a library path or a path relative to the scenery package.
+    pub path: String,
+    /// 1-based source line.
+    pub line: u32,
+}
+
+/// A placed object: `OBJECT def lon lat heading`, `OBJECT_MSL def lon lat elevation heading`
+/// or `OBJECT_AGL def lon lat elevation heading`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct DsfObject {
+    /// Index into [`DsfText::object_defs`].
+    pub def: usize,
+    pub lon: f64,
+    pub lat: f64,
+    /// Degrees clockwise from north.
+    pub heading: f64,
+    /// Meters: above mean sea level for `OBJECT_MSL`, above the ground for `OBJECT_AGL`;
+    /// `None` for `OBJECT` (on the ground).
+    pub elevation: Option<f64>,
+    /// True for `OBJECT_AGL`.
+    pub agl: bool,
+    /// 1-based source line.
+    pub line: u32,
+}
+
+/// A polygon feature: `BEGIN_POLYGON def param coord_depth` … `END_POLYGON`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct DsfPolygon {
+    /// Index into [`DsfText::polygon_defs`].
+    pub def: usize,
+    /// The 16-bit polygon parameter. For autogen: `round(height_m / 4) << 8 | low`.
+    pub param: u32,
+    /// Coordinates per `POLYGON_POINT` (at least 2: longitude, latitude).
+    pub coord_depth: usize,
+    /// `BEGIN_WINDING` … `END_WINDING` contours, each a list of (longitude, latitude), in file
+    /// order (for an AGS the tile-spawning windings come first). As in the DSF, a winding
+    /// does not repeat its first point at the end.
+    pub windings: Vec<Vec<[f64; 2]>>,
+    /// The coordinates past the first two, per winding, `coord_depth - 2` per point in point
+    /// order; empty when `coord_depth` is 2.
+    pub extra: Vec<Vec<f64>>,
+    /// 1-based line of each winding's `BEGIN_WINDING`.
+    pub winding_lines: Vec<u32>,
+    /// 1-based line of `BEGIN_POLYGON`.
+    pub line: u32,
+}
+
+impl DsfPolygon {
+    /// Building height in meters from the high 8 bits of the parameter (height / 4).
+    pub fn autogen_height_m(&self) -> f64 {
+        f64::from((self.param >> 8) & 0xFF) * 4.0
+    }
+
+    /// The low 8 bits of the parameter: the spelling set for an AGB, the number of
+    /// tile-spawning windings for an AGS.
+    pub fn autogen_low(&self) -> u8 {
+        (self.param & 0xFF) as u8
+    }
+}
+
+/// A DSF text file (`DSF2TEXT`), reduced to what autogen placement needs.
+#[derive(Debug, Clone, PartialEq, Serialize, Default)]
+pub struct DsfText {
+    pub properties: Vec<DsfProperty>,
+    pub terrain_defs: Vec<DsfDef>,
+    pub object_defs: Vec<DsfDef>,
+    pub polygon_defs: Vec<DsfDef>,
+    pub network_defs: Vec<DsfDef>,
+    pub raster_defs: Vec<DsfDef>,
+    pub objects: Vec<DsfObject>,
+    pub polygons: Vec<DsfPolygon>,
+}
+
+impl DsfText {
+    /// The value of the first `PROPERTY` with this name.
+    pub fn property(&self, name: &str) -> Option<&str> {
+        self.properties
+            .iter()
+            .find(|p| p.name == name)
+            .map(|p| p.value.as_str())
+    }
+
+    fn bound(&self, name: &str) -> Option<f64> {
+        self.property(name).and_then(first_number)
+    }
+
+    /// `PROPERTY sim/west`: the tile's western longitude.
+    pub fn west(&self) -> Option<f64> {
+        self.bound("sim/west")
+    }
+
+    /// `PROPERTY sim/east`: the tile's eastern longitude.
+    pub fn east(&self) -> Option<f64> {
+        self.bound("sim/east")
+    }
+
+    /// `PROPERTY sim/north`: the tile's northern latitude.
+    pub fn north(&self) -> Option<f64> {
+        self.bound("sim/north")
+    }
+
+    /// `PROPERTY sim/south`: the tile's southern latitude.
+    pub fn south(&self) -> Option<f64> {
+        self.bound("sim/south")
+    }
+
+    /// The path of the `POLYGON_DEF` a polygon uses.
+    pub fn polygon_def_path(&self, polygon: &DsfPolygon) -> Option<&str> {
+        self.polygon_defs.get(polygon.def).map(|d| d.path.as_str())
+    }
+
+    /// The path of the `OBJECT_DEF` an object uses.
+    pub fn object_def_path(&self, object: &DsfObject) -> Option<&str> {
+        self.object_defs.get(object.def).map(|d| d.path.as_str())
+    }
+
+    /// Indices of the `POLYGON_DEF`s that name an asset. A definition matches when it and the
+    /// asset name are the same path or one ends with the other at a `/` (so
+    /// `autogen/block.agb` and `sample_scenery/autogen/block.agb` match); only when no
+    /// definition matches that way are definitions with the same file name taken (so the
+    /// library path `lib/town/block.agb` matches the file `sample_scenery/autogen/block.agb`).
+    /// Backslashes count as `/`; names are compared case-sensitively, as X-Plane does.
+    pub fn polygon_defs_matching(&self, asset_name_or_suffix: &str) -> Vec<usize> {
+        let want = normalize(asset_name_or_suffix);
+        if file_name(&want).is_empty() {
+            return Vec::new();
+        }
+        let by_path: Vec<usize> = self
+            .polygon_defs
+            .iter()
+            .enumerate()
+            .filter(|(_, d)| {
+                let have = normalize(&d.path);
+                path_suffix_match(&have, &want) || path_suffix_match(&want, &have)
+            })
+            .map(|(i, _)| i)
+            .collect();
+        if !by_path.is_empty() {
+            return by_path;
+        }
+        self.polygon_defs
+            .iter()
+            .enumerate()
+            .filter(|(_, d)| file_name(&normalize(&d.path)) == file_name(&want))
+            .map(|(i, _)| i)
+            .collect()
+    }
+
+    /// The polygons whose `POLYGON_DEF` names an asset (see [`Self::polygon_defs_matching`]),
+    /// in file order.
+    pub fn polygons_for(&self, asset_name_or_suffix: &str) -> Vec<&DsfPolygon> {
+        let defs = self.polygon_defs_matching(asset_name_or_suffix);
+        self.polygons
+            .iter()
+            .filter(|p| defs.contains(&p.def))
+            .collect()
+    }
+}
+
+/// The first whitespace-separated token of a property value, as a finite number.
+fn first_number(value: &str) -> Option<f64> {
+    value.split_ascii_whitespace().next().and_then(parse_f64)
+}
+
+fn normalize(p: &str) -> String {
+    let mut s = p.trim().replace('\\', "/");
+    while let Some(rest) = s.strip_prefix("./") {
+        s = rest.to_string();
+    }
+    s
+}
+
+fn file_name(p: &str) -> &str {
+    p.rsplit('/').next().unwrap_or(p)
+}
+
+/// True when `long` is `short` or ends with `/short`.
+fn path_suffix_match(long: &str, short: &str) -> bool {
+    if short.is_empty() {
+        return false;
+    }
+    long == short
+        || (long.len() > short.len()
+            && long.ends_with(short)
+            && long.as_bytes().get(long.len() - short.len() - 1) == Some(&b'/'))
+}
+
+/// Keywords of terrain patches, networks and rasters: read past without a word.
+const SKIPPED: &[&str] = &[
+    "BEGIN_PATCH",
+    "BEGIN_PRIMITIVE",
+    "PATCH_VERTEX",
+    "END_PRIMITIVE",
+    "END_PATCH",
+    "BEGIN_SEGMENT",
+    "BEGIN_SEGMENT_CURVED",
+    "SHAPE_POINT",
+    "SHAPE_POINT_CURVED",
+    "END_SEGMENT",
+    "END_SEGMENT_CURVED",
+    "RASTER_DATA",
+    "FILTER",
+    "DIVISIONS",
+    "DIVISION_LIMIT",
+];
+
+/// The polygon being read, between `BEGIN_POLYGON` and `END_POLYGON`.
+struct OpenPolygon {
+    polygon: DsfPolygon,
+    /// The winding being read: its points, extra coordinates and `BEGIN_WINDING` line.
+    winding: Option<(Vec<[f64; 2]>, Vec<f64>, u32)>,
+}
+
+/// Reads a DSF text file.
+pub fn parse(
+    path: &Path,
+    src: &[u8],
+    warnings: &mut Vec<Diagnostic>,
+) -> Result<DsfText, Diagnostic> {
+    let mut tf = TextFile::new(path, src);
+    read_header(&mut tf, &[(&[800], "DSF2TEXT")])?;
+    let mut dsf = DsfText::default();
+    let mut open: Option<OpenPolygon> = None;
+
+    while let Some(line) = tf.next() {
+        let mut line = line?;
+        match line.keyword {
+            "BEGIN_POLYGON" => {
+                if let Some(o) = &open {
+                    return Err(line.error_kw(format!(
+                        "BEGIN_POLYGON inside the polygon begun at line {}: missing END_POLYGON",
+                        o.polygon.line
+                    )));
+                }
+                let def = def_index(&mut line, &dsf.polygon_defs, "POLYGON_DEF")?;
+                let param = line.int_in("param", 0, 65535)? as u32;
+                let coord_depth = if line.at_end() {
+                    2
+                } else {
+                    let col = peek_col(&line);
+                    let d = line.i64("coord_depth")?;
+                    if d < 2 || d > MAX_COORD_DEPTH as i64 {
+                        return Err(line.error(
+                            col,
+                            format!(
+                                "BEGIN_POLYGON: <coord_depth> is {d}; it must be 2..={MAX_COORD_DEPTH} \
+                                 (each point has at least a longitude and a latitude)"
+                            ),
+                        ));
+                    }
+                    d as usize
+                };
+                line.expect_end(warnings);
+                open = Some(OpenPolygon {
+                    polygon: DsfPolygon {
+                        def,
+                        param,
+                        coord_depth,
+                        windings: Vec::new(),
+                        extra: Vec::new(),
+                        winding_lines: Vec::new(),
+                        line: line.number,
+                    },
+                    winding: None,
+                });
+            }
+            "BEGIN_WINDING" => {
+                let Some(o) = open.as_mut() else {
+                    return Err(line
+                        .error_kw("BEGIN_WINDING outside a polygon: no BEGIN_POLYGON before it"));
+                };
+                if let Some((_, _, begun)) = &o.winding {
+                    return Err(line.error_kw(format!(
+                        "BEGIN_WINDING inside the winding begun at line {begun}: missing END_WINDING"
+                    )));
+                }
+                line.expect_end(warnings);
+                o.winding = Some((Vec::new(), Vec::new(), line.number));
+            }
+            "POLYGON_POINT" => {
+                let Some(o) = open.as_mut() else {
+                    return Err(line.error_kw(
+                        "POLYGON_POINT outside a polygon: no BEGIN_POLYGON and BEGIN_WINDING before it",
+                    ));
+                };
+                let depth = o.polygon.coord_depth;
+                let Some((points, extra, _)) = o.winding.as_mut() else {
+                    return Err(line.error_kw(format!(
+                        "POLYGON_POINT outside a winding: missing BEGIN_WINDING in the polygon begun at line {}",
+                        o.polygon.line
+                    )));
+                };
+                let lon = degrees(&mut line, "lon", 180.0)?;
+                let lat = degrees(&mut line, "lat", 90.0)?;
+                for n in 3..=depth {
+                    extra.push(line.f64(&format!("coordinate {n} of {depth}"))?);
+                }
+                line.expect_end(warnings);
+                points.push([lon, lat]);
+            }
+            "END_WINDING" => {
+                let Some(o) = open.as_mut() else {
+                    return Err(line.error_kw("END_WINDING outside a polygon"));
+                };
+                let Some((points, extra, begun)) = o.winding.take() else {
+                    return Err(line.error_kw("END_WINDING without BEGIN_WINDING"));
+                };
+                if points.is_empty() {
+                    return Err(line.error_kw(format!(
+                        "empty winding: no POLYGON_POINT between BEGIN_WINDING (line {begun}) and END_WINDING"
+                    )));
+                }
+                line.expect_end(warnings);
+                o.polygon.windings.push(points);
+                o.polygon.extra.push(extra);
+                o.polygon.winding_lines.push(begun);
+            }
+            "END_POLYGON" => {
+                let Some(o) = open.take() else {
+                    return Err(line.error_kw("END_POLYGON without BEGIN_POLYGON"));
+                };
+                if let Some((_, _, begun)) = o.winding {
+                    return Err(line.error_kw(format!(
+                        "END_POLYGON inside the winding begun at line {begun}: missing END_WINDING"
+                    )));
+                }
+                if o.polygon.windings.is_empty() {
+                    return Err(line.error_kw(format!(
+                        "the polygon begun at line {} has no winding (BEGIN_WINDING … END_WINDING)",
+                        o.polygon.line
+                    )));
+                }
+                line.expect_end(warnings);
+                dsf.polygons.push(o.polygon);
+            }
+            kw if !is_known(kw) => {
+                warnings.push(line.warning_kw(format!("unknown DSF text keyword `{kw}` ignored")));
+            }
+            kw => {
+                if let Some(o) = &open {
+                    return Err(line.error_kw(format!(
+                        "{kw} inside the polygon begun at line {}: missing END_POLYGON",
+                        o.polygon.line
+                    )));
+                }
+                read_outside_polygon(&mut line, &mut dsf, warnings)?;
+            }
+        }
+    }
+    if let Some(o) = open {
+        return Err(tf.error_at_end(format!(
+            "end of file inside the polygon begun at line {}: missing END_POLYGON",
+            o.polygon.line
+        )));
+    }
+    Ok(dsf)
+}
+
+fn is_known(kw: &str) -> bool {
+    matches!(
+        kw,
+        "PROPERTY"
+            | "TERRAIN_DEF"
+            | "OBJECT_DEF"
+            | "POLYGON_DEF"
+            | "NETWORK_DEF"
+            | "RASTER_DEF"
+            | "OBJECT"
+            | "OBJECT_MSL"
+            | "OBJECT_AGL"
+    ) || SKIPPED.contains(&kw)
+}
+
+/// A line that is not part of a polygon: a property, a definition, an object, or one of the
+/// [`SKIPPED`] keywords.
+fn read_outside_polygon(
+    line: &mut Line<'_>,
+    dsf: &mut DsfText,
+    warnings: &mut Vec<Diagnostic>,
+) -> Result<(), Diagnostic> {
+    match line.keyword {
+        "PROPERTY" => {
+            let Ok(name) = line.word("name") else {
+                warnings.push(line.warning_kw("PROPERTY without a name; ignored"));
+                return Ok(());
+            };
+            let col = peek_col(line);
+            let Ok(value) = line.rest("value") else {
+                warnings.push(line.warning_kw(format!("PROPERTY {name} has no value; ignored")));
+                return Ok(());
+            };
+            let limit = match name {
+                "sim/west" | "sim/east" => Some(180.0),
+                "sim/north" | "sim/south" => Some(90.0),
+                _ => None,
+            };
+            if let Some(limit) = limit {
+                match first_number(value) {
+                    None => {
+                        return Err(line.error(
+                            col,
+                            format!("PROPERTY {name}: the value must be a number of degrees, found `{value}`"),
+                        ))
+                    }
+                    Some(v) if v.abs() > limit => {
+                        return Err(line.error(
+                            col,
+                            format!("PROPERTY {name}: {v} is outside -{limit}..={limit} degrees"),
+                        ))
+                    }
+                    Some(_) => {}
+                }
+            }
+            dsf.properties.push(DsfProperty {
+                name: name.to_string(),
+                value: value.to_string(),
+                line: line.number,
+            });
+        }
+        "TERRAIN_DEF" | "OBJECT_DEF" | "POLYGON_DEF" | "NETWORK_DEF" | "RASTER_DEF" => {
+            let def = DsfDef {
+                path: line.rest("path")?.to_string(),
+                line: line.number,
+            };
+            match line.keyword {
+                "TERRAIN_DEF" => dsf.terrain_defs.push(def),
+                "OBJECT_DEF" => dsf.object_defs.push(def),
+                "POLYGON_DEF" => dsf.polygon_defs.push(def),
+                "NETWORK_DEF" => dsf.network_defs.push(def),
+                _ => dsf.raster_defs.push(def),
+            }
+        }
+        "OBJECT" | "OBJECT_MSL" | "OBJECT_AGL" => {
+            let def = def_index(line, &dsf.object_defs, "OBJECT_DEF")?;
+            let lon = degrees(line, "lon", 180.0)?;
+            let lat = degrees(line, "lat", 90.0)?;
+            let elevation = if line.keyword == "OBJECT" {
+                None
+            } else {
+                Some(line.f64("elevation")?)
+            };
+            let heading = line.f64("heading")?;
+            line.expect_end(warnings);
+            dsf.objects.push(DsfObject {
+                def,
+                lon,
+                lat,
+                heading,
+                elevation,
+                agl: line.keyword == "OBJECT_AGL",
+                line: line.number,
+            });
+        }
+        // Terrain patches, networks and rasters: not autogen's business.
+        _ => {}
+    }
+    Ok(())
+}
+
+/// Column of the next argument (or 1 when none is left).
+fn peek_col(line: &Line<'_>) -> u32 {
+    line.clone().next_token().map(|t| t.1).unwrap_or(1)
+}
+
+/// A definition index that must name a definition already read.
+fn def_index(line: &mut Line<'_>, defs: &[DsfDef], table: &str) -> Result<usize, Diagnostic> {
+    let col = peek_col(line);
+    let idx = line.index("def")?;
+    if idx >= defs.len() {
+        let had = match defs.len() {
+            0 => format!("no {table} line comes"),
+            1 => format!("only 1 {table} line comes"),
+            n => format!("only {n} {table} lines come"),
+        };
+        return Err(line.error(
+            col,
+            format!(
+                "{}: definition {idx} does not exist: {had} before this line \
+                 (indices count from 0, and definitions must come before their use)",
+                line.keyword
+            ),
+        ));
+    }
+    Ok(idx)
+}
+
+/// A finite longitude or latitude within ±`limit` degrees.
+fn degrees(line: &mut Line<'_>, what: &str, limit: f64) -> Result<f64, Diagnostic> {
+    let col = peek_col(line);
+    let v = line.f64(what)?;
+    if v.abs() > limit {
+        return Err(line.error(
+            col,
+            format!(
+                "{}: <{what}> is {v}, outside -{limit}..={limit} degrees",
+                line.keyword
+            ),
+        ));
+    }
+    Ok(v)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A DSFTool dump trimmed to a few features: one AGB block (40 m, spelling set 1), one
+    /// AGS string (48 m, one tile-spawning winding) with an outer winding and a hole, a
+    /// facade with coordinate depth 3, objects of all three kinds, and a terrain patch.
+    const SAMPLE: &str = "\
+A
+800
+DSF2TEXT
+
+# file: Earth nav data/+40-080/+47+012.dsf
+
+PROPERTY sim/west 12
+PROPERTY sim/east 13
+PROPERTY sim/north 48
+PROPERTY sim/south 47
+PROPERTY sim/planet earth
+PROPERTY sim/creation_agent WorldEditor 2.5 (build 7)
+PROPERTY sim/require_agpoint 1/0
+DIVISIONS 32
+TERRAIN_DEF terrain_Water
+OBJECT_DEF lib/cars/car_static.obj
+OBJECT_DEF objects/water tower.obj
+POLYGON_DEF lib/g10/autogen/block.agb
+POLYGON_DEF sample_scenery/autogen/string.ags
+POLYGON_DEF lib/g10/facades/house.fac
+BEGIN_PATCH 0 0.000000 -1.000000 1 5
+BEGIN_PRIMITIVE 0
+PATCH_VERTEX 12.000000000 47.000000000 512.000000000 0.000000000 0.000000000
+PATCH_VERTEX 12.100000000 47.000000000 512.000000000 0.000000000 0.000000000
+PATCH_VERTEX 12.100000000 47.100000000 512.000000000 0.000000000 0.000000000
+END_PRIMITIVE
+END_PATCH
+OBJECT 0 12.500000000 47.500000000 90.000000
+OBJECT_MSL 1 12.510000000 47.510000000 512.500000000 180.000000
+OBJECT_AGL 1 12.520000000 47.520000000 3.250000000 270.500000
+BEGIN_POLYGON 0 2561 2
+BEGIN_WINDING
+POLYGON_POINT 12.600000000 47.600000000
+POLYGON_POINT 12.601000000 47.600000000
+POLYGON_POINT 12.601000000 47.600700000
+POLYGON_POINT 12.600000000 47.600700000
+END_WINDING
+END_POLYGON
+BEGIN_POLYGON 1 3073 2
+BEGIN_WINDING
+POLYGON_POINT 12.700000000 47.700000000
+POLYGON_POINT 12.702000000 47.700000000
+POLYGON_POINT 12.702000000 47.701500000
+POLYGON_POINT 12.700000000 47.701500000
+END_WINDING
+BEGIN_WINDING
+POLYGON_POINT 12.700500000 47.700500000
+POLYGON_POINT 12.700500000 47.701000000
+POLYGON_POINT 12.701500000 47.701000000
+POLYGON_POINT 12.701500000 47.700500000
+END_WINDING
+END_POLYGON
+BEGIN_POLYGON 2 8 3
+BEGIN_WINDING
+POLYGON_POINT 12.800000000 47.800000000 0.000000000
+POLYGON_POINT 12.800100000 47.800000000 1.000000000
+POLYGON_POINT 12.800100000 47.800100000 0.000000000
+END_WINDING
+END_POLYGON
+BEGIN_SEGMENT 0 1 0 12.9 47.9 0.0
+SHAPE_POINT 12.91 47.91 0.0
+END_SEGMENT 1 12.92 47.92 0.0
+# Result code: 0
+";
+
+    fn parse_str(src: &str) -> (Result<DsfText, Diagnostic>, Vec<Diagnostic>) {
+        let mut w = Vec::new();
+        let r = parse(Path::new("t.txt"), src.as_bytes(), &mut w);
+        (r, w)
+    }
+
+    fn err(src: &str) -> String {
+        match parse_str(src).0 {
+            Ok(d) => panic!("expected an error, got {d:?}"),
+            Err(e) => e.to_string(),
+        }
+    }
+
+    /// The sample's header and definitions, followed by `body`.
+    fn with_defs(body: &str) -> String {
+        format!("A\n800\nDSF2TEXT\nOBJECT_DEF a.obj\nPOLYGON_DEF lib/b.agb\n{body}")
+    }
+
+    #[test]
+    fn reads_the_sample() {
+        let (r, w) = parse_str(SAMPLE);
+        let d = r.unwrap();
+        assert!(w.is_empty(), "{w:?}");
+        assert_eq!((d.west(), d.east()), (Some(12.0), Some(13.0)));
+        assert_eq!((d.north(), d.south()), (Some(48.0), Some(47.0)));
+        assert_eq!(
+            d.property("sim/creation_agent"),
+            Some("WorldEditor 2.5 (build 7)")
+        );
+        assert_eq!(d.properties.len(), 7);
+        assert_eq!(d.terrain_defs.len(), 1);
+        assert_eq!(d.object_defs[1].path, "objects/water tower.obj");
+        assert_eq!(d.object_defs[1].line, 17);
+        assert_eq!(d.polygon_defs.len(), 3);
+
+        assert_eq!(d.objects.len(), 3);
+        let o = &d.objects[0];
+        assert_eq!((o.def, o.lon, o.lat, o.heading), (0, 12.5, 47.5, 90.0));
+        assert_eq!((o.elevation, o.agl, o.line), (None, false, 28));
+        let msl = &d.objects[1];
+        assert_eq!(
+            (msl.elevation, msl.heading, msl.agl),
+            (Some(512.5), 180.0, false)
+        );
+        let agl = &d.objects[2];
+        assert_eq!(
+            (agl.elevation, agl.heading, agl.agl),
+            (Some(3.25), 270.5, true)
+        );
+        assert_eq!(d.object_def_path(agl), Some("objects/water tower.obj"));
+
+        assert_eq!(d.polygons.len(), 3);
+        let agb = &d.polygons[0];
+        assert_eq!(
+            (agb.def, agb.param, agb.coord_depth, agb.line),
+            (0, 2561, 2, 31)
+        );
+        assert_eq!(agb.windings.len(), 1);
+        assert_eq!(agb.windings[0].len(), 4);
+        assert_eq!(agb.windings[0][2], [12.601, 47.6007]);
+        assert_eq!(agb.autogen_height_m(), 40.0);
+        assert_eq!(agb.autogen_low(), 1);
+        assert_eq!(agb.extra, vec![Vec::<f64>::new()]);
+
+        let ags = &d.polygons[1];
+        assert_eq!(ags.windings.len(), 2);
+        assert_eq!(ags.winding_lines, vec![40, 46]);
+        assert_eq!(ags.windings[1][0], [12.7005, 47.7005]);
+        assert_eq!((ags.autogen_height_m(), ags.autogen_low()), (48.0, 1));
+        assert_eq!(
+            d.polygon_def_path(ags),
+            Some("sample_scenery/autogen/string.ags")
+        );
+
+        let fac = &d.polygons[2];
+        assert_eq!(fac.coord_depth, 3);
+        assert_eq!(fac.extra, vec![vec![0.0, 1.0, 0.0]]);
+    }
+
+    #[test]
+    fn finds_polygons_by_path_or_file_name() {
+        let d = parse_str(SAMPLE).0.unwrap();
+        let lines = |q: &str| d.polygons_for(q).iter().map(|p| p.line).collect::<Vec<_>>();
+        // By file name: the library path and the package file share `block.agb`.
+        assert_eq!(lines("sample_scenery/autogen/block.agb"), vec![31]);
+        assert_eq!(lines("block.agb"), vec![31]);
+        // By path, with Windows separators, and by a trailing part of the path.
+        assert_eq!(lines("sample_scenery\\autogen\\string.ags"), vec![39]);
+        assert_eq!(
+            lines("/home/me/X-Plane/Custom Scenery/sample_scenery/autogen/string.ags"),
+            vec![39]
+        );
+        assert_eq!(lines("autogen/string.ags"), vec![39]);
+        // A partial file name is not a match.
+        assert!(lines("ock.agb").is_empty());
+        assert!(lines("").is_empty());
+        assert!(lines("tree.for").is_empty());
+    }
+
+    #[test]
+    fn a_full_path_match_wins_over_a_file_name_match() {
+        let src = "A\n800\nDSF2TEXT\nPOLYGON_DEF lib/a/block.agb\nPOLYGON_DEF lib/b/block.agb\n\
+                   BEGIN_POLYGON 0 0 2\nBEGIN_WINDING\nPOLYGON_POINT 1 1\nEND_WINDING\nEND_POLYGON\n\
+                   BEGIN_POLYGON 1 0 2\nBEGIN_WINDING\nPOLYGON_POINT 1 1\nEND_WINDING\nEND_POLYGON\n";
+        let d = parse_str(src).0.unwrap();
+        assert_eq!(d.polygon_defs_matching("lib/b/block.agb"), vec![1]);
+        assert_eq!(d.polygon_defs_matching("block.agb"), vec![0, 1]);
+        assert_eq!(d.polygon_defs_matching("my/pack/block.agb"), vec![0, 1]);
+        assert_eq!(d.polygons_for("b/block.agb").len(), 1);
+        assert_eq!(d.polygons_for("b/block.agb")[0].line, 11);
+    }
+
+    #[test]
+    fn coord_depth_defaults_to_two() {
+        let d = parse_str(&with_defs(
+            "BEGIN_POLYGON 0 5\nBEGIN_WINDING\nPOLYGON_POINT 1 2\nEND_WINDING\nEND_POLYGON\n",
+        ))
+        .0
+        .unwrap();
+        assert_eq!(d.polygons[0].coord_depth, 2);
+        assert_eq!(d.polygons[0].param, 5);
+    }
+
+    #[test]
+    fn unknown_keywords_and_extra_arguments_warn() {
+        let (r, w) = parse_str(&with_defs(
+            "FROBNICATE 1 2\nOBJECT 0 1 2 3 4\nBEGIN_POLYGON 0 0 2\nBEGIN_WINDING\nPOLYGON_POINT 1 2 9\n\
+             END_WINDING\nEND_POLYGON\nPROPERTY sim/empty\nPROPERTY\n",
+        ));
+        let d = r.unwrap();
+        assert_eq!(d.objects.len(), 1);
+        assert_eq!(d.polygons[0].windings, vec![vec![[1.0, 2.0]]]);
+        let w: Vec<String> = w.iter().map(|d| d.to_string()).collect();
+        assert_eq!(
+            w,
+            vec![
+                "t.txt:6:1: warning: unknown DSF text keyword `FROBNICATE` ignored",
+                "t.txt:7:16: warning: OBJECT: unexpected extra argument `4` ignored",
+                "t.txt:10:19: warning: POLYGON_POINT: unexpected extra argument `9` ignored",
+                "t.txt:13:1: warning: PROPERTY sim/empty has no value; ignored",
+                "t.txt:14:1: warning: PROPERTY without a name; ignored",
+            ]
+        );
+    }
+
+    #[test]
+    fn header_is_checked() {
+        assert_eq!(
+            err("A\n800\nOBJ\n"),
+            "t.txt:3:1: error: wrong file type `OBJ`: expected 800 DSF2TEXT"
+        );
+        assert_eq!(
+            err("A\n1000\nDSF2TEXT\n"),
+            "t.txt:3:1: error: unsupported version 1000 for DSF2TEXT: expected 800 DSF2TEXT"
+        );
+    }
+
+    #[test]
+    fn a_def_index_past_the_defs_read_so_far_is_an_error() {
+        assert_eq!(
+            err(&with_defs("OBJECT 1 12 47 0\n")),
+            "t.txt:6:8: error: OBJECT: definition 1 does not exist: only 1 OBJECT_DEF line comes \
+             before this line (indices count from 0, and definitions must come before their use)"
+        );
+        // The definition comes later: still an error, X-Plane needs the definitions first.
+        assert_eq!(
+            err("A\n800\nDSF2TEXT\nBEGIN_POLYGON 0 0 2\nPOLYGON_DEF a.agb\n"),
+            "t.txt:4:15: error: BEGIN_POLYGON: definition 0 does not exist: no POLYGON_DEF line \
+             comes before this line (indices count from 0, and definitions must come before their use)"
+        );
+        assert_eq!(
+            err(&with_defs("OBJECT -1 12 47 0\n")),
+            "t.txt:6:8: error: OBJECT: <def> is -1, outside 0..=4294967295"
+        );
+    }
+
+    #[test]
+    fn polygon_structure_errors() {
+        let cases = [
+            (
+                "POLYGON_POINT 1 2\n",
+                "t.txt:6:1: error: POLYGON_POINT outside a polygon: no BEGIN_POLYGON and BEGIN_WINDING before it",
+            ),
+            (
+                "BEGIN_POLYGON 0 0 2\nPOLYGON_POINT 1 2\n",
+                "t.txt:7:1: error: POLYGON_POINT outside a winding: missing BEGIN_WINDING in the polygon begun at line 6",
+            ),
+            (
+                "BEGIN_WINDING\n",
+                "t.txt:6:1: error: BEGIN_WINDING outside a polygon: no BEGIN_POLYGON before it",
+            ),
+            (
+                "BEGIN_POLYGON 0 0 2\nBEGIN_WINDING\nPOLYGON_POINT 1 2\nEND_WINDING\n\n# trailing\n",
+                "t.txt:11:1: error: end of file inside the polygon begun at line 6: missing END_POLYGON",
+            ),
+            (
+                "BEGIN_POLYGON 0 0 2\nEND_POLYGON\n",
+                "t.txt:7:1: error: the polygon begun at line 6 has no winding (BEGIN_WINDING … END_WINDING)",
+            ),
+            (
+                "BEGIN_POLYGON 0 0 2\nBEGIN_WINDING\nEND_WINDING\n",
+                "t.txt:8:1: error: empty winding: no POLYGON_POINT between BEGIN_WINDING (line 7) and END_WINDING",
+            ),
+            (
+                "BEGIN_POLYGON 0 0 2\nBEGIN_WINDING\nPOLYGON_POINT 1 2\nBEGIN_WINDING\n",
+                "t.txt:9:1: error: BEGIN_WINDING inside the winding begun at line 7: missing END_WINDING",
+            ),
+            (
+                "BEGIN_POLYGON 0 0 2\nBEGIN_WINDING\nPOLYGON_POINT 1 2\nEND_POLYGON\n",
+                "t.txt:9:1: error: END_POLYGON inside the winding begun at line 7: missing END_WINDING",
+            ),
+            (
+                "BEGIN_POLYGON 0 0 2\nBEGIN_WINDING\nPOLYGON_POINT 1 2\nEND_WINDING\nBEGIN_POLYGON 0 0 2\n",
+                "t.txt:10:1: error: BEGIN_POLYGON inside the polygon begun at line 6: missing END_POLYGON",
+            ),
+            (
+                "BEGIN_POLYGON 0 0 2\nBEGIN_WINDING\nPOLYGON_POINT 1 2\nEND_WINDING\nOBJECT 0 1 2 3\n",
+                "t.txt:10:1: error: OBJECT inside the polygon begun at line 6: missing END_POLYGON",
+            ),
+            ("END_WINDING\n", "t.txt:6:1: error: END_WINDING outside a polygon"),
+            ("END_POLYGON\n", "t.txt:6:1: error: END_POLYGON without BEGIN_POLYGON"),
+        ];
+        for (body, want) in cases {
+            assert_eq!(err(&with_defs(body)), want, "{body}");
+        }
+    }
+
+    #[test]
+    fn number_errors() {
+        let cases = [
+            (
+                "BEGIN_POLYGON 0 0 1\n",
+                "t.txt:6:19: error: BEGIN_POLYGON: <coord_depth> is 1; it must be 2..=8 \
+                 (each point has at least a longitude and a latitude)",
+            ),
+            (
+                "BEGIN_POLYGON 0 0 99\n",
+                "t.txt:6:19: error: BEGIN_POLYGON: <coord_depth> is 99; it must be 2..=8 \
+                 (each point has at least a longitude and a latitude)",
+            ),
+            (
+                "BEGIN_POLYGON 0 65536 2\n",
+                "t.txt:6:17: error: BEGIN_POLYGON: <param> is 65536, outside 0..=65535",
+            ),
+            (
+                "BEGIN_POLYGON 0 -1 2\n",
+                "t.txt:6:17: error: BEGIN_POLYGON: <param> is -1, outside 0..=65535",
+            ),
+            (
+                "BEGIN_POLYGON 0 0 2\nBEGIN_WINDING\nPOLYGON_POINT nan 47\n",
+                "t.txt:8:15: error: POLYGON_POINT: <lon> must be a finite number, found `nan`",
+            ),
+            (
+                "BEGIN_POLYGON 0 0 2\nBEGIN_WINDING\nPOLYGON_POINT 12 inf\n",
+                "t.txt:8:18: error: POLYGON_POINT: <lat> must be a finite number, found `inf`",
+            ),
+            (
+                "BEGIN_POLYGON 0 0 2\nBEGIN_WINDING\nPOLYGON_POINT 12 91\n",
+                "t.txt:8:18: error: POLYGON_POINT: <lat> is 91, outside -90..=90 degrees",
+            ),
+            (
+                "BEGIN_POLYGON 0 0 3\nBEGIN_WINDING\nPOLYGON_POINT 12 47\n",
+                "t.txt:8:20: error: POLYGON_POINT: missing argument <coordinate 3 of 3>",
+            ),
+            (
+                "OBJECT 0 12 47 1e400\n",
+                "t.txt:6:16: error: OBJECT: <heading> must be a number, found `1e400`",
+            ),
+            (
+                "OBJECT 0 -181 47 0\n",
+                "t.txt:6:10: error: OBJECT: <lon> is -181, outside -180..=180 degrees",
+            ),
+            (
+                "OBJECT_MSL 0 12 47 NaN 0\n",
+                "t.txt:6:20: error: OBJECT_MSL: <elevation> must be a finite number, found `NaN`",
+            ),
+            (
+                "OBJECT_AGL 0 12 47 5\n",
+                "t.txt:6:21: error: OBJECT_AGL: missing argument <heading>",
+            ),
+            (
+                "PROPERTY sim/west twelve\n",
+                "t.txt:6:19: error: PROPERTY sim/west: the value must be a number of degrees, found `twelve`",
+            ),
+            (
+                "PROPERTY sim/north 95\n",
+                "t.txt:6:20: error: PROPERTY sim/north: 95 is outside -90..=90 degrees",
+            ),
+        ];
+        for (body, want) in cases {
+            assert_eq!(err(&with_defs(body)), want, "{body}");
+        }
+    }
+
+    /// A small xorshift generator: the tests need no crate for their randomness.
+    struct XorShift(u64);
+    impl XorShift {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0
+        }
+    }
+
+    #[test]
+    fn never_panics_on_prefixes_or_mutations() {
+        let src = SAMPLE.as_bytes();
+        for n in 0..=src.len() {
+            let _ = parse(Path::new("p"), &src[..n], &mut Vec::new());
+        }
+        let mut rng = XorShift(0x9E37_79B9_7F4A_7C15);
+        let alphabet = b" \n\t#-.0123456789eE_ABEGINPOLYWDT\xff";
+        for _ in 0..3000 {
+            let mut m = src.to_vec();
+            for _ in 0..1 + rng.next() % 6 {
+                let i = (rng.next() % m.len() as u64) as usize;
+                match rng.next() % 3 {
+                    0 => m[i] = alphabet[(rng.next() % alphabet.len() as u64) as usize],
+                    1 => {
+                        m.remove(i);
+                    }
+                    _ => {
+                        let j = (rng.next() % m.len() as u64) as usize;
+                        let line: Vec<u8> = m[i.min(j)..i.max(j)].to_vec();
+                        m.splice(i..i, line.into_iter().take(200));
+                    }
+                }
+            }
+            let mut w = Vec::new();
+            if let Ok(d) = parse(Path::new("m"), &m, &mut w) {
+                // Whatever parses keeps its invariants.
+                for p in &d.polygons {
+                    assert!(p.def < d.polygon_defs.len());
+                    assert!(!p.windings.is_empty());
+                    assert!(p.windings.iter().all(|w| !w.is_empty()));
+                    assert!(p.param <= 65535 && p.coord_depth >= 2);
+                }
+                assert!(d.objects.iter().all(|o| o.def < d.object_defs.len()));
+            }
+        }
+    }
+}
