@@ -1,1 +1,958 @@
-//! (being written)
+//! X-Plane facades (`.fac`): type 1 (`800 FACADE`) and type 2 (`1000 FACADE`).
+//!
+//! A type 1 (v8) facade stretches one texture over a building: per `LOD near far` it lists
+//! `WALL`s, each with `SCALE x y` (meters the whole texture covers), horizontal panels
+//! `LEFT|CENTER|RIGHT s1 s2` and vertical ones `BOTTOM|MIDDLE|TOP t1 t2`; `ROOF s t` points
+//! outline the roof's part of the texture. Panel and roof coordinates are fractions of the
+//! texture, or pixels when `TEX_SIZE w h` precedes them; this reader stores them as fractions
+//! (as WED's `GetFac` does, dividing by the `TEX_SIZE` in force at that line). Files written
+//! for X-Plane 8 have no `WALL`: their wall directives go to an implicit wall (`line` 0).
+//!
+//! A type 2 (v10) facade is built from meshes: `SHADER_WALL` / `SHADER_ROOF` each followed by
+//! a `TEXTURE`; `FLOOR name` holds `SEGMENT n` templates (`MESH`, `VERTEX x y z nx ny nz u v`,
+//! `IDX …`), `WALL minw maxw minhdg maxhdg name` rules with `SPELLING seg …` lists of
+//! segments, and `ROOF_HEIGHT h …`. In a segment +y is up and z runs along the wall (WED
+//! scales segment widths by their z extent).
+//!
+//! Like WED, the content of a type 2 `LOD` whose near distance is above 0.1 m is read past:
+//! it repeats the near geometry at lower detail. Attached objects, roof objects, scrapers and
+//! shading settings are read past too.
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+
+use crate::diag::Diagnostic;
+use crate::format::obj8::TextureRef;
+use crate::format::text::{read_header, Line, TextFile};
+
+/// A parsed facade, type 1 or 2 (`version` 800 or 1000).
+#[derive(Debug, Clone, PartialEq, Serialize, Default)]
+pub struct Facade {
+    pub version: u32,
+    /// The wall texture (type 1: the only texture).
+    pub wall_texture: Option<TextureRef>,
+    /// Type 2: the `TEXTURE` after `SHADER_ROOF`.
+    pub roof_texture: Option<TextureRef>,
+    /// `RING 0|1`: whether the outline is closed (default true).
+    pub ring: bool,
+    pub two_sided: bool,
+    pub hard_roof: bool,
+    /// Type 1 `DOUBLED`.
+    pub doubled: bool,
+    /// Type 1 `FLOORS_MIN` / `FLOORS_MAX`.
+    pub floors_min: Option<f32>,
+    pub floors_max: Option<f32>,
+    /// Type 1 `ROOF_HEIGHT`.
+    pub roof_height: Option<f32>,
+    /// Type 1: levels of detail with their walls.
+    pub lods: Vec<FacadeLod>,
+    /// Type 2: floors with their segments and walls.
+    pub floors: Vec<Floor>,
+    /// Type 2 `ROOF_SCALE s t`: meters the roof texture covers.
+    pub roof_scale: Option<[f32; 2]>,
+    /// Type 2 `OBJ` paths, as written.
+    pub objs: Vec<String>,
+}
+
+/// Type 1 `LOD near far` and what it holds.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct FacadeLod {
+    pub near: f32,
+    pub far: f32,
+    pub walls: Vec<Wall8>,
+    /// `ROOF s t` points, as texture fractions.
+    pub roof: Vec<[f32; 2]>,
+    /// Line of the `LOD`; 0 for an implicit one.
+    pub line: u32,
+}
+
+/// A type 1 `WALL min_width max_width [min_heading max_heading [name]]` and its texture
+/// panels, as fractions of the texture `[start, end]`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Wall8 {
+    pub min_width: f32,
+    pub max_width: f32,
+    pub min_heading: f32,
+    pub max_heading: f32,
+    pub name: Option<String>,
+    /// `SCALE x y`: meters the whole texture covers horizontally and vertically.
+    pub scale: Option<[f32; 2]>,
+    pub roof_slope: Option<f32>,
+    pub basement_depth: Option<f32>,
+    pub left: Vec<[f32; 2]>,
+    pub center: Vec<[f32; 2]>,
+    pub right: Vec<[f32; 2]>,
+    pub bottom: Vec<[f32; 2]>,
+    pub middle: Vec<[f32; 2]>,
+    pub top: Vec<[f32; 2]>,
+    /// Line of the `WALL`; 0 for the implicit wall of an X-Plane 8 facade.
+    pub line: u32,
+}
+
+impl Wall8 {
+    fn implicit() -> Self {
+        Wall8 {
+            min_width: 0.0,
+            max_width: f32::MAX,
+            min_heading: 0.0,
+            max_heading: 360.0,
+            name: None,
+            scale: None,
+            roof_slope: None,
+            basement_depth: None,
+            left: Vec::new(),
+            center: Vec::new(),
+            right: Vec::new(),
+            bottom: Vec::new(),
+            middle: Vec::new(),
+            top: Vec::new(),
+            line: 0,
+        }
+    }
+}
+
+/// A type 2 `FLOOR name`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Floor {
+    pub name: String,
+    pub segments: Vec<Segment>,
+    /// `SEGMENT_CURVED` templates (kept, not used by the previewer).
+    pub curved: Vec<Segment>,
+    pub walls: Vec<Wall10>,
+    /// `ROOF_HEIGHT h …` in meters.
+    pub roof_heights: Vec<f32>,
+    /// Line of the `FLOOR`; 0 for an implicit floor.
+    pub line: u32,
+}
+
+/// A type 2 `SEGMENT n` (or `SEGMENT_CURVED n`): meshes making one piece of wall.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Segment {
+    pub index: u32,
+    pub meshes: Vec<FacadeMesh>,
+    pub line: u32,
+}
+
+/// One `VERTEX x y z nx ny nz u v` of a facade mesh.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct FacadeVertex {
+    pub pos: [f32; 3],
+    pub normal: [f32; 3],
+    pub uv: [f32; 2],
+}
+
+/// A type 2 `MESH p1 p2 p3 vertex_count index_count` and its `VERTEX` / `IDX` lines.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct FacadeMesh {
+    /// The three leading parameters (not used by the previewer).
+    pub params: [f32; 3],
+    pub vertex_count: u32,
+    pub index_count: u32,
+    pub vertices: Vec<FacadeVertex>,
+    pub indices: Vec<u32>,
+    pub line: u32,
+}
+
+/// A type 2 `WALL min_width max_width min_heading max_heading [name]` and its spellings.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Wall10 {
+    pub min_width: f32,
+    pub max_width: f32,
+    pub min_heading: f32,
+    pub max_heading: f32,
+    pub name: Option<String>,
+    pub spellings: Vec<FacadeSpelling>,
+    pub line: u32,
+}
+
+/// `SPELLING seg …`: segment indices of the floor, left to right.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct FacadeSpelling {
+    pub segments: Vec<u32>,
+    pub line: u32,
+}
+
+/// Read past silently in both types.
+const KNOWN_SILENT: &[&str] = &[
+    "TEXTURE_LIT",
+    "TEXTURE_NORMAL",
+    "TEXTURE_DETAIL",
+    "TEXTURE_CONTROL",
+    "NO_BLEND",
+    "BLEND_GLASS",
+    "NORMAL_METALNESS",
+    "SPECULAR",
+    "BUMP_LEVEL",
+    "LAYER_GROUP",
+    "LAYER_GROUP_DRAPED",
+    "ROOF_SCALE",
+    "ROOF_OBJ",
+    "ROOF_OBJ_HEADING",
+    "ATTACH_DRAPED",
+    "ATTACH_GRADED",
+    "ATTACH_SCRAPER",
+    "NO_ROOF_MESH",
+    "NO_WALL_MESH",
+    "TWO_SIDED_ROOF",
+    "HARD_WALL",
+    "FACADE_SCRAPER",
+    "FACADE_SCRAPER_MODEL",
+    "FACADE_SCRAPER_MODEL_OFFSET",
+    "FACADE_SCRAPER_PAD",
+    "WEATHER",
+    "WEATHER_TRANSPARENT",
+    "DECAL",
+    "DECAL_RGBA",
+    "DECAL_KEYED",
+    "DECAL_PARAMS",
+    "DECAL_PARAMS_PROJ",
+    "DECAL_LIB",
+    "GRADED",
+    "DRAPED",
+    "CAP_HEIGHT",
+    "BASEMENT_DEPTH",
+];
+
+/// Shortest `VERTEX` line and bytes per `IDX` entry: caps on what a declared count may reserve.
+const MIN_VERTEX_BYTES: usize = 24;
+const MIN_IDX_BYTES: usize = 2;
+
+/// Reads a facade.
+pub fn parse(
+    path: &Path,
+    src: &[u8],
+    warnings: &mut Vec<Diagnostic>,
+) -> Result<Facade, Diagnostic> {
+    let mut tf = TextFile::new(path, src);
+    let header = read_header(&mut tf, &[(&[800, 1000], "FACADE")])?;
+    let mut p = FacParser {
+        fac: Facade {
+            version: header.version,
+            ring: true,
+            ..Default::default()
+        },
+        path: path.to_path_buf(),
+        src_len: src.len(),
+        tex_size: [1.0, 1.0],
+        roof_shader: false,
+        far_lod: false,
+        curved: false,
+        warned: HashSet::new(),
+    };
+    while let Some(line) = tf.next() {
+        let mut line = line?;
+        if header.version == 1000 {
+            p.v10(&mut line, warnings)?;
+        } else {
+            p.v8(&mut line, warnings)?;
+        }
+    }
+    p.finish(warnings)
+}
+
+struct FacParser {
+    fac: Facade,
+    path: PathBuf,
+    src_len: usize,
+    /// Type 1 `TEX_SIZE`: panel coordinates are divided by it.
+    tex_size: [f32; 2],
+    /// Type 2: after `SHADER_ROOF` (until `SHADER_WALL`).
+    roof_shader: bool,
+    /// Type 2: inside a `LOD` that is not the nearest.
+    far_lod: bool,
+    /// Type 2: the last segment opened is a `SEGMENT_CURVED`.
+    curved: bool,
+    warned: HashSet<String>,
+}
+
+/// The column of the next argument, without consuming it.
+fn probe(line: &Line<'_>) -> u32 {
+    line.clone().next_token().map_or(1, |(_, c)| c)
+}
+
+/// A float greater than zero.
+fn positive(line: &mut Line<'_>, what: &str) -> Result<f32, Diagnostic> {
+    let col = probe(line);
+    let v = line.f32(what)?;
+    if v <= 0.0 {
+        return Err(line.error(
+            col,
+            format!(
+                "{}: <{what}> must be greater than 0, found {v}",
+                line.keyword
+            ),
+        ));
+    }
+    Ok(v)
+}
+
+/// `RING 1`, `TWO_SIDED 0`…; a flag without its argument reads as set.
+fn flag(line: &mut Line<'_>, warnings: &mut Vec<Diagnostic>) -> Result<bool, Diagnostic> {
+    let v = if line.at_end() {
+        true
+    } else {
+        line.i64("flag")? != 0
+    };
+    line.expect_end(warnings);
+    Ok(v)
+}
+
+/// An optional trailing name (the rest of the line, up to a comment).
+fn opt_name(line: &mut Line<'_>) -> Option<String> {
+    line.rest("name")
+        .ok()
+        .map(|n| n.split(" #").next().unwrap_or(n).trim_end().to_string())
+}
+
+impl FacParser {
+    fn unknown(&mut self, line: &Line<'_>, warnings: &mut Vec<Diagnostic>) {
+        if KNOWN_SILENT.contains(&line.keyword) {
+            return;
+        }
+        if self.warned.insert(line.keyword.to_string()) {
+            warnings.push(line.warning_kw(format!(
+                "unknown facade directive `{}` ignored (further ones are not reported)",
+                line.keyword
+            )));
+        }
+    }
+
+    fn texture(
+        &mut self,
+        line: &mut Line<'_>,
+        warnings: &mut Vec<Diagnostic>,
+    ) -> Result<TextureRef, Diagnostic> {
+        let name = line.word("file")?;
+        line.expect_end(warnings);
+        Ok(TextureRef::new(line.path(), name, line.number))
+    }
+
+    // ---- type 1 ----
+
+    fn lod8(&mut self) -> &mut FacadeLod {
+        if self.fac.lods.is_empty() {
+            self.fac.lods.push(FacadeLod {
+                near: 0.0,
+                far: f32::MAX,
+                walls: Vec::new(),
+                roof: Vec::new(),
+                line: 0,
+            });
+        }
+        let n = self.fac.lods.len() - 1;
+        &mut self.fac.lods[n]
+    }
+
+    fn wall8(&mut self) -> &mut Wall8 {
+        let lod = self.lod8();
+        if lod.walls.is_empty() {
+            lod.walls.push(Wall8::implicit());
+        }
+        let n = lod.walls.len() - 1;
+        &mut lod.walls[n]
+    }
+
+    /// Two panel coordinates, divided by the `TEX_SIZE` in force.
+    fn pair(
+        &self,
+        line: &mut Line<'_>,
+        vertical: bool,
+        warnings: &mut Vec<Diagnostic>,
+    ) -> Result<[f32; 2], Diagnostic> {
+        let k = self.tex_size[vertical as usize];
+        let a = line.f32("start")? / k;
+        let b = line.f32("end")? / k;
+        line.expect_end(warnings);
+        Ok([a, b])
+    }
+
+    fn v8(
+        &mut self,
+        line: &mut Line<'_>,
+        warnings: &mut Vec<Diagnostic>,
+    ) -> Result<(), Diagnostic> {
+        match line.keyword {
+            "TEXTURE" => self.fac.wall_texture = Some(self.texture(line, warnings)?),
+            "TEX_SIZE" => {
+                self.tex_size = [positive(line, "width")?, positive(line, "height")?];
+                line.expect_end(warnings);
+            }
+            "RING" => self.fac.ring = flag(line, warnings)?,
+            "TWO_SIDED" => self.fac.two_sided = flag(line, warnings)?,
+            "HARD_ROOF" => self.fac.hard_roof = flag(line, warnings)?,
+            "DOUBLED" => self.fac.doubled = flag(line, warnings)?,
+            "FLOORS_MIN" | "FLOORS_MAX" | "ROOF_HEIGHT" => {
+                let v = line.f32("value")?;
+                line.expect_end(warnings);
+                match line.keyword {
+                    "FLOORS_MIN" => self.fac.floors_min = Some(v),
+                    "FLOORS_MAX" => self.fac.floors_max = Some(v),
+                    _ => self.fac.roof_height = Some(v),
+                }
+            }
+            "LOD" => {
+                let near = line.f32("near")?;
+                let col = probe(line);
+                let far = line.f32("far")?;
+                line.expect_end(warnings);
+                if near < 0.0 || far <= near {
+                    warnings.push(line.warning(
+                        col,
+                        format!(
+                            "LOD {near} {far}: expected 0 <= near < far; this LOD may never draw"
+                        ),
+                    ));
+                }
+                self.fac.lods.push(FacadeLod {
+                    near,
+                    far,
+                    walls: Vec::new(),
+                    roof: Vec::new(),
+                    line: line.number,
+                });
+            }
+            "WALL" => {
+                let min_width = line.f32("min width")?;
+                let max_width = line.f32("max width")?;
+                let (min_heading, max_heading) = if line.at_end() {
+                    (0.0, 360.0)
+                } else {
+                    (line.f32("min heading")?, line.f32("max heading")?)
+                };
+                let name = opt_name(line);
+                let wall = Wall8 {
+                    min_width,
+                    max_width,
+                    min_heading,
+                    max_heading,
+                    name,
+                    line: line.number,
+                    ..Wall8::implicit()
+                };
+                self.lod8().walls.push(wall);
+            }
+            "SCALE" => {
+                let s = [positive(line, "x scale")?, positive(line, "y scale")?];
+                line.expect_end(warnings);
+                self.wall8().scale = Some(s);
+            }
+            "ROOF_SLOPE" => {
+                let v = line.f32("slope")?;
+                // An optional `SLANT` follows.
+                let _ = line.next_token();
+                line.expect_end(warnings);
+                self.wall8().roof_slope = Some(v);
+            }
+            "BASEMENT_DEPTH" => {
+                let v = line.f32("depth")? / self.tex_size[1];
+                line.expect_end(warnings);
+                self.wall8().basement_depth = Some(v);
+            }
+            "LEFT" | "CENTER" | "RIGHT" => {
+                let pr = self.pair(line, false, warnings)?;
+                let w = self.wall8();
+                match line.keyword {
+                    "LEFT" => w.left.push(pr),
+                    "CENTER" => w.center.push(pr),
+                    _ => w.right.push(pr),
+                }
+            }
+            "BOTTOM" | "MIDDLE" | "TOP" => {
+                let pr = self.pair(line, true, warnings)?;
+                let w = self.wall8();
+                match line.keyword {
+                    "BOTTOM" => w.bottom.push(pr),
+                    "MIDDLE" => w.middle.push(pr),
+                    _ => w.top.push(pr),
+                }
+            }
+            "ROOF" => {
+                let s = line.f32("s")? / self.tex_size[0];
+                let t = line.f32("t")? / self.tex_size[1];
+                line.expect_end(warnings);
+                self.lod8().roof.push([s, t]);
+            }
+            _ => self.unknown(line, warnings),
+        }
+        Ok(())
+    }
+
+    // ---- type 2 ----
+
+    fn floor(&mut self) -> &mut Floor {
+        if self.fac.floors.is_empty() {
+            self.fac.floors.push(Floor {
+                name: String::new(),
+                segments: Vec::new(),
+                curved: Vec::new(),
+                walls: Vec::new(),
+                roof_heights: Vec::new(),
+                line: 0,
+            });
+        }
+        let n = self.fac.floors.len() - 1;
+        &mut self.fac.floors[n]
+    }
+
+    /// The segment opened last (`SEGMENT` or `SEGMENT_CURVED`).
+    fn segment(&mut self) -> Option<&mut Segment> {
+        let curved = self.curved;
+        let floor = self.fac.floors.last_mut()?;
+        if curved {
+            floor.curved.last_mut()
+        } else {
+            floor.segments.last_mut()
+        }
+    }
+
+    /// The mesh that `VERTEX` / `IDX` add to.
+    fn mesh(&mut self, line: &Line<'_>) -> Result<&mut FacadeMesh, Diagnostic> {
+        self.segment()
+            .and_then(|s| s.meshes.last_mut())
+            .ok_or_else(|| line.error_kw(format!("{} outside a MESH", line.keyword)))
+    }
+
+    fn v10(
+        &mut self,
+        line: &mut Line<'_>,
+        warnings: &mut Vec<Diagnostic>,
+    ) -> Result<(), Diagnostic> {
+        if line.keyword == "LOD" {
+            let near = line.f32("near")?;
+            let _far = line.f32("far")?;
+            line.expect_end(warnings);
+            // WED shows only the nearest LOD; the others repeat it at lower detail.
+            self.far_lod = near > 0.1;
+            return Ok(());
+        }
+        if self.far_lod {
+            return Ok(());
+        }
+        match line.keyword {
+            "SHADER_WALL" => self.roof_shader = false,
+            "SHADER_ROOF" => self.roof_shader = true,
+            "TEXTURE" => {
+                let t = self.texture(line, warnings)?;
+                if self.roof_shader {
+                    self.fac.roof_texture = Some(t);
+                } else {
+                    self.fac.wall_texture = Some(t);
+                }
+            }
+            "RING" => self.fac.ring = flag(line, warnings)?,
+            "TWO_SIDED" => self.fac.two_sided = flag(line, warnings)?,
+            "HARD_ROOF" => self.fac.hard_roof = flag(line, warnings)?,
+            "ROOF_SCALE" => {
+                let s = positive(line, "s scale")?;
+                let t = if line.at_end() {
+                    s
+                } else {
+                    positive(line, "t scale")?
+                };
+                line.expect_end(warnings);
+                self.fac.roof_scale = Some([s, t]);
+            }
+            "OBJ" => {
+                let name = line.word("file")?;
+                line.expect_end(warnings);
+                self.fac.objs.push(name.to_string());
+            }
+            "FLOOR" => {
+                let name = line.rest("name").unwrap_or("").to_string();
+                self.fac.floors.push(Floor {
+                    name,
+                    segments: Vec::new(),
+                    curved: Vec::new(),
+                    walls: Vec::new(),
+                    roof_heights: Vec::new(),
+                    line: line.number,
+                });
+            }
+            "SEGMENT" | "SEGMENT_CURVED" => {
+                let col = probe(line);
+                let index = line.u32("segment")?;
+                line.expect_end(warnings);
+                let curved = line.keyword == "SEGMENT_CURVED";
+                self.curved = curved;
+                let floor = self.floor();
+                let list = if curved {
+                    &mut floor.curved
+                } else {
+                    &mut floor.segments
+                };
+                if index as usize != list.len() {
+                    warnings.push(line.warning(
+                        col,
+                        format!(
+                            "{} {index}: segments are numbered in order; this is number {}",
+                            line.keyword,
+                            list.len()
+                        ),
+                    ));
+                }
+                list.push(Segment {
+                    index,
+                    meshes: Vec::new(),
+                    line: line.number,
+                });
+            }
+            "MESH" => {
+                let params = [line.f32("p1")?, line.f32("p2")?, line.f32("p3")?];
+                let vertex_count = line.u32("vertex count")?;
+                let index_count = line.u32("index count")?;
+                line.expect_end(warnings);
+                let vcap = (vertex_count as usize).min(self.src_len / MIN_VERTEX_BYTES);
+                let icap = (index_count as usize).min(self.src_len / MIN_IDX_BYTES);
+                let Some(seg) = self.segment() else {
+                    return Err(line.error_kw("MESH outside a SEGMENT"));
+                };
+                seg.meshes.push(FacadeMesh {
+                    params,
+                    vertex_count,
+                    index_count,
+                    vertices: Vec::with_capacity(vcap),
+                    indices: Vec::with_capacity(icap),
+                    line: line.number,
+                });
+            }
+            "VERTEX" => {
+                let mut v = [0f32; 8];
+                for (slot, what) in v
+                    .iter_mut()
+                    .zip(["x", "y", "z", "nx", "ny", "nz", "u", "v"])
+                {
+                    *slot = line.f32(what)?;
+                }
+                line.expect_end(warnings);
+                let mesh = self.mesh(line)?;
+                if mesh.vertices.len() >= mesh.vertex_count as usize {
+                    return Err(line.error_kw(format!(
+                        "more VERTEX lines than the MESH on line {} declares ({})",
+                        mesh.line, mesh.vertex_count
+                    )));
+                }
+                mesh.vertices.push(FacadeVertex {
+                    pos: [v[0], v[1], v[2]],
+                    normal: [v[3], v[4], v[5]],
+                    uv: [v[6], v[7]],
+                });
+            }
+            "IDX" => {
+                let l2 = line.clone();
+                let mesh = self.mesh(&l2)?;
+                while !line.at_end() {
+                    let col = probe(line);
+                    let i = line.u32("index")?;
+                    if i >= mesh.vertex_count {
+                        return Err(line.error(
+                            col,
+                            format!(
+                                "IDX: index {i} is past the {} vertices the MESH on line {} declares",
+                                mesh.vertex_count, mesh.line
+                            ),
+                        ));
+                    }
+                    if mesh.indices.len() >= mesh.index_count as usize {
+                        return Err(line.error(
+                            col,
+                            format!(
+                                "IDX: more indices than the MESH on line {} declares ({})",
+                                mesh.line, mesh.index_count
+                            ),
+                        ));
+                    }
+                    mesh.indices.push(i);
+                }
+            }
+            "WALL" => {
+                let wall = Wall10 {
+                    min_width: line.f32("min width")?,
+                    max_width: line.f32("max width")?,
+                    min_heading: line.f32("min heading")?,
+                    max_heading: line.f32("max heading")?,
+                    name: opt_name(line),
+                    spellings: Vec::new(),
+                    line: line.number,
+                };
+                self.floor().walls.push(wall);
+            }
+            "SPELLING" => {
+                let mut segments = Vec::new();
+                while !line.at_end() {
+                    segments.push(line.u32("segment")?);
+                }
+                if segments.is_empty() {
+                    return Err(line.error_kw("SPELLING: expected at least one segment"));
+                }
+                let number = line.number;
+                let wall = self
+                    .fac
+                    .floors
+                    .last_mut()
+                    .and_then(|f| f.walls.last_mut())
+                    .ok_or_else(|| line.error_kw("SPELLING before any WALL"))?;
+                wall.spellings.push(FacadeSpelling {
+                    segments,
+                    line: number,
+                });
+            }
+            "ROOF_HEIGHT" => {
+                let mut hs = Vec::new();
+                while !line.at_end() {
+                    hs.push(line.f32("height")?);
+                }
+                self.floor().roof_heights.extend(hs);
+            }
+            _ => self.unknown(line, warnings),
+        }
+        Ok(())
+    }
+
+    fn finish(self, warnings: &mut Vec<Diagnostic>) -> Result<Facade, Diagnostic> {
+        for floor in &self.fac.floors {
+            for seg in floor.segments.iter().chain(&floor.curved) {
+                for m in &seg.meshes {
+                    let nv = m.vertices.len();
+                    if nv < m.vertex_count as usize || m.indices.len() < m.index_count as usize {
+                        warnings.push(Diagnostic::warning_at(
+                            &self.path,
+                            m.line,
+                            1,
+                            format!(
+                                "MESH declares {} vertices and {} indices but has {} and {}",
+                                m.vertex_count,
+                                m.index_count,
+                                nv,
+                                m.indices.len()
+                            ),
+                        ));
+                        if m.indices.iter().any(|&i| i as usize >= nv) {
+                            return Err(Diagnostic::error_at(
+                                &self.path,
+                                m.line,
+                                1,
+                                format!(
+                                    "MESH: an index refers past the {nv} VERTEX lines it holds"
+                                ),
+                            ));
+                        }
+                    }
+                }
+            }
+            for wall in &floor.walls {
+                for sp in &wall.spellings {
+                    if let Some(&bad) = sp
+                        .segments
+                        .iter()
+                        .find(|&&s| s as usize >= floor.segments.len())
+                    {
+                        return Err(Diagnostic::error_at(
+                            &self.path,
+                            sp.line,
+                            1,
+                            format!(
+                                "SPELLING: segment {bad} does not exist; floor `{}` has {}",
+                                floor.name,
+                                floor.segments.len()
+                            ),
+                        ));
+                    }
+                }
+            }
+        }
+        Ok(self.fac)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const V8: &str = "A\n800\nFACADE\n\nTEXTURE fac/house.png\nRING 1\nTWO_SIDED 0\nFLOORS_MIN 1\nFLOORS_MAX 4\n\
+TEX_SIZE 512 256\nLOD 0 2000\nROOF 0 128\nROOF 256 128\nROOF 256 256\nROOF 0 256\n\
+WALL 4 100 0 360 front\nSCALE 10 5\nROOF_SLOPE 30 SLANT\nLEFT 0 32\nCENTER 32 224\nRIGHT 224 256\n\
+BOTTOM 0 64\nMIDDLE 64 96\nTOP 96 128\nLOD 2000 10000\nWALL 0 1000\nSCALE 20 10\nCENTER 0 256\n";
+
+    const V10: &str = "A\n1000\nFACADE\n\nSHADER_WALL\nTEXTURE wall.png\nSHADER_ROOF\nTEXTURE roof.png\n\
+ROOF_SCALE 20 20\nRING 0\nLOD 0 10000\nFLOOR ground floor\nSEGMENT 0\nMESH 0 10000 0 4 6\n\
+VERTEX 0 0 0 0 0 -1 0 0\nVERTEX 0 0 -4 0 0 -1 0.5 0\nVERTEX 0 3 -4 0 0 -1 0.5 0.25\nVERTEX 0 3 0 0 0 -1 0 0.25\n\
+IDX 0 1 2 0 2 3\nATTACH_DRAPED 0 1 0 -2 0\nSEGMENT 1\nMESH 0 10000 0 3 3\nVERTEX 0 0 0 0 0 -1 0 0\n\
+VERTEX 0 0 -2 0 0 -1 0.25 0\nVERTEX 0 3 -2 0 0 -1 0.25 0.25\nIDX 0 1 2\nSEGMENT_CURVED 0\n\
+WALL 0 1000 0 360 front\nSPELLING 0 1 0\nSPELLING 1\nROOF_HEIGHT 3 6\nOBJ lib/ac.obj\n\
+LOD 10000 20000\nFLOOR far\nSEGMENT 0\n";
+
+    fn p(src: &str) -> (Result<Facade, Diagnostic>, Vec<Diagnostic>) {
+        let mut w = Vec::new();
+        let r = parse(Path::new("a/b.fac"), src.as_bytes(), &mut w);
+        (r, w)
+    }
+
+    fn err(src: &str) -> String {
+        p(src).0.unwrap_err().to_string()
+    }
+
+    #[test]
+    fn reads_a_type_1_facade() {
+        let (r, w) = p(V8);
+        let f = r.unwrap();
+        assert!(w.is_empty(), "{w:?}");
+        assert_eq!(f.version, 800);
+        assert_eq!(f.wall_texture.unwrap().path, Path::new("a/fac/house.png"));
+        assert!(f.ring && !f.two_sided);
+        assert_eq!((f.floors_min, f.floors_max), (Some(1.0), Some(4.0)));
+        assert_eq!(f.lods.len(), 2);
+        let lod = &f.lods[0];
+        assert_eq!((lod.near, lod.far, lod.line), (0.0, 2000.0, 11));
+        // Pixels become fractions of TEX_SIZE.
+        assert_eq!(
+            lod.roof,
+            vec![[0.0, 0.5], [0.5, 0.5], [0.5, 1.0], [0.0, 1.0]]
+        );
+        let wall = &lod.walls[0];
+        assert_eq!(
+            (wall.min_width, wall.max_width, wall.line),
+            (4.0, 100.0, 16)
+        );
+        assert_eq!(wall.name.as_deref(), Some("front"));
+        assert_eq!(wall.scale, Some([10.0, 5.0]));
+        assert_eq!(wall.roof_slope, Some(30.0));
+        assert_eq!(wall.left, vec![[0.0, 0.0625]]);
+        assert_eq!(wall.center, vec![[0.0625, 0.4375]]);
+        assert_eq!(wall.bottom, vec![[0.0, 0.25]]);
+        assert_eq!(wall.top, vec![[0.375, 0.5]]);
+        let far = &f.lods[1].walls[0];
+        assert_eq!(
+            (far.min_heading, far.max_heading, far.scale),
+            (0.0, 360.0, Some([20.0, 10.0]))
+        );
+    }
+
+    #[test]
+    fn x_plane_8_facades_get_an_implicit_wall() {
+        let f = p("A\n800\nFACADE\nTEXTURE t.png\nSCALE 8 4\nCENTER 0 1\nMIDDLE 0 0.5\n")
+            .0
+            .unwrap();
+        assert_eq!(f.lods.len(), 1);
+        assert_eq!(f.lods[0].line, 0);
+        let w = &f.lods[0].walls[0];
+        assert_eq!((w.line, w.scale), (0, Some([8.0, 4.0])));
+        assert_eq!(w.middle, vec![[0.0, 0.5]]);
+    }
+
+    #[test]
+    fn reads_a_type_2_facade() {
+        let (r, w) = p(V10);
+        let f = r.unwrap();
+        assert!(w.is_empty(), "{w:?}");
+        assert_eq!(f.wall_texture.unwrap().name, "wall.png");
+        assert_eq!(f.roof_texture.unwrap().path, Path::new("a/roof.png"));
+        assert_eq!(f.roof_scale, Some([20.0, 20.0]));
+        assert!(!f.ring);
+        assert_eq!(f.objs, vec!["lib/ac.obj".to_string()]);
+        // The far LOD is read past.
+        assert_eq!(f.floors.len(), 1);
+        let fl = &f.floors[0];
+        assert_eq!((fl.name.as_str(), fl.line), ("ground floor", 12));
+        assert_eq!(fl.segments.len(), 2);
+        assert_eq!(fl.curved.len(), 1);
+        let m = &fl.segments[0].meshes[0];
+        assert_eq!((m.vertices.len(), m.indices.len()), (4, 6));
+        assert_eq!(m.vertices[2].pos, [0.0, 3.0, -4.0]);
+        assert_eq!(m.vertices[2].uv, [0.5, 0.25]);
+        assert_eq!(fl.walls[0].name.as_deref(), Some("front"));
+        assert_eq!(fl.walls[0].spellings[0].segments, vec![0, 1, 0]);
+        assert_eq!(fl.walls[0].spellings[1].line, 30);
+        assert_eq!(fl.roof_heights, vec![3.0, 6.0]);
+    }
+
+    #[test]
+    fn bad_inputs_give_located_errors() {
+        assert!(err("A\n900\nFACADE\n").contains("unsupported version"));
+        assert!(err("A\n800\nFOREST\n").contains("wrong file type"));
+        assert!(err("I\n").contains("truncated header"));
+        let h8 = "A\n800\nFACADE\n";
+        assert_eq!(
+            err(&format!("{h8}TEX_SIZE 512 0\n")),
+            "a/b.fac:4:14: error: TEX_SIZE: <height> must be greater than 0, found 0"
+        );
+        assert_eq!(
+            err(&format!("{h8}WALL 1 2\nCENTER 0 nan\n")),
+            "a/b.fac:5:10: error: CENTER: <end> must be a finite number, found `nan`"
+        );
+        assert!(err(&format!("{h8}SCALE ten 5\n"))
+            .contains("4:7: error: SCALE: <x scale> must be a number"));
+        assert!(err(&format!("{h8}ROOF 1\n")).contains("missing argument <t>"));
+        let h = "A\n1000\nFACADE\nFLOOR f\nSEGMENT 0\n";
+        assert_eq!(
+            err(&format!("{h}VERTEX 0 0 0 0 0 0 0 0\n")),
+            "a/b.fac:6:1: error: VERTEX outside a MESH"
+        );
+        assert_eq!(
+            err("A\n1000\nFACADE\nMESH 0 0 0 1 1\n"),
+            "a/b.fac:4:1: error: MESH outside a SEGMENT"
+        );
+        assert_eq!(
+            err(&format!(
+                "{h}MESH 0 1 0 1 3\nVERTEX 0 0 0 0 1 0 0 0\nIDX 0 1\n"
+            )),
+            "a/b.fac:8:7: error: IDX: index 1 is past the 1 vertices the MESH on line 6 declares"
+        );
+        assert!(err(&format!(
+            "{h}MESH 0 1 0 1 1\nVERTEX 0 0 0 0 1 0 0 0\nVERTEX 0 0 0 0 1 0 0 0\n"
+        ))
+        .contains("8:1: error: more VERTEX lines than the MESH on line 6 declares (1)"));
+        assert!(
+            err(&format!("{h}MESH 0 1 0 3 1\nIDX 0 0\n")).contains("7:7: error: IDX: more indices")
+        );
+        assert_eq!(
+            err(&format!("{h}SPELLING 0\n")),
+            "a/b.fac:6:1: error: SPELLING before any WALL"
+        );
+        assert_eq!(
+            err(&format!("{h}WALL 0 10 0 360 w\nSPELLING 0 3\n")),
+            "a/b.fac:7:1: error: SPELLING: segment 3 does not exist; floor `f` has 1"
+        );
+        assert!(err(&format!("{h}WALL 0 10 0 360 w\nSPELLING\n"))
+            .contains("expected at least one segment"));
+        // A mesh cut short: its indices point past the vertices present.
+        let (r, w) = p(&format!(
+            "{h}MESH 0 1 0 3 3\nVERTEX 0 0 0 0 1 0 0 0\nIDX 0 1 2\n"
+        ));
+        assert_eq!(
+            r.unwrap_err().to_string(),
+            "a/b.fac:6:1: error: MESH: an index refers past the 1 VERTEX lines it holds"
+        );
+        assert!(w[0]
+            .message
+            .contains("MESH declares 3 vertices and 3 indices but has 1 and 3"));
+    }
+
+    #[test]
+    fn huge_mesh_counts_do_not_allocate() {
+        let (r, w) = p("A\n1000\nFACADE\nFLOOR f\nSEGMENT 0\nMESH 0 1 0 4294967295 4294967295\n");
+        let f = r.unwrap();
+        let m = &f.floors[0].segments[0].meshes[0];
+        assert!(m.vertices.capacity() < 16 && m.indices.capacity() < 64);
+        assert_eq!(w.len(), 1);
+    }
+
+    #[test]
+    fn unknown_directives_warn_once() {
+        let (r, w) = p("A\n800\nFACADE\nFROB\nFROB 2\nLAYER_GROUP objects 1\nBASEMENT_DEPTH 4\n");
+        r.unwrap();
+        assert_eq!(w.len(), 1);
+        assert_eq!(w[0].to_string(), "a/b.fac:4:1: warning: unknown facade directive `FROB` ignored (further ones are not reported)");
+    }
+
+    #[test]
+    fn never_panics_on_any_prefix() {
+        let mut w = Vec::new();
+        for src in [V8, V10] {
+            for end in 0..=src.len() {
+                let _ = parse(Path::new("f.fac"), &src.as_bytes()[..end], &mut w);
+            }
+        }
+    }
+}

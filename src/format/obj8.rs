@@ -1,1 +1,1290 @@
-//! (being written)
+//! X-Plane OBJ8 objects (`A`/`I`, `800`, `OBJ`) and, through the `tobj` crate, Wavefront
+//! `.obj` meshes. [`is_obj8`] tells the two apart by the X-Plane header.
+//!
+//! An OBJ8 file declares its pools first (`POINT_COUNTS tris lines lights indices`), then
+//! lists them (`VT`, `VLINE`, `VLIGHT`, `IDX10`, `IDX`), then draws ranges of the index table
+//! (`TRIS offset count`) between attributes. `ATTR_LOD near far` opens a new level of detail;
+//! `ATTR_draped` / `ATTR_no_draped` mark the `TRIS` that follow. Axes: +x east, +y up,
+//! +z south, meters; triangles wind clockwise seen from their front (XPlane2Blender reverses
+//! Blender's counter-clockwise order on export).
+//!
+//! What a previewer cannot show (animation, lights, manipulators, attributes other than LOD
+//! and draping) is read past silently; a directive this reader does not know is warned about
+//! once per keyword.
+//!
+//! Real objects run to megabytes, so the `VT`/`IDX10`/`IDX` lines take a fast path: the
+//! numbers are scanned straight from the line text without allocating, with a float parser
+//! for the plain `-123.456789` form (see [`fast_f32`]). Any line the fast path does not like
+//! is parsed again with the checked [`Line`] readers, which report the exact column.
+
+use std::cell::RefCell;
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+
+use crate::diag::Diagnostic;
+use crate::format::text::{parse_f32, read_header, Line, TextFile};
+
+/// A texture named by an X-Plane text asset (OBJ8, FOR, FAC): the name as written and the
+/// file it names, relative to the directory of the asset (backslashes read as slashes).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct TextureRef {
+    pub name: String,
+    pub path: PathBuf,
+    pub line: u32,
+}
+
+impl TextureRef {
+    /// A texture named on `line` of the asset at `asset`.
+    pub fn new(asset: &Path, name: &str, line: u32) -> Self {
+        TextureRef {
+            name: name.to_string(),
+            path: relative_to(asset, name),
+            line,
+        }
+    }
+}
+
+/// `name` (as an asset writes it, `\` or `/` separated) relative to the directory of `asset`.
+pub fn relative_to(asset: &Path, name: &str) -> PathBuf {
+    join_name(asset.parent().unwrap_or_else(|| Path::new("")), name)
+}
+
+/// `name` (`\` or `/` separated) under `dir`.
+pub fn join_name(dir: &Path, name: &str) -> PathBuf {
+    let mut out = dir.to_path_buf();
+    for part in name.split(['/', '\\']) {
+        if !part.is_empty() {
+            out.push(part);
+        }
+    }
+    out
+}
+
+/// The textures of an object: `TEXTURE`, `TEXTURE_LIT`, `TEXTURE_NORMAL`, `TEXTURE_DRAPED`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Obj8Textures {
+    pub texture: Option<TextureRef>,
+    pub lit: Option<TextureRef>,
+    pub normal: Option<TextureRef>,
+    pub draped: Option<TextureRef>,
+}
+
+/// `POINT_COUNTS tris lines lights indices`: the sizes of the pools that follow.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct PointCounts {
+    pub tris: u32,
+    pub lines: u32,
+    pub lights: u32,
+    pub indices: u32,
+    pub line: u32,
+}
+
+/// One `VT x y z nx ny nz s t` vertex.
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize)]
+pub struct Obj8Vertex {
+    pub pos: [f32; 3],
+    pub normal: [f32; 3],
+    pub uv: [f32; 2],
+}
+
+/// One `TRIS offset count`: a range of the index table drawn as triangles.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Draw {
+    pub offset: u32,
+    pub count: u32,
+    /// Drawn after `ATTR_draped` (on the terrain, with `TEXTURE_DRAPED`).
+    pub draped: bool,
+    /// 1-based source line of the `TRIS`.
+    pub line: u32,
+}
+
+/// A level of detail (`ATTR_LOD near far`) and the draws in it. A file without `ATTR_LOD`
+/// has one LOD from 0 to `f32::MAX` with `line` 0.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Lod {
+    pub near: f32,
+    pub far: f32,
+    pub draws: Vec<Draw>,
+    /// Line of the `ATTR_LOD`, 0 for the implicit LOD.
+    pub line: u32,
+}
+
+/// A parsed OBJ8 object.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Obj8 {
+    pub version: u32,
+    pub textures: Obj8Textures,
+    pub point_counts: Option<PointCounts>,
+    pub vertices: Vec<Obj8Vertex>,
+    /// How many `VLINE` / `VLIGHT` vertices the file lists (not drawn by the previewer).
+    pub line_vertex_count: u32,
+    pub light_vertex_count: u32,
+    pub indices: Vec<u32>,
+    pub lods: Vec<Lod>,
+}
+
+impl Obj8 {
+    /// Bytes the model holds on the heap (vertex and index pools and draw lists).
+    pub fn heap_size(&self) -> usize {
+        self.vertices.capacity() * std::mem::size_of::<Obj8Vertex>()
+            + self.indices.capacity() * 4
+            + self.lods.capacity() * std::mem::size_of::<Lod>()
+            + self
+                .lods
+                .iter()
+                .map(|l| l.draws.capacity() * std::mem::size_of::<Draw>())
+                .sum::<usize>()
+    }
+}
+
+/// Shortest possible `VT` line (`VT 0 0 0 0 0 0 0 0\n`): bounds how many vertices the
+/// bytes of a file can hold, whatever `POINT_COUNTS` claims.
+const MIN_VT_BYTES: usize = 19;
+/// Shortest bytes per index (`IDX10 0 0 0 0 0 0 0 0 0 0\n` is 26 bytes for 10).
+const MIN_IDX_BYTES: usize = 2;
+
+/// Directives a previewer reads past without a word (exact names).
+const KNOWN_SILENT: &[&str] = &[
+    "VLINE",
+    "VLIGHT",
+    "LINES",
+    "LIGHTS",
+    "COCKPIT_REGION",
+    "EMITTER",
+    "MAGNET",
+    "PARTICLE_SYSTEM",
+    "LOAD_CENTER",
+    "NORMAL_METALNESS",
+    "BLEND_GLASS",
+    "TILTED",
+    "REQUIRE_WET",
+    "REQUIRE_DRY",
+    "SMOKE_BLACK",
+    "SMOKE_WHITE",
+    "SPECULAR",
+    "BUMP_LEVEL",
+    "NO_BLEND",
+    "NO_SHADOW",
+    "DITHER_ALPHA",
+    "slung_load_weight",
+    "IF",
+    "ELSE",
+    "ENDIF",
+    "DEBUG",
+    "TEXTURE_DETAIL",
+    "TEXTURE_CONTROL",
+    "TEXTURE_MATERIAL",
+    "WETNESS",
+    "MATERIAL",
+];
+
+/// Prefixes of directive families read past silently (animation, attributes, lights,
+/// global material settings, decals).
+const KNOWN_PREFIXES: &[&str] = &["ANIM_", "ATTR_", "LIGHT_", "GLOBAL_", "DECAL", "PARTICLE_"];
+
+/// True when `src` starts with an X-Plane header line (`A` or `I` alone on the first line
+/// that is not blank or a comment). Wavefront files never do.
+pub fn is_obj8(src: &[u8]) -> bool {
+    let mut tf = TextFile::new(Path::new(""), src);
+    match tf.next() {
+        Some(Ok(mut line)) => {
+            (line.keyword == "A" || line.keyword == "I") && line.next_token().is_none()
+        }
+        _ => false,
+    }
+}
+
+/// Reads an OBJ8 object. `path` names the file in diagnostics and anchors texture paths.
+pub fn parse(path: &Path, src: &[u8], warnings: &mut Vec<Diagnostic>) -> Result<Obj8, Diagnostic> {
+    let mut tf = TextFile::new(path, src);
+    let header = read_header(&mut tf, &[(&[800], "OBJ")])?;
+    let mut p = Obj8Parser {
+        obj: Obj8 {
+            version: header.version,
+            textures: Obj8Textures::default(),
+            point_counts: None,
+            vertices: Vec::new(),
+            line_vertex_count: 0,
+            light_vertex_count: 0,
+            indices: Vec::new(),
+            lods: Vec::new(),
+        },
+        src_len: src.len(),
+        draped: false,
+        warned: HashSet::new(),
+    };
+    while let Some(line) = tf.next() {
+        p.line(line?, warnings)?;
+    }
+    p.finish(&tf, warnings)
+}
+
+struct Obj8Parser {
+    obj: Obj8,
+    src_len: usize,
+    draped: bool,
+    warned: HashSet<String>,
+}
+
+impl Obj8Parser {
+    fn counts(&self, line: &Line<'_>) -> Result<PointCounts, Diagnostic> {
+        self.obj.point_counts.ok_or_else(|| {
+            line.error_kw(format!(
+                "{} before POINT_COUNTS: the pools must be declared first",
+                line.keyword
+            ))
+        })
+    }
+
+    fn line(
+        &mut self,
+        mut line: Line<'_>,
+        warnings: &mut Vec<Diagnostic>,
+    ) -> Result<(), Diagnostic> {
+        // The three hot directives first.
+        match line.keyword {
+            "VT" => return self.vt(line, warnings),
+            "IDX10" => return self.idx(line, 10, warnings),
+            "IDX" => return self.idx(line, 1, warnings),
+            _ => {}
+        }
+        match line.keyword {
+            "POINT_COUNTS" => {
+                if let Some(pc) = self.obj.point_counts {
+                    return Err(line.error_kw(format!(
+                        "POINT_COUNTS given twice (first on line {})",
+                        pc.line
+                    )));
+                }
+                let pc = PointCounts {
+                    tris: line.u32("tris")?,
+                    lines: line.u32("lines")?,
+                    lights: line.u32("lights")?,
+                    indices: line.u32("indices")?,
+                    line: line.number,
+                };
+                line.expect_end(warnings);
+                // The counts are only hints for capacity: never reserve more than the rest
+                // of the file could hold.
+                let vt_cap = (pc.tris as usize).min(self.src_len / MIN_VT_BYTES);
+                let idx_cap = (pc.indices as usize).min(self.src_len / MIN_IDX_BYTES);
+                self.obj.vertices.reserve_exact(vt_cap);
+                self.obj.indices.reserve_exact(idx_cap);
+                self.obj.point_counts = Some(pc);
+            }
+            "TEXTURE" | "TEXTURE_NOWRAP" => self.obj.textures.texture = texture(&line, warnings)?,
+            "TEXTURE_LIT" | "TEXTURE_LIT_NOWRAP" => {
+                self.obj.textures.lit = texture(&line, warnings)?
+            }
+            "TEXTURE_NORMAL" | "TEXTURE_NORMAL_NOWRAP" => {
+                self.obj.textures.normal = texture(&line, warnings)?
+            }
+            "TEXTURE_DRAPED" => self.obj.textures.draped = texture(&line, warnings)?,
+            "VLINE" | "VLIGHT" => {
+                let pc = self.counts(&line)?;
+                let (n, max) = if line.keyword == "VLINE" {
+                    (&mut self.obj.line_vertex_count, pc.lines)
+                } else {
+                    (&mut self.obj.light_vertex_count, pc.lights)
+                };
+                if *n >= max {
+                    return Err(line.error_kw(format!(
+                        "more {} lines than POINT_COUNTS declares ({max})",
+                        line.keyword
+                    )));
+                }
+                *n += 1;
+                for what in ["x", "y", "z", "r", "g", "b"] {
+                    line.f32(what)?;
+                }
+                line.expect_end(warnings);
+            }
+            "TRIS" => {
+                let pc = self.counts(&line)?;
+                let off_col = probe(&line);
+                let offset = line.u32("offset")?;
+                let count = line.u32("count")?;
+                line.expect_end(warnings);
+                let end = offset as u64 + count as u64;
+                if end > pc.indices as u64 {
+                    return Err(line.error(
+                        off_col,
+                        format!(
+                            "TRIS {offset} {count} reaches index {end}, past the {} indices POINT_COUNTS declares",
+                            pc.indices
+                        ),
+                    ));
+                }
+                if count % 3 != 0 {
+                    warnings.push(line.warning_kw(format!(
+                        "TRIS count {count} is not a multiple of 3; the last {} indices are not drawn",
+                        count % 3
+                    )));
+                }
+                let draw = Draw {
+                    offset,
+                    count,
+                    draped: self.draped,
+                    line: line.number,
+                };
+                self.current_lod().draws.push(draw);
+            }
+            "ATTR_LOD" => {
+                let near = line.f32("near")?;
+                let far_col = probe(&line);
+                let far = line.f32("far")?;
+                line.expect_end(warnings);
+                if near < 0.0 || far <= near {
+                    warnings.push(line.warning(
+                        far_col,
+                        format!("ATTR_LOD {near} {far}: expected 0 <= near < far; this LOD may never draw"),
+                    ));
+                }
+                self.draped = false;
+                let only = self.obj.lods.len() == 1;
+                match self.obj.lods.last_mut() {
+                    // X-Plane's reader (xptools XObj8Read) gives geometry before the first
+                    // ATTR_LOD to that first LOD.
+                    Some(lod) if lod.line == 0 && only => {
+                        lod.near = near;
+                        lod.far = far;
+                        lod.line = line.number;
+                    }
+                    _ => self.obj.lods.push(Lod {
+                        near,
+                        far,
+                        draws: Vec::new(),
+                        line: line.number,
+                    }),
+                }
+            }
+            "ATTR_draped" => {
+                self.draped = true;
+                line.expect_end(warnings);
+            }
+            "ATTR_no_draped" => {
+                self.draped = false;
+                line.expect_end(warnings);
+            }
+            kw if KNOWN_SILENT.contains(&kw)
+                || KNOWN_PREFIXES.iter().any(|p| kw.starts_with(p)) => {}
+            kw => {
+                if self.warned.insert(kw.to_string()) {
+                    warnings.push(line.warning_kw(format!(
+                        "unknown OBJ8 directive `{kw}` ignored (further ones are not reported)"
+                    )));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn current_lod(&mut self) -> &mut Lod {
+        if self.obj.lods.is_empty() {
+            self.obj.lods.push(Lod {
+                near: 0.0,
+                far: f32::MAX,
+                draws: Vec::new(),
+                line: 0,
+            });
+        }
+        let last = self.obj.lods.len() - 1;
+        &mut self.obj.lods[last]
+    }
+
+    fn vt(&mut self, mut line: Line<'_>, warnings: &mut Vec<Diagnostic>) -> Result<(), Diagnostic> {
+        let pc = self.counts(&line)?;
+        if self.obj.vertices.len() >= pc.tris as usize {
+            return Err(line.error_kw(format!(
+                "more VT lines than POINT_COUNTS declares ({})",
+                pc.tris
+            )));
+        }
+        let mut v = [0f32; 8];
+        if !fast_floats(after_keyword(&line), &mut v) {
+            const WHAT: [&str; 8] = ["x", "y", "z", "nx", "ny", "nz", "s", "t"];
+            for (slot, what) in v.iter_mut().zip(WHAT) {
+                *slot = line.f32(what)?;
+            }
+            line.expect_end(warnings);
+        }
+        self.obj.vertices.push(Obj8Vertex {
+            pos: [v[0], v[1], v[2]],
+            normal: [v[3], v[4], v[5]],
+            uv: [v[6], v[7]],
+        });
+        Ok(())
+    }
+
+    fn idx(
+        &mut self,
+        mut line: Line<'_>,
+        n: usize,
+        warnings: &mut Vec<Diagnostic>,
+    ) -> Result<(), Diagnostic> {
+        let pc = self.counts(&line)?;
+        if self.obj.indices.len() + n > pc.indices as usize {
+            return Err(line.error_kw(format!(
+                "more indices than POINT_COUNTS declares ({})",
+                pc.indices
+            )));
+        }
+        let mut buf = [0u32; 10];
+        let slots = &mut buf[..n];
+        let fast = fast_ints(after_keyword(&line), slots) && slots.iter().all(|&i| i < pc.tris);
+        if !fast {
+            for slot in slots.iter_mut() {
+                let col = probe(&line);
+                let i = line.u32("index")?;
+                if i >= pc.tris {
+                    return Err(line.error(
+                        col,
+                        format!(
+                            "{}: index {i} is past the {} vertices POINT_COUNTS declares",
+                            line.keyword, pc.tris
+                        ),
+                    ));
+                }
+                *slot = i;
+            }
+            line.expect_end(warnings);
+        }
+        self.obj.indices.extend_from_slice(slots);
+        Ok(())
+    }
+
+    fn finish(
+        mut self,
+        tf: &TextFile<'_>,
+        warnings: &mut Vec<Diagnostic>,
+    ) -> Result<Obj8, Diagnostic> {
+        let path = tf.path();
+        // Without POINT_COUNTS nothing can have been listed or drawn.
+        let Some(pc) = self.obj.point_counts else {
+            return Ok(self.obj);
+        };
+        let at = |what: String| Diagnostic::warning_at(path, pc.line, 1, what);
+        let nv = self.obj.vertices.len();
+        if nv < pc.tris as usize {
+            warnings.push(at(format!(
+                "POINT_COUNTS declares {} VT vertices but the file has {nv}",
+                pc.tris
+            )));
+            if let Some(pos) = self.obj.indices.iter().position(|&i| i as usize >= nv) {
+                return Err(tf.error_at_end(format!(
+                    "index #{pos} (vertex {}) refers past the {nv} VT lines the file holds",
+                    self.obj.indices[pos]
+                )));
+            }
+        }
+        for (n, what) in [
+            (self.obj.line_vertex_count, ("VLINE", pc.lines)),
+            (self.obj.light_vertex_count, ("VLIGHT", pc.lights)),
+        ] {
+            if n < what.1 {
+                warnings.push(at(format!(
+                    "POINT_COUNTS declares {} {} vertices but the file has {n}",
+                    what.1, what.0
+                )));
+            }
+        }
+        let ni = self.obj.indices.len();
+        if ni < pc.indices as usize {
+            warnings.push(at(format!(
+                "POINT_COUNTS declares {} indices but the file has {ni}",
+                pc.indices
+            )));
+            for lod in &self.obj.lods {
+                for d in &lod.draws {
+                    let end = d.offset as u64 + d.count as u64;
+                    if end > ni as u64 {
+                        return Err(Diagnostic::error_at(
+                            path,
+                            d.line,
+                            1,
+                            format!(
+                                "TRIS {} {} reaches index {end}, past the {ni} indices the file holds",
+                                d.offset, d.count
+                            ),
+                        ));
+                    }
+                }
+            }
+        }
+        self.obj.vertices.shrink_to_fit();
+        self.obj.indices.shrink_to_fit();
+        Ok(self.obj)
+    }
+}
+
+/// `TEXTURE [name]`: an empty name means no texture.
+fn texture(
+    line: &Line<'_>,
+    warnings: &mut Vec<Diagnostic>,
+) -> Result<Option<TextureRef>, Diagnostic> {
+    let mut l = line.clone();
+    match l.next_token() {
+        None => Ok(None),
+        Some((name, _)) => {
+            l.expect_end(warnings);
+            Ok(Some(TextureRef::new(l.path(), name, l.number)))
+        }
+    }
+}
+
+/// The column of the next argument (1 when there is none), without consuming it.
+fn probe(line: &Line<'_>) -> u32 {
+    line.clone().next_token().map_or(1, |(_, c)| c)
+}
+
+/// The text of a line after its keyword.
+fn after_keyword<'a>(line: &Line<'a>) -> &'a str {
+    let text = line.text();
+    let start = (line.keyword.as_ptr() as usize).wrapping_sub(text.as_ptr() as usize);
+    text.get(start.saturating_add(line.keyword.len())..)
+        .unwrap_or("")
+}
+
+/// Splits `s` on ASCII whitespace, stopping at a `#` comment.
+struct Tokens<'a> {
+    b: &'a [u8],
+    i: usize,
+}
+
+impl<'a> Iterator for Tokens<'a> {
+    type Item = &'a [u8];
+    #[inline]
+    fn next(&mut self) -> Option<&'a [u8]> {
+        let b = self.b;
+        let mut i = self.i;
+        while i < b.len() && b[i].is_ascii_whitespace() {
+            i += 1;
+        }
+        if i >= b.len() || b[i] == b'#' {
+            self.i = b.len();
+            return None;
+        }
+        let start = i;
+        while i < b.len() && !b[i].is_ascii_whitespace() {
+            i += 1;
+        }
+        self.i = i;
+        Some(&b[start..i])
+    }
+}
+
+/// Fills `out` with exactly `out.len()` plain decimal floats and nothing after them.
+#[inline]
+fn fast_floats(s: &str, out: &mut [f32]) -> bool {
+    let mut toks = Tokens {
+        b: s.as_bytes(),
+        i: 0,
+    };
+    for slot in out.iter_mut() {
+        match toks.next().and_then(fast_f32) {
+            Some(v) => *slot = v,
+            None => return false,
+        }
+    }
+    toks.next().is_none()
+}
+
+/// Fills `out` with exactly `out.len()` plain decimal `u32`s and nothing after them.
+#[inline]
+fn fast_ints(s: &str, out: &mut [u32]) -> bool {
+    let mut toks = Tokens {
+        b: s.as_bytes(),
+        i: 0,
+    };
+    for slot in out.iter_mut() {
+        let Some(tok) = toks.next() else { return false };
+        if tok.is_empty() || tok.len() > 10 {
+            return false;
+        }
+        let mut v: u64 = 0;
+        for &c in tok {
+            if !c.is_ascii_digit() {
+                return false;
+            }
+            v = v * 10 + (c - b'0') as u64;
+        }
+        match u32::try_from(v) {
+            Ok(v) => *slot = v,
+            Err(_) => return false,
+        }
+    }
+    toks.next().is_none()
+}
+
+/// Exact powers of ten as `f64` (all of 10^0..=10^22 are exactly representable).
+const POW10: [f64; 23] = [
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16,
+    1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+];
+
+/// Parses the plain form `[+-]digits[.digits]` (no exponent) with at most 19 digits whose
+/// value fits 2^53; `None` for anything else, which the caller hands to `str::parse`.
+///
+/// The mantissa and the power of ten are both exact in `f64`, so the one division is
+/// correctly rounded (Clinger's fast path); narrowing to `f32` rounds a second time, which
+/// can differ from a direct `f32` parse by at most one ulp (the tests check this).
+#[inline]
+pub fn fast_f32(tok: &[u8]) -> Option<f32> {
+    let (neg, digits) = match tok.first()? {
+        b'-' => (true, &tok[1..]),
+        b'+' => (false, &tok[1..]),
+        _ => (false, tok),
+    };
+    let mut mant: u64 = 0;
+    let mut n_digits = 0u32;
+    let mut frac = 0usize;
+    let mut dot = false;
+    for &c in digits {
+        if c.is_ascii_digit() {
+            n_digits += 1;
+            if n_digits > 19 {
+                return None;
+            }
+            mant = mant * 10 + (c - b'0') as u64;
+            if dot {
+                frac += 1;
+            }
+        } else if c == b'.' && !dot {
+            dot = true;
+        } else {
+            return None;
+        }
+    }
+    if n_digits == 0 || mant > (1u64 << 53) || frac >= POW10.len() {
+        return None;
+    }
+    let v = (mant as f64 / POW10[frac]) as f32;
+    Some(if neg { -v } else { v })
+}
+
+/// One mesh of a Wavefront file, triangulated, with one index for all attributes.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct WavefrontMesh {
+    pub name: String,
+    pub positions: Vec<[f32; 3]>,
+    /// Empty when the file has no normals for this mesh.
+    pub normals: Vec<[f32; 3]>,
+    /// Empty when the file has no texture coordinates for this mesh.
+    pub texcoords: Vec<[f32; 2]>,
+    /// Counter-clockwise triangles, as Wavefront writes them.
+    pub indices: Vec<u32>,
+    /// `map_Kd` of the mesh's material, relative to the `.mtl` file's directory.
+    pub diffuse_texture: Option<PathBuf>,
+}
+
+/// A Wavefront `.obj` file read through `tobj`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Wavefront {
+    pub meshes: Vec<WavefrontMesh>,
+}
+
+/// Reads a Wavefront `.obj` through `tobj` (triangulated, single index). Materials come from
+/// the `mtllib` files beside it; only their names and `map_Kd` are read. A missing `.mtl` is
+/// a warning.
+///
+/// Before `tobj` sees the text, every `v`/`vt`/`vn` number is checked to be finite and every
+/// face index to be in range, so that errors carry a line and column (and so that no index
+/// can overflow `tobj`'s arithmetic).
+pub fn parse_wavefront(
+    path: &Path,
+    src: &[u8],
+    warnings: &mut Vec<Diagnostic>,
+) -> Result<Wavefront, Diagnostic> {
+    check_wavefront(path, src)?;
+    let dir = path.parent().unwrap_or_else(|| Path::new("")).to_path_buf();
+    let missing_mtl: RefCell<Vec<PathBuf>> = RefCell::new(Vec::new());
+    let loader = |p: &Path| -> tobj::MTLLoadResult {
+        let full = join_name(&dir, &p.to_string_lossy());
+        match std::fs::read(&full) {
+            Ok(bytes) => read_mtl(&bytes),
+            Err(_) => {
+                missing_mtl.borrow_mut().push(full);
+                Err(tobj::LoadError::OpenFileFailed)
+            }
+        }
+    };
+    let opts = tobj::LoadOptions {
+        single_index: true,
+        triangulate: true,
+        ignore_points: true,
+        ignore_lines: true,
+    };
+    // `check_wavefront` rules out the inputs known to panic inside `tobj`; the guard is for
+    // any that remain, so that no file can take the program down.
+    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        tobj::load_obj_buf(&mut std::io::Cursor::new(src), &opts, loader)
+    }));
+    let (models, materials) = match result {
+        Ok(Ok(r)) => r,
+        Ok(Err(e)) => {
+            return Err(Diagnostic::error_file(
+                path,
+                format!("Wavefront OBJ could not be read: {e}"),
+            ))
+        }
+        Err(_) => {
+            return Err(Diagnostic::error_file(
+                path,
+                "Wavefront OBJ could not be read (the reader failed on this file)",
+            ))
+        }
+    };
+    for m in missing_mtl.take() {
+        warnings.push(Diagnostic::warning_file(
+            path,
+            format!(
+                "material library {} not found; meshes are untextured",
+                m.display()
+            ),
+        ));
+    }
+    let materials = materials.unwrap_or_default();
+    let mut meshes = Vec::with_capacity(models.len());
+    for m in models {
+        let mesh = m.mesh;
+        let nverts = mesh.positions.len() / 3;
+        let positions: Vec<[f32; 3]> = mesh
+            .positions
+            .chunks_exact(3)
+            .map(|c| [c[0], c[1], c[2]])
+            .collect();
+        let normals: Vec<[f32; 3]> = if mesh.normals.len() == nverts * 3 {
+            mesh.normals
+                .chunks_exact(3)
+                .map(|c| [c[0], c[1], c[2]])
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let texcoords: Vec<[f32; 2]> = if mesh.texcoords.len() == nverts * 2 {
+            mesh.texcoords
+                .chunks_exact(2)
+                .map(|c| [c[0], c[1]])
+                .collect()
+        } else {
+            Vec::new()
+        };
+        if let Some(&bad) = mesh.indices.iter().find(|&&i| i as usize >= nverts) {
+            return Err(Diagnostic::error_file(
+                path,
+                format!(
+                    "Wavefront mesh `{}`: index {bad} past its {nverts} vertices",
+                    m.name
+                ),
+            ));
+        }
+        let diffuse_texture = mesh
+            .material_id
+            .and_then(|id| materials.get(id))
+            .and_then(|mat| mat.diffuse_texture.as_deref())
+            .map(|t| join_name(&dir, t));
+        meshes.push(WavefrontMesh {
+            name: m.name,
+            positions,
+            normals,
+            texcoords,
+            indices: mesh.indices,
+            diffuse_texture,
+        });
+    }
+    Ok(Wavefront { meshes })
+}
+
+/// Reads the names and `map_Kd` of a `.mtl` file; everything else is ignored. The texture
+/// is the last word of `map_Kd`, after any options. The two kinds of lines are rewritten in
+/// a plain form and handed to `tobj` (which builds its own material type), so that none of
+/// the other lines can trip its parser.
+fn read_mtl(bytes: &[u8]) -> tobj::MTLLoadResult {
+    let text = String::from_utf8_lossy(bytes);
+    let mut clean = String::new();
+    for line in text.lines() {
+        let mut words = line.split_whitespace();
+        match words.next() {
+            Some("newmtl") => {
+                let name = words.collect::<Vec<_>>().join(" ");
+                let name = if name.is_empty() {
+                    "(unnamed)".to_string()
+                } else {
+                    name
+                };
+                clean.push_str(&format!("newmtl {name}\n"));
+            }
+            Some("map_Kd") => {
+                if let Some(tex) = words.last() {
+                    clean.push_str(&format!("map_Kd {tex}\n"));
+                }
+            }
+            _ => {}
+        }
+    }
+    tobj::load_mtl_buf(&mut clean.as_bytes())
+}
+
+/// Checks what `tobj` would accept silently or stumble on: non-finite numbers and face
+/// indices that are 0 or point outside the lists read so far.
+fn check_wavefront(path: &Path, src: &[u8]) -> Result<(), Diagnostic> {
+    let mut tf = TextFile::new(path, src);
+    let mut counts = [0i64; 3]; // v, vt, vn
+    while let Some(line) = tf.next() {
+        let mut line = line?;
+        let kw = line.keyword;
+        match kw {
+            "v" | "vt" | "vn" => {
+                let slot = match kw {
+                    "v" => 0,
+                    "vt" => 1,
+                    _ => 2,
+                };
+                counts[slot] += 1;
+                let need = if kw == "vt" { 1 } else { 3 };
+                let mut n = 0;
+                while let Some((tok, col)) = line.next_token() {
+                    if parse_f32(tok).is_none() {
+                        return Err(line.error(
+                            col,
+                            format!("{kw}: expected a finite number, found `{tok}`"),
+                        ));
+                    }
+                    n += 1;
+                }
+                if n < need {
+                    return Err(
+                        line.error_kw(format!("{kw}: expected at least {need} numbers, found {n}"))
+                    );
+                }
+            }
+            "f" | "l" | "p" => {
+                while let Some((tok, col)) = line.next_token() {
+                    for (k, part) in tok.split('/').enumerate() {
+                        if part.is_empty() {
+                            continue;
+                        }
+                        let what = ["vertex", "texture coordinate", "normal"];
+                        let (Some(name), Some(&n)) = (what.get(k), counts.get(k)) else {
+                            return Err(line.error(col, format!("{kw}: too many `/` in `{tok}`")));
+                        };
+                        let i: i64 = part
+                            .parse()
+                            .map_err(|_| line.error(col, format!("{kw}: bad index `{tok}`")))?;
+                        let ok = if i > 0 {
+                            i <= n.max(0) + (1 << 31)
+                        } else {
+                            i < 0 && -i <= n
+                        };
+                        if !ok || i == 0 {
+                            return Err(line.error(
+                                col,
+                                format!(
+                                    "{kw}: {name} index {i} out of range ({n} defined so far; Wavefront counts from 1)"
+                                ),
+                            ));
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const CUBE: &str = "I\n800\nOBJ\n\nTEXTURE tex/wall.png\nTEXTURE_LIT wall_LIT.png\n\
+POINT_COUNTS 4 0 0 12\n\
+VT -1.5 0 2.25 0 1 0 0 0\n\
+VT 1.5 0 2.25 0 1 0 1 0\n\
+VT 1.5 3 2.25 0 1 0 1 1\n\
+VT -1.5 3 2.25 0 1 0 0 1 # top-left\n\
+IDX10 0 1 2 0 2 3 0 1 2 0\n\
+IDX 2\n\
+IDX 3\n\
+ANIM_begin\n\
+ATTR_LOD 0 1000\n\
+TRIS 0 6\n\
+ATTR_draped\n\
+TRIS 6 3\n\
+ANIM_end\n\
+ATTR_LOD 1000 5000\n\
+TRIS 9 3\n\
+LIGHT_NAMED airplane_beacon 0 3 0\n";
+
+    fn p(src: &str) -> (Result<Obj8, Diagnostic>, Vec<Diagnostic>) {
+        let mut w = Vec::new();
+        let r = parse(Path::new("dir/obj.obj"), src.as_bytes(), &mut w);
+        (r, w)
+    }
+
+    fn err(src: &str) -> String {
+        p(src).0.unwrap_err().to_string()
+    }
+
+    #[test]
+    fn reads_a_typical_object() {
+        let (r, w) = p(CUBE);
+        let o = r.unwrap();
+        assert!(w.is_empty(), "{w:?}");
+        assert_eq!(o.vertices.len(), 4);
+        assert_eq!(o.vertices[2].pos, [1.5, 3.0, 2.25]);
+        assert_eq!(o.vertices[3].uv, [0.0, 1.0]);
+        assert_eq!(o.indices, vec![0, 1, 2, 0, 2, 3, 0, 1, 2, 0, 2, 3]);
+        let tex = o.textures.texture.unwrap();
+        assert_eq!(tex.path, Path::new("dir/tex/wall.png"));
+        assert_eq!(tex.line, 5);
+        assert_eq!(o.textures.lit.unwrap().name, "wall_LIT.png");
+        assert_eq!(o.lods.len(), 2);
+        assert_eq!(
+            (o.lods[0].near, o.lods[0].far, o.lods[0].line),
+            (0.0, 1000.0, 16)
+        );
+        assert_eq!(
+            o.lods[0].draws,
+            vec![
+                Draw {
+                    offset: 0,
+                    count: 6,
+                    draped: false,
+                    line: 17
+                },
+                Draw {
+                    offset: 6,
+                    count: 3,
+                    draped: true,
+                    line: 19
+                },
+            ]
+        );
+        // ATTR_LOD resets draping.
+        assert_eq!(
+            o.lods[1].draws,
+            vec![Draw {
+                offset: 9,
+                count: 3,
+                draped: false,
+                line: 22
+            }]
+        );
+    }
+
+    #[test]
+    fn no_attr_lod_means_one_lod_to_infinity() {
+        let src = "A\n800\nOBJ\nPOINT_COUNTS 3 0 0 3\nVT 0 0 0 0 1 0 0 0\nVT 1 0 0 0 1 0 0 0\nVT 1 1 0 0 1 0 0 0\nIDX 0\nIDX 1\nIDX 2\nTRIS 0 3\n";
+        let o = p(src).0.unwrap();
+        assert_eq!(o.lods.len(), 1);
+        assert_eq!(
+            (o.lods[0].near, o.lods[0].far, o.lods[0].line),
+            (0.0, f32::MAX, 0)
+        );
+        assert!(o.textures.texture.is_none());
+    }
+
+    #[test]
+    fn geometry_before_the_first_lod_joins_it() {
+        let src = "A\n800\nOBJ\nPOINT_COUNTS 3 0 0 3\nVT 0 0 0 0 1 0 0 0\nVT 1 0 0 0 1 0 0 0\nVT 1 1 0 0 1 0 0 0\nIDX 0\nIDX 1\nIDX 2\nTRIS 0 3\nATTR_LOD 0 500\nTRIS 0 3\n";
+        let o = p(src).0.unwrap();
+        assert_eq!(o.lods.len(), 1);
+        assert_eq!((o.lods[0].far, o.lods[0].draws.len()), (500.0, 2));
+    }
+
+    #[test]
+    fn slow_path_reads_exponents_and_whole_floats() {
+        let src = "A\n800\nOBJ\nPOINT_COUNTS 1 0 0 1\nVT 1e-3 +2 -.5 0 1 0 0.25 1.\nIDX 0.0\n";
+        let o = p(src).0.unwrap();
+        assert_eq!(o.vertices[0].pos, [0.001, 2.0, -0.5]);
+        assert_eq!(o.vertices[0].uv, [0.25, 1.0]);
+        assert_eq!(o.indices, vec![0]);
+    }
+
+    #[test]
+    fn bad_inputs_give_located_errors() {
+        let hdr = "A\n800\nOBJ\n";
+        assert!(err("").contains("empty file"));
+        assert!(err("A\n800\nOBJX\n").contains("wrong file type"));
+        assert!(err("A\n700\nOBJ\n").contains("unsupported version"));
+        assert!(err("A\n800\n").contains("truncated header"));
+        // VT before POINT_COUNTS
+        assert_eq!(
+            err(&format!("{hdr}VT 0 0 0 0 0 0 0 0\n")),
+            "dir/obj.obj:4:1: error: VT before POINT_COUNTS: the pools must be declared first"
+        );
+        // Non-numeric and NaN at their column.
+        let base = format!("{hdr}POINT_COUNTS 1 0 0 1\n");
+        assert_eq!(
+            err(&format!("{base}VT 0 0 zz 0 0 0 0 0\n")),
+            "dir/obj.obj:5:8: error: VT: <z> must be a number, found `zz`"
+        );
+        assert_eq!(
+            err(&format!("{base}VT 0 0 0 nan 0 0 0 0\n")),
+            "dir/obj.obj:5:10: error: VT: <nx> must be a finite number, found `nan`"
+        );
+        assert_eq!(
+            err(&format!("{base}VT 0 0 0 0 0 0 0\n")),
+            "dir/obj.obj:5:17: error: VT: missing argument <t>"
+        );
+        // More VT than declared.
+        assert_eq!(
+            err(&format!("{base}VT 0 0 0 0 0 0 0 0\nVT 0 0 0 0 0 0 0 0\n")),
+            "dir/obj.obj:6:1: error: more VT lines than POINT_COUNTS declares (1)"
+        );
+        // An index past the vertex table, at its column.
+        assert_eq!(
+            err(&format!("{base}VT 0 0 0 0 0 0 0 0\nIDX 1\n")),
+            "dir/obj.obj:6:5: error: IDX: index 1 is past the 1 vertices POINT_COUNTS declares"
+        );
+        assert!(err(&format!("{base}IDX -1\n")).contains("5:5: error: IDX: <index> is -1"));
+        // More indices than declared.
+        assert!(err(&format!(
+            "{base}VT 0 0 0 0 0 0 0 0\nIDX10 0 0 0 0 0 0 0 0 0 0\n"
+        ))
+        .contains("6:1: error: more indices than POINT_COUNTS declares (1)"));
+        // A TRIS past the index table.
+        assert_eq!(
+            err(&format!("{base}VT 0 0 0 0 0 0 0 0\nIDX 0\nTRIS 0 3\n")),
+            "dir/obj.obj:7:6: error: TRIS 0 3 reaches index 3, past the 1 indices POINT_COUNTS declares"
+        );
+        assert!(err(&format!("{base}TRIS 4294967295 4294967295\n"))
+            .contains("reaches index 8589934590"));
+        assert!(err(&format!("{base}POINT_COUNTS 1 0 0 1\n")).contains("POINT_COUNTS given twice"));
+        assert!(err(&format!("{hdr}POINT_COUNTS 1 0 0\n")).contains("missing argument <indices>"));
+        assert!(err(&format!("{hdr}POINT_COUNTS 1 0 0 4294967296\n"))
+            .contains("outside 0..=4294967295"));
+    }
+
+    #[test]
+    fn truncated_files_are_caught_at_the_draw() {
+        // The indices the TRIS needs are missing: the file was cut short.
+        let src = "A\n800\nOBJ\nPOINT_COUNTS 3 0 0 3\nTRIS 0 3\nVT 0 0 0 0 1 0 0 0\nIDX 0\n";
+        let (r, w) = p(src);
+        assert_eq!(
+            r.unwrap_err().to_string(),
+            "dir/obj.obj:5:1: error: TRIS 0 3 reaches index 3, past the 1 indices the file holds"
+        );
+        assert!(w.iter().any(|d| d
+            .message
+            .contains("declares 3 VT vertices but the file has 1")));
+        // Indices that point past the VT lines actually present.
+        let src = "A\n800\nOBJ\nPOINT_COUNTS 3 0 0 1\nIDX 2\nVT 0 0 0 0 1 0 0 0\n";
+        assert!(p(src)
+            .0
+            .unwrap_err()
+            .to_string()
+            .contains("refers past the 1 VT lines"));
+    }
+
+    #[test]
+    fn huge_point_counts_do_not_allocate() {
+        let src =
+            "A\n800\nOBJ\nPOINT_COUNTS 2147483648 2147483648 0 4294967295\nVT 0 0 0 0 1 0 0 0\n";
+        let (r, w) = p(src);
+        let o = r.unwrap();
+        assert_eq!(o.vertices.len(), 1);
+        assert!(o.vertices.capacity() < 16);
+        assert!(o.indices.capacity() < 64);
+        assert!(w.iter().any(|d| d
+            .message
+            .contains("declares 2147483648 VT vertices but the file has 1")));
+    }
+
+    #[test]
+    fn unknown_directives_warn_once_and_known_ones_are_silent() {
+        let src = "A\n800\nOBJ\nFROB 1\nFROB 2\nATTR_shiny_rat 1\nANIM_rotate 1 0 0 0 90 0 1 sim/x\nLIGHT_CUSTOM 1 2 3\nGLOBAL_specular 1\nVLINE 0 0 0 1 1 1\n";
+        let (r, w) = p(src);
+        // VLINE needs POINT_COUNTS: an error, not silence.
+        assert!(r
+            .unwrap_err()
+            .to_string()
+            .contains("VLINE before POINT_COUNTS"));
+        assert_eq!(w.len(), 1);
+        assert_eq!(w[0].to_string(), "dir/obj.obj:4:1: warning: unknown OBJ8 directive `FROB` ignored (further ones are not reported)");
+    }
+
+    #[test]
+    fn tells_obj8_from_wavefront() {
+        assert!(is_obj8(b"I\n800\nOBJ\n"));
+        assert!(is_obj8(b"\xEF\xBB\xBF# c\nA\r\n800\r\nOBJ\r\n"));
+        assert!(!is_obj8(b"# Blender\nmtllib a.mtl\nv 0 0 0\n"));
+        assert!(!is_obj8(b"v 0 0 0\n"));
+        assert!(!is_obj8(b""));
+        assert!(!is_obj8(b"A B\n"));
+    }
+
+    /// f32 values one ulp apart, counting across zero.
+    fn ulps(a: f32, b: f32) -> u32 {
+        let key = |x: f32| {
+            let i = x.to_bits() as i32;
+            if i < 0 {
+                i32::MIN.wrapping_sub(i) as i64
+            } else {
+                i as i64
+            }
+        };
+        (key(a) - key(b)).unsigned_abs() as u32
+    }
+
+    #[test]
+    fn fast_float_parser_agrees_with_std() {
+        // A fixed xorshift so that the test is reproducible.
+        let mut s: u64 = 0x9E37_79B9_7F4A_7C15;
+        let mut next = || {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            s
+        };
+        let mut exact = 0u32;
+        let total = 200_000u32;
+        for n in 0..total {
+            let r = next();
+            let int_digits = (r % 7) as usize;
+            let frac_digits = ((r >> 8) % 10) as usize;
+            let mut t = String::new();
+            if (r >> 20) & 1 == 1 {
+                t.push('-');
+            }
+            let mut d = next();
+            for _ in 0..int_digits.max(if frac_digits == 0 { 1 } else { 0 }) {
+                t.push((b'0' + (d % 10) as u8) as char);
+                d /= 10;
+            }
+            if frac_digits > 0 || n % 5 == 0 {
+                t.push('.');
+            }
+            let mut d = next();
+            for _ in 0..frac_digits {
+                t.push((b'0' + (d % 10) as u8) as char);
+                d /= 10;
+            }
+            let want: f32 = t.parse().unwrap();
+            let got = fast_f32(t.as_bytes()).unwrap_or_else(|| panic!("fast path refused `{t}`"));
+            assert!(ulps(got, want) <= 1, "`{t}`: {got} vs {want}");
+            if got.to_bits() == want.to_bits() {
+                exact += 1;
+            }
+        }
+        // Double rounding is rare: nearly all results are bit-identical.
+        assert!(exact as f64 / total as f64 > 0.9999, "{exact}/{total}");
+        for (t, v) in [
+            ("-0.0", -0.0f32),
+            ("0", 0.0),
+            ("+1.5", 1.5),
+            (".25", 0.25),
+            ("7.", 7.0),
+        ] {
+            assert_eq!(
+                fast_f32(t.as_bytes()).map(f32::to_bits),
+                Some(v.to_bits()),
+                "{t}"
+            );
+        }
+        for t in [
+            "",
+            "-",
+            ".",
+            "1e5",
+            "nan",
+            "inf",
+            "1.2.3",
+            "12345678901234567890",
+            "9007199254740993",
+            "0x1",
+        ] {
+            assert_eq!(fast_f32(t.as_bytes()), None, "{t}");
+        }
+    }
+
+    #[test]
+    fn never_panics_on_any_prefix() {
+        let mut w = Vec::new();
+        for end in 0..=CUBE.len() {
+            let _ = parse(Path::new("t.obj"), &CUBE.as_bytes()[..end], &mut w);
+        }
+        // Mangled bytes as well.
+        let mut bytes = CUBE.as_bytes().to_vec();
+        for i in (0..bytes.len()).step_by(7) {
+            bytes[i] = bytes[i].wrapping_mul(31).wrapping_add(17);
+            let _ = parse(Path::new("t.obj"), &bytes, &mut w);
+        }
+    }
+
+    const WAVEFRONT: &str = "# cube side\nmtllib side.mtl\no Side\nv -1 0 0\nv 1 0 0\nv 1 2 0\nv -1 2 0\nvt 0 0\nvt 1 0\nvt 1 1\nvt 0 1\nvn 0 0 1\nusemtl brick\nf 1/1/1 2/2/1 3/3/1 4/4/1\n";
+
+    #[test]
+    fn reads_wavefront_with_a_material() {
+        let dir = std::env::temp_dir().join(format!("agview-obj8-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(
+            dir.join("side.mtl"),
+            "newmtl brick\nKd 1 1 1\nmap_Kd -bm 1 tex/brick.png\n",
+        )
+        .unwrap();
+        let mut w = Vec::new();
+        let obj = parse_wavefront(&dir.join("side.obj"), WAVEFRONT.as_bytes(), &mut w).unwrap();
+        assert!(w.is_empty(), "{w:?}");
+        assert_eq!(obj.meshes.len(), 1);
+        let m = &obj.meshes[0];
+        assert_eq!(m.positions.len(), 4);
+        assert_eq!(m.indices.len(), 6);
+        assert_eq!(m.normals.len(), 4);
+        assert_eq!(m.texcoords[2], [1.0, 1.0]);
+        assert_eq!(
+            m.diffuse_texture.as_deref(),
+            Some(dir.join("tex/brick.png").as_path())
+        );
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
+    #[test]
+    fn wavefront_missing_mtl_is_a_warning() {
+        let mut w = Vec::new();
+        let obj = parse_wavefront(
+            Path::new("/nonexistent/side.obj"),
+            WAVEFRONT.as_bytes(),
+            &mut w,
+        )
+        .unwrap();
+        assert_eq!(obj.meshes[0].diffuse_texture, None);
+        assert_eq!(w.len(), 1);
+        assert!(w[0].message.contains("side.mtl not found"), "{}", w[0]);
+    }
+
+    #[test]
+    fn wavefront_bad_inputs_are_located() {
+        let e = |s: &str| {
+            parse_wavefront(Path::new("w.obj"), s.as_bytes(), &mut Vec::new())
+                .unwrap_err()
+                .to_string()
+        };
+        assert_eq!(
+            e("v 0 nan 0\n"),
+            "w.obj:1:5: error: v: expected a finite number, found `nan`"
+        );
+        assert!(e("v 0 0\n").contains("1:1: error: v: expected at least 3 numbers"));
+        assert!(e("v 0 0 0\nf 1 0 1\n").contains("2:5: error: f: vertex index 0 out of range"));
+        assert!(e("v 0 0 0\nvt 0 0\nf 1/0 1/1 1/1\n").contains("texture coordinate index 0"));
+        assert!(e("v 0 0 0\nf -2 1 1\n").contains("vertex index -2 out of range"));
+        assert!(e("v 0 0 0\nf 1/1/1/1 1 1\n").contains("too many `/`"));
+        assert!(e("v 0 0 0\nf 1 1 99999999999999999999\n").contains("bad index"));
+        assert!(e("v 0 0 0\nf 1 1 5\n").contains("could not be read"));
+    }
+
+    #[test]
+    fn wavefront_never_panics_on_any_prefix() {
+        let mut w = Vec::new();
+        for end in 0..=WAVEFRONT.len() {
+            let _ = parse_wavefront(
+                Path::new("/nonexistent/w.obj"),
+                &WAVEFRONT.as_bytes()[..end],
+                &mut w,
+            );
+        }
+    }
+}
