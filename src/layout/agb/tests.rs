@@ -1,0 +1,343 @@
+use super::*;
+use crate::layout::geom::{point_in_rings, rotate_cw};
+use proptest::prelude::*;
+
+/// 400 x 300 px = 40 x 30 m grid: columns 10 m each, column 1 slop (overlap 2 m), rows 10 m
+/// each, row 1 slop (overlap 1 m); column 2 has 1 m of anti-slop.
+const BLOCK: &str = "A
+1000
+AG_BLOCK
+TEXTURE block.png
+TEXTURE_SCALE 400 300
+TEXTURE_WIDTH 40
+OBJECT house.obj
+SUB_GRID
+CUT_H 0
+CUT_H 100
+SLOP_H 20
+CUT_H 200
+ANTISLOP_H 10
+CUT_H 300
+CUT_H 400
+CUT_V 0
+CUT_V 100
+SLOP_V 10
+CUT_V 200
+CUT_V 300
+END_CUTS
+EDGE_MIN 50 50 350 250
+EDGE_BEST 25 25 375 275
+EDGE_MAX 0 0 400 300
+OBJ_GRADED 50 50 0 0
+OBJ_DRAPED 195 50 0 0
+OBJ_DRAPED 105 50 0 0
+SPELLING_SET 0
+SPELLING_S 0 3
+SPELLING_S 0 1 3
+SPELLING_S 0 1 2 3
+SPELLING_S 0 1 2 2 3
+SPELLING_S 0 1 2 2 2 3
+SPELLING_T 0 2
+SPELLING_T 0 1 2
+SPELLING_T 0 1 1 2
+";
+
+fn asset(src: &str) -> Autogen {
+    crate::format::autogen::parse(Path::new("b.agb"), src.as_bytes(), &mut Vec::new()).unwrap()
+}
+
+fn rect(w: f32, d: f32) -> LayoutInput {
+    LayoutInput {
+        polygon: Some(vec![vec![[0.0, 0.0], [w, 0.0], [w, d], [0.0, d]]]),
+        ..Default::default()
+    }
+}
+
+fn run(ag: &Autogen, input: &LayoutInput) -> Scene {
+    layout(ag, Path::new("b.agb"), input).unwrap()
+}
+
+fn near(a: P2, b: P2, eps: f32) -> bool {
+    (a[0] - b[0]).abs() < eps && (a[1] - b[1]).abs() < eps
+}
+
+#[test]
+fn exact_rectangle_uses_edge_best() {
+    let ag = asset(BLOCK);
+    // Spelling 0 1 2 3 with slop: fixed = 10 + 10 + 10 - 1 = 29 m, slop 0..8 m.
+    // A 32 m wide block at EDGE_BEST insets (2.5 m each side) needs a 37 m grid.
+    let s = run(&ag, &rect(32.0, 15.0));
+    let c = s.choice.as_ref().unwrap();
+    assert!(c.fits);
+    assert_eq!(c.spelling_s, vec![0, 1, 2, 3]);
+    let first = &s.tiles[0];
+    assert!(
+        near(first.corners[0], [-2.5, -2.5], 1e-3),
+        "{:?}",
+        first.corners
+    );
+    // The last column ends at 32 + 2.5.
+    let last_in_row = s
+        .tiles
+        .iter()
+        .filter(|t| t.row == s.tiles[0].row)
+        .last()
+        .unwrap();
+    assert!(
+        (last_in_row.corners[1][0] - 34.5).abs() < 1e-3,
+        "{:?}",
+        last_in_row.corners
+    );
+}
+
+#[test]
+fn annotations_move_with_their_cell_and_hide_under_covered_slop() {
+    let ag = asset(BLOCK);
+    let s = run(&ag, &rect(32.0, 15.0));
+    // The graded house at (50, 50) px sits 5 m into cell (0, 0).
+    let t0 = &s.tiles[0];
+    let house = &s.objects[0];
+    assert!(near(
+        house.pos,
+        [t0.corners[0][0] + 5.0, t0.corners[0][1] + 5.0],
+        1e-3
+    ));
+    // Slop column 1 advanced less than 9.5 m here, so the object at x = 195 px (9.5 m in)
+    // is covered and dropped; the one at 105 px (0.5 m in) stays.
+    assert_eq!(s.objects.len(), 2, "{:?}", s.objects);
+    assert!(s.objects.iter().all(|o| o.line != 26));
+}
+
+#[test]
+fn runs_merge_consecutive_non_slop_columns() {
+    let ag = asset(BLOCK);
+    let s = run(&ag, &rect(32.0, 15.0));
+    // Columns 0 1 2 3: 1 is slop and 2 anti-slop, so only 2-3 runs together in each row.
+    assert_eq!(s.runs.len(), 4, "{:?}", s.runs);
+    for r in &s.runs {
+        let cols: Vec<_> = s.tiles[r.first..r.first + r.len]
+            .iter()
+            .map(|t| t.col)
+            .collect();
+        assert_eq!(cols, vec![Some(2), Some(3)]);
+    }
+    let plain = asset(
+        &BLOCK
+            .replace("SLOP_H 20\n", "")
+            .replace("ANTISLOP_H 10\n", ""),
+    );
+    let s = run(&plain, &rect(32.0, 15.0));
+    assert!(!s.runs.is_empty());
+    assert!(s.stats.tile_quads < s.stats.tiles);
+}
+
+#[test]
+fn no_fit_warns_with_the_range() {
+    let ag = asset(BLOCK);
+    let s = run(&ag, &rect(200.0, 15.0));
+    assert!(!s.choice.as_ref().unwrap().fits);
+    let w = s.warnings.join("\n");
+    assert!(
+        w.contains("no spelling fits this 200.0 x 15.0 m block"),
+        "{w}"
+    );
+    assert!(w.contains("covers widths"), "{w}");
+}
+
+#[test]
+fn no_polygon_gives_a_fitting_rectangle() {
+    let ag = asset(BLOCK);
+    let s = run(&ag, &LayoutInput::default());
+    assert!(s.choice.as_ref().unwrap().fits);
+    assert!(s.warnings[0].contains("no polygon given"));
+}
+
+#[test]
+fn bad_polygons_are_errors() {
+    let ag = asset(BLOCK);
+    let err = |rings: Vec<Vec<P2>>| {
+        let input = LayoutInput {
+            polygon: Some(rings),
+            ..Default::default()
+        };
+        layout(&ag, Path::new("b.agb"), &input)
+            .unwrap_err()
+            .to_string()
+    };
+    assert!(err(vec![vec![[0.0, 0.0], [1.0, 0.0], [1.0, 1.0]]])
+        .contains("exactly 4 points; this one has 3"));
+    assert!(err(vec![vec![[0.0, 0.0], [0.0, 9.0], [9.0, 9.0], [9.0, 0.0]]]).contains("clockwise"));
+    assert!(
+        err(vec![vec![[0.0, 0.0], [9.0, 9.0], [9.0, 0.0], [0.0, 9.0]]]).contains("crosses itself")
+    );
+    assert!(err(vec![vec![[0.0, 0.0], [1.0, 0.0], [2.0, 0.0], [3.0, 0.0]]]).contains("zero area"));
+    let sq = vec![[0.0, 0.0], [9.0, 0.0], [9.0, 9.0], [0.0, 9.0]];
+    assert!(err(vec![sq.clone(), sq]).contains("no holes"));
+}
+
+const SETS: &str = "A
+1000
+AG_BLOCK
+TEXTURE_SCALE 400 300
+TEXTURE_WIDTH 40
+CUT_H 0
+CUT_H 100
+SLOP_H 20
+CUT_H 200
+CUT_V 0
+CUT_V 100
+SLOP_V 10
+CUT_V 200
+END_CUTS
+SPELLING_SET 0
+WIDTH_RANGE 0 15
+SPELLING_S 0 1
+SPELLING_T 0 1
+SPELLING_SET 0
+WIDTH_RANGE 15 100
+FREQUENCY 3
+SPELLING_S 0 1
+SPELLING_T 0 1
+SPELLING_SET 0
+WIDTH_RANGE 15 100
+FREQUENCY 1
+SPELLING_S 0 1
+SPELLING_T 0 1
+SPELLING_SET 4
+SPELLING_S 0 1
+SPELLING_T 0 1
+";
+
+#[test]
+fn set_choice_obeys_ranges_and_frequencies() {
+    let ag = asset(SETS);
+    let s = run(&ag, &rect(10.0, 10.0));
+    assert_eq!(s.choice.as_ref().unwrap().spelling_set, 0);
+    let mut counts = [0usize; 4];
+    for seed in 0..2000 {
+        let input = LayoutInput {
+            seed,
+            ..rect(20.0, 10.0)
+        };
+        counts[run(&ag, &input).choice.unwrap().spelling_set] += 1;
+    }
+    assert_eq!(counts[0] + counts[3], 0, "{counts:?}");
+    let ratio = counts[1] as f64 / counts[2] as f64;
+    assert!((ratio - 3.0).abs() < 0.45, "FREQUENCY 3 vs 1: {counts:?}");
+    // The parameter's low byte picks set 3.
+    let input = LayoutInput {
+        param: Some((5 << 8) | 4),
+        ..rect(20.0, 10.0)
+    };
+    assert_eq!(run(&ag, &input).choice.unwrap().spelling_set, 3);
+}
+
+#[test]
+fn flip_180_turns_the_grid_half_round() {
+    let plain = asset(BLOCK);
+    let flipped = asset(&BLOCK.replace("SUB_GRID", "FLIP_180\nSUB_GRID"));
+    let input = rect(32.0, 15.0);
+    let a = run(&plain, &input);
+    let b = run(&flipped, &input);
+    assert_eq!(a.tiles.len(), b.tiles.len());
+    let c = [16.0, 7.5];
+    for (ta, tb) in a.tiles.iter().zip(&b.tiles) {
+        assert_eq!((ta.col, ta.row), (tb.col, tb.row));
+        for k in 0..4 {
+            let p = ta.corners[k];
+            let turned = [2.0 * c[0] - p[0], 2.0 * c[1] - p[1]];
+            assert!(
+                near(turned, tb.corners[k], 1e-3),
+                "{:?} vs {:?}",
+                ta.corners,
+                tb.corners
+            );
+        }
+    }
+}
+
+#[test]
+fn same_seed_same_scene() {
+    let ag = asset(BLOCK);
+    let input = LayoutInput {
+        seed: 42,
+        ..rect(27.0, 18.0)
+    };
+    let a = serde_json::to_string(&run(&ag, &input)).unwrap();
+    let b = serde_json::to_string(&run(&ag, &input)).unwrap();
+    assert_eq!(a, b);
+}
+
+fn quad(w: f32, d: f32, skew: f32, taper: f32, turn: f32, off: P2) -> Vec<P2> {
+    let pts = [
+        [0.0, 0.0],
+        [w, 0.0],
+        [w - taper + skew, d],
+        [skew + taper, d],
+    ];
+    pts.iter()
+        .map(|p| {
+            let r = rotate_cw(*p, turn);
+            [r[0] + off[0], r[1] + off[1]]
+        })
+        .collect()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(400))]
+
+    /// Whenever a spelling fits, the polygon's sides pass between EDGE_MIN and EDGE_MAX: the
+    /// polygon holds the placed MIN rectangle and lies in the MAX one. Slop never advances
+    /// more than its size minus the overlap. Every spelling is one the set declares.
+    #[test]
+    fn spec_properties(
+        w in 12.0f32..60.0, d in 12.0f32..40.0,
+        skew in -1.5f32..1.5, taper in 0.0f32..1.5,
+        turn in 0.0f32..360.0, seed in 0u64..1000, flip in any::<bool>(),
+    ) {
+        let src = if flip { BLOCK.replace("SUB_GRID", "FLIP_180\nSUB_GRID") } else { BLOCK.to_string() };
+        let ag = asset(&src);
+        let poly = quad(w, d, skew, taper, turn, [100.0, -50.0]);
+        let input = LayoutInput { polygon: Some(vec![poly.clone()]), seed, ..Default::default() };
+        let s = run(&ag, &input);
+        let choice = s.choice.clone().unwrap();
+        let set = &ag.spelling_sets[choice.spelling_set];
+        prop_assert!(set.spellings_s.iter().any(|sp| sp.indices == choice.spelling_s));
+        prop_assert!(set.spellings_t.iter().any(|sp| sp.indices == choice.spelling_t));
+        if choice.fits {
+            let grow = |r: &[P2], by: f32| -> Vec<P2> {
+                let c = [r.iter().map(|p| p[0]).sum::<f32>() / 4.0, r.iter().map(|p| p[1]).sum::<f32>() / 4.0];
+                r.iter().map(|p| {
+                    let v = geom::sub(*p, c);
+                    let l = geom::len(v).max(1e-6);
+                    geom::add(*p, geom::scale(v, by / l))
+                }).collect()
+            };
+            let max = grow(&s.debug.edge_max, 0.01);
+            for p in &poly {
+                prop_assert!(point_in_rings(*p, &[max.clone()]), "vertex {p:?} outside EDGE_MAX {:?}", s.debug.edge_max);
+            }
+            let grown_poly = grow(&poly, 0.01);
+            for p in &s.debug.edge_min {
+                prop_assert!(point_in_rings(*p, &[grown_poly.clone()]), "EDGE_MIN corner {p:?} outside the polygon");
+            }
+        }
+        // Slop: a slop tile's start to the next tile's start along the row.
+        let g = &ag.grids[choice.grid];
+        let mpp = 0.1;
+        for pair in s.tiles.windows(2) {
+            let (a, b) = (&pair[0], &pair[1]);
+            if a.row != b.row || b.order != a.order + 1 { continue; }
+            let col = &g.columns[a.col.unwrap()];
+            if let Some(ov) = col.slop {
+                if a.row == s.tiles[0].row {
+                    let adv = geom::len(geom::sub(b.corners[0], a.corners[0]));
+                    prop_assert!(adv <= (col.size() - ov) * mpp + 1e-3, "slop advanced {adv}");
+                }
+            }
+        }
+        // Determinism.
+        let again = run(&ag, &input);
+        prop_assert_eq!(serde_json::to_string(&s).unwrap(), serde_json::to_string(&again).unwrap());
+    }
+}
