@@ -54,7 +54,7 @@ fn rect(w: f32, d: f32) -> LayoutInput {
 }
 
 fn run(ag: &Autogen, input: &LayoutInput) -> Scene {
-    layout(ag, Path::new("b.agb"), input).unwrap()
+    crate::layout::layout(ag, Path::new("b.agb"), input).unwrap()
 }
 
 fn near(a: P2, b: P2, eps: f32) -> bool {
