@@ -4,8 +4,16 @@
 //! source spans, [`art`] loads the meshes and images they reference, [`layout`] turns an
 //! asset and a polygon into a [`scene::Scene`], and [`render`] draws that scene with wgpu.
 
+pub mod app;
 pub mod art;
+pub mod art_load;
+pub mod check;
 pub mod diag;
 pub mod format;
+pub mod input;
+pub mod layout;
+pub mod pipeline;
 pub mod render;
+pub mod resolve;
 pub mod scene;
+pub mod terrain;

@@ -1,1 +1,249 @@
-fn main() {}
+//! The `agview` command line. Only argument handling and reporting live here; every command
+//! is a call into the library.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+use agview::app::options::{parse_size, RenderArgs};
+use agview::diag::Diagnostic;
+use agview::input::LayoutArgs;
+
+/// A previewer for X-Plane (.agp .agb .ags) and FSX (.agn) autogen art.
+#[derive(Parser)]
+#[command(name = "agview", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Validate files (or folders) and everything they reference.
+    ///
+    /// Exit status: 0 clean or warnings only, 1 errors, 2 usage.
+    Check {
+        /// Files or folders to check.
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+        /// Print only errors, not warnings.
+        #[arg(long)]
+        quiet: bool,
+    },
+    /// Print the parsed model of a file.
+    Dump {
+        path: PathBuf,
+        /// Print the model as JSON (the default; kept for scripts that name it).
+        #[arg(long)]
+        json: bool,
+        /// Print a one-screen summary instead of JSON.
+        #[arg(long, conflicts_with = "json")]
+        summary: bool,
+    },
+    /// Lay out an asset on a polygon (or at a point) and print the Scene.
+    ///
+    /// The JSON is documented field by field in docs/layout-json.md.
+    Layout {
+        /// The .agp, .agb, .ags or .agn to lay out.
+        asset: PathBuf,
+        #[command(flatten)]
+        layout: LayoutArgs,
+        /// Print the Scene as JSON (otherwise a summary).
+        #[arg(long)]
+        json: bool,
+    },
+    /// Lay out an asset and render it to a PNG, without a window.
+    Render {
+        /// The .agp, .agb, .ags or .agn to render.
+        asset: PathBuf,
+        #[command(flatten)]
+        layout: LayoutArgs,
+        #[command(flatten)]
+        render: RenderArgs,
+        /// Where to write the PNG (written whole or not at all).
+        #[arg(long, value_name = "FILE")]
+        out: PathBuf,
+        /// Image size in pixels.
+        #[arg(long, default_value = "1280x720", value_parser = parse_size)]
+        size: (u32, u32),
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("agview: error: {e:#}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+fn print_diags(diags: &[Diagnostic], quiet: bool) {
+    for d in diags {
+        if !quiet || d.is_error() {
+            eprintln!("{d}");
+        }
+    }
+}
+
+fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+    match cli.command {
+        Command::Check { paths, quiet } => {
+            let report = agview::check::check_paths(&paths);
+            print_diags(&report.diagnostics, quiet);
+            eprintln!(
+                "checked {} file(s): {} error(s), {} warning(s)",
+                report.files,
+                report.errors(),
+                report.warnings()
+            );
+            Ok(if report.errors() > 0 {
+                ExitCode::from(1)
+            } else {
+                ExitCode::SUCCESS
+            })
+        }
+        Command::Dump {
+            path,
+            json: _,
+            summary,
+        } => {
+            let mut warnings = Vec::new();
+            let parsed = agview::format::parse_file(&path, &mut warnings);
+            print_diags(&warnings, false);
+            match parsed {
+                Ok(p) => {
+                    if summary {
+                        println!("{}", agview::format::summary(&p));
+                    } else {
+                        println!("{}", serde_json::to_string_pretty(&p)?);
+                    }
+                    Ok(ExitCode::SUCCESS)
+                }
+                Err(e) => {
+                    eprintln!("{e}");
+                    Ok(ExitCode::from(1))
+                }
+            }
+        }
+        Command::Layout {
+            asset,
+            layout,
+            json,
+        } => {
+            let loaded = match agview::pipeline::load_scene(&asset, &layout) {
+                Ok(l) => l,
+                Err(e) => {
+                    eprintln!("{e}");
+                    return Ok(ExitCode::from(1));
+                }
+            };
+            for w in loaded.warning_lines() {
+                eprintln!("{w}");
+            }
+            let scene = &loaded.scene;
+            if json {
+                println!("{}", serde_json::to_string_pretty(scene)?);
+            } else {
+                print_scene_summary(scene);
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Render {
+            asset,
+            layout,
+            render,
+            out,
+            size,
+        } => render_command(&asset, &layout, &render, &out, size),
+    }
+}
+
+/// Fails early when `out` cannot be written, before any rendering work.
+fn check_writable(out: &std::path::Path) -> anyhow::Result<()> {
+    let dir = match out.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    if out.is_dir() {
+        anyhow::bail!("--out {}: is a directory", out.display());
+    }
+    let probe = dir.join(format!(".agview-write-test-{}", std::process::id()));
+    std::fs::write(&probe, b"").map_err(|e| {
+        anyhow::anyhow!(
+            "--out {}: cannot write in {}: {e}",
+            out.display(),
+            dir.display()
+        )
+    })?;
+    let _ = std::fs::remove_file(&probe);
+    Ok(())
+}
+
+fn render_command(
+    asset: &std::path::Path,
+    layout: &LayoutArgs,
+    render: &RenderArgs,
+    out: &std::path::Path,
+    (width, height): (u32, u32),
+) -> anyhow::Result<ExitCode> {
+    check_writable(out)?;
+    let loaded = match agview::pipeline::load_scene(asset, layout) {
+        Ok(l) => l,
+        Err(e) => {
+            eprintln!("{e}");
+            return Ok(ExitCode::from(1));
+        }
+    };
+    for w in loaded.warning_lines() {
+        eprintln!("{w}");
+    }
+    let scene = &loaded.scene;
+    let art = agview::pipeline::load_art(scene);
+    print_diags(&art.warnings, false);
+    let terrain = render.terrain_for(scene).map_err(anyhow::Error::msg)?;
+    let params = render.frame_params(scene);
+    let headless = agview::render::Headless::new()?;
+    let mut gpu = headless.upload(scene, &art, &terrain)?;
+    let image = headless.render(&mut gpu, &params, width, height)?;
+    agview::render::write_png(out, &image)
+        .map_err(|e| anyhow::anyhow!("writing {}: {e}", out.display()))?;
+    let s = &scene.stats;
+    eprintln!(
+        "wrote {} ({width}x{height}) on {}: {} tile(s), {} object(s), {} facade(s), {} tree(s)",
+        out.display(),
+        headless.ctx.describe(),
+        s.tiles,
+        s.objects,
+        s.facades,
+        s.trees
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+fn print_scene_summary(scene: &agview::scene::Scene) {
+    let s = &scene.stats;
+    println!(
+        "{}: {} tile(s) in {} quad(s), {} object(s), {} facade(s), {} tree(s)",
+        scene.asset, s.tiles, s.tile_quads, s.objects, s.facades, s.trees
+    );
+    if let Some(c) = &scene.choice {
+        println!(
+            "spelling set {} on grid {}: columns {:?}, rows {:?}{}",
+            c.spelling_set,
+            c.grid,
+            c.spelling_s,
+            c.spelling_t,
+            if c.fits {
+                ""
+            } else {
+                " (closest fit: no spelling fits)"
+            }
+        );
+    }
+    let (lo, hi) = scene.bounds();
+    println!("extent: {:.1} x {:.1} m", hi[0] - lo[0], hi[1] - lo[1]);
+}

@@ -11,3 +11,194 @@ pub mod geojson;
 pub mod library;
 pub mod obj8;
 pub mod text;
+
+use std::path::Path;
+
+use serde::Serialize;
+
+use crate::diag::Diagnostic;
+
+/// Files larger than this are refused rather than read into memory.
+pub const MAX_FILE_BYTES: u64 = 2 << 30;
+
+/// What kind of file a path holds, by extension and, where extensions are shared
+/// (`.obj`, `.txt`), by its first bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FileKind {
+    Autogen,
+    Agn,
+    Obj8,
+    Wavefront,
+    Forest,
+    Facade,
+    Library,
+    DsfText,
+    GeoJson,
+    Image,
+}
+
+impl FileKind {
+    /// The kind of `path`, looking at `head` (the file's first bytes) where the extension
+    /// is ambiguous. `None` for files agview does not read.
+    pub fn detect(path: &Path, head: &[u8]) -> Option<FileKind> {
+        let name = path.file_name()?.to_string_lossy().to_ascii_lowercase();
+        let ext = path
+            .extension()
+            .map(|e| e.to_string_lossy().to_ascii_lowercase())
+            .unwrap_or_default();
+        Some(match ext.as_str() {
+            "agp" | "agb" | "ags" => FileKind::Autogen,
+            "agn" => FileKind::Agn,
+            "obj" if obj8::is_obj8(head) => FileKind::Obj8,
+            "obj" => FileKind::Wavefront,
+            "for" => FileKind::Forest,
+            "fac" => FileKind::Facade,
+            "geojson" => FileKind::GeoJson,
+            "png" | "dds" => FileKind::Image,
+            "txt" if name == "library.txt" => FileKind::Library,
+            "txt" if is_dsf_text(head) => FileKind::DsfText,
+            _ => return None,
+        })
+    }
+}
+
+/// True when the bytes start like DSFTool text output (`A`/`I`, `800`, `DSF2TEXT`).
+pub fn is_dsf_text(head: &[u8]) -> bool {
+    let text = String::from_utf8_lossy(&head[..head.len().min(256)]);
+    let mut words = text.split_ascii_whitespace();
+    matches!(words.next(), Some("A" | "I"))
+        && words.next() == Some("800")
+        && words.next() == Some("DSF2TEXT")
+}
+
+/// Reads a whole file, refusing ones too large to be an asset.
+pub fn read_file(path: &Path) -> Result<Vec<u8>, Diagnostic> {
+    let meta = std::fs::metadata(path)
+        .map_err(|e| Diagnostic::error_file(path, format!("cannot read: {e}")))?;
+    if meta.is_dir() {
+        return Err(Diagnostic::error_file(path, "is a directory, not a file"));
+    }
+    if meta.len() > MAX_FILE_BYTES {
+        return Err(Diagnostic::error_file(
+            path,
+            format!("file is {} bytes, larger than agview reads", meta.len()),
+        ));
+    }
+    std::fs::read(path).map_err(|e| Diagnostic::error_file(path, format!("cannot read: {e}")))
+}
+
+/// Any file agview reads, parsed.
+#[derive(Debug, Clone, Serialize)]
+#[serde(tag = "format", rename_all = "snake_case")]
+pub enum Parsed {
+    Autogen(autogen::Autogen),
+    Agn(agn::AgnFile),
+    Obj8(obj8::Obj8),
+    Wavefront(obj8::Wavefront),
+    Forest(forest::Forest),
+    Facade(facade::Facade),
+    Library(library::Library),
+    DsfText(dsf::DsfText),
+    GeoJson(geojson::GeoJson),
+}
+
+/// Parses bytes already read from `path` as `kind`. Images are not parsed here.
+pub fn parse_as(
+    kind: FileKind,
+    path: &Path,
+    bytes: &[u8],
+    warnings: &mut Vec<Diagnostic>,
+) -> Result<Parsed, Diagnostic> {
+    Ok(match kind {
+        FileKind::Autogen => Parsed::Autogen(autogen::parse(path, bytes, warnings)?),
+        FileKind::Agn => Parsed::Agn(agn::parse(path, bytes, warnings)?),
+        FileKind::Obj8 => Parsed::Obj8(obj8::parse(path, bytes, warnings)?),
+        FileKind::Wavefront => Parsed::Wavefront(obj8::parse_wavefront(path, bytes, warnings)?),
+        FileKind::Forest => Parsed::Forest(forest::parse(path, bytes, warnings)?),
+        FileKind::Facade => Parsed::Facade(facade::parse(path, bytes, warnings)?),
+        FileKind::Library => Parsed::Library(library::parse(path, bytes, warnings)?),
+        FileKind::DsfText => Parsed::DsfText(dsf::parse(path, bytes, warnings)?),
+        FileKind::GeoJson => Parsed::GeoJson(geojson::parse(path, bytes, warnings)?),
+        FileKind::Image => {
+            return Err(Diagnostic::error_file(
+                path,
+                "images are textures, not assets: name the asset that uses them",
+            ))
+        }
+    })
+}
+
+/// Reads and parses a file of any kind agview knows.
+pub fn parse_file(path: &Path, warnings: &mut Vec<Diagnostic>) -> Result<Parsed, Diagnostic> {
+    let bytes = read_file(path)?;
+    let kind = FileKind::detect(path, &bytes).ok_or_else(|| {
+        Diagnostic::error_file(
+            path,
+            "not a file agview reads (expected .agp .agb .ags .agn .obj .for .fac .geojson, library.txt or DSF text)",
+        )
+    })?;
+    parse_as(kind, path, &bytes, warnings)
+}
+
+/// A one-screen description of a parsed file, for `agview dump --summary`.
+pub fn summary(p: &Parsed) -> String {
+    match p {
+        Parsed::Autogen(a) => {
+            let mut s = format!(
+                "{} (version {}): {} object(s), {} facade(s), {} tile(s)",
+                a.kind.header_name(),
+                a.version,
+                a.objects.len(),
+                a.facades.len(),
+                a.tiles.len()
+            );
+            if !a.grids.is_empty() {
+                s += &format!(
+                    ", {} grid(s), {} spelling set(s)",
+                    a.grids.len(),
+                    a.spelling_sets.len()
+                );
+            }
+            if let Some(st) = &a.string {
+                s += &format!(
+                    ", {} corner rule(s), {} spelling(s), {} cap(s)",
+                    st.corners.len(),
+                    st.spellings.len(),
+                    st.caps.len()
+                );
+            }
+            s
+        }
+        Parsed::Agn(a) => format!(
+            "FSX AGN: {} generic building(s), {} row house(s), {} library object(s), {} vegetation polygon group(s), {} polygon building group(s)",
+            a.generic_buildings.iter().map(|g| g.buildings.len()).sum::<usize>(),
+            a.row_houses.len(),
+            a.library_objects.len(),
+            a.vegetation_polygons.len(),
+            a.polygon_buildings.len()
+        ),
+        Parsed::Obj8(o) => format!(
+            "OBJ8: {} vertices, {} indices, {} LOD(s)",
+            o.vertices.len(),
+            o.indices.len(),
+            o.lods.len()
+        ),
+        Parsed::Wavefront(w) => format!("Wavefront OBJ: {} mesh(es)", w.meshes.len()),
+        Parsed::Forest(f) => format!("forest: {} tree(s)", f.trees.len()),
+        Parsed::Facade(f) => format!("facade v{}: {} LOD(s)", f.version, f.lods.len()),
+        Parsed::Library(_) => "library.txt".to_string(),
+        Parsed::DsfText(d) => format!(
+            "DSF text: {} polygon definition(s), {} object definition(s), {} polygon(s), {} object(s)",
+            d.polygon_defs.len(),
+            d.object_defs.len(),
+            d.polygons.len(),
+            d.objects.len()
+        ),
+        Parsed::GeoJson(g) => format!(
+            "GeoJSON: {} polygon(s), {} point(s)",
+            g.polygons.len(),
+            g.points.len()
+        ),
+    }
+}

@@ -1,0 +1,245 @@
+//! Render options shared by `agview render`, `agview view` and `agview sweep`: image size,
+//! camera, terrain, density, overlays.
+
+use std::path::{Path, PathBuf};
+
+use crate::render::{Camera, FrameParams, Overlays};
+use crate::scene::Scene;
+use crate::terrain::Terrain;
+
+/// How the terrain under the scene is made.
+#[derive(Debug, Clone, PartialEq)]
+pub enum TerrainSpec {
+    Flat,
+    Hills,
+    /// A 16-bit grayscale PNG or a GeoTIFF height map.
+    Heightmap(PathBuf),
+}
+
+impl std::str::FromStr for TerrainSpec {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        Ok(match s {
+            "flat" => TerrainSpec::Flat,
+            "hills" => TerrainSpec::Hills,
+            "" => return Err("--terrain: expected flat, hills or a height map file".into()),
+            p => TerrainSpec::Heightmap(PathBuf::from(p)),
+        })
+    }
+}
+
+/// The camera as given on the command line.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum CameraSpec {
+    /// The whole scene framed from the south-west at about 35°.
+    Orbit,
+    /// Straight down, north up.
+    Top,
+    /// An eye at x, y, z (meters; z up) looking along yaw (clockwise from north), pitch down.
+    Free([f32; 5]),
+}
+
+impl std::str::FromStr for CameraSpec {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "orbit" => Ok(CameraSpec::Orbit),
+            "top" => Ok(CameraSpec::Top),
+            _ => {
+                let v: Vec<f32> = s
+                    .split(',')
+                    .map(|p| p.trim().parse::<f32>())
+                    .collect::<Result<_, _>>()
+                    .map_err(|_| format!("--camera {s}: expected orbit, top or X,Y,Z,YAW,PITCH"))?;
+                if v.len() != 5 || v.iter().any(|x| !x.is_finite()) {
+                    return Err(format!(
+                        "--camera {s}: expected orbit, top or X,Y,Z,YAW,PITCH (5 numbers)"
+                    ));
+                }
+                Ok(CameraSpec::Free([v[0], v[1], v[2], v[3], v[4]]))
+            }
+        }
+    }
+}
+
+/// Parses `WxH` pixels.
+pub fn parse_size(s: &str) -> Result<(u32, u32), String> {
+    let (w, h) = s
+        .split_once(['x', 'X'])
+        .ok_or_else(|| format!("--size {s}: expected WxH, e.g. 1280x720"))?;
+    let w: u32 = w
+        .trim()
+        .parse()
+        .map_err(|_| format!("--size {s}: width is not a whole number"))?;
+    let h: u32 = h
+        .trim()
+        .parse()
+        .map_err(|_| format!("--size {s}: height is not a whole number"))?;
+    if w == 0 || h == 0 || w > 16384 || h > 16384 {
+        return Err(format!("--size {s}: each side must be 1..16384 pixels"));
+    }
+    Ok((w, h))
+}
+
+/// Overlay names for `--debug`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum OverlayName {
+    Polygon,
+    Cuts,
+    Slop,
+    Ground,
+    Stops,
+    Corners,
+    Caps,
+    Edges,
+    All,
+}
+
+/// The render options every drawing command takes.
+#[derive(Debug, Clone, clap::Args)]
+pub struct RenderArgs {
+    /// Camera: orbit (default: the whole scene from the south-west at about 35°), top, or
+    /// X,Y,Z,YAW,PITCH (meters, z up; yaw clockwise from north; pitch down from level).
+    #[arg(long, default_value = "orbit", value_parser = |s: &str| s.parse::<CameraSpec>(), allow_hyphen_values = true)]
+    pub camera: CameraSpec,
+    /// Terrain: flat, hills, or a 16-bit PNG / GeoTIFF height map.
+    #[arg(long, default_value = "flat", value_parser = |s: &str| s.parse::<TerrainSpec>())]
+    pub terrain: TerrainSpec,
+    /// Side of the terrain square in meters (default: three times the scene's extent).
+    #[arg(long, value_name = "M")]
+    pub terrain_size: Option<f32>,
+    /// Height in meters of the height map's white (65535), or the hills' amplitude.
+    #[arg(long, value_name = "M")]
+    pub terrain_height: Option<f32>,
+    /// Vertical exaggeration of the terrain.
+    #[arg(long, default_value_t = 1.0)]
+    pub exaggeration: f32,
+    /// Object density 1..6 (X-Plane's object rendering levels): thins objects by their show
+    /// levels, seeded.
+    #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u8).range(1..=6))]
+    pub density: u8,
+    /// Debug overlays to draw (repeatable): polygon, cuts, slop, ground, stops, corners, caps,
+    /// edges, all.
+    #[arg(long = "debug", value_enum, value_name = "OVERLAY")]
+    pub overlays: Vec<OverlayName>,
+}
+
+impl Default for RenderArgs {
+    fn default() -> Self {
+        RenderArgs {
+            camera: CameraSpec::Orbit,
+            terrain: TerrainSpec::Flat,
+            terrain_size: None,
+            terrain_height: None,
+            exaggeration: 1.0,
+            density: 6,
+            overlays: Vec::new(),
+        }
+    }
+}
+
+impl RenderArgs {
+    /// The overlays the flags ask for.
+    pub fn overlays(&self) -> Overlays {
+        let mut o = Overlays::default();
+        for n in &self.overlays {
+            match n {
+                OverlayName::Polygon => o.polygon = true,
+                OverlayName::Cuts => o.cut_lines = true,
+                OverlayName::Slop => o.slop_regions = true,
+                OverlayName::Ground => o.ground_points = true,
+                OverlayName::Stops => o.stop_points = true,
+                OverlayName::Corners => o.corners = true,
+                OverlayName::Caps => o.caps = true,
+                OverlayName::Edges => o.edge_rects = true,
+                OverlayName::All => o = Overlays::all(),
+            }
+        }
+        o
+    }
+
+    /// The camera for a scene.
+    pub fn camera_for(&self, scene: &Scene) -> Camera {
+        let (lo, hi) = scene.bounds();
+        match self.camera {
+            CameraSpec::Orbit => Camera::frame_scene((lo, hi)),
+            CameraSpec::Top => {
+                let c = [(lo[0] + hi[0]) * 0.5, (lo[1] + hi[1]) * 0.5];
+                let half = ((hi[0] - lo[0]).max(hi[1] - lo[1]) * 0.5 * 1.1).max(5.0);
+                Camera::top(c, half)
+            }
+            CameraSpec::Free([x, y, z, yaw, pitch]) => Camera::free(x, y, z, yaw, pitch),
+        }
+    }
+
+    /// Frame parameters for a scene.
+    pub fn frame_params(&self, scene: &Scene) -> FrameParams {
+        FrameParams {
+            camera: self.camera_for(scene),
+            density: self.density,
+            overlays: self.overlays(),
+            ..FrameParams::default()
+        }
+    }
+
+    /// The terrain under a scene: centred on it, three times its extent unless told.
+    pub fn terrain_for(&self, scene: &Scene) -> Result<Terrain, String> {
+        let (lo, hi) = scene.bounds();
+        let center = [(lo[0] + hi[0]) * 0.5, (lo[1] + hi[1]) * 0.5];
+        let size = self
+            .terrain_size
+            .unwrap_or_else(|| ((hi[0] - lo[0]).max(hi[1] - lo[1]) * 3.0).max(200.0));
+        if !(size.is_finite() && size > 0.0) {
+            return Err(format!("--terrain-size {size}: must be positive meters"));
+        }
+        if !(self.exaggeration.is_finite() && self.exaggeration >= 0.0) {
+            return Err(format!(
+                "--exaggeration {}: must be a non-negative number",
+                self.exaggeration
+            ));
+        }
+        let mut t = match &self.terrain {
+            TerrainSpec::Flat => Terrain::flat(size),
+            TerrainSpec::Hills => {
+                Terrain::hills(size, self.terrain_height.unwrap_or(size * 0.04), 7)
+            }
+            TerrainSpec::Heightmap(p) => {
+                load_heightmap(p, size, self.terrain_height.unwrap_or(100.0))?
+            }
+        };
+        t.exaggeration = self.exaggeration;
+        Ok(t.with_center(center))
+    }
+}
+
+/// Reads a 16-bit (or 8-bit) grayscale PNG or a GeoTIFF as a height map.
+pub fn load_heightmap(path: &Path, size_m: f32, height_m: f32) -> Result<Terrain, String> {
+    let img = image::open(path)
+        .map_err(|e| format!("{}: error: cannot read height map: {e}", path.display()))?;
+    let luma = img.to_luma16();
+    let (w, h) = luma.dimensions();
+    Terrain::from_heightmap_u16(w, h, luma.as_raw(), size_m, height_m)
+        .map_err(|e| format!("{}: error: {e}", path.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_options() {
+        assert_eq!(parse_size("1280x720"), Ok((1280, 720)));
+        assert!(parse_size("0x10").is_err());
+        assert_eq!("top".parse::<CameraSpec>(), Ok(CameraSpec::Top));
+        assert_eq!(
+            "1,2,3,4,-5".parse::<CameraSpec>(),
+            Ok(CameraSpec::Free([1.0, 2.0, 3.0, 4.0, -5.0]))
+        );
+        assert!("1,2".parse::<CameraSpec>().is_err());
+        assert_eq!("hills".parse::<TerrainSpec>(), Ok(TerrainSpec::Hills));
+        assert_eq!(
+            "h.png".parse::<TerrainSpec>(),
+            Ok(TerrainSpec::Heightmap("h.png".into()))
+        );
+    }
+}

@@ -1,0 +1,241 @@
+//! `agview check`: validate files and everything they reference.
+//!
+//! Each file is parsed; every art file it names is resolved ([`crate::resolve`]) and, when
+//! found, checked in turn (once, however many files name it). A reference that does not
+//! resolve is a warning on the line that names it: the viewer draws a placeholder.
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+
+use crate::diag::Diagnostic;
+use crate::format::{self, FileKind, Parsed};
+use crate::resolve::Resolver;
+
+/// What a check found.
+#[derive(Debug, Default)]
+pub struct CheckReport {
+    /// Every diagnostic, in the order found.
+    pub diagnostics: Vec<Diagnostic>,
+    /// Files parsed (the ones named and the ones they reference).
+    pub files: usize,
+}
+
+impl CheckReport {
+    pub fn errors(&self) -> usize {
+        self.diagnostics.iter().filter(|d| d.is_error()).count()
+    }
+    pub fn warnings(&self) -> usize {
+        self.diagnostics.len() - self.errors()
+    }
+}
+
+/// Checks files and folders (recursively: every file agview reads in them).
+pub fn check_paths(paths: &[PathBuf]) -> CheckReport {
+    let mut c = Checker::default();
+    for p in paths {
+        if p.is_dir() {
+            let mut files = Vec::new();
+            collect(p, &mut files, 0);
+            files.sort();
+            for f in files {
+                c.check_file(&f, true);
+            }
+        } else {
+            c.check_file(p, false);
+        }
+    }
+    c.report
+}
+
+fn collect(dir: &Path, out: &mut Vec<PathBuf>, depth: usize) {
+    if depth > 16 {
+        return;
+    }
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in rd.flatten() {
+        let p = e.path();
+        let hidden = p
+            .file_name()
+            .is_some_and(|n| n.to_string_lossy().starts_with('.'));
+        if hidden {
+            continue;
+        }
+        if p.is_dir() {
+            collect(&p, out, depth + 1);
+        } else {
+            out.push(p);
+        }
+    }
+}
+
+#[derive(Default)]
+struct Checker {
+    report: CheckReport,
+    seen: HashSet<PathBuf>,
+}
+
+impl Checker {
+    fn check_file(&mut self, path: &Path, from_walk: bool) {
+        let key = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+        if !self.seen.insert(key) {
+            return;
+        }
+        let bytes = match format::read_file(path) {
+            Ok(b) => b,
+            Err(e) => {
+                self.report.diagnostics.push(e);
+                return;
+            }
+        };
+        let Some(kind) = FileKind::detect(path, &bytes) else {
+            if !from_walk {
+                self.report.diagnostics.push(Diagnostic::error_file(
+                    path,
+                    "not a file agview reads (expected .agp .agb .ags .agn .obj .for .fac .geojson, library.txt or DSF text)",
+                ));
+            }
+            return;
+        };
+        if kind == FileKind::Image {
+            if !from_walk {
+                self.check_image(path, &bytes);
+            }
+            return;
+        }
+        self.report.files += 1;
+        let mut diags = Vec::new();
+        let parsed = format::parse_as(kind, path, &bytes, &mut diags);
+        self.report.diagnostics.append(&mut diags);
+        match parsed {
+            Ok(p) => self.check_refs(path, &p),
+            Err(e) => self.report.diagnostics.push(e),
+        }
+    }
+
+    fn check_image(&mut self, path: &Path, bytes: &[u8]) {
+        let ok = if path
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("dds"))
+        {
+            bytes.starts_with(b"DDS ")
+        } else {
+            bytes.starts_with(b"\x89PNG")
+        };
+        if !ok {
+            self.report.diagnostics.push(Diagnostic::warning_offset(
+                path,
+                0,
+                "not a PNG or DDS image (bad signature); a checkerboard is drawn",
+            ));
+        }
+    }
+
+    fn reference(
+        &mut self,
+        r: &Resolver,
+        from: &Path,
+        line: u32,
+        what: &str,
+        name: &str,
+        texture: bool,
+    ) {
+        let found = if texture {
+            r.resolve_texture(from, name)
+        } else {
+            r.resolve(from, name)
+        };
+        match found {
+            Some(p) => self.check_file(&p, false),
+            None => self
+                .report
+                .diagnostics
+                .push(r.missing(from, line, what, name)),
+        }
+    }
+
+    fn check_refs(&mut self, path: &Path, parsed: &Parsed) {
+        let mut diags = Vec::new();
+        let r = Resolver::for_asset(path, &mut diags);
+        // Library problems are reported when library.txt itself is checked.
+        drop(diags);
+        match parsed {
+            Parsed::Autogen(ag) => {
+                if let Some(t) = &ag.texture {
+                    self.reference(&r, path, t.line, "TEXTURE", &t.path, true);
+                }
+                for (kw, t) in &ag.other_textures {
+                    self.reference(&r, path, t.line, kw, &t.path, true);
+                }
+                for o in &ag.objects {
+                    self.reference(&r, path, o.line, "OBJECT", &o.path, false);
+                }
+                for f in &ag.facades {
+                    self.reference(&r, path, f.line, "FACADE", &f.path, false);
+                }
+                if let Some(v) = &ag.vegetation {
+                    self.reference(&r, path, v.line, "VEGETATION", &v.path, false);
+                }
+            }
+            Parsed::Obj8(o) => {
+                let t = &o.textures;
+                for (what, tex) in [
+                    ("TEXTURE", &t.texture),
+                    ("TEXTURE_LIT", &t.lit),
+                    ("TEXTURE_NORMAL", &t.normal),
+                    ("TEXTURE_DRAPED", &t.draped),
+                ] {
+                    if let Some(tex) = tex {
+                        if !tex.name.is_empty() {
+                            self.reference(&r, path, tex.line, what, &tex.name, true);
+                        }
+                    }
+                }
+            }
+            Parsed::Forest(f) => {
+                if let Some(t) = &f.texture {
+                    self.reference(&r, path, t.line, "TEXTURE", &t.name, true);
+                }
+            }
+            Parsed::Facade(f) => {
+                for t in [&f.wall_texture, &f.roof_texture].into_iter().flatten() {
+                    self.reference(&r, path, t.line, "TEXTURE", &t.name, true);
+                }
+            }
+            Parsed::DsfText(d) => {
+                for def in d.polygon_defs.iter().chain(&d.object_defs) {
+                    let known = matches!(
+                        Path::new(&def.path)
+                            .extension()
+                            .map(|e| e.to_string_lossy().to_ascii_lowercase())
+                            .as_deref(),
+                        Some("agp" | "agb" | "ags" | "obj")
+                    );
+                    if known {
+                        self.reference(&r, path, def.line, "definition", &def.path, false);
+                    }
+                }
+            }
+            Parsed::Agn(a) => {
+                if let Some(t) = &a.building_texture {
+                    let dir = path.parent().unwrap_or(Path::new(""));
+                    let found = ["bmp", "dds", "png"]
+                        .iter()
+                        .any(|e| dir.join(format!("{}.{e}", t.name)).is_file());
+                    if !found && !t.name.is_empty() {
+                        self.report.diagnostics.push(Diagnostic::warning_offset(
+                            path,
+                            t.offset,
+                            format!(
+                                "GBTE texture `{}` not found beside the file (.bmp, .dds or .png); buildings use a neutral facade",
+                                t.name
+                            ),
+                        ));
+                    }
+                }
+            }
+            Parsed::Library(_) | Parsed::Wavefront(_) | Parsed::GeoJson(_) => {}
+        }
+    }
+}

@@ -1,0 +1,129 @@
+//! The stages glued together for the commands and the viewer: read an asset, build its
+//! layout input, lay it out, resolve the art it names, and load that art.
+//!
+//! This is the one place that does I/O around the pure layout; the viewer calls it again on
+//! every hot reload.
+
+use std::path::{Path, PathBuf};
+
+use crate::art::ArtSet;
+use crate::diag::Diagnostic;
+use crate::format::{self, FileKind};
+use crate::input::{self, LayoutArgs};
+use crate::resolve::Resolver;
+use crate::scene::Scene;
+
+/// A laid-out asset and what was said on the way.
+#[derive(Debug, Clone)]
+pub struct Loaded {
+    pub scene: Scene,
+    /// Warnings from reading the asset, its polygon and its references.
+    pub diagnostics: Vec<Diagnostic>,
+    /// Every file the scene depends on (asset, polygon, resolved art), for hot reload.
+    pub files: Vec<PathBuf>,
+}
+
+impl Loaded {
+    /// All warnings as lines: the diagnostics, then the layout's own.
+    pub fn warning_lines(&self) -> Vec<String> {
+        self.diagnostics
+            .iter()
+            .map(|d| d.to_string())
+            .chain(self.scene.warnings.iter().cloned())
+            .collect()
+    }
+}
+
+/// Reads `asset` and lays it out with `args`.
+pub fn load_scene(asset: &Path, args: &LayoutArgs) -> Result<Loaded, Diagnostic> {
+    let bytes = format::read_file(asset)?;
+    let mut diags = Vec::new();
+    let mut files = vec![asset.to_path_buf()];
+    if let Some(p) = &args.polygon {
+        files.push(p.clone());
+    }
+    let kind = FileKind::detect(asset, &bytes);
+    let mut scene = match kind {
+        Some(FileKind::Autogen) => {
+            let ag = format::autogen::parse(asset, &bytes, &mut diags)?;
+            let resolver = Resolver::for_asset(asset, &mut diags);
+            let mut input = input::build(args, asset, &mut diags)?;
+            // The forest's spacing drives tree lines and fills.
+            if let Some(v) = &ag.vegetation {
+                if let Some(p) = resolver.resolve(asset, &v.path) {
+                    if let Ok(b) = format::read_file(&p) {
+                        let mut ignore = Vec::new();
+                        if let Ok(f) = format::forest::parse(&p, &b, &mut ignore) {
+                            input.forest_spacing = Some(f.spacing);
+                        }
+                    }
+                }
+            }
+            let mut scene = crate::layout::layout(&ag, asset, &input)?;
+            resolve_refs(&mut scene, &ag, asset, &resolver, &mut diags, &mut files);
+            scene
+        }
+        Some(FileKind::Agn) => {
+            return Err(Diagnostic::error_file(
+                asset,
+                "FSX .agn layout is not available in this build",
+            ))
+        }
+        _ => {
+            return Err(Diagnostic::error_file(
+                asset,
+                "not an autogen asset: expected .agp, .agb, .ags or .agn",
+            ))
+        }
+    };
+    scene.update_stats();
+    Ok(Loaded {
+        scene,
+        diagnostics: diags,
+        files,
+    })
+}
+
+/// Fills each art reference's `resolved` path; missing ones become warnings on the line
+/// that names them (the renderer draws placeholders).
+fn resolve_refs(
+    scene: &mut Scene,
+    ag: &format::autogen::Autogen,
+    asset: &Path,
+    resolver: &Resolver,
+    diags: &mut Vec<Diagnostic>,
+    files: &mut Vec<PathBuf>,
+) {
+    let mut one = |r: &mut crate::scene::ArtRef, line: u32, what: &str| match resolver
+        .resolve(asset, &r.name)
+    {
+        Some(p) => {
+            files.push(p.clone());
+            r.resolved = Some(p.display().to_string());
+        }
+        None => diags.push(resolver.missing(asset, line, what, &r.name)),
+    };
+    for (r, d) in scene.meshes.iter_mut().zip(&ag.objects) {
+        one(r, d.line, "OBJECT");
+    }
+    for (r, d) in scene.facade_defs.iter_mut().zip(&ag.facades) {
+        one(r, d.line, "FACADE");
+    }
+    if let (Some(r), Some(d)) = (scene.forest.as_mut(), ag.vegetation.as_ref()) {
+        one(r, d.line, "VEGETATION");
+    }
+    if let (Some(t), Some(d)) = (scene.tile_texture.as_mut(), ag.texture.as_ref()) {
+        match resolver.resolve_texture(asset, &t.path) {
+            Some(p) => {
+                files.push(p.clone());
+                t.path = p.display().to_string();
+            }
+            None => diags.push(resolver.missing(asset, d.line, "TEXTURE", &t.path)),
+        }
+    }
+}
+
+/// Loads the art a scene names (meshes, textures, facades, forest).
+pub fn load_art(scene: &Scene) -> ArtSet {
+    crate::art_load::load_art_set(scene)
+}
