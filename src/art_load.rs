@@ -604,13 +604,15 @@ pub fn load_image(path: &Path, warnings: &mut Vec<Diagnostic>) -> ImageData {
             path.with_extension("png"),
         ],
     };
-    let mut last_err = None;
+    // Failures of earlier candidates are reported even when a later one loads, so that an
+    // author learns why their `.dds` was not used.
+    let mut failed: Vec<Diagnostic> = Vec::new();
     for c in &candidates {
         let Some(found) = find_file(c) else { continue };
         let bytes = match std::fs::read(&found) {
             Ok(b) => b,
             Err(e) => {
-                last_err = Some(Diagnostic::warning_file(
+                failed.push(Diagnostic::warning_file(
                     &found,
                     format!("texture cannot be read: {e}"),
                 ));
@@ -620,13 +622,21 @@ pub fn load_image(path: &Path, warnings: &mut Vec<Diagnostic>) -> ImageData {
         let mut local = Vec::new();
         match decode_image(&found, &bytes, &mut local) {
             Ok(img) => {
+                let used = format!("{} used instead", found.display());
+                warnings.extend(failed.into_iter().map(|d| as_warning(d, &used)));
                 warnings.extend(local);
                 return img;
             }
-            Err(e) => last_err = Some(e),
+            Err(e) => failed.push(e),
         }
     }
-    let d = last_err.unwrap_or_else(|| {
+    let last = failed.pop();
+    warnings.extend(
+        failed
+            .into_iter()
+            .map(|d| as_warning(d, "drawn as a checkerboard")),
+    );
+    let d = last.unwrap_or_else(|| {
         let tried: Vec<String> = candidates.iter().map(|c| c.display().to_string()).collect();
         Diagnostic::warning_file(
             path,
@@ -1361,6 +1371,19 @@ mod tests {
             "{}",
             w[0]
         );
+        // A broken `.dds` twin is reported, and the `.png` is used.
+        std::fs::write(d.join("wall.dds"), b"DDS rubbish").unwrap();
+        let img = load_image(&d.join("wall.png"), &mut w);
+        assert!(!img.missing);
+        assert_eq!(w.len(), 2, "{w:?}");
+        assert!(
+            w[1].to_string()
+                .contains("wall.dds: offset 11: warning: DDS header truncated"),
+            "{}",
+            w[1]
+        );
+        assert!(w[1].message.ends_with("wall.png used instead)"), "{}", w[1]);
+        w.remove(1);
         // A broken file is a warning naming it, and a checkerboard.
         std::fs::write(d.join("bad.png"), b"\x89PNG\r\n\x1a\nrubbish").unwrap();
         let img = load_image(&d.join("bad.png"), &mut w);

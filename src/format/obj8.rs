@@ -19,7 +19,7 @@
 
 use std::cell::RefCell;
 use std::collections::HashSet;
-use std::path::{Path, PathBuf};
+use std::path::{Component, Path, PathBuf};
 
 use serde::Serialize;
 
@@ -51,12 +51,23 @@ pub fn relative_to(asset: &Path, name: &str) -> PathBuf {
     join_name(asset.parent().unwrap_or_else(|| Path::new("")), name)
 }
 
-/// `name` (`\` or `/` separated) under `dir`.
+/// `name` (`\` or `/` separated) under `dir`. `..` is resolved lexically where `dir` has a
+/// name to drop (`objects/../textures/a.png` is `textures/a.png`), so that two assets naming
+/// the same texture from different folders name the same path.
 pub fn join_name(dir: &Path, name: &str) -> PathBuf {
     let mut out = dir.to_path_buf();
     for part in name.split(['/', '\\']) {
-        if !part.is_empty() {
-            out.push(part);
+        match part {
+            "" | "." => {}
+            ".." => match out.components().next_back() {
+                Some(Component::Normal(_)) => {
+                    out.pop();
+                }
+                // The parent of the root is the root.
+                Some(Component::RootDir | Component::Prefix(_)) => {}
+                _ => out.push(".."),
+            },
+            p => out.push(p),
         }
     }
     out
@@ -972,6 +983,24 @@ LIGHT_NAMED airplane_beacon 0 3 0\n";
                 draped: false,
                 line: 22
             }]
+        );
+    }
+
+    #[test]
+    fn texture_paths_are_relative_to_the_object() {
+        let obj = Path::new("pkg/objects/a.obj");
+        assert_eq!(
+            relative_to(obj, "../textures\\b.png"),
+            Path::new("pkg/textures/b.png")
+        );
+        assert_eq!(relative_to(obj, "./c.png"), Path::new("pkg/objects/c.png"));
+        assert_eq!(
+            relative_to(Path::new("a.obj"), "../../d.png"),
+            Path::new("../../d.png")
+        );
+        assert_eq!(
+            join_name(Path::new("/x"), "../../e.png"),
+            Path::new("/e.png")
         );
     }
 
