@@ -1132,12 +1132,27 @@ pub fn rgba8_mips(img: &ImageData) -> Vec<Vec<u8>> {
 mod tests {
     use super::*;
 
-    /// A fresh directory for one test.
-    fn tmp(name: &str) -> PathBuf {
+    /// A fresh directory for one test, removed when the test ends.
+    struct Tmp(PathBuf);
+
+    impl std::ops::Deref for Tmp {
+        type Target = Path;
+        fn deref(&self) -> &Path {
+            &self.0
+        }
+    }
+
+    impl Drop for Tmp {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+
+    fn tmp(name: &str) -> Tmp {
         let d = std::env::temp_dir().join(format!("agview-art-{}-{name}", std::process::id()));
         let _ = std::fs::remove_dir_all(&d);
         std::fs::create_dir_all(&d).unwrap();
-        d
+        Tmp(d)
     }
 
     fn write_png(path: &Path, w: u32, h: u32, px: impl Fn(u32, u32) -> [u8; 4]) {
