@@ -4,6 +4,7 @@
 //! source spans, [`art`] loads the meshes and images they reference, [`layout`] turns an
 //! asset and a polygon into a [`scene::Scene`], and [`render`] draws that scene with wgpu.
 
+#[cfg(feature = "gpu")]
 pub mod app;
 pub mod art;
 pub mod art_load;
@@ -13,6 +14,7 @@ pub mod format;
 pub mod input;
 pub mod layout;
 pub mod pipeline;
+#[cfg(feature = "gpu")]
 pub mod render;
 pub mod resolve;
 pub mod scene;

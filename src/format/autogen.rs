@@ -681,10 +681,11 @@ impl Reader<'_, '_> {
         self.warnings.push(d);
     }
 
-    fn only_for(&mut self, l: &Line<'_>, kinds: &[AutogenKind]) -> bool {
+    fn only_for(&mut self, l: &mut Line<'_>, kinds: &[AutogenKind]) -> bool {
         if kinds.contains(&self.ag.kind) {
             return true;
         }
+        l.skip_rest();
         let names: Vec<&str> = kinds.iter().map(|k| k.header_name()).collect();
         self.warn(l.warning_kw(format!(
             "{} applies to {} only; ignored in this {}",
@@ -771,7 +772,7 @@ impl Reader<'_, '_> {
                 ])
             }
             "TILE_ID" => {
-                if self.only_for(&l, &[Ags]) {
+                if self.only_for(&mut l, &[Ags]) {
                     let (_, col) = peek(&l);
                     self.next_tile_id = Some((l.i64("id")?, col));
                 } else {
@@ -814,7 +815,7 @@ impl Reader<'_, '_> {
                 self.ag.tiles[t].crop_poly = Some(pts);
             }
             "STOP_PT" | "PIVOT_LEAD_PT" | "PIVOT_TRAIL_PT" => {
-                if !self.only_for(&l, &[Ags]) {
+                if !self.only_for(&mut l, &[Ags]) {
                     return Ok(());
                 }
                 let p = pt(&mut l, "point")?;
@@ -831,17 +832,17 @@ impl Reader<'_, '_> {
             | "TREE" | "TREE_LINE" => self.annotation(&mut l)?,
             // --- AGB ---
             "CROP" => {
-                if self.only_for(&l, &[Agb]) {
+                if self.only_for(&mut l, &[Agb]) {
                     self.ag.crop = l.int_in("0|1", 0, 1)? == 1;
                 }
             }
             "FLIP_180" => {
-                if self.only_for(&l, &[Agb]) {
+                if self.only_for(&mut l, &[Agb]) {
                     self.ag.flip_180 = true;
                 }
             }
             "SUB_GRID" => {
-                if self.only_for(&l, &[Agb]) {
+                if self.only_for(&mut l, &[Agb]) {
                     self.close_grid_check(&l)?;
                     self.cutting = Some(CutState {
                         start_line: l.number,
@@ -851,17 +852,17 @@ impl Reader<'_, '_> {
             }
             "OVERLAP_H" | "OVERLAP_V" | "CUT_H" | "CUT_V" | "SLOP_H" | "SLOP_V" | "ANTISLOP_H"
             | "ANTISLOP_V" => {
-                if self.only_for(&l, &[Agb]) {
+                if self.only_for(&mut l, &[Agb]) {
                     self.cut_directive(&mut l)?;
                 }
             }
             "END_CUTS" => {
-                if self.only_for(&l, &[Agb]) {
+                if self.only_for(&mut l, &[Agb]) {
                     self.end_cuts(&l)?;
                 }
             }
             "EDGE_MIN" | "EDGE_BEST" | "EDGE_MAX" => {
-                if self.only_for(&l, &[Agb]) {
+                if self.only_for(&mut l, &[Agb]) {
                     let r = rect(&mut l)?;
                     let g = self.current_grid(&l)?;
                     let grid = &mut self.ag.grids[g];
@@ -873,7 +874,7 @@ impl Reader<'_, '_> {
                 }
             }
             "GROUND_PT_FORMULA" => {
-                if self.only_for(&l, &[Agb]) {
+                if self.only_for(&mut l, &[Agb]) {
                     let f = GroundPtFormula {
                         after: 0,
                         x_ratio: l.f32("x-ratio")?,
@@ -896,7 +897,7 @@ impl Reader<'_, '_> {
                 }
             }
             "SPELLING_SET" => {
-                if self.only_for(&l, &[Agb]) {
+                if self.only_for(&mut l, &[Agb]) {
                     self.close_grid_check(&l)?;
                     let param = l.int_in("param", 0, 255)? as u32;
                     self.ag.spelling_sets.push(SpellingSet {
@@ -917,12 +918,12 @@ impl Reader<'_, '_> {
             "HEIGHT_RANGE" | "WIDTH_RANGE" | "DEPTH_RANGE" | "FREQUENCY" | "USE_GRID"
             | "SPELLING_S" | "SPELLING_T" | "USE_SPELLING_S" | "USE_SPELLING_T"
             | "USE_SPELLING_t" => {
-                if self.only_for(&l, &[Agb]) {
+                if self.only_for(&mut l, &[Agb]) {
                     self.spelling_set_directive(&mut l)?;
                 }
             }
             "DEFINE_SPELLING_S" | "DEFINE_SPELLING_T" => {
-                if self.only_for(&l, &[Agb]) {
+                if self.only_for(&mut l, &[Agb]) {
                     let name = l.word("name")?.to_string();
                     let (ids, cols) = self.index_list(&mut l)?;
                     let map = if kw.ends_with('S') {
@@ -935,7 +936,7 @@ impl Reader<'_, '_> {
             }
             // --- AGS ---
             "CREASING_ANGLE" | "CREASE_ANGLE" => {
-                if self.only_for(&l, &[Ags]) {
+                if self.only_for(&mut l, &[Ags]) {
                     let left = l.f32("left-crease-degrees")?;
                     let right = l.f32("right-crease-degrees")?;
                     for (v, w) in [(left, "left"), (right, "right")] {
@@ -951,18 +952,18 @@ impl Reader<'_, '_> {
                 }
             }
             "FILL_LAYER" => {
-                if self.only_for(&l, &[Ags]) {
+                if self.only_for(&mut l, &[Ags]) {
                     let v = l.int_in("layer-number", i32::MIN as i64, i32::MAX as i64)? as i32;
                     self.string_rules().fill_layer = Some(v);
                 }
             }
             "SHARE_Y" => {
-                if self.only_for(&l, &[Ags]) {
+                if self.only_for(&mut l, &[Ags]) {
                     self.string_rules().share_y = true;
                 }
             }
             "GROUP" => {
-                if self.only_for(&l, &[Ags]) {
+                if self.only_for(&mut l, &[Ags]) {
                     let (_, col) = peek(&l);
                     let id = l
                         .int_in("group-id", 1, u32::MAX as i64)
@@ -979,12 +980,12 @@ impl Reader<'_, '_> {
                 }
             }
             "CORNER" | "CORNER_LEN" | "CORNER_PAIR" | "ATOMIC_SPELLING_CORNER" => {
-                if self.only_for(&l, &[Ags]) {
+                if self.only_for(&mut l, &[Ags]) {
                     self.corner(&mut l)?;
                 }
             }
             "CORNER_ORDER" => {
-                if self.only_for(&l, &[Ags]) {
+                if self.only_for(&mut l, &[Ags]) {
                     let mut order = [0u8; 3];
                     for o in &mut order {
                         *o = l.int_in("index", 0, 2)? as u8;
@@ -1013,17 +1014,17 @@ impl Reader<'_, '_> {
                 }
             }
             "PRIORITY_MARKER_CORNER" => {
-                if self.only_for(&l, &[Ags]) {
+                if self.only_for(&mut l, &[Ags]) {
                     self.corner_tier += 1;
                 }
             }
             "PRIORITY_MARKER" => {
-                if self.only_for(&l, &[Ags]) {
+                if self.only_for(&mut l, &[Ags]) {
                     self.spelling_tier += 1;
                 }
             }
             "SPELLING" | "ATOMIC_SPELLING" => {
-                if self.only_for(&l, &[Ags]) {
+                if self.only_for(&mut l, &[Ags]) {
                     let atomic = if kw == "ATOMIC_SPELLING" {
                         Some(AtomicRule {
                             length: range(&mut l, "length")?,
@@ -1045,7 +1046,7 @@ impl Reader<'_, '_> {
                 }
             }
             "CAPS" => {
-                if self.only_for(&l, &[Ags]) {
+                if self.only_for(&mut l, &[Ags]) {
                     let (tiles, cols) = tile_ids(&mut l, 1)?;
                     let line = l.number;
                     let s = self.string_rules();

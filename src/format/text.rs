@@ -80,6 +80,7 @@ impl<'a> TextFile<'a> {
                 number: self.line_no,
                 text,
                 pos: 0,
+                ascii: text.is_ascii(),
                 keyword: "",
                 keyword_col: 1,
                 last_end_col: 1,
@@ -109,6 +110,8 @@ pub struct Line<'a> {
     pub number: u32,
     text: &'a str,
     pos: usize,
+    /// Whether the line is plain ASCII (columns are then byte offsets + 1).
+    ascii: bool,
     /// The directive (first token).
     pub keyword: &'a str,
     /// 1-based column of the keyword.
@@ -127,7 +130,12 @@ impl<'a> Line<'a> {
     }
 
     fn col_of(&self, byte: usize) -> u32 {
-        char_col(&self.text.as_bytes()[..byte])
+        if self.ascii {
+            // One byte a column: no need to count characters (keeps long lines linear).
+            u32::try_from(byte).unwrap_or(u32::MAX - 1) + 1
+        } else {
+            char_col(&self.text.as_bytes()[..byte])
+        }
     }
 
     /// The next whitespace-separated token and its 1-based column.
@@ -149,6 +157,11 @@ impl<'a> Line<'a> {
         let col = self.col_of(start);
         self.last_end_col = self.col_of(i) + 1;
         Some((&self.text[start..i], col))
+    }
+
+    /// Skips whatever arguments are left.
+    pub fn skip_rest(&mut self) {
+        self.pos = self.text.len();
     }
 
     /// True when no argument is left.
