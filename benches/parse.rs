@@ -9,7 +9,7 @@ use std::hint::black_box;
 use std::path::Path;
 use std::time::Instant;
 
-use agview::format::obj8;
+use agview::format::{autogen, obj8};
 use agview::format::text::TextFile;
 
 /// A fixed xorshift so that every run parses the same bytes.
@@ -71,7 +71,7 @@ fn big_autogen(tiles: usize) -> String {
     use std::fmt::Write;
     let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
     let mut s = String::from(
-        "A\n1000\nAG_BLOCK\n\nTEXTURE ground.png\nTEXTURE_SCALE 2048 2048\nTEXTURE_WIDTH 200\n",
+        "A\n1000\nAG_POINT\n\nTEXTURE ground.png\nTEXTURE_SCALE 2048 2048\nTEXTURE_WIDTH 200\n",
     );
     for i in 0..tiles / 4 {
         let _ = writeln!(s, "OBJECT objects/house_{i}.obj");
@@ -140,9 +140,32 @@ fn main() {
 
     let text = big_autogen(40_000);
     let mb = text.len() as f64 / 1e6;
+    let apath = Path::new("bench.agp");
+    let ag = match autogen::parse(apath, text.as_bytes(), &mut Vec::new()) {
+        Ok(a) => a,
+        Err(e) => {
+            eprintln!("the generated autogen file does not parse: {e}");
+            std::process::exit(1);
+        }
+    };
+    let t = best_of(runs, || {
+        let mut w = Vec::new();
+        black_box(autogen::parse(apath, black_box(text.as_bytes()), &mut w).ok());
+    });
+    let heap = autogen_heap(&ag);
+    println!(
+        "autogen: {:.1} MB ({} tiles, {} annotations) in {:.1} ms: {:.0} MB/s; model heap {:.1} MB = {:.2}× the file",
+        mb,
+        ag.tiles.len(),
+        ag.tiles.iter().map(|t| t.annotations.len()).sum::<usize>(),
+        t * 1e3,
+        mb / t,
+        heap as f64 / 1e6,
+        heap as f64 / text.len() as f64
+    );
     let mut tokens = 0usize;
     let t = best_of(runs, || {
-        let mut tf = TextFile::new(Path::new("bench.agb"), black_box(text.as_bytes()));
+        let mut tf = TextFile::new(Path::new("bench.agp"), black_box(text.as_bytes()));
         let mut n = 0usize;
         while let Some(Ok(mut line)) = tf.next() {
             n += 1;
@@ -153,12 +176,25 @@ fn main() {
         tokens = n;
     });
     println!(
-        "autogen text: {:.1} MB, {} tokens, tokenised in {:.1} ms: {:.0} MB/s",
-        mb,
-        tokens,
+        "tokenizer alone: {tokens} tokens in {:.1} ms: {:.0} MB/s",
         t * 1e3,
         mb / t
     );
-    // TODO(autogen): time `agview::format::autogen` parsing this text once that reader lands,
-    // and print its model heap size against the file size as for OBJ8.
+}
+
+/// Heap bytes held by a parsed autogen model (vectors' capacities and strings).
+fn autogen_heap(ag: &autogen::Autogen) -> usize {
+    use std::mem::size_of;
+    let decl = |d: &autogen::ArtDecl| size_of::<autogen::ArtDecl>() + d.path.capacity();
+    let mut n = ag.objects.iter().map(decl).sum::<usize>() + ag.facades.iter().map(decl).sum::<usize>();
+    n += ag.tiles.capacity() * size_of::<autogen::Tile>();
+    for t in &ag.tiles {
+        n += t.annotations.capacity() * size_of::<autogen::Annotation>();
+        for a in &t.annotations {
+            if let autogen::AnnotationKind::Facade { points, walls, .. } = &a.kind {
+                n += points.capacity() * 8 + walls.as_ref().map_or(0, |w| w.capacity() * 4);
+            }
+        }
+    }
+    n
 }

@@ -1,0 +1,127 @@
+//! Layout throughput: `cargo bench --bench layout`.
+//!
+//! Lays out 10,000 autogen blocks of random sizes and headings with the sample block (several
+//! grids, spelling sets and spellings) and 100,000 placements of the sample autogen point, on
+//! one core, and prints blocks (placements) per second and the allocations per layout.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::hint::black_box;
+use std::path::Path;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Instant;
+
+use agview::format::autogen;
+use agview::layout::{self, LayoutInput, PointInput};
+
+/// Counts allocations so the bench can report them per layout.
+struct Counting;
+
+static ALLOCS: AtomicUsize = AtomicUsize::new(0);
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, l: Layout) -> *mut u8 {
+        ALLOCS.fetch_add(1, Ordering::Relaxed);
+        // SAFETY: forwarded unchanged to the system allocator.
+        unsafe { System.alloc(l) }
+    }
+    unsafe fn dealloc(&self, p: *mut u8, l: Layout) {
+        // SAFETY: forwarded unchanged to the system allocator.
+        unsafe { System.dealloc(p, l) }
+    }
+    unsafe fn realloc(&self, p: *mut u8, l: Layout, n: usize) -> *mut u8 {
+        ALLOCS.fetch_add(1, Ordering::Relaxed);
+        // SAFETY: forwarded unchanged to the system allocator.
+        unsafe { System.realloc(p, l, n) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn f(&mut self, lo: f32, hi: f32) -> f32 {
+        lo + (self.next() % 1_000_000) as f32 / 1_000_000.0 * (hi - lo)
+    }
+}
+
+fn load(path: &str) -> autogen::Autogen {
+    let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    autogen::parse(Path::new(path), &bytes, &mut Vec::new()).unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn main() {
+    let block = load("sample_scenery/autogen/city_block.agb");
+    let mut rng = Rng(0x2545_F491_4F6C_DD1D);
+    let inputs: Vec<LayoutInput> = (0..10_000u64)
+        .map(|i| {
+            let (w, d) = (rng.f(30.0, 170.0), rng.f(20.0, 120.0));
+            let turn = rng.f(0.0, 6.283);
+            let (s, c) = turn.sin_cos();
+            let rot = |x: f32, y: f32| [x * c - y * s, x * s + y * c];
+            LayoutInput {
+                polygon: Some(vec![vec![rot(0.0, 0.0), rot(w, 0.0), rot(w, d), rot(0.0, d)]]),
+                param: Some((rng.next() % 16) as u32 * 256 + (rng.next() % 3) as u32),
+                seed: i,
+                ..Default::default()
+            }
+        })
+        .collect();
+    let path = Path::new("city_block.agb");
+    let a0 = ALLOCS.load(Ordering::Relaxed);
+    let t = Instant::now();
+    let mut tiles = 0usize;
+    let mut fits = 0usize;
+    for input in &inputs {
+        if let Ok(s) = layout::layout(&block, path, black_box(input)) {
+            tiles += s.tiles.len();
+            fits += usize::from(s.choice.is_some_and(|c| c.fits));
+        }
+    }
+    let dt = t.elapsed().as_secs_f64();
+    let allocs = ALLOCS.load(Ordering::Relaxed) - a0;
+    println!(
+        "agb: {} blocks in {:.1} ms: {:.0} blocks/s, {:.1} tiles/block, {} fit, {:.1} allocations/block",
+        inputs.len(),
+        dt * 1e3,
+        inputs.len() as f64 / dt,
+        tiles as f64 / inputs.len() as f64,
+        fits,
+        allocs as f64 / inputs.len() as f64
+    );
+
+    let point = load("sample_scenery/autogen/plaza.agp");
+    let path = Path::new("plaza.agp");
+    let n = 100_000u64;
+    let a0 = ALLOCS.load(Ordering::Relaxed);
+    let t = Instant::now();
+    let mut objects = 0usize;
+    for i in 0..n {
+        let input = LayoutInput {
+            point: Some(PointInput {
+                pos: [(i % 1000) as f32 * 50.0, (i / 1000) as f32 * 50.0],
+                heading: (i % 360) as f32,
+            }),
+            seed: i,
+            ..Default::default()
+        };
+        if let Ok(s) = layout::layout(&point, path, black_box(&input)) {
+            objects += s.objects.len();
+        }
+    }
+    let dt = t.elapsed().as_secs_f64();
+    let allocs = ALLOCS.load(Ordering::Relaxed) - a0;
+    println!(
+        "agp: {n} placements in {:.1} ms: {:.0} placements/s, {:.1} objects each, {:.1} allocations/placement",
+        dt * 1e3,
+        n as f64 / dt,
+        objects as f64 / n as f64,
+        allocs as f64 / n as f64
+    );
+}

@@ -1,0 +1,217 @@
+//! The sample assets laid out and compared with checked-in expected dumps
+//! (`tests/expected/*.json`, the `agview layout --json` form).
+//!
+//! Numbers are compared within a millimetre (or 1e-4 relative), everything else exactly. A
+//! difference fails the test and writes `<name>.actual.json` beside the expected file.
+//! Regenerating an expected dump is an explicit act: `UPDATE_EXPECTED=1 cargo test --test
+//! layout_samples`, then read the diff before committing it.
+
+use std::path::{Path, PathBuf};
+
+use agview::input::LayoutArgs;
+use serde_json::Value;
+
+fn args() -> LayoutArgs {
+    LayoutArgs::default()
+}
+
+fn close(a: &Value, b: &Value, at: &str, diffs: &mut Vec<String>) {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => {
+            let (x, y) = (x.as_f64().unwrap_or(f64::NAN), y.as_f64().unwrap_or(f64::NAN));
+            let tol = 1e-3_f64.max(1e-4 * x.abs().max(y.abs()));
+            if (x - y).abs() > tol {
+                diffs.push(format!("{at}: expected {y}, got {x}"));
+            }
+        }
+        (Value::Array(x), Value::Array(y)) => {
+            if x.len() != y.len() {
+                diffs.push(format!("{at}: expected {} items, got {}", y.len(), x.len()));
+                return;
+            }
+            for (i, (p, q)) in x.iter().zip(y).enumerate() {
+                close(p, q, &format!("{at}[{i}]"), diffs);
+            }
+        }
+        (Value::Object(x), Value::Object(y)) => {
+            for k in x.keys().chain(y.keys()) {
+                match (x.get(k), y.get(k)) {
+                    (Some(p), Some(q)) => close(p, q, &format!("{at}.{k}"), diffs),
+                    (None, _) => diffs.push(format!("{at}.{k}: missing")),
+                    (_, None) => diffs.push(format!("{at}.{k}: unexpected")),
+                }
+            }
+        }
+        _ => {
+            if a != b {
+                diffs.push(format!("{at}: expected {b}, got {a}"));
+            }
+        }
+    }
+}
+
+fn check(name: &str, asset: &str, args: LayoutArgs) {
+    let loaded = agview::pipeline::load_scene(Path::new(asset), &args)
+        .unwrap_or_else(|e| panic!("{name}: {e}"));
+    let actual = serde_json::to_value(&loaded.scene).expect("scene serialises");
+    let dir = PathBuf::from("tests/expected");
+    let expected_path = dir.join(format!("{name}.json"));
+    let pretty = serde_json::to_string_pretty(&actual).expect("json") + "\n";
+    if std::env::var_os("UPDATE_EXPECTED").is_some() {
+        std::fs::create_dir_all(&dir).expect("tests/expected");
+        std::fs::write(&expected_path, &pretty).expect("write expected dump");
+        return;
+    }
+    let expected: Value = match std::fs::read_to_string(&expected_path) {
+        Ok(s) => serde_json::from_str(&s).expect("expected dump is JSON"),
+        Err(e) => panic!(
+            "{}: {e}; create it with UPDATE_EXPECTED=1 and review it",
+            expected_path.display()
+        ),
+    };
+    let mut diffs = Vec::new();
+    close(&actual, &expected, name, &mut diffs);
+    if !diffs.is_empty() {
+        let actual_path = dir.join(format!("{name}.actual.json"));
+        let _ = std::fs::write(&actual_path, &pretty);
+        panic!(
+            "{name}: layout differs from {} ({} differences; actual written to {}):\n{}",
+            expected_path.display(),
+            diffs.len(),
+            actual_path.display(),
+            diffs.iter().take(20).cloned().collect::<Vec<_>>().join("\n")
+        );
+    }
+}
+
+#[test]
+fn plaza_point() {
+    check("plaza_agp", "sample_scenery/autogen/plaza.agp", args());
+}
+
+#[test]
+fn plaza_point_turned() {
+    check(
+        "plaza_agp_seed3_heading120",
+        "sample_scenery/autogen/plaza.agp",
+        LayoutArgs {
+            seed: 3,
+            heading: Some(120.0),
+            ..args()
+        },
+    );
+}
+
+#[test]
+fn props_point() {
+    check("props_agp", "sample_scenery/autogen/props.agp", args());
+}
+
+#[test]
+fn city_block_on_geojson() {
+    check(
+        "city_block_100x80",
+        "sample_scenery/autogen/city_block.agb",
+        LayoutArgs {
+            polygon: Some("sample_scenery/polygons/block_100x80.geojson".into()),
+            ..args()
+        },
+    );
+}
+
+#[test]
+fn city_block_on_trapezoid() {
+    check(
+        "city_block_trapezoid",
+        "sample_scenery/autogen/city_block.agb",
+        LayoutArgs {
+            polygon: Some("sample_scenery/polygons/block_100x80.geojson".into()),
+            polygon_index: Some(1),
+            ..args()
+        },
+    );
+}
+
+#[test]
+fn city_block_on_rect_with_param() {
+    check(
+        "city_block_rect_150x60_param",
+        "sample_scenery/autogen/city_block.agb",
+        LayoutArgs {
+            rect: Some("150x60".into()),
+            param: Some((6 << 8) | 1),
+            seed: 5,
+            ..args()
+        },
+    );
+}
+
+#[test]
+fn city_block_from_dsf_text() {
+    check(
+        "city_block_dsf",
+        "sample_scenery/autogen/city_block.agb",
+        LayoutArgs {
+            polygon: Some("sample_scenery/polygons/town.txt".into()),
+            ..args()
+        },
+    );
+}
+
+#[test]
+fn city_block_shops_from_dsf_text() {
+    check(
+        "city_block_dsf_shops",
+        "sample_scenery/autogen/city_block.agb",
+        LayoutArgs {
+            polygon: Some("sample_scenery/polygons/town.txt".into()),
+            polygon_index: Some(2),
+            ..args()
+        },
+    );
+}
+
+/// Sets 0 and 1 of the sample block both match a 117 x 61 m block of 12 m with parameter
+/// 768; their FREQUENCY lines (2 and 1) decide how often each is drawn.
+#[test]
+fn city_block_frequencies_over_seeds() {
+    let asset = Path::new("sample_scenery/autogen/city_block.agb");
+    let mut counts = [0usize; 4];
+    for seed in 0..600 {
+        let a = LayoutArgs {
+            rect: Some("117x61".into()),
+            height: Some(12.0),
+            param: Some(768),
+            seed,
+            ..args()
+        };
+        let scene = agview::pipeline::load_scene(asset, &a).expect("lays out").scene;
+        let choice = scene.choice.expect("a block has a choice");
+        assert!(choice.fits, "seed {seed}");
+        counts[choice.spelling_set] += 1;
+    }
+    assert_eq!(counts[2] + counts[3], 0, "{counts:?}");
+    let ratio = counts[0] as f64 / counts[1] as f64;
+    assert!((ratio - 2.0).abs() < 0.4, "expected about 2:1, got {counts:?}");
+}
+
+#[test]
+fn samples_check_clean() {
+    let report = agview::check::check_paths(&[PathBuf::from("sample_scenery")]);
+    let errors: Vec<String> = report
+        .diagnostics
+        .iter()
+        .filter(|d| d.is_error())
+        .map(|d| d.to_string())
+        .collect();
+    assert!(errors.is_empty(), "{errors:#?}");
+    // The only warnings are the deliberately broken asset's missing object.
+    let stray: Vec<String> = report
+        .diagnostics
+        .iter()
+        .filter(|d| !d.path.starts_with("sample_scenery/broken"))
+        .map(|d| d.to_string())
+        .collect();
+    assert!(stray.is_empty(), "{stray:#?}");
+    assert!(report.files > 20, "{} files", report.files);
+}
