@@ -5,6 +5,7 @@
 //! placement of annotations lives here.
 
 pub mod agb;
+pub mod agn;
 pub mod agp;
 pub mod geom;
 pub mod rng;

@@ -1,0 +1,946 @@
+//! FSX autogen (`.agn`) layout: every section of the file turned into [`Scene`] content on
+//! the file's LOD13 square (spec `003_d814b19ed22f9ff5.txt`, DOMAIN.md "FSX AGN").
+//!
+//! # The square
+//! The 15-digit file name names the LOD13 square ([`Lod13::from_file_name`]); the scene's
+//! local frame has its origin at the square's centre (x east, y north, meters) and
+//! `scene.geo` carries the square's edges and U/V. A name without a code takes the
+//! square's north-west corner from `--origin LAT,LON` ([`AgnOptions::origin`]); with
+//! neither, the file is laid out on a square of the size a LOD13 square has at the equator
+//! (its north-west corner at 0°, 0°) with a warning, and `scene.geo` stays empty because
+//! the place is unknown.
+//!
+//! Square units become meters with one scale per axis for the whole square (taken at its
+//! middle latitude), so one x unit is ≈1630·cos φ m and one y unit ≈1223 m, and y turns
+//! from south to north. Geometry is built in meters, after that conversion.
+//!
+//! # Sections
+//! - `GBLR` generic buildings and `ROWH` row houses: a [`FacadeInstance`] each, with no
+//!   facade definition (`facade: None`), the four corners P1, P2 = P1 + d, P3 = P2 + o,
+//!   P4 = P1 + o counter-clockwise from P1, `floors` × [`FLOOR_HEIGHT`] tall. Generic
+//!   buildings draw their floors from the `GBDD` weights (a weight picks the 1–2, 3–5, 6–8
+//!   or 9–12 band, then the count is uniform in it; all-zero weights give 1–2; no `GBDD`
+//!   at all gives the spec's normal 10/10/10/10); row houses have 2–3 floors. `roof` is the
+//!   `GBLR` roof GUID, or `"default"` for the zero GUID and for row houses. `texture` is
+//!   the `GBTE` (`RHTE`) texture found beside the file as `.bmp`, `.dds` or `.png`, in that
+//!   order of preference, matched without regard to case, given as a path next to the
+//!   `.agn` file.
+//! - `PBDE` polygon buildings: the vertex line is the centre line of a strip of the
+//!   record's width (read on the y scale, as in the sample's writer). Each segment becomes
+//!   one rectangular footprint, lengthened by half the width at interior vertices so that
+//!   the pieces overlap at the joints instead of leaving a notch; all pieces of one building
+//!   share one floor count (1–3). Per-segment boxes are chosen over one mitred outline
+//!   because they stay valid for any vertex line (sharp turns, self-crossing lines). The
+//!   building-type GUID goes in `roof` (FSX takes the roof from the type; the scene has no
+//!   other field for it) and `texture` is `None`.
+//! - `A2GE` library objects: a [`LibraryObject`] over the bounding box. With three points
+//!   the box is P1, P1 + d, P1 + d + o, P1 + o and the heading is that of d; with two, P1
+//!   and P1 + d are opposite corners of a box aligned with the square, heading 0 (d is then
+//!   a diagonal, not a direction). `model` comes from [`AgnOptions::guid_models`]; a mapped
+//!   model is also placed as a draped [`ObjectInstance`] at the box's centre.
+//! - `PRDE` polygons and `VGRE` / `VGRO` rectangles: a [`VegetationArea`] each, filled with
+//!   trees on a jittered grid, one tree per [`M2_PER_TREE`] m² (width 0 = the forest's size,
+//!   layer 0). A big area is thinned rather than allowed to grow memory: at most
+//!   [`MAX_TREES_PER_AREA`] per area and [`MAX_TREES`] in the scene. `VGRO` areas are named
+//!   after the `VGRD` classes.
+//!
+//! # Randomness
+//! One [`Rng`] from the seed, forked into a stream per section kind and per vegetation
+//! area, so adding trees never changes building heights and the same seed always gives the
+//! same scene.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use crate::diag::Diagnostic;
+use crate::format::agn::{
+    AgnFile, BuildingWeights, Footprint, Guid, Lod13, Point, TextureName, LOD13_LAT_STEP,
+    LOD13_LON_STEP, METERS_PER_DEGREE,
+};
+use crate::format::text::TextFile;
+use crate::scene::{
+    ArtRef, FacadeInstance, GeoFrame, LibraryObject, ObjectInstance, Placement, Scene, SceneKind,
+    TreeInstance, VegetationArea,
+};
+
+use super::geom::P2;
+use super::rng::Rng;
+use super::{LayoutInput, DEFAULT_TILE_LOD};
+
+/// Meters per floor.
+pub const FLOOR_HEIGHT: f32 = 3.0;
+/// Floors of a row house.
+pub const ROW_HOUSE_FLOORS: (u32, u32) = (2, 3);
+/// Floors of a polygon building.
+pub const POLYGON_BUILDING_FLOORS: (u32, u32) = (1, 3);
+/// The `GBDD` weights used when the file has none (the spec's "normally 10").
+pub const DEFAULT_WEIGHTS: [i32; 4] = [10; 4];
+/// The `roof` of buildings that use FSX's default roofs.
+pub const DEFAULT_ROOF: &str = "default";
+/// Texture extensions tried for `GBTE` / `RHTE`, in order.
+pub const TEXTURE_EXTENSIONS: [&str; 3] = ["bmp", "dds", "png"];
+/// Ground area per tree in a vegetation area, m².
+pub const M2_PER_TREE: f64 = 80.0;
+/// At most this many trees in one vegetation area (bigger areas get sparser trees).
+pub const MAX_TREES_PER_AREA: usize = 50_000;
+/// At most this many trees in the scene (all areas get sparser together).
+pub const MAX_TREES: usize = 250_000;
+/// Footprints and areas smaller than this (m²) are degenerate and skipped.
+const MIN_AREA: f64 = 0.01;
+/// Points farther than this from the square's centre (m) are garbage, not geometry: they
+/// are skipped like non-finite ones (and so never overflow `f32`).
+const MAX_METERS: f64 = 1.0e7;
+
+// Rng streams.
+const STREAM_GENERIC: u64 = 1;
+const STREAM_ROW_HOUSES: u64 = 2;
+const STREAM_POLYGON_BUILDINGS: u64 = 3;
+const STREAM_TREES: u64 = 0x7EE5_0000;
+
+/// What the AGN layout needs besides the file: the square's place when the name has no
+/// code, the GUID → model mapping, and the names of the files beside the `.agn` (to find
+/// the `GBTE` / `RHTE` textures without I/O). [`load_options`] gathers them.
+#[derive(Debug, Clone, Default)]
+pub struct AgnOptions {
+    /// `--origin LAT,LON`: the square's north-west corner, for a file whose name carries no
+    /// LOD13 code. Ignored (with a warning) when the name has one.
+    pub origin: Option<(f64, f64)>,
+    /// Library object GUID → mesh path, from a mapping file ([`parse_mapping`]). Keys are
+    /// GUIDs in any form [`Guid::parse`] reads.
+    pub guid_models: HashMap<String, String>,
+    /// Names of the files in the `.agn` file's directory.
+    pub texture_dir_files: Vec<String>,
+}
+
+/// One LOD13 square's frame: square units to local meters.
+#[derive(Debug, Clone, Copy)]
+struct Square {
+    /// Meters per square unit, `[x, y]`.
+    mpu: [f64; 2],
+}
+
+impl Square {
+    /// From the square's middle latitude.
+    fn at_latitude(lat: f64) -> Square {
+        Square {
+            mpu: [
+                LOD13_LON_STEP * METERS_PER_DEGREE * lat.to_radians().cos().max(0.0),
+                LOD13_LAT_STEP * METERS_PER_DEGREE,
+            ],
+        }
+    }
+
+    /// A centred-frame point (−0.5..0.5, y south) in meters.
+    fn centred(&self, p: Point) -> [f64; 2] {
+        [
+            f64::from(p[0]) * self.mpu[0],
+            -f64::from(p[1]) * self.mpu[1],
+        ]
+    }
+
+    /// A centred-frame vector in meters.
+    fn vector(&self, v: Point) -> [f64; 2] {
+        self.centred(v)
+    }
+
+    /// A top-left-frame point (0..1 from the north-west corner, y south) in meters.
+    fn top_left(&self, p: Point) -> [f64; 2] {
+        [
+            (f64::from(p[0]) - 0.5) * self.mpu[0],
+            -(f64::from(p[1]) - 0.5) * self.mpu[1],
+        ]
+    }
+
+    /// The square's outline, counter-clockwise from the south-west corner.
+    fn outline(&self) -> Vec<P2> {
+        let (hx, hy) = ((self.mpu[0] / 2.0) as f32, (self.mpu[1] / 2.0) as f32);
+        vec![[-hx, -hy], [hx, -hy], [hx, hy], [-hx, hy]]
+    }
+}
+
+/// Finds the square from the file name, else from `--origin`, else the equator default.
+fn place(
+    path: &Path,
+    opts: &AgnOptions,
+    warn: &mut impl FnMut(String),
+) -> Result<(Square, Option<GeoFrame>), Diagnostic> {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy())
+        .unwrap_or_default();
+    let why = match Lod13::from_file_name(&name) {
+        Ok(sq) => {
+            if let Some((lat, lon)) = opts.origin {
+                warn(format!(
+                    "--origin {lat},{lon} ignored: the file name names {sq}"
+                ));
+            }
+            let b = sq.bounds();
+            let (lat, lon) = b.center();
+            let geo = GeoFrame {
+                origin_lat: lat,
+                origin_lon: lon,
+                north: Some(b.north),
+                south: Some(b.south),
+                east: Some(b.east),
+                west: Some(b.west),
+                u: Some(sq.u),
+                v: Some(sq.v),
+            };
+            let [mx, my] = sq.meters_per_unit();
+            return Ok((Square { mpu: [mx, my] }, Some(geo)));
+        }
+        Err(why) => why,
+    };
+    match opts.origin {
+        Some((lat, lon)) => {
+            let south = lat - LOD13_LAT_STEP;
+            if !(lat.is_finite() && lon.is_finite())
+                || lat > 90.0
+                || south < -90.0
+                || !(-180.0..180.0).contains(&lon)
+            {
+                return Err(Diagnostic::error_file(
+                    path,
+                    format!(
+                        "--origin {lat},{lon} cannot be a LOD13 square's north-west corner: latitude must be in {:.6}..90 and longitude in -180..180",
+                        -90.0 + LOD13_LAT_STEP
+                    ),
+                ));
+            }
+            let geo = GeoFrame {
+                origin_lat: lat - LOD13_LAT_STEP / 2.0,
+                origin_lon: lon + LOD13_LON_STEP / 2.0,
+                north: Some(lat),
+                south: Some(south),
+                east: Some(lon + LOD13_LON_STEP),
+                west: Some(lon),
+                u: None,
+                v: None,
+            };
+            Ok((Square::at_latitude(geo.origin_lat), Some(geo)))
+        }
+        None => {
+            warn(format!(
+                "{why}; without --origin LAT,LON the square is laid out at 0°N 0°E (equator scale) with no geographic position"
+            ));
+            Ok((Square::at_latitude(-LOD13_LAT_STEP / 2.0), None))
+        }
+    }
+}
+
+/// Lays out an FSX `.agn` file on its LOD13 square. Pure: the directory listing and the
+/// model mapping come in `opts`. Warnings go to `scene.warnings`.
+pub fn layout(
+    agn: &AgnFile,
+    path: &Path,
+    input: &LayoutInput,
+    opts: &AgnOptions,
+) -> Result<Scene, Diagnostic> {
+    let mut warnings = Vec::new();
+    let (square, geo) = place(path, opts, &mut |m| {
+        warnings.push(Diagnostic::warning_file(path, m).to_string())
+    })?;
+    let mut scene = Scene {
+        kind: SceneKind::Agn,
+        asset: path.display().to_string(),
+        seed: input.seed,
+        polygon: vec![square.outline()],
+        geo,
+        tile_lod: DEFAULT_TILE_LOD,
+        warnings,
+        ..Scene::default()
+    };
+    let mut l = Layout {
+        agn,
+        path,
+        opts,
+        square,
+        rng: Rng::new(input.seed),
+        scene: &mut scene,
+    };
+    l.generic_buildings();
+    l.row_houses();
+    l.polygon_buildings();
+    l.library_objects();
+    l.vegetation();
+    scene.update_stats();
+    Ok(scene)
+}
+
+/// The band of floors a generic building gets, drawn from the `GBDD` weights (clamped to
+/// 0..=20), then uniform within the band. All-zero weights give 1–2 floors.
+pub fn draw_floors(weights: &BuildingWeights, rng: &mut Rng) -> u32 {
+    let band = rng.weighted(&weights.fractions()).unwrap_or(0);
+    let (lo, hi) = BuildingWeights::FLOORS[band.min(3)];
+    uniform(rng, (lo, hi))
+}
+
+fn uniform(rng: &mut Rng, (lo, hi): (u32, u32)) -> u32 {
+    lo + rng.below((hi - lo + 1) as usize) as u32
+}
+
+/// `heading` of a vector in meters: degrees clockwise from north, in `[0, 360)`.
+fn heading_of(v: [f64; 2]) -> f32 {
+    let h = v[0].atan2(v[1]).to_degrees().rem_euclid(360.0) as f32;
+    // A tiny negative angle wraps to just under 360, which rounds to 360 in f32.
+    if h >= 360.0 {
+        0.0
+    } else {
+        h
+    }
+}
+
+/// Twice the signed area of a ring in meters (positive counter-clockwise).
+fn area2(ring: &[[f64; 2]]) -> f64 {
+    let n = ring.len();
+    (0..n)
+        .map(|i| {
+            let (a, b) = (ring[i], ring[(i + 1) % n]);
+            a[0] * b[1] - a[1] * b[0]
+        })
+        .sum()
+}
+
+/// Turns the ring counter-clockwise, its first point kept first, and gives its area (m²);
+/// `None` when it is not finite or has no area.
+fn ccw(ring: &mut [[f64; 2]]) -> Option<f64> {
+    if !ring.iter().all(|&p| usable(p)) {
+        return None;
+    }
+    let a2 = area2(ring);
+    if a2.abs() / 2.0 < MIN_AREA {
+        return None;
+    }
+    if a2 < 0.0 {
+        ring[1..].reverse();
+    }
+    Some(a2.abs() / 2.0)
+}
+
+/// A point that is finite and within [`MAX_METERS`].
+fn usable(p: [f64; 2]) -> bool {
+    p[0].abs() <= MAX_METERS && p[1].abs() <= MAX_METERS
+}
+
+fn to_f32(p: [f64; 2]) -> P2 {
+    [p[0] as f32, p[1] as f32]
+}
+
+/// Counts skipped records of one chunk and reports them once.
+struct Skipped {
+    count: usize,
+    first: u64,
+}
+
+impl Skipped {
+    fn new() -> Self {
+        Skipped { count: 0, first: 0 }
+    }
+    fn add(&mut self, offset: u64) {
+        if self.count == 0 {
+            self.first = offset;
+        }
+        self.count += 1;
+    }
+}
+
+struct Layout<'a> {
+    agn: &'a AgnFile,
+    path: &'a Path,
+    opts: &'a AgnOptions,
+    square: Square,
+    rng: Rng,
+    scene: &'a mut Scene,
+}
+
+impl Layout<'_> {
+    fn warn(&mut self, offset: u64, message: impl Into<String>) {
+        self.scene
+            .warnings
+            .push(Diagnostic::warning_offset(self.path, offset, message).to_string());
+    }
+
+    /// One warning for the records of a section that had no usable footprint.
+    fn report(&mut self, skipped: Skipped, what: &str) {
+        if skipped.count > 0 {
+            self.warn(
+                skipped.first,
+                format!(
+                    "{} {what} skipped: no usable footprint (zero area, or points not finite or beyond 10,000 km; the first at offset {})",
+                    skipped.count, skipped.first
+                ),
+            );
+        }
+    }
+
+    /// The texture named by `GBTE` / `RHTE`, as a path beside the file.
+    fn texture(&mut self, name: Option<&TextureName>, tag: &str) -> Option<String> {
+        let name = name?;
+        let found = TEXTURE_EXTENSIONS.iter().find_map(|ext| {
+            let want = format!("{}.{ext}", name.name);
+            self.opts
+                .texture_dir_files
+                .iter()
+                .find(|f| f.eq_ignore_ascii_case(&want))
+        });
+        match found {
+            Some(file) => Some(self.path.with_file_name(file).display().to_string()),
+            None => {
+                self.warn(
+                    name.offset,
+                    format!(
+                        "{tag} names texture '{0}', but none of {0}.bmp, {0}.dds, {0}.png is beside the file; buildings are drawn untextured",
+                        name.name
+                    ),
+                );
+                None
+            }
+        }
+    }
+
+    /// A footprint's corners in meters, counter-clockwise from P1.
+    fn footprint(&self, fp: &Footprint) -> Option<Vec<P2>> {
+        let mut ring = fp.corners().map(|p| self.square.centred(p));
+        ccw(&mut ring)?;
+        Some(ring.iter().map(|&p| to_f32(p)).collect())
+    }
+
+    fn generic_buildings(&mut self) {
+        let agn = self.agn;
+        if agn.generic_buildings.is_empty() {
+            return;
+        }
+        let weights = agn.building_weights.unwrap_or(BuildingWeights {
+            offset: 0,
+            weights: DEFAULT_WEIGHTS,
+        });
+        let texture = self.texture(agn.building_texture.as_ref(), "GBTE");
+        let total: usize = agn
+            .generic_buildings
+            .iter()
+            .map(|g| g.buildings.len())
+            .sum();
+        self.scene.facades.reserve(total);
+        let mut rng = self.rng.fork(STREAM_GENERIC);
+        for group in &agn.generic_buildings {
+            let roof = if group.roof.is_zero() {
+                DEFAULT_ROOF.to_string()
+            } else {
+                group.roof.to_string()
+            };
+            let mut skipped = Skipped::new();
+            for b in &group.buildings {
+                // Draw before the geometry check so one bad record does not shift the rest.
+                let floors = draw_floors(&weights, &mut rng);
+                let Some(footprint) = self.footprint(b) else {
+                    skipped.add(b.offset);
+                    continue;
+                };
+                self.scene.facades.push(FacadeInstance {
+                    facade: None,
+                    footprint,
+                    height: floors as f32 * FLOOR_HEIGHT,
+                    walls: None,
+                    floors: Some(floors),
+                    roof: Some(roof.clone()),
+                    texture: texture.clone(),
+                    line: 0,
+                });
+            }
+            let what = format!("buildings of the GBLR chunk at offset {}", group.offset);
+            self.report(skipped, &what);
+        }
+    }
+
+    fn row_houses(&mut self) {
+        let agn = self.agn;
+        if agn.row_houses.is_empty() {
+            return;
+        }
+        let texture = self.texture(agn.row_house_texture.as_ref(), "RHTE");
+        self.scene.facades.reserve(agn.row_houses.len());
+        let mut rng = self.rng.fork(STREAM_ROW_HOUSES);
+        let mut skipped = Skipped::new();
+        for b in &agn.row_houses {
+            let floors = uniform(&mut rng, ROW_HOUSE_FLOORS);
+            let Some(footprint) = self.footprint(b) else {
+                skipped.add(b.offset);
+                continue;
+            };
+            self.scene.facades.push(FacadeInstance {
+                facade: None,
+                footprint,
+                height: floors as f32 * FLOOR_HEIGHT,
+                walls: None,
+                floors: Some(floors),
+                roof: Some(DEFAULT_ROOF.to_string()),
+                texture: texture.clone(),
+                line: 0,
+            });
+        }
+        self.report(skipped, "ROWH row houses");
+    }
+
+    fn polygon_buildings(&mut self) {
+        let agn = self.agn;
+        let mut rng = self.rng.fork(STREAM_POLYGON_BUILDINGS);
+        for group in &agn.polygon_buildings {
+            let guid = group.building.to_string();
+            for b in &group.buildings {
+                let floors = uniform(&mut rng, POLYGON_BUILDING_FLOORS);
+                let width = f64::from(b.width) * self.square.mpu[1];
+                if !(width > 0.0 && width <= MAX_METERS) {
+                    self.warn(
+                        b.offset,
+                        format!(
+                            "PBDE building with width {:?} skipped: a strip needs a positive width under 10,000 km",
+                            b.width
+                        ),
+                    );
+                    continue;
+                }
+                let line: Vec<[f64; 2]> = b
+                    .vertices
+                    .iter()
+                    .map(|&p| self.square.top_left(p))
+                    .collect();
+                let pieces = strip_pieces(&line, width);
+                if pieces.is_empty() {
+                    self.warn(
+                        b.offset,
+                        format!(
+                            "PBDE building with {} vertices skipped: its vertex line has no usable segment (zero length, or points not finite or beyond 10,000 km)",
+                            b.vertices.len()
+                        ),
+                    );
+                    continue;
+                }
+                for footprint in pieces {
+                    self.scene.facades.push(FacadeInstance {
+                        facade: None,
+                        footprint,
+                        height: floors as f32 * FLOOR_HEIGHT,
+                        walls: None,
+                        floors: Some(floors),
+                        roof: Some(guid.clone()),
+                        texture: None,
+                        line: 0,
+                    });
+                }
+            }
+        }
+    }
+
+    fn library_objects(&mut self) {
+        let agn = self.agn;
+        if agn.library_objects.is_empty() {
+            return;
+        }
+        // Normalise the mapping's keys once: any GUID spelling matches.
+        let mut models: HashMap<Guid, &str> = HashMap::with_capacity(self.opts.guid_models.len());
+        let mut bad_keys: Vec<&String> = Vec::new();
+        for (k, v) in &self.opts.guid_models {
+            match Guid::parse(k.trim()) {
+                Ok(g) => {
+                    models.insert(g, v.as_str());
+                }
+                Err(_) => bad_keys.push(k),
+            }
+        }
+        bad_keys.sort();
+        for k in bad_keys {
+            let m = format!("model mapping key '{k}' is not a GUID; ignored");
+            self.scene
+                .warnings
+                .push(Diagnostic::warning_file(self.path, m).to_string());
+        }
+        let mut mesh_index: HashMap<&str, usize> = HashMap::new();
+        self.scene
+            .library_objects
+            .reserve(agn.library_objects.len());
+        for o in &agn.library_objects {
+            let sq = self.square;
+            let (mut ring, heading) = match o.to_third {
+                Some(t) => {
+                    let corners = Footprint {
+                        offset: o.offset,
+                        start: o.start,
+                        to_second: o.to_second,
+                        to_third: t,
+                    }
+                    .corners();
+                    (
+                        corners.map(|p| sq.centred(p)),
+                        heading_of(sq.vector(o.to_second)),
+                    )
+                }
+                None => {
+                    let [x, y] = o.start;
+                    let [dx, dy] = o.to_second;
+                    let corners = [[x, y], [x + dx, y], [x + dx, y + dy], [x, y + dy]];
+                    (corners.map(|p| sq.centred(p)), 0.0)
+                }
+            };
+            if !ring.iter().all(|&p| usable(p)) {
+                self.warn(
+                    o.offset,
+                    "A2GE library object skipped: its box is not finite or lies beyond 10,000 km",
+                );
+                continue;
+            }
+            if area2(&ring) < 0.0 {
+                ring[1..].reverse();
+            }
+            let center = to_f32(sq.centred(o.center()));
+            let model = models.get(&o.guid).copied();
+            if let Some(m) = model {
+                let next = self.scene.meshes.len();
+                let index = *mesh_index.entry(m).or_insert(next);
+                if index == next {
+                    self.scene.meshes.push(ArtRef {
+                        name: m.to_string(),
+                        resolved: None,
+                    });
+                }
+                self.scene.objects.push(ObjectInstance {
+                    index,
+                    path: m.to_string(),
+                    pos: center,
+                    heading,
+                    mode: Placement::Draped,
+                    ground_pt: center,
+                    z_offset: 0.0,
+                    show: [1, 1],
+                    thin: 0.0,
+                    line: 0,
+                });
+            }
+            self.scene.library_objects.push(LibraryObject {
+                guid: o.guid.to_string(),
+                footprint: ring.map(to_f32),
+                center,
+                heading,
+                model: model.map(str::to_string),
+            });
+        }
+    }
+
+    fn vegetation(&mut self) {
+        let agn = self.agn;
+        let sq = self.square;
+        // First every outline, so that the tree budget can be shared by area.
+        let mut areas: Vec<(String, Vec<[f64; 2]>, f64)> = Vec::new();
+        let mut add = |l: &mut Self,
+                       guid: String,
+                       mut ring: Vec<[f64; 2]>,
+                       offset: u64,
+                       what: &str| {
+            match ccw(&mut ring) {
+                Some(a) => areas.push((guid, ring, a)),
+                None => l.warn(
+                    offset,
+                    format!("{what} skipped: zero area, or points not finite or beyond 10,000 km"),
+                ),
+            }
+        };
+        for v in &agn.vegetation_polygons {
+            let guid = v.vegetation.to_string();
+            for p in &v.polygons {
+                let mut ring: Vec<[f64; 2]> = p.vertices.iter().map(|&q| sq.top_left(q)).collect();
+                if p.vertices.len() > 1 && p.vertices.first() == p.vertices.last() {
+                    ring.pop();
+                } else if !p.vertices.is_empty() {
+                    self.warn(
+                        p.offset,
+                        "PRDE polygon is not closed (its first and last vertex differ); closed for layout",
+                    );
+                }
+                add(self, guid.clone(), ring, p.offset, "PRDE polygon");
+            }
+        }
+        for v in &agn.vegetation_rects {
+            let guid = v.vegetation.to_string();
+            for r in &v.rects {
+                let ring = r.corners().iter().map(|&q| sq.centred(q)).collect();
+                add(self, guid.clone(), ring, r.offset, "VGRE rectangle");
+            }
+        }
+        if !agn.fs2004_vegetation_rects.is_empty() {
+            let name = match &agn.fs2004_vegetation {
+                Some(d) => format!(
+                    "fs2004 class {} ({}%) / class {}",
+                    d.class1,
+                    d.percent_class1.clamp(0, 100),
+                    d.class2
+                ),
+                None => {
+                    let first = agn.fs2004_vegetation_rects[0].offset;
+                    self.warn(
+                        first,
+                        "VGRO rectangles without a VGRD definition; drawn as generic trees",
+                    );
+                    "fs2004".to_string()
+                }
+            };
+            for r in &agn.fs2004_vegetation_rects {
+                let ring = r.corners().iter().map(|&q| sq.centred(q)).collect();
+                add(self, name.clone(), ring, r.offset, "VGRO rectangle");
+            }
+        }
+        if areas.is_empty() {
+            return;
+        }
+        let total_area: f64 = areas.iter().map(|a| a.2).sum();
+        let m2_per_tree = M2_PER_TREE.max(total_area / MAX_TREES as f64);
+        let expected = (total_area / m2_per_tree).min(MAX_TREES as f64) as usize;
+        self.scene.trees.reserve(expected + expected / 8);
+        self.scene.vegetation.reserve(areas.len());
+        for (i, (guid, ring, area)) in areas.into_iter().enumerate() {
+            let mut rng = self.rng.fork(STREAM_TREES.wrapping_add(i as u64));
+            let outline: Vec<P2> = ring.iter().map(|&p| to_f32(p)).collect();
+            let before = self.scene.trees.len();
+            let limit = MAX_TREES_PER_AREA.min(MAX_TREES - before.min(MAX_TREES));
+            fill_trees(
+                &outline,
+                area,
+                m2_per_tree,
+                limit,
+                &mut rng,
+                &mut self.scene.trees,
+            );
+            let trees = self.scene.trees.len() - before;
+            self.scene.vegetation.push(VegetationArea {
+                guid,
+                outline,
+                trees,
+            });
+        }
+    }
+}
+
+/// Footprints of a strip `width` meters wide along a vertex line: one rectangle per segment,
+/// counter-clockwise, lengthened by `width / 2` at interior vertices. Zero-length segments
+/// are left out.
+pub fn strip_pieces(line: &[[f64; 2]], width: f64) -> Vec<Vec<P2>> {
+    let mut out = Vec::with_capacity(line.len().saturating_sub(1));
+    if !(width > 0.0 && width <= MAX_METERS) {
+        return out;
+    }
+    let half = width / 2.0;
+    let last = line.len().saturating_sub(1);
+    for (k, seg) in line.windows(2).enumerate() {
+        let (a, b) = (seg[0], seg[1]);
+        if !(usable(a) && usable(b)) {
+            continue;
+        }
+        let d = [b[0] - a[0], b[1] - a[1]];
+        let len = d[0].hypot(d[1]);
+        if !(len > 1e-6 && len.is_finite()) {
+            continue;
+        }
+        let u = [d[0] / len, d[1] / len];
+        let n = [-u[1] * half, u[0] * half];
+        let back = if k > 0 { half } else { 0.0 };
+        let ahead = if k + 1 < last { half } else { 0.0 };
+        let a = [a[0] - u[0] * back, a[1] - u[1] * back];
+        let b = [b[0] + u[0] * ahead, b[1] + u[1] * ahead];
+        // Right side forward, left side back: counter-clockwise.
+        out.push(vec![
+            to_f32([a[0] - n[0], a[1] - n[1]]),
+            to_f32([b[0] - n[0], b[1] - n[1]]),
+            to_f32([b[0] + n[0], b[1] + n[1]]),
+            to_f32([a[0] + n[0], a[1] + n[1]]),
+        ]);
+    }
+    out
+}
+
+/// Fills a vegetation outline (`area` m²) with trees on a jittered grid: one tree per
+/// `m2_per_tree` m² (at least [`M2_PER_TREE`]; sparser when the area would exceed
+/// [`MAX_TREES_PER_AREA`] or its bounding box hold too many grid cells), each kept only if
+/// it falls inside the outline, and never more than `limit`.
+pub fn fill_trees(
+    outline: &[P2],
+    area: f64,
+    m2_per_tree: f64,
+    limit: usize,
+    rng: &mut Rng,
+    out: &mut Vec<TreeInstance>,
+) {
+    if outline.len() < 3 {
+        return;
+    }
+    let mut lo = [f32::INFINITY; 2];
+    let mut hi = [f32::NEG_INFINITY; 2];
+    for p in outline {
+        for k in 0..2 {
+            lo[k] = lo[k].min(p[k]);
+            hi[k] = hi[k].max(p[k]);
+        }
+    }
+    let (w, h) = (f64::from(hi[0] - lo[0]), f64::from(hi[1] - lo[1]));
+    if !(w > 0.0 && h > 0.0 && w.is_finite() && h.is_finite()) {
+        return;
+    }
+    const MAX_CELLS: f64 = 4.0 * MAX_TREES_PER_AREA as f64;
+    let per_tree = m2_per_tree
+        .max(M2_PER_TREE)
+        .max(area / MAX_TREES_PER_AREA as f64)
+        .max(w * h / MAX_CELLS);
+    let cell = per_tree.sqrt();
+    let nx = (w / cell).ceil().clamp(1.0, MAX_CELLS) as usize;
+    let ny = (h / cell).ceil().clamp(1.0, MAX_CELLS) as usize;
+    let cell = cell as f32;
+    let mut kept = 0usize;
+    for j in 0..ny {
+        for i in 0..nx {
+            let p = [
+                lo[0] + (i as f32 + rng.f32()) * cell,
+                lo[1] + (j as f32 + rng.f32()) * cell,
+            ];
+            let heading = rng.f32() * 360.0;
+            let pick = rng.u32();
+            if kept >= limit || !inside(p, outline) {
+                continue;
+            }
+            kept += 1;
+            out.push(TreeInstance {
+                pos: p,
+                width: 0.0,
+                heading,
+                layer: 0,
+                pick,
+            });
+        }
+    }
+}
+
+/// Even-odd point in polygon for one ring (as [`super::geom::point_in_rings`], without needing
+/// the ring in a `Vec`).
+fn inside(p: P2, ring: &[P2]) -> bool {
+    let mut inside = false;
+    let mut j = ring.len().wrapping_sub(1);
+    for (i, &a) in ring.iter().enumerate() {
+        let b = ring[j];
+        if (a[1] > p[1]) != (b[1] > p[1]) {
+            let x = a[0] + (p[1] - a[1]) / (b[1] - a[1]) * (b[0] - a[0]);
+            if p[0] < x {
+                inside = !inside;
+            }
+        }
+        j = i;
+    }
+    inside
+}
+
+// ---------------------------------------------------------------------------------------
+// The GUID → model mapping file and the I/O around the layout
+// ---------------------------------------------------------------------------------------
+
+/// Reads a GUID → model mapping file: one `GUID path/to/model.obj` a line (the path may
+/// contain spaces; a `#` after whitespace starts a comment), `#` comment lines and blank
+/// lines skipped. GUIDs are stored in the canonical lower-case form; paths as written. A
+/// GUID given twice keeps its first path, with a warning. Errors point at line:col.
+pub fn parse_mapping(
+    path: &Path,
+    src: &[u8],
+    warnings: &mut Vec<Diagnostic>,
+) -> Result<HashMap<String, String>, Diagnostic> {
+    let mut map = HashMap::new();
+    let mut first_line: HashMap<String, u32> = HashMap::new();
+    let mut text = TextFile::new(path, src);
+    while let Some(line) = text.next() {
+        let mut line = line?;
+        let guid = Guid::parse(line.keyword).map_err(|e| line.error_kw(e))?;
+        let rest = line.rest("model path")?;
+        let model = strip_comment(rest);
+        let key = guid.to_string();
+        if let Some(first) = first_line.get(&key) {
+            warnings.push(line.warning_kw(format!(
+                "GUID {key} is mapped again (first on line {first}); the first mapping is kept"
+            )));
+            continue;
+        }
+        first_line.insert(key.clone(), line.number);
+        map.insert(key, model.to_string());
+    }
+    Ok(map)
+}
+
+/// Cuts a trailing `# comment` (a `#` after whitespace) from a path.
+fn strip_comment(s: &str) -> &str {
+    let b = s.as_bytes();
+    for i in 1..b.len() {
+        if b[i] == b'#' && b[i - 1].is_ascii_whitespace() {
+            return s[..i].trim_end();
+        }
+    }
+    s
+}
+
+/// Gathers [`AgnOptions`] for the `.agn` file at `path`: lists its directory (for the
+/// textures) and reads the mapping file, whose relative model paths are taken relative to
+/// the mapping file's directory. Problems go to `warnings`: a directory that cannot be
+/// listed is a warning; a mapping file that cannot be read or has an error is that error
+/// (the layout then runs without models; the caller decides whether an error stops it).
+pub fn load_options(
+    path: &Path,
+    mapping: Option<&Path>,
+    origin: Option<(f64, f64)>,
+    warnings: &mut Vec<Diagnostic>,
+) -> AgnOptions {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let mut texture_dir_files = Vec::new();
+    match std::fs::read_dir(&dir) {
+        Ok(entries) => {
+            for e in entries.flatten() {
+                if e.file_type().is_ok_and(|t| !t.is_dir()) {
+                    if let Some(n) = e.file_name().to_str() {
+                        texture_dir_files.push(n.to_string());
+                    }
+                }
+            }
+            texture_dir_files.sort();
+        }
+        Err(e) => warnings.push(Diagnostic::warning_file(
+            path,
+            format!("cannot list {} to look for textures: {e}", dir.display()),
+        )),
+    }
+    let mut guid_models = HashMap::new();
+    if let Some(m) = mapping {
+        match std::fs::read(m) {
+            Ok(bytes) => match parse_mapping(m, &bytes, warnings) {
+                Ok(map) => {
+                    let base = m.parent().unwrap_or(Path::new(""));
+                    guid_models = map
+                        .into_iter()
+                        .map(|(g, model)| {
+                            let p = Path::new(&model);
+                            let model = if p.is_relative() {
+                                base.join(p).display().to_string()
+                            } else {
+                                model
+                            };
+                            (g, model)
+                        })
+                        .collect();
+                }
+                Err(e) => warnings.push(e),
+            },
+            Err(e) => warnings.push(Diagnostic::error_file(m, format!("cannot read: {e}"))),
+        }
+    }
+    AgnOptions {
+        origin,
+        guid_models,
+        texture_dir_files,
+    }
+}
+
+#[cfg(test)]
+mod tests;
