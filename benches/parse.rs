@@ -9,8 +9,8 @@ use std::hint::black_box;
 use std::path::Path;
 use std::time::Instant;
 
-use agview::format::{autogen, obj8};
 use agview::format::text::TextFile;
+use agview::format::{autogen, obj8};
 
 /// A fixed xorshift so that every run parses the same bytes.
 struct Rng(u64);
@@ -71,7 +71,7 @@ fn big_autogen(tiles: usize) -> String {
     use std::fmt::Write;
     let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
     let mut s = String::from(
-        "A\n1000\nAG_POINT\n\nTEXTURE ground.png\nTEXTURE_SCALE 2048 2048\nTEXTURE_WIDTH 200\n",
+        "A\n1000\nAG_POINT\n\nTEXTURE ground.png\nTEXTURE_SCALE 2048 2048\nTEXTURE_WIDTH 200\nFACADE f.fac\n",
     );
     for i in 0..tiles / 4 {
         let _ = writeln!(s, "OBJECT objects/house_{i}.obj");
@@ -186,7 +186,8 @@ fn main() {
 fn autogen_heap(ag: &autogen::Autogen) -> usize {
     use std::mem::size_of;
     let decl = |d: &autogen::ArtDecl| size_of::<autogen::ArtDecl>() + d.path.capacity();
-    let mut n = ag.objects.iter().map(decl).sum::<usize>() + ag.facades.iter().map(decl).sum::<usize>();
+    let mut n =
+        ag.objects.iter().map(decl).sum::<usize>() + ag.facades.iter().map(decl).sum::<usize>();
     n += ag.tiles.capacity() * size_of::<autogen::Tile>();
     for t in &ag.tiles {
         n += t.annotations.capacity() * size_of::<autogen::Annotation>();

@@ -231,6 +231,18 @@ impl Annotation {
         }
     }
 
+    /// Calls `f` with every pixel point the annotation uses (without allocating).
+    pub fn for_each_point(&self, mut f: impl FnMut([f32; 2])) {
+        match &self.kind {
+            AnnotationKind::Object { pos, .. } | AnnotationKind::Tree { pos, .. } => f(*pos),
+            AnnotationKind::Facade { points, .. } => points.iter().for_each(|p| f(*p)),
+            AnnotationKind::TreeLine { start, end, .. } => {
+                f(*start);
+                f(*end);
+            }
+        }
+    }
+
     /// Every pixel point the annotation uses.
     pub fn points(&self) -> Vec<[f32; 2]> {
         match &self.kind {
@@ -598,13 +610,16 @@ pub fn parse(
 }
 
 fn pt(l: &mut Line<'_>, what: &str) -> Result<[f32; 2], Diagnostic> {
-    Ok([l.f32(&format!("{what} x"))?, l.f32(&format!("{what} y"))?])
+    Ok([
+        l.f32_lazy(|| format!("{what} x"))?,
+        l.f32_lazy(|| format!("{what} y"))?,
+    ])
 }
 
 fn range(l: &mut Line<'_>, what: &str) -> Result<[f32; 2], Diagnostic> {
-    let (_, col) = peek(l);
-    let lo = l.f32(&format!("{what} min"))?;
-    let hi = l.f32(&format!("{what} max"))?;
+    let col = l.next_col();
+    let lo = l.f32_lazy(|| format!("{what} min"))?;
+    let hi = l.f32_lazy(|| format!("{what} max"))?;
     if lo > hi {
         return Err(l.error(
             col,
@@ -612,13 +627,6 @@ fn range(l: &mut Line<'_>, what: &str) -> Result<[f32; 2], Diagnostic> {
         ));
     }
     Ok([lo, hi])
-}
-
-fn peek(l: &Line<'_>) -> (String, u32) {
-    let mut p = l.clone();
-    p.next_token()
-        .map(|(t, c)| (t.to_string(), c))
-        .unwrap_or_default()
 }
 
 fn rect(l: &mut Line<'_>) -> Result<[f32; 4], Diagnostic> {
@@ -646,7 +654,7 @@ fn show_levels(l: &mut Line<'_>) -> Result<Option<[u8; 2]>, Diagnostic> {
     if l.at_end() {
         return Ok(None);
     }
-    let (_, col) = peek(l);
+    let col = l.next_col();
     let lo = l.int_in("lo", 1, 6)? as u8;
     let hi = l.int_in("hi", 1, 6)? as u8;
     if lo > hi {
@@ -666,7 +674,7 @@ fn tile_ids(l: &mut Line<'_>, min: usize) -> Result<(Vec<i64>, Vec<u32>), Diagno
     let mut ids = Vec::new();
     let mut cols = Vec::new();
     while !l.at_end() {
-        let (_, col) = peek(l);
+        let col = l.next_col();
         ids.push(l.i64("tile-id")?);
         cols.push(col);
     }
@@ -773,7 +781,7 @@ impl Reader<'_, '_> {
             }
             "TILE_ID" => {
                 if self.only_for(&mut l, &[Ags]) {
-                    let (_, col) = peek(&l);
+                    let col = l.next_col();
                     self.next_tile_id = Some((l.i64("id")?, col));
                 } else {
                     l.expect_end(&mut Vec::new());
@@ -964,7 +972,7 @@ impl Reader<'_, '_> {
             }
             "GROUP" => {
                 if self.only_for(&mut l, &[Ags]) {
-                    let (_, col) = peek(&l);
+                    let col = l.next_col();
                     let id = l
                         .int_in("group-id", 1, u32::MAX as i64)
                         .map_err(|_| l.error(col, "GROUP: <group-id> must be a positive integer"))?
@@ -1069,7 +1077,7 @@ impl Reader<'_, '_> {
     }
 
     fn positive(&mut self, l: &mut Line<'_>, what: &str) -> Result<f32, Diagnostic> {
-        let (_, col) = peek(l);
+        let col = l.next_col();
         let v = l.f32(what)?;
         if v <= 0.0 {
             return Err(l.error(
@@ -1088,6 +1096,10 @@ impl Reader<'_, '_> {
         }
         let r = rect(l)?;
         let index = self.ag.tiles.len();
+        // The previous tile is complete: give back the growth slack of its annotations.
+        if let Some(prev) = self.ag.tiles.last_mut() {
+            prev.annotations.shrink_to_fit();
+        }
         let id = match self.next_tile_id.take() {
             Some((id, col)) => {
                 if let Some(prev) = self.ag.tiles.iter().find(|t| t.id == id) {
@@ -1167,7 +1179,7 @@ impl Reader<'_, '_> {
                 if kw == "OBJ_DELTA" {
                     offset = l.f32("height offset")?;
                 }
-                let (_, icol) = peek(l);
+                let icol = l.next_col();
                 let index = l.index("index")?;
                 let placement = match kw {
                     "OBJ_DRAPED" => ObjPlacement::Draped,
@@ -1176,7 +1188,7 @@ impl Reader<'_, '_> {
                     _ => {
                         let min = l.f32("min")?;
                         let max = l.f32("max")?;
-                        let (_, scol) = peek(l);
+                        let scol = l.next_col();
                         let step = l.f32("step")?;
                         if step <= 0.0 {
                             return Err(l.error(scol, "OBJ_SCRAPER: <step> must be positive"));
@@ -1200,7 +1212,7 @@ impl Reader<'_, '_> {
                 }
             }
             "FAC" | "FAC_WALLS" => {
-                let (_, icol) = peek(l);
+                let icol = l.next_col();
                 let index = l.index("index")?;
                 let height = l.f32("height")?;
                 let mut points = Vec::new();
@@ -1244,7 +1256,20 @@ impl Reader<'_, '_> {
         };
         match self.target {
             Target::Tile(t) => {
-                for p in ann.points() {
+                let mut outside = None;
+                let r = self.ag.tiles[t].rect;
+                ann.for_each_point(|p| {
+                    let eps = 0.5;
+                    if outside.is_none()
+                        && (p[0] < r[0] - eps
+                            || p[0] > r[2] + eps
+                            || p[1] < r[1] - eps
+                            || p[1] > r[3] + eps)
+                    {
+                        outside = Some(p);
+                    }
+                });
+                if let Some(p) = outside {
                     self.check_in_tile(l, t, p);
                 }
                 self.ag.tiles[t].annotations.push(ann);
@@ -1283,7 +1308,7 @@ impl Reader<'_, '_> {
             });
         }
         let kw = l.keyword;
-        let (_, col) = peek(l);
+        let col = l.next_col();
         let horizontal = kw.ends_with('H');
         let cs = self.cutting.as_mut().expect("set above");
         match kw {
@@ -1456,7 +1481,7 @@ impl Reader<'_, '_> {
         let mut ids = Vec::new();
         let mut cols = Vec::new();
         while !l.at_end() {
-            let (_, col) = peek(l);
+            let col = l.next_col();
             ids.push(l.index("index")?);
             cols.push(col);
         }
@@ -1483,7 +1508,7 @@ impl Reader<'_, '_> {
                 return Ok(());
             }
             "FREQUENCY" => {
-                let (_, col) = peek(l);
+                let col = l.next_col();
                 let f = l.f32("ratio")?;
                 if f < 0.0 {
                     return Err(l.error(col, "FREQUENCY: <ratio> must not be negative"));
@@ -1492,7 +1517,7 @@ impl Reader<'_, '_> {
                 return Ok(());
             }
             "USE_GRID" => {
-                let (_, col) = peek(l);
+                let col = l.next_col();
                 let g = l.index("index")?;
                 let set = self.ag.spelling_sets.last_mut().expect("checked");
                 set.grid = g;

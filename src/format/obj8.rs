@@ -17,6 +17,7 @@
 //! for the plain `-123.456789` form (see [`fast_f32`]). Any line the fast path does not like
 //! is parsed again with the checked [`Line`] readers, which report the exact column.
 
+pub use super::text::fast_f32;
 use std::cell::RefCell;
 use std::collections::HashSet;
 use std::path::{Component, Path, PathBuf};
@@ -627,52 +628,6 @@ fn fast_ints(s: &str, out: &mut [u32]) -> bool {
         }
     }
     toks.next().is_none()
-}
-
-/// Exact powers of ten as `f64` (all of 10^0..=10^22 are exactly representable).
-const POW10: [f64; 23] = [
-    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16,
-    1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
-];
-
-/// Parses the plain form `[+-]digits[.digits]` (no exponent) with at most 19 digits whose
-/// value fits 2^53; `None` for anything else, which the caller hands to `str::parse`.
-///
-/// The mantissa and the power of ten are both exact in `f64`, so the one division is
-/// correctly rounded (Clinger's fast path); narrowing to `f32` rounds a second time, which
-/// can differ from a direct `f32` parse by at most one ulp (the tests check this).
-#[inline]
-pub fn fast_f32(tok: &[u8]) -> Option<f32> {
-    let (neg, digits) = match tok.first()? {
-        b'-' => (true, &tok[1..]),
-        b'+' => (false, &tok[1..]),
-        _ => (false, tok),
-    };
-    let mut mant: u64 = 0;
-    let mut n_digits = 0u32;
-    let mut frac = 0usize;
-    let mut dot = false;
-    for &c in digits {
-        if c.is_ascii_digit() {
-            n_digits += 1;
-            if n_digits > 19 {
-                return None;
-            }
-            mant = mant * 10 + (c - b'0') as u64;
-            if dot {
-                frac += 1;
-            }
-        } else if c == b'.' && !dot {
-            dot = true;
-        } else {
-            return None;
-        }
-    }
-    if n_digits == 0 || mant > (1u64 << 53) || frac >= POW10.len() {
-        return None;
-    }
-    let v = (mant as f64 / POW10[frac]) as f32;
-    Some(if neg { -v } else { v })
 }
 
 /// One mesh of a Wavefront file, triangulated, with one index for all attributes.

@@ -56,7 +56,7 @@ impl<'a> TextFile<'a> {
                 return None;
             }
             let rest = &self.src[self.pos..];
-            let len = rest.iter().position(|&b| b == b'\n').unwrap_or(rest.len());
+            let len = find_newline(rest);
             let raw = &rest[..len];
             self.pos += len + 1;
             self.line_no = self.line_no.saturating_add(1);
@@ -83,7 +83,7 @@ impl<'a> TextFile<'a> {
                 ascii: text.is_ascii(),
                 keyword: "",
                 keyword_col: 1,
-                last_end_col: 1,
+                last_end: 0,
             };
             if let Some((kw, col)) = line.next_token() {
                 line.keyword = kw;
@@ -92,6 +92,42 @@ impl<'a> TextFile<'a> {
             }
         }
     }
+}
+
+/// Token separators: space, tab, CR and the other ASCII control bytes.
+#[inline]
+fn is_space(c: u8) -> bool {
+    c <= b' '
+}
+
+/// The first index at or after `i` that is not ASCII whitespace.
+fn skip_space(b: &[u8], mut i: usize) -> usize {
+    while i < b.len() && is_space(b[i]) {
+        i += 1;
+    }
+    i
+}
+
+/// Position of the first `\n` in `b` (or its length), eight bytes at a time.
+fn find_newline(b: &[u8]) -> usize {
+    const LO: u64 = 0x0101_0101_0101_0101;
+    const HI: u64 = 0x8080_8080_8080_8080;
+    let pat = LO * u64::from(b'\n');
+    let mut i = 0;
+    while i + 8 <= b.len() {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(&b[i..i + 8]);
+        let x = u64::from_le_bytes(w) ^ pat;
+        let found = x.wrapping_sub(LO) & !x & HI;
+        if found != 0 {
+            return i + (found.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    b[i..]
+        .iter()
+        .position(|&c| c == b'\n')
+        .map_or(b.len(), |p| i + p)
 }
 
 /// 1-based column of the character after `prefix` (columns count characters).
@@ -116,7 +152,7 @@ pub struct Line<'a> {
     pub keyword: &'a str,
     /// 1-based column of the keyword.
     pub keyword_col: u32,
-    last_end_col: u32,
+    last_end: usize,
 }
 
 impl<'a> Line<'a> {
@@ -141,22 +177,19 @@ impl<'a> Line<'a> {
     /// The next whitespace-separated token and its 1-based column.
     pub fn next_token(&mut self) -> Option<(&'a str, u32)> {
         let b = self.text.as_bytes();
-        let mut i = self.pos;
-        while i < b.len() && b[i].is_ascii_whitespace() {
-            i += 1;
-        }
-        if i >= b.len() || b[i] == b'#' {
+        let start = skip_space(b, self.pos);
+        if start >= b.len() || b[start] == b'#' {
             self.pos = b.len();
             return None;
         }
-        let start = i;
-        while i < b.len() && !b[i].is_ascii_whitespace() {
+        let mut i = start + 1;
+        while i < b.len() && !is_space(b[i]) {
             i += 1;
         }
         self.pos = i;
-        let col = self.col_of(start);
-        self.last_end_col = self.col_of(i) + 1;
-        Some((&self.text[start..i], col))
+        self.last_end = i;
+        // Token edges are at ASCII bytes, so the slice is always on char boundaries.
+        Some((self.text.get(start..i).unwrap_or(""), self.col_of(start)))
     }
 
     /// Skips whatever arguments are left.
@@ -166,8 +199,14 @@ impl<'a> Line<'a> {
 
     /// True when no argument is left.
     pub fn at_end(&self) -> bool {
-        let mut probe = self.clone();
-        probe.next_token().is_none()
+        let b = self.text.as_bytes();
+        let i = skip_space(b, self.pos);
+        i >= b.len() || b[i] == b'#'
+    }
+
+    /// The column where the next argument starts (or just past the end of the line).
+    pub fn next_col(&self) -> u32 {
+        self.col_of(skip_space(self.text.as_bytes(), self.pos))
     }
 
     /// An error at a column of this line.
@@ -223,6 +262,15 @@ impl<'a> Line<'a> {
         parse_f32(tok).ok_or_else(|| self.bad_number(what, tok, col))
     }
 
+    /// A finite 32-bit float whose name is only built when there is an error (for hot
+    /// paths where the name would otherwise be formatted on every call).
+    pub fn f32_lazy(&mut self, what: impl FnOnce() -> String) -> Result<f32, Diagnostic> {
+        match self.next_token() {
+            None => Err(self.missing(&what())),
+            Some((tok, col)) => parse_f32(tok).ok_or_else(|| self.bad_number(&what(), tok, col)),
+        }
+    }
+
     /// A finite 64-bit float.
     pub fn f64(&mut self, what: &str) -> Result<f64, Diagnostic> {
         let (tok, col) = self.word_col(what)?;
@@ -254,8 +302,7 @@ impl<'a> Line<'a> {
 
     /// An integer in `lo..=hi`.
     pub fn int_in(&mut self, what: &str, lo: i64, hi: i64) -> Result<i64, Diagnostic> {
-        let mut probe = self.clone();
-        let col = probe.next_token().map(|t| t.1).unwrap_or(1);
+        let col = self.next_col();
         let v = self.i64(what)?;
         if v < lo || v > hi {
             return Err(self.error(
@@ -306,18 +353,67 @@ impl<'a> Line<'a> {
 
     /// Column just past the last token read.
     pub fn end_col(&self) -> u32 {
-        self.last_end_col
+        self.col_of(self.last_end) + 1
     }
 }
 
 /// Parses a finite `f32`; `None` for anything else (including `nan`, `inf`).
 pub fn parse_f32(tok: &str) -> Option<f32> {
     let b = tok.as_bytes();
+    if let Some(v) = fast_f32(b) {
+        return Some(v);
+    }
     // Rust's parser accepts "inf", "nan" and "infinity"; X-Plane's files never hold them.
     if b.is_empty() || !(b[0].is_ascii_digit() || matches!(b[0], b'-' | b'+' | b'.')) {
         return None;
     }
     tok.parse::<f32>().ok().filter(|v| v.is_finite())
+}
+
+/// Exact powers of ten as `f64` (all of 10^0..=10^22 are exactly representable).
+const POW10: [f64; 23] = [
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16,
+    1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+];
+
+/// Parses the plain form `[+-]digits[.digits]` (no exponent) with at most 19 digits whose
+/// value fits 2^53; `None` for anything else, which the caller hands to `str::parse`.
+///
+/// The mantissa and the power of ten are both exact in `f64`, so the one division is
+/// correctly rounded (Clinger's fast path); narrowing to `f32` rounds a second time, which
+/// can differ from a direct `f32` parse by at most one ulp (the tests check this).
+#[inline]
+pub fn fast_f32(tok: &[u8]) -> Option<f32> {
+    let (neg, digits) = match tok.first()? {
+        b'-' => (true, &tok[1..]),
+        b'+' => (false, &tok[1..]),
+        _ => (false, tok),
+    };
+    let mut mant: u64 = 0;
+    let mut n_digits = 0u32;
+    let mut frac = 0usize;
+    let mut dot = false;
+    for &c in digits {
+        if c.is_ascii_digit() {
+            n_digits += 1;
+            if n_digits > 19 {
+                return None;
+            }
+            mant = mant * 10 + (c - b'0') as u64;
+            if dot {
+                frac += 1;
+            }
+        } else if c == b'.' && !dot {
+            dot = true;
+        } else {
+            return None;
+        }
+    }
+    if n_digits == 0 || mant > (1u64 << 53) || frac >= POW10.len() {
+        return None;
+    }
+    let v = (mant as f64 / POW10[frac]) as f32;
+    Some(if neg { -v } else { v })
 }
 
 /// Parses a finite `f64`; `None` for anything else.
@@ -331,6 +427,11 @@ pub fn parse_f64(tok: &str) -> Option<f64> {
 
 /// Parses an integer, accepting a whole float such as `2.0`.
 pub fn parse_int(tok: &str) -> Option<i64> {
+    let b = tok.as_bytes();
+    if !b.is_empty() && b.len() <= 18 && b.iter().all(u8::is_ascii_digit) {
+        // The common case (indices, levels): plain digits that cannot overflow.
+        return Some(b.iter().fold(0i64, |v, &c| v * 10 + i64::from(c - b'0')));
+    }
     if let Ok(v) = tok.parse::<i64>() {
         return Some(v);
     }
@@ -443,6 +544,22 @@ mod tests {
             lines("A\r\n\n  # hi\nTILE 1 2 # c\n\tX"),
             vec![(1, "A".into()), (4, "TILE".into()), (5, "X".into())]
         );
+    }
+
+    #[test]
+    fn finds_newlines() {
+        for s in [
+            "",
+            "\n",
+            "abc",
+            "abcdefgh\n",
+            "abcdefghijklmnop",
+            "abcdefghijk\nxy",
+            "é\n",
+        ] {
+            let want = s.find('\n').unwrap_or(s.len());
+            assert_eq!(find_newline(s.as_bytes()), want, "{s:?}");
+        }
     }
 
     #[test]

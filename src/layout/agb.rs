@@ -253,7 +253,7 @@ fn insets(
 }
 
 /// The polygon widths (or depths) a spelling set can fit: `(min, max)` in meters.
-fn coverage(spans: &[GridSpan], spellings: &[Vec<usize>], ins: &Insets, mpp: f32) -> (f32, f32) {
+fn coverage(spans: &[GridSpan], spellings: &[&[usize]], ins: &Insets, mpp: f32) -> (f32, f32) {
     let mut lo = f32::INFINITY;
     let mut hi = f32::NEG_INFINITY;
     for sp in spellings {
@@ -268,31 +268,43 @@ fn coverage(spans: &[GridSpan], spellings: &[Vec<usize>], ins: &Insets, mpp: f32
 /// a centimetre drawn with the seed), else the closest.
 fn choose(
     spans: &[GridSpan],
-    spellings: &[Vec<usize>],
+    spellings: &[&[usize]],
     lo: &[f32],
     hi: &[f32],
     ins: &Insets,
     mpp: f32,
     rng: &mut Rng,
 ) -> (usize, Fit) {
-    let fits: Vec<Fit> = spellings
-        .iter()
-        .map(|sp| {
-            let (f, s) = spelling_extent(spans, sp, mpp);
-            fit_axis(lo, hi, ins, f, s)
-        })
-        .collect();
-    let any_fit = fits.iter().any(|f| f.fits);
-    let best = fits
-        .iter()
-        .filter(|f| f.fits == any_fit)
-        .map(|f| f.cost)
-        .fold(f32::INFINITY, f32::min);
-    let ties: Vec<usize> = (0..fits.len())
-        .filter(|&i| fits[i].fits == any_fit && fits[i].cost <= best + 0.01)
-        .collect();
-    let pick = ties[rng.below(ties.len())];
-    (pick, fits[pick])
+    let fit_of = |sp: &[usize]| {
+        let (f, s) = spelling_extent(spans, sp, mpp);
+        fit_axis(lo, hi, ins, f, s)
+    };
+    // Two passes rather than a list of fits: layout runs per block, so it allocates little.
+    let mut any_fit = false;
+    let mut best = f32::INFINITY;
+    for sp in spellings {
+        let f = fit_of(sp);
+        if f.fits && !any_fit {
+            any_fit = true;
+            best = f32::INFINITY;
+        }
+        if f.fits == any_fit {
+            best = best.min(f.cost);
+        }
+    }
+    let is_tie = |f: &Fit| f.fits == any_fit && f.cost <= best + 0.01;
+    let ties = spellings.iter().filter(|sp| is_tie(&fit_of(sp))).count();
+    let mut k = rng.below(ties);
+    for (i, sp) in spellings.iter().enumerate() {
+        let f = fit_of(sp);
+        if is_tie(&f) {
+            if k == 0 {
+                return (i, f);
+            }
+            k -= 1;
+        }
+    }
+    (0, fit_of(spellings.first().copied().unwrap_or(&[])))
 }
 
 fn set_matches(set: &SpellingSet, low: u32, width: f32, depth: f32, height: f32) -> bool {
@@ -447,11 +459,16 @@ pub fn layout(ag: &Autogen, asset_path: &Path, input: &LayoutInput) -> Result<Sc
     let xs = |s: (usize, usize)| [q[s.0][0], q[s.1][0]];
     let ys = |s: (usize, usize)| [q[s.0][1], q[s.1][1]];
     let (ins_s, ins_t) = insets(grid, mpp, &mut scene.warnings, asset_path);
-    let list = |v: &[crate::format::autogen::Spelling]| -> Vec<Vec<usize>> {
-        v.iter().map(|s| s.indices.clone()).collect()
-    };
-    let spell_s = list(&set.spellings_s);
-    let spell_t = list(&set.spellings_t);
+    let spell_s: Vec<&[usize]> = set
+        .spellings_s
+        .iter()
+        .map(|s| s.indices.as_slice())
+        .collect();
+    let spell_t: Vec<&[usize]> = set
+        .spellings_t
+        .iter()
+        .map(|s| s.indices.as_slice())
+        .collect();
     let (si, fit_s) = choose(
         &grid.columns,
         &spell_s,
@@ -483,14 +500,14 @@ pub fn layout(ag: &Autogen, asset_path: &Path, input: &LayoutInput) -> Result<Sc
     scene.choice = Some(BlockChoice {
         spelling_set: set_index,
         grid: set.grid,
-        spelling_s: spell_s[si].clone(),
-        spelling_t: spell_t[ti].clone(),
+        spelling_s: spell_s[si].to_vec(),
+        spelling_t: spell_t[ti].to_vec(),
         fits,
     });
 
     // 4. Tiles.
-    let cols = place_axis(&grid.columns, &spell_s[si], mpp[0], &fit_s);
-    let rows = place_axis(&grid.rows, &spell_t[ti], mpp[1], &fit_t);
+    let cols = place_axis(&grid.columns, spell_s[si], mpp[0], &fit_s);
+    let rows = place_axis(&grid.rows, spell_t[ti], mpp[1], &fit_t);
     let crop = ag.crop.then(|| q_world.to_vec());
     for (k, r) in rows.iter().enumerate() {
         let row_span = &grid.rows[r.index];
