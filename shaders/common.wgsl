@@ -1,0 +1,140 @@
+// common.wgsl — prepended to every pipeline's shader (see src/render/pipelines.rs).
+//
+// Bind groups shared by all pipelines:
+//   @group(0) frame    binding 0: Frame uniforms (camera, sun, sky, terrain grid, exaggeration)
+//                      binding 1: the terrain height field, R32Float, read with textureLoad
+//                      binding 2: the linear/repeat/mipmapped sampler used by materials
+//   @group(1) material binding 0: the material's texture (sRGB)
+//                      binding 1: Material uniforms (texture rectangle, repeat, tint, LOD)
+//
+// World frame: x east, y north, z up, meters. Depth is reversed (1 near, 0 far).
+
+struct Frame {
+    view_proj: mat4x4<f32>,
+    // xyz: the eye distances are measured from (LOD, tile fade, haze); w: fog density (1/m)
+    camera: vec4<f32>,
+    // xyz: unit vector toward the sun; w: ambient light
+    sun: vec4<f32>,
+    // rgb: sky colour at the horizon; w: unused
+    sky: vec4<f32>,
+    // x, y: south-west corner of the height field; z: cell size (m); w: samples per side
+    grid: vec4<f32>,
+    // x: exaggeration; y: tile LOD distance; z: LOD cross-fade band (fraction); w: tile depth lift
+    params: vec4<f32>,
+    // x: debug overlay mask (one bit per overlay kind)
+    flags: vec4<u32>,
+};
+
+struct Material {
+    // normalised texture rectangle [s1, t1, s2, t2]; t counts up from the image's bottom
+    rect: vec4<f32>,
+    // x, y: meters one rectangle covers (facade bay width, floor height); 0 = no repeat
+    repeat_m: vec4<f32>,
+    // rgb multiplied with the texture; a: alpha-test threshold
+    tint: vec4<f32>,
+    // x: LOD near, y: LOD far (m); z: 1 when the texture is a placeholder
+    lod: vec4<f32>,
+};
+
+@group(0) @binding(0) var<uniform> frame: Frame;
+@group(0) @binding(1) var height_field: texture_2d<f32>;
+@group(0) @binding(2) var material_sampler: sampler;
+
+@group(1) @binding(0) var material_texture: texture_2d<f32>;
+@group(1) @binding(1) var<uniform> material: Material;
+
+// Exaggerated height of sample (i, j), clamped to the grid.
+fn height_sample(i: i32, j: i32) -> f32 {
+    let n = i32(frame.grid.w);
+    let c = vec2<i32>(clamp(i, 0, n - 1), clamp(j, 0, n - 1));
+    return textureLoad(height_field, c, 0).r * frame.params.x;
+}
+
+// Grid coordinates of a world point, clamped to the grid.
+fn grid_coord(p: vec2<f32>) -> vec2<f32> {
+    let n = frame.grid.w;
+    return clamp((p - frame.grid.xy) / frame.grid.z, vec2<f32>(0.0), vec2<f32>(n - 1.0));
+}
+
+// Bilinear height: the same function as `Terrain::height_at` on the CPU.
+fn height_at(p: vec2<f32>) -> f32 {
+    let g = grid_coord(p);
+    let c = min(floor(g), vec2<f32>(frame.grid.w - 2.0));
+    let f = g - c;
+    let i = i32(c.x);
+    let j = i32(c.y);
+    let a = mix(height_sample(i, j), height_sample(i + 1, j), f.x);
+    let b = mix(height_sample(i, j + 1), height_sample(i + 1, j + 1), f.x);
+    return mix(a, b, f.y);
+}
+
+// Height of the drawn (triangulated) terrain: `Terrain::surface_at` on the CPU.
+fn surface_at(p: vec2<f32>) -> f32 {
+    let g = grid_coord(p);
+    let c = min(floor(g), vec2<f32>(frame.grid.w - 2.0));
+    let f = g - c;
+    let i = i32(c.x);
+    let j = i32(c.y);
+    let h00 = height_sample(i, j);
+    let h11 = height_sample(i + 1, j + 1);
+    if (f.x >= f.y) {
+        let h10 = height_sample(i + 1, j);
+        return h00 + (h10 - h00) * f.x + (h11 - h10) * f.y;
+    }
+    let h01 = height_sample(i, j + 1);
+    return h00 + (h01 - h00) * f.y + (h11 - h01) * f.x;
+}
+
+// Terrain normal from central differences of the samples around grid point (i, j).
+fn grid_normal(i: i32, j: i32) -> vec3<f32> {
+    let dx = height_sample(i + 1, j) - height_sample(i - 1, j);
+    let dy = height_sample(i, j + 1) - height_sample(i, j - 1);
+    return normalize(vec3<f32>(-dx, -dy, 2.0 * frame.grid.z));
+}
+
+// Terrain normal at any world point (bilinear between the grid normals).
+fn terrain_normal(p: vec2<f32>) -> vec3<f32> {
+    let g = grid_coord(p);
+    let c = min(floor(g), vec2<f32>(frame.grid.w - 2.0));
+    let f = g - c;
+    let i = i32(c.x);
+    let j = i32(c.y);
+    let a = mix(grid_normal(i, j), grid_normal(i + 1, j), f.x);
+    let b = mix(grid_normal(i, j + 1), grid_normal(i + 1, j + 1), f.x);
+    return normalize(mix(a, b, f.y));
+}
+
+// Sun and sky lighting of an albedo with a surface normal.
+fn shade(albedo: vec3<f32>, n: vec3<f32>) -> vec3<f32> {
+    let sun = max(dot(n, frame.sun.xyz), 0.0);
+    let sky = 0.5 + 0.5 * n.z;
+    let ambient = frame.sun.w * mix(vec3<f32>(0.55, 0.5, 0.45), frame.sky.rgb, sky);
+    return albedo * (ambient + vec3<f32>(1.0, 0.97, 0.9) * sun * (1.0 - frame.sun.w));
+}
+
+// Distance haze toward the sky colour.
+fn fog(color: vec3<f32>, world: vec3<f32>) -> vec3<f32> {
+    let d = distance(world, frame.camera.xyz);
+    let k = 1.0 - exp(-d * frame.camera.w);
+    return mix(color, frame.sky.rgb, clamp(k, 0.0, 1.0));
+}
+
+// A texture coordinate (s, t up from the bottom) to the image's (u, v down from the top).
+fn st_to_uv(st: vec2<f32>) -> vec2<f32> {
+    return vec2<f32>(st.x, 1.0 - st.y);
+}
+
+// Clip-space position lifted toward the camera by a fraction of its distance (reversed Z).
+fn lift_depth(clip: vec4<f32>, fraction: f32) -> vec4<f32> {
+    return vec4<f32>(clip.x, clip.y, clip.z * (1.0 + fraction), clip.w);
+}
+
+// A stable hash of a pixel position and a seed, in [0, 1).
+fn dither_hash(p: vec2<f32>, seed: f32) -> f32 {
+    let q = vec2<u32>(vec2<i32>(floor(p))) + vec2<u32>(u32(seed * 4096.0), 0u);
+    var h = q.x * 1664525u + q.y * 1013904223u;
+    h = (h ^ (h >> 16u)) * 2246822519u;
+    h = (h ^ (h >> 13u)) * 3266489917u;
+    h = h ^ (h >> 16u);
+    return f32(h >> 8u) / 16777216.0;
+}

@@ -1,0 +1,106 @@
+// object.wgsl — instanced object meshes (OBJ8), one draw per (mesh, LOD, material).
+//
+// Bind groups:
+//   @group(0) frame: Frame uniforms, height field, sampler (common.wgsl)
+//   @group(1) material: the mesh's texture and Material uniforms; `material.lod` holds this
+//             draw's LOD range [near, far] (common.wgsl)
+// Vertex buffer 0 (per vertex): mesh position, normal, s t — OBJ8 axes (+x east, +y up,
+//   +z south).
+// Vertex buffer 1 (per instance, 32 bytes): x, y, heading (radians clockwise from north),
+//   z offset; the unexaggerated ground height where the placement mode says (the
+//   height field's bilinear `height_at`, evaluated once per instance at upload), placement
+//   mode (0 draped, 1 graded, 2 delta, 3 scraper), dither seed in [0, 1), unused.
+//
+// The exaggeration is applied here, so changing it moves every object without touching
+// the instance buffer. An instance outside this draw's LOD range collapses to a point
+// outside the view; inside the cross-fade band around `near` and `far` its pixels are
+// dithered against the neighbouring LOD.
+
+struct VertexIn {
+    @location(0) pos: vec3<f32>,
+    @location(1) normal: vec3<f32>,
+    @location(2) st: vec2<f32>,
+};
+
+struct InstanceIn {
+    @location(3) pos_heading: vec4<f32>,
+    @location(4) ground_mode: vec4<f32>,
+};
+
+struct ObjectOut {
+    @builtin(position) clip: vec4<f32>,
+    @location(0) world: vec3<f32>,
+    @location(1) normal: vec3<f32>,
+    @location(2) uv: vec2<f32>,
+    // x: keep pixels whose hash is >= x (fading in at near); y: keep when < y (fading
+    // out at far); z: the instance's dither seed
+    @location(3) @interpolate(flat) fade: vec3<f32>,
+};
+
+// Where an instance stands: draped on the ground under it, graded at its ground point's
+// height, delta and scraper that plus their offset.
+fn instance_origin(inst: InstanceIn) -> vec3<f32> {
+    var z = inst.ground_mode.x * frame.params.x;
+    if (inst.ground_mode.y > 1.5) {
+        z = z + inst.pos_heading.w;
+    }
+    return vec3<f32>(inst.pos_heading.xy, z);
+}
+
+// 0 below the band around `edge`, 1 above it, linear inside.
+fn band_step(edge: f32, d: f32) -> f32 {
+    let b = max(edge * frame.params.z * 0.5, 1e-3);
+    return clamp((d - (edge - b)) / (2.0 * b), 0.0, 1.0);
+}
+
+@vertex
+fn vs_main(v: VertexIn, inst: InstanceIn) -> ObjectOut {
+    var out: ObjectOut;
+    let origin = instance_origin(inst);
+    let d = distance(origin, frame.camera.xyz);
+    var fade_in = 1.0;
+    if (material.lod.x > 0.0) {
+        fade_in = band_step(material.lod.x, d);
+    }
+    let fade_out = band_step(material.lod.y, d);
+    if (fade_in <= 0.0 || fade_out >= 1.0) {
+        // Not this LOD: a point outside the view, so every triangle is dropped.
+        out.clip = vec4<f32>(2.0, 2.0, 0.5, 1.0);
+        out.world = vec3<f32>(0.0);
+        out.normal = vec3<f32>(0.0, 0.0, 1.0);
+        out.uv = vec2<f32>(0.0);
+        out.fade = vec3<f32>(0.0);
+        return out;
+    }
+    // OBJ8 axes to the world: east = x, north = -z, up = y; then turn clockwise.
+    let h = inst.pos_heading.z;
+    let c = cos(h);
+    let s = sin(h);
+    let local = vec3<f32>(v.pos.x, -v.pos.z, v.pos.y);
+    let turned = vec3<f32>(local.x * c + local.y * s, -local.x * s + local.y * c, local.z);
+    let nl = vec3<f32>(v.normal.x, -v.normal.z, v.normal.y);
+    let nt = vec3<f32>(nl.x * c + nl.y * s, -nl.x * s + nl.y * c, nl.z);
+    let world = origin + turned;
+    out.clip = frame.view_proj * vec4<f32>(world, 1.0);
+    out.world = world;
+    out.normal = nt;
+    out.uv = st_to_uv(v.st);
+    out.fade = vec3<f32>(1.0 - fade_in, 1.0 - fade_out, inst.ground_mode.z);
+    return out;
+}
+
+@fragment
+fn fs_main(in: ObjectOut) -> @location(0) vec4<f32> {
+    // Sample first: derivatives are only defined before any pixel is discarded.
+    let texel = textureSample(material_texture, material_sampler, in.uv);
+    let hash = dither_hash(in.clip.xy, in.fade.z);
+    if (hash < in.fade.x || hash >= in.fade.y || texel.a < material.tint.a) {
+        discard;
+    }
+    var n = in.normal;
+    if (dot(n, n) < 1e-6) {
+        n = vec3<f32>(0.0, 0.0, 1.0);
+    }
+    let color = fog(shade(texel.rgb * material.tint.rgb, normalize(n)), in.world);
+    return vec4<f32>(color, 1.0);
+}

@@ -1,0 +1,76 @@
+// terrain.wgsl — the ground: a lit grid over the height field with a procedural grass and
+// earth texture.
+//
+// Bind groups:
+//   @group(0) frame: Frame uniforms, height field, sampler (common.wgsl)
+//   (no material group; no vertex buffers: the grid point comes from the vertex index, and
+//    the index buffer splits each cell along its south-west → north-east diagonal)
+
+struct TerrainOut {
+    @builtin(position) clip: vec4<f32>,
+    @location(0) world: vec3<f32>,
+    @location(1) normal: vec3<f32>,
+};
+
+@vertex
+fn vs_main(@builtin(vertex_index) vi: u32) -> TerrainOut {
+    let n = u32(frame.grid.w);
+    let i = i32(vi % n);
+    let j = i32(vi / n);
+    let xy = frame.grid.xy + vec2<f32>(f32(i), f32(j)) * frame.grid.z;
+    let world = vec3<f32>(xy, height_sample(i, j));
+    var out: TerrainOut;
+    out.clip = frame.view_proj * vec4<f32>(world, 1.0);
+    out.world = world;
+    out.normal = grid_normal(i, j);
+    return out;
+}
+
+fn hash2(p: vec2<f32>) -> f32 {
+    let q = fract(p * vec2<f32>(0.1031, 0.1030));
+    let r = q + dot(q, q.yx + 33.33);
+    return fract((r.x + r.y) * r.x);
+}
+
+// Smooth value noise in [0, 1].
+fn value_noise(p: vec2<f32>) -> f32 {
+    let i = floor(p);
+    let f = fract(p);
+    let u = f * f * (3.0 - 2.0 * f);
+    let a = hash2(i);
+    let b = hash2(i + vec2<f32>(1.0, 0.0));
+    let c = hash2(i + vec2<f32>(0.0, 1.0));
+    let d = hash2(i + vec2<f32>(1.0, 1.0));
+    return mix(mix(a, b, u.x), mix(c, d, u.x), u.y);
+}
+
+// Noise at a wavelength (m), faded to its mean where a pixel covers more than a wavelength.
+fn octave(p: vec2<f32>, wavelength: f32, footprint: f32) -> f32 {
+    let keep = clamp(1.5 - footprint / wavelength * 2.0, 0.0, 1.0);
+    return mix(0.5, value_noise(p / wavelength), keep);
+}
+
+@fragment
+fn fs_main(in: TerrainOut) -> @location(0) vec4<f32> {
+    let p = in.world.xy;
+    let footprint = max(length(dpdx(p)), length(dpdy(p)));
+    let big = octave(p + vec2<f32>(137.0, 71.0), 90.0, footprint);
+    let mid = octave(p, 17.0, footprint);
+    let fine = octave(p * 1.7 + vec2<f32>(9.0, 3.0), 2.5, footprint);
+
+    let grass_dark = vec3<f32>(0.16, 0.26, 0.08);
+    let grass_light = vec3<f32>(0.30, 0.40, 0.14);
+    let dry = vec3<f32>(0.42, 0.40, 0.22);
+    let earth = vec3<f32>(0.36, 0.27, 0.17);
+
+    var albedo = mix(grass_dark, grass_light, mid * 0.7 + fine * 0.3);
+    albedo = mix(albedo, dry, smoothstep(0.55, 0.85, big) * 0.6);
+    // Bare earth in patches and on steep slopes.
+    let slope = 1.0 - in.normal.z;
+    let bare = max(smoothstep(0.68, 0.8, mid * 0.6 + big * 0.4), smoothstep(0.25, 0.45, slope));
+    albedo = mix(albedo, earth * (0.85 + 0.3 * fine), bare);
+
+    let n = normalize(in.normal);
+    let color = fog(shade(albedo, n), in.world);
+    return vec4<f32>(color, 1.0);
+}

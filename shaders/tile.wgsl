@@ -1,0 +1,43 @@
+// tile.wgsl — autogen base tiles: textured, alpha-blended pieces draped on the terrain.
+//
+// Bind groups:
+//   @group(0) frame: Frame uniforms, height field, sampler (common.wgsl)
+//   @group(1) material: the tile texture and its Material uniforms (common.wgsl)
+// Vertex buffer 0: one vertex of a tile piece — world x, y and the texture s, t (normalised,
+// t up). Pieces are already cut along the terrain's triangles and the tiles' crop polygons
+// on the CPU, so lifting each vertex with `surface_at` lays them exactly on the drawn ground.
+
+struct TileIn {
+    @location(0) xy: vec2<f32>,
+    @location(1) st: vec2<f32>,
+};
+
+struct TileOut {
+    @builtin(position) clip: vec4<f32>,
+    @location(0) world: vec3<f32>,
+    @location(1) uv: vec2<f32>,
+    @location(2) normal: vec3<f32>,
+};
+
+@vertex
+fn vs_main(in: TileIn) -> TileOut {
+    let world = vec3<f32>(in.xy, surface_at(in.xy));
+    var out: TileOut;
+    out.clip = lift_depth(frame.view_proj * vec4<f32>(world, 1.0), frame.params.w);
+    out.world = world;
+    out.uv = st_to_uv(in.st);
+    out.normal = terrain_normal(in.xy);
+    return out;
+}
+
+@fragment
+fn fs_main(in: TileOut) -> @location(0) vec4<f32> {
+    let texel = textureSample(material_texture, material_sampler, in.uv);
+    // Tiles fade out over the last tenth of TILE_LOD.
+    let lod = frame.params.y;
+    let d = distance(in.world, frame.camera.xyz);
+    let fade = 1.0 - smoothstep(lod * 0.9, lod, d);
+    let n = normalize(in.normal);
+    let color = fog(shade(texel.rgb * material.tint.rgb, n), in.world);
+    return vec4<f32>(color, texel.a * fade);
+}
