@@ -1,1 +1,98 @@
-//! The wgpu renderer (being written).
+//! The wgpu renderer: draws a [`Scene`](crate::scene::Scene) with its
+//! [`ArtSet`](crate::art::ArtSet) on a [`Terrain`](crate::terrain::Terrain).
+//!
+//! Three lifetimes, as in rerun's `re_renderer`:
+//!
+//! - [`Renderer`]: pipelines, layouts and samplers, built once per device and colour format
+//!   and never changed afterwards.
+//! - [`SceneGpu`]: everything uploaded for one scene (height field, tile pieces, meshes,
+//!   instances, facades, trees, overlay lines, textures). Built once per scene change;
+//!   changing the object density rebuilds only the instance buffer, changing the terrain
+//!   exaggeration only a uniform.
+//! - [`FrameParams`]: the camera and toggles of one frame, written to a uniform buffer by
+//!   [`SceneGpu::prepare`].
+//!
+//! [`Renderer::draw`] records one frame into a `&TextureView`, so the interactive window
+//! and the headless screenshot ([`Headless::render`]) share every line of drawing code.
+//!
+//! The renderer reads no files: art arrives decoded in the `ArtSet`. The one exception is
+//! [`write_png`], which writes a finished image.
+//!
+//! Conventions: world meters with x east, y north, z up; headings in degrees clockwise from
+//! north; mesh vertices in OBJ8 axes (+x east, +y up, +z south); texture coordinates `s, t`
+//! with `t = 0` at the image's bottom row (the X-Plane convention of OBJ8, FAC and FOR)
+//! while images are stored top row first. Depth is reversed (1 near, 0 far) in a
+//! `Depth32Float` buffer.
+
+mod bench;
+mod camera;
+mod context;
+mod facades;
+mod geom;
+mod headless;
+mod objects;
+mod overlay;
+mod pipelines;
+mod scene_gpu;
+mod texture;
+mod tiles;
+mod trees;
+
+pub use bench::{bench, bench_on, synthetic_city, BenchOptions, BenchReport};
+pub use camera::Camera;
+pub use context::{GpuContext, RenderError};
+pub use headless::{render_to_rgba, write_png, Headless};
+pub use overlay::Overlays;
+pub use pipelines::{DrawStats, FrameTargets, Renderer};
+pub use scene_gpu::{SceneGpu, SceneGpuStats};
+
+/// What one frame shows: the camera, the light, which layers and which overlays.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FrameParams {
+    pub camera: Camera,
+    /// Object density level 1..6 (`ObjectInstance::visible_at`); 6 shows everything.
+    pub density: u8,
+    /// Sun direction: azimuth in degrees clockwise from north, elevation above the horizon.
+    pub sun_azimuth_deg: f32,
+    pub sun_elevation_deg: f32,
+    /// Sky colour at the horizon (linear RGB); also the clear colour and the haze.
+    pub sky: [f32; 3],
+    /// Meters at which the haze reaches about 63%; 0 for none.
+    pub visibility_m: f32,
+    pub show_terrain: bool,
+    pub show_tiles: bool,
+    pub show_objects: bool,
+    pub show_facades: bool,
+    pub show_trees: bool,
+    pub overlays: Overlays,
+}
+
+impl Default for FrameParams {
+    fn default() -> Self {
+        FrameParams {
+            camera: Camera::orbit([0.0, 0.0, 0.0], 300.0, 45.0, 35.0),
+            density: 6,
+            sun_azimuth_deg: 210.0,
+            sun_elevation_deg: 50.0,
+            sky: [0.55, 0.7, 0.9],
+            visibility_m: 40_000.0,
+            show_terrain: true,
+            show_tiles: true,
+            show_objects: true,
+            show_facades: true,
+            show_trees: true,
+            overlays: Overlays::default(),
+        }
+    }
+}
+
+impl FrameParams {
+    /// Default parameters with the camera framing a scene's bounds
+    /// ([`Camera::frame_scene`]).
+    pub fn framing(bounds: ([f32; 2], [f32; 2])) -> Self {
+        FrameParams {
+            camera: Camera::frame_scene(bounds),
+            ..FrameParams::default()
+        }
+    }
+}

@@ -1,0 +1,251 @@
+//! The view: an orbit around a point, a top-down map view, or a free-flying eye.
+//!
+//! Angles follow the scene's conventions: `yaw` is the direction the camera *looks*, in
+//! degrees clockwise from north; `pitch` is how far it looks *down* from the horizon, in
+//! degrees (so an orbit camera at pitch 35 sits 35° above its target's horizon).
+
+use glam::{Mat4, Vec3};
+
+/// Vertical field of view of the perspective cameras, degrees.
+pub const FOV_Y_DEG: f32 = 45.0;
+
+/// A camera. Public fields so the window can steer it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Camera {
+    /// Looking at `target` from `distance` meters away.
+    Orbit {
+        target: [f32; 3],
+        distance: f32,
+        yaw_deg: f32,
+        pitch_deg: f32,
+    },
+    /// Straight down, north up, orthographic: `half_height` meters from the centre to the
+    /// top edge of the image.
+    Top { center: [f32; 2], half_height: f32 },
+    /// An eye at `pos` looking along `yaw_deg`, `pitch_deg`.
+    Free {
+        pos: [f32; 3],
+        yaw_deg: f32,
+        pitch_deg: f32,
+    },
+}
+
+impl Camera {
+    /// An orbit camera around `target`.
+    pub fn orbit(target: [f32; 3], distance: f32, yaw_deg: f32, pitch_deg: f32) -> Self {
+        Camera::Orbit {
+            target,
+            distance,
+            yaw_deg,
+            pitch_deg,
+        }
+    }
+
+    /// A top-down orthographic camera over `center` showing `half_height` meters above and
+    /// below it.
+    pub fn top(center: [f32; 2], half_height: f32) -> Self {
+        Camera::Top {
+            center,
+            half_height,
+        }
+    }
+
+    /// A free camera at `(x, y, z)`.
+    pub fn free(x: f32, y: f32, z: f32, yaw_deg: f32, pitch_deg: f32) -> Self {
+        Camera::Free {
+            pos: [x, y, z],
+            yaw_deg,
+            pitch_deg,
+        }
+    }
+
+    /// The default view: the whole of `bounds` (min, max in meters) seen from the
+    /// south-west at 35° elevation.
+    pub fn frame_scene(bounds: ([f32; 2], [f32; 2])) -> Self {
+        let (lo, hi) = bounds;
+        let center = [(lo[0] + hi[0]) * 0.5, (lo[1] + hi[1]) * 0.5];
+        let radius = (0.5 * ((hi[0] - lo[0]).powi(2) + (hi[1] - lo[1]).powi(2)).sqrt()).max(5.0);
+        let half_fov = (FOV_Y_DEG * 0.5).to_radians();
+        let distance = radius / half_fov.sin() * 1.05;
+        Camera::orbit([center[0], center[1], 0.0], distance, 45.0, 35.0)
+    }
+
+    /// The eye position in the world.
+    pub fn eye(&self) -> Vec3 {
+        match *self {
+            Camera::Orbit {
+                target,
+                distance,
+                yaw_deg,
+                pitch_deg,
+            } => Vec3::from(target) - look_dir(yaw_deg, pitch_deg) * distance.max(0.01),
+            Camera::Top {
+                center,
+                half_height,
+            } => Vec3::new(center[0], center[1], top_eye_height(half_height)),
+            Camera::Free { pos, .. } => Vec3::from(pos),
+        }
+    }
+
+    /// Where distances are measured from for LOD, tile fade and haze: the eye, except for
+    /// the top view, whose eye is far above everything; there it is the height from which
+    /// a perspective camera would see the same extent.
+    pub fn lod_eye(&self) -> Vec3 {
+        match *self {
+            Camera::Top {
+                center,
+                half_height,
+            } => {
+                let d = half_height.abs().max(0.5) / (FOV_Y_DEG * 0.5).to_radians().tan();
+                Vec3::new(center[0], center[1], d)
+            }
+            _ => self.eye(),
+        }
+    }
+
+    /// The unit vector the camera looks along.
+    pub fn forward(&self) -> Vec3 {
+        match *self {
+            Camera::Orbit {
+                yaw_deg, pitch_deg, ..
+            }
+            | Camera::Free {
+                yaw_deg, pitch_deg, ..
+            } => look_dir(yaw_deg, pitch_deg),
+            Camera::Top { .. } => Vec3::NEG_Z,
+        }
+    }
+
+    /// View-projection matrix (reversed depth: 1 at the near plane, 0 at infinity) for an
+    /// image of the given width / height.
+    pub fn view_proj(&self, aspect: f32) -> Mat4 {
+        let aspect = if aspect.is_finite() && aspect > 0.0 {
+            aspect
+        } else {
+            1.0
+        };
+        match *self {
+            Camera::Top {
+                center,
+                half_height,
+            } => {
+                let hh = half_height.abs().max(0.5);
+                let eye = self.eye();
+                let view = Mat4::look_at_rh(eye, Vec3::new(center[0], center[1], 0.0), Vec3::Y);
+                let depth = eye.z + 20_000.0;
+                // Near and far swapped: reversed depth.
+                let proj = Mat4::orthographic_rh(-hh * aspect, hh * aspect, -hh, hh, depth, 1.0);
+                proj * view
+            }
+            _ => {
+                let eye = self.eye();
+                let fwd = self.forward();
+                // Looking straight up or down: any horizontal `up` works.
+                let up = if fwd.z.abs() > 0.999 {
+                    Vec3::Y
+                } else {
+                    Vec3::Z
+                };
+                let view = Mat4::look_at_rh(eye, eye + fwd, up);
+                let proj = Mat4::perspective_infinite_reverse_rh(
+                    FOV_Y_DEG.to_radians(),
+                    aspect,
+                    self.near(),
+                );
+                proj * view
+            }
+        }
+    }
+
+    /// Distance of the near plane: a hundredth of the orbit distance, within 0.1..10 m.
+    pub fn near(&self) -> f32 {
+        match *self {
+            Camera::Orbit { distance, .. } => (distance * 0.01).clamp(0.1, 10.0),
+            Camera::Top { .. } => 1.0,
+            Camera::Free { .. } => 0.3,
+        }
+    }
+}
+
+fn look_dir(yaw_deg: f32, pitch_deg: f32) -> Vec3 {
+    let (yaw, pitch) = (yaw_deg.to_radians(), pitch_deg.to_radians());
+    Vec3::new(
+        yaw.sin() * pitch.cos(),
+        yaw.cos() * pitch.cos(),
+        -pitch.sin(),
+    )
+}
+
+fn top_eye_height(half_height: f32) -> f32 {
+    10_000.0 + half_height.abs()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn frame_scene_sits_south_west_at_35_degrees() {
+        let cam = Camera::frame_scene(([-50.0, -50.0], [50.0, 50.0]));
+        let eye = cam.eye();
+        assert!(eye.x < 0.0 && eye.y < 0.0 && eye.z > 0.0);
+        let horizontal = (eye.x * eye.x + eye.y * eye.y).sqrt();
+        let elevation = eye.z.atan2(horizontal).to_degrees();
+        assert!((elevation - 35.0).abs() < 0.01, "{elevation}");
+        assert!((eye.x - eye.y).abs() < 1e-3);
+    }
+
+    #[test]
+    fn framed_scene_corners_are_in_view() {
+        let bounds = ([100.0, 200.0], [400.0, 300.0]);
+        let cam = Camera::frame_scene(bounds);
+        let vp = cam.view_proj(1.0);
+        for p in [
+            [100.0, 200.0],
+            [400.0, 200.0],
+            [400.0, 300.0],
+            [100.0, 300.0],
+        ] {
+            let c = vp * glam::Vec4::new(p[0], p[1], 0.0, 1.0);
+            let ndc = c / c.w;
+            assert!(ndc.x.abs() <= 1.0 && ndc.y.abs() <= 1.0, "{p:?} -> {ndc:?}");
+            assert!(ndc.z > 0.0 && ndc.z <= 1.0);
+        }
+    }
+
+    #[test]
+    fn reversed_depth_orders_near_above_far() {
+        let cam = Camera::free(0.0, 0.0, 10.0, 0.0, 0.0);
+        let vp = cam.view_proj(1.5);
+        let depth = |y: f32| {
+            let c = vp * glam::Vec4::new(0.0, y, 10.0, 1.0);
+            c.z / c.w
+        };
+        assert!(depth(10.0) > depth(100.0));
+        assert!(depth(100.0) > depth(10_000.0));
+    }
+
+    #[test]
+    fn top_view_has_north_up() {
+        let cam = Camera::top([0.0, 0.0], 100.0);
+        let vp = cam.view_proj(1.0);
+        let north = vp * glam::Vec4::new(0.0, 50.0, 0.0, 1.0);
+        let east = vp * glam::Vec4::new(50.0, 0.0, 0.0, 1.0);
+        assert!((north.y / north.w - 0.5).abs() < 1e-4);
+        assert!((east.x / east.w - 0.5).abs() < 1e-4);
+        let z = north.z / north.w;
+        assert!(z > 0.0 && z < 1.0);
+    }
+
+    #[test]
+    fn headings_are_clockwise_from_north() {
+        let east = Camera::free(0.0, 0.0, 0.0, 90.0, 0.0).forward();
+        assert!((east - Vec3::X).length() < 1e-5);
+        let down = Camera::free(0.0, 0.0, 0.0, 0.0, 90.0).forward();
+        assert!((down - Vec3::NEG_Z).length() < 1e-5);
+        // Looking straight down must still give a usable matrix.
+        assert!(Camera::free(0.0, 0.0, 50.0, 0.0, 90.0)
+            .view_proj(1.0)
+            .is_finite());
+    }
+}

@@ -1,0 +1,197 @@
+//! The GPU connection: instance, adapter, device and queue, and the errors of the renderer.
+
+use thiserror::Error;
+
+/// What went wrong while rendering.
+#[derive(Debug, Error)]
+pub enum RenderError {
+    /// No adapter on any backend, not even a software one.
+    #[error(
+        "no GPU adapter found (tried {tried}); on Linux without a GPU, \
+         `apt-get install mesa-vulkan-drivers` gives a software rasterizer (lavapipe)"
+    )]
+    NoAdapter { tried: String },
+    #[error("could not open the GPU device on {adapter}: {message}")]
+    Device { adapter: String, message: String },
+    /// A wgpu validation or out-of-memory error while uploading or drawing.
+    #[error("GPU error while {what}: {message}")]
+    Gpu { what: &'static str, message: String },
+    #[error("image size {width}x{height} is not supported (1..={max} pixels a side)")]
+    Size { width: u32, height: u32, max: u32 },
+    #[error("reading the rendered image back failed: {0}")]
+    ReadBack(String),
+}
+
+/// An open GPU device with the features the renderer asked for.
+pub struct GpuContext {
+    pub instance: wgpu::Instance,
+    pub adapter: wgpu::Adapter,
+    pub device: wgpu::Device,
+    pub queue: wgpu::Queue,
+}
+
+impl std::fmt::Debug for GpuContext {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("GpuContext")
+            .field("adapter", &self.describe())
+            .finish()
+    }
+}
+
+/// Features used when the adapter has them: BC textures uploaded compressed, GPU timestamps
+/// for the bench.
+fn wanted_features() -> wgpu::Features {
+    wgpu::Features::TEXTURE_COMPRESSION_BC | wgpu::Features::TIMESTAMP_QUERY
+}
+
+impl GpuContext {
+    /// Opens a device without a window: Vulkan first, then GL (or only the backends named
+    /// by `WGPU_BACKEND`), then any fallback (software) adapter.
+    pub fn headless() -> Result<Self, RenderError> {
+        let env_backends = wgpu::Backends::from_env();
+        let order: Vec<wgpu::Backends> = match env_backends {
+            Some(b) => vec![b],
+            None => vec![wgpu::Backends::VULKAN, wgpu::Backends::GL],
+        };
+        let mut tried = Vec::new();
+        for backends in &order {
+            tried.push(backend_names(*backends));
+            let instance = make_instance(*backends);
+            if let Some(adapter) = request_adapter(&instance, false) {
+                return Self::from_adapter(instance, adapter);
+            }
+        }
+        let all = order
+            .iter()
+            .fold(wgpu::Backends::empty(), |acc, b| acc | *b);
+        let instance = make_instance(all);
+        if let Some(adapter) = request_adapter(&instance, true) {
+            return Self::from_adapter(instance, adapter);
+        }
+        tried.push(format!("a fallback adapter on {}", backend_names(all)));
+        Err(RenderError::NoAdapter {
+            tried: tried.join(", "),
+        })
+    }
+
+    /// Opens the device of an adapter chosen elsewhere (the window picks one that can
+    /// present to its surface).
+    pub fn from_adapter(
+        instance: wgpu::Instance,
+        adapter: wgpu::Adapter,
+    ) -> Result<Self, RenderError> {
+        let features = adapter.features() & wanted_features();
+        let desc = wgpu::DeviceDescriptor {
+            label: Some("agview"),
+            required_features: features,
+            required_limits: adapter.limits(),
+            ..Default::default()
+        };
+        let (device, queue) =
+            pollster::block_on(adapter.request_device(&desc)).map_err(|e| RenderError::Device {
+                adapter: describe_adapter(&adapter),
+                message: e.to_string(),
+            })?;
+        Ok(GpuContext {
+            instance,
+            adapter,
+            device,
+            queue,
+        })
+    }
+
+    /// "llvmpipe (LLVM 15.0.6, 256 bits) on Vulkan (Cpu)".
+    pub fn describe(&self) -> String {
+        describe_adapter(&self.adapter)
+    }
+
+    /// Whether BC1/2/3 textures can be uploaded compressed.
+    pub fn has_bc(&self) -> bool {
+        self.device
+            .features()
+            .contains(wgpu::Features::TEXTURE_COMPRESSION_BC)
+    }
+
+    /// Runs `f` inside a validation error scope and turns a captured error into
+    /// [`RenderError::Gpu`].
+    pub(crate) fn checked<T>(
+        &self,
+        what: &'static str,
+        f: impl FnOnce() -> T,
+    ) -> Result<T, RenderError> {
+        let oom = self.device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
+        let validation = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
+        let value = f();
+        let v = pollster::block_on(validation.pop());
+        let o = pollster::block_on(oom.pop());
+        match v.or(o) {
+            Some(e) => Err(RenderError::Gpu {
+                what,
+                message: e.to_string(),
+            }),
+            None => Ok(value),
+        }
+    }
+}
+
+fn make_instance(backends: wgpu::Backends) -> wgpu::Instance {
+    let mut desc = wgpu::InstanceDescriptor::new_without_display_handle_from_env();
+    desc.backends = backends;
+    wgpu::Instance::new(desc)
+}
+
+fn request_adapter(instance: &wgpu::Instance, fallback: bool) -> Option<wgpu::Adapter> {
+    let options = wgpu::RequestAdapterOptions {
+        power_preference: wgpu::PowerPreference::HighPerformance,
+        force_fallback_adapter: fallback,
+        compatible_surface: None,
+        ..Default::default()
+    };
+    pollster::block_on(instance.request_adapter(&options)).ok()
+}
+
+fn describe_adapter(adapter: &wgpu::Adapter) -> String {
+    let info = adapter.get_info();
+    format!(
+        "{} on {:?} ({:?})",
+        info.name, info.backend, info.device_type
+    )
+}
+
+fn backend_names(backends: wgpu::Backends) -> String {
+    let names: Vec<&str> = [
+        (wgpu::Backends::VULKAN, "Vulkan"),
+        (wgpu::Backends::GL, "GL"),
+        (wgpu::Backends::METAL, "Metal"),
+        (wgpu::Backends::DX12, "DX12"),
+        (wgpu::Backends::BROWSER_WEBGPU, "WebGPU"),
+    ]
+    .iter()
+    .filter(|(b, _)| backends.contains(*b))
+    .map(|(_, n)| *n)
+    .collect();
+    if names.is_empty() {
+        "no backend".into()
+    } else {
+        names.join("+")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn no_adapter_error_names_backends_and_the_fix() {
+        let e = RenderError::NoAdapter {
+            tried: "Vulkan, GL, a fallback adapter on Vulkan+GL".into(),
+        };
+        let s = e.to_string();
+        assert!(s.contains("Vulkan") && s.contains("GL"));
+        assert!(s.contains("apt-get install mesa-vulkan-drivers"));
+        assert_eq!(
+            backend_names(wgpu::Backends::VULKAN | wgpu::Backends::GL),
+            "Vulkan+GL"
+        );
+    }
+}

@@ -1,0 +1,282 @@
+//! Plane geometry for building meshes on the CPU: half-plane clipping, convex pieces of a
+//! polygon, ear-clipping triangulation. Points are `[f32; 2]` meters.
+
+pub(crate) type P = [f32; 2];
+
+/// Twice the signed area; positive for counter-clockwise.
+pub(crate) fn signed_area2(poly: &[P]) -> f32 {
+    let n = poly.len();
+    let mut a = 0.0;
+    for i in 0..n {
+        let p = poly[i];
+        let q = poly[(i + 1) % n];
+        a += p[0] * q[1] - q[0] * p[1];
+    }
+    a
+}
+
+fn cross(o: P, a: P, b: P) -> f32 {
+    (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
+}
+
+/// A half-plane `a·x + b·y + c >= 0`.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct HalfPlane {
+    pub a: f32,
+    pub b: f32,
+    pub c: f32,
+}
+
+impl HalfPlane {
+    /// The half-plane left of the directed line `p → q`.
+    pub fn left_of(p: P, q: P) -> Self {
+        let a = -(q[1] - p[1]);
+        let b = q[0] - p[0];
+        HalfPlane {
+            a,
+            b,
+            c: -(a * p[0] + b * p[1]),
+        }
+    }
+
+    fn eval(&self, p: P) -> f32 {
+        self.a * p[0] + self.b * p[1] + self.c
+    }
+}
+
+/// Clips a convex polygon by a half-plane (Sutherland–Hodgman step) into `out`.
+pub(crate) fn clip_half_plane(poly: &[P], h: HalfPlane, out: &mut Vec<P>) {
+    out.clear();
+    let n = poly.len();
+    if n == 0 {
+        return;
+    }
+    for i in 0..n {
+        let p = poly[i];
+        let q = poly[(i + 1) % n];
+        let (dp, dq) = (h.eval(p), h.eval(q));
+        if dp >= 0.0 {
+            push_distinct(out, p);
+        }
+        if (dp >= 0.0) != (dq >= 0.0) {
+            let t = dp / (dp - dq);
+            push_distinct(out, [p[0] + (q[0] - p[0]) * t, p[1] + (q[1] - p[1]) * t]);
+        }
+    }
+    while out.len() > 1 && same(out[0], out[out.len() - 1]) {
+        out.pop();
+    }
+    if out.len() < 3 {
+        out.clear();
+    }
+}
+
+/// Appends a point unless it repeats the last one (a vertex on the clip line would
+/// otherwise appear twice and make zero-area triangles).
+fn push_distinct(out: &mut Vec<P>, p: P) {
+    if out.last().is_none_or(|q| !same(*q, p)) {
+        out.push(p);
+    }
+}
+
+/// Clips `poly` (convex) by every half-plane in turn; empty when nothing is left.
+pub(crate) fn clip_convex(poly: &[P], planes: &[HalfPlane]) -> Vec<P> {
+    let mut cur = poly.to_vec();
+    let mut next = Vec::with_capacity(poly.len() + planes.len());
+    for h in planes {
+        clip_half_plane(&cur, *h, &mut next);
+        std::mem::swap(&mut cur, &mut next);
+        if cur.is_empty() {
+            break;
+        }
+    }
+    cur
+}
+
+/// The half-planes whose intersection is a convex, counter-clockwise polygon.
+pub(crate) fn planes_of(convex_ccw: &[P]) -> Vec<HalfPlane> {
+    let n = convex_ccw.len();
+    (0..n)
+        .map(|i| HalfPlane::left_of(convex_ccw[i], convex_ccw[(i + 1) % n]))
+        .collect()
+}
+
+/// The polygon with repeated and non-finite points removed and turned counter-clockwise;
+/// `None` when fewer than three points or no area remain.
+pub(crate) fn normalized(poly: &[P]) -> Option<Vec<P>> {
+    let mut pts: Vec<P> = Vec::with_capacity(poly.len());
+    for p in poly {
+        if !(p[0].is_finite() && p[1].is_finite()) {
+            continue;
+        }
+        if pts.last().is_some_and(|q| same(*q, *p)) {
+            continue;
+        }
+        pts.push(*p);
+    }
+    while pts.len() > 1 && same(pts[0], pts[pts.len() - 1]) {
+        pts.pop();
+    }
+    if pts.len() < 3 {
+        return None;
+    }
+    let area = signed_area2(&pts);
+    if area.abs() < 1e-6 {
+        return None;
+    }
+    if area < 0.0 {
+        pts.reverse();
+    }
+    Some(pts)
+}
+
+fn same(a: P, b: P) -> bool {
+    (a[0] - b[0]).abs() < 1e-5 && (a[1] - b[1]).abs() < 1e-5
+}
+
+/// Whether a counter-clockwise polygon is convex.
+pub(crate) fn is_convex(ccw: &[P]) -> bool {
+    let n = ccw.len();
+    (0..n).all(|i| cross(ccw[i], ccw[(i + 1) % n], ccw[(i + 2) % n]) >= -1e-6)
+}
+
+/// Convex pieces covering a polygon: itself when convex, else its triangles.
+pub(crate) fn convex_pieces(poly: &[P]) -> Vec<Vec<P>> {
+    let Some(ccw) = normalized(poly) else {
+        return Vec::new();
+    };
+    if is_convex(&ccw) {
+        return vec![ccw];
+    }
+    triangulate(&ccw)
+        .into_iter()
+        .map(|[a, b, c]| vec![ccw[a], ccw[b], ccw[c]])
+        .collect()
+}
+
+/// Ear-clipping triangulation of a simple polygon (either orientation); triangles are
+/// counter-clockwise index triples. A polygon that is not simple still gets a best-effort
+/// fan of its remaining points rather than an endless loop.
+pub(crate) fn triangulate(poly: &[P]) -> Vec<[usize; 3]> {
+    let n = poly.len();
+    if n < 3 {
+        return Vec::new();
+    }
+    let mut idx: Vec<usize> = (0..n).collect();
+    if signed_area2(poly) < 0.0 {
+        idx.reverse();
+    }
+    let mut out = Vec::with_capacity(n - 2);
+    let mut guard = 0usize;
+    while idx.len() > 3 && guard < n * n {
+        guard += 1;
+        let m = idx.len();
+        let mut cut = None;
+        for k in 0..m {
+            let (ia, ib, ic) = (idx[(k + m - 1) % m], idx[k], idx[(k + 1) % m]);
+            let (a, b, c) = (poly[ia], poly[ib], poly[ic]);
+            if cross(a, b, c) <= 1e-9 {
+                continue;
+            }
+            let inside = idx
+                .iter()
+                .any(|&j| j != ia && j != ib && j != ic && point_in_triangle(poly[j], a, b, c));
+            if !inside {
+                cut = Some(k);
+                out.push([ia, ib, ic]);
+                break;
+            }
+        }
+        match cut {
+            Some(k) => {
+                idx.remove(k);
+            }
+            None => break,
+        }
+    }
+    // What is left (a triangle, or a degenerate remainder): fan it.
+    for k in 1..idx.len().saturating_sub(1) {
+        let t = [idx[0], idx[k], idx[k + 1]];
+        if cross(poly[t[0]], poly[t[1]], poly[t[2]]).abs() > 1e-9 {
+            out.push(t);
+        }
+    }
+    out
+}
+
+fn point_in_triangle(p: P, a: P, b: P, c: P) -> bool {
+    cross(a, b, p) >= 0.0 && cross(b, c, p) >= 0.0 && cross(c, a, p) >= 0.0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn area(poly: &[P]) -> f32 {
+        signed_area2(poly).abs() * 0.5
+    }
+
+    #[test]
+    fn clipping_a_square_by_a_half_plane() {
+        let sq = [[0.0, 0.0], [2.0, 0.0], [2.0, 2.0], [0.0, 2.0]];
+        // Keep x <= 1: west of a line running north.
+        let h = HalfPlane::left_of([1.0, 0.0], [1.0, 2.0]);
+        let out = clip_convex(&sq, &[h]);
+        assert!((area(&out) - 2.0).abs() < 1e-5, "{out:?}");
+        assert!(out.iter().all(|p| p[0] <= 1.0 + 1e-6));
+        // Entirely outside.
+        let h = HalfPlane::left_of([5.0, 2.0], [5.0, 0.0]);
+        let g = HalfPlane::left_of([3.0, 0.0], [3.0, 2.0]);
+        assert!(clip_convex(&sq, &[h, g]).is_empty());
+    }
+
+    #[test]
+    fn triangulation_covers_a_concave_polygon() {
+        // An L shape, clockwise.
+        let l = [
+            [0.0, 0.0],
+            [0.0, 2.0],
+            [1.0, 2.0],
+            [1.0, 1.0],
+            [2.0, 1.0],
+            [2.0, 0.0],
+        ];
+        let tris = triangulate(&l);
+        assert_eq!(tris.len(), 4);
+        let total: f32 = tris
+            .iter()
+            .map(|t| area(&[l[t[0]], l[t[1]], l[t[2]]]))
+            .sum();
+        assert!((total - 3.0).abs() < 1e-5);
+        for t in &tris {
+            assert!(cross(l[t[0]], l[t[1]], l[t[2]]) > 0.0);
+        }
+        let pieces = convex_pieces(&l);
+        assert_eq!(pieces.len(), 4);
+    }
+
+    #[test]
+    fn normalizing_drops_junk() {
+        assert!(normalized(&[[0.0, 0.0], [1.0, 0.0]]).is_none());
+        assert!(normalized(&[[0.0, 0.0], [1.0, 0.0], [2.0, 0.0]]).is_none());
+        let p = normalized(&[
+            [0.0, 0.0],
+            [0.0, 1.0],
+            [0.0, 1.0],
+            [f32::NAN, 3.0],
+            [1.0, 0.0],
+            [0.0, 0.0],
+        ])
+        .unwrap();
+        assert_eq!(p.len(), 3);
+        assert!(signed_area2(&p) > 0.0);
+        assert!(is_convex(&p));
+    }
+
+    #[test]
+    fn self_intersecting_input_terminates() {
+        let bow = [[0.0, 0.0], [1.0, 1.0], [1.0, 0.0], [0.0, 1.0]];
+        let _ = triangulate(&bow);
+        let _ = convex_pieces(&bow);
+    }
+}

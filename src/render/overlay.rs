@@ -1,0 +1,230 @@
+//! Debug overlays: the layout's marks as coloured lines draped on the terrain
+//! (`lines.wgsl`). All kinds are uploaded once per scene; which show is a bit mask in the
+//! frame uniforms, so toggling one re-uploads nothing.
+
+use bytemuck::{Pod, Zeroable};
+
+use crate::scene::Scene;
+
+use super::geom::P;
+
+/// Which overlays to draw.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Overlays {
+    /// The polygon the asset was laid out on (yellow).
+    pub polygon: bool,
+    /// AGB cut lines (red).
+    pub cut_lines: bool,
+    /// Regions covered by compressed slop tiles (cyan).
+    pub slop_regions: bool,
+    /// Tiles' ground points (white crosses).
+    pub ground_points: bool,
+    /// AGS stop points (orange crosses).
+    pub stop_points: bool,
+    /// AGS corners (magenta diamonds).
+    pub corners: bool,
+    /// AGS caps: side end points (blue squares).
+    pub caps: bool,
+    /// AGB EDGE_MIN / EDGE_MAX rectangles (light and dark green).
+    pub edge_rects: bool,
+}
+
+impl Overlays {
+    /// Every overlay on.
+    pub fn all() -> Self {
+        Overlays {
+            polygon: true,
+            cut_lines: true,
+            slop_regions: true,
+            ground_points: true,
+            stop_points: true,
+            corners: true,
+            caps: true,
+            edge_rects: true,
+        }
+    }
+
+    /// The shader's bit mask: bit `k` for [`Kind`] `k`.
+    pub(crate) fn mask(&self) -> u32 {
+        [
+            self.polygon,
+            self.cut_lines,
+            self.slop_regions,
+            self.ground_points,
+            self.stop_points,
+            self.corners,
+            self.caps,
+            self.edge_rects,
+        ]
+        .iter()
+        .enumerate()
+        .fold(0, |m, (k, on)| if *on { m | (1 << k) } else { m })
+    }
+}
+
+/// Overlay kinds, the bit numbers of [`Overlays::mask`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(u32)]
+enum Kind {
+    Polygon = 0,
+    CutLines = 1,
+    Slop = 2,
+    GroundPoints = 3,
+    StopPoints = 4,
+    Corners = 5,
+    Caps = 6,
+    EdgeRects = 7,
+}
+
+/// One line vertex as uploaded (20 bytes).
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Pod, Zeroable)]
+pub(crate) struct LineVertex {
+    pub xy: [f32; 2],
+    pub lift: f32,
+    pub kind: u32,
+    pub color: [u8; 4],
+}
+
+/// How high above the drawn ground lines float.
+const LIFT: f32 = 0.25;
+
+/// Builds every overlay's lines; segments are split every `step` meters so they follow
+/// the ground. `marker` is the half size of point markers in meters.
+pub(crate) fn build(scene: &Scene, step: f32, marker: f32) -> Vec<LineVertex> {
+    let mut out = Vec::new();
+    let step = if step.is_finite() && step > 0.1 {
+        step
+    } else {
+        0.1
+    };
+    let mut seg = |a: P, b: P, kind: Kind, color: [u8; 4]| {
+        if !(a.iter().chain(&b).all(|v| v.is_finite())) {
+            return;
+        }
+        let len = ((b[0] - a[0]).powi(2) + (b[1] - a[1]).powi(2)).sqrt();
+        let n = ((len / step).ceil() as usize).clamp(1, 512);
+        for k in 0..n {
+            for t in [k as f32 / n as f32, (k + 1) as f32 / n as f32] {
+                out.push(LineVertex {
+                    xy: [a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t],
+                    lift: LIFT,
+                    kind: kind as u32,
+                    color,
+                });
+            }
+        }
+    };
+    let ring = |pts: &[P], kind: Kind, color: [u8; 4], seg: &mut dyn FnMut(P, P, Kind, [u8; 4])| {
+        for i in 0..pts.len() {
+            if pts.len() > 1 {
+                seg(pts[i], pts[(i + 1) % pts.len()], kind, color);
+            }
+        }
+    };
+    const YELLOW: [u8; 4] = [255, 230, 0, 255];
+    const RED: [u8; 4] = [255, 40, 40, 255];
+    const CYAN: [u8; 4] = [0, 230, 255, 255];
+    const WHITE: [u8; 4] = [255, 255, 255, 255];
+    const ORANGE: [u8; 4] = [255, 140, 0, 255];
+    const MAGENTA: [u8; 4] = [255, 0, 255, 255];
+    const BLUE: [u8; 4] = [40, 90, 255, 255];
+    const GREEN: [u8; 4] = [120, 255, 120, 255];
+    const DARK_GREEN: [u8; 4] = [0, 150, 60, 255];
+    for contour in &scene.polygon {
+        ring(contour, Kind::Polygon, YELLOW, &mut seg);
+    }
+    for [a, b] in &scene.debug.cut_lines {
+        seg(*a, *b, Kind::CutLines, RED);
+    }
+    for r in &scene.debug.slop_regions {
+        ring(r, Kind::Slop, CYAN, &mut seg);
+    }
+    ring(&scene.debug.edge_min, Kind::EdgeRects, GREEN, &mut seg);
+    ring(&scene.debug.edge_max, Kind::EdgeRects, DARK_GREEN, &mut seg);
+    let m = marker;
+    let plus = |p: P| {
+        [
+            ([p[0] - m, p[1]], [p[0] + m, p[1]]),
+            ([p[0], p[1] - m], [p[0], p[1] + m]),
+        ]
+    };
+    let cross = |p: P| {
+        [
+            ([p[0] - m, p[1] - m], [p[0] + m, p[1] + m]),
+            ([p[0] - m, p[1] + m], [p[0] + m, p[1] - m]),
+        ]
+    };
+    for p in &scene.debug.ground_points {
+        for (a, b) in plus(*p) {
+            seg(a, b, Kind::GroundPoints, WHITE);
+        }
+    }
+    for p in &scene.stop_points {
+        for (a, b) in cross(*p) {
+            seg(a, b, Kind::StopPoints, ORANGE);
+        }
+    }
+    for c in &scene.corners {
+        let p = c.pos;
+        let diamond = [
+            [p[0] + m, p[1]],
+            [p[0], p[1] + m],
+            [p[0] - m, p[1]],
+            [p[0], p[1] - m],
+        ];
+        ring(&diamond, Kind::Corners, MAGENTA, &mut seg);
+    }
+    for p in &scene.debug.caps {
+        let h = m * 0.7;
+        let square = [
+            [p[0] - h, p[1] - h],
+            [p[0] + h, p[1] - h],
+            [p[0] + h, p[1] + h],
+            [p[0] - h, p[1] + h],
+        ];
+        ring(&square, Kind::Caps, BLUE, &mut seg);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scene::{CornerMark, DebugMarks};
+
+    #[test]
+    fn mask_bits_follow_the_kinds() {
+        assert_eq!(Overlays::default().mask(), 0);
+        assert_eq!(Overlays::all().mask(), 0xff);
+        let o = Overlays {
+            cut_lines: true,
+            caps: true,
+            ..Overlays::default()
+        };
+        assert_eq!(
+            o.mask(),
+            (1 << Kind::CutLines as u32) | (1 << Kind::Caps as u32)
+        );
+    }
+
+    #[test]
+    fn lines_are_split_and_tagged() {
+        let scene = Scene {
+            polygon: vec![vec![[0.0, 0.0], [10.0, 0.0], [10.0, 10.0]]],
+            corners: vec![CornerMark::default()],
+            debug: DebugMarks {
+                cut_lines: vec![[[0.0, 0.0], [0.0, 4.0]], [[f32::NAN, 0.0], [1.0, 1.0]]],
+                ..DebugMarks::default()
+            },
+            ..Scene::default()
+        };
+        let v = build(&scene, 2.0, 1.0);
+        let count = |k: Kind| v.iter().filter(|x| x.kind == k as u32).count();
+        // Polygon: 10 + 10 + 14.1 m at 2 m steps = 5 + 5 + 8 segments.
+        assert_eq!(count(Kind::Polygon), 2 * 18);
+        assert_eq!(count(Kind::CutLines), 2 * 2);
+        assert_eq!(count(Kind::Corners), 2 * 4);
+        assert_eq!(v.len() % 2, 0);
+    }
+}

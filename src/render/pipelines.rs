@@ -1,0 +1,538 @@
+//! The [`Renderer`]: bind group layouts, the six pipelines and the sampler, built once; and
+//! [`Renderer::draw`], which records a frame of a [`SceneGpu`] into any texture view.
+
+use std::borrow::Cow;
+
+use super::context::GpuContext;
+use super::facades::FacadeVertex;
+use super::objects::{InstanceGpu, MeshVertexGpu};
+use super::overlay::LineVertex;
+use super::scene_gpu::SceneGpu;
+use super::tiles::TileVertex;
+use super::trees::TreeVertex;
+
+/// The depth buffer's format (reversed depth: cleared to 0, nearer is greater).
+pub(crate) const DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
+
+/// Shaders: the shared prelude followed by one pipeline's file.
+macro_rules! shader {
+    ($file:literal) => {
+        concat!(
+            include_str!("../../shaders/common.wgsl"),
+            "\n",
+            include_str!(concat!("../../shaders/", $file))
+        )
+    };
+}
+
+const TERRAIN_WGSL: &str = shader!("terrain.wgsl");
+const TILE_WGSL: &str = shader!("tile.wgsl");
+const OBJECT_WGSL: &str = shader!("object.wgsl");
+const FACADE_WGSL: &str = shader!("facade.wgsl");
+const TREE_WGSL: &str = shader!("tree.wgsl");
+const LINES_WGSL: &str = shader!("lines.wgsl");
+
+/// Pipelines and layouts: immutable after creation, shared by every scene and frame.
+pub struct Renderer {
+    pub(crate) color_format: wgpu::TextureFormat,
+    pub(crate) sample_count: u32,
+    pub(crate) frame_layout: wgpu::BindGroupLayout,
+    pub(crate) material_layout: wgpu::BindGroupLayout,
+    pub(crate) sampler: wgpu::Sampler,
+    terrain: wgpu::RenderPipeline,
+    tiles: wgpu::RenderPipeline,
+    objects: wgpu::RenderPipeline,
+    facades: wgpu::RenderPipeline,
+    trees: wgpu::RenderPipeline,
+    lines: wgpu::RenderPipeline,
+}
+
+/// The multisampled colour and the depth buffer a frame of a given size draws into.
+pub struct FrameTargets {
+    pub width: u32,
+    pub height: u32,
+    msaa: Option<wgpu::TextureView>,
+    depth: wgpu::TextureView,
+}
+
+impl FrameTargets {
+    /// Targets for `width × height` frames of `renderer` (recreate on resize).
+    pub fn new(device: &wgpu::Device, renderer: &Renderer, width: u32, height: u32) -> Self {
+        let (width, height) = (width.max(1), height.max(1));
+        let size = wgpu::Extent3d {
+            width,
+            height,
+            depth_or_array_layers: 1,
+        };
+        let make = |label, format| {
+            device
+                .create_texture(&wgpu::TextureDescriptor {
+                    label: Some(label),
+                    size,
+                    mip_level_count: 1,
+                    sample_count: renderer.sample_count,
+                    dimension: wgpu::TextureDimension::D2,
+                    format,
+                    usage: wgpu::TextureUsages::RENDER_ATTACHMENT,
+                    view_formats: &[],
+                })
+                .create_view(&wgpu::TextureViewDescriptor::default())
+        };
+        FrameTargets {
+            width,
+            height,
+            msaa: (renderer.sample_count > 1).then(|| make("msaa colour", renderer.color_format)),
+            depth: make("depth", DEPTH_FORMAT),
+        }
+    }
+}
+
+/// What one frame drew.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct DrawStats {
+    pub draw_calls: u32,
+    /// Instances submitted to object draws (each LOD draw counts its instances).
+    pub instances: u64,
+    /// Triangles submitted, before LOD culling in the vertex shader.
+    pub triangles: u64,
+}
+
+impl Renderer {
+    /// Builds every pipeline for frames of `color_format` with `sample_count` samples
+    /// (1 or a count from [`Renderer::best_sample_count`]).
+    pub fn new(ctx: &GpuContext, color_format: wgpu::TextureFormat, sample_count: u32) -> Self {
+        let device = &ctx.device;
+        let frame_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("frame"),
+            entries: &[
+                wgpu::BindGroupLayoutEntry {
+                    binding: 0,
+                    visibility: wgpu::ShaderStages::VERTEX_FRAGMENT,
+                    ty: wgpu::BindingType::Buffer {
+                        ty: wgpu::BufferBindingType::Uniform,
+                        has_dynamic_offset: false,
+                        min_binding_size: None,
+                    },
+                    count: None,
+                },
+                wgpu::BindGroupLayoutEntry {
+                    binding: 1,
+                    visibility: wgpu::ShaderStages::VERTEX_FRAGMENT,
+                    ty: wgpu::BindingType::Texture {
+                        sample_type: wgpu::TextureSampleType::Float { filterable: false },
+                        view_dimension: wgpu::TextureViewDimension::D2,
+                        multisampled: false,
+                    },
+                    count: None,
+                },
+                wgpu::BindGroupLayoutEntry {
+                    binding: 2,
+                    visibility: wgpu::ShaderStages::FRAGMENT,
+                    ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
+                    count: None,
+                },
+            ],
+        });
+        let material_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("material"),
+            entries: &[
+                wgpu::BindGroupLayoutEntry {
+                    binding: 0,
+                    visibility: wgpu::ShaderStages::FRAGMENT,
+                    ty: wgpu::BindingType::Texture {
+                        sample_type: wgpu::TextureSampleType::Float { filterable: true },
+                        view_dimension: wgpu::TextureViewDimension::D2,
+                        multisampled: false,
+                    },
+                    count: None,
+                },
+                wgpu::BindGroupLayoutEntry {
+                    binding: 1,
+                    visibility: wgpu::ShaderStages::VERTEX_FRAGMENT,
+                    ty: wgpu::BindingType::Buffer {
+                        ty: wgpu::BufferBindingType::Uniform,
+                        has_dynamic_offset: false,
+                        min_binding_size: None,
+                    },
+                    count: None,
+                },
+            ],
+        });
+        let sampler = device.create_sampler(&wgpu::SamplerDescriptor {
+            label: Some("material"),
+            address_mode_u: wgpu::AddressMode::Repeat,
+            address_mode_v: wgpu::AddressMode::Repeat,
+            address_mode_w: wgpu::AddressMode::Repeat,
+            mag_filter: wgpu::FilterMode::Linear,
+            min_filter: wgpu::FilterMode::Linear,
+            mipmap_filter: wgpu::MipmapFilterMode::Linear,
+            anisotropy_clamp: 8,
+            ..Default::default()
+        });
+        let frame_only = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some("frame only"),
+            bind_group_layouts: &[Some(&frame_layout)],
+            immediate_size: 0,
+        });
+        let with_material = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some("frame + material"),
+            bind_group_layouts: &[Some(&frame_layout), Some(&material_layout)],
+            immediate_size: 0,
+        });
+        let b = PipelineBuilder {
+            device,
+            color_format,
+            sample_count,
+        };
+        let terrain = b.build(&Spec {
+            label: "terrain",
+            source: TERRAIN_WGSL,
+            layout: &frame_only,
+            buffers: &[],
+            topology: wgpu::PrimitiveTopology::TriangleList,
+            cull: Some(wgpu::Face::Back),
+            depth_write: true,
+            blend: None,
+        });
+        let tiles = b.build(&Spec {
+            label: "tiles",
+            source: TILE_WGSL,
+            layout: &with_material,
+            buffers: &[Some(wgpu::VertexBufferLayout {
+                array_stride: std::mem::size_of::<TileVertex>() as u64,
+                step_mode: wgpu::VertexStepMode::Vertex,
+                attributes: &wgpu::vertex_attr_array![0 => Float32x2, 1 => Float32x2],
+            })],
+            topology: wgpu::PrimitiveTopology::TriangleList,
+            cull: None,
+            depth_write: false,
+            blend: Some(wgpu::BlendState::ALPHA_BLENDING),
+        });
+        let objects = b.build(&Spec {
+            label: "objects",
+            source: OBJECT_WGSL,
+            layout: &with_material,
+            buffers: &[
+                Some(wgpu::VertexBufferLayout {
+                    array_stride: std::mem::size_of::<MeshVertexGpu>() as u64,
+                    step_mode: wgpu::VertexStepMode::Vertex,
+                    attributes: &wgpu::vertex_attr_array![0 => Float32x3, 1 => Float32x3, 2 => Float32x2],
+                }),
+                Some(wgpu::VertexBufferLayout {
+                    array_stride: std::mem::size_of::<InstanceGpu>() as u64,
+                    step_mode: wgpu::VertexStepMode::Instance,
+                    attributes: &wgpu::vertex_attr_array![3 => Float32x4, 4 => Float32x4],
+                }),
+            ],
+            topology: wgpu::PrimitiveTopology::TriangleList,
+            cull: None,
+            depth_write: true,
+            blend: None,
+        });
+        let facades = b.build(&Spec {
+            label: "facades",
+            source: FACADE_WGSL,
+            layout: &with_material,
+            buffers: &[Some(wgpu::VertexBufferLayout {
+                array_stride: std::mem::size_of::<FacadeVertex>() as u64,
+                step_mode: wgpu::VertexStepMode::Vertex,
+                attributes: &wgpu::vertex_attr_array![
+                    0 => Float32x2, 1 => Float32x2, 2 => Float32x4, 3 => Float32x2
+                ],
+            })],
+            topology: wgpu::PrimitiveTopology::TriangleList,
+            cull: None,
+            depth_write: true,
+            blend: None,
+        });
+        let trees = b.build(&Spec {
+            label: "trees",
+            source: TREE_WGSL,
+            layout: &with_material,
+            buffers: &[Some(wgpu::VertexBufferLayout {
+                array_stride: std::mem::size_of::<TreeVertex>() as u64,
+                step_mode: wgpu::VertexStepMode::Vertex,
+                attributes: &wgpu::vertex_attr_array![
+                    0 => Float32x2, 1 => Float32x2, 2 => Float32, 3 => Float32x2
+                ],
+            })],
+            topology: wgpu::PrimitiveTopology::TriangleList,
+            cull: None,
+            depth_write: true,
+            blend: None,
+        });
+        let lines = b.build(&Spec {
+            label: "lines",
+            source: LINES_WGSL,
+            layout: &frame_only,
+            buffers: &[Some(wgpu::VertexBufferLayout {
+                array_stride: std::mem::size_of::<LineVertex>() as u64,
+                step_mode: wgpu::VertexStepMode::Vertex,
+                attributes: &wgpu::vertex_attr_array![
+                    0 => Float32x2, 1 => Float32, 2 => Uint32, 3 => Unorm8x4
+                ],
+            })],
+            topology: wgpu::PrimitiveTopology::LineList,
+            cull: None,
+            depth_write: false,
+            blend: Some(wgpu::BlendState::ALPHA_BLENDING),
+        });
+        Renderer {
+            color_format,
+            sample_count,
+            frame_layout,
+            material_layout,
+            sampler,
+            terrain,
+            tiles,
+            objects,
+            facades,
+            trees,
+            lines,
+        }
+    }
+
+    /// 4 when the adapter can multisample both `color_format` and the depth format 4×,
+    /// else 1.
+    pub fn best_sample_count(adapter: &wgpu::Adapter, color_format: wgpu::TextureFormat) -> u32 {
+        let ok = |f| {
+            adapter
+                .get_texture_format_features(f)
+                .flags
+                .sample_count_supported(4)
+        };
+        if ok(color_format) && ok(DEPTH_FORMAT) {
+            4
+        } else {
+            1
+        }
+    }
+
+    /// The colour format the pipelines were built for.
+    pub fn color_format(&self) -> wgpu::TextureFormat {
+        self.color_format
+    }
+
+    /// Samples per pixel of the pipelines (and of [`FrameTargets`]).
+    pub fn sample_count(&self) -> u32 {
+        self.sample_count
+    }
+
+    /// Records one frame of `scene` (prepared with [`SceneGpu::prepare`]) into `target`, a
+    /// single-sampled view of the renderer's colour format and the size of `targets`.
+    pub fn draw(
+        &self,
+        encoder: &mut wgpu::CommandEncoder,
+        target: &wgpu::TextureView,
+        targets: &FrameTargets,
+        scene: &SceneGpu,
+    ) -> DrawStats {
+        self.draw_with_timestamps(encoder, target, targets, scene, None)
+    }
+
+    /// [`Renderer::draw`], writing the pass's start and end times to queries 0 and 1 of
+    /// `timestamps` (for the bench).
+    pub(crate) fn draw_with_timestamps(
+        &self,
+        encoder: &mut wgpu::CommandEncoder,
+        target: &wgpu::TextureView,
+        targets: &FrameTargets,
+        scene: &SceneGpu,
+        timestamps: Option<&wgpu::QuerySet>,
+    ) -> DrawStats {
+        let sky = scene.frame.sky;
+        let (view, resolve) = match &targets.msaa {
+            Some(msaa) => (msaa, Some(target)),
+            None => (target, None),
+        };
+        let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+            label: Some("scene"),
+            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                view,
+                depth_slice: None,
+                resolve_target: resolve,
+                ops: wgpu::Operations {
+                    load: wgpu::LoadOp::Clear(wgpu::Color {
+                        r: f64::from(sky[0]),
+                        g: f64::from(sky[1]),
+                        b: f64::from(sky[2]),
+                        a: 1.0,
+                    }),
+                    store: if resolve.is_some() {
+                        wgpu::StoreOp::Discard
+                    } else {
+                        wgpu::StoreOp::Store
+                    },
+                },
+            })],
+            depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
+                view: &targets.depth,
+                depth_ops: Some(wgpu::Operations {
+                    load: wgpu::LoadOp::Clear(0.0),
+                    store: wgpu::StoreOp::Discard,
+                }),
+                stencil_ops: None,
+            }),
+            timestamp_writes: timestamps.map(|q| wgpu::RenderPassTimestampWrites {
+                query_set: q,
+                beginning_of_pass_write_index: Some(0),
+                end_of_pass_write_index: Some(1),
+            }),
+            occlusion_query_set: None,
+            multiview_mask: None,
+        });
+        let mut stats = DrawStats::default();
+        pass.set_bind_group(0, &scene.frame_bind_group, &[]);
+        let f = &scene.frame;
+
+        if f.show_terrain {
+            pass.set_pipeline(&self.terrain);
+            pass.set_index_buffer(scene.terrain_indices.slice(..), wgpu::IndexFormat::Uint32);
+            pass.draw_indexed(0..scene.terrain_index_count, 0, 0..1);
+            stats.draw_calls += 1;
+            stats.triangles += u64::from(scene.terrain_index_count / 3);
+        }
+
+        if let Some(t) = scene.tiles.as_ref().filter(|_| f.show_tiles) {
+            pass.set_pipeline(&self.tiles);
+            pass.set_bind_group(1, &t.material, &[]);
+            pass.set_vertex_buffer(0, t.vertices.slice(..));
+            pass.set_index_buffer(t.indices.slice(..), wgpu::IndexFormat::Uint32);
+            pass.draw_indexed(0..t.index_count, 0, 0..1);
+            stats.draw_calls += 1;
+            stats.triangles += u64::from(t.index_count / 3);
+        }
+
+        if let Some(o) = scene.objects.as_ref().filter(|_| f.show_objects) {
+            pass.set_pipeline(&self.objects);
+            pass.set_vertex_buffer(0, o.vertices.slice(..));
+            pass.set_index_buffer(o.indices.slice(..), wgpu::IndexFormat::Uint32);
+            let stride = std::mem::size_of::<InstanceGpu>() as u64;
+            for batch in &o.batches {
+                let count = batch.instances.end - batch.instances.start;
+                if count == 0 {
+                    continue;
+                }
+                // Bind the batch's slice rather than using a first instance: works on
+                // every backend.
+                let range = u64::from(batch.instances.start) * stride
+                    ..u64::from(batch.instances.end) * stride;
+                pass.set_vertex_buffer(1, o.instances.slice(range));
+                for (material, indices) in &batch.lods {
+                    pass.set_bind_group(1, material, &[]);
+                    pass.draw_indexed(indices.clone(), 0, 0..count);
+                    stats.draw_calls += 1;
+                    stats.instances += u64::from(count);
+                    stats.triangles += u64::from(indices.len() as u32 / 3) * u64::from(count);
+                }
+            }
+        }
+
+        if let Some(fc) = scene.facades.as_ref().filter(|_| f.show_facades) {
+            pass.set_pipeline(&self.facades);
+            pass.set_vertex_buffer(0, fc.vertices.slice(..));
+            pass.set_index_buffer(fc.indices.slice(..), wgpu::IndexFormat::Uint32);
+            for (material, indices) in &fc.draws {
+                if indices.is_empty() {
+                    continue;
+                }
+                pass.set_bind_group(1, material, &[]);
+                pass.draw_indexed(indices.clone(), 0, 0..1);
+                stats.draw_calls += 1;
+                stats.triangles += u64::from(indices.len() as u32 / 3);
+            }
+        }
+
+        if let Some(t) = scene.trees.as_ref().filter(|_| f.show_trees) {
+            pass.set_pipeline(&self.trees);
+            pass.set_bind_group(1, &t.material, &[]);
+            pass.set_vertex_buffer(0, t.vertices.slice(..));
+            pass.set_index_buffer(t.indices.slice(..), wgpu::IndexFormat::Uint32);
+            pass.draw_indexed(0..t.index_count, 0, 0..1);
+            stats.draw_calls += 1;
+            stats.triangles += u64::from(t.index_count / 3);
+        }
+
+        if let Some(l) = scene.lines.as_ref().filter(|_| f.overlays.mask() != 0) {
+            pass.set_pipeline(&self.lines);
+            pass.set_vertex_buffer(0, l.vertices.slice(..));
+            pass.draw(0..l.vertex_count, 0..1);
+            stats.draw_calls += 1;
+        }
+        stats
+    }
+}
+
+struct PipelineBuilder<'a> {
+    device: &'a wgpu::Device,
+    color_format: wgpu::TextureFormat,
+    sample_count: u32,
+}
+
+struct Spec<'a> {
+    label: &'static str,
+    source: &'static str,
+    layout: &'a wgpu::PipelineLayout,
+    buffers: &'a [Option<wgpu::VertexBufferLayout<'a>>],
+    topology: wgpu::PrimitiveTopology,
+    cull: Option<wgpu::Face>,
+    depth_write: bool,
+    blend: Option<wgpu::BlendState>,
+}
+
+impl PipelineBuilder<'_> {
+    fn build(&self, s: &Spec<'_>) -> wgpu::RenderPipeline {
+        let module = self
+            .device
+            .create_shader_module(wgpu::ShaderModuleDescriptor {
+                label: Some(s.label),
+                source: wgpu::ShaderSource::Wgsl(Cow::Borrowed(s.source)),
+            });
+        self.device
+            .create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+                label: Some(s.label),
+                layout: Some(s.layout),
+                vertex: wgpu::VertexState {
+                    module: &module,
+                    entry_point: Some("vs_main"),
+                    compilation_options: Default::default(),
+                    buffers: s.buffers,
+                },
+                primitive: wgpu::PrimitiveState {
+                    topology: s.topology,
+                    front_face: wgpu::FrontFace::Ccw,
+                    cull_mode: s.cull,
+                    ..Default::default()
+                },
+                depth_stencil: Some(wgpu::DepthStencilState {
+                    format: DEPTH_FORMAT,
+                    depth_write_enabled: Some(s.depth_write),
+                    // Opaque layers must be strictly nearer; the layers drawn over the
+                    // ground (tiles, lines) may tie with it.
+                    depth_compare: Some(if s.depth_write {
+                        wgpu::CompareFunction::Greater
+                    } else {
+                        wgpu::CompareFunction::GreaterEqual
+                    }),
+                    stencil: Default::default(),
+                    bias: Default::default(),
+                }),
+                multisample: wgpu::MultisampleState {
+                    count: self.sample_count,
+                    ..Default::default()
+                },
+                fragment: Some(wgpu::FragmentState {
+                    module: &module,
+                    entry_point: Some("fs_main"),
+                    compilation_options: Default::default(),
+                    targets: &[Some(wgpu::ColorTargetState {
+                        format: self.color_format,
+                        blend: s.blend,
+                        write_mask: wgpu::ColorWrites::ALL,
+                    })],
+                }),
+                multiview_mask: None,
+                cache: None,
+            })
+    }
+}

@@ -1,0 +1,692 @@
+//! [`SceneGpu`]: one scene's data on the GPU, uploaded once per scene change, and the
+//! per-frame uniforms written by [`SceneGpu::prepare`].
+
+use std::collections::HashMap;
+use std::ops::Range;
+use std::time::Instant;
+
+use bytemuck::{Pod, Zeroable};
+use wgpu::util::DeviceExt;
+
+use crate::art::ArtSet;
+use crate::scene::Scene;
+use crate::terrain::Terrain;
+
+use super::context::{GpuContext, RenderError};
+use super::facades::{self, FacadeKey};
+use super::objects::{InstanceGpu, ObjectSet, TexSource};
+use super::overlay;
+use super::pipelines::Renderer;
+use super::texture::{self, GpuTexture};
+use super::tiles::{self, Grid};
+use super::trees;
+use super::FrameParams;
+
+/// The `Frame` uniform block of `common.wgsl`.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Pod, Zeroable)]
+struct FrameUniforms {
+    view_proj: [[f32; 4]; 4],
+    camera: [f32; 4],
+    sun: [f32; 4],
+    sky: [f32; 4],
+    grid: [f32; 4],
+    params: [f32; 4],
+    flags: [u32; 4],
+}
+
+/// The `Material` uniform block of `common.wgsl`.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Pod, Zeroable)]
+struct MaterialUniforms {
+    rect: [f32; 4],
+    repeat_m: [f32; 4],
+    tint: [f32; 4],
+    lod: [f32; 4],
+}
+
+impl MaterialUniforms {
+    fn plain(tint: [f32; 3], alpha_test: f32) -> Self {
+        MaterialUniforms {
+            rect: [0.0, 0.0, 1.0, 1.0],
+            repeat_m: [0.0; 4],
+            tint: [tint[0], tint[1], tint[2], alpha_test],
+            lod: [0.0, super::objects::INFINITE_LOD, 0.0, 0.0],
+        }
+    }
+}
+
+/// Fraction of its distance by which tiles are lifted toward the camera in depth.
+const TILE_DEPTH_LIFT: f32 = 2e-5;
+/// The same on GL, which remaps depth to -1..1 in the shader (`2z - w`) and so loses most
+/// of the precision reversed depth gives.
+const TILE_DEPTH_LIFT_GL: f32 = 1e-4;
+/// Width of the LOD cross-fade band, as a fraction of the switch distance.
+const LOD_BAND: f32 = 0.1;
+/// Ambient share of the light.
+const AMBIENT: f32 = 0.38;
+
+pub(crate) struct TilesGpu {
+    pub vertices: wgpu::Buffer,
+    pub indices: wgpu::Buffer,
+    pub index_count: u32,
+    pub material: wgpu::BindGroup,
+}
+
+pub(crate) struct BatchGpu {
+    /// Per LOD: its material (texture + LOD range) and index range.
+    pub lods: Vec<(wgpu::BindGroup, Range<u32>)>,
+    /// The batch's instances in the instance buffer.
+    pub instances: Range<u32>,
+}
+
+pub(crate) struct ObjectsGpu {
+    pub vertices: wgpu::Buffer,
+    pub indices: wgpu::Buffer,
+    pub instances: wgpu::Buffer,
+    pub batches: Vec<BatchGpu>,
+    set: ObjectSet,
+}
+
+pub(crate) struct FacadesGpu {
+    pub vertices: wgpu::Buffer,
+    pub indices: wgpu::Buffer,
+    pub draws: Vec<(wgpu::BindGroup, Range<u32>)>,
+}
+
+pub(crate) struct TreesGpu {
+    pub vertices: wgpu::Buffer,
+    pub indices: wgpu::Buffer,
+    pub index_count: u32,
+    pub material: wgpu::BindGroup,
+}
+
+pub(crate) struct LinesGpu {
+    pub vertices: wgpu::Buffer,
+    pub vertex_count: u32,
+}
+
+/// Sizes and counts of an uploaded scene.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct SceneGpuStats {
+    /// Tile quads drawn once runs are merged, and the pieces' triangles after cutting.
+    pub tile_quads: usize,
+    pub tile_triangles: usize,
+    /// Objects in the scene and objects shown at the current density.
+    pub objects: usize,
+    pub objects_shown: usize,
+    /// Object draws per frame: one per (mesh, LOD) with instances.
+    pub object_draws: usize,
+    pub facades: usize,
+    pub trees: usize,
+    pub textures: usize,
+    /// Bytes of GPU buffers and textures uploaded.
+    pub buffer_bytes: u64,
+    pub texture_bytes: u64,
+    /// GPU bytes per object instance (the instance record; meshes are shared).
+    pub bytes_per_instance: usize,
+    /// Wall time of the upload, CPU work included, milliseconds.
+    pub upload_ms: f64,
+}
+
+/// Everything one scene needs on the GPU.
+pub struct SceneGpu {
+    frame_buffer: wgpu::Buffer,
+    pub(crate) frame_bind_group: wgpu::BindGroup,
+    pub(crate) terrain_indices: wgpu::Buffer,
+    pub(crate) terrain_index_count: u32,
+    pub(crate) tiles: Option<TilesGpu>,
+    pub(crate) objects: Option<ObjectsGpu>,
+    pub(crate) facades: Option<FacadesGpu>,
+    pub(crate) trees: Option<TreesGpu>,
+    pub(crate) lines: Option<LinesGpu>,
+    /// The parameters of the frame last prepared.
+    pub(crate) frame: FrameParams,
+    grid: Grid,
+    resolution: u32,
+    exaggeration: f32,
+    tile_lod: f32,
+    density: u8,
+    stats: SceneGpuStats,
+    warnings: Vec<String>,
+}
+
+/// Textures of one upload, each made once.
+struct TextureCache<'a> {
+    ctx: &'a GpuContext,
+    art: &'a ArtSet,
+    made: HashMap<TexSource, GpuTexture>,
+    extra: Vec<GpuTexture>,
+    warnings: Vec<String>,
+}
+
+impl<'a> TextureCache<'a> {
+    fn view(&mut self, src: TexSource) -> &wgpu::TextureView {
+        if !self.made.contains_key(&src) {
+            let ctx = self.ctx;
+            let tex = match src {
+                TexSource::Image(i) => match self.art.images.get(i) {
+                    Some(img) => texture::upload_image(ctx, img, &mut self.warnings),
+                    None => texture::upload_checkerboard(ctx, "missing"),
+                },
+                TexSource::White => texture::upload_solid(ctx, "white", [255; 4]),
+                TexSource::Hazard => {
+                    let (w, h, px) = texture::hazard_stripes();
+                    let mut mips = vec![px];
+                    complete(&mut mips, w, h);
+                    texture::upload_rgba_levels(ctx, "missing mesh", w, h, &mips)
+                }
+                TexSource::Checker => texture::upload_checkerboard(ctx, "missing"),
+            };
+            self.made.insert(src, tex);
+        }
+        &self.made[&src].view
+    }
+
+    fn placeholder_tree(&mut self) -> &wgpu::TextureView {
+        let (w, h, px) = texture::placeholder_tree();
+        let mut mips = vec![px];
+        complete(&mut mips, w, h);
+        self.extra.push(texture::upload_rgba_levels(
+            self.ctx,
+            "placeholder tree",
+            w,
+            h,
+            &mips,
+        ));
+        &self.extra[self.extra.len() - 1].view
+    }
+
+    fn image_or_checker(&self, index: Option<usize>) -> TexSource {
+        match index {
+            Some(i) if i < self.art.images.len() => TexSource::Image(i),
+            Some(_) => TexSource::Checker,
+            None => TexSource::White,
+        }
+    }
+
+    fn bytes(&self) -> u64 {
+        self.made.values().chain(&self.extra).map(|t| t.bytes).sum()
+    }
+}
+
+fn complete(mips: &mut Vec<Vec<u8>>, w: u32, h: u32) {
+    let (mut lw, mut lh) = (w, h);
+    while lw > 1 || lh > 1 {
+        let next = texture::downsample(&mips[mips.len() - 1], lw, lh);
+        lw = (lw / 2).max(1);
+        lh = (lh / 2).max(1);
+        mips.push(next);
+    }
+}
+
+impl SceneGpu {
+    /// Uploads a scene, its art and its terrain. The tiles are cut along the terrain's
+    /// grid here; the heights themselves live in a texture the shaders read.
+    pub fn new(
+        ctx: &GpuContext,
+        renderer: &Renderer,
+        scene: &Scene,
+        art: &ArtSet,
+        terrain: &Terrain,
+    ) -> Result<Self, RenderError> {
+        ctx.checked("uploading the scene", || {
+            Self::upload(ctx, renderer, scene, art, terrain)
+        })?
+    }
+
+    fn upload(
+        ctx: &GpuContext,
+        renderer: &Renderer,
+        scene: &Scene,
+        art: &ArtSet,
+        terrain: &Terrain,
+    ) -> Result<Self, RenderError> {
+        let started = Instant::now();
+        let device = &ctx.device;
+        let mut warnings = Vec::new();
+        let buffer_bytes = std::cell::Cell::new(0u64);
+        let buffer = |label: &str, contents: &[u8], usage: wgpu::BufferUsages| {
+            buffer_bytes.set(buffer_bytes.get() + contents.len() as u64);
+            device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                label: Some(label),
+                contents,
+                usage,
+            })
+        };
+        let vertex = wgpu::BufferUsages::VERTEX;
+        let index = wgpu::BufferUsages::INDEX;
+
+        // Terrain: the height field and the grid's triangles.
+        let flat;
+        let terrain = if terrain.is_valid() {
+            terrain
+        } else {
+            warnings.push("the terrain's height grid is inconsistent; drawn flat".to_string());
+            flat = Terrain::flat(terrain.size_m).with_center(terrain.center);
+            &flat
+        };
+        let max = device.limits().max_texture_dimension_2d;
+        if terrain.resolution > max {
+            return Err(RenderError::Size {
+                width: terrain.resolution,
+                height: terrain.resolution,
+                max,
+            });
+        }
+        let n = terrain.resolution;
+        let height_texture = device.create_texture_with_data(
+            &ctx.queue,
+            &wgpu::TextureDescriptor {
+                label: Some("height field"),
+                size: wgpu::Extent3d {
+                    width: n,
+                    height: n,
+                    depth_or_array_layers: 1,
+                },
+                mip_level_count: 1,
+                sample_count: 1,
+                dimension: wgpu::TextureDimension::D2,
+                format: wgpu::TextureFormat::R32Float,
+                usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
+                view_formats: &[],
+            },
+            wgpu::util::TextureDataOrder::LayerMajor,
+            bytemuck::cast_slice(&terrain.heights),
+        );
+        let mut texture_bytes = u64::from(n) * u64::from(n) * 4;
+        let mut grid_indices = Vec::with_capacity(((n - 1) * (n - 1) * 6) as usize);
+        for j in 0..n - 1 {
+            for i in 0..n - 1 {
+                let a = j * n + i;
+                let (b, c, d) = (a + 1, a + n + 1, a + n);
+                // South-west → north-east diagonal, as `Terrain::surface_at`.
+                grid_indices.extend_from_slice(&[a, b, c, a, c, d]);
+            }
+        }
+        let terrain_indices = buffer(
+            "terrain indices",
+            bytemuck::cast_slice(&grid_indices),
+            index,
+        );
+        let frame_buffer = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("frame uniforms"),
+            size: std::mem::size_of::<FrameUniforms>() as u64,
+            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        let height_view = height_texture.create_view(&wgpu::TextureViewDescriptor::default());
+        let frame_bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("frame"),
+            layout: &renderer.frame_layout,
+            entries: &[
+                wgpu::BindGroupEntry {
+                    binding: 0,
+                    resource: frame_buffer.as_entire_binding(),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 1,
+                    resource: wgpu::BindingResource::TextureView(&height_view),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 2,
+                    resource: wgpu::BindingResource::Sampler(&renderer.sampler),
+                },
+            ],
+        });
+
+        let mut cache = TextureCache {
+            ctx,
+            art,
+            made: HashMap::new(),
+            extra: Vec::new(),
+            warnings: Vec::new(),
+        };
+        let material = |view: &wgpu::TextureView, u: MaterialUniforms| -> wgpu::BindGroup {
+            let ubuf = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                label: Some("material"),
+                contents: bytemuck::bytes_of(&u),
+                usage: wgpu::BufferUsages::UNIFORM,
+            });
+            device.create_bind_group(&wgpu::BindGroupDescriptor {
+                label: Some("material"),
+                layout: &renderer.material_layout,
+                entries: &[
+                    wgpu::BindGroupEntry {
+                        binding: 0,
+                        resource: wgpu::BindingResource::TextureView(view),
+                    },
+                    wgpu::BindGroupEntry {
+                        binding: 1,
+                        resource: ubuf.as_entire_binding(),
+                    },
+                ],
+            })
+        };
+
+        let grid = Grid::of(terrain);
+        let mut stats = SceneGpuStats::default();
+
+        // Tiles.
+        let tiles = if scene.hide_tiles || scene.tile_texture.is_none() {
+            None
+        } else {
+            let mesh = tiles::build(scene, &grid);
+            warnings.extend(mesh.warnings.iter().cloned());
+            stats.tile_quads = mesh.quads;
+            stats.tile_triangles = mesh.indices.len() / 3;
+            if mesh.indices.is_empty() {
+                None
+            } else {
+                let src = cache.image_or_checker(art.tile_texture);
+                let src = if src == TexSource::White {
+                    // The scene names a tile texture the art set did not load.
+                    TexSource::Checker
+                } else {
+                    src
+                };
+                let view = cache.view(src);
+                Some(TilesGpu {
+                    vertices: buffer(
+                        "tile vertices",
+                        bytemuck::cast_slice(&mesh.vertices),
+                        vertex,
+                    ),
+                    indices: buffer("tile indices", bytemuck::cast_slice(&mesh.indices), index),
+                    index_count: mesh.indices.len() as u32,
+                    material: material(view, MaterialUniforms::plain([1.0; 3], 0.0)),
+                })
+            }
+        };
+
+        // Objects.
+        let set = ObjectSet::build(scene, art, terrain);
+        warnings.extend(set.warnings.iter().cloned());
+        stats.objects = set.total();
+        let objects = if set.total() == 0 {
+            None
+        } else {
+            let mut lod_materials = Vec::with_capacity(set.batches.len());
+            for b in &set.batches {
+                let mut lods = Vec::with_capacity(b.lods.len());
+                for l in &b.lods {
+                    let view = cache.view(b.texture);
+                    let mut u = MaterialUniforms::plain([1.0; 3], 0.5);
+                    u.lod = [l.near, l.far, if b.placeholder { 1.0 } else { 0.0 }, 0.0];
+                    lods.push((
+                        material(view, u),
+                        l.first_index..l.first_index + l.index_count,
+                    ));
+                }
+                lod_materials.push(lods);
+            }
+            let (list, ranges) = set.instances_at(6);
+            let instances = instance_buffer(device, &list);
+            buffer_bytes
+                .set(buffer_bytes.get() + (list.len() * std::mem::size_of::<InstanceGpu>()) as u64);
+            Some(ObjectsGpu {
+                vertices: buffer("mesh vertices", bytemuck::cast_slice(&set.vertices), vertex),
+                indices: buffer("mesh indices", bytemuck::cast_slice(&set.indices), index),
+                instances,
+                batches: lod_materials
+                    .into_iter()
+                    .zip(ranges)
+                    .map(|(lods, instances)| BatchGpu { lods, instances })
+                    .collect(),
+                set,
+            })
+        };
+
+        // Facades and library objects.
+        let defs_ok: Vec<bool> = art.facades.iter().map(|f| !f.missing).collect();
+        let fmesh = facades::build(scene, &defs_ok, grid.cell);
+        warnings.extend(fmesh.warnings.iter().cloned());
+        stats.facades = scene.facades.len();
+        let facades = if fmesh.indices.is_empty() {
+            None
+        } else {
+            let mut draws = Vec::new();
+            for g in &fmesh.groups {
+                let (wall, roof) = match g.key {
+                    FacadeKey::Def(i) => {
+                        let fa = &art.facades[i];
+                        let wall_src = cache.image_or_checker(fa.texture);
+                        let roof_src = match fa.roof_texture {
+                            Some(_) => cache.image_or_checker(fa.roof_texture),
+                            None => wall_src,
+                        };
+                        let bay = sane_len(fa.bay_width, 10.0);
+                        let floor = sane_len(fa.floor_height, 3.0);
+                        let w = MaterialUniforms {
+                            rect: fa.wall_uv,
+                            repeat_m: [bay, floor, 0.0, 0.0],
+                            ..MaterialUniforms::plain([1.0; 3], 0.0)
+                        };
+                        let r = MaterialUniforms {
+                            rect: fa.roof_uv,
+                            repeat_m: [bay, bay, 0.0, 0.0],
+                            ..MaterialUniforms::plain([1.0; 3], 0.0)
+                        };
+                        let wall = material(cache.view(wall_src), w);
+                        let roof = material(cache.view(roof_src), r);
+                        (wall, roof)
+                    }
+                    FacadeKey::Neutral | FacadeKey::Library => {
+                        let (wall_tint, roof_tint) = if g.key == FacadeKey::Neutral {
+                            ([0.78, 0.74, 0.66], [0.42, 0.4, 0.38])
+                        } else {
+                            ([0.55, 0.62, 0.78], [0.4, 0.45, 0.55])
+                        };
+                        let view = cache.view(TexSource::White);
+                        (
+                            material(view, MaterialUniforms::plain(wall_tint, 0.0)),
+                            material(view, MaterialUniforms::plain(roof_tint, 0.0)),
+                        )
+                    }
+                };
+                draws.push((wall, g.walls.clone()));
+                draws.push((roof, g.roofs.clone()));
+            }
+            Some(FacadesGpu {
+                vertices: buffer(
+                    "facade vertices",
+                    bytemuck::cast_slice(&fmesh.vertices),
+                    vertex,
+                ),
+                indices: buffer(
+                    "facade indices",
+                    bytemuck::cast_slice(&fmesh.indices),
+                    index,
+                ),
+                draws,
+            })
+        };
+
+        // Trees.
+        stats.trees = scene.trees.len();
+        let forest = art
+            .forest
+            .as_ref()
+            .filter(|f| !f.missing && !f.trees.is_empty());
+        let tmesh = trees::build(scene, forest);
+        let trees = if tmesh.indices.is_empty() {
+            None
+        } else {
+            let view = match forest {
+                Some(f) => {
+                    let src = cache.image_or_checker(f.texture);
+                    cache.view(src)
+                }
+                None => cache.placeholder_tree(),
+            };
+            let m = material(view, MaterialUniforms::plain([1.0; 3], 0.5));
+            Some(TreesGpu {
+                vertices: buffer(
+                    "tree vertices",
+                    bytemuck::cast_slice(&tmesh.vertices),
+                    vertex,
+                ),
+                indices: buffer("tree indices", bytemuck::cast_slice(&tmesh.indices), index),
+                index_count: tmesh.indices.len() as u32,
+                material: m,
+            })
+        };
+
+        // Overlays.
+        let (lo, hi) = scene.bounds();
+        let extent = (hi[0] - lo[0]).max(hi[1] - lo[1]).max(1.0);
+        let marker = (extent * 0.008).clamp(0.4, 6.0);
+        let line_vertices = overlay::build(scene, (grid.cell * 0.5).max(0.5), marker);
+        let lines = (!line_vertices.is_empty()).then(|| LinesGpu {
+            vertices: buffer(
+                "overlay lines",
+                bytemuck::cast_slice(&line_vertices),
+                vertex,
+            ),
+            vertex_count: line_vertices.len() as u32,
+        });
+
+        warnings.append(&mut cache.warnings);
+        texture_bytes += cache.bytes();
+        stats.textures = cache.made.len() + cache.extra.len();
+        stats.objects_shown = stats.objects;
+        stats.object_draws = objects.as_ref().map_or(0, count_object_draws);
+        stats.buffer_bytes = buffer_bytes.get();
+        stats.texture_bytes = texture_bytes;
+        stats.bytes_per_instance = std::mem::size_of::<InstanceGpu>();
+        stats.upload_ms = started.elapsed().as_secs_f64() * 1000.0;
+        let tile_lod = if scene.tile_lod.is_finite() && scene.tile_lod > 0.0 {
+            scene.tile_lod
+        } else {
+            20_000.0
+        };
+        Ok(SceneGpu {
+            frame_buffer,
+            frame_bind_group,
+            terrain_indices,
+            terrain_index_count: grid_indices.len() as u32,
+            tiles,
+            objects,
+            facades,
+            trees,
+            lines,
+            frame: FrameParams::default(),
+            grid,
+            resolution: n,
+            exaggeration: if terrain.exaggeration.is_finite() {
+                terrain.exaggeration
+            } else {
+                1.0
+            },
+            tile_lod,
+            density: 6,
+            stats,
+            warnings,
+        })
+    }
+
+    /// Shows objects at density level `level` (1..6): rebuilds only the instance buffer.
+    pub fn set_density(&mut self, ctx: &GpuContext, level: u8) {
+        let level = level.clamp(1, 6);
+        if level == self.density {
+            return;
+        }
+        self.density = level;
+        if let Some(o) = &mut self.objects {
+            let (list, ranges) = o.set.instances_at(level);
+            o.instances = instance_buffer(&ctx.device, &list);
+            for (b, r) in o.batches.iter_mut().zip(ranges) {
+                b.instances = r;
+            }
+            self.stats.objects_shown = list.len();
+            self.stats.object_draws = count_object_draws(o);
+        }
+    }
+
+    /// Changes the terrain's vertical exaggeration: a uniform, nothing is re-uploaded.
+    pub fn set_exaggeration(&mut self, exaggeration: f32) {
+        if exaggeration.is_finite() {
+            self.exaggeration = exaggeration;
+        }
+    }
+
+    pub fn exaggeration(&self) -> f32 {
+        self.exaggeration
+    }
+
+    /// Writes the frame uniforms for a `width × height` image and applies the density of
+    /// `params`. Call before [`Renderer::draw`].
+    pub fn prepare(&mut self, ctx: &GpuContext, params: &FrameParams, width: u32, height: u32) {
+        self.set_density(ctx, params.density);
+        let aspect = width.max(1) as f32 / height.max(1) as f32;
+        let eye = params.camera.lod_eye();
+        let (az, el) = (
+            params.sun_azimuth_deg.to_radians(),
+            params.sun_elevation_deg.to_radians(),
+        );
+        let sun = [az.sin() * el.cos(), az.cos() * el.cos(), el.sin()];
+        let fog = if params.visibility_m > 0.0 {
+            1.0 / params.visibility_m
+        } else {
+            0.0
+        };
+        let lift = if ctx.adapter.get_info().backend == wgpu::Backend::Gl {
+            TILE_DEPTH_LIFT_GL
+        } else {
+            TILE_DEPTH_LIFT
+        };
+        let u = FrameUniforms {
+            view_proj: params.camera.view_proj(aspect).to_cols_array_2d(),
+            camera: [eye.x, eye.y, eye.z, fog],
+            sun: [sun[0], sun[1], sun[2], AMBIENT],
+            sky: [params.sky[0], params.sky[1], params.sky[2], 0.0],
+            grid: [
+                self.grid.origin[0],
+                self.grid.origin[1],
+                self.grid.cell,
+                self.resolution as f32,
+            ],
+            params: [self.exaggeration, self.tile_lod, LOD_BAND, lift],
+            flags: [params.overlays.mask(), 0, 0, 0],
+        };
+        ctx.queue
+            .write_buffer(&self.frame_buffer, 0, bytemuck::bytes_of(&u));
+        self.frame = params.clone();
+    }
+
+    pub fn stats(&self) -> SceneGpuStats {
+        self.stats
+    }
+
+    /// What could not be drawn as the scene asked (bad art, degenerate shapes).
+    pub fn warnings(&self) -> &[String] {
+        &self.warnings
+    }
+}
+
+fn sane_len(v: f32, default: f32) -> f32 {
+    if v.is_finite() && v > 0.01 {
+        v
+    } else {
+        default
+    }
+}
+
+fn instance_buffer(device: &wgpu::Device, list: &[InstanceGpu]) -> wgpu::Buffer {
+    // Never empty: a zero-sized vertex buffer cannot be bound.
+    let dummy = [InstanceGpu::zeroed()];
+    let data: &[InstanceGpu] = if list.is_empty() { &dummy } else { list };
+    device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+        label: Some("object instances"),
+        contents: bytemuck::cast_slice(data),
+        usage: wgpu::BufferUsages::VERTEX,
+    })
+}
+
+fn count_object_draws(o: &ObjectsGpu) -> usize {
+    o.batches
+        .iter()
+        .filter(|b| !b.instances.is_empty())
+        .map(|b| b.lods.len())
+        .sum()
+}

@@ -1,0 +1,617 @@
+//! Images to GPU textures: RGBA8 with a full mip chain, BC1/2/3 uploaded compressed where
+//! the device can sample them (decoded on the CPU where it cannot), scaled down to the
+//! device's size limit, and the few images the renderer makes itself (placeholders).
+
+use crate::art::{BcFormat, ImageData, ImagePixels};
+
+use super::context::GpuContext;
+
+/// A texture and the view materials bind.
+pub(crate) struct GpuTexture {
+    /// Kept alive for the view; also counted in the upload statistics.
+    #[allow(dead_code)]
+    pub texture: wgpu::Texture,
+    pub view: wgpu::TextureView,
+    /// Bytes uploaded (all mips).
+    pub bytes: u64,
+}
+
+/// Bytes of one 4×4 block.
+fn block_bytes(format: BcFormat) -> usize {
+    match format {
+        BcFormat::Bc1 => 8,
+        BcFormat::Bc2 | BcFormat::Bc3 => 16,
+    }
+}
+
+fn wgpu_bc_format(format: BcFormat) -> wgpu::TextureFormat {
+    match format {
+        BcFormat::Bc1 => wgpu::TextureFormat::Bc1RgbaUnormSrgb,
+        BcFormat::Bc2 => wgpu::TextureFormat::Bc2RgbaUnormSrgb,
+        BcFormat::Bc3 => wgpu::TextureFormat::Bc3RgbaUnormSrgb,
+    }
+}
+
+fn mip_dim(size: u32, level: u32) -> u32 {
+    (size >> level.min(31)).max(1)
+}
+
+/// Levels of a full mip chain for a `w × h` image.
+fn full_chain(w: u32, h: u32) -> u32 {
+    32 - w.max(h).max(1).leading_zeros()
+}
+
+/// Bytes of BC level data for a `w × h` level.
+fn bc_level_len(format: BcFormat, w: u32, h: u32) -> usize {
+    w.div_ceil(4) as usize * h.div_ceil(4) as usize * block_bytes(format)
+}
+
+/// Uploads one image of the art set. Bad data (wrong lengths, zero sizes) gives a
+/// checkerboard and a warning, never a panic.
+pub(crate) fn upload_image(
+    ctx: &GpuContext,
+    img: &ImageData,
+    warnings: &mut Vec<String>,
+) -> GpuTexture {
+    let max = ctx.device.limits().max_texture_dimension_2d.max(1);
+    match &img.pixels {
+        ImagePixels::Rgba8(levels) => match valid_rgba_levels(img.width, img.height, levels) {
+            Some(n) => {
+                let mut mips: Vec<Vec<u8>> = levels[..n].to_vec();
+                let (mut w, mut h) = (img.width, img.height);
+                if w > max || h > max {
+                    warnings.push(format!(
+                        "texture {} is {}x{}, larger than this GPU's {max}: scaled down",
+                        img.name, img.width, img.height
+                    ));
+                    while w > max || h > max {
+                        if mips.len() > 1 {
+                            mips.remove(0);
+                        } else {
+                            mips[0] = downsample(&mips[0], w, h);
+                        }
+                        w = mip_dim(w, 1);
+                        h = mip_dim(h, 1);
+                    }
+                }
+                complete_chain(&mut mips, w, h);
+                upload_rgba_levels(ctx, &img.name, w, h, &mips)
+            }
+            None => {
+                warnings.push(format!(
+                    "texture {}: pixel data does not match its size {}x{}; drawn as a checkerboard",
+                    img.name, img.width, img.height
+                ));
+                upload_checkerboard(ctx, &img.name)
+            }
+        },
+        ImagePixels::Bc(format, levels) => {
+            let n = valid_bc_levels(*format, img.width, img.height, levels);
+            if n == 0 {
+                warnings.push(format!(
+                    "texture {}: compressed data does not match its size {}x{}; drawn as a checkerboard",
+                    img.name, img.width, img.height
+                ));
+                return upload_checkerboard(ctx, &img.name);
+            }
+            // Drop levels larger than the device allows.
+            let mut first = 0u32;
+            while (mip_dim(img.width, first) > max || mip_dim(img.height, first) > max)
+                && first + 1 < n as u32
+            {
+                first += 1;
+            }
+            let (w, h) = (mip_dim(img.width, first), mip_dim(img.height, first));
+            if first > 0 {
+                warnings.push(format!(
+                    "texture {} is {}x{}, larger than this GPU's {max}: scaled down",
+                    img.name, img.width, img.height
+                ));
+            }
+            let blocks_ok = w % 4 == 0 && h % 4 == 0;
+            if ctx.has_bc() && blocks_ok && w <= max && h <= max {
+                let slice: Vec<&[u8]> = levels[first as usize..n]
+                    .iter()
+                    .enumerate()
+                    .map(|(i, l)| {
+                        let len = bc_level_len(*format, mip_dim(w, i as u32), mip_dim(h, i as u32));
+                        &l[..len]
+                    })
+                    .collect();
+                return upload_bc_levels(ctx, &img.name, *format, w, h, &slice);
+            }
+            // No BC on this device (or a size BC cannot hold): decode on the CPU.
+            let mut rgba = decode_bc(*format, w, h, &levels[first as usize])
+                .unwrap_or_else(|| vec![255; (w * h * 4) as usize]);
+            let (mut w, mut h) = (w, h);
+            while w > max || h > max {
+                rgba = downsample(&rgba, w, h);
+                w = mip_dim(w, 1);
+                h = mip_dim(h, 1);
+            }
+            let mut mips = vec![rgba];
+            complete_chain(&mut mips, w, h);
+            upload_rgba_levels(ctx, &img.name, w, h, &mips)
+        }
+    }
+}
+
+/// How many leading RGBA8 levels have exactly the bytes their size needs (0 when mip 0 is
+/// bad).
+fn valid_rgba_levels(w: u32, h: u32, levels: &[Vec<u8>]) -> Option<usize> {
+    if w == 0 || h == 0 {
+        return None;
+    }
+    let n = levels
+        .iter()
+        .enumerate()
+        .take(full_chain(w, h) as usize)
+        .take_while(|(i, l)| {
+            let (lw, lh) = (mip_dim(w, *i as u32), mip_dim(h, *i as u32));
+            l.len() == lw as usize * lh as usize * 4
+        })
+        .count();
+    (n > 0).then_some(n)
+}
+
+/// How many leading BC levels hold at least the blocks their size needs.
+fn valid_bc_levels(format: BcFormat, w: u32, h: u32, levels: &[Vec<u8>]) -> usize {
+    if w == 0 || h == 0 {
+        return 0;
+    }
+    levels
+        .iter()
+        .enumerate()
+        .take(full_chain(w, h) as usize)
+        .take_while(|(i, l)| {
+            l.len() >= bc_level_len(format, mip_dim(w, *i as u32), mip_dim(h, *i as u32))
+        })
+        .count()
+}
+
+/// Appends box-filtered levels (in linear light) until the chain is complete.
+fn complete_chain(mips: &mut Vec<Vec<u8>>, w: u32, h: u32) {
+    let full = full_chain(w, h) as usize;
+    while mips.len() < full {
+        let level = (mips.len() - 1) as u32;
+        let last = &mips[mips.len() - 1];
+        let next = downsample(last, mip_dim(w, level), mip_dim(h, level));
+        mips.push(next);
+    }
+}
+
+struct SrgbTables {
+    to_linear: [f32; 256],
+    to_srgb: Vec<u8>,
+}
+
+fn srgb_tables() -> &'static SrgbTables {
+    static TABLES: std::sync::OnceLock<SrgbTables> = std::sync::OnceLock::new();
+    TABLES.get_or_init(|| {
+        let mut to_linear = [0.0f32; 256];
+        for (i, v) in to_linear.iter_mut().enumerate() {
+            let c = i as f32 / 255.0;
+            *v = if c <= 0.04045 {
+                c / 12.92
+            } else {
+                ((c + 0.055) / 1.055).powf(2.4)
+            };
+        }
+        let to_srgb = (0..4096)
+            .map(|i| {
+                let l = i as f32 / 4095.0;
+                let s = if l <= 0.003_130_8 {
+                    l * 12.92
+                } else {
+                    1.055 * l.powf(1.0 / 2.4) - 0.055
+                };
+                (s * 255.0 + 0.5).clamp(0.0, 255.0) as u8
+            })
+            .collect();
+        SrgbTables { to_linear, to_srgb }
+    })
+}
+
+/// Halves an RGBA8 (sRGB) image with a 2×2 box filter in linear light; odd edges repeat.
+pub(crate) fn downsample(src: &[u8], w: u32, h: u32) -> Vec<u8> {
+    let t = srgb_tables();
+    let (nw, nh) = (mip_dim(w, 1), mip_dim(h, 1));
+    let (w, h) = (w as usize, h as usize);
+    let mut out = Vec::with_capacity(nw as usize * nh as usize * 4);
+    for y in 0..nh as usize {
+        for x in 0..nw as usize {
+            let xs = [(2 * x).min(w - 1), (2 * x + 1).min(w - 1)];
+            let ys = [(2 * y).min(h - 1), (2 * y + 1).min(h - 1)];
+            let mut acc = [0.0f32; 4];
+            for sy in ys {
+                for sx in xs {
+                    let i = (sy * w + sx) * 4;
+                    let Some(px) = src.get(i..i + 4) else {
+                        continue;
+                    };
+                    for c in 0..3 {
+                        acc[c] += t.to_linear[px[c] as usize];
+                    }
+                    acc[3] += f32::from(px[3]);
+                }
+            }
+            for a in &acc[..3] {
+                let l = (a * 0.25).clamp(0.0, 1.0);
+                out.push(t.to_srgb[(l * 4095.0 + 0.5) as usize]);
+            }
+            out.push((acc[3] * 0.25 + 0.5) as u8);
+        }
+    }
+    out
+}
+
+pub(crate) fn upload_rgba_levels(
+    ctx: &GpuContext,
+    name: &str,
+    w: u32,
+    h: u32,
+    mips: &[Vec<u8>],
+) -> GpuTexture {
+    let texture = ctx.device.create_texture(&wgpu::TextureDescriptor {
+        label: Some(name),
+        size: wgpu::Extent3d {
+            width: w,
+            height: h,
+            depth_or_array_layers: 1,
+        },
+        mip_level_count: mips.len().max(1) as u32,
+        sample_count: 1,
+        dimension: wgpu::TextureDimension::D2,
+        format: wgpu::TextureFormat::Rgba8UnormSrgb,
+        usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
+        view_formats: &[],
+    });
+    let mut bytes = 0u64;
+    for (i, data) in mips.iter().enumerate() {
+        let (lw, lh) = (mip_dim(w, i as u32), mip_dim(h, i as u32));
+        ctx.queue.write_texture(
+            wgpu::TexelCopyTextureInfo {
+                texture: &texture,
+                mip_level: i as u32,
+                origin: wgpu::Origin3d::ZERO,
+                aspect: wgpu::TextureAspect::All,
+            },
+            data,
+            wgpu::TexelCopyBufferLayout {
+                offset: 0,
+                bytes_per_row: Some(lw * 4),
+                rows_per_image: Some(lh),
+            },
+            wgpu::Extent3d {
+                width: lw,
+                height: lh,
+                depth_or_array_layers: 1,
+            },
+        );
+        bytes += data.len() as u64;
+    }
+    let view = texture.create_view(&wgpu::TextureViewDescriptor::default());
+    GpuTexture {
+        texture,
+        view,
+        bytes,
+    }
+}
+
+fn upload_bc_levels(
+    ctx: &GpuContext,
+    name: &str,
+    format: BcFormat,
+    w: u32,
+    h: u32,
+    levels: &[&[u8]],
+) -> GpuTexture {
+    let texture = ctx.device.create_texture(&wgpu::TextureDescriptor {
+        label: Some(name),
+        size: wgpu::Extent3d {
+            width: w,
+            height: h,
+            depth_or_array_layers: 1,
+        },
+        mip_level_count: levels.len() as u32,
+        sample_count: 1,
+        dimension: wgpu::TextureDimension::D2,
+        format: wgpu_bc_format(format),
+        usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
+        view_formats: &[],
+    });
+    let mut bytes = 0u64;
+    for (i, data) in levels.iter().enumerate() {
+        let (lw, lh) = (mip_dim(w, i as u32), mip_dim(h, i as u32));
+        let (bw, bh) = (lw.div_ceil(4), lh.div_ceil(4));
+        // Small levels are copied at their physical (block-rounded) size.
+        ctx.queue.write_texture(
+            wgpu::TexelCopyTextureInfo {
+                texture: &texture,
+                mip_level: i as u32,
+                origin: wgpu::Origin3d::ZERO,
+                aspect: wgpu::TextureAspect::All,
+            },
+            data,
+            wgpu::TexelCopyBufferLayout {
+                offset: 0,
+                bytes_per_row: Some(bw * block_bytes(format) as u32),
+                rows_per_image: Some(bh),
+            },
+            wgpu::Extent3d {
+                width: bw * 4,
+                height: bh * 4,
+                depth_or_array_layers: 1,
+            },
+        );
+        bytes += data.len() as u64;
+    }
+    let view = texture.create_view(&wgpu::TextureViewDescriptor::default());
+    GpuTexture {
+        texture,
+        view,
+        bytes,
+    }
+}
+
+/// A 1×1 texture of one colour (sRGB bytes).
+pub(crate) fn upload_solid(ctx: &GpuContext, name: &str, rgba: [u8; 4]) -> GpuTexture {
+    upload_rgba_levels(ctx, name, 1, 1, &[rgba.to_vec()])
+}
+
+pub(crate) fn upload_checkerboard(ctx: &GpuContext, name: &str) -> GpuTexture {
+    let img = ImageData::checkerboard(name);
+    match img.pixels {
+        ImagePixels::Rgba8(mut levels) => {
+            let mut mips = vec![levels.swap_remove(0)];
+            complete_chain(&mut mips, img.width, img.height);
+            upload_rgba_levels(ctx, name, img.width, img.height, &mips)
+        }
+        ImagePixels::Bc(..) => upload_solid(ctx, name, [255, 0, 255, 255]),
+    }
+}
+
+/// Orange and black diagonal stripes: the texture of a missing mesh's placeholder box.
+pub(crate) fn hazard_stripes() -> (u32, u32, Vec<u8>) {
+    let n = 32u32;
+    let mut px = Vec::with_capacity((n * n * 4) as usize);
+    for y in 0..n {
+        for x in 0..n {
+            let on = ((x + y) / 8) % 2 == 0;
+            px.extend_from_slice(if on {
+                &[255, 120, 0, 255]
+            } else {
+                &[30, 20, 10, 255]
+            });
+        }
+    }
+    (n, n, px)
+}
+
+/// A simple painted tree (crown and trunk on transparency), for forests whose art is
+/// missing.
+pub(crate) fn placeholder_tree() -> (u32, u32, Vec<u8>) {
+    let (w, h) = (64u32, 128u32);
+    let mut px = Vec::with_capacity((w * h * 4) as usize);
+    for y in 0..h {
+        for x in 0..w {
+            // Image rows are top first; `v` counts up from the bottom.
+            let u = (x as f32 + 0.5) / w as f32 - 0.5;
+            let v = 1.0 - (y as f32 + 0.5) / h as f32;
+            let crown = (u / 0.46).powi(2) + ((v - 0.58) / 0.4).powi(2) < 1.0;
+            let trunk = u.abs() < 0.05 && v < 0.3;
+            let shade = (((x * 7 + y * 13) % 17) as f32 / 17.0 * 30.0) as u8;
+            let c: [u8; 4] = if crown {
+                [40 + shade, 90 + shade, 30, 255]
+            } else if trunk {
+                [90, 60, 35, 255]
+            } else {
+                [40, 80, 30, 0]
+            };
+            px.extend_from_slice(&c);
+        }
+    }
+    (w, h, px)
+}
+
+/// Decodes BC1 (DXT1), BC2 (DXT3) or BC3 (DXT5) blocks to RGBA8, `width × height`
+/// pixels, rows top first. `None` when `blocks` is shorter than the size needs.
+pub(crate) fn decode_bc(
+    format: BcFormat,
+    width: u32,
+    height: u32,
+    blocks: &[u8],
+) -> Option<Vec<u8>> {
+    let (bw, bh) = (width.div_ceil(4) as usize, height.div_ceil(4) as usize);
+    let bb = block_bytes(format);
+    if width == 0 || height == 0 || blocks.len() < bw * bh * bb {
+        return None;
+    }
+    let (w, h) = (width as usize, height as usize);
+    let mut out = vec![0u8; w * h * 4];
+    for by in 0..bh {
+        for bx in 0..bw {
+            let block = &blocks[(by * bw + bx) * bb..][..bb];
+            let texels = match format {
+                BcFormat::Bc1 => decode_color_block(block, true),
+                BcFormat::Bc2 => {
+                    let mut t = decode_color_block(&block[8..], false);
+                    for (i, px) in t.iter_mut().enumerate() {
+                        let nibble = (block[i / 2] >> ((i % 2) * 4)) & 0xf;
+                        px[3] = nibble * 17;
+                    }
+                    t
+                }
+                BcFormat::Bc3 => {
+                    let mut t = decode_color_block(&block[8..], false);
+                    let alphas = decode_alpha_block(&block[..8]);
+                    for (px, a) in t.iter_mut().zip(alphas) {
+                        px[3] = a;
+                    }
+                    t
+                }
+            };
+            for (i, px) in texels.iter().enumerate() {
+                let (x, y) = (bx * 4 + i % 4, by * 4 + i / 4);
+                if x < w && y < h {
+                    out[(y * w + x) * 4..][..4].copy_from_slice(px);
+                }
+            }
+        }
+    }
+    Some(out)
+}
+
+fn rgb565(c: u16) -> [u16; 3] {
+    let r = (c >> 11) & 31;
+    let g = (c >> 5) & 63;
+    let b = c & 31;
+    [
+        (r << 3) | (r >> 2),
+        (g << 2) | (g >> 4),
+        (b << 3) | (b >> 2),
+    ]
+}
+
+/// The 16 texels of a BC1 colour block; `punch_through` allows BC1's 3-colour mode.
+fn decode_color_block(block: &[u8], punch_through: bool) -> [[u8; 4]; 16] {
+    let c0 = u16::from_le_bytes([block[0], block[1]]);
+    let c1 = u16::from_le_bytes([block[2], block[3]]);
+    let bits = u32::from_le_bytes([block[4], block[5], block[6], block[7]]);
+    let (a, b) = (rgb565(c0), rgb565(c1));
+    let mix = |wa: u16, wb: u16, d: u16| -> [u8; 4] {
+        let m = |i: usize| ((a[i] * wa + b[i] * wb) / d) as u8;
+        [m(0), m(1), m(2), 255]
+    };
+    let palette: [[u8; 4]; 4] = if c0 > c1 || !punch_through {
+        [mix(1, 0, 1), mix(0, 1, 1), mix(2, 1, 3), mix(1, 2, 3)]
+    } else {
+        [mix(1, 0, 1), mix(0, 1, 1), mix(1, 1, 2), [0, 0, 0, 0]]
+    };
+    let mut out = [[0u8; 4]; 16];
+    for (i, px) in out.iter_mut().enumerate() {
+        *px = palette[((bits >> (2 * i)) & 3) as usize];
+    }
+    out
+}
+
+/// The 16 alphas of a BC3 alpha block.
+fn decode_alpha_block(block: &[u8]) -> [u8; 16] {
+    let (a0, a1) = (u32::from(block[0]), u32::from(block[1]));
+    let mut palette = [0u8; 8];
+    palette[0] = a0 as u8;
+    palette[1] = a1 as u8;
+    if a0 > a1 {
+        for i in 1..7u32 {
+            palette[i as usize + 1] = (((7 - i) * a0 + i * a1) / 7) as u8;
+        }
+    } else {
+        for i in 1..5u32 {
+            palette[i as usize + 1] = (((5 - i) * a0 + i * a1) / 5) as u8;
+        }
+        palette[6] = 0;
+        palette[7] = 255;
+    }
+    let mut bits = 0u64;
+    for (i, byte) in block[2..8].iter().enumerate() {
+        bits |= u64::from(*byte) << (8 * i);
+    }
+    let mut out = [0u8; 16];
+    for (i, a) in out.iter_mut().enumerate() {
+        *a = palette[((bits >> (3 * i)) & 7) as usize];
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A BC1 block of one 565 colour everywhere.
+    fn bc1_solid(c: u16) -> [u8; 8] {
+        let [lo, hi] = c.to_le_bytes();
+        [lo, hi, 0, 0, 0, 0, 0, 0]
+    }
+
+    #[test]
+    fn bc1_solid_colours_decode() {
+        let red = decode_bc(BcFormat::Bc1, 4, 4, &bc1_solid(0xf800)).unwrap();
+        assert_eq!(&red[..4], &[255, 0, 0, 255]);
+        assert_eq!(&red[60..64], &[255, 0, 0, 255]);
+        // c0 <= c1 with index 3: transparent black.
+        let block = [0u8, 0, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff];
+        let t = decode_bc(BcFormat::Bc1, 4, 4, &block).unwrap();
+        assert_eq!(&t[..4], &[0, 0, 0, 0]);
+    }
+
+    #[test]
+    fn bc3_alpha_interpolates() {
+        // a0 = 255, a1 = 0, index 1 (a1) for texel 0, index 0 for the rest.
+        let mut block = [0u8; 16];
+        block[0] = 255;
+        block[1] = 0;
+        block[2] = 1;
+        block[8..16].copy_from_slice(&bc1_solid(0x07e0));
+        let t = decode_bc(BcFormat::Bc3, 4, 4, &block).unwrap();
+        assert_eq!(&t[..4], &[0, 255, 0, 0]);
+        assert_eq!(&t[4..8], &[0, 255, 0, 255]);
+    }
+
+    #[test]
+    fn bc2_explicit_alpha() {
+        let mut block = [0u8; 16];
+        block[0] = 0x8f; // texel 0: 15, texel 1: 8
+        block[8..16].copy_from_slice(&bc1_solid(0x001f));
+        let t = decode_bc(BcFormat::Bc2, 4, 4, &block).unwrap();
+        assert_eq!(&t[..4], &[0, 0, 255, 255]);
+        assert_eq!(t[7], 8 * 17);
+    }
+
+    #[test]
+    fn short_or_odd_data_is_refused_or_cropped() {
+        assert!(decode_bc(BcFormat::Bc1, 8, 4, &[0; 8]).is_none());
+        assert!(decode_bc(BcFormat::Bc3, 0, 4, &[0; 16]).is_none());
+        // 6x6 needs 2x2 blocks and crops the last ones.
+        let t = decode_bc(BcFormat::Bc1, 6, 6, &[0; 32]).unwrap();
+        assert_eq!(t.len(), 6 * 6 * 4);
+    }
+
+    #[test]
+    fn levels_are_validated() {
+        assert_eq!(
+            valid_rgba_levels(4, 2, &[vec![0; 32], vec![0; 8], vec![0; 3]]),
+            Some(2)
+        );
+        assert_eq!(valid_rgba_levels(4, 2, &[vec![0; 31]]), None);
+        assert_eq!(valid_rgba_levels(0, 2, &[vec![]]), None);
+        assert_eq!(
+            valid_bc_levels(
+                BcFormat::Bc1,
+                8,
+                8,
+                &[vec![0; 32], vec![0; 8], vec![0; 8], vec![0; 8], vec![0; 8]]
+            ),
+            4
+        );
+        assert_eq!(full_chain(8, 2), 4);
+        assert_eq!(full_chain(1, 1), 1);
+    }
+
+    #[test]
+    fn downsample_averages_in_linear_light() {
+        // Black and white average to mid grey in linear light: sRGB 188.
+        let src = [
+            0, 0, 0, 255, 255, 255, 255, 255, 0, 0, 0, 255, 255, 255, 255, 255,
+        ];
+        let out = downsample(&src, 2, 2);
+        assert_eq!(out.len(), 4);
+        assert!((i32::from(out[0]) - 188).abs() <= 1, "{}", out[0]);
+        assert_eq!(out[3], 255);
+        // Odd sizes repeat the edge.
+        let mut chain = vec![vec![255u8; 3 * 5 * 4]];
+        complete_chain(&mut chain, 3, 5);
+        assert_eq!(chain.len(), 3);
+        assert_eq!(chain[1].len(), 2 * 4);
+        assert_eq!(chain[2].len(), 4);
+    }
+}

@@ -1,0 +1,472 @@
+//! Tiles: the scene's tile quads turned into draped pieces for `tile.wgsl`.
+//!
+//! Each quad (after merging AGB runs) is split into its two triangles, each triangle is cut
+//! along the terrain grid's cells and their south-west → north-east diagonals (the very
+//! triangles the terrain is drawn with) and then by the tile's crop polygon. Every piece
+//! therefore lies inside one terrain triangle, and lifting its corners with `surface_at`
+//! puts it exactly on the drawn ground. Pieces are emitted in drawing order — layer group,
+//! then `order`, then file order — and drawn in one call with blending and without depth
+//! writes, so later tiles cover earlier ones with no z-fighting; a tiny depth lift
+//! (`Frame.params.w`) keeps them above the terrain they coincide with.
+
+use bytemuck::{Pod, Zeroable};
+
+use crate::scene::{Scene, Tile};
+
+use super::geom::{clip_convex, convex_pieces, planes_of, HalfPlane, P};
+
+/// One vertex of a tile piece: world x, y and normalised texture s, t (t up).
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Pod, Zeroable)]
+pub(crate) struct TileVertex {
+    pub xy: [f32; 2],
+    pub st: [f32; 2],
+}
+
+/// The terrain grid's geometry (not its heights): what tiles are cut along.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct Grid {
+    pub origin: [f32; 2],
+    pub cell: f32,
+    /// Samples per side.
+    pub n: i64,
+}
+
+impl Grid {
+    pub fn of(t: &crate::terrain::Terrain) -> Self {
+        Grid {
+            origin: t.origin(),
+            cell: t.cell_size(),
+            n: i64::from(t.resolution.max(2)),
+        }
+    }
+}
+
+/// The tile pieces of a scene.
+#[derive(Debug, Default)]
+pub(crate) struct TileMesh {
+    pub vertices: Vec<TileVertex>,
+    pub indices: Vec<u32>,
+    /// Quads drawn once runs are merged.
+    pub quads: usize,
+    pub warnings: Vec<String>,
+}
+
+/// A quad to draw: corners BL, BR, TR, TL and normalised `[s1, t1, s2, t2]`.
+#[derive(Debug, Clone, PartialEq)]
+struct Quad<'a> {
+    corners: [P; 4],
+    st: [f32; 4],
+    crop: Option<&'a Vec<P>>,
+    order: u32,
+    first: usize,
+}
+
+/// The most terrain cells one tile triangle is cut along; beyond it (a tile kilometres
+/// wide over a fine grid) the triangle is drawn uncut and may float over hollows.
+const MAX_CELLS: i64 = 250_000;
+
+pub(crate) fn build(scene: &Scene, grid: &Grid) -> TileMesh {
+    let mut mesh = TileMesh::default();
+    let Some(tex) = &scene.tile_texture else {
+        return mesh;
+    };
+    let (tw, th) = (sane_px(tex.width_px), sane_px(tex.height_px));
+    let mut quads = merge_runs(scene, tw, th);
+    quads.sort_by_key(|q| (q.order, q.first));
+    mesh.quads = quads.len();
+    let mut crop_cache: Vec<(*const Vec<P>, Vec<Vec<HalfPlane>>)> = Vec::new();
+    for q in &quads {
+        let crop_planes: Option<Vec<Vec<HalfPlane>>> = q.crop.map(|c| {
+            let key = c as *const Vec<P>;
+            if let Some((_, planes)) = crop_cache.iter().find(|(k, _)| *k == key) {
+                return planes.clone();
+            }
+            let planes: Vec<Vec<HalfPlane>> =
+                convex_pieces(c).iter().map(|p| planes_of(p)).collect();
+            crop_cache.push((key, planes.clone()));
+            planes
+        });
+        // A crop polygon with no area crops nothing away (the spec asks for at least
+        // three points; fewer is treated as no crop).
+        let crop_planes = crop_planes.filter(|p| !p.is_empty());
+        let [bl, br, tr, tl] = q.corners;
+        let [s1, t1, s2, t2] = q.st;
+        let tris = [
+            ([bl, br, tr], [[s1, t1], [s2, t1], [s2, t2]]),
+            ([bl, tr, tl], [[s1, t1], [s2, t2], [s1, t2]]),
+        ];
+        for (pts, sts) in tris {
+            if let Some(w) = cut_triangle(grid, pts, sts, crop_planes.as_deref(), &mut mesh) {
+                if !mesh.warnings.contains(&w) {
+                    mesh.warnings.push(w);
+                }
+            }
+        }
+    }
+    mesh
+}
+
+fn sane_px(v: f32) -> f32 {
+    if v.is_finite() && v > 0.0 {
+        v
+    } else {
+        1.0
+    }
+}
+
+fn tile_quad(t: &Tile, index: usize, tw: f32, th: f32) -> Quad<'_> {
+    Quad {
+        corners: t.corners,
+        st: [t.uv[0] / tw, t.uv[1] / th, t.uv[2] / tw, t.uv[3] / th],
+        crop: t.crop.as_ref(),
+        order: t.order,
+        first: index,
+    }
+}
+
+/// The tiles as quads, each valid run of adjacent AGB tiles (same crop, same rows of the
+/// texture, sharing edges on the ground and in the texture) merged into one quad.
+fn merge_runs(scene: &Scene, tw: f32, th: f32) -> Vec<Quad<'_>> {
+    let n = scene.tiles.len();
+    let mut merged_into = vec![false; n];
+    let mut quads = Vec::with_capacity(n);
+    for run in &scene.runs {
+        let Some(end) = run.first.checked_add(run.len) else {
+            continue;
+        };
+        if run.len < 2 || end > n {
+            continue;
+        }
+        let tiles = &scene.tiles[run.first..end];
+        if (run.first..end).any(|i| merged_into[i]) || !run_is_seamless(tiles) {
+            continue;
+        }
+        let (a, b) = (&tiles[0], &tiles[tiles.len() - 1]);
+        quads.push(Quad {
+            corners: [a.corners[0], b.corners[1], b.corners[2], a.corners[3]],
+            st: [a.uv[0] / tw, a.uv[1] / th, b.uv[2] / tw, a.uv[3] / th],
+            crop: a.crop.as_ref(),
+            order: tiles.iter().map(|t| t.order).min().unwrap_or(0),
+            first: run.first,
+        });
+        merged_into[run.first..end]
+            .iter_mut()
+            .for_each(|m| *m = true);
+    }
+    for (i, t) in scene.tiles.iter().enumerate() {
+        if !merged_into[i] {
+            quads.push(tile_quad(t, i, tw, th));
+        }
+    }
+    quads
+}
+
+fn run_is_seamless(tiles: &[Tile]) -> bool {
+    let close = |a: f32, b: f32| (a - b).abs() <= 1e-3 * (1.0 + a.abs().max(b.abs()));
+    let close_p = |a: P, b: P| close(a[0], b[0]) && close(a[1], b[1]);
+    tiles.windows(2).all(|w| {
+        let (a, b) = (&w[0], &w[1]);
+        a.crop == b.crop
+            && close(a.uv[2], b.uv[0])
+            && close(a.uv[1], b.uv[1])
+            && close(a.uv[3], b.uv[3])
+            && close_p(a.corners[1], b.corners[0])
+            && close_p(a.corners[2], b.corners[3])
+    })
+}
+
+/// Cuts one tile triangle along the terrain triangles and the crop pieces, appending the
+/// pieces to `mesh`. Returns a warning when the triangle was too large to cut.
+fn cut_triangle(
+    grid: &Grid,
+    pts: [P; 3],
+    sts: [[f32; 2]; 3],
+    crop: Option<&[Vec<HalfPlane>]>,
+    mesh: &mut TileMesh,
+) -> Option<String> {
+    if pts.iter().any(|p| !(p[0].is_finite() && p[1].is_finite())) {
+        return None;
+    }
+    // Affine map from the triangle's points to its texture coordinates.
+    let (e1, e2) = (sub(pts[1], pts[0]), sub(pts[2], pts[0]));
+    let det = e1[0] * e2[1] - e1[1] * e2[0];
+    if det.abs() < 1e-9 {
+        return None;
+    }
+    let st_at = |p: P| -> [f32; 2] {
+        let d = sub(p, pts[0]);
+        let l1 = (d[0] * e2[1] - d[1] * e2[0]) / det;
+        let l2 = (e1[0] * d[1] - e1[1] * d[0]) / det;
+        [
+            sts[0][0] + l1 * (sts[1][0] - sts[0][0]) + l2 * (sts[2][0] - sts[0][0]),
+            sts[0][1] + l1 * (sts[1][1] - sts[0][1]) + l2 * (sts[2][1] - sts[0][1]),
+        ]
+    };
+    let ccw: Vec<P> = if det > 0.0 {
+        pts.to_vec()
+    } else {
+        vec![pts[0], pts[2], pts[1]]
+    };
+    let emit = |poly: &[P], mesh: &mut TileMesh| {
+        let base = mesh.vertices.len() as u32;
+        for p in poly {
+            mesh.vertices.push(TileVertex {
+                xy: *p,
+                st: st_at(*p),
+            });
+        }
+        for k in 1..poly.len() as u32 - 1 {
+            mesh.indices
+                .extend_from_slice(&[base, base + k, base + k + 1]);
+        }
+    };
+    let emit_cropped = |piece: &[P], mesh: &mut TileMesh| match crop {
+        None => emit(piece, mesh),
+        Some(crop) => {
+            for planes in crop {
+                let c = clip_convex(piece, planes);
+                if !c.is_empty() {
+                    emit(&c, mesh);
+                }
+            }
+        }
+    };
+
+    // Cells the triangle's bounds touch, clamped to one virtual cell beyond each edge of
+    // the grid (outside the grid the surface is the edge's, linear along it).
+    let lo = [
+        pts.iter().map(|p| p[0]).fold(f32::INFINITY, f32::min),
+        pts.iter().map(|p| p[1]).fold(f32::INFINITY, f32::min),
+    ];
+    let hi = [
+        pts.iter().map(|p| p[0]).fold(f32::NEG_INFINITY, f32::max),
+        pts.iter().map(|p| p[1]).fold(f32::NEG_INFINITY, f32::max),
+    ];
+    let cells = grid.n - 1;
+    let cell_of = |v: f32, o: f32| -> i64 {
+        let c = ((v - o) / grid.cell).floor();
+        (c.clamp(-1.0, cells as f32)) as i64
+    };
+    let (i0, i1) = (
+        cell_of(lo[0], grid.origin[0]),
+        cell_of(hi[0], grid.origin[0]),
+    );
+    let (j0, j1) = (
+        cell_of(lo[1], grid.origin[1]),
+        cell_of(hi[1], grid.origin[1]),
+    );
+    if (i1 - i0 + 1) * (j1 - j0 + 1) > MAX_CELLS {
+        emit_cropped(&ccw, mesh);
+        return Some(format!(
+            "a tile spans more than {MAX_CELLS} terrain cells: drawn uncut, it may not follow the ground"
+        ));
+    }
+    let far = 1e9f32;
+    let line = |o: f32, k: i64| -> f32 {
+        if k < 0 {
+            -far
+        } else if k > cells {
+            far
+        } else {
+            o + k as f32 * grid.cell
+        }
+    };
+    for j in j0..=j1 {
+        let (y0, y1) = (line(grid.origin[1], j), line(grid.origin[1], j + 1));
+        for i in i0..=i1 {
+            let (x0, x1) = (line(grid.origin[0], i), line(grid.origin[0], i + 1));
+            let rect = [
+                HalfPlane::left_of([x0, y0], [x1, y0]),
+                HalfPlane::left_of([x1, y0], [x1, y1]),
+                HalfPlane::left_of([x1, y1], [x0, y1]),
+                HalfPlane::left_of([x0, y1], [x0, y0]),
+            ];
+            let in_cell = clip_convex(&ccw, &rect);
+            if in_cell.is_empty() {
+                continue;
+            }
+            let inner = (0..cells).contains(&i) && (0..cells).contains(&j);
+            if inner {
+                // Split along the diagonal (x0, y0) → (x1, y1): below-right, above-left.
+                let below = HalfPlane::left_of([x1, y1], [x0, y0]);
+                let above = HalfPlane::left_of([x0, y0], [x1, y1]);
+                for h in [below, above] {
+                    let piece = clip_convex(&in_cell, &[h]);
+                    if !piece.is_empty() {
+                        emit_cropped(&piece, mesh);
+                    }
+                }
+            } else {
+                emit_cropped(&in_cell, mesh);
+            }
+        }
+    }
+    None
+}
+
+fn sub(a: P, b: P) -> P {
+    [a[0] - b[0], a[1] - b[1]]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scene::{TileRun, TileTexture};
+    use crate::terrain::Terrain;
+
+    fn scene_with(tiles: Vec<Tile>) -> Scene {
+        Scene {
+            tile_texture: Some(TileTexture {
+                path: "t.png".into(),
+                width_px: 1024.0,
+                height_px: 512.0,
+            }),
+            tiles,
+            ..Scene::default()
+        }
+    }
+
+    fn tile(x0: f32, y0: f32, w: f32, h: f32, uv: [f32; 4]) -> Tile {
+        Tile {
+            corners: [[x0, y0], [x0 + w, y0], [x0 + w, y0 + h], [x0, y0 + h]],
+            uv,
+            ..Tile::default()
+        }
+    }
+
+    fn area(mesh: &TileMesh) -> f32 {
+        mesh.indices
+            .chunks(3)
+            .map(|t| {
+                let [a, b, c] = [t[0], t[1], t[2]].map(|i| mesh.vertices[i as usize].xy);
+                ((b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0])).abs() * 0.5
+            })
+            .sum()
+    }
+
+    #[test]
+    fn pieces_cover_the_tile_and_stay_in_terrain_triangles() {
+        let terrain = Terrain::hills(100.0, 10.0, 1);
+        let grid = Grid::of(&terrain);
+        let scene = scene_with(vec![tile(
+            -7.3,
+            -4.1,
+            20.0,
+            13.0,
+            [0.0, 0.0, 1024.0, 512.0],
+        )]);
+        let mesh = build(&scene, &grid);
+        assert_eq!(mesh.quads, 1);
+        assert!((area(&mesh) - 260.0).abs() < 0.05, "{}", area(&mesh));
+        // Each piece's centroid and its corners lie in one terrain triangle: the drawn
+        // surface is linear over the piece, so the GPU's per-vertex heights match it.
+        for t in mesh.indices.chunks(3) {
+            let v = [t[0], t[1], t[2]].map(|i| mesh.vertices[i as usize].xy);
+            let c = [
+                (v[0][0] + v[1][0] + v[2][0]) / 3.0,
+                (v[0][1] + v[1][1] + v[2][1]) / 3.0,
+            ];
+            let (plane_h, det) = plane_through(&terrain, v);
+            assert!(det.abs() > 1e-7, "zero-area piece {v:?}");
+            let d = (terrain.surface_at(c[0], c[1]) - plane_h(c)).abs();
+            assert!(d < 1e-3, "{v:?}: off by {d}");
+        }
+        // Texture coordinates: the south-west corner is (0, 0), the north-east (1, 1).
+        let sw = mesh.vertices.iter().find(|v| v.xy == [-7.3, -4.1]).unwrap();
+        assert_eq!(sw.st, [0.0, 0.0]);
+    }
+
+    /// The plane through a triangle's three draped corners.
+    fn plane_through(t: &Terrain, v: [P; 3]) -> (impl Fn(P) -> f32, f32) {
+        let h = v.map(|p| t.surface_at(p[0], p[1]));
+        let (e1, e2) = (sub(v[1], v[0]), sub(v[2], v[0]));
+        let det = e1[0] * e2[1] - e1[1] * e2[0];
+        let f = move |p: P| {
+            let d = sub(p, v[0]);
+            let l1 = (d[0] * e2[1] - d[1] * e2[0]) / det;
+            let l2 = (e1[0] * d[1] - e1[1] * d[0]) / det;
+            h[0] + l1 * (h[1] - h[0]) + l2 * (h[2] - h[0])
+        };
+        (f, det)
+    }
+
+    #[test]
+    fn uv_is_normalised_by_the_declared_size() {
+        let grid = Grid::of(&Terrain::flat(1000.0));
+        let scene = scene_with(vec![tile(
+            0.0,
+            0.0,
+            10.0,
+            10.0,
+            [256.0, 128.0, 512.0, 256.0],
+        )]);
+        let mesh = build(&scene, &grid);
+        let ne = mesh.vertices.iter().find(|v| v.xy == [10.0, 10.0]).unwrap();
+        assert_eq!(ne.st, [0.5, 0.5]);
+        let sw = mesh.vertices.iter().find(|v| v.xy == [0.0, 0.0]).unwrap();
+        assert_eq!(sw.st, [0.25, 0.25]);
+    }
+
+    #[test]
+    fn crop_keeps_only_the_inside() {
+        let grid = Grid::of(&Terrain::flat(1000.0));
+        let mut t = tile(0.0, 0.0, 10.0, 10.0, [0.0, 0.0, 1024.0, 512.0]);
+        // Clockwise triangle over the lower-left half.
+        t.crop = Some(vec![[0.0, 0.0], [0.0, 10.0], [10.0, 0.0]]);
+        let mesh = build(&scene_with(vec![t.clone()]), &grid);
+        assert!((area(&mesh) - 50.0).abs() < 1e-3);
+        // A concave crop (an L) keeps 3/4.
+        t.crop = Some(vec![
+            [0.0, 0.0],
+            [10.0, 0.0],
+            [10.0, 5.0],
+            [5.0, 5.0],
+            [5.0, 10.0],
+            [0.0, 10.0],
+        ]);
+        let mesh = build(&scene_with(vec![t.clone()]), &grid);
+        assert!((area(&mesh) - 75.0).abs() < 1e-3);
+        // A crop of two points is ignored.
+        t.crop = Some(vec![[0.0, 0.0], [1.0, 1.0]]);
+        let mesh = build(&scene_with(vec![t]), &grid);
+        assert!((area(&mesh) - 100.0).abs() < 1e-3);
+    }
+
+    #[test]
+    fn tiles_are_ordered_and_runs_merge() {
+        let grid = Grid::of(&Terrain::flat(1000.0));
+        let mut a = tile(0.0, 0.0, 10.0, 10.0, [0.0, 0.0, 100.0, 100.0]);
+        let mut b = tile(10.0, 0.0, 10.0, 10.0, [100.0, 0.0, 200.0, 100.0]);
+        let c = tile(20.0, 0.0, 10.0, 10.0, [200.0, 0.0, 300.0, 100.0]);
+        a.order = 5;
+        b.order = 1;
+        let mut scene = scene_with(vec![a.clone(), b.clone(), c.clone()]);
+        let mesh = build(&scene, &grid);
+        assert_eq!(mesh.quads, 3);
+        // b (order 1) comes first.
+        assert!(mesh.vertices[0].xy[0] >= 10.0);
+        scene.runs = vec![TileRun { first: 0, len: 3 }];
+        let mesh = build(&scene, &grid);
+        assert_eq!(mesh.quads, 1);
+        assert!((area(&mesh) - 300.0).abs() < 1e-3);
+        // A run whose texture columns are not adjacent stays three quads; a run past the
+        // end is ignored.
+        scene.tiles[1].uv = [500.0, 0.0, 600.0, 100.0];
+        scene.runs = vec![TileRun { first: 0, len: 3 }, TileRun { first: 2, len: 9 }];
+        assert_eq!(build(&scene, &grid).quads, 3);
+    }
+
+    #[test]
+    fn tiles_outside_the_grid_and_degenerate_tiles_do_not_panic() {
+        let grid = Grid::of(&Terrain::hills(50.0, 3.0, 2));
+        let mut bad = tile(0.0, 0.0, 0.0, 0.0, [0.0; 4]);
+        bad.corners[2] = [f32::NAN, 1.0];
+        let scene = scene_with(vec![tile(40.0, 40.0, 30.0, 30.0, [0.0; 4]), bad]);
+        let mesh = build(&scene, &grid);
+        assert!((area(&mesh) - 900.0).abs() < 0.01);
+        let huge = scene_with(vec![tile(-1e6, -1e6, 2e6, 2e6, [0.0; 4])]);
+        let mesh = build(&huge, &Grid::of(&Terrain::hills(100_000.0, 3.0, 2)));
+        assert!(!mesh.indices.is_empty());
+    }
+}

@@ -1,0 +1,155 @@
+//! Trees: each placed tree as crossed vertical quads (its forest tree's `quads`), for
+//! `tree.wgsl`. The ground height is found in the shader, so trees follow exaggeration.
+
+use bytemuck::{Pod, Zeroable};
+
+use crate::art::{ForestArt, TreeArt};
+use crate::scene::Scene;
+
+/// One tree corner as uploaded (32 bytes).
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Pod, Zeroable)]
+pub(crate) struct TreeVertex {
+    pub base: [f32; 2],
+    pub offset: [f32; 2],
+    pub up: f32,
+    pub st: [f32; 2],
+    pub _pad: f32,
+}
+
+#[derive(Debug, Default)]
+pub(crate) struct TreeMesh {
+    pub vertices: Vec<TreeVertex>,
+    pub indices: Vec<u32>,
+}
+
+/// The tree drawn when the forest or its tree list is missing: the whole placeholder
+/// image, 6 m wide and 10 m tall, two crossed quads.
+pub(crate) const PLACEHOLDER_TREE: TreeArt = TreeArt {
+    layer: 0,
+    uv: [0.0, 0.0, 1.0, 1.0],
+    width: 6.0,
+    height: 10.0,
+    offset: 0.5,
+    quads: 2,
+    percent: 100.0,
+};
+
+/// Builds the trees. `forest` is `None` when the forest art is missing: every tree is the
+/// placeholder.
+pub(crate) fn build(scene: &Scene, forest: Option<&ForestArt>) -> TreeMesh {
+    let mut mesh = TreeMesh::default();
+    for t in &scene.trees {
+        if !(t.pos[0].is_finite() && t.pos[1].is_finite() && t.heading.is_finite()) {
+            continue;
+        }
+        let art = forest
+            .and_then(|f| f.tree(t.layer, t.pick))
+            .filter(|a| {
+                a.width > 0.0 && a.height > 0.0 && a.width.is_finite() && a.height.is_finite()
+            })
+            .unwrap_or(&PLACEHOLDER_TREE);
+        let (w, h) = if t.width > 0.0 && t.width.is_finite() {
+            (
+                t.width.min(500.0),
+                art.height * t.width.min(500.0) / art.width,
+            )
+        } else {
+            (art.width, art.height)
+        };
+        let quads = art.quads.clamp(1, 8);
+        let offset = if (0.0..=1.0).contains(&art.offset) {
+            art.offset
+        } else {
+            0.5
+        };
+        let [s1, t1, s2, t2] = art.uv;
+        for q in 0..quads {
+            let angle = (t.heading + q as f32 * 180.0 / quads as f32).to_radians();
+            // The quad's horizontal axis: east at heading 0, turned clockwise.
+            let axis = [angle.cos(), -angle.sin()];
+            let (left, right) = (-offset * w, (1.0 - offset) * w);
+            let start = mesh.vertices.len() as u32;
+            for (along, up, s, tt) in [
+                (left, 0.0, s1, t1),
+                (right, 0.0, s2, t1),
+                (right, h, s2, t2),
+                (left, h, s1, t2),
+            ] {
+                mesh.vertices.push(TreeVertex {
+                    base: t.pos,
+                    offset: [axis[0] * along, axis[1] * along],
+                    up,
+                    st: [s, tt],
+                    _pad: 0.0,
+                });
+            }
+            mesh.indices.extend_from_slice(&[
+                start,
+                start + 1,
+                start + 2,
+                start,
+                start + 2,
+                start + 3,
+            ]);
+        }
+    }
+    mesh
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scene::TreeInstance;
+
+    #[test]
+    fn trees_are_crossed_quads_of_their_art() {
+        let forest = ForestArt {
+            trees: vec![TreeArt {
+                layer: 1,
+                uv: [0.0, 0.5, 0.25, 1.0],
+                width: 4.0,
+                height: 8.0,
+                offset: 0.25,
+                quads: 3,
+                percent: 100.0,
+            }],
+            ..ForestArt::default()
+        };
+        let scene = Scene {
+            trees: vec![
+                TreeInstance {
+                    pos: [10.0, 20.0],
+                    width: 8.0,
+                    layer: 1,
+                    ..TreeInstance::default()
+                },
+                TreeInstance {
+                    pos: [f32::NAN, 0.0],
+                    ..TreeInstance::default()
+                },
+            ],
+            ..Scene::default()
+        };
+        let mesh = build(&scene, Some(&forest));
+        assert_eq!(mesh.vertices.len(), 12);
+        assert_eq!(mesh.indices.len(), 18);
+        // Scaled to 8 m wide: 16 m tall; the trunk at a quarter of the width.
+        let v = &mesh.vertices[..4];
+        assert_eq!(v[2].up, 16.0);
+        assert!((v[0].offset[0] + 2.0).abs() < 1e-5 && (v[1].offset[0] - 6.0).abs() < 1e-5);
+        assert_eq!(v[2].st, [0.25, 1.0]);
+        assert_eq!(v[0].base, [10.0, 20.0]);
+    }
+
+    #[test]
+    fn a_missing_forest_draws_placeholders() {
+        let scene = Scene {
+            trees: vec![TreeInstance::default()],
+            ..Scene::default()
+        };
+        let mesh = build(&scene, None);
+        assert_eq!(mesh.vertices.len(), 8);
+        assert_eq!(mesh.vertices[2].up, 10.0);
+    }
+}
