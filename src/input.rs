@@ -51,6 +51,24 @@ pub struct LayoutArgs {
     /// For an .agn whose name carries no LOD13 code: the square's north-west corner LAT,LON.
     #[arg(long, value_name = "LAT,LON", allow_hyphen_values = true)]
     pub origin: Option<String>,
+    /// For an .agn: a file of `GUID path/to/model.obj` lines, so library objects show their
+    /// real model instead of a labelled box.
+    #[arg(long, value_name = "FILE")]
+    pub guid_map: Option<PathBuf>,
+}
+
+impl LayoutArgs {
+    /// `--origin LAT,LON` as numbers.
+    pub fn origin(&self) -> Result<Option<(f64, f64)>, String> {
+        let Some(o) = &self.origin else {
+            return Ok(None);
+        };
+        let v = numbers(o, 2, "--origin LAT,LON")?;
+        if v[0].abs() > 90.0 || v[1].abs() > 180.0 {
+            return Err(format!("--origin {o}: latitude or longitude out of range"));
+        }
+        Ok(Some((v[0], v[1])))
+    }
 }
 
 fn numbers(s: &str, n: usize, what: &str) -> Result<Vec<f64>, String> {

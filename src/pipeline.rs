@@ -64,10 +64,29 @@ pub fn load_scene(asset: &Path, args: &LayoutArgs) -> Result<Loaded, Diagnostic>
             scene
         }
         Some(FileKind::Agn) => {
-            return Err(Diagnostic::error_file(
+            let agn = format::agn::parse(asset, &bytes, &mut diags)?;
+            let input = input::build(args, asset, &mut diags)?;
+            let origin = args
+                .origin()
+                .map_err(|m| Diagnostic::error_file(asset, m))?;
+            if let Some(m) = &args.guid_map {
+                files.push(m.clone());
+            }
+            let opts = crate::layout::agn::load_options(
                 asset,
-                "FSX .agn layout is not available in this build",
-            ))
+                args.guid_map.as_deref(),
+                origin,
+                &mut diags,
+            );
+            let scene = crate::layout::agn::layout(&agn, asset, &input, &opts)?;
+            files.extend(
+                scene
+                    .facades
+                    .iter()
+                    .filter_map(|f| f.texture.as_ref().map(PathBuf::from)),
+            );
+            files.extend(scene.meshes.iter().map(|m| PathBuf::from(&m.name)));
+            scene
         }
         _ => {
             return Err(Diagnostic::error_file(

@@ -18,7 +18,10 @@ fn args() -> LayoutArgs {
 fn close(a: &Value, b: &Value, at: &str, diffs: &mut Vec<String>) {
     match (a, b) {
         (Value::Number(x), Value::Number(y)) => {
-            let (x, y) = (x.as_f64().unwrap_or(f64::NAN), y.as_f64().unwrap_or(f64::NAN));
+            let (x, y) = (
+                x.as_f64().unwrap_or(f64::NAN),
+                y.as_f64().unwrap_or(f64::NAN),
+            );
             let tol = 1e-3_f64.max(1e-4 * x.abs().max(y.abs()));
             if (x - y).abs() > tol {
                 diffs.push(format!("{at}: expected {y}, got {x}"));
@@ -79,7 +82,12 @@ fn check(name: &str, asset: &str, args: LayoutArgs) {
             expected_path.display(),
             diffs.len(),
             actual_path.display(),
-            diffs.iter().take(20).cloned().collect::<Vec<_>>().join("\n")
+            diffs
+                .iter()
+                .take(20)
+                .cloned()
+                .collect::<Vec<_>>()
+                .join("\n")
         );
     }
 }
@@ -185,14 +193,28 @@ fn city_block_frequencies_over_seeds() {
             seed,
             ..args()
         };
-        let scene = agview::pipeline::load_scene(asset, &a).expect("lays out").scene;
+        let scene = agview::pipeline::load_scene(asset, &a)
+            .expect("lays out")
+            .scene;
         let choice = scene.choice.expect("a block has a choice");
         assert!(choice.fits, "seed {seed}");
         counts[choice.spelling_set] += 1;
     }
     assert_eq!(counts[2] + counts[3], 0, "{counts:?}");
     let ratio = counts[0] as f64 / counts[1] as f64;
-    assert!((ratio - 2.0).abs() < 0.4, "expected about 2:1, got {counts:?}");
+    assert!(
+        (ratio - 2.0).abs() < 0.4,
+        "expected about 2:1, got {counts:?}"
+    );
+}
+
+#[test]
+fn agn_town() {
+    check(
+        "agn_town",
+        "sample_scenery/agn/000333311030032an.agn",
+        args(),
+    );
 }
 
 #[test]
