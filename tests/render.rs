@@ -1,0 +1,931 @@
+//! Golden-image tests of the renderer, on whatever adapter `GpuContext::headless` finds —
+//! in CI and on machines without a GPU that is lavapipe (`apt-get install
+//! mesa-vulkan-drivers`; run with `WGPU_BACKEND=vulkan`).
+//!
+//! Each test builds a small scene and its art in code, renders it and compares the image
+//! with `tests/golden/<name>.png`. The comparison tolerates the small differences between
+//! rasterizers and driver versions and nothing more:
+//!
+//! - the per-channel mean absolute difference (R, G, B, each over all pixels, 0..255)
+//!   must be at most [`MAX_MEAN_DIFF`], and
+//! - at most [`MAX_BAD_FRACTION`] of the pixels may differ by more than [`BAD_PIXEL`]
+//!   in any channel.
+//!
+//! A failing comparison writes `<name>.actual.png` and `<name>.diff.png` (differences ×4,
+//! pixels over the threshold in red) beside the golden image. A missing golden image
+//! fails the test unless `UPDATE_GOLDEN=1` is set, which (re)writes every golden image
+//! instead of comparing: updating is always a deliberate act.
+//!
+//! The device is created once and shared by all tests (lavapipe is slow to start).
+
+use std::path::PathBuf;
+use std::sync::OnceLock;
+
+use agview::art::{
+    ArtSet, BcFormat, FacadeArt, ForestArt, ImageData, ImagePixels, MeshArt, MeshLod, MeshVertex,
+    TreeArt,
+};
+use agview::render::{Camera, FrameParams, Headless, Overlays};
+use agview::scene::{
+    ArtRef, CornerMark, DebugMarks, FacadeInstance, ObjectInstance, Placement, Scene, Tile,
+    TileTexture, TreeInstance,
+};
+use agview::terrain::Terrain;
+
+const MAX_MEAN_DIFF: f64 = 2.5;
+const BAD_PIXEL: u8 = 40;
+const MAX_BAD_FRACTION: f64 = 0.01;
+
+fn headless() -> &'static Headless {
+    static H: OnceLock<Headless> = OnceLock::new();
+    H.get_or_init(|| match Headless::new() {
+        Ok(h) => h,
+        Err(e) => panic!("cannot render: {e}"),
+    })
+}
+
+fn golden_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/golden")
+}
+
+/// Renders and compares with the golden image `name`.
+fn check(
+    name: &str,
+    scene: &Scene,
+    art: &ArtSet,
+    terrain: &Terrain,
+    params: &FrameParams,
+) -> image::RgbaImage {
+    let img = render(scene, art, terrain, params, 320, 240);
+    compare(name, &img);
+    img
+}
+
+fn render(
+    scene: &Scene,
+    art: &ArtSet,
+    terrain: &Terrain,
+    params: &FrameParams,
+    w: u32,
+    h: u32,
+) -> image::RgbaImage {
+    let hl = headless();
+    let mut gpu = hl.upload(scene, art, terrain).expect("upload");
+    hl.render(&mut gpu, params, w, h).expect("render")
+}
+
+fn compare(name: &str, actual: &image::RgbaImage) {
+    let dir = golden_dir();
+    let golden_path = dir.join(format!("{name}.png"));
+    let actual_path = dir.join(format!("{name}.actual.png"));
+    let diff_path = dir.join(format!("{name}.diff.png"));
+    if std::env::var("UPDATE_GOLDEN").is_ok_and(|v| v == "1") {
+        std::fs::create_dir_all(&dir).unwrap();
+        agview::render::write_png(&golden_path, actual).unwrap();
+        let _ = std::fs::remove_file(&actual_path);
+        let _ = std::fs::remove_file(&diff_path);
+        return;
+    }
+    let golden = match image::open(&golden_path) {
+        Ok(g) => g.to_rgba8(),
+        Err(e) => {
+            agview::render::write_png(&actual_path, actual).unwrap();
+            panic!(
+                "golden image {} cannot be read ({e}); the render is in {}; \
+                 run with UPDATE_GOLDEN=1 to accept it",
+                golden_path.display(),
+                actual_path.display()
+            );
+        }
+    };
+    let verdict = diff(&golden, actual);
+    match verdict {
+        Ok(()) => {
+            let _ = std::fs::remove_file(&actual_path);
+            let _ = std::fs::remove_file(&diff_path);
+        }
+        Err((why, diff_img)) => {
+            agview::render::write_png(&actual_path, actual).unwrap();
+            if let Some(d) = diff_img {
+                agview::render::write_png(&diff_path, &d).unwrap();
+            }
+            panic!(
+                "{name}: {why}; see {} and {}",
+                actual_path.display(),
+                diff_path.display()
+            );
+        }
+    }
+}
+
+/// The comparison described at the top of this file.
+fn diff(
+    golden: &image::RgbaImage,
+    actual: &image::RgbaImage,
+) -> Result<(), (String, Option<image::RgbaImage>)> {
+    if golden.dimensions() != actual.dimensions() {
+        return Err((
+            format!(
+                "size {:?} differs from the golden {:?}",
+                actual.dimensions(),
+                golden.dimensions()
+            ),
+            None,
+        ));
+    }
+    let (w, h) = golden.dimensions();
+    let mut sums = [0u64; 3];
+    let mut bad = 0u64;
+    let mut out = image::RgbaImage::new(w, h);
+    for (x, y, g) in golden.enumerate_pixels() {
+        let a = actual.get_pixel(x, y);
+        let d: Vec<u8> = (0..3).map(|c| g[c].abs_diff(a[c])).collect();
+        for c in 0..3 {
+            sums[c] += u64::from(d[c]);
+        }
+        let over = d.iter().any(|v| *v > BAD_PIXEL);
+        if over {
+            bad += 1;
+            out.put_pixel(x, y, image::Rgba([255, 0, 0, 255]));
+        } else {
+            out.put_pixel(
+                x,
+                y,
+                image::Rgba([
+                    d[0].saturating_mul(4),
+                    d[1].saturating_mul(4),
+                    d[2].saturating_mul(4),
+                    255,
+                ]),
+            );
+        }
+    }
+    let n = f64::from(w * h);
+    let means: Vec<f64> = sums.iter().map(|s| *s as f64 / n).collect();
+    let bad_fraction = bad as f64 / n;
+    if means.iter().any(|m| *m > MAX_MEAN_DIFF) || bad_fraction > MAX_BAD_FRACTION {
+        return Err((
+            format!(
+                "mean channel differences {:.2}/{:.2}/{:.2} (max {MAX_MEAN_DIFF}), \
+                 {:.2}% of pixels off by more than {BAD_PIXEL} (max {:.2}%)",
+                means[0],
+                means[1],
+                means[2],
+                bad_fraction * 100.0,
+                MAX_BAD_FRACTION * 100.0
+            ),
+            Some(out),
+        ));
+    }
+    Ok(())
+}
+
+#[test]
+fn the_comparison_tolerates_noise_and_catches_changes() {
+    let a = image::RgbaImage::from_pixel(20, 20, image::Rgba([100, 100, 100, 255]));
+    let mut b = a.clone();
+    b.put_pixel(3, 3, image::Rgba([110, 100, 100, 255]));
+    assert!(diff(&a, &b).is_ok());
+    // 2% of the pixels off: fails.
+    for x in 0..8 {
+        b.put_pixel(x, 5, image::Rgba([250, 100, 100, 255]));
+    }
+    assert!(diff(&a, &b).is_err());
+    // A uniform shift of 5 levels: fails on the mean.
+    let c = image::RgbaImage::from_pixel(20, 20, image::Rgba([105, 100, 100, 255]));
+    assert!(diff(&a, &c).is_err());
+    let d = image::RgbaImage::new(10, 20);
+    assert!(diff(&a, &d).is_err());
+}
+
+// ---------------------------------------------------------------------------------------
+// Scene-building helpers.
+
+/// An RGBA8 image from a function of (x, y), row 0 at the top.
+fn image_from(name: &str, w: u32, h: u32, f: impl Fn(u32, u32) -> [u8; 4]) -> ImageData {
+    let mut px = Vec::with_capacity((w * h * 4) as usize);
+    for y in 0..h {
+        for x in 0..w {
+            px.extend_from_slice(&f(x, y));
+        }
+    }
+    ImageData {
+        name: name.into(),
+        width: w,
+        height: h,
+        pixels: ImagePixels::Rgba8(vec![px]),
+        missing: false,
+    }
+}
+
+/// A tile texture: four coloured quadrants (as seen with t up: red bottom-left, green
+/// bottom-right, blue top-left, yellow top-right) with a white grid every 32 px.
+fn quadrant_texture() -> ImageData {
+    image_from("quadrants.png", 128, 128, |x, y| {
+        if x % 32 < 2 || y % 32 < 2 {
+            return [240, 240, 240, 255];
+        }
+        let top = y < 64;
+        let right = x >= 64;
+        match (top, right) {
+            (false, false) => [200, 40, 40, 255],
+            (false, true) => [40, 170, 60, 255],
+            (true, false) => [50, 70, 210, 255],
+            (true, true) => [230, 200, 40, 255],
+        }
+    })
+}
+
+fn solid(name: &str, rgba: [u8; 4]) -> ImageData {
+    image_from(name, 4, 4, |_, _| rgba)
+}
+
+/// A box mesh (OBJ8 axes: x east, y up, z south) `w × d` meters, `h` tall, uv 0..1 per
+/// face, with an optional second LOD.
+fn box_mesh(name: &str, w: f32, d: f32, h: f32, texture: Option<usize>) -> MeshArt {
+    let (x, z) = (w * 0.5, d * 0.5);
+    let mut m = MeshArt {
+        name: name.into(),
+        texture,
+        bounds_min: [-x, 0.0, -z],
+        bounds_max: [x, h, z],
+        ..MeshArt::default()
+    };
+    let faces: [([[f32; 3]; 4], [f32; 3]); 5] = [
+        (
+            [[-x, 0.0, z], [x, 0.0, z], [x, h, z], [-x, h, z]],
+            [0.0, 0.0, 1.0],
+        ),
+        (
+            [[x, 0.0, -z], [-x, 0.0, -z], [-x, h, -z], [x, h, -z]],
+            [0.0, 0.0, -1.0],
+        ),
+        (
+            [[x, 0.0, z], [x, 0.0, -z], [x, h, -z], [x, h, z]],
+            [1.0, 0.0, 0.0],
+        ),
+        (
+            [[-x, 0.0, -z], [-x, 0.0, z], [-x, h, z], [-x, h, -z]],
+            [-1.0, 0.0, 0.0],
+        ),
+        (
+            [[-x, h, z], [x, h, z], [x, h, -z], [-x, h, -z]],
+            [0.0, 1.0, 0.0],
+        ),
+    ];
+    for (corners, n) in faces {
+        let base = m.vertices.len() as u32;
+        for (k, p) in corners.iter().enumerate() {
+            let uv = [[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]][k];
+            m.vertices.push(MeshVertex {
+                pos: *p,
+                normal: n,
+                uv,
+            });
+        }
+        m.indices
+            .extend_from_slice(&[base, base + 1, base + 2, base, base + 2, base + 3]);
+    }
+    m.lods = vec![MeshLod {
+        near: 0.0,
+        far: 10_000.0,
+        first_index: 0,
+        index_count: m.indices.len() as u32,
+    }];
+    m
+}
+
+fn tile(x0: f32, y0: f32, w: f32, h: f32, uv: [f32; 4], order: u32) -> Tile {
+    Tile {
+        corners: [[x0, y0], [x0 + w, y0], [x0 + w, y0 + h], [x0, y0 + h]],
+        uv,
+        order,
+        ..Tile::default()
+    }
+}
+
+fn object(index: usize, pos: [f32; 2], heading: f32, mode: Placement) -> ObjectInstance {
+    ObjectInstance {
+        index,
+        path: format!("mesh{index}.obj"),
+        pos,
+        heading,
+        mode,
+        ground_pt: pos,
+        show: [1, 1],
+        ..ObjectInstance::default()
+    }
+}
+
+fn refs(names: &[&str]) -> Vec<ArtRef> {
+    names
+        .iter()
+        .map(|n| ArtRef {
+            name: n.to_string(),
+            resolved: None,
+        })
+        .collect()
+}
+
+/// Pixels that are clearly "more red than anything else".
+fn count_reddish(img: &image::RgbaImage) -> usize {
+    img.pixels()
+        .filter(|p| p[0] > 120 && p[0] as u16 > p[1] as u16 * 2 && p[0] as u16 > p[2] as u16 * 2)
+        .count()
+}
+
+// ---------------------------------------------------------------------------------------
+// The goldens.
+
+/// Six tiles (one cropped to a triangle, one drawn over another by `order`) with a few
+/// boxes on them, on flat ground.
+#[test]
+fn tiles_with_objects() {
+    let mut tiles = Vec::new();
+    for r in 0..2 {
+        for c in 0..3 {
+            let uv = [
+                c as f32 * 64.0,
+                r as f32 * 64.0,
+                c as f32 * 64.0 + 128.0,
+                r as f32 * 64.0 + 128.0,
+            ];
+            tiles.push(tile(
+                -45.0 + c as f32 * 30.0,
+                -30.0 + r as f32 * 30.0,
+                30.0,
+                30.0,
+                uv,
+                10,
+            ));
+        }
+    }
+    tiles[2].crop = Some(vec![[15.0, -30.0], [15.0, 0.0], [45.0, -30.0]]);
+    // A small overlay tile drawn after (order 20) on top of tile 0.
+    tiles.push(tile(-40.0, -25.0, 12.0, 12.0, [64.0, 0.0, 128.0, 64.0], 20));
+    let scene = Scene {
+        tile_texture: Some(TileTexture {
+            path: "quadrants.png".into(),
+            // Declared 256 px; the image is 128 px: uv are normalised by the declared size.
+            width_px: 256.0,
+            height_px: 256.0,
+        }),
+        tile_lod: 20_000.0,
+        tiles,
+        meshes: refs(&["house.obj", "tower.obj"]),
+        objects: vec![
+            object(0, [-30.0, -15.0], 0.0, Placement::Draped),
+            object(0, [0.0, 15.0], 45.0, Placement::Draped),
+            object(1, [30.0, 15.0], 0.0, Placement::Draped),
+            object(0, [30.0, -20.0], 90.0, Placement::Draped),
+        ],
+        polygon: vec![vec![
+            [-45.0, -30.0],
+            [45.0, -30.0],
+            [45.0, 30.0],
+            [-45.0, 30.0],
+        ]],
+        ..Scene::default()
+    };
+    let art = ArtSet {
+        meshes: vec![
+            box_mesh("house.obj", 8.0, 12.0, 6.0, Some(1)),
+            box_mesh("tower.obj", 6.0, 6.0, 20.0, Some(2)),
+        ],
+        tile_texture: Some(0),
+        images: vec![
+            quadrant_texture(),
+            solid("house.png", [235, 225, 200, 255]),
+            solid("tower.png", [120, 120, 140, 255]),
+        ],
+        ..ArtSet::default()
+    };
+    let params = FrameParams::framing(scene.bounds());
+    let img = check(
+        "tiles_with_objects",
+        &scene,
+        &art,
+        &Terrain::flat(2000.0),
+        &params,
+    );
+    // The tiles are there: red, green, blue and yellow quadrants all show.
+    assert!(count_reddish(&img) > 500);
+}
+
+/// A row of poles across a hill: draped ones (red, north row) stand on the ground under
+/// each; graded ones (blue, south row) all take the ground height at the hill top, so
+/// those down the slopes float; one delta object (blue) floats 12 m above its ground
+/// point.
+#[test]
+fn draped_vs_graded_on_hills() {
+    let terrain = Terrain::hills(600.0, 40.0, 3);
+    let mut objects = Vec::new();
+    for k in 0..11 {
+        let x = -125.0 + k as f32 * 25.0;
+        objects.push(object(0, [x, 0.0], 0.0, Placement::Draped));
+        let mut g = object(1, [x, -30.0], 0.0, Placement::Graded);
+        g.ground_pt = [25.0, -30.0];
+        objects.push(g);
+    }
+    let mut delta = object(1, [-60.0, 40.0], 0.0, Placement::Delta);
+    delta.ground_pt = [-60.0, 40.0];
+    delta.z_offset = 12.0;
+    objects.push(delta);
+    let scene = Scene {
+        meshes: refs(&["draped.obj", "graded.obj"]),
+        objects,
+        ..Scene::default()
+    };
+    let art = ArtSet {
+        meshes: vec![
+            box_mesh("draped.obj", 4.0, 4.0, 14.0, Some(0)),
+            box_mesh("graded.obj", 4.0, 4.0, 14.0, Some(1)),
+        ],
+        images: vec![
+            solid("red", [220, 30, 30, 255]),
+            solid("blue", [40, 60, 230, 255]),
+        ],
+        ..ArtSet::default()
+    };
+    // From the south, low, so heights read clearly.
+    let params = FrameParams {
+        camera: Camera::orbit([0.0, -15.0, 14.0], 190.0, 0.0, 4.0),
+        ..FrameParams::default()
+    };
+    check("draped_vs_graded_on_hills", &scene, &art, &terrain, &params);
+}
+
+/// Tiles with `TILE_LOD 300`: seen from 150 m they all show; from 290 m the nearer ones
+/// show, the middle ones fade and the far ones are gone; from 900 m none is left.
+#[test]
+fn tile_lod_fade() {
+    let mut tiles = Vec::new();
+    for r in 0..4 {
+        for c in 0..4 {
+            tiles.push(tile(
+                -60.0 + c as f32 * 30.0,
+                -60.0 + r as f32 * 30.0,
+                30.0,
+                30.0,
+                [0.0, 0.0, 64.0, 64.0],
+                0,
+            ));
+        }
+    }
+    let scene = Scene {
+        tile_texture: Some(TileTexture {
+            path: "red.png".into(),
+            width_px: 64.0,
+            height_px: 64.0,
+        }),
+        tile_lod: 300.0,
+        tiles,
+        ..Scene::default()
+    };
+    let art = ArtSet {
+        tile_texture: Some(0),
+        images: vec![image_from("red.png", 64, 64, |x, y| {
+            if (x / 16 + y / 16) % 2 == 0 {
+                [210, 30, 30, 255]
+            } else {
+                [240, 220, 220, 255]
+            }
+        })],
+        ..ArtSet::default()
+    };
+    let terrain = Terrain::flat(4000.0);
+    let at = |d: f32| FrameParams {
+        camera: Camera::orbit([0.0, 0.0, 0.0], d, 45.0, 35.0),
+        ..FrameParams::default()
+    };
+    let near = check("tile_lod_near", &scene, &art, &terrain, &at(150.0));
+    let fading = check("tile_lod_fading", &scene, &art, &terrain, &at(290.0));
+    let (n, f) = (count_reddish(&near), count_reddish(&fading));
+    assert!(n > 2000, "{n}");
+    assert!(f > 0 && f * 2 < n, "near {n}, fading {f}");
+    // Beyond TILE_LOD nothing is left.
+    let gone = render(&scene, &art, &terrain, &at(900.0), 64, 48);
+    assert_eq!(count_reddish(&gone), 0);
+    // HIDE_TILES: laid out, not drawn.
+    let hidden = Scene {
+        hide_tiles: true,
+        ..scene.clone()
+    };
+    let img = render(&hidden, &art, &terrain, &at(150.0), 64, 48);
+    assert_eq!(count_reddish(&img), 0);
+}
+
+/// Sixty boxes with show levels 1..6: at density 1 only those with `thin` under 1/6
+/// show, at 6 all of them.
+#[test]
+fn density_1_vs_6() {
+    let mut objects = Vec::new();
+    for k in 0..60 {
+        let (x, y) = ((k % 10) as f32 * 12.0 - 54.0, (k / 10) as f32 * 12.0 - 30.0);
+        let mut o = object(0, [x, y], 0.0, Placement::Draped);
+        o.show = [1, 6];
+        o.thin = ((k * 37) % 60) as f32 / 60.0;
+        objects.push(o);
+    }
+    let scene = Scene {
+        meshes: refs(&["box.obj"]),
+        objects,
+        ..Scene::default()
+    };
+    let art = ArtSet {
+        meshes: vec![box_mesh("box.obj", 6.0, 6.0, 6.0, Some(0))],
+        images: vec![solid("red", [220, 30, 30, 255])],
+        ..ArtSet::default()
+    };
+    let terrain = Terrain::flat(2000.0);
+    let mut params = FrameParams::framing(scene.bounds());
+    params.density = 1;
+    let low = check("density_1", &scene, &art, &terrain, &params);
+    params.density = 6;
+    let high = check("density_6", &scene, &art, &terrain, &params);
+    let (l, h) = (count_reddish(&low), count_reddish(&high));
+    assert!(l * 3 < h, "density 1 shows {l} red pixels, density 6 {h}");
+    assert!(l > 0);
+}
+
+/// BC1 blocks for a `w × h` image where `f(bx, by)` gives each 4×4 block's 565 colour.
+fn bc1_image(name: &str, w: u32, h: u32, f: impl Fn(u32, u32) -> u16) -> ImageData {
+    let mut blocks = Vec::new();
+    for by in 0..h / 4 {
+        for bx in 0..w / 4 {
+            let c = f(bx, by).to_le_bytes();
+            blocks.extend_from_slice(&[c[0], c[1], 0, 0, 0, 0, 0, 0]);
+        }
+    }
+    ImageData {
+        name: name.into(),
+        width: w,
+        height: h,
+        pixels: ImagePixels::Bc(BcFormat::Bc1, vec![blocks]),
+        missing: false,
+    }
+}
+
+/// A DDS-like BC1 tile texture (orange and purple stripes) and a BC3 mesh texture whose
+/// alpha cuts windows (alpha-tested) out of a box.
+#[test]
+fn bc_compressed_textures() {
+    let stripes = bc1_image("stripes.dds", 64, 64, |bx, _| {
+        if (bx / 2) % 2 == 0 {
+            0xfbe0
+        } else {
+            0x8010
+        }
+    });
+    // BC3: colour white-ish, alpha 0 in a checker of 4×4 blocks.
+    let mut bc3 = Vec::new();
+    for by in 0..8u32 {
+        for bx in 0..8u32 {
+            let a = if (bx + by) % 2 == 0 { 255u8 } else { 0 };
+            bc3.extend_from_slice(&[a, a, 0, 0, 0, 0, 0, 0]);
+            bc3.extend_from_slice(&[0xff, 0xd6, 0xff, 0xd6, 0, 0, 0, 0]);
+        }
+    }
+    let windows = ImageData {
+        name: "windows.dds".into(),
+        width: 32,
+        height: 32,
+        pixels: ImagePixels::Bc(BcFormat::Bc3, vec![bc3]),
+        missing: false,
+    };
+    let scene = Scene {
+        tile_texture: Some(TileTexture {
+            path: "stripes.dds".into(),
+            width_px: 64.0,
+            height_px: 64.0,
+        }),
+        tile_lod: 20_000.0,
+        tiles: vec![tile(-30.0, -30.0, 60.0, 60.0, [0.0, 0.0, 64.0, 64.0], 0)],
+        meshes: refs(&["screen.obj"]),
+        objects: vec![object(0, [0.0, 0.0], 30.0, Placement::Draped)],
+        ..Scene::default()
+    };
+    let art = ArtSet {
+        tile_texture: Some(0),
+        meshes: vec![box_mesh("screen.obj", 16.0, 16.0, 16.0, Some(1))],
+        images: vec![stripes, windows],
+        ..ArtSet::default()
+    };
+    let params = FrameParams {
+        camera: Camera::orbit([0.0, 0.0, 6.0], 65.0, 30.0, 30.0),
+        ..FrameParams::default()
+    };
+    check(
+        "bc_compressed_textures",
+        &scene,
+        &art,
+        &Terrain::flat(2000.0),
+        &params,
+    );
+}
+
+/// A mesh whose file is missing (orange/black striped box with its bounds), an object
+/// naming a mesh index the art set lacks (a 4 m striped cube), and a mesh whose texture
+/// is missing (the magenta checkerboard).
+#[test]
+fn missing_mesh_and_texture() {
+    let missing = MeshArt {
+        name: "gone.obj".into(),
+        missing: true,
+        bounds_min: [-6.0, 0.0, -4.0],
+        bounds_max: [6.0, 10.0, 4.0],
+        ..MeshArt::default()
+    };
+    let scene = Scene {
+        meshes: refs(&["gone.obj", "checker.obj"]),
+        objects: vec![
+            object(0, [-18.0, 0.0], 0.0, Placement::Draped),
+            object(1, [12.0, 0.0], 0.0, Placement::Draped),
+            object(5, [0.0, 18.0], 0.0, Placement::Draped),
+        ],
+        ..Scene::default()
+    };
+    let art = ArtSet {
+        meshes: vec![missing, box_mesh("checker.obj", 10.0, 10.0, 10.0, Some(0))],
+        images: vec![ImageData::checkerboard("walls.png")],
+        ..ArtSet::default()
+    };
+    let params = FrameParams {
+        camera: Camera::orbit([0.0, 4.0, 4.0], 75.0, 20.0, 25.0),
+        ..FrameParams::default()
+    };
+    let img = check(
+        "missing_mesh_and_texture",
+        &scene,
+        &art,
+        &Terrain::flat(1000.0),
+        &params,
+    );
+    // Magenta from the checkerboard and orange from the placeholder boxes.
+    assert!(
+        img.pixels()
+            .filter(|p| p[0] > 150 && p[1] < 80 && p[2] > 150)
+            .count()
+            > 100
+    );
+    assert!(
+        img.pixels()
+            .filter(|p| p[0] > 150 && p[1] > 60 && p[1] < 140 && p[2] < 50)
+            .count()
+            > 100
+    );
+}
+
+/// Facades (a textured one with bays and floors, a neutral one), trees from a forest and
+/// the debug overlays, on gentle hills.
+#[test]
+fn facades_trees_and_overlays() {
+    let terrain = Terrain::hills(800.0, 12.0, 9);
+    // Wall texture: a window per bay and floor (64 px), roof tiles red.
+    let walls = image_from("walls.png", 128, 64, |x, y| {
+        if x < 64 {
+            let window = (16..48).contains(&x) && (16..44).contains(&y);
+            if window {
+                [60, 80, 110, 255]
+            } else {
+                [210, 190, 160, 255]
+            }
+        } else if (x / 8 + y / 8) % 2 == 0 {
+            [150, 60, 40, 255]
+        } else {
+            [170, 80, 50, 255]
+        }
+    });
+    let tree_img = image_from("trees.png", 64, 64, |x, y| {
+        let u = x as f32 / 64.0 - 0.5;
+        let v = 1.0 - y as f32 / 64.0;
+        if (u / 0.45).powi(2) + ((v - 0.6) / 0.4).powi(2) < 1.0 {
+            [40, 110, 40, 255]
+        } else if u.abs() < 0.06 && v < 0.3 {
+            [90, 60, 30, 255]
+        } else {
+            [0, 0, 0, 0]
+        }
+    });
+    let scene = Scene {
+        facade_defs: refs(&["house.fac"]),
+        facades: vec![
+            FacadeInstance {
+                facade: Some(0),
+                footprint: vec![[-30.0, -10.0], [0.0, -10.0], [0.0, 10.0], [-30.0, 10.0]],
+                height: 12.0,
+                ..FacadeInstance::default()
+            },
+            FacadeInstance {
+                facade: None,
+                footprint: vec![
+                    [10.0, -10.0],
+                    [30.0, -10.0],
+                    [30.0, 0.0],
+                    [20.0, 0.0],
+                    [20.0, 10.0],
+                    [10.0, 10.0],
+                ],
+                height: 7.0,
+                ..FacadeInstance::default()
+            },
+        ],
+        trees: (0..12)
+            .map(|k| TreeInstance {
+                pos: [-40.0 + (k % 6) as f32 * 14.0, 25.0 + (k / 6) as f32 * 12.0],
+                width: 0.0,
+                heading: k as f32 * 30.0,
+                layer: 0,
+                pick: k,
+            })
+            .collect(),
+        polygon: vec![vec![
+            [-45.0, -20.0],
+            [45.0, -20.0],
+            [45.0, 45.0],
+            [-45.0, 45.0],
+        ]],
+        corners: vec![CornerMark {
+            pos: [45.0, -20.0],
+            ..CornerMark::default()
+        }],
+        stop_points: vec![[0.0, -20.0]],
+        debug: DebugMarks {
+            cut_lines: vec![[[0.0, -20.0], [0.0, 45.0]]],
+            ground_points: vec![[-15.0, 0.0]],
+            caps: vec![[-45.0, -20.0]],
+            ..DebugMarks::default()
+        },
+        ..Scene::default()
+    };
+    let art = ArtSet {
+        facades: vec![FacadeArt {
+            name: "house.fac".into(),
+            missing: false,
+            texture: Some(0),
+            wall_uv: [0.0, 0.0, 0.5, 1.0],
+            bay_width: 6.0,
+            floor_height: 3.0,
+            roof_texture: Some(0),
+            roof_uv: [0.5, 0.0, 1.0, 1.0],
+        }],
+        forest: Some(ForestArt {
+            name: "trees.for".into(),
+            missing: false,
+            texture: Some(1),
+            trees: vec![TreeArt {
+                layer: 0,
+                uv: [0.0, 0.0, 1.0, 1.0],
+                width: 7.0,
+                height: 9.0,
+                offset: 0.5,
+                quads: 2,
+                percent: 100.0,
+            }],
+            spacing: [10.0, 10.0],
+        }),
+        images: vec![walls, tree_img],
+        ..ArtSet::default()
+    };
+    let mut params = FrameParams::framing(scene.bounds());
+    if let Camera::Orbit { target, .. } = &mut params.camera {
+        target[2] = terrain.height_at(0.0, 10.0);
+    }
+    params.overlays = Overlays::all();
+    check(
+        "facades_trees_and_overlays",
+        &scene,
+        &art,
+        &terrain,
+        &params,
+    );
+}
+
+/// Changing the exaggeration is a uniform: the same uploaded scene, re-rendered, shows a
+/// graded object on a hill top higher up the image.
+#[test]
+fn exaggeration_changes_without_reupload() {
+    let terrain = Terrain::hills(600.0, 40.0, 3);
+    let mut pole = object(0, [25.0, -25.0], 0.0, Placement::Graded);
+    pole.ground_pt = [25.0, -25.0];
+    let scene = Scene {
+        meshes: refs(&["pole.obj"]),
+        objects: vec![pole],
+        ..Scene::default()
+    };
+    let art = ArtSet {
+        meshes: vec![box_mesh("pole.obj", 6.0, 6.0, 10.0, Some(0))],
+        images: vec![solid("red", [220, 30, 30, 255])],
+        ..ArtSet::default()
+    };
+    let hl = headless();
+    let mut gpu = hl.upload(&scene, &art, &terrain).unwrap();
+    let params = FrameParams {
+        camera: Camera::free(25.0, -400.0, 60.0, 0.0, 0.0),
+        ..FrameParams::default()
+    };
+    let red_row = |img: &image::RgbaImage| {
+        let rows: Vec<u32> = img
+            .enumerate_pixels()
+            .filter(|(_, _, p)| p[0] > 120 && p[1] < 80 && p[2] < 80)
+            .map(|(_, y, _)| y)
+            .collect();
+        assert!(!rows.is_empty());
+        rows.iter().sum::<u32>() as f32 / rows.len() as f32
+    };
+    let a = hl.render(&mut gpu, &params, 96, 96).unwrap();
+    gpu.set_exaggeration(3.0);
+    let b = hl.render(&mut gpu, &params, 96, 96).unwrap();
+    let (ya, yb) = (red_row(&a), red_row(&b));
+    // 22 m of hill becomes 66 m: about 44 m higher, at 375 m some 10 rows up.
+    assert!(yb + 5.0 < ya, "pole at row {ya} then {yb}");
+}
+
+/// The render bench on the synthetic city (slow; run with `--ignored --nocapture`).
+#[test]
+#[ignore]
+fn bench_synthetic_city() {
+    let report = agview::render::bench(&agview::render::BenchOptions::default()).unwrap();
+    println!("{report}");
+    assert_eq!(report.tiles, 50_000);
+    assert_eq!(report.objects, 200_000);
+}
+
+/// An object with two LODs of different colours (red to 100 m, blue from 100 m): red when
+/// near, blue when far, a dithered mix of both at the switch, and shown in the top view.
+#[test]
+fn lod_switch_cross_fades() {
+    // LOD 0 samples the texture's left (red) half, LOD 1 its right (blue) half.
+    let mut mesh = box_mesh("lods.obj", 8.0, 8.0, 8.0, Some(0));
+    let n = mesh.indices.len() as u32;
+    let offset = mesh.vertices.len() as u32;
+    let verts = mesh.vertices.clone();
+    for v in &mut mesh.vertices {
+        v.uv = [v.uv[0] * 0.25, v.uv[1]];
+    }
+    mesh.vertices.extend(verts.iter().map(|v| MeshVertex {
+        uv: [0.75 + v.uv[0] * 0.25, v.uv[1]],
+        ..*v
+    }));
+    let again: Vec<u32> = mesh.indices.iter().map(|i| i + offset).collect();
+    mesh.indices.extend(again);
+    mesh.lods = vec![
+        MeshLod {
+            near: 0.0,
+            far: 100.0,
+            first_index: 0,
+            index_count: n,
+        },
+        MeshLod {
+            near: 100.0,
+            far: 2000.0,
+            first_index: n,
+            index_count: n,
+        },
+    ];
+    let tex = image_from("lods.png", 64, 64, |x, _| {
+        if x >= 32 {
+            [40, 60, 230, 255]
+        } else {
+            [220, 30, 30, 255]
+        }
+    });
+    let scene = Scene {
+        meshes: refs(&["lods.obj"]),
+        objects: vec![object(0, [0.0, 0.0], 0.0, Placement::Draped)],
+        ..Scene::default()
+    };
+    let art = ArtSet {
+        meshes: vec![mesh],
+        images: vec![tex],
+        ..ArtSet::default()
+    };
+    let terrain = Terrain::flat(4000.0);
+    let blue = |img: &image::RgbaImage| {
+        img.pixels()
+            .filter(|p| p[2] > 120 && p[2] as u16 > p[0] as u16 * 2)
+            .count()
+    };
+    let at = |d: f32, w: u32| {
+        let params = FrameParams {
+            camera: Camera::orbit([0.0, 0.0, 4.0], d, 30.0, 20.0),
+            ..FrameParams::default()
+        };
+        render(&scene, &art, &terrain, &params, w, w)
+    };
+    let near = at(60.0, 64);
+    assert!(count_reddish(&near) > 50 && blue(&near) == 0);
+    let far = at(150.0, 96);
+    assert!(blue(&far) > 20 && count_reddish(&far) == 0);
+    // At the switch distance each pixel comes from one LOD or the other, about half each.
+    let mid = at(100.0, 128);
+    let (r, b) = (count_reddish(&mid), blue(&mid));
+    assert!(r > 20 && b > 20, "red {r}, blue {b}");
+    // The top view measures LOD from an equivalent height, not from its far-away eye.
+    let top = FrameParams {
+        camera: Camera::top([0.0, 0.0], 30.0),
+        ..FrameParams::default()
+    };
+    let img = render(&scene, &art, &terrain, &top, 64, 64);
+    assert!(count_reddish(&img) > 50, "{}", count_reddish(&img));
+}
