@@ -18,6 +18,8 @@
 //!
 //! The device is created once and shared by all tests (lavapipe is slow to start).
 
+#![cfg(feature = "gpu")]
+
 use std::path::PathBuf;
 use std::sync::OnceLock;
 

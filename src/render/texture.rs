@@ -3,6 +3,7 @@
 //! device's size limit, and the few images the renderer makes itself (placeholders).
 
 use crate::art::{BcFormat, ImageData, ImagePixels};
+use crate::art_load::decode_bc;
 
 use super::context::GpuContext;
 
@@ -121,8 +122,7 @@ pub(crate) fn upload_image(
                 return upload_bc_levels(ctx, &img.name, *format, w, h, &slice);
             }
             // No BC on this device (or a size BC cannot hold): decode on the CPU.
-            let mut rgba = decode_bc(*format, w, h, &levels[first as usize])
-                .unwrap_or_else(|| vec![255; (w * h * 4) as usize]);
+            let mut rgba = decode_bc(*format, w, h, &levels[first as usize]);
             let (mut w, mut h) = (w, h);
             while w > max || h > max {
                 rgba = downsample(&rgba, w, h);
@@ -414,167 +414,9 @@ pub(crate) fn placeholder_tree() -> (u32, u32, Vec<u8>) {
     (w, h, px)
 }
 
-/// Decodes BC1 (DXT1), BC2 (DXT3) or BC3 (DXT5) blocks to RGBA8, `width × height`
-/// pixels, rows top first. `None` when `blocks` is shorter than the size needs.
-pub(crate) fn decode_bc(
-    format: BcFormat,
-    width: u32,
-    height: u32,
-    blocks: &[u8],
-) -> Option<Vec<u8>> {
-    let (bw, bh) = (width.div_ceil(4) as usize, height.div_ceil(4) as usize);
-    let bb = block_bytes(format);
-    if width == 0 || height == 0 || blocks.len() < bw * bh * bb {
-        return None;
-    }
-    let (w, h) = (width as usize, height as usize);
-    let mut out = vec![0u8; w * h * 4];
-    for by in 0..bh {
-        for bx in 0..bw {
-            let block = &blocks[(by * bw + bx) * bb..][..bb];
-            let texels = match format {
-                BcFormat::Bc1 => decode_color_block(block, true),
-                BcFormat::Bc2 => {
-                    let mut t = decode_color_block(&block[8..], false);
-                    for (i, px) in t.iter_mut().enumerate() {
-                        let nibble = (block[i / 2] >> ((i % 2) * 4)) & 0xf;
-                        px[3] = nibble * 17;
-                    }
-                    t
-                }
-                BcFormat::Bc3 => {
-                    let mut t = decode_color_block(&block[8..], false);
-                    let alphas = decode_alpha_block(&block[..8]);
-                    for (px, a) in t.iter_mut().zip(alphas) {
-                        px[3] = a;
-                    }
-                    t
-                }
-            };
-            for (i, px) in texels.iter().enumerate() {
-                let (x, y) = (bx * 4 + i % 4, by * 4 + i / 4);
-                if x < w && y < h {
-                    out[(y * w + x) * 4..][..4].copy_from_slice(px);
-                }
-            }
-        }
-    }
-    Some(out)
-}
-
-fn rgb565(c: u16) -> [u16; 3] {
-    let r = (c >> 11) & 31;
-    let g = (c >> 5) & 63;
-    let b = c & 31;
-    [
-        (r << 3) | (r >> 2),
-        (g << 2) | (g >> 4),
-        (b << 3) | (b >> 2),
-    ]
-}
-
-/// The 16 texels of a BC1 colour block; `punch_through` allows BC1's 3-colour mode.
-fn decode_color_block(block: &[u8], punch_through: bool) -> [[u8; 4]; 16] {
-    let c0 = u16::from_le_bytes([block[0], block[1]]);
-    let c1 = u16::from_le_bytes([block[2], block[3]]);
-    let bits = u32::from_le_bytes([block[4], block[5], block[6], block[7]]);
-    let (a, b) = (rgb565(c0), rgb565(c1));
-    let mix = |wa: u16, wb: u16, d: u16| -> [u8; 4] {
-        let m = |i: usize| ((a[i] * wa + b[i] * wb) / d) as u8;
-        [m(0), m(1), m(2), 255]
-    };
-    let palette: [[u8; 4]; 4] = if c0 > c1 || !punch_through {
-        [mix(1, 0, 1), mix(0, 1, 1), mix(2, 1, 3), mix(1, 2, 3)]
-    } else {
-        [mix(1, 0, 1), mix(0, 1, 1), mix(1, 1, 2), [0, 0, 0, 0]]
-    };
-    let mut out = [[0u8; 4]; 16];
-    for (i, px) in out.iter_mut().enumerate() {
-        *px = palette[((bits >> (2 * i)) & 3) as usize];
-    }
-    out
-}
-
-/// The 16 alphas of a BC3 alpha block.
-fn decode_alpha_block(block: &[u8]) -> [u8; 16] {
-    let (a0, a1) = (u32::from(block[0]), u32::from(block[1]));
-    let mut palette = [0u8; 8];
-    palette[0] = a0 as u8;
-    palette[1] = a1 as u8;
-    if a0 > a1 {
-        for i in 1..7u32 {
-            palette[i as usize + 1] = (((7 - i) * a0 + i * a1) / 7) as u8;
-        }
-    } else {
-        for i in 1..5u32 {
-            palette[i as usize + 1] = (((5 - i) * a0 + i * a1) / 5) as u8;
-        }
-        palette[6] = 0;
-        palette[7] = 255;
-    }
-    let mut bits = 0u64;
-    for (i, byte) in block[2..8].iter().enumerate() {
-        bits |= u64::from(*byte) << (8 * i);
-    }
-    let mut out = [0u8; 16];
-    for (i, a) in out.iter_mut().enumerate() {
-        *a = palette[((bits >> (3 * i)) & 7) as usize];
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// A BC1 block of one 565 colour everywhere.
-    fn bc1_solid(c: u16) -> [u8; 8] {
-        let [lo, hi] = c.to_le_bytes();
-        [lo, hi, 0, 0, 0, 0, 0, 0]
-    }
-
-    #[test]
-    fn bc1_solid_colours_decode() {
-        let red = decode_bc(BcFormat::Bc1, 4, 4, &bc1_solid(0xf800)).unwrap();
-        assert_eq!(&red[..4], &[255, 0, 0, 255]);
-        assert_eq!(&red[60..64], &[255, 0, 0, 255]);
-        // c0 <= c1 with index 3: transparent black.
-        let block = [0u8, 0, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff];
-        let t = decode_bc(BcFormat::Bc1, 4, 4, &block).unwrap();
-        assert_eq!(&t[..4], &[0, 0, 0, 0]);
-    }
-
-    #[test]
-    fn bc3_alpha_interpolates() {
-        // a0 = 255, a1 = 0, index 1 (a1) for texel 0, index 0 for the rest.
-        let mut block = [0u8; 16];
-        block[0] = 255;
-        block[1] = 0;
-        block[2] = 1;
-        block[8..16].copy_from_slice(&bc1_solid(0x07e0));
-        let t = decode_bc(BcFormat::Bc3, 4, 4, &block).unwrap();
-        assert_eq!(&t[..4], &[0, 255, 0, 0]);
-        assert_eq!(&t[4..8], &[0, 255, 0, 255]);
-    }
-
-    #[test]
-    fn bc2_explicit_alpha() {
-        let mut block = [0u8; 16];
-        block[0] = 0x8f; // texel 0: 15, texel 1: 8
-        block[8..16].copy_from_slice(&bc1_solid(0x001f));
-        let t = decode_bc(BcFormat::Bc2, 4, 4, &block).unwrap();
-        assert_eq!(&t[..4], &[0, 0, 255, 255]);
-        assert_eq!(t[7], 8 * 17);
-    }
-
-    #[test]
-    fn short_or_odd_data_is_refused_or_cropped() {
-        assert!(decode_bc(BcFormat::Bc1, 8, 4, &[0; 8]).is_none());
-        assert!(decode_bc(BcFormat::Bc3, 0, 4, &[0; 16]).is_none());
-        // 6x6 needs 2x2 blocks and crops the last ones.
-        let t = decode_bc(BcFormat::Bc1, 6, 6, &[0; 32]).unwrap();
-        assert_eq!(t.len(), 6 * 6 * 4);
-    }
 
     #[test]
     fn levels_are_validated() {
