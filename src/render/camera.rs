@@ -65,8 +65,12 @@ impl Camera {
         let (lo, hi) = bounds;
         let center = [(lo[0] + hi[0]) * 0.5, (lo[1] + hi[1]) * 0.5];
         let radius = (0.5 * ((hi[0] - lo[0]).powi(2) + (hi[1] - lo[1]).powi(2)).sqrt()).max(5.0);
+        // From 35° above, the ground's depth is foreshortened to about sin 35° of its size,
+        // and images are wider than tall: a bounding sphere would leave the scene small. This
+        // fits the ground's diagonal across the width of a 4:3 or wider image, with a margin for
+        // the perspective that enlarges the near corner.
         let half_fov = (FOV_Y_DEG * 0.5).to_radians();
-        let distance = radius / half_fov.sin() * 1.05;
+        let distance = radius / half_fov.tan();
         Camera::orbit([center[0], center[1], 0.0], distance, 45.0, 35.0)
     }
 
