@@ -74,6 +74,12 @@ enum Command {
         #[command(subcommand)]
         what: BenchWhat,
     },
+    /// Open a window on an asset (or every autogen feature of a DSF text file): fly around
+    /// it, change seed, density, terrain and size, and see edits on disk at once.
+    View(agview::app::viewer::ViewArgs),
+    /// Render a contact sheet of a block (or a string on a scaled polygon) over a range of
+    /// sizes, each cell labelled with its size; cells where no spelling fits get a red border.
+    Sweep(agview::app::sweep::SweepArgs),
 }
 
 #[derive(Subcommand)]
@@ -184,6 +190,8 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             out,
             size,
         } => render_command(&asset, &layout, &render, &out, size),
+        Command::View(args) => agview::app::viewer::run(args),
+        Command::Sweep(args) => agview::app::sweep::run(&args),
         Command::Bench {
             what:
                 BenchWhat::Render {

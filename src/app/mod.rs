@@ -1,4 +1,12 @@
 //! The user-facing commands beyond the CLI's argument handling: render options shared by the
-//! headless render and the window.
+//! headless render and the window, the interactive viewer and the size sweep.
 
+pub mod camera_control;
+pub mod font;
 pub mod options;
+pub mod panel;
+pub mod reload;
+pub mod scene_load;
+pub mod screenshot;
+pub mod sweep;
+pub mod viewer;

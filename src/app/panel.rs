@@ -1,0 +1,406 @@
+//! The viewer's side panel (egui): what was laid out, the warnings and errors with their
+//! lines, and the controls (seed, density, terrain, block size, layers, overlays, camera).
+//!
+//! The panel only edits [`Controls`] and returns [`Action`]s; the window decides what each
+//! one costs (a new layout on the loader thread, a uniform, a camera move).
+
+use std::path::Path;
+
+use egui::{Color32, RichText};
+
+use crate::app::camera_control::Mode;
+use crate::app::scene_load::ViewScene;
+use crate::render::{DrawStats, Overlays, SceneGpuStats};
+use crate::scene::SceneKind;
+
+const ERROR: Color32 = Color32::from_rgb(255, 90, 80);
+const WARNING: Color32 = Color32::from_rgb(240, 190, 60);
+const GOOD: Color32 = Color32::from_rgb(120, 210, 120);
+
+/// How the terrain is made, as the panel offers it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TerrainKind {
+    Flat,
+    Hills,
+    Heightmap,
+}
+
+/// Layers drawn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Layers {
+    pub terrain: bool,
+    pub tiles: bool,
+    pub objects: bool,
+    pub facades: bool,
+    pub trees: bool,
+}
+
+impl Default for Layers {
+    fn default() -> Self {
+        Layers {
+            terrain: true,
+            tiles: true,
+            objects: true,
+            facades: true,
+            trees: true,
+        }
+    }
+}
+
+/// What the user can change.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Controls {
+    pub seed: u64,
+    pub density: u8,
+    pub terrain: TerrainKind,
+    pub heightmap: String,
+    pub exaggeration: f32,
+    /// The block's rectangle in meters when it is laid out on one (`--rect`).
+    pub rect: Option<[f32; 2]>,
+    pub layers: Layers,
+    pub overlays: Overlays,
+    pub show_panel: bool,
+}
+
+/// What the user asked for this frame.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Action {
+    /// Seed or rectangle changed: lay out again.
+    Relayout,
+    /// Terrain kind or height map changed: rebuild the terrain.
+    Terrain,
+    Reroll,
+    Frame,
+    ToggleOrbitFly,
+    ToggleTop,
+    Screenshot,
+}
+
+/// What the panel shows (read-only).
+pub struct Info<'a> {
+    pub asset: &'a Path,
+    pub view: Option<&'a ViewScene>,
+    /// Every warning and error line (`path:line:col: …`).
+    pub messages: &'a [String],
+    /// The last load's error, while the last good scene stays on screen.
+    pub error: Option<&'a str>,
+    pub loading: bool,
+    pub mode: Mode,
+    pub speed: f32,
+    pub frame_ms: f32,
+    pub draw: DrawStats,
+    pub gpu: Option<SceneGpuStats>,
+    pub adapter: &'a str,
+    /// The last screenshot's message and whether it is an error.
+    pub status: Option<&'a (String, bool)>,
+    pub watched: usize,
+    pub watch_error: Option<&'a str>,
+}
+
+fn kind_name(k: SceneKind) -> &'static str {
+    match k {
+        SceneKind::Agp => "autogen point (.agp)",
+        SceneKind::Agb => "autogen block (.agb)",
+        SceneKind::Ags => "autogen string (.ags)",
+        SceneKind::Agn => "FSX autogen (.agn)",
+        SceneKind::Dsf => "DSF text: autogen features",
+    }
+}
+
+/// Draws the panel and returns what the user asked for.
+pub fn show(ui: &mut egui::Ui, c: &mut Controls, info: &Info) -> Vec<Action> {
+    let mut actions = Vec::new();
+    egui::Panel::left("agview-panel")
+        .resizable(true)
+        .default_size(330.0)
+        .show(ui, |ui| {
+            egui::ScrollArea::vertical().show(ui, |ui| {
+                contents(ui, c, info, &mut actions);
+            });
+        });
+    actions
+}
+
+fn contents(ui: &mut egui::Ui, c: &mut Controls, info: &Info, actions: &mut Vec<Action>) {
+    let name = info
+        .asset
+        .file_name()
+        .map(|n| n.to_string_lossy().to_string())
+        .unwrap_or_default();
+    ui.heading(name);
+    ui.small(info.asset.display().to_string());
+    if let Some(e) = info.error {
+        ui.colored_label(ERROR, RichText::new(e).strong());
+        if info.view.is_some() {
+            ui.weak("showing the last scene that loaded; fix the file to reload");
+        } else {
+            ui.weak("nothing to show yet; fix the file to reload");
+        }
+    }
+    if info.loading {
+        ui.horizontal(|ui| {
+            ui.spinner();
+            ui.label("laying out…");
+        });
+    }
+    if let Some(v) = info.view {
+        scene_section(ui, v, info);
+    }
+    let n_err = info
+        .messages
+        .iter()
+        .filter(|m| m.contains(": error:"))
+        .count();
+    egui::CollapsingHeader::new(format!("Warnings and errors ({})", info.messages.len()))
+        .default_open(!info.messages.is_empty())
+        .show(ui, |ui| {
+            if info.messages.is_empty() {
+                ui.colored_label(GOOD, "none");
+            }
+            if n_err > 0 {
+                ui.colored_label(ERROR, format!("{n_err} error(s)"));
+            }
+            for m in info.messages.iter().take(200) {
+                let color = if m.contains(": error:") {
+                    ERROR
+                } else {
+                    WARNING
+                };
+                ui.colored_label(color, RichText::new(m).monospace().size(11.0));
+            }
+            if info.messages.len() > 200 {
+                ui.weak(format!("… and {} more", info.messages.len() - 200));
+            }
+        });
+    controls_section(ui, c, info, actions);
+    egui::CollapsingHeader::new("Frame")
+        .default_open(true)
+        .show(ui, |ui| {
+            let fps = if info.frame_ms > 0.0 {
+                1000.0 / info.frame_ms
+            } else {
+                0.0
+            };
+            ui.label(format!("{:.1} ms a frame ({fps:.0} fps)", info.frame_ms));
+            ui.label(format!(
+                "{} draw call(s), {} triangle(s), {} instance(s)",
+                info.draw.draw_calls, info.draw.triangles, info.draw.instances
+            ));
+            if let Some(g) = info.gpu {
+                ui.label(format!(
+                    "GPU memory: {:.1} MB buffers, {:.1} MB textures",
+                    g.buffer_bytes as f64 / 1e6,
+                    g.texture_bytes as f64 / 1e6
+                ));
+            }
+            ui.small(info.adapter);
+            match info.watch_error {
+                Some(e) => ui.colored_label(WARNING, e),
+                None => ui.small(format!("watching {} file(s) for changes", info.watched)),
+            };
+        });
+    ui.separator();
+    ui.weak(
+        "W A S D Q E move · right drag look · wheel speed/zoom · Shift fast\n\
+         O orbit/fly · T top · F frame · R reroll · F12 screenshot · H panel",
+    );
+}
+
+fn scene_section(ui: &mut egui::Ui, v: &ViewScene, info: &Info) {
+    let s = &v.loaded.scene;
+    egui::CollapsingHeader::new("Layout")
+        .default_open(true)
+        .show(ui, |ui| {
+            ui.label(kind_name(s.kind));
+            let shown = info.gpu.map_or(s.stats.objects, |g| g.objects_shown);
+            egui::Grid::new("stats").num_columns(2).show(ui, |ui| {
+                ui.label("tiles");
+                ui.label(format!(
+                    "{} ({} quad(s))",
+                    s.stats.tiles, s.stats.tile_quads
+                ));
+                ui.end_row();
+                ui.label("objects");
+                ui.label(format!("{} ({shown} at this density)", s.stats.objects));
+                ui.end_row();
+                ui.label("facades");
+                ui.label(s.stats.facades.to_string());
+                ui.end_row();
+                ui.label("trees");
+                ui.label(s.stats.trees.to_string());
+                ui.end_row();
+                ui.label("seed");
+                ui.label(s.seed.to_string());
+                ui.end_row();
+            });
+            if let Some(ch) = &s.choice {
+                ui.separator();
+                ui.label(format!(
+                    "spelling set {}, grid {}",
+                    ch.spelling_set, ch.grid
+                ));
+                ui.monospace(format!("columns {:?}", ch.spelling_s));
+                ui.monospace(format!("rows    {:?}", ch.spelling_t));
+                if ch.fits {
+                    ui.colored_label(GOOD, "a spelling fits");
+                } else {
+                    ui.colored_label(ERROR, "no spelling fits: the closest is drawn");
+                }
+            }
+            if !s.corners.is_empty() {
+                ui.separator();
+                ui.label(format!("{} corner(s)", s.corners.len()));
+                egui::Grid::new("corners").striped(true).show(ui, |ui| {
+                    for (i, k) in s.corners.iter().enumerate().take(64) {
+                        ui.monospace(format!("c{} v{i}", k.contour));
+                        ui.monospace(format!("{:+.1}°", k.angle));
+                        match k.rule_line {
+                            Some(l) => ui.monospace(format!("rule line {l}")),
+                            None => ui.weak("none placed"),
+                        };
+                        ui.end_row();
+                    }
+                });
+            }
+            if !v.features.is_empty() {
+                ui.separator();
+                ui.label(format!("{} feature(s)", v.features.len()));
+                egui::Grid::new("features").striped(true).show(ui, |ui| {
+                    for f in v.features.iter().take(200) {
+                        ui.monospace(format!("line {}", f.line));
+                        ui.label(&f.def);
+                        let mut t = format!("{} tiles, {} objects", f.stats.tiles, f.stats.objects);
+                        if let Some(ch) = &f.choice {
+                            t.push_str(&format!(", set {}", ch.spelling_set));
+                        }
+                        if f.corners > 0 {
+                            t.push_str(&format!(", {} corners", f.corners));
+                        }
+                        if f.choice.as_ref().is_some_and(|c| !c.fits) {
+                            ui.colored_label(ERROR, t + ", no fit");
+                        } else {
+                            ui.label(t);
+                        }
+                        ui.end_row();
+                    }
+                });
+            }
+        });
+}
+
+fn controls_section(ui: &mut egui::Ui, c: &mut Controls, info: &Info, actions: &mut Vec<Action>) {
+    egui::CollapsingHeader::new("Layout controls")
+        .default_open(true)
+        .show(ui, |ui| {
+            ui.horizontal(|ui| {
+                ui.label("seed");
+                if ui.add(egui::DragValue::new(&mut c.seed)).changed() {
+                    actions.push(Action::Relayout);
+                }
+                if ui.button("reroll (R)").clicked() {
+                    actions.push(Action::Reroll);
+                }
+            });
+            ui.add(egui::Slider::new(&mut c.density, 1..=6).text("object density"));
+            let kind = info.view.map(|v| v.loaded.scene.kind);
+            if kind == Some(SceneKind::Agb) {
+                match &mut c.rect {
+                    Some(r) => {
+                        let w = ui.add(egui::Slider::new(&mut r[0], 5.0..=600.0).text("width m"));
+                        let d = ui.add(egui::Slider::new(&mut r[1], 5.0..=600.0).text("depth m"));
+                        if w.changed() || d.changed() {
+                            actions.push(Action::Relayout);
+                        }
+                    }
+                    None => {
+                        if ui.button("lay out on a rectangle (size sliders)").clicked() {
+                            let (lo, hi) = info
+                                .view
+                                .map_or(([0.0; 2], [100.0, 80.0]), |v| v.loaded.scene.bounds());
+                            c.rect = Some([
+                                (hi[0] - lo[0]).clamp(5.0, 600.0).round(),
+                                (hi[1] - lo[1]).clamp(5.0, 600.0).round(),
+                            ]);
+                            actions.push(Action::Relayout);
+                        }
+                    }
+                }
+            }
+        });
+    egui::CollapsingHeader::new("Terrain")
+        .default_open(false)
+        .show(ui, |ui| {
+            ui.horizontal(|ui| {
+                for (k, n) in [
+                    (TerrainKind::Flat, "flat"),
+                    (TerrainKind::Hills, "hills"),
+                    (TerrainKind::Heightmap, "height map"),
+                ] {
+                    if ui.radio_value(&mut c.terrain, k, n).changed() && k != TerrainKind::Heightmap
+                    {
+                        actions.push(Action::Terrain);
+                    }
+                }
+            });
+            if c.terrain == TerrainKind::Heightmap {
+                ui.horizontal(|ui| {
+                    ui.text_edit_singleline(&mut c.heightmap);
+                    if ui.button("load").clicked() {
+                        actions.push(Action::Terrain);
+                    }
+                });
+            }
+            ui.add(egui::Slider::new(&mut c.exaggeration, 0.0..=5.0).text("exaggeration"));
+        });
+    egui::CollapsingHeader::new("Show")
+        .default_open(true)
+        .show(ui, |ui| {
+            ui.horizontal_wrapped(|ui| {
+                let l = &mut c.layers;
+                ui.checkbox(&mut l.terrain, "terrain");
+                ui.checkbox(&mut l.tiles, "tiles");
+                ui.checkbox(&mut l.objects, "objects");
+                ui.checkbox(&mut l.facades, "facades");
+                ui.checkbox(&mut l.trees, "trees");
+            });
+            ui.label("debug overlays");
+            ui.horizontal_wrapped(|ui| {
+                let o = &mut c.overlays;
+                ui.checkbox(&mut o.polygon, "polygon");
+                ui.checkbox(&mut o.cut_lines, "cut lines");
+                ui.checkbox(&mut o.slop_regions, "slop");
+                ui.checkbox(&mut o.ground_points, "ground points");
+                ui.checkbox(&mut o.stop_points, "stop points");
+                ui.checkbox(&mut o.corners, "corners");
+                ui.checkbox(&mut o.caps, "caps");
+                ui.checkbox(&mut o.edge_rects, "edge rects");
+            });
+        });
+    egui::CollapsingHeader::new("Camera")
+        .default_open(true)
+        .show(ui, |ui| {
+            let mode = match info.mode {
+                Mode::Orbit => "orbit around the scene centre",
+                Mode::Fly => "fly",
+                Mode::Top => "top view",
+            };
+            ui.label(format!("{mode}; fly speed {:.0} m/s", info.speed));
+            ui.horizontal(|ui| {
+                if ui.button("orbit / fly (O)").clicked() {
+                    actions.push(Action::ToggleOrbitFly);
+                }
+                if ui.button("top (T)").clicked() {
+                    actions.push(Action::ToggleTop);
+                }
+                if ui.button("frame (F)").clicked() {
+                    actions.push(Action::Frame);
+                }
+            });
+            if ui.button("screenshot (F12)").clicked() {
+                actions.push(Action::Screenshot);
+            }
+            if let Some((m, is_err)) = info.status {
+                ui.colored_label(if *is_err { ERROR } else { GOOD }, m);
+            }
+        });
+}

@@ -1,0 +1,522 @@
+//! Loading off the window's thread, and hot reload.
+//!
+//! - [`Loader`]: one thread that lays out, loads art, builds the terrain and uploads the
+//!   [`SceneGpu`], so the window keeps drawing the last good scene meanwhile. Requests that
+//!   pile up while it works are merged: only the newest job runs.
+//! - [`FileWatcher`]: watches the folders of every file the scene depends on (not the files,
+//!   so an editor's save-by-rename is seen) and, a short quiet time after the last change
+//!   ([`DEBOUNCE`]), asks the loader to reload.
+//!
+//! The loader may start before the window has a GPU: it lays out and loads art first and
+//! waits for the device ([`Loader::set_gpu`]) only to upload, so launch work overlaps.
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use notify::Watcher;
+
+use crate::app::options::RenderArgs;
+use crate::app::scene_load::{self, ViewScene};
+use crate::art::ArtSet;
+use crate::diag::Diagnostic;
+use crate::input::LayoutArgs;
+use crate::render::{GpuContext, Renderer, SceneGpu};
+
+/// Quiet time after the last file event before reloading: editors write a file in several
+/// steps (truncate, write, rename), which become one reload.
+pub const DEBOUNCE: Duration = Duration::from_millis(25);
+
+/// The device and the pipelines, shared by the window and the loader.
+pub struct Gpu {
+    pub ctx: GpuContext,
+    pub renderer: Renderer,
+}
+
+/// What to load.
+#[derive(Debug, Clone)]
+pub struct LoadJob {
+    pub asset: PathBuf,
+    pub layout: LayoutArgs,
+    /// The terrain options (camera and overlays are the window's).
+    pub render: RenderArgs,
+}
+
+/// Why a load ran.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Trigger {
+    /// The first load at launch.
+    Startup,
+    /// Files changed on disk; the instant of the first change seen.
+    Files(Instant),
+    /// The panel changed a layout or terrain option: art is reused when it names the same
+    /// files.
+    Params,
+}
+
+/// A scene ready to draw.
+pub struct Ready {
+    pub view: ViewScene,
+    pub art_warnings: Vec<Diagnostic>,
+    pub gpu: SceneGpu,
+    /// Files to watch: the scene's, and every art file loaded.
+    pub files: Vec<PathBuf>,
+    pub trigger: Trigger,
+    /// Milliseconds spent laying out (with art loading) and uploading.
+    pub load_ms: f64,
+    pub upload_ms: f64,
+}
+
+/// The result of one load.
+pub enum Outcome {
+    Ready(Box<Ready>),
+    Failed {
+        error: String,
+        /// The asset and polygon: what to watch for a fix.
+        files: Vec<PathBuf>,
+        trigger: Trigger,
+    },
+}
+
+enum Msg {
+    Gpu(Arc<Gpu>),
+    Job(Box<LoadJob>, Trigger),
+    Reload(Trigger),
+}
+
+/// The loading thread's handle.
+pub struct Loader {
+    tx: Sender<Msg>,
+    pub results: Receiver<Outcome>,
+}
+
+/// Art kept between loads, reused when a new layout names the same files.
+struct ArtCache {
+    key: Vec<String>,
+    art: Arc<ArtSet>,
+}
+
+fn art_key(view: &ViewScene) -> Vec<String> {
+    let s = &view.loaded.scene;
+    let name = |r: &crate::scene::ArtRef| r.resolved.clone().unwrap_or_else(|| r.name.clone());
+    let mut k: Vec<String> = s.meshes.iter().map(name).collect();
+    k.push("|".into());
+    k.extend(s.facade_defs.iter().map(name));
+    k.push("|".into());
+    k.extend(s.forest.iter().map(name));
+    k.push("|".into());
+    k.extend(s.tile_texture.iter().map(|t| t.path.clone()));
+    k.extend(view.atlas.iter().cloned());
+    k
+}
+
+impl Loader {
+    /// Starts the thread; `wake` is called after each outcome is sent (it wakes the event
+    /// loop).
+    pub fn spawn(wake: impl Fn() + Send + 'static) -> std::io::Result<Self> {
+        let (tx, rx) = mpsc::channel::<Msg>();
+        let (out_tx, results) = mpsc::channel();
+        std::thread::Builder::new()
+            .name("agview-loader".into())
+            .spawn(move || loader_thread(rx, out_tx, wake))?;
+        Ok(Loader { tx, results })
+    }
+
+    /// Hands the loader the device (uploads wait for it).
+    pub fn set_gpu(&self, gpu: Arc<Gpu>) {
+        let _ = self.tx.send(Msg::Gpu(gpu));
+    }
+
+    /// Loads `job` (and remembers it for file reloads).
+    pub fn load(&self, job: LoadJob, trigger: Trigger) {
+        let _ = self.tx.send(Msg::Job(Box::new(job), trigger));
+    }
+
+    /// A sender that reloads the last job, for the file watcher.
+    pub fn reloader(&self) -> impl Fn(Instant) + Send + 'static {
+        let tx = self.tx.clone();
+        move |t| {
+            let _ = tx.send(Msg::Reload(Trigger::Files(t)));
+        }
+    }
+}
+
+/// Merges a newer trigger into a pending one: a file change stays a file change (art must
+/// be reloaded) and keeps its first instant (for the latency figure).
+fn merge(old: Option<Trigger>, new: Trigger) -> Trigger {
+    match (old, new) {
+        (Some(Trigger::Files(a)), Trigger::Files(b)) => Trigger::Files(a.min(b)),
+        (Some(old @ Trigger::Files(_)), _) => old,
+        (_, new @ Trigger::Files(_)) => new,
+        (Some(Trigger::Startup), _) => Trigger::Startup,
+        (_, new) => new,
+    }
+}
+
+fn loader_thread(rx: Receiver<Msg>, out: Sender<Outcome>, wake: impl Fn()) {
+    let mut gpu: Option<Arc<Gpu>> = None;
+    let mut job: Option<LoadJob> = None;
+    let mut pending: Option<Trigger> = None;
+    let mut cache: Option<ArtCache> = None;
+    loop {
+        // Wait for work, then take everything queued so only the newest job runs.
+        if pending.is_none() {
+            match rx.recv() {
+                Ok(m) => apply(m, &mut gpu, &mut job, &mut pending),
+                Err(_) => return,
+            }
+        }
+        while let Ok(m) = rx.try_recv() {
+            apply(m, &mut gpu, &mut job, &mut pending);
+        }
+        let (Some(trigger), Some(j)) = (pending.take(), job.clone()) else {
+            continue;
+        };
+        let outcome = load_one(
+            &j,
+            trigger,
+            &rx,
+            &mut gpu,
+            &mut job,
+            &mut pending,
+            &mut cache,
+        );
+        match outcome {
+            Some(o) => {
+                if out.send(o).is_err() {
+                    return;
+                }
+                wake();
+            }
+            None => return,
+        }
+    }
+}
+
+fn apply(
+    m: Msg,
+    gpu: &mut Option<Arc<Gpu>>,
+    job: &mut Option<LoadJob>,
+    pending: &mut Option<Trigger>,
+) {
+    match m {
+        Msg::Gpu(g) => *gpu = Some(g),
+        Msg::Job(j, t) => {
+            *job = Some(*j);
+            *pending = Some(merge(*pending, t));
+        }
+        Msg::Reload(t) => *pending = Some(merge(*pending, t)),
+    }
+}
+
+/// Loads one job; `None` when the window has gone (the channel closed).
+fn load_one(
+    j: &LoadJob,
+    trigger: Trigger,
+    rx: &Receiver<Msg>,
+    gpu: &mut Option<Arc<Gpu>>,
+    job: &mut Option<LoadJob>,
+    pending: &mut Option<Trigger>,
+    cache: &mut Option<ArtCache>,
+) -> Option<Outcome> {
+    let started = Instant::now();
+    let mut watch = vec![j.asset.clone()];
+    watch.extend(j.layout.polygon.iter().cloned());
+    let fail = |error: String, files: Vec<PathBuf>| Outcome::Failed {
+        error,
+        files,
+        trigger,
+    };
+    let mut view = match scene_load::load_view(&j.asset, &j.layout) {
+        Ok(v) => v,
+        Err(e) => return Some(fail(e.to_string(), watch)),
+    };
+    let key = art_key(&view);
+    let reuse = trigger == Trigger::Params && cache.as_ref().is_some_and(|c| c.key == key);
+    let art = match cache.as_ref().filter(|_| reuse) {
+        Some(c) => c.art.clone(),
+        None => {
+            let a = Arc::new(scene_load::load_view_art(&mut view));
+            *cache = Some(ArtCache {
+                key,
+                art: a.clone(),
+            });
+            a
+        }
+    };
+    let terrain = match j.render.terrain_for(&view.loaded.scene) {
+        Ok(t) => t,
+        Err(e) => return Some(fail(e, watch)),
+    };
+    let load_ms = started.elapsed().as_secs_f64() * 1e3;
+    // The device arrives once the window has opened.
+    while gpu.is_none() {
+        match rx.recv() {
+            Ok(m) => apply(m, gpu, job, pending),
+            Err(_) => return None,
+        }
+    }
+    let g = gpu.as_ref()?;
+    let up = Instant::now();
+    let scene_gpu = match SceneGpu::new(&g.ctx, &g.renderer, &view.loaded.scene, &art, &terrain) {
+        Ok(s) => s,
+        Err(e) => return Some(fail(format!("{}: error: {e}", j.asset.display()), watch)),
+    };
+    let upload_ms = up.elapsed().as_secs_f64() * 1e3;
+    let mut files = view.loaded.files.clone();
+    files.extend(art_files(&art));
+    files.extend(watch);
+    if let crate::app::options::TerrainSpec::Heightmap(p) = &j.render.terrain {
+        files.push(p.clone());
+    }
+    Some(Outcome::Ready(Box::new(Ready {
+        art_warnings: art.warnings.clone(),
+        view,
+        gpu: scene_gpu,
+        files,
+        trigger,
+        load_ms,
+        upload_ms,
+    })))
+}
+
+/// The files the art was loaded from (meshes, facades, forest, images).
+fn art_files(art: &ArtSet) -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = Vec::new();
+    v.extend(
+        art.meshes
+            .iter()
+            .filter(|m| !m.missing)
+            .map(|m| PathBuf::from(&m.name)),
+    );
+    v.extend(
+        art.facades
+            .iter()
+            .filter(|f| !f.missing)
+            .map(|f| PathBuf::from(&f.name)),
+    );
+    v.extend(
+        art.forest
+            .iter()
+            .filter(|f| !f.missing)
+            .map(|f| PathBuf::from(&f.name)),
+    );
+    v.extend(
+        art.images
+            .iter()
+            .filter(|i| !i.missing && i.name != "tile atlas")
+            .map(|i| PathBuf::from(&i.name)),
+    );
+    v
+}
+
+/// An absolute, `..`-free path, so event paths and watched paths compare equal.
+pub fn absolute(p: &Path) -> PathBuf {
+    crate::resolve::normalize(&std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf()))
+}
+
+/// Whether a file event means a file's contents (or existence) changed. Opening and
+/// reading a file (which the loader itself does) is not a change.
+fn is_change(kind: &notify::EventKind) -> bool {
+    use notify::event::{AccessKind, AccessMode, EventKind, ModifyKind};
+    match kind {
+        EventKind::Create(_) | EventKind::Remove(_) => true,
+        EventKind::Modify(ModifyKind::Metadata(_)) => false,
+        EventKind::Modify(_) => true,
+        EventKind::Access(AccessKind::Close(AccessMode::Write)) => true,
+        _ => false,
+    }
+}
+
+/// Watches the folders of a set of files and reports changes to those files, debounced.
+pub struct FileWatcher {
+    watcher: Option<notify::RecommendedWatcher>,
+    files: Arc<Mutex<HashSet<PathBuf>>>,
+    dirs: HashSet<PathBuf>,
+    /// Why watching does not work, when it does not (shown in the panel).
+    pub error: Option<String>,
+}
+
+impl FileWatcher {
+    /// Starts watching nothing; `on_change` gets the instant of the first event of each
+    /// burst, [`DEBOUNCE`] after its last event.
+    pub fn new(on_change: impl Fn(Instant) + Send + 'static) -> Self {
+        let files: Arc<Mutex<HashSet<PathBuf>>> = Arc::default();
+        let (tx, rx) = mpsc::channel::<Instant>();
+        let spawned = std::thread::Builder::new()
+            .name("agview-debounce".into())
+            .spawn(move || debounce(rx, on_change));
+        if let Err(e) = spawned {
+            return FileWatcher {
+                watcher: None,
+                files,
+                dirs: HashSet::new(),
+                error: Some(format!("hot reload is off: {e}")),
+            };
+        }
+        let watched = files.clone();
+        let handler = move |res: notify::Result<notify::Event>| {
+            let Ok(ev) = res else { return };
+            if !is_change(&ev.kind) {
+                return;
+            }
+            let hit = match watched.lock() {
+                Ok(set) => ev.paths.iter().any(|p| set.contains(&absolute(p))),
+                Err(_) => false,
+            };
+            if hit {
+                let _ = tx.send(Instant::now());
+            }
+        };
+        match notify::recommended_watcher(handler) {
+            Ok(w) => FileWatcher {
+                watcher: Some(w),
+                files,
+                dirs: HashSet::new(),
+                error: None,
+            },
+            Err(e) => FileWatcher {
+                watcher: None,
+                files,
+                dirs: HashSet::new(),
+                error: Some(format!("hot reload is off: {e}")),
+            },
+        }
+    }
+
+    /// Watches exactly these files (their folders are watched; events are filtered).
+    pub fn set_files(&mut self, files: &[PathBuf]) {
+        let abs: HashSet<PathBuf> = files.iter().map(|f| absolute(f)).collect();
+        let dirs: HashSet<PathBuf> = abs
+            .iter()
+            .filter_map(|f| f.parent().map(Path::to_path_buf))
+            .collect();
+        if let Ok(mut set) = self.files.lock() {
+            *set = abs;
+        }
+        let Some(w) = self.watcher.as_mut() else {
+            return;
+        };
+        for d in self.dirs.difference(&dirs) {
+            let _ = w.unwatch(d);
+        }
+        let mut failed = Vec::new();
+        for d in dirs.difference(&self.dirs) {
+            if let Err(e) = w.watch(d, notify::RecursiveMode::NonRecursive) {
+                failed.push(format!("{}: {e}", d.display()));
+            }
+        }
+        self.error = (!failed.is_empty()).then(|| format!("not watching {}", failed.join("; ")));
+        self.dirs = dirs;
+    }
+
+    /// The files watched, absolute.
+    pub fn files(&self) -> Vec<PathBuf> {
+        self.files
+            .lock()
+            .map(|s| s.iter().cloned().collect())
+            .unwrap_or_default()
+    }
+}
+
+fn debounce(rx: Receiver<Instant>, on_change: impl Fn(Instant)) {
+    while let Ok(first) = rx.recv() {
+        loop {
+            match rx.recv_timeout(DEBOUNCE) {
+                Ok(_) => continue,
+                Err(RecvTimeoutError::Timeout) => break,
+                Err(RecvTimeoutError::Disconnected) => return,
+            }
+        }
+        on_change(first);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn merged_triggers_keep_file_changes_and_their_first_instant() {
+        let t0 = Instant::now();
+        let t1 = t0 + Duration::from_millis(5);
+        assert_eq!(merge(None, Trigger::Params), Trigger::Params);
+        assert_eq!(
+            merge(Some(Trigger::Files(t1)), Trigger::Files(t0)),
+            Trigger::Files(t0)
+        );
+        assert_eq!(
+            merge(Some(Trigger::Files(t0)), Trigger::Params),
+            Trigger::Files(t0)
+        );
+        assert_eq!(
+            merge(Some(Trigger::Params), Trigger::Files(t1)),
+            Trigger::Files(t1)
+        );
+        assert_eq!(
+            merge(Some(Trigger::Startup), Trigger::Params),
+            Trigger::Startup
+        );
+    }
+
+    #[test]
+    fn reading_is_not_a_change_but_writing_is() {
+        use notify::event::*;
+        assert!(!is_change(&EventKind::Access(AccessKind::Open(
+            AccessMode::Any
+        ))));
+        assert!(!is_change(&EventKind::Access(AccessKind::Close(
+            AccessMode::Read
+        ))));
+        assert!(is_change(&EventKind::Access(AccessKind::Close(
+            AccessMode::Write
+        ))));
+        assert!(is_change(&EventKind::Modify(ModifyKind::Data(
+            DataChange::Any
+        ))));
+        assert!(is_change(&EventKind::Modify(ModifyKind::Name(
+            RenameMode::To
+        ))));
+        assert!(is_change(&EventKind::Remove(RemoveKind::File)));
+        assert!(!is_change(&EventKind::Modify(ModifyKind::Metadata(
+            MetadataKind::Any
+        ))));
+    }
+
+    #[test]
+    fn watcher_reports_a_write_and_a_save_by_rename_once_each() {
+        let dir = std::env::temp_dir().join(format!("agview-watch-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let f = dir.join("a.agb");
+        let other = dir.join("other.txt");
+        std::fs::write(&f, "one").unwrap();
+        let (tx, rx) = mpsc::channel();
+        let mut w = FileWatcher::new(move |t| {
+            let _ = tx.send(t);
+        });
+        assert!(w.error.is_none(), "{:?}", w.error);
+        w.set_files(std::slice::from_ref(&f));
+        // A file not watched changes: nothing.
+        std::fs::write(&other, "x").unwrap();
+        assert!(rx.recv_timeout(Duration::from_millis(300)).is_err());
+        // A plain write (truncate, write, close): one burst.
+        std::fs::write(&f, "two").unwrap();
+        assert!(rx.recv_timeout(Duration::from_secs(5)).is_ok());
+        assert!(
+            rx.recv_timeout(Duration::from_millis(300)).is_err(),
+            "one reload per save"
+        );
+        // Reading it is not a change.
+        let _ = std::fs::read(&f).unwrap();
+        assert!(rx.recv_timeout(Duration::from_millis(300)).is_err());
+        // Save by rename, as editors do.
+        let tmp = dir.join("a.agb.swp");
+        std::fs::write(&tmp, "three").unwrap();
+        std::fs::rename(&tmp, &f).unwrap();
+        assert!(rx.recv_timeout(Duration::from_secs(5)).is_ok());
+        drop(w);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

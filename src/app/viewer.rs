@@ -1,0 +1,1130 @@
+//! `agview view`: the interactive window (winit 0.30, wgpu, egui).
+//!
+//! The window draws the scene with the same [`Renderer::draw`] as `agview render`, then the
+//! panel (egui) on top of it into the same surface view. Work that takes time runs on the
+//! loader thread ([`crate::app::reload`]): layout, art, terrain and the GPU upload, at
+//! launch (overlapping the window and device creation) and on every reload, so the window
+//! keeps drawing the last good scene while a new one is prepared.
+//!
+//! Faults: a window minimised to 0×0 draws nothing until it has a size again; a lost or
+//! outdated surface is configured again (a lost one recreated); GPU errors outside the
+//! loader's error scopes are printed, not raised. A load that fails leaves the last good
+//! scene on screen with the error in the panel and on stderr
+//! (`reload failed: path:line:col: error: …`).
+//!
+//! Screenshots (F12, `--screenshot`) render the scene again, without the panel, into an
+//! offscreen texture of the window's size with the same renderer, and read it back: the
+//! image is what the window shows under the panel, and what `agview render` makes with the
+//! same camera and size.
+//!
+//! Timing lines on stderr: `first frame after N ms` (from launch to the first frame with the
+//! scene on screen) and `reloaded … in N ms` (from the file change seen to the frame
+//! showing the new scene).
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::Instant;
+
+use winit::application::ApplicationHandler;
+use winit::event::{ElementState, MouseButton, MouseScrollDelta, WindowEvent};
+use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop, EventLoopProxy};
+use winit::keyboard::{KeyCode, PhysicalKey};
+use winit::window::{Window, WindowId};
+
+use crate::app::camera_control::{CameraControl, Held};
+use crate::app::options::{parse_size, RenderArgs, TerrainSpec};
+use crate::app::panel::{self, Action, Controls, Layers, TerrainKind};
+use crate::app::reload::{FileWatcher, Gpu, LoadJob, Loader, Outcome, Ready, Trigger};
+use crate::app::scene_load::ViewScene;
+use crate::app::screenshot;
+use crate::input::LayoutArgs;
+use crate::render::{DrawStats, FrameParams, FrameTargets, GpuContext, Renderer, SceneGpu};
+
+/// `agview view` options.
+#[derive(Debug, Clone, clap::Args)]
+pub struct ViewArgs {
+    /// The .agp, .agb, .ags or .agn to view, or a DSF text file (every autogen feature in it).
+    pub asset: PathBuf,
+    #[command(flatten)]
+    pub layout: LayoutArgs,
+    #[command(flatten)]
+    pub render: RenderArgs,
+    /// Window size in pixels.
+    #[arg(long, default_value = "1280x720", value_parser = parse_size)]
+    pub size: (u32, u32),
+    /// Where F12 writes screenshots (default: the current directory).
+    #[arg(long, value_name = "DIR")]
+    pub screenshot_dir: Option<PathBuf>,
+    /// Write a screenshot of the scene (without the panel) to FILE after --frames frames
+    /// with the scene on screen, then exit.
+    #[arg(long, value_name = "FILE")]
+    pub screenshot: Option<PathBuf>,
+    /// Frames drawn with the scene before --screenshot is taken.
+    #[arg(long, default_value_t = 3, value_name = "N")]
+    pub frames: u32,
+    /// Start with the panel hidden (H shows it).
+    #[arg(long)]
+    pub no_panel: bool,
+    /// Test hook: keep running after --screenshot; after the K-th reload caused by a file
+    /// change, write `<FILE stem>-reloadK.png` (once a frame shows its outcome); exit after
+    /// the N-th.
+    #[arg(long, hide = true, value_name = "N")]
+    pub exit_after_reloads: Option<u32>,
+}
+
+/// Events sent to the window from other threads.
+#[derive(Debug, Clone, Copy)]
+enum UserEvent {
+    /// The loader has an outcome.
+    Loaded,
+}
+
+/// Opens the window and runs until it is closed (or the screenshot hooks are done).
+pub fn run(args: ViewArgs) -> anyhow::Result<ExitCode> {
+    let launch = Instant::now();
+    if let Some(shot) = &args.screenshot {
+        let dir = match shot.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        if !dir.is_dir() {
+            anyhow::bail!(
+                "--screenshot {}: {} is not a directory",
+                shot.display(),
+                dir.display()
+            );
+        }
+    }
+    if let Some(d) = &args.screenshot_dir {
+        if !d.is_dir() {
+            eprintln!(
+                "agview: warning: --screenshot-dir {}: not a directory; F12 will say so",
+                d.display()
+            );
+        }
+    }
+    let event_loop = EventLoop::<UserEvent>::with_user_event()
+        .build()
+        .map_err(|e| anyhow::anyhow!("cannot open a window: {e} (no display? set DISPLAY or WAYLAND_DISPLAY, or run under xvfb-run)"))?;
+    let proxy: EventLoopProxy<UserEvent> = event_loop.create_proxy();
+    let loader = Loader::spawn(move || {
+        let _ = proxy.send_event(UserEvent::Loaded);
+    })?;
+    let job = LoadJob {
+        asset: args.asset.clone(),
+        layout: args.layout.clone(),
+        render: args.render.clone(),
+    };
+    loader.load(job.clone(), Trigger::Startup);
+    let mut watcher = FileWatcher::new(loader.reloader());
+    let mut first_watch = vec![args.asset.clone()];
+    first_watch.extend(args.layout.polygon.iter().cloned());
+    watcher.set_files(&first_watch);
+    let mut app = App::new(args, launch, loader, watcher, job);
+    event_loop.set_control_flow(ControlFlow::Wait);
+    event_loop.run_app(&mut app)?;
+    if let Some(e) = app.fatal.take() {
+        eprintln!("agview: error: {e}");
+        return Ok(ExitCode::from(1));
+    }
+    Ok(app.exit_code)
+}
+
+/// The scene on screen.
+struct Shown {
+    view: ViewScene,
+    gpu: SceneGpu,
+    /// Warning lines of this scene: reading, layout, art, upload.
+    messages: Vec<String>,
+}
+
+/// The window's GPU state.
+struct Gfx {
+    gpu: Arc<Gpu>,
+    surface: wgpu::Surface<'static>,
+    config: wgpu::SurfaceConfiguration,
+    targets: FrameTargets,
+    egui: egui_wgpu::Renderer,
+}
+
+struct App {
+    args: ViewArgs,
+    launch: Instant,
+    loader: Loader,
+    watcher: FileWatcher,
+    job: LoadJob,
+    window: Option<Arc<Window>>,
+    gfx: Option<Gfx>,
+    egui_ctx: egui::Context,
+    egui_state: Option<egui_winit::State>,
+    shown: Option<Shown>,
+    /// The last load's error (the last good scene stays).
+    error: Option<String>,
+    loading: bool,
+    cam: Option<CameraControl>,
+    controls: Controls,
+    minimized: bool,
+    last_frame: Instant,
+    frame_ms: f32,
+    draw: DrawStats,
+    status: Option<(String, bool)>,
+    cursor: Option<(f64, f64)>,
+    dragging: Option<MouseButton>,
+    /// Frames presented with a scene.
+    frames_with_scene: u32,
+    first_frame_reported: bool,
+    /// A file-triggered reload whose outcome the next frame shows: (its number, when the
+    /// change was seen, whether it loaded).
+    reload_to_report: Option<(u32, Option<Instant>, bool)>,
+    reloads: u32,
+    shot_taken: bool,
+    exit_code: ExitCode,
+    /// An error that ends the program (no GPU, no window).
+    fatal: Option<String>,
+}
+
+impl App {
+    fn new(
+        args: ViewArgs,
+        launch: Instant,
+        loader: Loader,
+        watcher: FileWatcher,
+        job: LoadJob,
+    ) -> Self {
+        let r = &args.render;
+        let (terrain, heightmap) = match &r.terrain {
+            TerrainSpec::Flat => (TerrainKind::Flat, String::new()),
+            TerrainSpec::Hills => (TerrainKind::Hills, String::new()),
+            TerrainSpec::Heightmap(p) => (TerrainKind::Heightmap, p.display().to_string()),
+        };
+        let rect = args
+            .layout
+            .rect
+            .as_deref()
+            .and_then(|s| crate::input::parse_rect(s).ok())
+            .map(|(w, d)| [w, d]);
+        let controls = Controls {
+            seed: args.layout.seed,
+            density: r.density,
+            terrain,
+            heightmap,
+            exaggeration: r.exaggeration,
+            rect,
+            layers: Layers::default(),
+            overlays: r.overlays(),
+            show_panel: !args.no_panel,
+        };
+        App {
+            launch,
+            loader,
+            watcher,
+            job,
+            window: None,
+            gfx: None,
+            egui_ctx: egui::Context::default(),
+            egui_state: None,
+            shown: None,
+            error: None,
+            loading: true,
+            cam: None,
+            controls,
+            minimized: false,
+            last_frame: Instant::now(),
+            frame_ms: 0.0,
+            draw: DrawStats::default(),
+            status: None,
+            cursor: None,
+            dragging: None,
+            frames_with_scene: 0,
+            first_frame_reported: false,
+            reload_to_report: None,
+            reloads: 0,
+            shot_taken: false,
+            exit_code: ExitCode::SUCCESS,
+            fatal: None,
+            args,
+        }
+    }
+
+    fn frame_params(&self) -> FrameParams {
+        let c = &self.controls;
+        let camera = match (&self.cam, &self.shown) {
+            (Some(cam), _) => cam.camera,
+            (None, Some(s)) => self.args.render.camera_for(&s.view.loaded.scene),
+            (None, None) => FrameParams::default().camera,
+        };
+        FrameParams {
+            camera,
+            density: c.density,
+            overlays: c.overlays,
+            show_terrain: c.layers.terrain,
+            show_tiles: c.layers.tiles,
+            show_objects: c.layers.objects,
+            show_facades: c.layers.facades,
+            show_trees: c.layers.trees,
+            ..FrameParams::default()
+        }
+    }
+
+    /// Sends the current job (with the panel's seed, rectangle and terrain) to the loader.
+    fn relayout(&mut self) {
+        let c = &self.controls;
+        self.job.layout.seed = c.seed;
+        if let Some([w, d]) = c.rect {
+            self.job.layout.rect = Some(format!("{w}x{d}"));
+            self.job.layout.polygon = None;
+            self.job.layout.polygon_index = None;
+        }
+        self.job.render.terrain = match c.terrain {
+            TerrainKind::Flat => TerrainSpec::Flat,
+            TerrainKind::Hills => TerrainSpec::Hills,
+            TerrainKind::Heightmap => TerrainSpec::Heightmap(PathBuf::from(c.heightmap.trim())),
+        };
+        self.loading = true;
+        self.loader.load(self.job.clone(), Trigger::Params);
+        self.request_redraw();
+    }
+
+    fn request_redraw(&self) {
+        if let Some(w) = &self.window {
+            w.request_redraw();
+        }
+    }
+
+    fn take_outcomes(&mut self, event_loop: &ActiveEventLoop) {
+        while let Ok(o) = self.loader.results.try_recv() {
+            self.loading = false;
+            match o {
+                Outcome::Ready(r) => self.accept(*r),
+                Outcome::Failed {
+                    error,
+                    files,
+                    trigger,
+                } => {
+                    match trigger {
+                        Trigger::Startup => eprintln!("{error}"),
+                        _ => eprintln!("reload failed: {error}"),
+                    }
+                    // Keep watching what the last good scene used, and the asset.
+                    let mut watch = self.watcher.files();
+                    watch.extend(files);
+                    self.watcher.set_files(&watch);
+                    self.error = Some(error);
+                    if let Trigger::Files(t) = trigger {
+                        self.reloads += 1;
+                        self.reload_to_report = Some((self.reloads, Some(t), false));
+                    }
+                    if trigger == Trigger::Startup
+                        && self.args.screenshot.is_some()
+                        && self.args.exit_after_reloads.is_none()
+                    {
+                        self.exit_code = ExitCode::from(1);
+                        self.fatal = Some("the asset did not load; no screenshot taken".into());
+                        event_loop.exit();
+                    }
+                }
+            }
+        }
+        self.request_redraw();
+    }
+
+    fn accept(&mut self, r: Ready) {
+        let Ready {
+            view,
+            art_warnings,
+            gpu,
+            files,
+            trigger,
+            load_ms,
+            upload_ms,
+        } = r;
+        let mut messages = view.loaded.warning_lines();
+        messages.extend(art_warnings.iter().map(|d| d.to_string()));
+        messages.extend(gpu.warnings().iter().cloned());
+        if trigger == Trigger::Startup {
+            for m in &messages {
+                eprintln!("{m}");
+            }
+            eprintln!(
+                "loaded {} in {load_ms:.0} ms (upload {upload_ms:.0} ms): {} tile(s), {} object(s), {} facade(s), {} tree(s)",
+                view.loaded.scene.asset,
+                view.loaded.scene.stats.tiles,
+                view.loaded.scene.stats.objects,
+                view.loaded.scene.stats.facades,
+                view.loaded.scene.stats.trees
+            );
+        }
+        self.watcher.set_files(&files);
+        let bounds = view.loaded.scene.bounds();
+        match &mut self.cam {
+            Some(c) => c.set_bounds(bounds),
+            None => {
+                self.cam = Some(CameraControl::new(
+                    self.args.render.camera_for(&view.loaded.scene),
+                    bounds,
+                ))
+            }
+        }
+        if let Trigger::Files(t) = trigger {
+            self.reloads += 1;
+            self.reload_to_report = Some((self.reloads, Some(t), true));
+            eprintln!("reload: laid out in {load_ms:.0} ms, uploaded in {upload_ms:.0} ms");
+        }
+        self.error = None;
+        self.shown = Some(Shown {
+            view,
+            gpu,
+            messages,
+        });
+    }
+
+    fn init_window(&mut self, event_loop: &ActiveEventLoop) -> Result<(), String> {
+        let (w, h) = self.args.size;
+        let title = format!("agview — {}", self.args.asset.display());
+        let attrs = Window::default_attributes()
+            .with_title(title)
+            .with_inner_size(winit::dpi::PhysicalSize::new(w, h));
+        let window = Arc::new(
+            event_loop
+                .create_window(attrs)
+                .map_err(|e| format!("cannot open a window: {e}"))?,
+        );
+        let size = window.inner_size();
+        let (surface, ctx) = open_gpu(&window)?;
+        ctx.device.on_uncaptured_error(Arc::new(|e| {
+            eprintln!("agview: GPU error: {e}");
+        }));
+        let caps = surface.get_capabilities(&ctx.adapter);
+        let format = caps
+            .formats
+            .iter()
+            .copied()
+            .find(|f| f.is_srgb())
+            .or_else(|| caps.formats.first().copied())
+            .ok_or("the window's surface offers no colour format")?;
+        let config = wgpu::SurfaceConfiguration {
+            usage: wgpu::TextureUsages::RENDER_ATTACHMENT,
+            format,
+            color_space: wgpu::SurfaceColorSpace::Auto,
+            width: size.width.max(1),
+            height: size.height.max(1),
+            present_mode: wgpu::PresentMode::Fifo,
+            desired_maximum_frame_latency: 2,
+            alpha_mode: caps
+                .alpha_modes
+                .first()
+                .copied()
+                .unwrap_or(wgpu::CompositeAlphaMode::Auto),
+            view_formats: vec![],
+        };
+        surface.configure(&ctx.device, &config);
+        let samples = Renderer::best_sample_count(&ctx.adapter, format);
+        let renderer = ctx
+            .checked("building the pipelines", || {
+                Renderer::new(&ctx, format, samples)
+            })
+            .map_err(|e| e.to_string())?;
+        let targets = FrameTargets::new(&ctx.device, &renderer, config.width, config.height);
+        let egui =
+            egui_wgpu::Renderer::new(&ctx.device, format, egui_wgpu::RendererOptions::default());
+        let max_side = ctx.device.limits().max_texture_dimension_2d as usize;
+        self.egui_state = Some(egui_winit::State::new(
+            self.egui_ctx.clone(),
+            egui::ViewportId::ROOT,
+            window.as_ref(),
+            Some(window.scale_factor() as f32),
+            window.theme(),
+            Some(max_side),
+        ));
+        let gpu = Arc::new(Gpu { ctx, renderer });
+        self.loader.set_gpu(gpu.clone());
+        self.minimized = size.width == 0 || size.height == 0;
+        self.gfx = Some(Gfx {
+            gpu,
+            surface,
+            config,
+            targets,
+            egui,
+        });
+        window.request_redraw();
+        self.window = Some(window);
+        Ok(())
+    }
+
+    fn resize(&mut self, width: u32, height: u32) {
+        self.minimized = width == 0 || height == 0;
+        if self.minimized {
+            return;
+        }
+        if let Some(g) = &mut self.gfx {
+            if g.config.width == width && g.config.height == height {
+                return;
+            }
+            g.config.width = width;
+            g.config.height = height;
+            g.surface.configure(&g.gpu.ctx.device, &g.config);
+            g.targets = FrameTargets::new(&g.gpu.ctx.device, &g.gpu.renderer, width, height);
+        }
+        self.request_redraw();
+    }
+
+    /// Configures the surface again (outdated), or creates it again (lost).
+    fn recover_surface(&mut self, lost: bool) {
+        let (Some(g), Some(w)) = (&mut self.gfx, &self.window) else {
+            return;
+        };
+        if lost {
+            match g.gpu.ctx.instance.create_surface(w.clone()) {
+                Ok(s) => g.surface = s,
+                Err(e) => {
+                    eprintln!("agview: the window's surface was lost and cannot be recreated: {e}");
+                    return;
+                }
+            }
+        }
+        let size = w.inner_size();
+        if size.width == 0 || size.height == 0 {
+            self.minimized = true;
+            return;
+        }
+        g.config.width = size.width;
+        g.config.height = size.height;
+        g.surface.configure(&g.gpu.ctx.device, &g.config);
+        g.targets = FrameTargets::new(&g.gpu.ctx.device, &g.gpu.renderer, size.width, size.height);
+        w.request_redraw();
+    }
+
+    fn redraw(&mut self, event_loop: &ActiveEventLoop) {
+        let now = Instant::now();
+        let dt = now.duration_since(self.last_frame).as_secs_f32();
+        self.last_frame = now;
+        let moving = self.cam.as_mut().is_some_and(|c| c.update(dt));
+        if self.minimized || self.gfx.is_none() {
+            return;
+        }
+        let frame = {
+            let g = self.gfx.as_ref().expect("checked above");
+            match g.surface.get_current_texture() {
+                wgpu::CurrentSurfaceTexture::Success(t) => (t, false),
+                wgpu::CurrentSurfaceTexture::Suboptimal(t) => (t, true),
+                wgpu::CurrentSurfaceTexture::Timeout | wgpu::CurrentSurfaceTexture::Occluded => {
+                    self.request_redraw();
+                    return;
+                }
+                wgpu::CurrentSurfaceTexture::Outdated => {
+                    self.recover_surface(false);
+                    return;
+                }
+                wgpu::CurrentSurfaceTexture::Lost => {
+                    self.recover_surface(true);
+                    return;
+                }
+                wgpu::CurrentSurfaceTexture::Validation => {
+                    eprintln!("agview: the window's surface reported a validation error");
+                    self.recover_surface(false);
+                    return;
+                }
+            }
+        };
+        let (frame, suboptimal) = frame;
+        let params = self.frame_params();
+        let view = frame
+            .texture
+            .create_view(&wgpu::TextureViewDescriptor::default());
+        let g = self.gfx.as_mut().expect("checked above");
+        let ctx = &g.gpu.ctx;
+        let (w, h) = (g.config.width, g.config.height);
+        let mut encoder = ctx
+            .device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                label: Some("window frame"),
+            });
+        let draw = match &mut self.shown {
+            Some(s) => {
+                s.gpu.set_exaggeration(self.controls.exaggeration);
+                s.gpu.prepare(ctx, &params, w, h);
+                g.gpu.renderer.draw(&mut encoder, &view, &g.targets, &s.gpu)
+            }
+            None => {
+                clear(&mut encoder, &view, params.sky);
+                DrawStats::default()
+            }
+        };
+        self.draw = draw;
+
+        let mut actions = Vec::new();
+        let mut repaint_soon = false;
+        let mut extra = Vec::new();
+        if self.controls.show_panel {
+            if let (Some(state), Some(window)) = (self.egui_state.as_mut(), self.window.as_ref()) {
+                let raw = state.take_egui_input(window);
+                let mut messages: Vec<String> = Vec::new();
+                if let Some(s) = &self.shown {
+                    messages.extend(s.messages.iter().cloned());
+                }
+                let watched = self.watcher.files().len();
+                let adapter = g.gpu.ctx.describe();
+                let cam = self.cam.as_ref();
+                let info = panel::Info {
+                    asset: &self.args.asset,
+                    view: self.shown.as_ref().map(|s| &s.view),
+                    messages: &messages,
+                    error: self.error.as_deref(),
+                    loading: self.loading,
+                    mode: cam.map_or(crate::app::camera_control::Mode::Orbit, |c| c.mode()),
+                    speed: cam.map_or(0.0, |c| c.speed),
+                    frame_ms: self.frame_ms,
+                    draw,
+                    gpu: self.shown.as_ref().map(|s| s.gpu.stats()),
+                    adapter: &adapter,
+                    status: self.status.as_ref(),
+                    watched,
+                    watch_error: self.watcher.error.as_deref(),
+                };
+                let controls = &mut self.controls;
+                let out = self.egui_ctx.run_ui(raw, |ui| {
+                    actions = panel::show(ui, controls, &info);
+                });
+                state.handle_platform_output(window, out.platform_output);
+                repaint_soon = out
+                    .viewport_output
+                    .get(&egui::ViewportId::ROOT)
+                    .is_some_and(|v| v.repaint_delay.is_zero());
+                let jobs = self.egui_ctx.tessellate(out.shapes, out.pixels_per_point);
+                let mut textures = out.textures_delta;
+                for (id, deltas) in textures.set.drain() {
+                    for delta in &deltas {
+                        g.egui.update_texture(&ctx.device, &ctx.queue, id, delta);
+                    }
+                }
+                let sd = egui_wgpu::ScreenDescriptor {
+                    size_in_pixels: [w, h],
+                    pixels_per_point: out.pixels_per_point,
+                };
+                extra = g
+                    .egui
+                    .update_buffers(&ctx.device, &ctx.queue, &mut encoder, &jobs, &sd);
+                {
+                    let pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+                        label: Some("panel"),
+                        color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                            view: &view,
+                            depth_slice: None,
+                            resolve_target: None,
+                            ops: wgpu::Operations {
+                                load: wgpu::LoadOp::Load,
+                                store: wgpu::StoreOp::Store,
+                            },
+                        })],
+                        depth_stencil_attachment: None,
+                        timestamp_writes: None,
+                        occlusion_query_set: None,
+                        multiview_mask: None,
+                    });
+                    let mut pass = pass.forget_lifetime();
+                    g.egui.render(&mut pass, &jobs, &sd);
+                }
+                for id in textures.free.drain() {
+                    g.egui.free_texture(&id);
+                }
+            }
+        }
+        ctx.queue
+            .submit(extra.into_iter().chain([encoder.finish()]));
+        if let Some(window) = &self.window {
+            window.pre_present_notify();
+        }
+        ctx.queue.present(frame);
+        if suboptimal {
+            self.recover_surface(false);
+        }
+        let spent = now.elapsed().as_secs_f32() * 1000.0;
+        self.frame_ms = if self.frame_ms == 0.0 {
+            spent
+        } else {
+            self.frame_ms * 0.9 + spent * 0.1
+        };
+        self.after_frame(event_loop);
+        for a in actions {
+            self.act(a);
+        }
+        let held = self.cam.as_ref().is_some_and(|c| c.held.any_motion());
+        if moving || held || repaint_soon || self.loading || self.wants_frames() {
+            self.request_redraw();
+        }
+    }
+
+    /// Whether the screenshot hooks still need frames.
+    fn wants_frames(&self) -> bool {
+        (self.args.screenshot.is_some() && !self.shot_taken) || self.reload_to_report.is_some()
+    }
+
+    /// Timing lines and the test hooks, after a frame was presented.
+    fn after_frame(&mut self, event_loop: &ActiveEventLoop) {
+        if self.shown.is_none() {
+            if !self.first_frame_reported && self.error.is_some() {
+                self.first_frame_reported = true;
+                eprintln!(
+                    "first frame after {} ms (no scene: the asset did not load)",
+                    self.launch.elapsed().as_millis()
+                );
+            }
+        } else {
+            self.frames_with_scene += 1;
+            if !self.first_frame_reported {
+                self.first_frame_reported = true;
+                eprintln!("first frame after {} ms", self.launch.elapsed().as_millis());
+            }
+        }
+        if let Some((k, t, ok)) = self.reload_to_report.take() {
+            if let Some(t) = t {
+                let ms = t.elapsed().as_secs_f64() * 1e3;
+                if ok {
+                    eprintln!(
+                        "reloaded {} in {ms:.0} ms (file change to frame)",
+                        self.args.asset.display()
+                    );
+                } else {
+                    eprintln!("reload failed after {ms:.0} ms (file change to frame); the last good scene stays");
+                }
+            }
+            if let Some(shot) = self.args.screenshot.clone() {
+                let stem = shot
+                    .file_stem()
+                    .map(|s| s.to_string_lossy().to_string())
+                    .unwrap_or_else(|| "shot".into());
+                let path = shot.with_file_name(format!("{stem}-reload{k}.png"));
+                self.write_shot(&path);
+            }
+            if self.args.exit_after_reloads.is_some_and(|n| k >= n) {
+                event_loop.exit();
+            }
+        }
+        if let Some(shot) = self.args.screenshot.clone() {
+            if !self.shot_taken
+                && self.shown.is_some()
+                && self.frames_with_scene >= self.args.frames
+            {
+                self.shot_taken = true;
+                self.write_shot(&shot);
+                if self.args.exit_after_reloads.is_none() {
+                    event_loop.exit();
+                }
+            }
+        }
+        if self.fatal.is_some() {
+            event_loop.exit();
+        }
+    }
+
+    /// Writes the test-hook screenshot; a failure sets the exit status.
+    fn write_shot(&mut self, path: &Path) {
+        match self.capture() {
+            Ok(img) => match crate::render::write_png(path, &img) {
+                Ok(()) => eprintln!(
+                    "wrote {} ({}x{})",
+                    path.display(),
+                    img.width(),
+                    img.height()
+                ),
+                Err(e) => {
+                    eprintln!("agview: error: writing {}: {e}", path.display());
+                    self.exit_code = ExitCode::from(1);
+                }
+            },
+            Err(e) => {
+                eprintln!("agview: error: screenshot: {e}");
+                self.exit_code = ExitCode::from(1);
+            }
+        }
+    }
+
+    /// The scene alone, at the window's size, read back as RGBA.
+    fn capture(&mut self) -> Result<image::RgbaImage, String> {
+        let params = self.frame_params();
+        let (Some(g), Some(s)) = (&self.gfx, &mut self.shown) else {
+            return Err("no scene on screen yet".into());
+        };
+        capture(&g.gpu, &mut s.gpu, &params, g.config.width, g.config.height)
+    }
+
+    fn screenshot(&mut self) {
+        let result = self.capture().and_then(|img| {
+            screenshot::save(self.args.screenshot_dir.as_deref(), &self.args.asset, &img)
+        });
+        self.status = Some(match result {
+            Ok(p) => {
+                eprintln!("wrote {}", p.display());
+                (format!("wrote {}", p.display()), false)
+            }
+            Err(e) => {
+                eprintln!("agview: {e}");
+                (e, true)
+            }
+        });
+        self.request_redraw();
+    }
+
+    fn act(&mut self, a: Action) {
+        match a {
+            Action::Relayout | Action::Terrain => self.relayout(),
+            Action::Reroll => {
+                self.controls.seed = self.controls.seed.wrapping_add(1);
+                self.relayout();
+            }
+            Action::Frame => {
+                if let Some(c) = &mut self.cam {
+                    c.frame();
+                }
+            }
+            Action::ToggleOrbitFly => {
+                if let Some(c) = &mut self.cam {
+                    c.toggle_orbit_fly();
+                }
+            }
+            Action::ToggleTop => {
+                if let Some(c) = &mut self.cam {
+                    c.toggle_top();
+                }
+            }
+            Action::Screenshot => self.screenshot(),
+        }
+        self.request_redraw();
+    }
+
+    fn key(&mut self, code: KeyCode, pressed: bool, repeat: bool, egui_wants: bool) {
+        let was_moving = self.cam.as_ref().is_some_and(|c| c.held.any_motion());
+        let held = self.cam.as_mut().map(|c| &mut c.held);
+        let mut dummy = Held::default();
+        let held = held.unwrap_or(&mut dummy);
+        // Releases always count, so a key let go over a text field does not stick.
+        let motion = match code {
+            KeyCode::KeyW | KeyCode::ArrowUp => Some(&mut held.forward),
+            KeyCode::KeyS | KeyCode::ArrowDown => Some(&mut held.back),
+            KeyCode::KeyA | KeyCode::ArrowLeft => Some(&mut held.left),
+            KeyCode::KeyD | KeyCode::ArrowRight => Some(&mut held.right),
+            KeyCode::KeyQ | KeyCode::PageDown => Some(&mut held.down),
+            KeyCode::KeyE | KeyCode::PageUp => Some(&mut held.up),
+            KeyCode::ShiftLeft | KeyCode::ShiftRight => Some(&mut held.fast),
+            _ => None,
+        };
+        if let Some(m) = motion {
+            if !pressed || !egui_wants {
+                *m = pressed;
+            }
+            if !was_moving {
+                // The first step of a move is measured from now, not from the last frame.
+                self.last_frame = Instant::now();
+            }
+            self.request_redraw();
+            return;
+        }
+        if !pressed || repeat || egui_wants {
+            return;
+        }
+        let action = match code {
+            KeyCode::KeyO | KeyCode::Tab => Some(Action::ToggleOrbitFly),
+            KeyCode::KeyT => Some(Action::ToggleTop),
+            KeyCode::KeyF => Some(Action::Frame),
+            KeyCode::KeyR => Some(Action::Reroll),
+            KeyCode::F12 => Some(Action::Screenshot),
+            KeyCode::KeyH | KeyCode::F1 => {
+                self.controls.show_panel = !self.controls.show_panel;
+                None
+            }
+            _ => None,
+        };
+        if let Some(a) = action {
+            self.act(a);
+        }
+        self.request_redraw();
+    }
+}
+
+impl ApplicationHandler<UserEvent> for App {
+    fn resumed(&mut self, event_loop: &ActiveEventLoop) {
+        if self.window.is_some() {
+            return;
+        }
+        if let Err(e) = self.init_window(event_loop) {
+            self.fatal = Some(e);
+            event_loop.exit();
+        }
+    }
+
+    fn user_event(&mut self, event_loop: &ActiveEventLoop, event: UserEvent) {
+        match event {
+            UserEvent::Loaded => self.take_outcomes(event_loop),
+        }
+    }
+
+    fn window_event(&mut self, event_loop: &ActiveEventLoop, _id: WindowId, event: WindowEvent) {
+        let consumed = match (self.egui_state.as_mut(), self.window.as_ref()) {
+            (Some(state), Some(window)) if self.controls.show_panel => {
+                let r = state.on_window_event(window, &event);
+                if r.repaint {
+                    window.request_redraw();
+                }
+                r.consumed
+            }
+            _ => false,
+        };
+        let panel = self.controls.show_panel;
+        let egui_keys = panel && self.egui_ctx.egui_wants_keyboard_input();
+        let over_panel = panel && self.egui_ctx.is_pointer_over_egui();
+        match event {
+            WindowEvent::CloseRequested => event_loop.exit(),
+            WindowEvent::Resized(size) => self.resize(size.width, size.height),
+            WindowEvent::RedrawRequested => self.redraw(event_loop),
+            WindowEvent::KeyboardInput { event, .. } => {
+                if let PhysicalKey::Code(code) = event.physical_key {
+                    let pressed = event.state == ElementState::Pressed;
+                    self.key(
+                        code,
+                        pressed,
+                        event.repeat,
+                        egui_keys || (consumed && code != KeyCode::Tab),
+                    );
+                }
+            }
+            WindowEvent::ModifiersChanged(m) => {
+                if let Some(c) = &mut self.cam {
+                    c.held.fast = m.state().shift_key();
+                }
+            }
+            WindowEvent::MouseInput { state, button, .. } => {
+                let pressed = state == ElementState::Pressed;
+                if pressed && !over_panel && !consumed {
+                    let steer = match button {
+                        MouseButton::Right => true,
+                        MouseButton::Left => self
+                            .cam
+                            .as_ref()
+                            .is_some_and(|c| c.mode() != crate::app::camera_control::Mode::Fly),
+                        _ => false,
+                    };
+                    if steer {
+                        self.dragging = Some(button);
+                    }
+                } else if !pressed && self.dragging == Some(button) {
+                    self.dragging = None;
+                }
+            }
+            WindowEvent::CursorMoved { position, .. } => {
+                let p = (position.x, position.y);
+                if let (Some(_), Some(last), Some(c)) =
+                    (self.dragging, self.cursor, self.cam.as_mut())
+                {
+                    let h = self.gfx.as_ref().map_or(1.0, |g| g.config.height as f32);
+                    c.drag((p.0 - last.0) as f32, (p.1 - last.1) as f32, h);
+                    self.request_redraw();
+                }
+                self.cursor = Some(p);
+            }
+            WindowEvent::CursorLeft { .. } => {
+                self.cursor = None;
+            }
+            WindowEvent::MouseWheel { delta, .. } if !over_panel && !consumed => {
+                let lines = match delta {
+                    MouseScrollDelta::LineDelta(_, y) => y,
+                    MouseScrollDelta::PixelDelta(p) => (p.y / 40.0) as f32,
+                };
+                if let Some(c) = &mut self.cam {
+                    c.wheel(lines);
+                }
+                self.request_redraw();
+            }
+            WindowEvent::Focused(false) => {
+                if let Some(c) = &mut self.cam {
+                    c.held = Held::default();
+                }
+                self.dragging = None;
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Opens the instance, the window's surface and a device that can present to it: Vulkan,
+/// then GL (or the backends `WGPU_BACKEND` names), then any fallback adapter.
+fn open_gpu(window: &Arc<Window>) -> Result<(wgpu::Surface<'static>, GpuContext), String> {
+    let order: Vec<wgpu::Backends> = match wgpu::Backends::from_env() {
+        Some(b) => vec![b],
+        None => vec![wgpu::Backends::VULKAN, wgpu::Backends::GL],
+    };
+    let mut tried = Vec::new();
+    for fallback in [false, true] {
+        for backends in &order {
+            // GL needs the display to present; other backends ignore it.
+            let mut desc = wgpu::InstanceDescriptor::new_with_display_handle_from_env(Box::new(
+                window.clone(),
+            ));
+            desc.backends = *backends;
+            let instance = wgpu::Instance::new(desc);
+            let surface = match instance.create_surface(window.clone()) {
+                Ok(s) => s,
+                Err(e) => {
+                    tried.push(format!("{backends:?}: {e}"));
+                    continue;
+                }
+            };
+            let options = wgpu::RequestAdapterOptions {
+                power_preference: wgpu::PowerPreference::HighPerformance,
+                force_fallback_adapter: fallback,
+                compatible_surface: Some(&surface),
+                ..Default::default()
+            };
+            match pollster::block_on(instance.request_adapter(&options)) {
+                Ok(adapter) => {
+                    let ctx =
+                        GpuContext::from_adapter(instance, adapter).map_err(|e| e.to_string())?;
+                    return Ok((surface, ctx));
+                }
+                Err(e) => tried.push(format!(
+                    "{backends:?}{}: {e}",
+                    if fallback { " (fallback)" } else { "" }
+                )),
+            }
+        }
+    }
+    Err(format!(
+        "no GPU adapter can draw to the window (tried {}); on Linux without a GPU, \
+         `apt-get install mesa-vulkan-drivers` gives a software rasterizer (lavapipe)",
+        tried.join("; ")
+    ))
+}
+
+/// A pass that only clears to the sky colour (no scene yet).
+fn clear(encoder: &mut wgpu::CommandEncoder, view: &wgpu::TextureView, sky: [f32; 3]) {
+    let _ = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+        label: Some("clear"),
+        color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+            view,
+            depth_slice: None,
+            resolve_target: None,
+            ops: wgpu::Operations {
+                load: wgpu::LoadOp::Clear(wgpu::Color {
+                    r: f64::from(sky[0]) * 0.5,
+                    g: f64::from(sky[1]) * 0.5,
+                    b: f64::from(sky[2]) * 0.5,
+                    a: 1.0,
+                }),
+                store: wgpu::StoreOp::Store,
+            },
+        })],
+        depth_stencil_attachment: None,
+        timestamp_writes: None,
+        occlusion_query_set: None,
+        multiview_mask: None,
+    });
+}
+
+/// Renders the scene alone into an offscreen texture of the renderer's format and reads it
+/// back as RGBA (swizzling a BGRA window format).
+pub fn capture(
+    gpu: &Gpu,
+    scene: &mut SceneGpu,
+    params: &FrameParams,
+    width: u32,
+    height: u32,
+) -> Result<image::RgbaImage, String> {
+    let ctx = &gpu.ctx;
+    let format = gpu.renderer.color_format();
+    let max = ctx.device.limits().max_texture_dimension_2d;
+    if width == 0 || height == 0 || width > max || height > max {
+        return Err(format!("cannot capture a {width}x{height} image"));
+    }
+    let (texture, buffer, padded) = ctx
+        .checked("taking a screenshot", || {
+            let texture = ctx.device.create_texture(&wgpu::TextureDescriptor {
+                label: Some("screenshot"),
+                size: wgpu::Extent3d {
+                    width,
+                    height,
+                    depth_or_array_layers: 1,
+                },
+                mip_level_count: 1,
+                sample_count: 1,
+                dimension: wgpu::TextureDimension::D2,
+                format,
+                usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
+                view_formats: &[],
+            });
+            let view = texture.create_view(&wgpu::TextureViewDescriptor::default());
+            let targets = FrameTargets::new(&ctx.device, &gpu.renderer, width, height);
+            scene.prepare(ctx, params, width, height);
+            let mut encoder = ctx
+                .device
+                .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                    label: Some("screenshot"),
+                });
+            gpu.renderer.draw(&mut encoder, &view, &targets, scene);
+            let align = wgpu::COPY_BYTES_PER_ROW_ALIGNMENT;
+            let padded = (width * 4).div_ceil(align) * align;
+            let buffer = ctx.device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some("screenshot read-back"),
+                size: u64::from(padded) * u64::from(height),
+                usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::MAP_READ,
+                mapped_at_creation: false,
+            });
+            encoder.copy_texture_to_buffer(
+                wgpu::TexelCopyTextureInfo {
+                    texture: &texture,
+                    mip_level: 0,
+                    origin: wgpu::Origin3d::ZERO,
+                    aspect: wgpu::TextureAspect::All,
+                },
+                wgpu::TexelCopyBufferInfo {
+                    buffer: &buffer,
+                    layout: wgpu::TexelCopyBufferLayout {
+                        offset: 0,
+                        bytes_per_row: Some(padded),
+                        rows_per_image: Some(height),
+                    },
+                },
+                wgpu::Extent3d {
+                    width,
+                    height,
+                    depth_or_array_layers: 1,
+                },
+            );
+            ctx.queue.submit([encoder.finish()]);
+            (texture, buffer, padded)
+        })
+        .map_err(|e| e.to_string())?;
+    let (tx, rx) = std::sync::mpsc::channel();
+    buffer.map_async(wgpu::MapMode::Read, .., move |r| {
+        let _ = tx.send(r);
+    });
+    ctx.device
+        .poll(wgpu::PollType::wait_indefinitely())
+        .map_err(|e| e.to_string())?;
+    rx.recv()
+        .map_err(|e| e.to_string())?
+        .map_err(|e| e.to_string())?;
+    let row = width as usize * 4;
+    let mut pixels = Vec::with_capacity(row * height as usize);
+    {
+        let data = buffer.get_mapped_range(..).map_err(|e| e.to_string())?;
+        for y in 0..height as usize {
+            let start = y * padded as usize;
+            let Some(src) = data.get(start..start + row) else {
+                return Err("read-back buffer is short".into());
+            };
+            pixels.extend_from_slice(src);
+        }
+    }
+    buffer.unmap();
+    drop(texture);
+    if matches!(
+        format,
+        wgpu::TextureFormat::Bgra8Unorm | wgpu::TextureFormat::Bgra8UnormSrgb
+    ) {
+        for px in pixels.chunks_exact_mut(4) {
+            px.swap(0, 2);
+        }
+    }
+    image::RgbaImage::from_raw(width, height, pixels)
+        .ok_or_else(|| "image has the wrong size".into())
+}
