@@ -51,8 +51,7 @@ pub enum Trigger {
     Startup,
     /// Files changed on disk; the instant of the first change seen.
     Files(Instant),
-    /// The panel changed a layout or terrain option: art is reused when it names the same
-    /// files.
+    /// The panel changed a layout or terrain option.
     Params,
 }
 
@@ -92,10 +91,31 @@ pub struct Loader {
     pub results: Receiver<Outcome>,
 }
 
-/// Art kept between loads, reused when a new layout names the same files.
+/// Art kept between loads, reused when a new layout names the same files and none of the
+/// files it was loaded from has changed on disk (so editing an asset's directives reloads
+/// in milliseconds; editing a texture or naming another mesh loads the art again).
 struct ArtCache {
     key: Vec<String>,
+    stamps: Vec<(PathBuf, Option<Stamp>)>,
     art: Arc<ArtSet>,
+}
+
+/// What tells a changed file: its modification time and length.
+type Stamp = (std::time::SystemTime, u64);
+
+fn stamp(p: &Path) -> Option<Stamp> {
+    let m = std::fs::metadata(p).ok()?;
+    Some((m.modified().ok()?, m.len()))
+}
+
+fn stamps(files: &[PathBuf]) -> Vec<(PathBuf, Option<Stamp>)> {
+    files.iter().map(|f| (f.clone(), stamp(f))).collect()
+}
+
+impl ArtCache {
+    fn fresh_for(&self, key: &[String]) -> bool {
+        self.key == key && self.stamps.iter().all(|(f, s)| stamp(f) == *s)
+    }
 }
 
 fn art_key(view: &ViewScene) -> Vec<String> {
@@ -234,13 +254,15 @@ fn load_one(
         Err(e) => return Some(fail(e.to_string(), watch)),
     };
     let key = art_key(&view);
-    let reuse = trigger == Trigger::Params && cache.as_ref().is_some_and(|c| c.key == key);
-    let art = match cache.as_ref().filter(|_| reuse) {
+    let art = match cache.as_ref().filter(|c| c.fresh_for(&key)) {
         Some(c) => c.art.clone(),
         None => {
             let a = Arc::new(scene_load::load_view_art(&mut view));
+            let mut files = art_files(&a);
+            files.extend(view.atlas.iter().map(PathBuf::from));
             *cache = Some(ArtCache {
                 key,
+                stamps: stamps(&files),
                 art: a.clone(),
             });
             a
@@ -282,33 +304,22 @@ fn load_one(
     })))
 }
 
-/// The files the art was loaded from (meshes, facades, forest, images).
+/// The files the art was loaded from (meshes, facades, forest, images), and those it looked
+/// for in vain (a placeholder is drawn until they appear).
 fn art_files(art: &ArtSet) -> Vec<PathBuf> {
     let mut v: Vec<PathBuf> = Vec::new();
-    v.extend(
-        art.meshes
-            .iter()
-            .filter(|m| !m.missing)
-            .map(|m| PathBuf::from(&m.name)),
-    );
-    v.extend(
-        art.facades
-            .iter()
-            .filter(|f| !f.missing)
-            .map(|f| PathBuf::from(&f.name)),
-    );
-    v.extend(
-        art.forest
-            .iter()
-            .filter(|f| !f.missing)
-            .map(|f| PathBuf::from(&f.name)),
-    );
+    v.extend(art.meshes.iter().map(|m| PathBuf::from(&m.name)));
+    v.extend(art.facades.iter().map(|f| PathBuf::from(&f.name)));
+    v.extend(art.forest.iter().map(|f| PathBuf::from(&f.name)));
     v.extend(
         art.images
             .iter()
-            .filter(|i| !i.missing && i.name != "tile atlas")
+            .filter(|i| i.name != "tile atlas")
             .map(|i| PathBuf::from(&i.name)),
     );
+    v.retain(|p| !p.as_os_str().is_empty());
+    v.sort();
+    v.dedup();
     v
 }
 

@@ -179,6 +179,8 @@ struct App {
     reload_to_report: Option<(u32, Option<Instant>, bool)>,
     reloads: u32,
     shot_taken: bool,
+    /// `--exit-after-reloads` is reached; exit once `--screenshot` is written.
+    exit_pending: bool,
     exit_code: ExitCode,
     /// An error that ends the program (no GPU, no window).
     fatal: Option<String>,
@@ -241,6 +243,7 @@ impl App {
             reload_to_report: None,
             reloads: 0,
             shot_taken: false,
+            exit_pending: false,
             exit_code: ExitCode::SUCCESS,
             fatal: None,
             args,
@@ -657,7 +660,9 @@ impl App {
 
     /// Whether the screenshot hooks still need frames.
     fn wants_frames(&self) -> bool {
-        (self.args.screenshot.is_some() && !self.shot_taken) || self.reload_to_report.is_some()
+        (self.args.screenshot.is_some() && !self.shot_taken)
+            || self.reload_to_report.is_some()
+            || self.exit_pending
     }
 
     /// Timing lines and the test hooks, after a frame was presented.
@@ -698,7 +703,7 @@ impl App {
                 self.write_shot(&path);
             }
             if self.args.exit_after_reloads.is_some_and(|n| k >= n) {
-                event_loop.exit();
+                self.exit_pending = true;
             }
         }
         if let Some(shot) = self.args.screenshot.clone() {
@@ -712,6 +717,10 @@ impl App {
                     event_loop.exit();
                 }
             }
+        }
+        // The reload hook ends the program once the first screenshot is written too.
+        if self.exit_pending && (self.args.screenshot.is_none() || self.shot_taken) {
+            event_loop.exit();
         }
         if self.fatal.is_some() {
             event_loop.exit();

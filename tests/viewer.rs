@@ -1,0 +1,538 @@
+//! The real window, driven from outside: each test starts its own X server (`Xvfb`, which
+//! CI's `.ci/run` installs) and runs `agview view` as a child process on it, with the
+//! screenshot hooks (`--screenshot FILE --frames N`, and the hidden `--exit-after-reloads N`
+//! that writes `FILE-reloadK.png` after each reload caused by a file change).
+//!
+//! A machine without `Xvfb` fails these tests with a message saying how to install it:
+//! nothing is skipped silently.
+//!
+//! Image comparisons use the mean absolute difference per channel (R, G, B, over all
+//! pixels, 0..255). The window and `agview render` share the device kind, the renderer and
+//! every drawing call; only the colour format differs (the window's BGRA against RGBA),
+//! so the images should be identical. [`SAME`] allows for a driver that rounds a resolve
+//! differently; [`CHANGED`] is the least difference that counts as "the scene changed".
+
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// Largest mean per-channel difference between two images of the same scene.
+const SAME: f64 = 1.0;
+/// Least mean difference (over the three channels) between images of different scenes.
+const CHANGED: f64 = 0.5;
+/// How long a viewer may take for one step (debug build on a software rasterizer, with
+/// other tests running beside it).
+const STEP: Duration = Duration::from_secs(90);
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn sample(rel: &str) -> PathBuf {
+    root().join("sample_scenery").join(rel)
+}
+
+/// A temporary folder removed at the end of the test.
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(name: &str) -> Self {
+        let p = std::env::temp_dir().join(format!("agview-viewer-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&p);
+        std::fs::create_dir_all(&p).expect("temp dir");
+        TempDir(p)
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// An X server of our own, stopped when dropped.
+struct Xvfb {
+    child: Child,
+    display: String,
+}
+
+impl Xvfb {
+    fn start() -> Xvfb {
+        let mut child = Command::new("Xvfb")
+            .args([
+                "-displayfd",
+                "1",
+                "-screen",
+                "0",
+                "1280x800x24",
+                "-nolisten",
+                "tcp",
+            ])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap_or_else(|e| {
+                panic!(
+                    "the window tests need Xvfb, which could not be started ({e}); \
+                     install it with `apt-get install xvfb` (CI's .ci/run does)"
+                )
+            });
+        let out = child.stdout.take().expect("piped stdout");
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let mut line = String::new();
+            let _ = BufReader::new(out).read_line(&mut line);
+            let _ = tx.send(line);
+        });
+        let line = match rx.recv_timeout(Duration::from_secs(20)) {
+            Ok(l) if !l.trim().is_empty() => l,
+            _ => {
+                let _ = child.kill();
+                panic!("Xvfb started but did not report a display within 20 s");
+            }
+        };
+        Xvfb {
+            child,
+            display: format!(":{}", line.trim()),
+        }
+    }
+
+    /// `agview` with this display (and X11 rather than any Wayland the host has).
+    fn agview(&self) -> Command {
+        let mut c = agview();
+        c.env("DISPLAY", &self.display)
+            .env_remove("WAYLAND_DISPLAY");
+        c
+    }
+}
+
+impl Drop for Xvfb {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn agview() -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_agview"));
+    if std::env::var_os("XDG_RUNTIME_DIR").is_none() {
+        let d = std::env::temp_dir().join("agview-xdg-runtime");
+        let _ = std::fs::create_dir_all(&d);
+        c.env("XDG_RUNTIME_DIR", d);
+    }
+    c
+}
+
+/// A running `agview` whose stderr is collected line by line.
+struct Running {
+    child: Child,
+    lines: Arc<Mutex<Vec<String>>>,
+}
+
+impl Running {
+    fn spawn(mut cmd: Command) -> Running {
+        let mut child = cmd
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("agview starts");
+        let err = child.stderr.take().expect("piped stderr");
+        let lines: Arc<Mutex<Vec<String>>> = Arc::default();
+        let sink = lines.clone();
+        std::thread::spawn(move || {
+            for l in BufReader::new(err).lines().map_while(Result::ok) {
+                sink.lock().unwrap().push(l);
+            }
+        });
+        Running { child, lines }
+    }
+
+    fn stderr(&self) -> String {
+        self.lines.lock().unwrap().join("\n")
+    }
+
+    /// Waits until `done` holds (checked every 20 ms); panics with the stderr so far if the
+    /// process ends first or the step takes too long.
+    fn wait_for(&mut self, what: &str, done: impl Fn(&Running) -> bool) {
+        let start = Instant::now();
+        loop {
+            if done(self) {
+                return;
+            }
+            if let Ok(Some(status)) = self.child.try_wait() {
+                std::thread::sleep(Duration::from_millis(100));
+                if done(self) {
+                    return;
+                }
+                panic!(
+                    "agview exited ({status}) before {what}; stderr:\n{}",
+                    self.stderr()
+                );
+            }
+            if start.elapsed() > STEP {
+                let _ = self.child.kill();
+                panic!("timed out waiting for {what}; stderr:\n{}", self.stderr());
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    fn wait_exit(&mut self) -> ExitStatus {
+        let start = Instant::now();
+        loop {
+            if let Ok(Some(s)) = self.child.try_wait() {
+                // Let the reader thread take the last lines.
+                std::thread::sleep(Duration::from_millis(100));
+                return s;
+            }
+            if start.elapsed() > STEP {
+                let _ = self.child.kill();
+                panic!("agview did not exit; stderr:\n{}", self.stderr());
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        if let Ok(None) = self.child.try_wait() {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
+    }
+}
+
+/// Runs to the end; panics with stderr on failure.
+fn run_ok(cmd: Command, what: &str) -> String {
+    let mut r = Running::spawn(cmd);
+    let status = r.wait_exit();
+    let err = r.stderr();
+    assert!(status.success(), "{what} failed ({status}); stderr:\n{err}");
+    err
+}
+
+fn load(p: &Path) -> image::RgbaImage {
+    image::open(p)
+        .unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+        .to_rgba8()
+}
+
+/// Mean absolute difference per channel (R, G, B).
+fn mean_diff(a: &image::RgbaImage, b: &image::RgbaImage) -> [f64; 3] {
+    assert_eq!(a.dimensions(), b.dimensions(), "image sizes differ");
+    let mut sum = [0u64; 3];
+    for (p, q) in a.pixels().zip(b.pixels()) {
+        for c in 0..3 {
+            sum[c] += u64::from(p[c].abs_diff(q[c]));
+        }
+    }
+    let n = f64::from(a.width() * a.height());
+    sum.map(|s| s as f64 / n)
+}
+
+fn assert_same(a: &Path, b: &Path) {
+    let d = mean_diff(&load(a), &load(b));
+    assert!(
+        d.iter().all(|c| *c <= SAME),
+        "{} and {} differ: mean |diff| per channel {d:?} (at most {SAME} allowed)",
+        a.display(),
+        b.display()
+    );
+}
+
+fn assert_changed(a: &Path, b: &Path) {
+    let d = mean_diff(&load(a), &load(b));
+    let mean = (d[0] + d[1] + d[2]) / 3.0;
+    assert!(
+        mean >= CHANGED,
+        "{} and {} should show different scenes: mean |diff| {mean:.3}",
+        a.display(),
+        b.display()
+    );
+}
+
+/// Copies `sample_scenery` (3 MB) so a test can edit it.
+fn copy_samples(dir: &Path) -> PathBuf {
+    fn copy(from: &Path, to: &Path) {
+        std::fs::create_dir_all(to).unwrap();
+        for e in std::fs::read_dir(from).unwrap() {
+            let e = e.unwrap();
+            let t = to.join(e.file_name());
+            if e.file_type().unwrap().is_dir() {
+                copy(&e.path(), &t);
+            } else {
+                std::fs::copy(e.path(), &t).unwrap();
+            }
+        }
+    }
+    let to = dir.join("sample_scenery");
+    copy(&root().join("sample_scenery"), &to);
+    to
+}
+
+/// Saves a file the way editors do: a new file renamed over the old one.
+fn save(path: &Path, text: &str) {
+    let tmp = path.with_extension("agview-test-tmp");
+    std::fs::write(&tmp, text).unwrap();
+    std::fs::rename(&tmp, path).unwrap();
+}
+
+fn file_exists(p: PathBuf) -> impl Fn(&Running) -> bool {
+    move |_| p.is_file()
+}
+
+#[test]
+fn window_screenshot_matches_the_headless_render() {
+    let x = Xvfb::start();
+    let dir = TempDir::new("match");
+    let block = sample("polygons/block_100x80.geojson");
+    let lake = sample("polygons/lakeside.geojson");
+    let cases: Vec<(&str, Vec<String>)> = vec![
+        (
+            "plaza",
+            vec![sample("autogen/plaza.agp").display().to_string()],
+        ),
+        (
+            "block",
+            vec![
+                sample("autogen/city_block.agb").display().to_string(),
+                "--polygon".into(),
+                block.display().to_string(),
+                "--debug".into(),
+                "polygon".into(),
+            ],
+        ),
+        (
+            "lakeside-top",
+            vec![
+                sample("autogen/lakeside.ags").display().to_string(),
+                "--polygon".into(),
+                lake.display().to_string(),
+                "--camera".into(),
+                "top".into(),
+                "--density".into(),
+                "3".into(),
+            ],
+        ),
+    ];
+    for (name, args) in cases {
+        let shot = dir.0.join(format!("{name}-window.png"));
+        let headless = dir.0.join(format!("{name}-headless.png"));
+        let mut view = x.agview();
+        view.arg("view")
+            .args(&args)
+            .args(["--size", "320x240", "--frames", "3", "--screenshot"])
+            .arg(&shot);
+        let err = run_ok(view, &format!("agview view ({name})"));
+        assert!(err.contains("first frame after"), "{err}");
+        let mut render = agview();
+        render
+            .arg("render")
+            .args(&args)
+            .args(["--size", "320x240", "--out"])
+            .arg(&headless);
+        run_ok(render, &format!("agview render ({name})"));
+        assert_eq!(load(&shot).dimensions(), (320, 240));
+        assert_same(&shot, &headless);
+    }
+}
+
+#[test]
+fn an_edit_on_disk_shows_up_and_a_broken_one_keeps_the_last_scene() {
+    let x = Xvfb::start();
+    let dir = TempDir::new("reload");
+    let samples = copy_samples(&dir.0);
+    let asset = samples.join("autogen/plaza.agp");
+    let original = std::fs::read_to_string(&asset).unwrap();
+    let shots = dir.0.join("shots");
+    std::fs::create_dir_all(&shots).unwrap();
+    let shot = shots.join("s.png");
+    let mut view = x.agview();
+    view.arg("view")
+        .arg(&asset)
+        .args([
+            "--size",
+            "320x240",
+            "--frames",
+            "2",
+            "--exit-after-reloads",
+            "3",
+        ])
+        .arg("--screenshot")
+        .arg(&shot);
+    let mut r = Running::spawn(view);
+    r.wait_for("the first screenshot", file_exists(shot.clone()));
+
+    // 1. An edit: the first car of the car park (the tile seed 0 picks) becomes a shop.
+    let edited = original.replacen("OBJ_DRAPED 820 72 270 6", "OBJ_DRAPED 820 72 270 3", 1);
+    assert_ne!(
+        edited, original,
+        "the sample still has the line this test edits"
+    );
+    save(&asset, &edited);
+    r.wait_for("the edit to show", file_exists(shots.join("s-reload1.png")));
+    let headless = dir.0.join("edited-headless.png");
+    let mut render = agview();
+    render
+        .arg("render")
+        .arg(&asset)
+        .args(["--size", "320x240", "--out"])
+        .arg(&headless);
+    run_ok(render, "agview render of the edited asset");
+    assert_changed(&shot, &shots.join("s-reload1.png"));
+    assert_same(&shots.join("s-reload1.png"), &headless);
+
+    // 2. A broken edit: the error with its line and column, and the last good scene.
+    let broken = edited.replacen("TILE_LOD 6000", "TILE_LOD abc", 1);
+    let line = broken
+        .lines()
+        .position(|l| l == "TILE_LOD abc")
+        .expect("TILE_LOD line")
+        + 1;
+    save(&asset, &broken);
+    r.wait_for(
+        "the broken edit's outcome",
+        file_exists(shots.join("s-reload2.png")),
+    );
+    let err = r.stderr();
+    let want = format!(
+        "reload failed: {}:{line}:10: error: TILE_LOD",
+        asset.display()
+    );
+    assert!(err.contains(&want), "expected `{want}` in stderr:\n{err}");
+    assert_same(&shots.join("s-reload1.png"), &shots.join("s-reload2.png"));
+
+    // 3. Fixed: the original scene comes back, and the viewer exits after three reloads.
+    save(&asset, &original);
+    let status = r.wait_exit();
+    let err = r.stderr();
+    assert!(status.success(), "{status}: {err}");
+    assert_same(&shot, &shots.join("s-reload3.png"));
+    assert_eq!(err.matches("reloaded ").count(), 2, "{err}");
+    // Each reload reports its latency.
+    for l in err.lines().filter(|l| l.starts_with("reloaded ")) {
+        assert!(l.contains(" ms (file change to frame)"), "{l}");
+    }
+}
+
+#[test]
+fn an_asset_broken_at_launch_opens_the_window_and_loads_when_fixed() {
+    let x = Xvfb::start();
+    let dir = TempDir::new("launch");
+    let samples = copy_samples(&dir.0);
+    let asset = samples.join("autogen/plaza.agp");
+    let original = std::fs::read_to_string(&asset).unwrap();
+    save(
+        &asset,
+        &original.replacen("TEXTURE_SCALE 1024 512", "TEXTURE_SCALE 1024", 1),
+    );
+    let shot = dir.0.join("s.png");
+    let mut view = x.agview();
+    view.arg("view")
+        .arg(&asset)
+        .args([
+            "--size",
+            "200x150",
+            "--frames",
+            "2",
+            "--exit-after-reloads",
+            "1",
+        ])
+        .arg("--screenshot")
+        .arg(&shot);
+    let mut r = Running::spawn(view);
+    r.wait_for("the window to open without a scene", |r| {
+        r.stderr().contains("first frame after") && r.stderr().contains("no scene")
+    });
+    let err = r.stderr();
+    assert!(
+        err.contains(&format!("{}:", asset.display())) && err.contains(": error: TEXTURE_SCALE"),
+        "the error names the file and line: {err}"
+    );
+    assert!(!shot.exists());
+    save(&asset, &original);
+    let status = r.wait_exit();
+    assert!(status.success(), "{status}: {}", r.stderr());
+    assert!(shot.is_file(), "the fixed scene was drawn and captured");
+    assert!(dir.0.join("s-reload1.png").is_file());
+}
+
+#[test]
+fn a_dsf_text_file_opens_with_every_autogen_feature() {
+    let x = Xvfb::start();
+    let dir = TempDir::new("dsf");
+    let shot = dir.0.join("town.png");
+    let mut view = x.agview();
+    view.arg("view")
+        .arg(sample("polygons/town.txt"))
+        .args(["--size", "320x240", "--frames", "2", "--screenshot"])
+        .arg(&shot);
+    let err = run_ok(view, "agview view town.txt");
+    // Three blocks (30 + 18 + 15 tiles), the lakeside string and two plazas; the props
+    // point hides its tiles.
+    assert!(err.contains("loaded "), "{err}");
+    let img = load(&shot);
+    assert_eq!(img.dimensions(), (320, 240));
+    // Not an empty sky: the scene covers much of the image.
+    let sky = img.get_pixel(0, 0).0;
+    let differs = img.pixels().filter(|p| p.0 != sky).count();
+    assert!(
+        differs > 320 * 240 / 4,
+        "{differs} pixels differ from the corner"
+    );
+}
+
+#[test]
+fn a_bad_screenshot_path_is_an_error_not_a_crash() {
+    // No window is needed to refuse an unwritable --screenshot: checked before opening one.
+    let out = agview()
+        .args(["view"])
+        .arg(sample("autogen/plaza.agp"))
+        .args(["--screenshot", "/nonexistent-agview-dir/x.png"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("not a directory"), "{err}");
+}
+
+#[test]
+fn sweep_makes_a_sheet_with_one_cell_per_size() {
+    let dir = TempDir::new("sweep");
+    let sheet = dir.0.join("sheet.png");
+    let mut cmd = agview();
+    cmd.arg("sweep")
+        .arg(sample("autogen/city_block.agb"))
+        .args([
+            "--width", "20..80", "--depth", "20..60", "--step", "20", "--cell", "96x72",
+            "--camera", "top", "--out",
+        ])
+        .arg(&sheet);
+    let err = run_ok(cmd, "agview sweep");
+    // Widths 20, 40, 60, 80; depths 20, 40, 60.
+    assert!(err.contains("4 x 3 = 12 cell(s)"), "{err}");
+    let img = load(&sheet);
+    let gap = 4;
+    assert_eq!(img.dimensions(), (4 * 96 + 5 * gap, 3 * 72 + 4 * gap));
+    // The 20 m blocks are too narrow for any spelling (EDGE_MIN): red borders; the 80 x 60
+    // block fits.
+    let red = |x: u32, y: u32| {
+        let p = img.get_pixel(x, y).0;
+        p[0] > 200 && p[1] < 60 && p[2] < 60
+    };
+    let cell = |c: u32, r: u32| (gap + c * (96 + gap), gap + r * (72 + gap));
+    let (x0, y0) = cell(0, 2);
+    assert!(
+        red(x0 + 1, y0 + 40) && red(x0 + 94, y0 + 40),
+        "20x60 has a red border"
+    );
+    let (x3, y2) = cell(3, 2);
+    assert!(
+        !red(x3 + 1, y2 + 40) && !red(x3 + 94, y2 + 40),
+        "80x60 fits"
+    );
+    assert!(err.contains("without a fitting spelling"), "{err}");
+}
