@@ -66,7 +66,12 @@ fn main() {
             let (s, c) = turn.sin_cos();
             let rot = |x: f32, y: f32| [x * c - y * s, x * s + y * c];
             LayoutInput {
-                polygon: Some(vec![vec![rot(0.0, 0.0), rot(w, 0.0), rot(w, d), rot(0.0, d)]]),
+                polygon: Some(vec![vec![
+                    rot(0.0, 0.0),
+                    rot(w, 0.0),
+                    rot(w, d),
+                    rot(0.0, d),
+                ]]),
                 param: Some((rng.next() % 16) as u32 * 256 + (rng.next() % 3) as u32),
                 seed: i,
                 ..Default::default()

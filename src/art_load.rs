@@ -435,6 +435,40 @@ pub fn load_forest(path: &Path, pool: &mut ImagePool, warnings: &mut Vec<Diagnos
 const FALLBACK_BAY: f32 = 4.0;
 const FALLBACK_FLOOR: f32 = 3.0;
 
+/// True for the image files a facade can be made of directly (FSX building textures).
+fn is_image_name(path: &Path) -> bool {
+    path.extension()
+        .map(|e| e.to_string_lossy().to_ascii_lowercase())
+        .is_some_and(|e| matches!(e.as_str(), "png" | "dds" | "bmp"))
+}
+
+/// Height in meters that a whole FSX building texture covers: the sample's (and the
+/// usual generic-building sheets') three floors of about 3 m.
+const IMAGE_FACADE_HEIGHT_M: f32 = 9.0;
+
+/// A facade made of one image (an `.agn`'s GBTE/RHTE texture): the whole image is one bay
+/// three floors high, repeated along and up the walls; the roof takes a thin strip of the
+/// image's top edge so it reads as a plain, dark-ish surface rather than as windows.
+fn facade_from_image(
+    path: &Path,
+    pool: &mut ImagePool,
+    warnings: &mut Vec<Diagnostic>,
+) -> FacadeArt {
+    let index = pool.load(path, warnings);
+    let image = &pool.images()[index];
+    let aspect = image.width as f32 / image.height.max(1) as f32;
+    FacadeArt {
+        name: path.display().to_string(),
+        missing: image.missing,
+        texture: Some(index),
+        wall_uv: [0.0, 0.0, 1.0, 1.0],
+        bay_width: IMAGE_FACADE_HEIGHT_M * aspect,
+        floor_height: IMAGE_FACADE_HEIGHT_M,
+        roof_texture: Some(index),
+        roof_uv: [0.0, 0.98, 0.02, 1.0],
+    }
+}
+
 fn placeholder_facade(path: &Path) -> FacadeArt {
     FacadeArt {
         name: path.display().to_string(),
@@ -450,6 +484,9 @@ fn placeholder_facade(path: &Path) -> FacadeArt {
 
 /// Loads a `.fac` into one bay rectangle and a roof rectangle.
 pub fn load_facade(path: &Path, pool: &mut ImagePool, warnings: &mut Vec<Diagnostic>) -> FacadeArt {
+    if is_image_name(path) {
+        return facade_from_image(path, pool, warnings);
+    }
     let (found, bytes) = match read(path, "facade") {
         Ok(r) => r,
         Err(w) => {

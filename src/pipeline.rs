@@ -78,7 +78,8 @@ pub fn load_scene(asset: &Path, args: &LayoutArgs) -> Result<Loaded, Diagnostic>
                 origin,
                 &mut diags,
             );
-            let scene = crate::layout::agn::layout(&agn, asset, &input, &opts)?;
+            let mut scene = crate::layout::agn::layout(&agn, asset, &input, &opts)?;
+            texture_facades(&mut scene);
             files.extend(
                 scene
                     .facades
@@ -101,6 +102,30 @@ pub fn load_scene(asset: &Path, args: &LayoutArgs) -> Result<Loaded, Diagnostic>
         diagnostics: diags,
         files,
     })
+}
+
+/// AGN buildings name a texture rather than a facade: give each distinct texture a facade
+/// definition (the art loader makes a facade of an image) so they are drawn with it.
+fn texture_facades(scene: &mut Scene) {
+    for i in 0..scene.facades.len() {
+        let Some(tex) = scene.facades[i].texture.clone() else {
+            continue;
+        };
+        if scene.facades[i].facade.is_some() {
+            continue;
+        }
+        let def = match scene.facade_defs.iter().position(|d| d.name == tex) {
+            Some(d) => d,
+            None => {
+                scene.facade_defs.push(crate::scene::ArtRef {
+                    name: tex.clone(),
+                    resolved: Some(tex),
+                });
+                scene.facade_defs.len() - 1
+            }
+        };
+        scene.facades[i].facade = Some(def);
+    }
 }
 
 /// Fills each art reference's `resolved` path; missing ones become warnings on the line

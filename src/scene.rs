@@ -378,7 +378,9 @@ impl Scene {
         };
     }
 
-    /// Axis-aligned bounds of everything in the scene: `(min, max)` in meters.
+    /// Axis-aligned bounds of what the scene draws and the polygon it was laid out on:
+    /// `(min, max)` in meters. An AGN's polygon (its whole LOD13 square, which would dwarf a
+    /// town in one corner of it) counts only when nothing else is there.
     pub fn bounds(&self) -> ([f32; 2], [f32; 2]) {
         let mut lo = [f32::INFINITY; 2];
         let mut hi = [f32::NEG_INFINITY; 2];
@@ -388,7 +390,9 @@ impl Scene {
                 hi[i] = hi[i].max(p[i]);
             }
         };
-        self.polygon.iter().flatten().for_each(|p| add(*p));
+        if self.kind != SceneKind::Agn {
+            self.polygon.iter().flatten().for_each(|p| add(*p));
+        }
         self.tiles.iter().flat_map(|t| t.corners).for_each(&mut add);
         self.objects.iter().for_each(|o| add(o.pos));
         self.facades
@@ -400,6 +404,14 @@ impl Scene {
             .iter()
             .flat_map(|o| o.footprint)
             .for_each(&mut add);
+        if lo[0] > hi[0] {
+            self.polygon.iter().flatten().for_each(|p| {
+                for i in 0..2 {
+                    lo[i] = lo[i].min(p[i]);
+                    hi[i] = hi[i].max(p[i]);
+                }
+            });
+        }
         if lo[0] > hi[0] {
             return ([-10.0, -10.0], [10.0, 10.0]);
         }
