@@ -62,7 +62,7 @@ fn main() {
     let inputs: Vec<LayoutInput> = (0..10_000u64)
         .map(|i| {
             let (w, d) = (rng.f(30.0, 170.0), rng.f(20.0, 120.0));
-            let turn = rng.f(0.0, 6.283);
+            let turn = rng.f(0.0, std::f32::consts::TAU);
             let (s, c) = turn.sin_cos();
             let rot = |x: f32, y: f32| [x * c - y * s, x * s + y * c];
             LayoutInput {

@@ -279,7 +279,7 @@ fn read_polygon_file(
                 let objs: Vec<_> = dsf
                     .objects
                     .iter()
-                    .filter(|o| defs.contains(&(o.def as usize)))
+                    .filter(|o| defs.contains(&o.def))
                     .collect();
                 if objs.is_empty() {
                     return Err(Diagnostic::error_file(

@@ -165,7 +165,7 @@ mod tests {
         assert!(!self_intersects(&sq));
         let bow = vec![[0.0, 0.0], [1.0, 1.0], [1.0, 0.0], [0.0, 1.0]];
         assert!(self_intersects(&bow));
-        assert!(point_in_rings([0.5, 0.5], &[sq.clone()]));
+        assert!(point_in_rings([0.5, 0.5], std::slice::from_ref(&sq)));
         let hole = vec![[0.25, 0.25], [0.25, 0.75], [0.75, 0.75], [0.75, 0.25]];
         assert!(!point_in_rings([0.5, 0.5], &[sq, hole]));
     }

@@ -77,12 +77,7 @@ fn exact_rectangle_uses_edge_best() {
         first.corners
     );
     // The last column ends at 32 + 2.5.
-    let last_in_row = s
-        .tiles
-        .iter()
-        .filter(|t| t.row == s.tiles[0].row)
-        .last()
-        .unwrap();
+    let last_in_row = s.tiles.iter().rfind(|t| t.row == s.tiles[0].row).unwrap();
     assert!(
         (last_in_row.corners[1][0] - 34.5).abs() < 1e-3,
         "{:?}",
@@ -315,11 +310,11 @@ proptest! {
             };
             let max = grow(&s.debug.edge_max, 0.01);
             for p in &poly {
-                prop_assert!(point_in_rings(*p, &[max.clone()]), "vertex {p:?} outside EDGE_MAX {:?}", s.debug.edge_max);
+                prop_assert!(point_in_rings(*p, std::slice::from_ref(&max)), "vertex {p:?} outside EDGE_MAX {:?}", s.debug.edge_max);
             }
             let grown_poly = grow(&poly, 0.01);
             for p in &s.debug.edge_min {
-                prop_assert!(point_in_rings(*p, &[grown_poly.clone()]), "EDGE_MIN corner {p:?} outside the polygon");
+                prop_assert!(point_in_rings(*p, std::slice::from_ref(&grown_poly)), "EDGE_MIN corner {p:?} outside the polygon");
             }
         }
         // Slop: a slop tile's start to the next tile's start along the row.
