@@ -74,6 +74,8 @@ pub enum Action {
     ToggleOrbitFly,
     ToggleTop,
     Screenshot,
+    /// Shift+F12: the screenshot with the panel in it.
+    ScreenshotWithPanel,
 }
 
 /// What the panel shows (read-only).

@@ -42,6 +42,9 @@ pub struct LoadJob {
     pub layout: LayoutArgs,
     /// The terrain options (camera and overlays are the window's).
     pub render: RenderArgs,
+    /// Instead of the asset: the renderer's synthetic city with this many blocks (100
+    /// objects each), to see that a city-sized scene stays interactive.
+    pub synthetic_city: Option<usize>,
 }
 
 /// Why a load ran.
@@ -249,28 +252,51 @@ fn load_one(
         files,
         trigger,
     };
-    let mut view = match scene_load::load_view(&j.asset, &j.layout) {
-        Ok(v) => v,
-        Err(e) => return Some(fail(e.to_string(), watch)),
-    };
-    let key = art_key(&view);
-    let art = match cache.as_ref().filter(|c| c.fresh_for(&key)) {
-        Some(c) => c.art.clone(),
-        None => {
-            let a = Arc::new(scene_load::load_view_art(&mut view));
-            let mut files = art_files(&a);
-            files.extend(view.atlas.iter().map(PathBuf::from));
-            *cache = Some(ArtCache {
-                key,
-                stamps: stamps(&files),
-                art: a.clone(),
-            });
-            a
+    let (view, art, terrain) = match j.synthetic_city {
+        Some(blocks) => {
+            let opts = crate::render::BenchOptions {
+                blocks,
+                objects: blocks.saturating_mul(100),
+                ..crate::render::BenchOptions::default()
+            };
+            let (scene, art, terrain) = crate::render::synthetic_city(&opts);
+            let view = ViewScene {
+                loaded: crate::pipeline::Loaded {
+                    scene,
+                    diagnostics: Vec::new(),
+                    files: Vec::new(),
+                },
+                features: Vec::new(),
+                atlas: Vec::new(),
+            };
+            (view, Arc::new(art), terrain)
         }
-    };
-    let terrain = match j.render.terrain_for(&view.loaded.scene) {
-        Ok(t) => t,
-        Err(e) => return Some(fail(e, watch)),
+        None => {
+            let mut view = match scene_load::load_view(&j.asset, &j.layout) {
+                Ok(v) => v,
+                Err(e) => return Some(fail(e.to_string(), watch)),
+            };
+            let key = art_key(&view);
+            let art = match cache.as_ref().filter(|c| c.fresh_for(&key)) {
+                Some(c) => c.art.clone(),
+                None => {
+                    let a = Arc::new(scene_load::load_view_art(&mut view));
+                    let mut files = art_files(&a);
+                    files.extend(view.atlas.iter().map(PathBuf::from));
+                    *cache = Some(ArtCache {
+                        key,
+                        stamps: stamps(&files),
+                        art: a.clone(),
+                    });
+                    a
+                }
+            };
+            let terrain = match j.render.terrain_for(&view.loaded.scene) {
+                Ok(t) => t,
+                Err(e) => return Some(fail(e, watch)),
+            };
+            (view, art, terrain)
+        }
     };
     let load_ms = started.elapsed().as_secs_f64() * 1e3;
     // The device arrives once the window has opened.

@@ -20,6 +20,8 @@ use crate::layout::geom::P2;
 
 /// Most cells a sheet may have.
 pub const MAX_CELLS: usize = 1024;
+/// Most pixels a sheet may have (about 400 MB of RGBA).
+pub const MAX_SHEET_PIXELS: u64 = 100_000_000;
 /// Pixels between cells and around the sheet.
 pub const GAP: u32 = 4;
 const BORDER: u32 = 3;
@@ -203,6 +205,13 @@ pub fn run(args: &SweepArgs) -> anyhow::Result<ExitCode> {
         );
         return Ok(ExitCode::from(2));
     }
+    let (sw, sh) = sheet_size(widths.len() as u32, depths.len() as u32, args.cell);
+    if u64::from(sw) * u64::from(sh) > MAX_SHEET_PIXELS {
+        eprintln!(
+            "agview: error: the sheet would be {sw}x{sh} pixels; use a smaller --cell or a larger --step"
+        );
+        return Ok(ExitCode::from(2));
+    }
     if args.layout.rect.is_some() || args.layout.at.is_some() {
         eprintln!("agview: error: sweep sets the size itself: drop --rect and --at");
         return Ok(ExitCode::from(2));
@@ -241,7 +250,6 @@ pub fn run(args: &SweepArgs) -> anyhow::Result<ExitCode> {
         .unwrap_or_else(|| vec![vec![[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]]]);
     let headless = crate::render::Headless::new()?;
     let (cw, ch) = args.cell;
-    let (sw, sh) = sheet_size(widths.len() as u32, depths.len() as u32, args.cell);
     let mut sheet = image::RgbaImage::from_pixel(sw, sh, image::Rgba(BACKGROUND));
     let mut art: Option<crate::art::ArtSet> = None;
     let mut report = SweepReport {

@@ -63,9 +63,16 @@ pub struct ViewArgs {
     /// Frames drawn with the scene before --screenshot is taken.
     #[arg(long, default_value_t = 3, value_name = "N")]
     pub frames: u32,
+    /// Include the panel in --screenshot (F12 leaves it out; Shift+F12 keeps it).
+    #[arg(long)]
+    pub screenshot_panel: bool,
     /// Start with the panel hidden (H shows it).
     #[arg(long)]
     pub no_panel: bool,
+    /// Development: show the renderer's synthetic city with this many blocks (100 objects
+    /// each) instead of the asset, to check that a city stays interactive.
+    #[arg(long, hide = true, value_name = "BLOCKS")]
+    pub synthetic_city: Option<usize>,
     /// Test hook: keep running after --screenshot; after the K-th reload caused by a file
     /// change, write `<FILE stem>-reloadK.png` (once a frame shows its outcome); exit after
     /// the N-th.
@@ -115,6 +122,7 @@ pub fn run(args: ViewArgs) -> anyhow::Result<ExitCode> {
         asset: args.asset.clone(),
         layout: args.layout.clone(),
         render: args.render.clone(),
+        synthetic_city: args.synthetic_city,
     };
     loader.load(job.clone(), Trigger::Startup);
     let mut watcher = FileWatcher::new(loader.reloader());
@@ -124,6 +132,17 @@ pub fn run(args: ViewArgs) -> anyhow::Result<ExitCode> {
     let mut app = App::new(args, launch, loader, watcher, job);
     event_loop.set_control_flow(ControlFlow::Wait);
     event_loop.run_app(&mut app)?;
+    let (n, sum, max) = app.timing;
+    if n > 0 {
+        eprintln!(
+            "{} frame(s) with the scene; back to back: mean {:.1} ms, slowest {max:.1} ms; \
+             last frame {} draw call(s), {} triangle(s)",
+            app.frames_with_scene,
+            sum / f64::from(n),
+            app.draw.draw_calls,
+            app.draw.triangles
+        );
+    }
     if let Some(e) = app.fatal.take() {
         eprintln!("agview: error: {e}");
         return Ok(ExitCode::from(1));
@@ -181,6 +200,12 @@ struct App {
     shot_taken: bool,
     /// `--exit-after-reloads` is reached; exit once `--screenshot` is written.
     exit_pending: bool,
+    /// Frame intervals while drawing continuously: count, sum and largest, milliseconds.
+    timing: (u32, f64, f64),
+    /// The last frame asked for the next one at once.
+    continuous: bool,
+    /// The panel as last painted (for screenshots with the panel).
+    last_ui: Option<(Vec<egui::ClippedPrimitive>, [u32; 2], f32)>,
     exit_code: ExitCode,
     /// An error that ends the program (no GPU, no window).
     fatal: Option<String>,
@@ -244,6 +269,9 @@ impl App {
             reloads: 0,
             shot_taken: false,
             exit_pending: false,
+            last_ui: None,
+            timing: (0, 0.0, 0.0),
+            continuous: false,
             exit_code: ExitCode::SUCCESS,
             fatal: None,
             args,
@@ -431,6 +459,9 @@ impl App {
         let targets = FrameTargets::new(&ctx.device, &renderer, config.width, config.height);
         let egui =
             egui_wgpu::Renderer::new(&ctx.device, format, egui_wgpu::RendererOptions::default());
+        if let Err(e) = install_fonts(&self.egui_ctx) {
+            eprintln!("agview: warning: {e}");
+        }
         let max_side = ctx.device.limits().max_texture_dimension_2d as usize;
         self.egui_state = Some(egui_winit::State::new(
             self.egui_ctx.clone(),
@@ -442,6 +473,7 @@ impl App {
         ));
         let gpu = Arc::new(Gpu { ctx, renderer });
         self.loader.set_gpu(gpu.clone());
+        warm_up(gpu.clone());
         self.minimized = size.width == 0 || size.height == 0;
         self.gfx = Some(Gfx {
             gpu,
@@ -502,19 +534,26 @@ impl App {
         let now = Instant::now();
         let dt = now.duration_since(self.last_frame).as_secs_f32();
         self.last_frame = now;
+        // Back-to-back frames with the scene: their interval is the frame time.
+        if self.frames_with_scene >= 2 && self.continuous && dt < 60.0 {
+            let ms = f64::from(dt) * 1e3;
+            self.timing = (self.timing.0 + 1, self.timing.1 + ms, self.timing.2.max(ms));
+        }
         let moving = self.cam.as_mut().is_some_and(|c| c.update(dt));
         if self.minimized || self.gfx.is_none() {
             return;
         }
         let frame = {
-            let g = self.gfx.as_ref().expect("checked above");
+            let Some(g) = self.gfx.as_ref() else { return };
             match g.surface.get_current_texture() {
                 wgpu::CurrentSurfaceTexture::Success(t) => (t, false),
                 wgpu::CurrentSurfaceTexture::Suboptimal(t) => (t, true),
-                wgpu::CurrentSurfaceTexture::Timeout | wgpu::CurrentSurfaceTexture::Occluded => {
+                // Try again soon; an occluded window is redrawn when it shows again.
+                wgpu::CurrentSurfaceTexture::Timeout => {
                     self.request_redraw();
                     return;
                 }
+                wgpu::CurrentSurfaceTexture::Occluded => return,
                 wgpu::CurrentSurfaceTexture::Outdated => {
                     self.recover_surface(false);
                     return;
@@ -535,7 +574,7 @@ impl App {
         let view = frame
             .texture
             .create_view(&wgpu::TextureViewDescriptor::default());
-        let g = self.gfx.as_mut().expect("checked above");
+        let Some(g) = self.gfx.as_mut() else { return };
         let ctx = &g.gpu.ctx;
         let (w, h) = (g.config.width, g.config.height);
         let mut encoder = ctx
@@ -558,6 +597,9 @@ impl App {
 
         let mut actions = Vec::new();
         let mut repaint_soon = false;
+        if !self.controls.show_panel {
+            self.last_ui = None;
+        }
         let mut extra = Vec::new();
         if self.controls.show_panel {
             if let (Some(state), Some(window)) = (self.egui_state.as_mut(), self.window.as_ref()) {
@@ -605,29 +647,8 @@ impl App {
                     size_in_pixels: [w, h],
                     pixels_per_point: out.pixels_per_point,
                 };
-                extra = g
-                    .egui
-                    .update_buffers(&ctx.device, &ctx.queue, &mut encoder, &jobs, &sd);
-                {
-                    let pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-                        label: Some("panel"),
-                        color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                            view: &view,
-                            depth_slice: None,
-                            resolve_target: None,
-                            ops: wgpu::Operations {
-                                load: wgpu::LoadOp::Load,
-                                store: wgpu::StoreOp::Store,
-                            },
-                        })],
-                        depth_stencil_attachment: None,
-                        timestamp_writes: None,
-                        occlusion_query_set: None,
-                        multiview_mask: None,
-                    });
-                    let mut pass = pass.forget_lifetime();
-                    g.egui.render(&mut pass, &jobs, &sd);
-                }
+                extra = paint_panel(&mut g.egui, ctx, &mut encoder, &view, &jobs, &sd);
+                self.last_ui = Some((jobs, sd.size_in_pixels, sd.pixels_per_point));
                 for id in textures.free.drain() {
                     g.egui.free_texture(&id);
                 }
@@ -653,7 +674,8 @@ impl App {
             self.act(a);
         }
         let held = self.cam.as_ref().is_some_and(|c| c.held.any_motion());
-        if moving || held || repaint_soon || self.loading || self.wants_frames() {
+        self.continuous = moving || held || repaint_soon || self.loading || self.wants_frames();
+        if self.continuous {
             self.request_redraw();
         }
     }
@@ -729,7 +751,7 @@ impl App {
 
     /// Writes the test-hook screenshot; a failure sets the exit status.
     fn write_shot(&mut self, path: &Path) {
-        match self.capture() {
+        match self.capture(self.args.screenshot_panel) {
             Ok(img) => match crate::render::write_png(path, &img) {
                 Ok(()) => eprintln!(
                     "wrote {} ({}x{})",
@@ -749,17 +771,37 @@ impl App {
         }
     }
 
-    /// The scene alone, at the window's size, read back as RGBA.
-    fn capture(&mut self) -> Result<image::RgbaImage, String> {
+    /// The scene at the window's size, with the panel as last painted when `with_panel`,
+    /// read back as RGBA.
+    fn capture(&mut self, with_panel: bool) -> Result<image::RgbaImage, String> {
         let params = self.frame_params();
-        let (Some(g), Some(s)) = (&self.gfx, &mut self.shown) else {
+        let (Some(g), Some(s)) = (&mut self.gfx, &mut self.shown) else {
             return Err("no scene on screen yet".into());
         };
-        capture(&g.gpu, &mut s.gpu, &params, g.config.width, g.config.height)
+        let (w, h) = (g.config.width, g.config.height);
+        let ui = self
+            .last_ui
+            .as_ref()
+            .filter(|(_, size, _)| with_panel && *size == [w, h]);
+        match ui {
+            Some((jobs, size, ppp)) => {
+                let egui = &mut g.egui;
+                let ctx = &g.gpu.ctx;
+                let sd = egui_wgpu::ScreenDescriptor {
+                    size_in_pixels: *size,
+                    pixels_per_point: *ppp,
+                };
+                let mut panel = |enc: &mut wgpu::CommandEncoder, view: &wgpu::TextureView| {
+                    paint_panel(egui, ctx, enc, view, jobs, &sd)
+                };
+                capture(&g.gpu, &mut s.gpu, &params, w, h, Some(&mut panel))
+            }
+            None => capture(&g.gpu, &mut s.gpu, &params, w, h, None),
+        }
     }
 
-    fn screenshot(&mut self) {
-        let result = self.capture().and_then(|img| {
+    fn screenshot(&mut self, with_panel: bool) {
+        let result = self.capture(with_panel).and_then(|img| {
             screenshot::save(self.args.screenshot_dir.as_deref(), &self.args.asset, &img)
         });
         self.status = Some(match result {
@@ -797,7 +839,8 @@ impl App {
                     c.toggle_top();
                 }
             }
-            Action::Screenshot => self.screenshot(),
+            Action::Screenshot => self.screenshot(false),
+            Action::ScreenshotWithPanel => self.screenshot(true),
         }
         self.request_redraw();
     }
@@ -837,6 +880,9 @@ impl App {
             KeyCode::KeyT => Some(Action::ToggleTop),
             KeyCode::KeyF => Some(Action::Frame),
             KeyCode::KeyR => Some(Action::Reroll),
+            KeyCode::F12 if self.cam.as_ref().is_some_and(|c| c.held.fast) => {
+                Some(Action::ScreenshotWithPanel)
+            }
             KeyCode::F12 => Some(Action::Screenshot),
             KeyCode::KeyH | KeyCode::F1 => {
                 self.controls.show_panel = !self.controls.show_panel;
@@ -955,6 +1001,83 @@ impl ApplicationHandler<UserEvent> for App {
     }
 }
 
+/// Proportional fonts tried for the panel, first found wins (`AGVIEW_FONT` goes first).
+const SANS_FONTS: &[&str] = &[
+    "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
+    "/usr/share/fonts/dejavu/DejaVuSans.ttf",
+    "/usr/share/fonts/TTF/DejaVuSans.ttf",
+    "/usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf",
+    "/usr/share/fonts/truetype/noto/NotoSans-Regular.ttf",
+    "/usr/share/fonts/noto/NotoSans-Regular.ttf",
+    "/System/Library/Fonts/Supplemental/Arial.ttf",
+    "/Library/Fonts/Arial.ttf",
+    "C:\\Windows\\Fonts\\segoeui.ttf",
+    "C:\\Windows\\Fonts\\arial.ttf",
+];
+/// Monospace fonts tried for diagnostics (the proportional one when none is found).
+const MONO_FONTS: &[&str] = &[
+    "/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf",
+    "/usr/share/fonts/dejavu/DejaVuSansMono.ttf",
+    "/usr/share/fonts/TTF/DejaVuSansMono.ttf",
+    "/usr/share/fonts/truetype/liberation/LiberationMono-Regular.ttf",
+    "/usr/share/fonts/truetype/noto/NotoSansMono-Regular.ttf",
+    "/System/Library/Fonts/Supplemental/Courier New.ttf",
+    "C:\\Windows\\Fonts\\consola.ttf",
+];
+
+/// Gives egui fonts from the system: this build of egui carries none (its `default_fonts`
+/// feature is off), so without them the panel's text would be boxes.
+fn install_fonts(ctx: &egui::Context) -> Result<(), String> {
+    let read = |paths: Vec<PathBuf>| {
+        paths.into_iter().find_map(|p| {
+            let bytes = std::fs::read(&p).ok()?;
+            (bytes.len() > 12).then_some(bytes)
+        })
+    };
+    let env = std::env::var_os("AGVIEW_FONT").map(PathBuf::from);
+    let sans = read(
+        env.into_iter()
+            .chain(SANS_FONTS.iter().map(PathBuf::from))
+            .collect(),
+    );
+    let mono = read(MONO_FONTS.iter().map(PathBuf::from).collect());
+    let Some(sans) = sans else {
+        return Err(format!(
+            "no font found for the panel (looked for {}); set AGVIEW_FONT to a .ttf file",
+            SANS_FONTS.first().copied().unwrap_or_default()
+        ));
+    };
+    let mut defs = egui::FontDefinitions::default();
+    defs.font_data.insert(
+        "agview-sans".into(),
+        Arc::new(egui::FontData::from_owned(sans)),
+    );
+    let mono_name = match mono {
+        Some(m) => {
+            defs.font_data.insert(
+                "agview-mono".into(),
+                Arc::new(egui::FontData::from_owned(m)),
+            );
+            "agview-mono"
+        }
+        None => "agview-sans",
+    };
+    defs.families
+        .entry(egui::FontFamily::Proportional)
+        .or_default()
+        .insert(0, "agview-sans".into());
+    let monos = defs
+        .families
+        .entry(egui::FontFamily::Monospace)
+        .or_default();
+    monos.insert(0, mono_name.into());
+    if mono_name != "agview-sans" {
+        monos.push("agview-sans".into());
+    }
+    ctx.set_fonts(defs);
+    Ok(())
+}
+
 /// Opens the instance, the window's surface and a device that can present to it: Vulkan,
 /// then GL (or the backends `WGPU_BACKEND` names), then any fallback adapter.
 fn open_gpu(window: &Arc<Window>) -> Result<(wgpu::Surface<'static>, GpuContext), String> {
@@ -1004,6 +1127,64 @@ fn open_gpu(window: &Arc<Window>) -> Result<(wgpu::Surface<'static>, GpuContext)
     ))
 }
 
+/// Draws a tiny scene offscreen on another thread while the asset loads, so the driver
+/// compiles the pipelines' shaders (a software rasterizer does that at first use) before the
+/// first frame that shows the scene.
+fn warm_up(gpu: Arc<Gpu>) {
+    let _ = std::thread::Builder::new()
+        .name("agview-warm-up".into())
+        .spawn(move || {
+            let opts = crate::render::BenchOptions {
+                blocks: 1,
+                tiles_per_side: 1,
+                objects: 1,
+                meshes: 1,
+                ..crate::render::BenchOptions::default()
+            };
+            let (scene, art, terrain) = crate::render::synthetic_city(&opts);
+            let Ok(mut s) = SceneGpu::new(&gpu.ctx, &gpu.renderer, &scene, &art, &terrain) else {
+                return;
+            };
+            let params = FrameParams {
+                overlays: crate::render::Overlays::all(),
+                ..FrameParams::framing(scene.bounds())
+            };
+            let _ = capture(&gpu, &mut s, &params, 16, 16, None);
+        });
+}
+
+/// Uploads the panel's buffers and records its pass over `view`; returns the command
+/// buffers egui's callbacks want submitted first.
+fn paint_panel(
+    egui: &mut egui_wgpu::Renderer,
+    ctx: &GpuContext,
+    encoder: &mut wgpu::CommandEncoder,
+    view: &wgpu::TextureView,
+    jobs: &[egui::ClippedPrimitive],
+    sd: &egui_wgpu::ScreenDescriptor,
+) -> Vec<wgpu::CommandBuffer> {
+    let extra = egui.update_buffers(&ctx.device, &ctx.queue, encoder, jobs, sd);
+    let pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+        label: Some("panel"),
+        color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+            view,
+            depth_slice: None,
+            resolve_target: None,
+            ops: wgpu::Operations {
+                load: wgpu::LoadOp::Load,
+                store: wgpu::StoreOp::Store,
+            },
+        })],
+        depth_stencil_attachment: None,
+        timestamp_writes: None,
+        occlusion_query_set: None,
+        multiview_mask: None,
+    });
+    let mut pass = pass.forget_lifetime();
+    egui.render(&mut pass, jobs, sd);
+    extra
+}
+
 /// A pass that only clears to the sky colour (no scene yet).
 fn clear(encoder: &mut wgpu::CommandEncoder, view: &wgpu::TextureView, sky: [f32; 3]) {
     let _ = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
@@ -1029,14 +1210,20 @@ fn clear(encoder: &mut wgpu::CommandEncoder, view: &wgpu::TextureView, sky: [f32
     });
 }
 
-/// Renders the scene alone into an offscreen texture of the renderer's format and reads it
-/// back as RGBA (swizzling a BGRA window format).
+/// Something drawn over the scene in a capture (the panel): records into the encoder and
+/// returns command buffers to submit first.
+type Overlay<'a> =
+    &'a mut dyn FnMut(&mut wgpu::CommandEncoder, &wgpu::TextureView) -> Vec<wgpu::CommandBuffer>;
+
+/// Renders the scene (and `overlay`) into an offscreen texture of the renderer's format and
+/// reads it back as RGBA (swizzling a BGRA window format).
 pub fn capture(
     gpu: &Gpu,
     scene: &mut SceneGpu,
     params: &FrameParams,
     width: u32,
     height: u32,
+    overlay: Option<Overlay>,
 ) -> Result<image::RgbaImage, String> {
     let ctx = &gpu.ctx;
     let format = gpu.renderer.color_format();
@@ -1069,6 +1256,10 @@ pub fn capture(
                     label: Some("screenshot"),
                 });
             gpu.renderer.draw(&mut encoder, &view, &targets, scene);
+            let first = match overlay {
+                Some(f) => f(&mut encoder, &view),
+                None => Vec::new(),
+            };
             let align = wgpu::COPY_BYTES_PER_ROW_ALIGNMENT;
             let padded = (width * 4).div_ceil(align) * align;
             let buffer = ctx.device.create_buffer(&wgpu::BufferDescriptor {
@@ -1098,7 +1289,8 @@ pub fn capture(
                     depth_or_array_layers: 1,
                 },
             );
-            ctx.queue.submit([encoder.finish()]);
+            ctx.queue
+                .submit(first.into_iter().chain([encoder.finish()]));
             (texture, buffer, padded)
         })
         .map_err(|e| e.to_string())?;
