@@ -248,7 +248,7 @@ impl CameraControl {
                 pitch_deg,
                 ..
             } => {
-                *distance = (*distance * (-fwd * 1.5 * boost * dt).exp()).clamp(1.0, 100_000.0);
+                *distance = (*distance * (-fwd * boost * dt).exp()).clamp(1.0, 100_000.0);
                 *yaw_deg = wrap_deg(*yaw_deg - side * 60.0 * boost * dt);
                 *pitch_deg = (*pitch_deg + vert * 45.0 * boost * dt).clamp(-10.0, 89.0);
             }
@@ -259,8 +259,7 @@ impl CameraControl {
                 let pan = *half_height * boost * dt;
                 center[0] += side * pan;
                 center[1] += fwd * pan;
-                *half_height =
-                    (*half_height * (-vert * 1.5 * boost * dt).exp()).clamp(1.0, 100_000.0);
+                *half_height = (*half_height * (-vert * boost * dt).exp()).clamp(1.0, 100_000.0);
             }
         }
         true

@@ -932,13 +932,19 @@ impl ApplicationHandler<UserEvent> for App {
             WindowEvent::CloseRequested => event_loop.exit(),
             WindowEvent::Resized(size) => self.resize(size.width, size.height),
             WindowEvent::RedrawRequested => self.redraw(event_loop),
-            WindowEvent::KeyboardInput { event, .. } => {
+            WindowEvent::KeyboardInput {
+                event,
+                is_synthetic,
+                ..
+            } => {
                 if let PhysicalKey::Code(code) = event.physical_key {
                     let pressed = event.state == ElementState::Pressed;
+                    // A synthetic press (a key already down when the window gained focus)
+                    // may hold a movement key but never repeats an action.
                     self.key(
                         code,
                         pressed,
-                        event.repeat,
+                        event.repeat || is_synthetic,
                         egui_keys || (consumed && code != KeyCode::Tab),
                     );
                 }
