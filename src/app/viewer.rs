@@ -400,7 +400,11 @@ impl App {
         if let Trigger::Files(t) = trigger {
             self.reloads += 1;
             self.reload_to_report = Some((self.reloads, Some(t), true));
-            eprintln!("reload: laid out in {load_ms:.0} ms, uploaded in {upload_ms:.0} ms");
+            eprintln!(
+                "reload: laid out in {load_ms:.0} ms, uploaded in {upload_ms:.0} ms; \
+                 ready {:.0} ms after the change",
+                t.elapsed().as_secs_f64() * 1e3
+            );
         }
         self.error = None;
         self.shown = Some(Shown {
