@@ -27,7 +27,7 @@ use crate::render::{GpuContext, Renderer, SceneGpu};
 
 /// Quiet time after the last file event before reloading: editors write a file in several
 /// steps (truncate, write, rename), which become one reload.
-pub const DEBOUNCE: Duration = Duration::from_millis(25);
+pub const DEBOUNCE: Duration = Duration::from_millis(40);
 
 /// The device and the pipelines, shared by the window and the loader.
 pub struct Gpu {
