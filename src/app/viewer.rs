@@ -1011,78 +1011,28 @@ impl ApplicationHandler<UserEvent> for App {
     }
 }
 
-/// Proportional fonts tried for the panel, first found wins (`AGVIEW_FONT` goes first).
-const SANS_FONTS: &[&str] = &[
-    "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
-    "/usr/share/fonts/dejavu/DejaVuSans.ttf",
-    "/usr/share/fonts/TTF/DejaVuSans.ttf",
-    "/usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf",
-    "/usr/share/fonts/truetype/noto/NotoSans-Regular.ttf",
-    "/usr/share/fonts/noto/NotoSans-Regular.ttf",
-    "/System/Library/Fonts/Supplemental/Arial.ttf",
-    "/Library/Fonts/Arial.ttf",
-    "C:\\Windows\\Fonts\\segoeui.ttf",
-    "C:\\Windows\\Fonts\\arial.ttf",
-];
-/// Monospace fonts tried for diagnostics (the proportional one when none is found).
-const MONO_FONTS: &[&str] = &[
-    "/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf",
-    "/usr/share/fonts/dejavu/DejaVuSansMono.ttf",
-    "/usr/share/fonts/TTF/DejaVuSansMono.ttf",
-    "/usr/share/fonts/truetype/liberation/LiberationMono-Regular.ttf",
-    "/usr/share/fonts/truetype/noto/NotoSansMono-Regular.ttf",
-    "/System/Library/Fonts/Supplemental/Courier New.ttf",
-    "C:\\Windows\\Fonts\\consola.ttf",
-];
-
-/// Gives egui fonts from the system: this build of egui carries none (its `default_fonts`
-/// feature is off), so without them the panel's text would be boxes.
+/// The panel uses egui's built-in fonts (the `default_fonts` feature); `AGVIEW_FONT`
+/// names a .ttf/.otf to put first, e.g. for scripts the built-in fonts lack.
 fn install_fonts(ctx: &egui::Context) -> Result<(), String> {
-    let read = |paths: Vec<PathBuf>| {
-        paths.into_iter().find_map(|p| {
-            let bytes = std::fs::read(&p).ok()?;
-            (bytes.len() > 12).then_some(bytes)
-        })
+    let Some(path) = std::env::var_os("AGVIEW_FONT").map(PathBuf::from) else {
+        return Ok(());
     };
-    let env = std::env::var_os("AGVIEW_FONT").map(PathBuf::from);
-    let sans = read(
-        env.into_iter()
-            .chain(SANS_FONTS.iter().map(PathBuf::from))
-            .collect(),
-    );
-    let mono = read(MONO_FONTS.iter().map(PathBuf::from).collect());
-    let Some(sans) = sans else {
-        return Err(format!(
-            "no font found for the panel (looked for {}); set AGVIEW_FONT to a .ttf file",
-            SANS_FONTS.first().copied().unwrap_or_default()
-        ));
-    };
+    let bytes = std::fs::read(&path).map_err(|e| {
+        format!(
+            "AGVIEW_FONT {}: {e}; using the built-in font",
+            path.display()
+        )
+    })?;
     let mut defs = egui::FontDefinitions::default();
     defs.font_data.insert(
-        "agview-sans".into(),
-        Arc::new(egui::FontData::from_owned(sans)),
+        "agview-user".into(),
+        Arc::new(egui::FontData::from_owned(bytes)),
     );
-    let mono_name = match mono {
-        Some(m) => {
-            defs.font_data.insert(
-                "agview-mono".into(),
-                Arc::new(egui::FontData::from_owned(m)),
-            );
-            "agview-mono"
-        }
-        None => "agview-sans",
-    };
-    defs.families
-        .entry(egui::FontFamily::Proportional)
-        .or_default()
-        .insert(0, "agview-sans".into());
-    let monos = defs
-        .families
-        .entry(egui::FontFamily::Monospace)
-        .or_default();
-    monos.insert(0, mono_name.into());
-    if mono_name != "agview-sans" {
-        monos.push("agview-sans".into());
+    for family in [egui::FontFamily::Proportional, egui::FontFamily::Monospace] {
+        defs.families
+            .entry(family)
+            .or_default()
+            .insert(0, "agview-user".into());
     }
     ctx.set_fonts(defs);
     Ok(())
