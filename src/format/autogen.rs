@@ -719,16 +719,6 @@ impl Reader<'_, '_> {
                     line: l.number,
                 });
             }
-            k if OTHER_TEXTURES.contains(&k) => {
-                let p = l.rest("path")?;
-                self.ag.other_textures.push((
-                    k.to_string(),
-                    ArtDecl {
-                        path: p.to_string(),
-                        line: l.number,
-                    },
-                ));
-            }
             "TEXTURE_SCALE" => {
                 let w = self.positive(&mut l, "width pixels")?;
                 let h = self.positive(&mut l, "height pixels")?;
@@ -1061,6 +1051,16 @@ impl Reader<'_, '_> {
                     s.caps.extend(tiles);
                     s.caps_at.extend(cols.into_iter().map(|c| (line, c)));
                 }
+            }
+            k if OTHER_TEXTURES.contains(&k) => {
+                let p = l.rest("path")?;
+                self.ag.other_textures.push((
+                    k.to_string(),
+                    ArtDecl {
+                        path: p.to_string(),
+                        line: l.number,
+                    },
+                ));
             }
             k if READ_PAST.contains(&k) || k.starts_with("DECAL") || k.starts_with("WEATHER") => {
                 self.ag.ignored.push((k.to_string(), l.number));
