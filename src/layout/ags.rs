@@ -1,0 +1,1613 @@
+//! Autogen string layout: tiles along the contours of a polygon, corners first, then edge
+//! spellings, then caps, then trees in what is left.
+//!
+//! The steps follow the AGS spec:
+//! 1. **Contours.** The polygon is the outer contour (counter-clockwise) then holes
+//!    (clockwise), in local meters. The DSF parameter's low byte counts the tile-spawning
+//!    contours, which come first; the high byte is the height / 4 (scrapers use it).
+//! 2. **Corners.** Walking each spawning contour in its vertex order (the polygon's interior
+//!    on the left), a vertex is a corner when the heading turns by more than the crease
+//!    angle (left turns, which are negative, against the left crease; right turns, positive,
+//!    against the right one). The poly-line between two corners is a side. Corner rules are
+//!    tried tier by tier (`PRIORITY_MARKER_CORNER`), in a seeded shuffle within a tier.
+//! 3. **Edges.** What is left of each side between its corners' tiles is filled with
+//!    spellings, tier by tier (`PRIORITY_MARKER`), the way WED's facade picker fills a wall:
+//!    while even the longest spelling fits, any spelling of the first tier is drawn with
+//!    equal probability; then the one that lands closest to the end without passing it
+//!    (from the first tier that has one that fits), until nothing fits.
+//! 4. **Caps** cover the end of the last tile of each side.
+//! 5. **Fill.** `FILL_LAYER` trees over the interior outside every tile, at the forest's
+//!    `SPACING` (`LayoutInput::forest_spacing`, else 8 m): rows at that spacing, each row
+//!    moved by a seeded jitter and every other one by half a spacing, each tree jittered
+//!    along its row; at most [`MAX_FILL_TREES`] (the spacing grows, with a warning).
+//!
+//! Every tile must fit: its body (the quad less a 2 cm inset, and less the band its own
+//! side's bends poke into, see below) lies inside the polygon and off every hole, its stop
+//! points lie inside the polygon at least [`STOP_CLEARANCE`] from every contour, and it does
+//! not cover (within [`STOP_CLEARANCE`] along its own axes) a stop point placed before it.
+//! A tile whose body does not fit is dropped where it is (an atomic group whole). An edge
+//! tile whose stop point falls outside slides forward along its side in [`SLIDE_STEP`]
+//! steps; one that covers an earlier stop point slides forward just past it; at most
+//! [`MAX_SLIDES`] moves, never past the side's free length, else it is skipped.
+//!
+//! Decisions where the spec leaves room (to be collected in `docs/spec-decisions.md`; the
+//! tests named are in `src/layout/ags/tests.rs`):
+//! - **Tile frame.** Texture +s runs along the contour in its walking direction, texture +t
+//!   into the interior; the tile's bottom edge (its `TILE` bottom) lies on the contour.
+//!   `ROTATION`, `ANCHOR_PT` and `--convention` do not apply to string tiles (the contour
+//!   places them); `CROP_POLY` does. Test: `check_spec` in every layout test.
+//! - **Across bends** under the crease angle a tile is a chord: it starts where the previous
+//!   tile ended and ends on the side where the side is its width away, so both bottom
+//!   corners lie on the contour and tiles are contiguous. Within one segment this is the
+//!   segment itself. Where the side's vertices poke into the tile from below (right bends on
+//!   an outer contour), the band up to the highest such vertex is not tested against the
+//!   contour (it is road edge), up to [`BEND_BAND`] of the tile's depth; deeper, the tile
+//!   does not fit. Test: `spellings_fill_by_priority_and_best_fit` (a 90-segment circle).
+//! - **A one-tile corner** has its bottom edge on the line of the segment arriving at the
+//!   corner. At a convex corner (left turn) it ends at the corner vertex (its bottom-right
+//!   on the vertex, its right edge along the next side at a square corner); at a reflex
+//!   corner (right turn) it starts at the vertex and fills the pocket the two sides leave.
+//!   Test: `one_tile_corners_end_at_convex_vertices_and_fill_reflex_pockets`.
+//! - **A three-tile corner** (preceding, middle, trailing): the preceding tile's bottom on
+//!   the arriving segment's line, the trailing tile's bottom on the leaving segment's line,
+//!   the middle turned by half the turn, each tile's `PIVOT_LEAD_PT` on the next one's
+//!   `PIVOT_TRAIL_PT` (defaults: bottom-right and bottom-left). This fixes the chain.
+//!   `CORNER_ORDER` sets the placement (and drawing) order; default middle, preceding,
+//!   trailing. Test: `articulated_corners_join_at_pivots_with_equal_turns`.
+//! - **What a corner takes from its sides:** the farthest any of its tiles reaches along
+//!   the arriving side (backwards) and along the leaving side; edges fill the rest.
+//! - **Corner rules.** `CORNER_LEN`/`ATOMIC_SPELLING_CORNER` lengths are the single segments
+//!   arriving at and leaving the corner. `CORNER_PAIR` needs the next corner of the contour
+//!   (not one wrapped around to the start) and takes as its length the single segment
+//!   leaving the first corner (as `CORNER_LEN` measures a side); with one tile (or a
+//!   three-tile corner) the same tiles go at both corners, with two tiles the first goes at
+//!   the first corner and the second at the second. The group condition looks at the tiles
+//!   of the previous corner placed on the same contour (any of them in the group); the
+//!   first corner placed on a contour passes it. A corner rule that places no tile (all of
+//!   them blocked) counts as not placed and the next rule is tried; an atomic one is tried
+//!   whole. Tests: `corner_groups_follow_the_previous_corner`,
+//!   `corner_pairs_take_both_corners`, `atomic_corners_are_whole_or_replaced`.
+//! - **Edge rules.** An `ATOMIC_SPELLING`'s side length is the single segment where the
+//!   spelling starts; its group condition looks at the previous tile placed on the side
+//!   (none yet: it passes). An atomic spelling that does not fit after sliding is discarded
+//!   for that spot and the next choice is made. A plain spelling's tiles slide or are
+//!   skipped one by one.
+//! - **Stop points** block tiles of later placements, not the other tiles of their own
+//!   corner or atomic spelling (which the author drew to overlap). Corner tiles do not
+//!   slide: a corner is where it is. Test: `stop_points_make_tiles_slide_or_skip`.
+//! - **Caps** go at the end of the last edge tile placed on a side (its bottom-right), drawn
+//!   over it; a cap is drawn from `CAPS` with the seed, the next tried when it does not fit.
+//!   `debug.caps` marks those ends. A side without edge tiles gets no cap.
+//! - **`SHARE_Y`** applies to atomic spellings and to every three-tile corner (the spec's
+//!   `CORNER_ORDER` says the first tile placed defines the shared ground point); the ground
+//!   point of a tile is its `GROUND_PT`, else its centre. Test:
+//!   `share_y_gives_an_atomic_spelling_one_ground_point`.
+//! - **`HIDE_TILE`**: tiles are laid out (their annotations need them) and the scene says
+//!   `hide_tiles`.
+//! - **Spawning contours.** Without a DSF parameter every contour spawns tiles; a low byte
+//!   above the contour count is a warning and all of them spawn. A winding is closed
+//!   implicitly; a copy of the first point at the end is dropped silently (the DSF way of
+//!   closing), other repeated points and zero-width spikes with a warning. A contour left
+//!   with fewer than 3 points or no area is open: a warning and it is left out (an error
+//!   for the outer contour). A wrong winding is reversed with a warning naming the contour.
+//!   A hole outside the outer contour is left out with a warning. Contours that cross
+//!   themselves or each other are an error. Without a polygon, [`default_polygon`] is used
+//!   with a warning. Test: `bad_polygons_warn_or_fail_cleanly`.
+//! - **Output.** Tiles are drawn corners first, then edges, then caps, each in placement
+//!   order. A corner tile's `side` is the side that starts at its corner. `atomic` numbers
+//!   the atomic placements (corners and spellings) from 0. `corners` lists every corner of
+//!   every spawning contour, with the rule's line where one was placed.
+//!
+//! Every loop is bounded: by the point or rule counts, by [`MAX_SLIDES`], by a step limit
+//! per side, by [`MAX_TILES`] and [`MAX_FILL_TREES`].
+
+mod contour;
+mod index;
+mod spell;
+#[cfg(test)]
+mod tests;
+
+use std::path::Path;
+
+use crate::diag::Diagnostic;
+use crate::format::autogen::{AnnotationKind, Autogen, CornerKind, StringRules};
+use crate::scene::{CornerMark, Scene, Tile as SceneTile, TileRole, TreeInstance};
+
+use super::geom::{self, Frame, P2};
+use super::rng::Rng;
+use super::{scene_for, Emit, LayoutInput, TileXf, DEFAULT_TREE_SPACING};
+use contour::{Corner, Side, Sides};
+use index::{Buckets, PolyIndex};
+use spell::{Candidate, FIT_TOLERANCE};
+
+pub use contour::turn_angle;
+
+/// How far (meters) a stop point must stay from the contours and from later tiles.
+pub const STOP_CLEARANCE: f32 = 0.5;
+/// How far (meters) a blocked edge tile slides forward per try.
+pub const SLIDE_STEP: f32 = 0.5;
+/// At most this many slides per tile or atomic spelling.
+pub const MAX_SLIDES: usize = 40;
+/// At most this many tiles in one layout (a warning says when the limit is hit).
+pub const MAX_TILES: usize = 100_000;
+/// At most this many fill trees (the spacing grows to stay under it, with a warning).
+pub const MAX_FILL_TREES: usize = 20_000;
+/// The part of a tile's depth its own side's bends may poke into.
+pub const BEND_BAND: f32 = 0.4;
+/// Inset (meters) of the tested body of a tile from its quad.
+const INSET: f32 = 0.02;
+/// Spellings shorter than this (meters) cannot fill anything.
+const MIN_SPELLING: f32 = 0.05;
+/// Bound on the choices made along one side.
+const MAX_STEPS_PER_SIDE: usize = 20_000;
+/// Ends a list of indices.
+const NONE: u32 = u32::MAX;
+/// Tolerance (degrees or meters) on the ranges of corner rules.
+const RANGE_TOLERANCE: f32 = 1e-3;
+
+/// Lays out an `.ags` on `input.polygon` (or, with none, on [`default_polygon`]).
+pub fn layout(ag: &Autogen, asset_path: &Path, input: &LayoutInput) -> Result<Scene, Diagnostic> {
+    Ok(run(ag, asset_path, input)?.scene)
+}
+
+/// A built-in polygon for previews without one: an irregular town outline about 150 m
+/// across, with a notch and gentle bends, around a lake (the hole, contour 1).
+pub fn default_polygon() -> Vec<Vec<P2>> {
+    vec![
+        vec![
+            [0.0, 0.0],
+            [45.0, -4.0],
+            [90.0, -2.0],
+            [128.0, 6.0],
+            [150.0, 30.0],
+            [152.0, 70.0],
+            [140.0, 108.0],
+            [112.0, 132.0],
+            [80.0, 138.0],
+            [78.0, 116.0],
+            [58.0, 114.0],
+            [56.0, 138.0],
+            [20.0, 134.0],
+            [-4.0, 110.0],
+            [-10.0, 70.0],
+            [-6.0, 30.0],
+        ],
+        vec![
+            [70.0, 40.0],
+            [52.0, 46.0],
+            [46.0, 62.0],
+            [54.0, 80.0],
+            [72.0, 86.0],
+            [90.0, 80.0],
+            [98.0, 64.0],
+            [92.0, 48.0],
+        ],
+    ]
+}
+
+/// Polygons for timing the layout: `n` towns of 20 to 200 vertices in all, drawn from
+/// `seed`. Each has an outer contour (counter-clockwise, 60 to 120 m in radius) with 4 to 8
+/// real corners, whose sides bow in or out by up to 8 % of their length and are cut into
+/// short segments that bend under the crease angle (±0.3 m of jitter), and one clockwise
+/// lake hole of about a fifth of the vertices in the middle. Valid by construction: the
+/// outer contour is star-shaped around the lake and stays well clear of it.
+pub fn bench_polygons(n: usize, seed: u64) -> Vec<Vec<Vec<[f32; 2]>>> {
+    let tau = std::f32::consts::TAU;
+    let mut rng = Rng::new(seed);
+    (0..n)
+        .map(|_| {
+            let total = 20 + rng.below(181);
+            let lake = (total / 5).max(6);
+            let outer_n = total - lake;
+            let r = 60.0 + rng.f32() * 60.0;
+            let k = 4 + rng.below(5);
+            let main: Vec<P2> = (0..k)
+                .map(|i| {
+                    let a = (i as f32 + rng.f32() * 0.3) / k as f32 * tau;
+                    let rr = r * (0.75 + 0.25 * rng.f32());
+                    [rr * a.cos(), rr * a.sin()]
+                })
+                .collect();
+            // Points per side, at least one (its corner), the rest by length.
+            let lens: Vec<f32> = (0..k)
+                .map(|i| geom::len(geom::sub(main[(i + 1) % k], main[i])))
+                .collect();
+            let perimeter: f32 = lens.iter().sum();
+            let spare = outer_n.saturating_sub(k);
+            let mut counts: Vec<usize> = lens
+                .iter()
+                .map(|l| 1 + (spare as f32 * l / perimeter) as usize)
+                .collect();
+            let short = outer_n.saturating_sub(counts.iter().sum());
+            for i in 0..short {
+                counts[i % k] += 1;
+            }
+            let mut outer = Vec::with_capacity(outer_n);
+            for i in 0..k {
+                let (a, b) = (main[i], main[(i + 1) % k]);
+                let out = geom::scale([b[1] - a[1], a[0] - b[0]], 1.0 / lens[i].max(1e-3));
+                let bow = (rng.f32() * 2.0 - 1.0) * 0.08 * lens[i];
+                let m = counts[i];
+                for j in 0..m {
+                    let t = j as f32 / m as f32;
+                    let jitter = if j == 0 { 0.0 } else { (rng.f32() - 0.5) * 0.6 };
+                    let off = bow * 4.0 * t * (1.0 - t) + jitter;
+                    outer.push(geom::add(geom::lerp(a, b, t), geom::scale(out, off)));
+                }
+            }
+            let lake_r = r * (0.12 + 0.06 * rng.f32());
+            let mut hole: Vec<P2> = (0..lake)
+                .map(|i| {
+                    let a = (i as f32 + rng.f32() * 0.5) / lake as f32 * tau;
+                    let rr = lake_r * (0.8 + 0.2 * rng.f32());
+                    [rr * a.cos(), rr * a.sin()]
+                })
+                .collect();
+            hole.reverse();
+            vec![outer, hole]
+        })
+        .collect()
+}
+
+/// The scene and, for each tile and each stop point, the placement unit it came from (a
+/// corner, an atomic spelling, or a single tile): what the tests need to check the spec.
+#[cfg_attr(not(test), allow(dead_code))]
+struct Detailed {
+    scene: Scene,
+    tile_units: Vec<usize>,
+    stop_units: Vec<usize>,
+    /// The first of `scene.trees` that the fill placed (those before come from tiles).
+    fill_from: usize,
+}
+
+/// Warnings, formatted as the scene carries them.
+struct Msgs<'a> {
+    asset: &'a Path,
+    input: &'a LayoutInput,
+    out: Vec<String>,
+}
+
+impl Msgs<'_> {
+    fn polygon(&mut self, msg: impl Into<String>) {
+        let d = match &self.input.polygon_source {
+            Some((p, line)) => Diagnostic::warning_at(p, (*line).max(1), 1, msg),
+            None => Diagnostic::warning_file(self.asset, msg),
+        };
+        self.out.push(d.to_string());
+    }
+    fn at(&mut self, line: u32, msg: impl Into<String>) {
+        self.out
+            .push(Diagnostic::warning_at(self.asset, line.max(1), 1, msg).to_string());
+    }
+    fn file(&mut self, msg: impl Into<String>) {
+        self.out
+            .push(Diagnostic::warning_file(self.asset, msg).to_string());
+    }
+}
+
+/// What the layout needs from the asset, looked up once.
+struct Tables {
+    mpp: P2,
+    /// Width and depth of each tile, meters.
+    size: Vec<P2>,
+    /// The tile indices of every corner rule and spelling, one after the other.
+    lists: Vec<usize>,
+    /// Each corner rule's range in `lists` (`None`: unusable, warned).
+    corners: Vec<Option<(usize, usize)>>,
+    /// Each spelling's range in `lists` and length in meters (`None`: unusable, warned).
+    spellings: Vec<Option<(usize, usize, f32)>>,
+    /// Cap tile indices, without repeats.
+    caps: Vec<usize>,
+}
+
+impl Tables {
+    fn new(ag: &Autogen, rules: &StringRules, mpp: P2, msgs: &mut Msgs) -> Tables {
+        let size: Vec<P2> = ag
+            .tiles
+            .iter()
+            .map(|t| [t.width() * mpp[0], t.height() * mpp[1]])
+            .collect();
+        let find = |id: i64| ag.tiles.iter().position(|t| t.id == id);
+        let mut lists = Vec::new();
+        // Appends the tiles of `ids` to `lists`; their range, or `None` for an unknown id.
+        let add = |ids: &[i64], lists: &mut Vec<usize>| {
+            let start = lists.len();
+            for &id in ids {
+                match find(id) {
+                    Some(i) => lists.push(i),
+                    None => {
+                        lists.truncate(start);
+                        return None;
+                    }
+                }
+            }
+            Some((start, lists.len()))
+        };
+        let mut corners = Vec::with_capacity(rules.corners.len());
+        for c in &rules.corners {
+            let n = c.tiles.len();
+            let count_ok = n == 1 || n == 3 || (n == 2 && c.kind == CornerKind::CornerPair);
+            corners.push(match add(&c.tiles, &mut lists) {
+                None => {
+                    msgs.at(
+                        c.line,
+                        "corner rule names a tile id no tile has; rule ignored",
+                    );
+                    None
+                }
+                Some(_) if !count_ok => {
+                    msgs.at(
+                        c.line,
+                        format!("a corner takes 1 or 3 tiles, not {n}; rule ignored"),
+                    );
+                    None
+                }
+                r => r,
+            });
+        }
+        let mut spellings = Vec::with_capacity(rules.spellings.len());
+        for sp in &rules.spellings {
+            let Some((a, b)) = add(&sp.tiles, &mut lists) else {
+                msgs.at(
+                    sp.line,
+                    "spelling names a tile id no tile has; spelling ignored",
+                );
+                spellings.push(None);
+                continue;
+            };
+            let len: f32 = lists[a..b].iter().map(|&i| size[i][0]).sum();
+            let usable = len.is_finite() && len >= MIN_SPELLING;
+            if !usable {
+                msgs.at(
+                    sp.line,
+                    format!("spelling is {len} m long; too short to fill a side, ignored"),
+                );
+                spellings.push(None);
+                continue;
+            }
+            spellings.push(Some((a, b, len)));
+        }
+        let mut caps = Vec::new();
+        for &id in &rules.caps {
+            match find(id) {
+                Some(i) if !caps.contains(&i) => caps.push(i),
+                Some(_) => {}
+                None => msgs.file(format!(
+                    "CAPS names tile id {id}, which no tile has; ignored"
+                )),
+            }
+        }
+        Tables {
+            mpp,
+            size,
+            lists,
+            corners,
+            spellings,
+            caps,
+        }
+    }
+
+    fn corner(&self, i: usize) -> Option<&[usize]> {
+        let (a, b) = (*self.corners.get(i)?)?;
+        self.lists.get(a..b)
+    }
+
+    fn spelling(&self, i: usize) -> Option<(&[usize], f32)> {
+        let (a, b, len) = (*self.spellings.get(i)?)?;
+        Some((self.lists.get(a..b)?, len))
+    }
+}
+
+/// Why a tile cannot go where it was tried.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Check {
+    Fits,
+    /// Its body leaves the polygon or meets a hole (or the layout is full): it is dropped.
+    Blocked,
+    /// One of its own stop points lies outside the polygon or too near a contour.
+    StopOut,
+    /// It covers an earlier stop point; sliding it this far (meters) forward uncovers it.
+    Covers(f32),
+}
+
+impl Check {
+    /// How far to slide for another try, or `None` when sliding cannot help.
+    fn slide(self) -> Option<f32> {
+        match self {
+            Check::Fits | Check::Blocked => None,
+            Check::StopOut => Some(SLIDE_STEP),
+            Check::Covers(d) => Some(d.max(SLIDE_STEP)),
+        }
+    }
+
+    /// The verdict on several tiles together: blocked wins, then the longest slide.
+    fn and(self, other: Check) -> Check {
+        match (self, other) {
+            (Check::Blocked, _) | (_, Check::Blocked) => Check::Blocked,
+            (Check::Fits, x) | (x, Check::Fits) => x,
+            (a, b) => {
+                if a.slide() >= b.slide() {
+                    a
+                } else {
+                    b
+                }
+            }
+        }
+    }
+}
+
+/// A tile placed, or being tried.
+#[derive(Debug, Clone, Copy)]
+struct Placed {
+    /// Index into the asset's tiles.
+    tile: usize,
+    /// Origin at the tile's bottom-left; `u` texture +s, `v` texture +t.
+    frame: Frame,
+    size: P2,
+    /// Height of the band above the bottom edge that the side's bends poke into.
+    allowance: f32,
+    role: TileRole,
+    contour: usize,
+    side: usize,
+    unit: usize,
+    atomic: Option<usize>,
+    /// Whether the unit's tiles share the ground point of its first tile (`SHARE_Y`).
+    shared: bool,
+}
+
+impl Placed {
+    fn quad(&self) -> [P2; 4] {
+        let [w, d] = self.size;
+        [[0.0, 0.0], [w, 0.0], [w, d], [0.0, d]].map(|p| self.frame.to_world(p))
+    }
+
+    /// The part of the tile tested against the contours, as a box `(lo, hi)` in its frame.
+    fn body(&self) -> Option<(P2, P2)> {
+        let [w, d] = self.size;
+        let b = self.allowance + INSET;
+        if w <= 2.0 * INSET || d - INSET <= b || self.allowance > BEND_BAND * d {
+            return None;
+        }
+        Some(([INSET, b], [w - INSET, d - INSET]))
+    }
+}
+
+/// The highest point of `pts` strictly inside the tile's quad, as a height above its bottom
+/// edge (0 when none).
+fn allowance_of(frame: &Frame, size: P2, pts: &[P2]) -> f32 {
+    let mut a = 0.0f32;
+    for p in pts {
+        let l = frame.to_local(*p);
+        if l[0] > 0.0 && l[0] < size[0] && l[1] > 0.0 && l[1] < size[1] {
+            a = a.max(l[1]);
+        }
+    }
+    a
+}
+
+fn left(u: P2) -> P2 {
+    [-u[1], u[0]]
+}
+
+fn within(r: Option<[f32; 2]>, v: f32) -> bool {
+    r.is_none_or(|[a, b]| v >= a.min(b) - RANGE_TOLERANCE && v <= a.max(b) + RANGE_TOLERANCE)
+}
+
+/// Places tiles one by one and keeps what is needed to test the next.
+struct Placer<'a> {
+    ag: &'a Autogen,
+    t: &'a Tables,
+    index: &'a PolyIndex,
+    placed: Vec<Placed>,
+    /// Stop points placed, with their unit.
+    stops: Vec<(P2, usize)>,
+    /// The stop points of each grid cell as a list: the first, then `stop_next` of each
+    /// ([`NONE`] ends it).
+    stop_head: Vec<u32>,
+    stop_next: Vec<u32>,
+    units: usize,
+    atomics: usize,
+    full: bool,
+    /// Scratch list of `(rule, tier)` for the corner walk.
+    rule_order: Vec<(usize, u32)>,
+    scratch: Scratch,
+}
+
+/// Buffers the side filling reuses from side to side.
+#[derive(Default)]
+struct Scratch {
+    excluded: Vec<usize>,
+    cands: Vec<Candidate>,
+    chords: Vec<(P2, P2, f32)>,
+    tries: Vec<Placed>,
+}
+
+impl<'a> Placer<'a> {
+    fn new(ag: &'a Autogen, t: &'a Tables, index: &'a PolyIndex) -> Self {
+        Placer {
+            ag,
+            t,
+            index,
+            placed: Vec::with_capacity(64),
+            stops: Vec::with_capacity(64),
+            stop_head: vec![NONE; index.grid.cells()],
+            stop_next: Vec::with_capacity(64),
+            units: 0,
+            atomics: 0,
+            full: false,
+            rule_order: Vec::new(),
+            scratch: Scratch::default(),
+        }
+    }
+
+    fn stops_of(&self, p: &Placed) -> impl Iterator<Item = P2> + '_ {
+        let tile = &self.ag.tiles[p.tile];
+        let (bl, mpp, frame) = ([tile.rect[0], tile.rect[1]], self.t.mpp, p.frame);
+        tile.stop_points
+            .iter()
+            .map(move |s| frame.to_world([(s[0] - bl[0]) * mpp[0], (s[1] - bl[1]) * mpp[1]]))
+    }
+
+    /// Whether the tile may go where it is (see the module doc), and if not, why.
+    fn check(&self, p: &Placed) -> Check {
+        if self.full {
+            return Check::Blocked;
+        }
+        let Some((lo, hi)) = p.body() else {
+            return Check::Blocked;
+        };
+        if !self.index.box_inside(&p.frame, lo, hi) {
+            return Check::Blocked;
+        }
+        let r = STOP_CLEARANCE;
+        for s in self.stops_of(p) {
+            // The body is inside and no contour meets it: a stop point at least the clearance
+            // within it needs no query.
+            let l = p.frame.to_local(s);
+            let deep =
+                l[0] >= lo[0] + r && l[0] <= hi[0] - r && l[1] >= lo[1] + r && l[1] <= hi[1] - r;
+            if !deep && (!self.index.contains(s) || !self.index.clear_of_edges(s, r)) {
+                return Check::StopOut;
+            }
+        }
+        if self.stops.is_empty() {
+            return Check::Fits;
+        }
+        let c = STOP_CLEARANCE;
+        let [w, d] = p.size;
+        let (lo, hi) = index::bbox(p.quad());
+        // The quad grown by c along its own axes reaches c·√2 past its corners.
+        let g = c * 1.415;
+        let (lo, hi) = ([lo[0] - g, lo[1] - g], [hi[0] + g, hi[1] + g]);
+        let mut slide = 0.0f32;
+        let mut test = |s: P2, unit: usize| {
+            if unit != p.unit && s[0] >= lo[0] && s[0] <= hi[0] && s[1] >= lo[1] && s[1] <= hi[1] {
+                let l = p.frame.to_local(s);
+                if l[0] >= -c && l[0] <= w + c && l[1] >= -c && l[1] <= d + c {
+                    // Uncovered once the tile starts past it.
+                    slide = slide.max(l[0] + c + 0.01);
+                }
+            }
+        };
+        if self.stops.len() <= 64 {
+            // Few: a straight scan beats walking the cells.
+            for &(s, unit) in &self.stops {
+                test(s, unit);
+            }
+        } else {
+            self.index.grid.for_box(lo, hi, |cell| {
+                let mut i = self.stop_head[cell];
+                while let Some(&(s, unit)) = self.stops.get(i as usize) {
+                    test(s, unit);
+                    i = self.stop_next[i as usize];
+                }
+            });
+        }
+        if slide > 0.0 {
+            Check::Covers(slide)
+        } else {
+            Check::Fits
+        }
+    }
+
+    fn fits(&self, p: &Placed) -> bool {
+        self.check(p) == Check::Fits
+    }
+
+    fn commit(&mut self, p: Placed) {
+        if self.placed.len() >= MAX_TILES {
+            self.full = true;
+            return;
+        }
+        let ag = self.ag;
+        let tile = &ag.tiles[p.tile];
+        let (bl, mpp) = ([tile.rect[0], tile.rect[1]], self.t.mpp);
+        for sp in &tile.stop_points {
+            let s = p
+                .frame
+                .to_world([(sp[0] - bl[0]) * mpp[0], (sp[1] - bl[1]) * mpp[1]]);
+            let cell = self.index.grid.cell(s);
+            self.stop_next.push(self.stop_head[cell]);
+            self.stop_head[cell] = self.stops.len() as u32;
+            self.stops.push((s, p.unit));
+        }
+        self.placed.push(p);
+    }
+
+    /// The frames of a corner's tiles (one, or three articulated), or `None` when the
+    /// three cannot be joined (a turn too close to 0 or 180 degrees).
+    fn corner_frames(&self, c: &Corner, tiles: &[usize]) -> Option<([Frame; 3], usize)> {
+        let frame = |origin: P2, u: P2| Frame {
+            origin,
+            u,
+            v: left(u),
+        };
+        match tiles {
+            [one] => {
+                let w = self.t.size[*one][0];
+                let origin = if c.turn < 0.0 {
+                    geom::sub(c.pos, geom::scale(c.d_in, w))
+                } else {
+                    c.pos
+                };
+                let f = frame(origin, c.d_in);
+                Some(([f; 3], 1))
+            }
+            [t0, t1, t2] => {
+                let (d1, d2) = (c.d_in, c.d_out);
+                let phi = geom::cross(d1, d2).atan2(geom::dot(d1, d2));
+                let (s, co) = (phi * 0.5).sin_cos();
+                let u = [d1, [d1[0] * co - d1[1] * s, d1[0] * s + d1[1] * co], d2];
+                let mpp = self.t.mpp;
+                let pivots = |i: usize| {
+                    let r = self.ag.tiles[i].rect;
+                    let tl = &self.ag.tiles[i];
+                    let lead = tl.pivot_lead.unwrap_or([r[2], r[1]]);
+                    let trail = tl.pivot_trail.unwrap_or([r[0], r[1]]);
+                    let m = |p: P2| [(p[0] - r[0]) * mpp[0], (p[1] - r[1]) * mpp[1]];
+                    (m(lead), m(trail))
+                };
+                let rot =
+                    |u: P2, p: P2| geom::add(geom::scale(u, p[0]), geom::scale(left(u), p[1]));
+                let (a0, _) = pivots(*t0);
+                let (a1, b1) = pivots(*t1);
+                let (_, b2) = pivots(*t2);
+                let step01 = geom::sub(rot(u[0], a0), rot(u[1], b1));
+                let step12 = geom::sub(rot(u[1], a1), rot(u[2], b2));
+                let chain = geom::add(step01, step12);
+                let den = geom::cross(d2, d1);
+                if den.abs() < 1e-3 {
+                    return None;
+                }
+                let s = -geom::cross(d2, chain) / den;
+                let o0 = geom::add(c.pos, geom::scale(d1, s));
+                let o1 = geom::add(o0, step01);
+                let o2 = geom::add(o1, step12);
+                Some(([frame(o0, u[0]), frame(o1, u[1]), frame(o2, u[2])], 3))
+            }
+            _ => None,
+        }
+    }
+
+    /// Places one corner unit (one tile or an articulated three) at `c`; returns how many
+    /// tiles it placed. An atomic unit is placed whole or not at all.
+    #[allow(clippy::too_many_arguments)]
+    fn corner_unit(
+        &mut self,
+        c: &Corner,
+        tiles: &[usize],
+        order: [u8; 3],
+        atomic: bool,
+        shared: bool,
+        contour: usize,
+        side: usize,
+    ) -> usize {
+        let Some((frames, count)) = self.corner_frames(c, tiles) else {
+            return 0;
+        };
+        let seq: &[u8] = if count == 3 { &order } else { &[0] };
+        let unit = self.units;
+        let mut tries: [Option<Placed>; 3] = [None; 3];
+        for (slot, &k) in tries.iter_mut().zip(seq) {
+            let k = k as usize;
+            let (Some(&tile), Some(&frame)) = (tiles.get(k), frames.get(k)) else {
+                continue;
+            };
+            let size = self.t.size[tile];
+            *slot = Some(Placed {
+                tile,
+                frame,
+                size,
+                allowance: allowance_of(&frame, size, &[c.pos]),
+                role: TileRole::Corner,
+                contour,
+                side,
+                unit,
+                atomic: None,
+                shared,
+            });
+        }
+        let mut n = 0;
+        if atomic {
+            if !tries.iter().flatten().all(|p| self.fits(p)) {
+                return 0;
+            }
+            let id = self.atomics;
+            self.atomics += 1;
+            for mut p in tries.into_iter().flatten() {
+                p.atomic = Some(id);
+                self.commit(p);
+                n += 1;
+            }
+        } else {
+            for p in tries.into_iter().flatten() {
+                if self.fits(&p) {
+                    self.commit(p);
+                    n += 1;
+                }
+            }
+        }
+        if n > 0 {
+            self.units += 1;
+        }
+        n
+    }
+
+    /// How far the tiles `from..` reach back along the arriving side and on along the
+    /// leaving side of corner `c`.
+    fn reach(&self, c: &Corner, from: usize) -> P2 {
+        let mut r = [0.0f32; 2];
+        for p in &self.placed[from..] {
+            for q in p.quad() {
+                let d = geom::sub(q, c.pos);
+                r[0] = r[0].max(-geom::dot(d, c.d_in));
+                r[1] = r[1].max(geom::dot(d, c.d_out));
+            }
+        }
+        r
+    }
+
+    /// Walks the corners of one contour and places corner rules; returns each corner's
+    /// reach (see [`Placer::reach`]) and the line of the rule placed there.
+    fn corners(
+        &mut self,
+        rules: &StringRules,
+        contour: usize,
+        corners: &[Corner],
+        rng: &mut Rng,
+    ) -> Vec<(P2, Option<u32>)> {
+        let t = self.t;
+        let k = corners.len();
+        let mut out = vec![([0.0f32; 2], None); k];
+        let mut done = vec![false; k];
+        // The tiles (a range of `placed`) of the previous corner placed on this contour.
+        let mut prev: Option<(usize, usize)> = None;
+        let mut applies = std::mem::take(&mut self.rule_order);
+        for j in 0..k {
+            if done[j] {
+                continue;
+            }
+            done[j] = true;
+            let c = corners[j];
+            let placed = &self.placed;
+            let group_ok = |g: u32| {
+                g == 0
+                    || prev.is_none_or(|(a, b)| {
+                        placed[a..b]
+                            .iter()
+                            .any(|p| rules.in_group(g, self.ag.tiles[p.tile].id))
+                    })
+            };
+            applies.clear();
+            applies.extend(
+                rules
+                    .corners
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, r)| {
+                        t.corner(*i).is_some()
+                            && within(Some(r.angle), c.turn)
+                            && match r.kind {
+                                CornerKind::Corner => true,
+                                CornerKind::CornerLen | CornerKind::AtomicSpellingCorner => {
+                                    within(r.len1, c.len_in)
+                                        && within(r.len2, c.len_out)
+                                        && group_ok(r.group)
+                                }
+                                CornerKind::CornerPair => {
+                                    j + 1 < k
+                                        && !done[j + 1]
+                                        && within(r.angle2, corners[j + 1].turn)
+                                        && within(r.pair_len, c.len_out)
+                                        && group_ok(r.group)
+                                }
+                            }
+                    })
+                    .map(|(i, r)| (i, r.priority)),
+            );
+            spell::tier_order(&mut applies, rng);
+            for &(ri, _) in &applies {
+                let rule = &rules.corners[ri];
+                let Some(tiles) = t.corner(ri) else {
+                    continue;
+                };
+                let atomic = rule.kind == CornerKind::AtomicSpellingCorner;
+                let shared = rules.share_y && (atomic || tiles.len() == 3);
+                if rule.kind == CornerKind::CornerPair {
+                    let (ta, tb) = if tiles.len() == 2 {
+                        (&tiles[..1], &tiles[1..])
+                    } else {
+                        (tiles, tiles)
+                    };
+                    let c2 = corners[j + 1];
+                    let start = self.placed.len();
+                    let na = self.corner_unit(&c, ta, rule.order, false, shared, contour, j);
+                    let mid = self.placed.len();
+                    let nb = self.corner_unit(&c2, tb, rule.order, false, shared, contour, j + 1);
+                    if na + nb == 0 {
+                        continue;
+                    }
+                    out[j] = (self.reach(&c, start), Some(rule.line));
+                    out[j + 1] = (self.reach(&c2, mid), Some(rule.line));
+                    done[j + 1] = true;
+                    let end = self.placed.len();
+                    prev = Some(if nb > 0 { (mid, end) } else { (start, mid) });
+                    break;
+                }
+                let start = self.placed.len();
+                if self.corner_unit(&c, tiles, rule.order, atomic, shared, contour, j) > 0 {
+                    out[j] = (self.reach(&c, start), Some(rule.line));
+                    prev = Some((start, self.placed.len()));
+                    break;
+                }
+            }
+        }
+        self.rule_order = applies;
+        out
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn edge_tile(
+        &self,
+        tile: usize,
+        side: &Side<'_>,
+        s0: f32,
+        (a, b, s1): (P2, P2, f32),
+        contour: usize,
+        side_index: usize,
+        unit: usize,
+        shared: bool,
+    ) -> Placed {
+        let frame = Frame::along(a, b);
+        let size = self.t.size[tile];
+        Placed {
+            tile,
+            frame,
+            size,
+            allowance: allowance_of(&frame, size, side.points_between(s0, s1)),
+            role: TileRole::Edge,
+            contour,
+            side: side_index,
+            unit,
+            atomic: None,
+            shared,
+        }
+    }
+
+    /// Fills `[a, b]` (arc lengths) of a side with spellings. Returns the last edge tile
+    /// placed (index into `placed`) with the arc lengths it spans.
+    #[allow(clippy::too_many_arguments)]
+    fn fill_side(
+        &mut self,
+        rules: &StringRules,
+        contour: usize,
+        side_index: usize,
+        side: &Side<'_>,
+        a: f32,
+        b: f32,
+        rng: &mut Rng,
+    ) -> Option<(usize, f32, f32)> {
+        let t = self.t;
+        let mut pos = a;
+        let mut prev: Option<i64> = None;
+        let mut last = None;
+        let mut scratch = std::mem::take(&mut self.scratch);
+        let Scratch {
+            excluded,
+            cands,
+            chords,
+            tries,
+        } = &mut scratch;
+        excluded.clear();
+        for _ in 0..MAX_STEPS_PER_SIDE {
+            if self.full {
+                break;
+            }
+            let rem = b - pos;
+            if rem <= FIT_TOLERANCE {
+                break;
+            }
+            let seg = side.segment_len(side.segment_at(pos));
+            cands.clear();
+            for (i, sp) in rules.spellings.iter().enumerate() {
+                let Some((_, len)) = t.spelling(i) else {
+                    continue;
+                };
+                if excluded.contains(&i) {
+                    continue;
+                }
+                if let Some(at) = sp.atomic {
+                    let group_ok =
+                        at.group == 0 || prev.is_none_or(|id| rules.in_group(at.group, id));
+                    if !within(Some(at.length), seg) || !group_ok {
+                        continue;
+                    }
+                }
+                cands.push(Candidate {
+                    index: i,
+                    len,
+                    tier: sp.priority,
+                });
+            }
+            let Some(pick) = spell::choose(cands, rem, rng) else {
+                break;
+            };
+            let si = cands[pick].index;
+            let Some((tiles, _)) = t.spelling(si) else {
+                break;
+            };
+            let atomic = rules.spellings[si].atomic.is_some();
+            // The chords of the spelling's tiles from `from` (they take more arc across
+            // bends than the tiles' widths).
+            let walk = |from: f32, out: &mut Vec<(P2, P2, f32)>| {
+                out.clear();
+                let mut s = from;
+                for &ti in tiles {
+                    let c = side.chord(s, t.size[ti][0]);
+                    s = c.2;
+                    out.push(c);
+                }
+            };
+            walk(pos, chords);
+            let end = chords.last().map_or(pos, |c| c.2);
+            if end > b + FIT_TOLERANCE {
+                excluded.push(si);
+                continue;
+            }
+            excluded.clear();
+            if atomic {
+                let unit = self.units;
+                let shared = rules.share_y;
+                let mut ok = false;
+                let mut slide = 0.0f32;
+                for k in 0..=MAX_SLIDES {
+                    let from = pos + slide;
+                    if k > 0 {
+                        walk(from, chords);
+                    }
+                    if chords.last().is_some_and(|c| c.2 > b + FIT_TOLERANCE) {
+                        break;
+                    }
+                    let mut s = from;
+                    tries.clear();
+                    for (&ti, &c) in tiles.iter().zip(chords.iter()) {
+                        tries.push(
+                            self.edge_tile(ti, side, s, c, contour, side_index, unit, shared),
+                        );
+                        s = c.2;
+                    }
+                    let mut verdict = Check::Fits;
+                    for p in tries.iter() {
+                        verdict = verdict.and(self.check(p));
+                        if verdict == Check::Blocked {
+                            break;
+                        }
+                    }
+                    if verdict == Check::Fits {
+                        let id = self.atomics;
+                        self.atomics += 1;
+                        self.units += 1;
+                        let mut s = from;
+                        for (p, c) in tries.iter().zip(chords.iter()) {
+                            last = Some((self.placed.len(), s, c.2));
+                            s = c.2;
+                            self.commit(Placed {
+                                atomic: Some(id),
+                                ..*p
+                            });
+                        }
+                        prev = tiles.last().map(|&ti| self.ag.tiles[ti].id);
+                        pos = s;
+                        ok = true;
+                        break;
+                    }
+                    match verdict.slide() {
+                        Some(d) => slide += d,
+                        None => break,
+                    }
+                }
+                if !ok {
+                    // Discarded here; the side moves on without it.
+                    excluded.push(si);
+                }
+                continue;
+            }
+            let mut cursor = pos;
+            for (k, &ti) in tiles.iter().enumerate() {
+                let rest: f32 = tiles[k + 1..].iter().map(|&i| t.size[i][0]).sum();
+                let w = t.size[ti][0];
+                let mut skip_to = cursor + w;
+                let mut placed = false;
+                let mut slide = 0.0f32;
+                for step in 0..=MAX_SLIDES {
+                    let s = cursor + slide;
+                    let c = side.chord(s, w);
+                    if step == 0 {
+                        skip_to = c.2;
+                    }
+                    if c.2 + rest > b + FIT_TOLERANCE {
+                        break;
+                    }
+                    let p = self.edge_tile(ti, side, s, c, contour, side_index, self.units, false);
+                    let verdict = self.check(&p);
+                    if verdict == Check::Fits {
+                        last = Some((self.placed.len(), s, c.2));
+                        self.commit(p);
+                        self.units += 1;
+                        prev = Some(self.ag.tiles[ti].id);
+                        cursor = c.2;
+                        placed = true;
+                        break;
+                    }
+                    match verdict.slide() {
+                        Some(d) => slide += d,
+                        None => break,
+                    }
+                }
+                if !placed {
+                    cursor = skip_to;
+                }
+            }
+            pos = cursor.max(pos + MIN_SPELLING);
+        }
+        self.scratch = scratch;
+        last
+    }
+
+    /// Puts a cap over the end of the last edge tile of a side; returns that end.
+    fn cap(&mut self, last: usize, side: &Side<'_>, s0: f32, s1: f32, rng: &mut Rng) -> P2 {
+        let prev = self.placed[last];
+        let end = prev.frame.to_world([prev.size[0], 0.0]);
+        let mut order = std::mem::take(&mut self.rule_order);
+        order.clear();
+        order.extend((0..self.t.caps.len()).map(|i| (i, 0)));
+        spell::tier_order(&mut order, rng);
+        for &(ci, _) in &order {
+            let tile = self.t.caps[ci];
+            let size = self.t.size[tile];
+            let frame = Frame {
+                origin: geom::sub(end, geom::scale(prev.frame.u, size[0])),
+                u: prev.frame.u,
+                v: prev.frame.v,
+            };
+            let p = Placed {
+                tile,
+                frame,
+                size,
+                allowance: allowance_of(&frame, size, side.points_between(s0, s1)),
+                role: TileRole::Cap,
+                contour: prev.contour,
+                side: prev.side,
+                unit: self.units,
+                atomic: None,
+                shared: false,
+            };
+            if self.fits(&p) {
+                self.commit(p);
+                self.units += 1;
+                break;
+            }
+        }
+        self.rule_order = order;
+        end
+    }
+}
+
+/// A spawning contour walked for corners: its sides and what each corner took.
+struct Walk {
+    contour: usize,
+    sides: Sides,
+    /// Per corner: how far its tiles reach along the arriving and leaving sides, and the
+    /// line of the rule placed.
+    reach: Vec<(P2, Option<u32>)>,
+}
+
+/// One contour after cleaning.
+struct Contour {
+    pts: Vec<P2>,
+    /// Usable: closed, with area, inside the outer contour.
+    usable: bool,
+}
+
+/// Cleans the input contours (see the module doc) and checks that they do not cross.
+fn contours(
+    rings: &[Vec<P2>],
+    asset: &Path,
+    input: &LayoutInput,
+    msgs: &mut Msgs,
+) -> Result<Vec<Contour>, Diagnostic> {
+    if rings.is_empty() {
+        return Err(input.polygon_error(asset, "the polygon has no contour"));
+    }
+    let mut out = Vec::with_capacity(rings.len());
+    for (i, ring) in rings.iter().enumerate() {
+        let what = if i == 0 {
+            "the outer contour"
+        } else {
+            "a hole"
+        };
+        if let Some(k) = ring
+            .iter()
+            .position(|p| !p[0].is_finite() || !p[1].is_finite())
+        {
+            return Err(input.polygon_error(
+                asset,
+                format!("contour {i} ({what}): point {k} is not a finite number"),
+            ));
+        }
+        let (pts, info) = contour::clean(ring, i == 0);
+        if info.repeated > 0 {
+            msgs.polygon(format!(
+                "contour {i} ({what}): dropped {} repeated (zero-length) vertex(es)",
+                info.repeated
+            ));
+        }
+        if info.spikes > 0 {
+            msgs.polygon(format!(
+                "contour {i} ({what}): dropped {} vertex(es) where it doubles back on itself",
+                info.spikes
+            ));
+        }
+        let scale = index::bbox(pts.iter().copied());
+        let extent = geom::len(geom::sub(scale.1, scale.0));
+        let area = info.area;
+        // NaN-safe: no area unless it is clearly positive.
+        let has_area = area > 1e-6 * extent * extent;
+        if pts.len() >= 4 && !has_area && geom::self_intersects(&pts) {
+            // A figure of eight encloses no net area but is not open.
+            return Err(input.polygon_error(asset, format!("contour {i} crosses itself")));
+        }
+        if pts.len() < 3 || !has_area {
+            let msg = format!(
+                "contour {i} ({what}) is open: {} distinct point(s) enclosing no area",
+                pts.len()
+            );
+            if i == 0 {
+                return Err(input.polygon_error(asset, msg));
+            }
+            msgs.polygon(format!("{msg}; left out"));
+            out.push(Contour { pts, usable: false });
+            continue;
+        }
+        if info.reversed {
+            msgs.polygon(if i == 0 {
+                format!(
+                    "contour {i} (the outer contour) runs clockwise; reversed to counter-clockwise"
+                )
+            } else {
+                format!("contour {i} (a hole) runs counter-clockwise; reversed to clockwise")
+            });
+        }
+        let usable = i == 0 || geom::point_in_rings(pts[0], std::slice::from_ref(&out[0].pts));
+        if !usable {
+            msgs.polygon(format!(
+                "contour {i} (a hole) lies outside the outer contour; left out"
+            ));
+        }
+        out.push(Contour { pts, usable });
+    }
+    Ok(out)
+}
+
+fn run(ag: &Autogen, asset_path: &Path, input: &LayoutInput) -> Result<Detailed, Diagnostic> {
+    let mut scene = scene_for(ag, asset_path, input);
+    let mut msgs = Msgs {
+        asset: asset_path,
+        input,
+        out: Vec::new(),
+    };
+    if ag.tiles.is_empty() {
+        return Err(Diagnostic::error_file(
+            asset_path,
+            "the autogen string has no TILE",
+        ));
+    }
+    let mpp = ag.meters_per_pixel();
+    if !(mpp[0] > 0.0 && mpp[1] > 0.0 && mpp[0].is_finite() && mpp[1].is_finite()) {
+        return Err(Diagnostic::error_file(
+            asset_path,
+            "TEXTURE_SCALE and TEXTURE_WIDTH give no usable meters per pixel",
+        ));
+    }
+    let default_rules = StringRules::default();
+    let rules = ag.string.as_ref().unwrap_or(&default_rules);
+
+    // 1. Contours.
+    let fallback;
+    let rings: &[Vec<P2>] = match &input.polygon {
+        Some(p) => p,
+        None => {
+            fallback = default_polygon();
+            msgs.file("no polygon given: laid out on a built-in town outline about 150 m across with a lake (contour 1)");
+            &fallback
+        }
+    };
+    let cs = contours(rings, asset_path, input, &mut msgs)?;
+    let index = {
+        let live: Vec<&[P2]> = cs
+            .iter()
+            .map(|c| if c.usable { &c.pts[..] } else { &[][..] })
+            .collect();
+        PolyIndex::new(&live)
+    };
+    if let Some((a, b)) = index.first_crossing() {
+        let msg = if a == b {
+            format!("contour {a} crosses itself")
+        } else {
+            format!("contour {a} crosses contour {b}")
+        };
+        return Err(input.polygon_error(asset_path, msg));
+    }
+    scene.polygon = cs.iter().map(|c| c.pts.clone()).collect();
+    let spawning = match input.param {
+        Some(_) => {
+            let claimed = input.low_byte() as usize;
+            if claimed > rings.len() {
+                msgs.polygon(format!(
+                    "the DSF parameter's low byte says {claimed} tile-spawning contour(s), but the polygon has {}; all of them spawn tiles",
+                    rings.len()
+                ));
+            } else if claimed == 0 {
+                msgs.polygon("the DSF parameter's low byte is 0: no contour spawns tiles");
+            }
+            claimed.min(rings.len())
+        }
+        None => rings.len(),
+    };
+    let tables = Tables::new(ag, rules, mpp, &mut msgs);
+
+    // 2. Corners and sides of the spawning contours.
+    let rng = Rng::new(input.seed);
+    let mut corner_rng = rng.fork(1);
+    let mut edge_rng = rng.fork(2);
+    let mut cap_rng = rng.fork(3);
+    let mut placer = Placer::new(ag, &tables, &index);
+    let mut walks: Vec<Walk> = Vec::new();
+    for (ci, c) in cs.iter().enumerate().take(spawning) {
+        if !c.usable {
+            continue;
+        }
+        let corners = contour::corners(&c.pts, rules.crease_left, rules.crease_right);
+        let sides = contour::sides(&c.pts, &corners);
+        let reach = placer.corners(rules, ci, &corners, &mut corner_rng);
+        for (k, corner) in corners.iter().enumerate() {
+            scene.corners.push(CornerMark {
+                pos: corner.pos,
+                contour: ci,
+                angle: corner.turn,
+                rule_line: reach[k].1,
+            });
+        }
+        walks.push(Walk {
+            contour: ci,
+            sides,
+            reach,
+        });
+    }
+
+    // 3. Edges.
+    let mut ends = Vec::new();
+    let mut longest_side = 0.0f32;
+    for (wi, w) in walks.iter().enumerate() {
+        for (si, side) in w.sides.iter().enumerate() {
+            let side = &side;
+            longest_side = longest_side.max(side.len());
+            let a = side.start_corner.map_or(0.0, |k| w.reach[k].0[1]);
+            let b = side.len() - side.end_corner.map_or(0.0, |k| w.reach[k].0[0]);
+            if let Some(last) = placer.fill_side(rules, w.contour, si, side, a, b, &mut edge_rng) {
+                ends.push((wi, si, last));
+            }
+        }
+    }
+    if !walks.is_empty() {
+        for (i, sp) in rules.spellings.iter().enumerate() {
+            if let Some((_, len)) = tables.spelling(i) {
+                if len > longest_side + FIT_TOLERANCE {
+                    msgs.at(
+                        sp.line,
+                        format!(
+                            "spelling is {len:.1} m long, longer than every side (the longest is {longest_side:.1} m): it is never placed"
+                        ),
+                    );
+                }
+            }
+        }
+    }
+
+    // 4. Caps.
+    for (wi, si, (last, s0, s1)) in ends {
+        let side = &walks[wi].sides.get(si);
+        let end = placer.cap(last, side, s0, s1, &mut cap_rng);
+        scene.debug.caps.push(end);
+    }
+    if placer.full {
+        msgs.file(format!(
+            "more than {MAX_TILES} tiles: the layout stops there"
+        ));
+    }
+
+    // 5. Tiles, annotations, stop points.
+    let mut emit = Emit {
+        ag,
+        input,
+        rng: rng.fork(5),
+    };
+    let mut unit_ground: Option<(usize, P2)> = None;
+    scene.tiles.reserve(placer.placed.len());
+    scene.debug.ground_points.reserve(placer.placed.len());
+    {
+        // What the annotations will add, so each list grows once.
+        let (mut objects, mut trees, mut facades) = (0, 0, 0);
+        for p in &placer.placed {
+            for ann in &ag.tiles[p.tile].annotations {
+                match ann.kind {
+                    AnnotationKind::Object { .. } => objects += 1,
+                    AnnotationKind::Facade { .. } => facades += 1,
+                    AnnotationKind::Tree { .. } => trees += 1,
+                    AnnotationKind::TreeLine { .. } => trees += 8,
+                }
+            }
+        }
+        scene.objects.reserve(objects);
+        scene.facades.reserve(facades);
+        scene
+            .trees
+            .reserve(trees + if rules.fill_layer.is_some() { 128 } else { 0 });
+    }
+    for (order, p) in placer.placed.iter().enumerate() {
+        let tile = &ag.tiles[p.tile];
+        let [l, b, r, t] = tile.rect;
+        let xf = TileXf {
+            frame: p.frame,
+            origin_px: [l, b],
+            mpp,
+        };
+        let own = xf.px(tile.ground.unwrap_or([(l + r) * 0.5, (b + t) * 0.5]));
+        let ground = match unit_ground {
+            Some((u, g)) if p.shared && u == p.unit => g,
+            _ => {
+                unit_ground = Some((p.unit, own));
+                own
+            }
+        };
+        if scene.debug.ground_points.last() != Some(&ground) {
+            scene.debug.ground_points.push(ground);
+        }
+        let crop = tile.crop_poly.as_ref().map(|c| {
+            let mut w: Vec<P2> = c.iter().map(|q| xf.px(*q)).collect();
+            if geom::signed_area2(&w) < 0.0 {
+                w.reverse();
+            }
+            w
+        });
+        scene.tiles.push(SceneTile {
+            corners: p.quad(),
+            uv: tile.rect,
+            tile: Some(p.tile),
+            tile_id: Some(tile.id),
+            role: Some(p.role),
+            contour: Some(p.contour),
+            side: Some(p.side),
+            atomic: p.atomic,
+            crop,
+            order: order as u32,
+            ..Default::default()
+        });
+        for ann in &tile.annotations {
+            emit.annotation(&mut scene, ann, &xf, ground);
+        }
+    }
+    scene.stop_points = placer.stops.iter().map(|s| s.0).collect();
+
+    // 6. Fill.
+    let fill_from = scene.trees.len();
+    if let Some(layer) = rules.fill_layer {
+        fill(
+            &placer,
+            &index,
+            input,
+            layer,
+            rng.fork(4),
+            &mut scene,
+            &mut msgs,
+        );
+    }
+    scene.warnings.append(&mut msgs.out);
+    Ok(Detailed {
+        tile_units: placer.placed.iter().map(|p| p.unit).collect(),
+        stop_units: placer.stops.iter().map(|s| s.1).collect(),
+        fill_from,
+        scene,
+    })
+}
+
+/// A placed tile as the fill's scanlines meet it.
+struct Span {
+    /// The tile's least and greatest `y`.
+    y: P2,
+    origin: P2,
+    /// For each of the tile's axes `(u, v)`: its `y` component, `1 / x` component (0 when
+    /// the axis is vertical) and the tile's length along it.
+    axes: [(f32, f32, f32); 2],
+}
+
+impl Span {
+    fn new(p: &Placed) -> Span {
+        let q = p.quad();
+        let axis = |a: P2, len: f32| {
+            let inv = if a[0].abs() < 1e-9 { 0.0 } else { 1.0 / a[0] };
+            (a[1], inv, len)
+        };
+        Span {
+            y: [
+                q[0][1].min(q[1][1]).min(q[2][1].min(q[3][1])),
+                q[0][1].max(q[1][1]).max(q[2][1].max(q[3][1])),
+            ],
+            origin: p.frame.origin,
+            axes: [axis(p.frame.u, p.size[0]), axis(p.frame.v, p.size[1])],
+        }
+    }
+
+    /// Where the horizontal line at `y` crosses the tile: `[min x, max x]`. Each axis bounds
+    /// `x` to an interval (`0 <= (x - o.x)·a.x + (y - o.y)·a.y <= len`); the answer is their
+    /// intersection.
+    fn at(&self, y: f32) -> Option<P2> {
+        if y < self.y[0] || y > self.y[1] {
+            return None;
+        }
+        let dy = y - self.origin[1];
+        let mut lo = f32::NEG_INFINITY;
+        let mut hi = f32::INFINITY;
+        for (ay, inv, len) in self.axes {
+            let base = dy * ay;
+            if inv == 0.0 {
+                if base < 0.0 || base > len {
+                    return None;
+                }
+                continue;
+            }
+            let a = self.origin[0] - base * inv;
+            let b = self.origin[0] + (len - base) * inv;
+            lo = lo.max(a.min(b));
+            hi = hi.min(a.max(b));
+        }
+        (lo <= hi).then_some([lo, hi])
+    }
+}
+
+/// Trees of `layer` over the interior outside every tile: rows at the forest's spacing,
+/// each row shifted by a seeded jitter (and every other one by half a spacing), each tree
+/// jittered along its row. Rows make the inside test a scanline.
+fn fill(
+    placer: &Placer,
+    index: &PolyIndex,
+    input: &LayoutInput,
+    layer: i32,
+    mut rng: Rng,
+    scene: &mut Scene,
+    msgs: &mut Msgs,
+) {
+    let (lo, hi) = index::bbox(scene.polygon.iter().flatten().copied());
+    if !(lo[0] < hi[0] && lo[1] < hi[1]) {
+        return;
+    }
+    let base = input
+        .forest_spacing
+        .unwrap_or([DEFAULT_TREE_SPACING; 2])
+        .map(|s| {
+            if s.is_finite() {
+                s.max(1.0)
+            } else {
+                DEFAULT_TREE_SPACING
+            }
+        });
+    let mut sp = base;
+    let cells =
+        f64::from((hi[0] - lo[0]) / sp[0]).ceil() * f64::from((hi[1] - lo[1]) / sp[1]).ceil();
+    if cells > MAX_FILL_TREES as f64 {
+        let k = (cells / MAX_FILL_TREES as f64).sqrt() as f32 * 1.01;
+        sp = [sp[0] * k, sp[1] * k];
+        msgs.file(format!(
+            "the fill would need about {cells:.0} trees at {:.1} x {:.1} m; spaced {:.1} x {:.1} m instead",
+            base[0], base[1], sp[0], sp[1]
+        ));
+    }
+    let nx = (((hi[0] - lo[0]) / sp[0]).ceil() as usize + 1).min(MAX_FILL_TREES);
+    let ny = (((hi[1] - lo[1]) / sp[1]).ceil() as usize).min(MAX_FILL_TREES);
+    let bands = index.bands;
+    let spans: Vec<Span> = placer.placed.iter().map(Span::new).collect();
+    let by_band = Buckets::build(bands.n, 8 * spans.len(), |pairs| {
+        for (i, sp) in spans.iter().enumerate() {
+            for b in bands.of(sp.y[0])..=bands.of(sp.y[1]) {
+                pairs.push((b as u32, i as u32));
+            }
+        }
+    });
+    let mut xs = Vec::new();
+    let mut cover: Vec<P2> = Vec::new();
+    let mut free: Vec<P2> = Vec::new();
+    let mut count = 0;
+    for iy in 0..ny {
+        let y = lo[1] + (iy as f32 + 0.5 + rng.f32() * 0.8 - 0.4) * sp[1];
+        index.crossings(y, &mut xs);
+        if xs.len() < 2 {
+            continue;
+        }
+        // The row's free runs: inside the polygon, outside every tile.
+        cover.clear();
+        cover.extend(
+            by_band
+                .get(bands.of(y))
+                .iter()
+                .filter_map(|&i| spans[i as usize].at(y)),
+        );
+        if cover.len() > 1 {
+            cover.sort_unstable_by(|a, b| a[0].total_cmp(&b[0]));
+        }
+        free.clear();
+        for run in xs.chunks_exact(2) {
+            let mut from = run[0];
+            for c in &cover {
+                if c[1] < from {
+                    continue;
+                }
+                if c[0] >= run[1] {
+                    break;
+                }
+                if c[0] > from {
+                    free.push([from, c[0]]);
+                }
+                from = from.max(c[1]);
+            }
+            if from < run[1] {
+                free.push([from, run[1]]);
+            }
+        }
+        let shift = if iy % 2 == 1 { 1.0 } else { 0.5 };
+        // Grid column of x (before jitter): x = lo + (ix + shift + jitter) * sp.
+        let col = |x: f32| (x - lo[0]) / sp[0] - shift;
+        let mut next_ix = 0usize;
+        for f in &free {
+            let first = (col(f[0]) - 0.4).ceil().max(0.0) as usize;
+            let last = ((col(f[1]) + 0.4).floor().max(-1.0) + 1.0) as usize;
+            for ix in first.max(next_ix)..last.min(nx) {
+                next_ix = ix + 1;
+                let x = lo[0] + (ix as f32 + shift + rng.f32() * 0.8 - 0.4) * sp[0];
+                if x <= f[0] || x >= f[1] {
+                    continue;
+                }
+                scene.trees.push(TreeInstance {
+                    pos: [x, y],
+                    width: 0.0,
+                    heading: rng.f32() * 360.0,
+                    layer,
+                    pick: rng.u32(),
+                });
+                count += 1;
+                if count >= MAX_FILL_TREES {
+                    return;
+                }
+            }
+        }
+    }
+}
