@@ -7,6 +7,7 @@
 pub mod agb;
 pub mod agn;
 pub mod agp;
+pub mod ags;
 pub mod geom;
 pub mod rng;
 
@@ -100,12 +101,7 @@ pub fn layout(
     let mut scene = match ag.kind {
         AutogenKind::Agp => agp::layout(ag, asset_path, input)?,
         AutogenKind::Agb => agb::layout(ag, asset_path, input)?,
-        AutogenKind::Ags => {
-            return Err(Diagnostic::error_file(
-                asset_path,
-                "autogen strings (.ags) cannot be laid out yet",
-            ))
-        }
+        AutogenKind::Ags => ags::layout(ag, asset_path, input)?,
     };
     scene.update_stats();
     Ok(scene)
