@@ -248,28 +248,26 @@ impl Side<'_> {
         }
     }
 
-    /// The point at arc length `s` (extended straight past either end).
-    pub fn point_at(&self, s: f32) -> P2 {
-        let k = self.segment_at(s);
-        let (Some(&a), Some(&b)) = (self.pts.get(k), self.pts.get(k + 1)) else {
-            return self.pts.first().copied().unwrap_or([0.0; 2]);
-        };
-        let l = self.segment_len(k).max(f32::MIN_POSITIVE);
-        geom::lerp(a, b, (s - self.cum[k]) / l)
-    }
-
     /// The chord of length `w` that starts at arc length `s`: its end is the first point of
     /// the side (or of its last segment extended) at distance `w` from its start. Returns
     /// `(start, end, arc length at the end)`. Bounded by the segment count.
     pub fn chord(&self, s: f32, w: f32) -> (P2, P2, f32) {
-        let a = self.point_at(s);
         let n = self.segments();
         let k0 = self.segment_at(s);
+        let a = match (self.pts.get(k0), self.pts.get(k0 + 1)) {
+            (Some(&p), Some(&q)) => geom::lerp(
+                p,
+                q,
+                (s - self.cum[k0]) / self.segment_len(k0).max(f32::MIN_POSITIVE),
+            ),
+            _ => self.pts.first().copied().unwrap_or([0.0; 2]),
+        };
         for k in k0..n {
             let p0 = if k == k0 { a } else { self.pts[k] };
             let s0 = if k == k0 { s } else { self.cum[k] };
             let p1 = self.pts[k + 1];
-            if geom::len(geom::sub(p1, a)) >= w {
+            let to_end = geom::sub(p1, a);
+            if geom::dot(to_end, to_end) >= w * w {
                 let d = geom::sub(p1, p0);
                 let f = geom::sub(p0, a);
                 let qa = geom::dot(d, d);

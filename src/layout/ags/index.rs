@@ -56,6 +56,11 @@ impl Buckets {
         Buckets { start, items }
     }
 
+    /// Where bucket `i` lies in the items (for data kept beside them).
+    pub fn range(&self, i: usize) -> std::ops::Range<usize> {
+        self.start[i] as usize..self.start[i + 1] as usize
+    }
+
     pub fn get(&self, i: usize) -> &[u32] {
         &self.items[self.start[i] as usize..self.start[i + 1] as usize]
     }
@@ -91,12 +96,11 @@ impl Grid {
     }
 
     fn cx(&self, x: f32) -> usize {
-        // `as` truncates and saturates (NaN to 0): floor for the non-negative values kept.
-        (((x - self.min[0]) * self.inv[0]).max(0.0) as usize).min(self.nx - 1)
+        slot((x - self.min[0]) * self.inv[0], self.nx)
     }
 
     fn cy(&self, y: f32) -> usize {
-        (((y - self.min[1]) * self.inv[1]).max(0.0) as usize).min(self.ny - 1)
+        slot((y - self.min[1]) * self.inv[1], self.ny)
     }
 
     /// The cell holding `p` (clamped to the grid).
@@ -114,6 +118,13 @@ impl Grid {
             }
         }
     }
+}
+
+/// The slot `0..n` (n ≥ 1) that the scaled coordinate `v` falls in, clamped. `as i32`
+/// truncates and saturates (NaN to 0), which is floor for the values kept, and is much
+/// cheaper than a conversion to `usize`.
+fn slot(v: f32, n: usize) -> usize {
+    ((v as i32).max(0) as usize).min(n - 1)
 }
 
 /// Bounding box of points.
@@ -143,7 +154,7 @@ pub struct Bands {
 
 impl Bands {
     pub fn of(&self, y: f32) -> usize {
-        (((y - self.min) * self.inv).max(0.0) as usize).min(self.n - 1)
+        slot((y - self.min) * self.inv, self.n)
     }
 }
 
@@ -155,6 +166,9 @@ pub struct PolyIndex {
     /// Vertex count of each contour, to tell neighbouring edges apart.
     ring_len: Vec<u32>,
     cells: Buckets,
+    /// The bounding box `[x0, y0, x1, y1]` of each item of `cells`, beside it, so that a query
+    /// rejects far edges without touching them.
+    cell_boxes: Vec<[f32; 4]>,
     /// Finer horizontal bands than the grid's rows, for the even-odd test.
     pub bands: Bands,
     rows: Buckets,
@@ -197,6 +211,14 @@ impl PolyIndex {
                 grid.for_box(e.lo, e.hi, |c| pairs.push((c as u32, i as u32)));
             }
         });
+        let cell_boxes = cells
+            .items
+            .iter()
+            .map(|&i| {
+                let e = &edges[i as usize];
+                [e.lo[0], e.lo[1], e.hi[0], e.hi[1]]
+            })
+            .collect();
         // Bands about four edges tall, fewer when tall edges would make the lists large.
         let height = (hi[1] - lo[1]).max(1e-3);
         let mut n = (edges.len() / 4).clamp(8, 512);
@@ -226,6 +248,7 @@ impl PolyIndex {
             grid,
             edges,
             ring_len,
+            cell_boxes,
             cells,
             bands,
             rows,
@@ -298,11 +321,12 @@ impl PolyIndex {
             if !clear {
                 return;
             }
-            for &i in self.cells.get(c) {
-                let e = &self.edges[i as usize];
-                if e.hi[0] < wlo[0] || e.lo[0] > whi[0] || e.hi[1] < wlo[1] || e.lo[1] > whi[1] {
+            let r = self.cells.range(c);
+            for (&i, b) in self.cells.items[r.clone()].iter().zip(&self.cell_boxes[r]) {
+                if b[2] < wlo[0] || b[0] > whi[0] || b[3] < wlo[1] || b[1] > whi[1] {
                     continue;
                 }
+                let e = &self.edges[i as usize];
                 let p = frame.to_local(e.a);
                 let q = frame.to_local(e.b);
                 if (p[0] < lo[0] && q[0] < lo[0])
