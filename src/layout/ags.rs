@@ -20,6 +20,9 @@
 //!    `SPACING` (`LayoutInput::forest_spacing`, else 8 m): rows at that spacing, each row
 //!    moved by a seeded jitter and every other one by half a spacing, each tree jittered
 //!    along its row; at most [`MAX_FILL_TREES`] (the spacing grows, with a warning).
+//!    Trees therefore stand in (jittered, staggered) rows: a row is one scanline. Jittering
+//!    each tree off its row too, with the exact test that then needs, cost 17–22 % of the
+//!    whole layout on [`bench_polygons`], so it is not done.
 //!
 //! Every tile must fit: its body (the quad less a 2 cm inset, and less the band its own
 //! side's bends poke into, see below) lies inside the polygon and off every hole, its stop
