@@ -1,8 +1,10 @@
 //! Layout throughput: `cargo bench --bench layout`.
 //!
-//! Lays out 10,000 autogen blocks of random sizes and headings with the sample block (several
-//! grids, spelling sets and spellings) and 100,000 placements of the sample autogen point, on
-//! one core, and prints blocks (placements) per second and the allocations per layout.
+//! Lays out, on one core, 10,000 autogen blocks of random sizes and headings with the sample
+//! block (several grids, spelling sets and spellings), 100,000 placements of the sample
+//! autogen point, and 10,000 autogen-string towns of 20 to 200 vertices with one lake hole
+//! each ([`agview::layout::ags::bench_polygons`]) with the sample string; prints blocks
+//! (placements, polygons) per second and the allocations per layout.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::hint::black_box;
@@ -129,4 +131,54 @@ fn main() {
         objects as f64 / n as f64,
         allocs as f64 / n as f64
     );
+
+    ags();
+}
+
+/// 10,000 towns with the sample string, one and two spawning contours, best and median of
+/// five runs (a shared machine makes single runs noisy).
+fn ags() {
+    let string = load("sample_scenery/autogen/lakeside.ags");
+    let path = Path::new("lakeside.ags");
+    let towns = layout::ags::bench_polygons(10_000, 1);
+    let vertices: usize = towns.iter().flatten().map(Vec::len).sum();
+    for low in [1u32, 2] {
+        let inputs: Vec<LayoutInput> = towns
+            .iter()
+            .enumerate()
+            .map(|(i, rings)| LayoutInput {
+                polygon: Some(rings.clone()),
+                param: Some((2 << 8) | low),
+                seed: i as u64,
+                ..Default::default()
+            })
+            .collect();
+        let mut secs = Vec::new();
+        let (mut tiles, mut trees, mut allocs) = (0usize, 0usize, 0usize);
+        for _ in 0..5 {
+            (tiles, trees) = (0, 0);
+            let a0 = ALLOCS.load(Ordering::Relaxed);
+            let t = Instant::now();
+            for input in &inputs {
+                if let Ok(s) = layout::layout(&string, path, black_box(input)) {
+                    tiles += s.tiles.len();
+                    trees += s.trees.len();
+                }
+            }
+            secs.push(t.elapsed().as_secs_f64());
+            allocs = ALLOCS.load(Ordering::Relaxed) - a0;
+        }
+        secs.sort_by(f64::total_cmp);
+        let n = inputs.len() as f64;
+        println!(
+            "ags, {low} spawning contour(s): {} polygons ({:.0} vertices avg): best {:.0} polygons/s, median {:.0}; {:.1} tiles, {:.1} trees, {:.1} allocations per polygon",
+            inputs.len(),
+            vertices as f64 / n,
+            n / secs[0],
+            n / secs[2],
+            tiles as f64 / n,
+            trees as f64 / n,
+            allocs as f64 / n
+        );
+    }
 }

@@ -179,6 +179,42 @@ fn city_block_shops_from_dsf_text() {
     );
 }
 
+#[test]
+fn lakeside_string_on_geojson() {
+    check(
+        "lakeside_ags",
+        "sample_scenery/autogen/lakeside.ags",
+        LayoutArgs {
+            polygon: Some("sample_scenery/polygons/lakeside.geojson".into()),
+            ..args()
+        },
+    );
+}
+
+/// The same string on the town's DSF polygon (parameter from the DSF) with another seed.
+#[test]
+fn lakeside_string_from_dsf_text() {
+    check(
+        "lakeside_ags_dsf_seed7",
+        "sample_scenery/autogen/lakeside.ags",
+        LayoutArgs {
+            polygon: Some("sample_scenery/polygons/town.txt".into()),
+            seed: 7,
+            ..args()
+        },
+    );
+}
+
+/// With no polygon a string is laid out on the built-in outline with a lake, and says so.
+#[test]
+fn lakeside_string_on_the_default_polygon() {
+    check(
+        "lakeside_ags_default_polygon",
+        "sample_scenery/autogen/lakeside.ags",
+        args(),
+    );
+}
+
 /// Sets 0 and 1 of the sample block both match a 117 x 61 m block of 12 m with parameter
 /// 768; their FREQUENCY lines (2 and 1) decide how often each is drawn.
 #[test]

@@ -980,6 +980,20 @@ fn sample_city_block() {
 }
 
 #[test]
+fn sample_lakeside_string() {
+    // Houses along the town's roads, corner tiles at its corners, trees filling the rest
+    // around the lake (the hole, which stays empty).
+    check_sample(
+        "lakeside",
+        "sample_scenery/autogen/lakeside.ags",
+        agview::input::LayoutArgs {
+            polygon: Some("sample_scenery/polygons/lakeside.geojson".into()),
+            ..Default::default()
+        },
+    );
+}
+
+#[test]
 fn sample_agn_town() {
     check_sample(
         "agn_town",
