@@ -62,12 +62,7 @@ impl Diagnostic {
 
     /// An error at a line and column of a text file.
     pub fn error_at(path: &Path, line: u32, col: u32, message: impl Into<String>) -> Self {
-        Self::new(
-            Severity::Error,
-            path,
-            Location::Text { line, col },
-            message,
-        )
+        Self::new(Severity::Error, path, Location::Text { line, col }, message)
     }
 
     /// A warning at a line and column of a text file.
@@ -119,10 +114,18 @@ impl fmt::Display for Diagnostic {
         match self.location {
             Location::File => write!(f, "{path}: {}: {}", self.severity, self.message),
             Location::Text { line, col } => {
-                write!(f, "{path}:{line}:{col}: {}: {}", self.severity, self.message)
+                write!(
+                    f,
+                    "{path}:{line}:{col}: {}: {}",
+                    self.severity, self.message
+                )
             }
             Location::Offset(off) => {
-                write!(f, "{path}: offset {off}: {}: {}", self.severity, self.message)
+                write!(
+                    f,
+                    "{path}: offset {off}: {}: {}",
+                    self.severity, self.message
+                )
             }
         }
     }
