@@ -373,7 +373,7 @@ fn controls_section(ui: &mut egui::Ui, c: &mut Controls, info: &Info, actions: &
                 ui.checkbox(&mut o.slop_regions, "slop");
                 ui.checkbox(&mut o.ground_points, "ground points");
                 ui.checkbox(&mut o.stop_points, "stop points");
-                ui.checkbox(&mut o.corners, "corners");
+                ui.checkbox(&mut o.corners, "corners, sides");
                 ui.checkbox(&mut o.caps, "caps");
                 ui.checkbox(&mut o.edge_rects, "edge rects");
             });

@@ -21,7 +21,8 @@ pub struct Overlays {
     pub ground_points: bool,
     /// AGS stop points (orange crosses).
     pub stop_points: bool,
-    /// AGS corners (magenta diamonds).
+    /// AGS corners (magenta diamonds) and the sides between them (lines just inside the
+    /// contour, alternating pink and violet from corner to corner).
     pub corners: bool,
     /// AGS caps: side end points (blue squares).
     pub caps: bool,
@@ -85,6 +86,9 @@ pub(crate) struct LineVertex {
     pub kind: u32,
     pub color: [u8; 4],
 }
+
+/// AGS sides alternate between these (pink, violet).
+const SIDE_COLORS: [[u8; 4]; 2] = [[255, 120, 200, 255], [150, 60, 255, 255]];
 
 /// How high above the drawn ground lines float.
 const LIFT: f32 = 0.25;
@@ -175,6 +179,42 @@ pub(crate) fn build(scene: &Scene, step: f32, marker: f32) -> Vec<LineVertex> {
         ];
         ring(&diamond, Kind::Corners, MAGENTA, &mut seg);
     }
+    // Sides: a spawning contour is cut into sides at its corners (the corner marks sit on
+    // its vertices). Each side is drawn a little inside the contour (interior on the left of
+    // the walking direction), in colours that alternate from side to side.
+    let corner_at: std::collections::HashSet<[u32; 2]> = scene
+        .corners
+        .iter()
+        .map(|c| c.pos.map(f32::to_bits))
+        .collect();
+    for ring in &scene.polygon {
+        let n = ring.len();
+        let Some(first) = (0..n).find(|&i| corner_at.contains(&ring[i].map(f32::to_bits))) else {
+            continue;
+        };
+        let inset = m * 0.5;
+        let mut side = 0usize;
+        for k in 0..n {
+            let i = (first + k) % n;
+            if k > 0 && corner_at.contains(&ring[i].map(f32::to_bits)) {
+                side += 1;
+            }
+            let (a, b) = (ring[i], ring[(i + 1) % n]);
+            let d = [b[0] - a[0], b[1] - a[1]];
+            let len = (d[0] * d[0] + d[1] * d[1]).sqrt();
+            if !(len > 1e-6) {
+                continue;
+            }
+            let off = [-d[1] / len * inset, d[0] / len * inset];
+            let color = SIDE_COLORS[side % 2];
+            seg(
+                [a[0] + off[0], a[1] + off[1]],
+                [b[0] + off[0], b[1] + off[1]],
+                Kind::Corners,
+                color,
+            );
+        }
+    }
     for p in &scene.debug.caps {
         let h = m * 0.7;
         let square = [
@@ -224,7 +264,61 @@ mod tests {
         // Polygon: 10 + 10 + 14.1 m at 2 m steps = 5 + 5 + 8 segments.
         assert_eq!(count(Kind::Polygon), 2 * 18);
         assert_eq!(count(Kind::CutLines), 2 * 2);
-        assert_eq!(count(Kind::Corners), 2 * 4);
+        let diamond = v
+            .iter()
+            .filter(|x| x.kind == Kind::Corners as u32 && !SIDE_COLORS.contains(&x.color))
+            .count();
+        assert_eq!(diamond, 2 * 4);
         assert_eq!(v.len() % 2, 0);
+    }
+}
+
+#[cfg(test)]
+mod side_tests {
+    use super::*;
+    use crate::scene::CornerMark;
+
+    /// A 20 x 10 m rectangle with corners at three of its vertices has three sides: the
+    /// side lines follow the contour just inside it and change colour at each corner.
+    #[test]
+    fn sides_run_inside_the_contour_and_alternate_at_corners() {
+        let ring = vec![[0.0, 0.0], [20.0, 0.0], [20.0, 10.0], [0.0, 10.0]];
+        let corner = |p: [f32; 2]| CornerMark {
+            pos: p,
+            ..CornerMark::default()
+        };
+        let scene = Scene {
+            polygon: vec![ring.clone()],
+            corners: vec![corner(ring[1]), corner(ring[2]), corner(ring[3])],
+            ..Scene::default()
+        };
+        let v = build(&scene, 2.0, 1.0);
+        let sides: Vec<&LineVertex> = v
+            .iter()
+            .filter(|x| x.kind == Kind::Corners as u32 && SIDE_COLORS.contains(&x.color))
+            .collect();
+        // 2 m pieces: 10 + 5 + 10 + 5 segments of two vertices.
+        assert_eq!(sides.len(), 2 * 30);
+        // Inside the contour (and, below, half a marker in).
+        for x in &sides {
+            assert!((0.0..=20.0).contains(&x.xy[0]), "{:?}", x.xy);
+            assert!((0.0..=10.0).contains(&x.xy[1]), "{:?}", x.xy);
+        }
+        // Walking from the first corner (20, 0): the right edge is side 0, the top side 1,
+        // the left side 2, and the bottom edge (no corner at (0, 0)) continues side 2.
+        let colour_of = |a: [f32; 2]| {
+            sides
+                .iter()
+                .find(|x| (x.xy[0] - a[0]).abs() < 1e-3 && (x.xy[1] - a[1]).abs() < 1e-3)
+                .map(|x| x.color)
+                .unwrap_or_else(|| panic!("no side vertex at {a:?}"))
+        };
+        let right = colour_of([19.5, 4.0]);
+        let top = colour_of([10.0, 9.5]);
+        let left = colour_of([0.5, 6.0]);
+        let bottom = colour_of([10.0, 0.5]);
+        assert_ne!(right, top);
+        assert_ne!(top, left);
+        assert_eq!(left, bottom, "the last side runs on past the ring's start");
     }
 }
