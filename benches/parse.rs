@@ -185,7 +185,10 @@ fn main() {
 /// Heap bytes held by a parsed autogen model (vectors' capacities and strings).
 fn autogen_heap(ag: &autogen::Autogen) -> usize {
     use std::mem::size_of;
-    let decl = |d: &autogen::ArtDecl| size_of::<autogen::ArtDecl>() + d.path.capacity();
+    // An Arc<str> holds its two reference counts beside the text.
+    let decl = |d: &autogen::ArtDecl| {
+        size_of::<autogen::ArtDecl>() + (d.path.len() + 2 * size_of::<usize>())
+    };
     let mut n =
         ag.objects.iter().map(decl).sum::<usize>() + ag.facades.iter().map(decl).sum::<usize>();
     n += ag.tiles.capacity() * size_of::<autogen::Tile>();

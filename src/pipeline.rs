@@ -86,7 +86,7 @@ pub fn load_scene(asset: &Path, args: &LayoutArgs) -> Result<Loaded, Diagnostic>
                     .iter()
                     .filter_map(|f| f.texture.as_ref().map(PathBuf::from)),
             );
-            files.extend(scene.meshes.iter().map(|m| PathBuf::from(&m.name)));
+            files.extend(scene.meshes.iter().map(|m| PathBuf::from(&*m.name)));
             scene
         }
         _ => {
@@ -114,11 +114,11 @@ fn texture_facades(scene: &mut Scene) {
         if scene.facades[i].facade.is_some() {
             continue;
         }
-        let def = match scene.facade_defs.iter().position(|d| d.name == tex) {
+        let def = match scene.facade_defs.iter().position(|d| *d.name == *tex) {
             Some(d) => d,
             None => {
                 scene.facade_defs.push(crate::scene::ArtRef {
-                    name: tex.clone(),
+                    name: tex.as_str().into(),
                     resolved: Some(tex),
                 });
                 scene.facade_defs.len() - 1

@@ -208,8 +208,8 @@ pub enum Placement {
 pub struct ObjectInstance {
     /// Index into `Scene::meshes` (the asset's `OBJECT` index).
     pub index: usize,
-    /// The mesh path as the asset names it.
-    pub path: String,
+    /// The mesh path as the asset names it (shared with the asset's declaration).
+    pub path: std::sync::Arc<str>,
     pub pos: [f32; 2],
     /// Degrees clockwise from north.
     pub heading: f32,
@@ -358,8 +358,8 @@ pub struct SceneStats {
 /// A reference to an art file, as the asset names it and as resolved.
 #[derive(Debug, Clone, PartialEq, Serialize, Default)]
 pub struct ArtRef {
-    /// The path as written in the asset (relative or library path).
-    pub name: String,
+    /// The path as written in the asset (relative or library path), shared with it.
+    pub name: std::sync::Arc<str>,
     /// The file it resolved to, if it did.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub resolved: Option<String>,

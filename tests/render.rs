@@ -309,7 +309,7 @@ fn tile(x0: f32, y0: f32, w: f32, h: f32, uv: [f32; 4], order: u32) -> Tile {
 fn object(index: usize, pos: [f32; 2], heading: f32, mode: Placement) -> ObjectInstance {
     ObjectInstance {
         index,
-        path: format!("mesh{index}.obj"),
+        path: format!("mesh{index}.obj").into(),
         pos,
         heading,
         mode,
@@ -323,7 +323,7 @@ fn refs(names: &[&str]) -> Vec<ArtRef> {
     names
         .iter()
         .map(|n| ArtRef {
-            name: n.to_string(),
+            name: (*n).into(),
             resolved: None,
         })
         .collect()

@@ -123,7 +123,7 @@ impl ArtCache {
 
 fn art_key(view: &ViewScene) -> Vec<String> {
     let s = &view.loaded.scene;
-    let name = |r: &crate::scene::ArtRef| r.resolved.clone().unwrap_or_else(|| r.name.clone());
+    let name = |r: &crate::scene::ArtRef| r.resolved.clone().unwrap_or_else(|| r.name.to_string());
     let mut k: Vec<String> = s.meshes.iter().map(name).collect();
     k.push("|".into());
     k.extend(s.facade_defs.iter().map(name));

@@ -462,7 +462,7 @@ pub fn combine(parts: Vec<Scene>) -> (Scene, Vec<String>) {
             .iter()
             .map(|r| {
                 *meshes
-                    .entry((r.name.clone(), r.resolved.clone()))
+                    .entry((r.name.to_string(), r.resolved.clone()))
                     .or_insert_with(|| {
                         out.meshes.push(r.clone());
                         out.meshes.len() - 1
@@ -480,7 +480,7 @@ pub fn combine(parts: Vec<Scene>) -> (Scene, Vec<String>) {
             .iter()
             .map(|r| {
                 *facades
-                    .entry((r.name.clone(), r.resolved.clone()))
+                    .entry((r.name.to_string(), r.resolved.clone()))
                     .or_insert_with(|| {
                         out.facade_defs.push(r.clone());
                         out.facade_defs.len() - 1

@@ -48,7 +48,8 @@ impl AutogenKind {
 /// An art file named by a loading directive (`OBJECT`, `FACADE`, `VEGETATION`, `TEXTURE…`).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ArtDecl {
-    pub path: String,
+    /// Shared, so that each object a layout places names its mesh without an allocation.
+    pub path: std::sync::Arc<str>,
     pub line: u32,
 }
 
@@ -715,7 +716,7 @@ impl Reader<'_, '_> {
             "TEXTURE" => {
                 let p = l.rest("path")?;
                 self.ag.texture = Some(ArtDecl {
-                    path: p.to_string(),
+                    path: p.into(),
                     line: l.number,
                 });
             }
@@ -736,21 +737,21 @@ impl Reader<'_, '_> {
                     self.warn(l.warning_kw(msg));
                 }
                 self.ag.vegetation = Some(ArtDecl {
-                    path: p.to_string(),
+                    path: p.into(),
                     line: l.number,
                 });
             }
             "OBJECT" => {
                 let p = l.rest("path for .obj")?;
                 self.ag.objects.push(ArtDecl {
-                    path: p.to_string(),
+                    path: p.into(),
                     line: l.number,
                 });
             }
             "FACADE" => {
                 let p = l.rest("path for .fac")?;
                 self.ag.facades.push(ArtDecl {
-                    path: p.to_string(),
+                    path: p.into(),
                     line: l.number,
                 });
             }
@@ -1057,7 +1058,7 @@ impl Reader<'_, '_> {
                 self.ag.other_textures.push((
                     k.to_string(),
                     ArtDecl {
-                        path: p.to_string(),
+                        path: p.into(),
                         line: l.number,
                     },
                 ));

@@ -643,6 +643,8 @@ pub fn layout(ag: &Autogen, asset_path: &Path, input: &LayoutInput) -> Result<Sc
         input,
         rng: rng.fork(2),
     };
+    // Every tile of the block shares the grid's axes, so one heading serves them all.
+    let block_heading = canon.up_heading();
     let mut outside = Vec::new();
     for ann in &grid.annotations {
         let a = ann.anchor();
@@ -667,6 +669,7 @@ pub fn layout(ag: &Autogen, asset_path: &Path, input: &LayoutInput) -> Result<Sc
                     },
                     origin_px: [cs.start, rs.start],
                     mpp,
+                    heading: block_heading,
                 };
                 let ground = formulas
                     .iter()

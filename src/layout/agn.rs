@@ -599,13 +599,13 @@ impl Layout<'_> {
                 let index = *mesh_index.entry(m).or_insert(next);
                 if index == next {
                     self.scene.meshes.push(ArtRef {
-                        name: m.to_string(),
+                        name: m.into(),
                         resolved: None,
                     });
                 }
                 self.scene.objects.push(ObjectInstance {
                     index,
-                    path: m.to_string(),
+                    path: m.into(),
                     pos: center,
                     heading,
                     mode: Placement::Draped,

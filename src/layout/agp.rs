@@ -49,11 +49,7 @@ pub fn layout(ag: &Autogen, asset_path: &Path, input: &LayoutInput) -> Result<Sc
     };
     let [l, b, r, t] = tile.rect;
     let center = [(l + r) * 0.5, (b + t) * 0.5];
-    let xf = TileXf {
-        frame,
-        origin_px: tile.anchor.unwrap_or(center),
-        mpp: ag.meters_per_pixel(),
-    };
+    let xf = TileXf::new(frame, tile.anchor.unwrap_or(center), ag.meters_per_pixel());
     let corners = [[l, b], [r, b], [r, t], [l, t]].map(|p| xf.px(p));
     let crop = tile.crop_poly.as_ref().map(|c| {
         let mut w: Vec<[f32; 2]> = c.iter().map(|p| xf.px(*p)).collect();

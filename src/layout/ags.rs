@@ -1380,11 +1380,7 @@ fn run(ag: &Autogen, asset_path: &Path, input: &LayoutInput) -> Result<Detailed,
     for (order, p) in placer.placed.iter().enumerate() {
         let tile = &ag.tiles[p.tile];
         let [l, b, r, t] = tile.rect;
-        let xf = TileXf {
-            frame: p.frame,
-            origin_px: [l, b],
-            mpp,
-        };
+        let xf = TileXf::new(p.frame, [l, b], mpp);
         let own = xf.px(tile.ground.unwrap_or([(l + r) * 0.5, (b + t) * 0.5]));
         let ground = match unit_ground {
             Some((u, g)) if p.shared && u == p.unit => g,

@@ -124,7 +124,7 @@ pub(crate) fn scene_for(ag: &Autogen, asset_path: &std::path::Path, input: &Layo
         seed: input.seed,
         geo: input.geo,
         tile_texture: ag.texture.as_ref().map(|t| TileTexture {
-            path: t.path.clone(),
+            path: t.path.to_string(),
             width_px: ag.texture_scale.map_or(1.0, |s| s[0]),
             height_px: ag.texture_scale.map_or(1.0, |s| s[1]),
         }),
@@ -152,18 +152,26 @@ pub(crate) struct TileXf {
     pub frame: Frame,
     pub origin_px: P2,
     pub mpp: P2,
+    /// Heading of texture +t (degrees clockwise from north), worked out once per tile
+    /// rather than once per annotation (an `atan2`).
+    pub heading: f32,
 }
 
 impl TileXf {
+    pub fn new(frame: Frame, origin_px: P2, mpp: P2) -> Self {
+        TileXf {
+            frame,
+            origin_px,
+            mpp,
+            heading: frame.up_heading(),
+        }
+    }
+
     pub fn px(&self, p: P2) -> P2 {
         self.frame.to_world([
             (p[0] - self.origin_px[0]) * self.mpp[0],
             (p[1] - self.origin_px[1]) * self.mpp[1],
         ])
-    }
-    /// Heading of texture +t (degrees clockwise from north).
-    pub fn heading(&self) -> f32 {
-        self.frame.up_heading()
     }
 }
 
@@ -186,7 +194,7 @@ pub(crate) struct Emit<'a> {
 impl Emit<'_> {
     /// Places one annotation through `xf`; graded objects take their height at `ground`.
     pub fn annotation(&mut self, scene: &mut Scene, ann: &Annotation, xf: &TileXf, ground: P2) {
-        let base = xf.heading();
+        let base = xf.heading;
         match &ann.kind {
             AnnotationKind::Object {
                 pos,

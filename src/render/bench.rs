@@ -340,7 +340,7 @@ pub fn synthetic_city(opts: &BenchOptions) -> (Scene, ArtSet, Terrain) {
             let index = (rnd() * meshes as f32) as usize % meshes;
             scene.objects.push(ObjectInstance {
                 index,
-                path: format!("house{index}.obj"),
+                path: format!("house{index}.obj").into(),
                 pos,
                 heading: (rnd() * 4.0).floor() * 90.0,
                 mode: Placement::Graded,
@@ -353,7 +353,7 @@ pub fn synthetic_city(opts: &BenchOptions) -> (Scene, ArtSet, Terrain) {
     }
     scene.meshes = (0..meshes)
         .map(|i| ArtRef {
-            name: format!("house{i}.obj"),
+            name: format!("house{i}.obj").into(),
             resolved: None,
         })
         .collect();

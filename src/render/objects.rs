@@ -314,7 +314,7 @@ fn display_name(mesh: &MeshArt, scene: &Scene, i: usize) -> String {
     scene
         .meshes
         .get(i)
-        .map(|r| r.name.clone())
+        .map(|r| r.name.to_string())
         .unwrap_or_else(|| format!("#{i}"))
 }
 

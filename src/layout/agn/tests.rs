@@ -244,7 +244,7 @@ fn library_objects_boxes_headings_and_models() {
     assert!(near(t.center, [0.105 * MX, -0.095 * MY], 1e-3));
     // Both churches share one mesh.
     assert_eq!(s.meshes.len(), 1);
-    assert_eq!(s.meshes[0].name, "models/church.obj");
+    assert_eq!(&*s.meshes[0].name, "models/church.obj");
     assert_eq!(s.objects.len(), 2);
     for (obj, lib) in s
         .objects
