@@ -127,6 +127,8 @@ pub use contour::turn_angle;
 
 /// How far (meters) a stop point must stay from the contours and from later tiles.
 pub const STOP_CLEARANCE: f32 = 0.5;
+/// Up to this many stop points are tested one by one; more are looked up by cell.
+const STOP_SCAN: usize = 64;
 /// How far (meters) a blocked edge tile slides forward per try.
 pub const SLIDE_STEP: f32 = 0.5;
 /// At most this many slides per tile or atomic spelling.
@@ -504,10 +506,13 @@ struct Placer<'a> {
     placed: Vec<Placed>,
     /// Stop points placed, with their unit.
     stops: Vec<(P2, usize)>,
-    /// The stop points of each grid cell as a list: the first, then `stop_next` of each
-    /// ([`NONE`] ends it).
-    stop_head: Vec<u32>,
+    /// Once there are more than [`STOP_SCAN`] stop points: those of each square cell of
+    /// `stop_cell` meters (at least any tile's extent, so a tile's test sees at most 3 x 3
+    /// cells) as a list: the first, then `stop_next` of each ([`NONE`] ends it). Hashed by
+    /// cell, so the cells stay small however large the polygon.
+    stop_head: std::collections::HashMap<[i32; 2], u32>,
     stop_next: Vec<u32>,
+    stop_cell: f32,
     units: usize,
     atomics: usize,
     full: bool,
@@ -533,8 +538,10 @@ impl<'a> Placer<'a> {
             index,
             placed: Vec::with_capacity(64),
             stops: Vec::with_capacity(64),
-            stop_head: vec![NONE; index.grid.cells()],
-            stop_next: Vec::with_capacity(64),
+            stop_head: std::collections::HashMap::new(),
+            stop_next: Vec::new(),
+            stop_cell: t.size.iter().map(|s| geom::len(*s)).fold(1.0, f32::max)
+                + 4.0 * STOP_CLEARANCE,
             units: 0,
             atomics: 0,
             full: false,
@@ -592,25 +599,43 @@ impl<'a> Placer<'a> {
                 }
             }
         };
-        if self.stops.len() <= 64 {
+        if self.stops.len() <= STOP_SCAN {
             // Few: a straight scan beats walking the cells.
             for &(s, unit) in &self.stops {
                 test(s, unit);
             }
         } else {
-            self.index.grid.for_box(lo, hi, |cell| {
-                let mut i = self.stop_head[cell];
-                while let Some(&(s, unit)) = self.stops.get(i as usize) {
-                    test(s, unit);
-                    i = self.stop_next[i as usize];
+            let [x0, y0] = self.stop_cell_of(lo);
+            let [x1, y1] = self.stop_cell_of(hi);
+            for y in y0..=y1 {
+                for x in x0..=x1 {
+                    let mut i = self.stop_head.get(&[x, y]).copied().unwrap_or(NONE);
+                    while let Some(&(s, unit)) = self.stops.get(i as usize) {
+                        test(s, unit);
+                        i = self.stop_next[i as usize];
+                    }
                 }
-            });
+            }
         }
         if slide > 0.0 {
             Check::Covers(slide)
         } else {
             Check::Fits
         }
+    }
+
+    /// The cell of `p` in the stop point lists (saturating far away: the lists stay
+    /// correct, only slower, for coordinates past ±2³¹ cells).
+    fn stop_cell_of(&self, p: P2) -> [i32; 2] {
+        p.map(|v| (v / self.stop_cell).floor() as i32)
+    }
+
+    /// Adds stop point `i` to its cell's list.
+    fn link_stop(&mut self, i: usize) {
+        let cell = self.stop_cell_of(self.stops[i].0);
+        let head = self.stop_head.entry(cell).or_insert(NONE);
+        self.stop_next.push(*head);
+        *head = i as u32;
     }
 
     fn fits(&self, p: &Placed) -> bool {
@@ -629,10 +654,15 @@ impl<'a> Placer<'a> {
             let s = p
                 .frame
                 .to_world([(sp[0] - bl[0]) * mpp[0], (sp[1] - bl[1]) * mpp[1]]);
-            let cell = self.index.grid.cell(s);
-            self.stop_next.push(self.stop_head[cell]);
-            self.stop_head[cell] = self.stops.len() as u32;
             self.stops.push((s, p.unit));
+            if self.stops.len() == STOP_SCAN + 1 {
+                // From now on the stop points are looked up by cell.
+                for i in 0..self.stops.len() {
+                    self.link_stop(i);
+                }
+            } else if self.stops.len() > STOP_SCAN + 1 {
+                self.link_stop(self.stops.len() - 1);
+            }
         }
         self.placed.push(p);
     }
@@ -1077,9 +1107,10 @@ impl<'a> Placer<'a> {
         last
     }
 
-    /// Puts a cap over the end of the last edge tile of a side; returns that end.
-    fn cap(&mut self, last: usize, side: &Side<'_>, s0: f32, s1: f32, rng: &mut Rng) -> P2 {
-        let prev = self.placed[last];
+    /// Puts a cap over the end of the last edge tile of a side; returns that end (`None`
+    /// when that tile was never kept: the tile limit was reached as it was placed).
+    fn cap(&mut self, last: usize, side: &Side<'_>, s0: f32, s1: f32, rng: &mut Rng) -> Option<P2> {
+        let prev = *self.placed.get(last)?;
         let end = prev.frame.to_world([prev.size[0], 0.0]);
         let mut order = std::mem::take(&mut self.rule_order);
         order.clear();
@@ -1112,7 +1143,7 @@ impl<'a> Placer<'a> {
             }
         }
         self.rule_order = order;
-        end
+        Some(end)
     }
 }
 
@@ -1340,8 +1371,9 @@ fn run(ag: &Autogen, asset_path: &Path, input: &LayoutInput) -> Result<Detailed,
     // 4. Caps.
     for (wi, si, (last, s0, s1)) in ends {
         let side = &walks[wi].sides.get(si);
-        let end = placer.cap(last, side, s0, s1, &mut cap_rng);
-        scene.debug.caps.push(end);
+        if let Some(end) = placer.cap(last, side, s0, s1, &mut cap_rng) {
+            scene.debug.caps.push(end);
+        }
     }
     if placer.full {
         msgs.file(format!(

@@ -1126,3 +1126,37 @@ fn jagged_polygons(n: usize, seed: u64) -> Vec<Vec<Vec<P2>>> {
         })
         .collect()
 }
+
+/// Found by the `ags_polygon` fuzz target: a triangle thousands of kilometres across, 12,000
+/// km from the origin, with 15 spawning contours claimed. The tile limit is reached while an
+/// edge tile is being placed; the cap for that side must not look for the tile that was not
+/// kept.
+#[test]
+fn hitting_the_tile_limit_mid_side_does_not_cap_a_missing_tile() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("sample_scenery/autogen/lakeside.ags");
+    let bytes = std::fs::read(&path).expect("the sample string");
+    let ag = parse(&path, &bytes, &mut Vec::new()).unwrap();
+    let k = 1000.0;
+    let rings = vec![vec![
+        [-12337.0 * k, -12337.0 * k],
+        [-12337.0 * k, 3855.0 * k],
+        [3847.0 * k, 2575.0 * k],
+    ]];
+    let inp = LayoutInput {
+        polygon: Some(rings),
+        param: Some(0x690f),
+        seed: 0x0f0f_0f0f,
+        ..Default::default()
+    };
+    let d = run(&ag, &path, &inp).unwrap();
+    let s = &d.scene;
+    assert!(s.tiles.len() <= MAX_TILES);
+    assert!(s.trees.len() - d.fill_from <= MAX_FILL_TREES);
+    assert!(
+        s.warnings
+            .iter()
+            .any(|w| w.contains("tiles: the layout stops there")),
+        "{:?}",
+        s.warnings
+    );
+}
