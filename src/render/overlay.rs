@@ -202,7 +202,7 @@ pub(crate) fn build(scene: &Scene, step: f32, marker: f32) -> Vec<LineVertex> {
             let (a, b) = (ring[i], ring[(i + 1) % n]);
             let d = [b[0] - a[0], b[1] - a[1]];
             let len = (d[0] * d[0] + d[1] * d[1]).sqrt();
-            if !(len > 1e-6) {
+            if len.is_nan() || len <= 1e-6 {
                 continue;
             }
             let off = [-d[1] / len * inset, d[0] / len * inset];

@@ -103,11 +103,6 @@ impl Grid {
         slot((y - self.min[1]) * self.inv[1], self.ny)
     }
 
-    /// The cell holding `p` (clamped to the grid).
-    pub fn cell(&self, p: P2) -> usize {
-        self.cy(p[1]) * self.nx + self.cx(p[0])
-    }
-
     /// Calls `f` with every cell the box `[lo, hi]` touches.
     pub fn for_box(&self, lo: P2, hi: P2, mut f: impl FnMut(usize)) {
         let (x0, x1) = (self.cx(lo[0]), self.cx(hi[0]));
