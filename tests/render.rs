@@ -747,10 +747,18 @@ fn facades_trees_and_overlays() {
             [45.0, 45.0],
             [-45.0, 45.0],
         ]],
-        corners: vec![CornerMark {
-            pos: [45.0, -20.0],
-            ..CornerMark::default()
-        }],
+        // Two corners cut the contour into two sides, drawn just inside it in pink and
+        // violet.
+        corners: vec![
+            CornerMark {
+                pos: [45.0, -20.0],
+                ..CornerMark::default()
+            },
+            CornerMark {
+                pos: [-45.0, 45.0],
+                ..CornerMark::default()
+            },
+        ],
         stop_points: vec![[0.0, -20.0]],
         debug: DebugMarks {
             cut_lines: vec![[[0.0, -20.0], [0.0, 45.0]]],
