@@ -4,7 +4,8 @@
 //! block (several grids, spelling sets and spellings), 100,000 placements of the sample
 //! autogen point, and 10,000 autogen-string towns of 20 to 200 vertices with one lake hole
 //! each ([`agview::layout::ags::bench_polygons`]) with the sample string; prints blocks
-//! (placements, polygons) per second and the allocations per layout.
+//! (placements, polygons) per second and the allocations per layout; and an AGN town of
+//! 20,000 generic buildings and 500 vegetation polygons, with its time per layout.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::hint::black_box;
@@ -133,6 +134,43 @@ fn main() {
     );
 
     ags();
+    agn();
+}
+
+/// An AGN town of 20,000 generic buildings and 500 vegetation polygons on its LOD13
+/// square, written, read back and laid out ten times with different seeds.
+fn agn() {
+    use agview::format::agn;
+    // The square 000333311030032an: meters per x and y unit at its middle latitude.
+    let (mx, my) = (1_099.592_070_790_809, 1_222.992_452_562_82);
+    let name = Path::new("000333311030032an.agn");
+    let bytes = agn::write(&layout::agn::bench_file(20_000, 500, mx, my));
+    let file = agn::parse(name, &bytes, &mut Vec::new()).expect("the bench file reads back");
+    let opts = layout::agn::AgnOptions {
+        texture_dir_files: vec!["town.png".into()],
+        ..Default::default()
+    };
+    let mut secs = Vec::new();
+    let mut scene = None;
+    for seed in 0..10 {
+        let input = LayoutInput {
+            seed,
+            ..Default::default()
+        };
+        let t = Instant::now();
+        scene = Some(layout::agn::layout(&file, name, black_box(&input), &opts).expect("lays out"));
+        secs.push(t.elapsed().as_secs_f64());
+    }
+    secs.sort_by(f64::total_cmp);
+    let s = scene.expect("ten runs");
+    println!(
+        "agn: {} buildings, {} vegetation areas, {} trees: best {:.1} ms, median {:.1} ms",
+        s.facades.len(),
+        s.vegetation.len(),
+        s.trees.len(),
+        secs[0] * 1e3,
+        secs[5] * 1e3
+    );
 }
 
 /// 10,000 towns with the sample string, one and two spawning contours, best and median of

@@ -851,16 +851,6 @@ fn exaggeration_changes_without_reupload() {
     assert!(yb + 5.0 < ya, "pole at row {ya} then {yb}");
 }
 
-/// The render bench on the synthetic city (slow; run with `--ignored --nocapture`).
-#[test]
-#[ignore]
-fn bench_synthetic_city() {
-    let report = agview::render::bench(&agview::render::BenchOptions::default()).unwrap();
-    println!("{report}");
-    assert_eq!(report.tiles, 50_000);
-    assert_eq!(report.objects, 200_000);
-}
-
 /// An object with two LODs of different colours (red to 100 m, blue from 100 m): red when
 /// near, blue when far, a dithered mix of both at the switch, and shown in the top view.
 #[test]

@@ -229,6 +229,78 @@ fn place(
     }
 }
 
+/// A town for timing the layout (`benches/layout.rs`): `buildings` generic buildings of 10
+/// to 30 m at random headings spread over the square of the file name `000333311030032an`
+/// in ten roof groups, and `areas` eight-sided vegetation polygons 30 to 80 m in radius,
+/// drawn from a fixed seed. One x unit is `mx` meters and one y unit `my` at that square.
+pub fn bench_file(buildings: usize, areas: usize, mx: f64, my: f64) -> AgnFile {
+    use crate::format::agn::{GenericBuildings, Polygon, VegetationPolygons};
+    let mut rng = Rng::new(2024);
+    let guid = |n: u8| {
+        let mut b = [0u8; 16];
+        b[0] = n;
+        b[15] = 0xaa;
+        Guid(b)
+    };
+    let mut groups: Vec<GenericBuildings> = (0..10)
+        .map(|i| GenericBuildings {
+            offset: 0,
+            roof: if i == 0 { Guid::ZERO } else { guid(i) },
+            buildings: Vec::new(),
+        })
+        .collect();
+    let to_units = |m: [f32; 2]| [m[0] / mx as f32, -m[1] / my as f32];
+    for i in 0..buildings {
+        let x = rng.f32() * 0.96 - 0.48;
+        let y = rng.f32() * 0.96 - 0.48;
+        let (w, d) = (10.0 + rng.f32() * 20.0, 10.0 + rng.f32() * 20.0);
+        let a = rng.f32() * std::f32::consts::TAU;
+        let (s, c) = a.sin_cos();
+        groups[i % 10].buildings.push(Footprint {
+            offset: 0,
+            start: [x, y],
+            to_second: to_units([c * w, s * w]),
+            to_third: to_units([-s * d, c * d]),
+        });
+    }
+    let polygons = (0..areas)
+        .map(|_| {
+            let cx = 0.05 + rng.f32() * 0.9;
+            let cy = 0.05 + rng.f32() * 0.9;
+            let r = 30.0 + rng.f32() * 50.0;
+            let mut vertices: Vec<Point> = (0..8)
+                .map(|k| {
+                    let a = k as f32 / 8.0 * std::f32::consts::TAU;
+                    let rr = r * (0.7 + 0.3 * rng.f32());
+                    [cx + rr * a.cos() / mx as f32, cy - rr * a.sin() / my as f32]
+                })
+                .collect();
+            vertices.push(vertices[0]);
+            Polygon {
+                offset: 0,
+                vertices,
+            }
+        })
+        .collect();
+    AgnFile {
+        building_weights: Some(BuildingWeights {
+            offset: 0,
+            weights: [10, 6, 3, 1],
+        }),
+        building_texture: Some(TextureName {
+            offset: 0,
+            name: "town".into(),
+        }),
+        generic_buildings: groups,
+        vegetation_polygons: vec![VegetationPolygons {
+            offset: 0,
+            vegetation: guid(99),
+            polygons,
+        }],
+        ..AgnFile::default()
+    }
+}
+
 /// Lays out an FSX `.agn` file on its LOD13 square. Pure: the directory listing and the
 /// model mapping come in `opts`. Warnings go to `scene.warnings`.
 pub fn layout(

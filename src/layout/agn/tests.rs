@@ -1039,61 +1039,12 @@ fn load_options_lists_the_directory_and_reads_the_mapping() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-// --- Speed ------------------------------------------------------------------------------
+// --- The benchmark's town (timed in benches/layout.rs) ----------------------------------
 
 /// An AGN file with `buildings` generic buildings in 10 GBLR chunks and `areas` vegetation
-/// polygons (8-vertex blobs, 30-80 m across... in radius), spread over the square.
+/// polygons (8-vertex blobs, 30 to 80 m in radius), spread over the square.
 fn big_file(buildings: usize, areas: usize) -> AgnFile {
-    let mut rng = Rng::new(2024);
-    let mut groups: Vec<GenericBuildings> = (0..10)
-        .map(|i| generic(if i == 0 { Guid::ZERO } else { g(i) }, Vec::new()))
-        .collect();
-    for i in 0..buildings {
-        let x = rng.f32() * 0.96 - 0.48;
-        let y = rng.f32() * 0.96 - 0.48;
-        let (w, d) = (10.0 + rng.f32() * 20.0, 10.0 + rng.f32() * 20.0);
-        let a = rng.f32() * std::f32::consts::TAU;
-        let (s, c) = a.sin_cos();
-        let to_units = |m: [f32; 2]| [m[0] / MX as f32, -m[1] / MY as f32];
-        groups[i % 10].buildings.push(fp(
-            [x, y],
-            to_units([c * w, s * w]),
-            to_units([-s * d, c * d]),
-        ));
-    }
-    let polygons = (0..areas)
-        .map(|_| {
-            let cx = 0.05 + rng.f32() * 0.9;
-            let cy = 0.05 + rng.f32() * 0.9;
-            let r = 30.0 + rng.f32() * 50.0;
-            let mut vertices: Vec<Point> = (0..8)
-                .map(|k| {
-                    let a = k as f32 / 8.0 * std::f32::consts::TAU;
-                    let rr = r * (0.7 + 0.3 * rng.f32());
-                    [cx + rr * a.cos() / MX as f32, cy - rr * a.sin() / MY as f32]
-                })
-                .collect();
-            vertices.push(vertices[0]);
-            Polygon {
-                offset: 0,
-                vertices,
-            }
-        })
-        .collect();
-    AgnFile {
-        building_weights: weights([10, 6, 3, 1]),
-        building_texture: Some(TextureName {
-            offset: 0,
-            name: "town".into(),
-        }),
-        generic_buildings: groups,
-        vegetation_polygons: vec![VegetationPolygons {
-            offset: 0,
-            vegetation: g(99),
-            polygons,
-        }],
-        ..AgnFile::default()
-    }
+    bench_file(buildings, areas, MX, MY)
 }
 
 #[test]
@@ -1105,30 +1056,4 @@ fn big_file_lays_out_completely() {
     assert_eq!(s.facades.len(), 2000);
     assert_eq!(s.vegetation.len(), 50);
     assert!(s.trees.len() > 50 * 20);
-}
-
-/// `cargo test --release --lib layout::agn::tests::speed -- --ignored --nocapture`
-#[test]
-#[ignore = "timing: run in release with --ignored --nocapture"]
-fn speed_20000_buildings_500_vegetation_polygons() {
-    let bytes = agn::write(&big_file(20_000, 500));
-    let file = agn::parse(Path::new(NAME), &bytes, &mut Vec::new()).unwrap();
-    let opts = AgnOptions {
-        texture_dir_files: vec!["town.png".into()],
-        ..Default::default()
-    };
-    let mut best = f64::INFINITY;
-    let mut scene = Scene::default();
-    for seed in 0..10 {
-        let t = std::time::Instant::now();
-        scene = layout(&file, Path::new(NAME), &seeded(seed), &opts).unwrap();
-        best = best.min(t.elapsed().as_secs_f64());
-    }
-    println!(
-        "agn layout: {} buildings, {} vegetation areas, {} trees: best of 10 {:.2} ms",
-        scene.facades.len(),
-        scene.vegetation.len(),
-        scene.trees.len(),
-        best * 1e3
-    );
 }
