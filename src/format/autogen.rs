@@ -545,7 +545,9 @@ struct Reader<'a, 'w> {
     named_t: HashMap<String, Vec<(usize, u32)>>,
     corner_tier: u32,
     spelling_tier: u32,
-    /// Column of each annotation's object/facade index, for the end-of-file check.
+    /// Where an annotation names an object/facade index not declared (yet) when it was
+    /// read, for the end-of-file check. (Declarations only grow, so an index in range when
+    /// read stays in range.)
     index_refs: Vec<(bool, usize, u32, u32)>,
 }
 
@@ -1118,6 +1120,9 @@ impl Reader<'_, '_> {
             }
             None => index as i64,
         };
+        // Tiles of one file tend to carry alike numbers of annotations: start this one with
+        // room for as many as the previous had, so its list is not grown step by step.
+        let expect = self.ag.tiles.last().map_or(0, |t| t.annotations.len());
         self.ag.tiles.push(Tile {
             id,
             rect: r,
@@ -1128,7 +1133,7 @@ impl Reader<'_, '_> {
             stop_points: Vec::new(),
             pivot_lead: None,
             pivot_trail: None,
-            annotations: Vec::new(),
+            annotations: Vec::with_capacity(expect),
             line: l.number,
         });
         self.target = Target::Tile(index);
@@ -1203,7 +1208,10 @@ impl Reader<'_, '_> {
                     }
                 };
                 let show = show_levels(l)?;
-                self.index_refs.push((true, index, l.number, icol));
+                if index >= self.ag.objects.len() {
+                    // Not declared yet: checked again once the whole file is read.
+                    self.index_refs.push((true, index, l.number, icol));
+                }
                 AnnotationKind::Object {
                     pos,
                     heading,
@@ -1231,7 +1239,9 @@ impl Reader<'_, '_> {
                         points.len()
                     )));
                 }
-                self.index_refs.push((false, index, l.number, icol));
+                if index >= self.ag.facades.len() {
+                    self.index_refs.push((false, index, l.number, icol));
+                }
                 AnnotationKind::Facade {
                     index,
                     height,

@@ -60,7 +60,15 @@ impl<'a> TextFile<'a> {
             let raw = &rest[..len];
             self.pos += len + 1;
             self.line_no = self.line_no.saturating_add(1);
-            let text = match std::str::from_utf8(raw) {
+            // Most lines are ASCII: one word-at-a-time check settles them, and only the rest
+            // pay for full UTF-8 validation.
+            let ascii = raw.is_ascii();
+            let text = match if ascii {
+                // SAFETY: every byte is below 0x80, so the bytes are valid UTF-8.
+                Ok(unsafe { std::str::from_utf8_unchecked(raw) })
+            } else {
+                std::str::from_utf8(raw)
+            } {
                 Ok(t) => t,
                 Err(e) => {
                     let col = char_col(&raw[..e.valid_up_to()]);
@@ -80,7 +88,7 @@ impl<'a> TextFile<'a> {
                 number: self.line_no,
                 text,
                 pos: 0,
-                ascii: text.is_ascii(),
+                ascii,
                 keyword: "",
                 keyword_col: 1,
                 last_end: 0,
@@ -289,6 +297,10 @@ impl<'a> Line<'a> {
     /// A signed integer (a value like `3.0` is accepted when it is whole).
     pub fn i64(&mut self, what: &str) -> Result<i64, Diagnostic> {
         let (tok, col) = self.word_col(what)?;
+        self.int_of(what, tok, col)
+    }
+
+    fn int_of(&self, what: &str, tok: &str, col: u32) -> Result<i64, Diagnostic> {
         parse_int(tok).ok_or_else(|| {
             self.error(
                 col,
@@ -302,8 +314,8 @@ impl<'a> Line<'a> {
 
     /// An integer in `lo..=hi`.
     pub fn int_in(&mut self, what: &str, lo: i64, hi: i64) -> Result<i64, Diagnostic> {
-        let col = self.next_col();
-        let v = self.i64(what)?;
+        let (tok, col) = self.word_col(what)?;
+        let v = self.int_of(what, tok, col)?;
         if v < lo || v > hi {
             return Err(self.error(
                 col,

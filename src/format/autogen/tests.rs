@@ -470,3 +470,18 @@ fn random_mutations_never_panic() {
         }
     }
 }
+
+/// An annotation may name an OBJECT or FACADE declared further down the file: indices are
+/// checked once the whole file is read, and the first one still out of range is the error.
+#[test]
+fn art_declared_after_its_annotation_counts() {
+    let ok = agp_with("OBJ_DRAPED 10 10 0 1\nFAC 1 10 0 0 5 5\nOBJECT b.obj\nFACADE g.fac");
+    let (ag, _) = parse_str(&ok).expect("indices resolve at the end of the file");
+    assert_eq!(ag.objects.len(), 2);
+    assert_eq!(ag.facades.len(), 2);
+    let bad = agp_with("OBJ_DRAPED 10 10 0 2\nOBJ_DRAPED 10 10 0 3\nOBJECT b.obj");
+    assert_eq!(
+        err(&bad),
+        "t.ag:9:20: error: index 2 names no OBJECT: the file loads 2 OBJECT file(s) (indices from 0)"
+    );
+}
