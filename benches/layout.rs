@@ -141,10 +141,8 @@ fn main() {
 /// square, written, read back and laid out ten times with different seeds.
 fn agn() {
     use agview::format::agn;
-    // The square 000333311030032an: meters per x and y unit at its middle latitude.
-    let (mx, my) = (1_099.592_070_790_809, 1_222.992_452_562_82);
-    let name = Path::new("000333311030032an.agn");
-    let bytes = agn::write(&layout::agn::bench_file(20_000, 500, mx, my));
+    let name = Path::new(layout::agn::BENCH_FILE_NAME);
+    let bytes = agn::write(&layout::agn::bench_file(20_000, 500));
     let file = agn::parse(name, &bytes, &mut Vec::new()).expect("the bench file reads back");
     let opts = layout::agn::AgnOptions {
         texture_dir_files: vec!["town.png".into()],

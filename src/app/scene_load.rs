@@ -420,8 +420,8 @@ pub fn combine(parts: Vec<Scene>) -> (Scene, Vec<String>) {
         textures.first().cloned()
     };
 
-    let mut meshes: HashMap<(String, Option<String>), usize> = HashMap::new();
-    let mut facades: HashMap<(String, Option<String>), usize> = HashMap::new();
+    let mut meshes: HashMap<(std::sync::Arc<str>, Option<String>), usize> = HashMap::new();
+    let mut facades: HashMap<(std::sync::Arc<str>, Option<String>), usize> = HashMap::new();
     if let Some(first) = parts.first() {
         out.layer_group = first.layer_group.clone();
     }
@@ -462,7 +462,7 @@ pub fn combine(parts: Vec<Scene>) -> (Scene, Vec<String>) {
             .iter()
             .map(|r| {
                 *meshes
-                    .entry((r.name.to_string(), r.resolved.clone()))
+                    .entry((r.name.clone(), r.resolved.clone()))
                     .or_insert_with(|| {
                         out.meshes.push(r.clone());
                         out.meshes.len() - 1
@@ -480,7 +480,7 @@ pub fn combine(parts: Vec<Scene>) -> (Scene, Vec<String>) {
             .iter()
             .map(|r| {
                 *facades
-                    .entry((r.name.to_string(), r.resolved.clone()))
+                    .entry((r.name.clone(), r.resolved.clone()))
                     .or_insert_with(|| {
                         out.facade_defs.push(r.clone());
                         out.facade_defs.len() - 1

@@ -63,12 +63,13 @@ impl<'a> TextFile<'a> {
             // Most lines are ASCII: one word-at-a-time check settles them, and only the rest
             // pay for full UTF-8 validation.
             let ascii = raw.is_ascii();
-            let text = match if ascii {
+            let checked = if ascii {
                 // SAFETY: every byte is below 0x80, so the bytes are valid UTF-8.
                 Ok(unsafe { std::str::from_utf8_unchecked(raw) })
             } else {
                 std::str::from_utf8(raw)
-            } {
+            };
+            let text = match checked {
                 Ok(t) => t,
                 Err(e) => {
                     let col = char_col(&raw[..e.valid_up_to()]);

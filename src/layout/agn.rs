@@ -229,12 +229,17 @@ fn place(
     }
 }
 
+/// The file name [`bench_file`] is made for (the sample's square).
+pub const BENCH_FILE_NAME: &str = "000333311030032an.agn";
+
 /// A town for timing the layout (`benches/layout.rs`): `buildings` generic buildings of 10
-/// to 30 m at random headings spread over the square of the file name `000333311030032an`
-/// in ten roof groups, and `areas` eight-sided vegetation polygons 30 to 80 m in radius,
-/// drawn from a fixed seed. One x unit is `mx` meters and one y unit `my` at that square.
-pub fn bench_file(buildings: usize, areas: usize, mx: f64, my: f64) -> AgnFile {
+/// to 30 m at random headings spread over the square of [`BENCH_FILE_NAME`] in ten roof
+/// groups, and `areas` eight-sided vegetation polygons 30 to 80 m in radius, drawn from a
+/// fixed seed.
+pub fn bench_file(buildings: usize, areas: usize) -> AgnFile {
     use crate::format::agn::{GenericBuildings, Polygon, VegetationPolygons};
+    let [mx, my] =
+        Lod13::from_file_name(BENCH_FILE_NAME).map_or([1.0, 1.0], |sq| sq.meters_per_unit());
     let mut rng = Rng::new(2024);
     let guid = |n: u8| {
         let mut b = [0u8; 16];

@@ -271,12 +271,6 @@ mod tests {
         assert_eq!(diamond, 2 * 4);
         assert_eq!(v.len() % 2, 0);
     }
-}
-
-#[cfg(test)]
-mod side_tests {
-    use super::*;
-    use crate::scene::CornerMark;
 
     /// A 20 x 10 m rectangle with corners at three of its vertices has three sides: the
     /// side lines follow the contour just inside it and change colour at each corner.

@@ -1044,7 +1044,7 @@ fn load_options_lists_the_directory_and_reads_the_mapping() {
 /// An AGN file with `buildings` generic buildings in 10 GBLR chunks and `areas` vegetation
 /// polygons (8-vertex blobs, 30 to 80 m in radius), spread over the square.
 fn big_file(buildings: usize, areas: usize) -> AgnFile {
-    bench_file(buildings, areas, MX, MY)
+    bench_file(buildings, areas)
 }
 
 #[test]
