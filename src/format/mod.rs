@@ -5,12 +5,14 @@
 pub mod agn;
 pub mod autogen;
 pub mod dsf;
+pub mod dsf_bin;
 pub mod facade;
 pub mod forest;
 pub mod geojson;
 pub mod library;
 pub mod obj8;
 pub mod text;
+pub mod wed;
 
 use std::path::Path;
 

@@ -1,0 +1,1 @@
+//! Binary DSF (`XPLNEDSF`), plain or 7-Zip compressed. (Being written.)

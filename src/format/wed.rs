@@ -1,0 +1,1 @@
+//! WED 2.x projects (`earth.wed.xml`). (Being written.)
