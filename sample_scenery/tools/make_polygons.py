@@ -252,9 +252,14 @@ def main():
         "# object definition 0: by library path; 1: by path in the package",
         "OBJECT_DEF agview/autogen/plaza.agp",
         "OBJECT_DEF autogen/props.agp",
+        "# 2: a plain object placed by hand, beside the autogen",
+        "OBJECT_DEF agview/objects/kiosk.obj",
         "# polygon definition 0: by library path; 1: by path in the package",
         "POLYGON_DEF agview/autogen/city_block.agb",
         "POLYGON_DEF autogen/lakeside.ags",
+        "# 2, 3: a facade and a forest drawn by hand (parameter: height in meters; density 0-255)",
+        "POLYGON_DEF agview/facades/brick.fac",
+        "POLYGON_DEF agview/forests/trees.for",
         "",
     ]
 
@@ -266,6 +271,7 @@ def main():
     obj(0, (-90.0, 60.0), 0.0, "the town square, west of the houses, heading 0")
     obj(0, (330.0, 120.0), 90.0, "a second square east of the trapezoid block, heading 90")
     obj(1, (-90.0, -20.0), 180.0, "the street-corner props south of the square, heading 180")
+    obj(2, (-10.0, -40.0), 30.0, "a kiosk placed by hand south-west of the first block, heading 30")
     L.append("")
 
     def poly(def_idx, prm, rings, note, close):
@@ -286,6 +292,11 @@ def main():
     poly(1, param(8, 1), [lk_outer, lk_lake],
          "lakeside: 8 m high, low byte 1 = one tile-spawning winding (the outer one); the lake does not spawn tiles",
          True)
+    # Hand-placed art beside the autogen, so a preview shows the two together.
+    poly(2, 12, [[(-45.0, -75.0), (-20.0, -75.0), (-20.0, -60.0), (-45.0, -60.0)]],
+         "a 25 x 15 m brick building, 12 m high (facade parameter: height in meters)", False)
+    poly(3, 160, [[(200.0, -200.0), (320.0, -200.0), (330.0, -90.0), (210.0, -80.0)]],
+         "a wood between the blocks and the lake, density 160 of 255", False)
     with open(os.path.join(OUT, "town.txt"), "w", newline="\n") as f:
         f.write("\n".join(L))
     print("wrote", OUT)
