@@ -40,8 +40,17 @@ pub fn check_paths(paths: &[PathBuf]) -> CheckReport {
             for f in files {
                 c.check_file(&f, true);
             }
+            // A scenery folder's WED project is also checked as a document.
+            let wed = p.join(crate::document::WED_FILE);
+            if wed.is_file() {
+                c.check_document(&wed);
+            }
         } else {
             c.check_file(p, false);
+            let head = std::fs::read(p).unwrap_or_default();
+            if crate::document::is_document(FileKind::detect(p, &head)) {
+                c.check_document(p);
+            }
         }
     }
     c.report
@@ -111,6 +120,20 @@ impl Checker {
         match parsed {
             Ok(p) => self.check_refs(path, &p),
             Err(e) => self.report.diagnostics.push(e),
+        }
+    }
+
+    /// Lays a document out as the other commands do, and reports what that says (each
+    /// message once: the file's own parse was reported already).
+    fn check_document(&mut self, path: &Path) {
+        let diags = match crate::document::load(path, &crate::input::LayoutArgs::default()) {
+            Ok(d) => d.loaded.diagnostics,
+            Err(e) => vec![e],
+        };
+        for d in diags {
+            if !self.report.diagnostics.contains(&d) {
+                self.report.diagnostics.push(d);
+            }
         }
     }
 

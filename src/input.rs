@@ -55,9 +55,29 @@ pub struct LayoutArgs {
     /// real model instead of a labelled box.
     #[arg(long, value_name = "FILE")]
     pub guid_map: Option<PathBuf>,
+    /// An X-Plane install whose scenery libraries resolve library paths (after the
+    /// document's own package). Without it, the environment variable XPLANE_ROOT.
+    #[arg(long, value_name = "DIR")]
+    pub xplane: Option<PathBuf>,
+    /// Show only part of a document: `autogen` leaves out the objects, facades and forests
+    /// placed by hand.
+    #[arg(long, value_enum, value_name = "WHAT")]
+    pub only: Option<Only>,
+}
+
+/// What `--only` keeps of a document.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Only {
+    /// The autogen features (.agp, .agb, .ags).
+    Autogen,
 }
 
 impl LayoutArgs {
+    /// True with `--only autogen`.
+    pub fn only_autogen(&self) -> bool {
+        self.only == Some(Only::Autogen)
+    }
+
     /// `--origin LAT,LON` as numbers.
     pub fn origin(&self) -> Result<Option<(f64, f64)>, String> {
         let Some(o) = &self.origin else {

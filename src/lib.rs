@@ -10,6 +10,7 @@ pub mod art;
 pub mod art_load;
 pub mod check;
 pub mod diag;
+pub mod document;
 pub mod format;
 pub mod input;
 pub mod layout;

@@ -41,11 +41,13 @@ enum Command {
         #[arg(long, conflicts_with = "json")]
         summary: bool,
     },
-    /// Lay out an asset on a polygon (or at a point) and print the Scene.
+    /// Lay out an asset on a polygon (or at a point), or every feature of a document, and
+    /// print the Scene.
     ///
     /// The JSON is documented field by field in docs/layout-json.md.
     Layout {
-        /// The .agp, .agb, .ags or .agn to lay out.
+        /// The .agp, .agb, .ags or .agn to lay out, or a document: DSF text, binary DSF
+        /// (plain or 7-Zip), a WED project (earth.wed.xml or the scenery folder holding it).
         asset: PathBuf,
         #[command(flatten)]
         layout: LayoutArgs,
@@ -53,9 +55,10 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Lay out an asset and render it to a PNG, without a window.
+    /// Lay out an asset (or a document) and render it to a PNG, without a window.
     Render {
-        /// The .agp, .agb, .ags or .agn to render.
+        /// The .agp, .agb, .ags or .agn to render, or a document (DSF text or binary, WED
+        /// project).
         asset: PathBuf,
         #[command(flatten)]
         layout: LayoutArgs,
@@ -143,6 +146,14 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             summary,
         } => {
             let mut warnings = Vec::new();
+            // A scenery folder means its WED project.
+            let path = match agview::document::document_path(&path) {
+                Ok(p) => p,
+                Err(e) => {
+                    eprintln!("{e}");
+                    return Ok(ExitCode::from(1));
+                }
+            };
             let parsed = agview::format::parse_file(&path, &mut warnings);
             print_diags(&warnings, false);
             match parsed {
@@ -165,17 +176,17 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             layout,
             json,
         } => {
-            let loaded = match agview::pipeline::load_scene(&asset, &layout) {
-                Ok(l) => l,
+            let doc = match load_document(&asset, &layout) {
+                Ok(d) => d,
                 Err(e) => {
                     eprintln!("{e}");
                     return Ok(ExitCode::from(1));
                 }
             };
-            for w in loaded.warning_lines() {
+            for w in doc.loaded.warning_lines() {
                 eprintln!("{w}");
             }
-            let scene = &loaded.scene;
+            let scene = &doc.loaded.scene;
             if json {
                 println!("{}", serde_json::to_string_pretty(scene)?);
             } else {
@@ -216,6 +227,39 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     }
 }
 
+/// Loads an asset or a document, printing progress on stderr when it takes over a second.
+fn load_document(
+    path: &std::path::Path,
+    layout: &LayoutArgs,
+) -> Result<agview::document::Document, Diagnostic> {
+    let progress = std::sync::Arc::new(agview::document::Progress::default());
+    let opts = agview::document::LoadOptions {
+        threads: 0,
+        progress: Some(progress.clone()),
+    };
+    let done = std::sync::atomic::AtomicBool::new(false);
+    std::thread::scope(|s| {
+        s.spawn(|| {
+            let start = std::time::Instant::now();
+            let mut shown = false;
+            while !done.load(std::sync::atomic::Ordering::Relaxed) {
+                std::thread::sleep(std::time::Duration::from_millis(100));
+                let (n, total) = progress.get();
+                if start.elapsed().as_secs_f32() > 1.0 && total > 0 {
+                    eprint!("\rlaying out: {n} of {total} features");
+                    shown = true;
+                }
+            }
+            if shown {
+                eprintln!();
+            }
+        });
+        let r = agview::document::load_with(path, layout, &opts);
+        done.store(true, std::sync::atomic::Ordering::Relaxed);
+        r
+    })
+}
+
 /// Fails early when `out` cannot be written, before any rendering work.
 fn check_writable(out: &std::path::Path) -> anyhow::Result<()> {
     let dir = match out.parent() {
@@ -245,18 +289,18 @@ fn render_command(
     (width, height): (u32, u32),
 ) -> anyhow::Result<ExitCode> {
     check_writable(out)?;
-    let loaded = match agview::pipeline::load_scene(asset, layout) {
-        Ok(l) => l,
+    let mut doc = match load_document(asset, layout) {
+        Ok(d) => d,
         Err(e) => {
             eprintln!("{e}");
             return Ok(ExitCode::from(1));
         }
     };
-    for w in loaded.warning_lines() {
+    for w in doc.loaded.warning_lines() {
         eprintln!("{w}");
     }
-    let scene = &loaded.scene;
-    let art = agview::pipeline::load_art(scene);
+    let art = agview::document::load_document_art(&mut doc);
+    let scene = &doc.loaded.scene;
     print_diags(&art.warnings, false);
     let terrain = render.terrain_for(scene).map_err(anyhow::Error::msg)?;
     let params = render.frame_params(scene);
@@ -266,8 +310,13 @@ fn render_command(
     agview::render::write_png(out, &image)
         .map_err(|e| anyhow::anyhow!("writing {}: {e}", out.display()))?;
     let s = &scene.stats;
+    let features = if scene.features.is_empty() {
+        String::new()
+    } else {
+        format!("{} feature(s): ", scene.features.len())
+    };
     eprintln!(
-        "wrote {} ({width}x{height}) on {}: {} tile(s), {} object(s), {} facade(s), {} tree(s)",
+        "wrote {} ({width}x{height}) on {}: {features}{} tile(s), {} object(s), {} facade(s), {} tree(s)",
         out.display(),
         headless.ctx.describe(),
         s.tiles,
@@ -280,6 +329,22 @@ fn render_command(
 
 fn print_scene_summary(scene: &agview::scene::Scene) {
     let s = &scene.stats;
+    if !scene.features.is_empty() {
+        println!("{} feature(s):", scene.features.len());
+        for f in &scene.features {
+            let fs = &f.stats;
+            println!(
+                "  {}: {} -> {}: {} tile(s), {} object(s), {} facade(s), {} tree(s)",
+                f.source,
+                f.asset,
+                f.resolved.as_deref().unwrap_or("(not found)"),
+                fs.tiles,
+                fs.objects,
+                fs.facades,
+                fs.trees
+            );
+        }
+    }
     println!(
         "{}: {} tile(s) in {} quad(s), {} object(s), {} facade(s), {} tree(s)",
         scene.asset, s.tiles, s.tile_quads, s.objects, s.facades, s.trees

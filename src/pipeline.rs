@@ -25,12 +25,18 @@ pub struct Loaded {
 
 impl Loaded {
     /// All warnings as lines: the diagnostics, then the layout's own.
+    /// A document's skipped features stand in both lists; they are said once.
     pub fn warning_lines(&self) -> Vec<String> {
-        self.diagnostics
-            .iter()
-            .map(|d| d.to_string())
-            .chain(self.scene.warnings.iter().cloned())
-            .collect()
+        let mut lines: Vec<String> = self.diagnostics.iter().map(|d| d.to_string()).collect();
+        let said: std::collections::HashSet<String> = lines.iter().cloned().collect();
+        lines.extend(
+            self.scene
+                .warnings
+                .iter()
+                .filter(|w| !said.contains(*w))
+                .cloned(),
+        );
+        lines
     }
 }
 

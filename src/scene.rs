@@ -20,8 +20,10 @@ pub enum SceneKind {
     Agb,
     Ags,
     Agn,
-    /// Several assets together (a DSF text file opened in the viewer).
+    /// Several assets together: a DSF, text or binary.
     Dsf,
+    /// Several assets together: a WED project (`earth.wed.xml`).
+    Wed,
 }
 
 /// A laid-out asset, ready to draw.
@@ -81,8 +83,77 @@ pub struct Scene {
     pub debug: DebugMarks,
     /// Statistics a person reviewing the layout wants to see.
     pub stats: SceneStats,
-    /// Warnings from the layout (`path:line:col: warning: …` where a line is known).
+    /// Warnings from the layout (`path:line:col: warning: …` where a line is known). A
+    /// document also lists here every feature it had to skip, as an `error:` line.
     pub warnings: Vec<String>,
+    /// A document (DSF or WED): one entry per feature, in document order. Tiles, objects,
+    /// facades and trees name theirs by index (`feature`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub features: Vec<FeatureInfo>,
+}
+
+/// What a document feature is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum FeatureKind {
+    Agp,
+    Agb,
+    Ags,
+    /// A plain OBJ8 object placed by hand.
+    Obj,
+    /// A facade polygon (the parameter is its height in meters).
+    Fac,
+    /// A forest polygon (the parameter is its density, 0–255).
+    For,
+}
+
+impl FeatureKind {
+    /// The kind of an asset path by its extension, if agview draws it.
+    pub fn of_path(path: &str) -> Option<FeatureKind> {
+        let ext = path.rsplit_once('.')?.1.to_ascii_lowercase();
+        Some(match ext.as_str() {
+            "agp" => FeatureKind::Agp,
+            "agb" => FeatureKind::Agb,
+            "ags" => FeatureKind::Ags,
+            "obj" => FeatureKind::Obj,
+            "fac" => FeatureKind::Fac,
+            "for" => FeatureKind::For,
+            _ => return None,
+        })
+    }
+
+    /// True for the autogen kinds (`--only autogen`).
+    pub fn is_autogen(self) -> bool {
+        matches!(self, FeatureKind::Agp | FeatureKind::Agb | FeatureKind::Ags)
+    }
+}
+
+/// One feature of a document and what laying it out gave.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct FeatureInfo {
+    /// Where the feature is: `path:line` (DSF text), `path: polygon N` / `path: object N`
+    /// (binary DSF, counted from 0 in stream order), `path: id N "name"` (WED).
+    pub source: String,
+    /// The definition as the document writes it.
+    pub asset: String,
+    /// The file it resolved to, or null.
+    pub resolved: Option<String>,
+    /// The package whose library exported it, when it came through a library.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub package: Option<String>,
+    pub kind: FeatureKind,
+    /// The DSF parameter (for WED placements, as WED's DSF exporter computes it).
+    pub param: u32,
+    pub stats: SceneStats,
+    /// AGB: the chosen spelling set, grid and spellings.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub choice: Option<BlockChoice>,
+    /// AGS: the corners found, as in a single layout (in the document's frame).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub corners: Vec<CornerMark>,
+    pub tile_lod: f32,
+    pub layer_group: LayerGroup,
+    pub hide_tiles: bool,
 }
 
 /// Where the local frame sits on the earth.
@@ -177,6 +248,9 @@ pub struct Tile {
     pub crop: Option<Vec<[f32; 2]>>,
     /// Drawing order within the layer group (lower first).
     pub order: u32,
+    /// A document's feature the tile belongs to (index into `Scene::features`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub feature: Option<u32>,
 }
 
 /// A run of adjacent AGB tiles in one row whose columns are consecutive and increasing and
@@ -225,6 +299,9 @@ pub struct ObjectInstance {
     pub thin: f32,
     /// Source line of the annotation in the asset (0 when none).
     pub line: u32,
+    /// A document's feature the object belongs to (index into `Scene::features`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub feature: Option<u32>,
 }
 
 impl ObjectInstance {
@@ -265,6 +342,9 @@ pub struct FacadeInstance {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub texture: Option<String>,
     pub line: u32,
+    /// A document's feature the facade belongs to (index into `Scene::features`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub feature: Option<u32>,
 }
 
 /// One placed tree.
@@ -278,6 +358,9 @@ pub struct TreeInstance {
     pub layer: i32,
     /// Seeded pick among the layer's trees (taken modulo their count).
     pub pick: u32,
+    /// A document's feature the tree belongs to (index into `Scene::features`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub feature: Option<u32>,
 }
 
 /// AGB: the spelling set, grid and spellings chosen for a block.
@@ -376,6 +459,46 @@ impl Scene {
             facades: self.facades.len(),
             trees: self.trees.len(),
         };
+    }
+
+    /// Moves everything the scene places by `d` meters (a feature laid out in its own frame
+    /// moved into a document's frame).
+    pub fn translate(&mut self, d: [f32; 2]) {
+        let mv = |p: &mut [f32; 2]| {
+            p[0] += d[0];
+            p[1] += d[1];
+        };
+        self.polygon.iter_mut().flatten().for_each(mv);
+        for t in &mut self.tiles {
+            t.corners.iter_mut().for_each(mv);
+            t.crop.iter_mut().flatten().for_each(mv);
+        }
+        for o in &mut self.objects {
+            mv(&mut o.pos);
+            mv(&mut o.ground_pt);
+        }
+        self.facades
+            .iter_mut()
+            .flat_map(|f| f.footprint.iter_mut())
+            .for_each(mv);
+        self.trees.iter_mut().for_each(|t| mv(&mut t.pos));
+        self.corners.iter_mut().for_each(|c| mv(&mut c.pos));
+        self.stop_points.iter_mut().for_each(mv);
+        for o in &mut self.library_objects {
+            o.footprint.iter_mut().for_each(mv);
+            mv(&mut o.center);
+        }
+        self.vegetation
+            .iter_mut()
+            .flat_map(|v| v.outline.iter_mut())
+            .for_each(mv);
+        let dm = &mut self.debug;
+        dm.cut_lines.iter_mut().flatten().for_each(mv);
+        dm.slop_regions.iter_mut().flatten().for_each(mv);
+        dm.ground_points.iter_mut().for_each(mv);
+        dm.caps.iter_mut().for_each(mv);
+        dm.edge_min.iter_mut().for_each(mv);
+        dm.edge_max.iter_mut().for_each(mv);
     }
 
     /// Axis-aligned bounds of what the scene draws and the polygon it was laid out on:

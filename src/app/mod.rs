@@ -6,7 +6,6 @@ pub mod font;
 pub mod options;
 pub mod panel;
 pub mod reload;
-pub mod scene_load;
 pub mod screenshot;
 pub mod sweep;
 pub mod viewer;

@@ -9,7 +9,7 @@ use std::path::Path;
 use egui::{Color32, RichText};
 
 use crate::app::camera_control::Mode;
-use crate::app::scene_load::ViewScene;
+use crate::document::Document;
 use crate::render::{DrawStats, Overlays, SceneGpuStats};
 use crate::scene::SceneKind;
 
@@ -81,12 +81,14 @@ pub enum Action {
 /// What the panel shows (read-only).
 pub struct Info<'a> {
     pub asset: &'a Path,
-    pub view: Option<&'a ViewScene>,
+    pub view: Option<&'a Document>,
     /// Every warning and error line (`path:line:col: …`).
     pub messages: &'a [String],
     /// The last load's error, while the last good scene stays on screen.
     pub error: Option<&'a str>,
     pub loading: bool,
+    /// While a document loads: features laid out, of how many.
+    pub progress: (usize, usize),
     pub mode: Mode,
     pub speed: f32,
     pub frame_ms: f32,
@@ -105,7 +107,8 @@ fn kind_name(k: SceneKind) -> &'static str {
         SceneKind::Agb => "autogen block (.agb)",
         SceneKind::Ags => "autogen string (.ags)",
         SceneKind::Agn => "FSX autogen (.agn)",
-        SceneKind::Dsf => "DSF text: autogen features",
+        SceneKind::Dsf => "DSF: its features",
+        SceneKind::Wed => "WED project: its features",
     }
 }
 
@@ -140,10 +143,18 @@ fn contents(ui: &mut egui::Ui, c: &mut Controls, info: &Info, actions: &mut Vec<
         }
     }
     if info.loading {
-        ui.horizontal(|ui| {
-            ui.spinner();
-            ui.label("laying out…");
-        });
+        let (done, total) = info.progress;
+        if total > 0 {
+            ui.add(
+                egui::ProgressBar::new(done as f32 / total as f32)
+                    .text(format!("laying out: {done} of {total} features")),
+            );
+        } else {
+            ui.horizontal(|ui| {
+                ui.spinner();
+                ui.label("laying out…");
+            });
+        }
     }
     if let Some(v) = info.view {
         scene_section(ui, v, info);
@@ -208,7 +219,7 @@ fn contents(ui: &mut egui::Ui, c: &mut Controls, info: &Info, actions: &mut Vec<
     );
 }
 
-fn scene_section(ui: &mut egui::Ui, v: &ViewScene, info: &Info) {
+fn scene_section(ui: &mut egui::Ui, v: &Document, info: &Info) {
     let s = &v.loaded.scene;
     egui::CollapsingHeader::new("Layout")
         .default_open(true)
@@ -264,19 +275,25 @@ fn scene_section(ui: &mut egui::Ui, v: &ViewScene, info: &Info) {
                     }
                 });
             }
-            if !v.features.is_empty() {
+            let features = &v.loaded.scene.features;
+            if !features.is_empty() {
                 ui.separator();
-                ui.label(format!("{} feature(s)", v.features.len()));
+                ui.label(format!("{} feature(s)", features.len()));
                 egui::Grid::new("features").striped(true).show(ui, |ui| {
-                    for f in v.features.iter().take(200) {
-                        ui.monospace(format!("line {}", f.line));
-                        ui.label(&f.def);
+                    for f in features.iter().take(200) {
+                        let at = f.source.rsplit(['/', '\\']).next().unwrap_or(&f.source);
+                        ui.monospace(at);
+                        match (&f.resolved, &f.package) {
+                            (None, _) => ui.colored_label(ERROR, format!("{} (missing)", f.asset)),
+                            (Some(_), Some(p)) => ui.label(format!("{} ({p})", f.asset)),
+                            (Some(_), None) => ui.label(&f.asset),
+                        };
                         let mut t = format!("{} tiles, {} objects", f.stats.tiles, f.stats.objects);
                         if let Some(ch) = &f.choice {
                             t.push_str(&format!(", set {}", ch.spelling_set));
                         }
-                        if f.corners > 0 {
-                            t.push_str(&format!(", {} corners", f.corners));
+                        if !f.corners.is_empty() {
+                            t.push_str(&format!(", {} corners", f.corners.len()));
                         }
                         if f.choice.as_ref().is_some_and(|c| !c.fits) {
                             ui.colored_label(ERROR, t + ", no fit");

@@ -19,9 +19,9 @@ use std::time::{Duration, Instant};
 use notify::Watcher;
 
 use crate::app::options::RenderArgs;
-use crate::app::scene_load::{self, ViewScene};
 use crate::art::ArtSet;
 use crate::diag::Diagnostic;
+use crate::document::{self, Document, LoadOptions};
 use crate::input::LayoutArgs;
 use crate::render::{GpuContext, Renderer, SceneGpu};
 
@@ -45,6 +45,8 @@ pub struct LoadJob {
     /// Instead of the asset: the renderer's synthetic city with this many blocks (100
     /// objects each), to see that a city-sized scene stays interactive.
     pub synthetic_city: Option<usize>,
+    /// Threads and the progress the panel shows.
+    pub load: LoadOptions,
 }
 
 /// Why a load ran.
@@ -60,7 +62,7 @@ pub enum Trigger {
 
 /// A scene ready to draw.
 pub struct Ready {
-    pub view: ViewScene,
+    pub view: Document,
     pub art_warnings: Vec<Diagnostic>,
     pub gpu: SceneGpu,
     /// Files to watch: the scene's, and every art file loaded.
@@ -121,7 +123,7 @@ impl ArtCache {
     }
 }
 
-fn art_key(view: &ViewScene) -> Vec<String> {
+fn art_key(view: &Document) -> Vec<String> {
     let s = &view.loaded.scene;
     let name = |r: &crate::scene::ArtRef| r.resolved.clone().unwrap_or_else(|| r.name.to_string());
     let mut k: Vec<String> = s.meshes.iter().map(name).collect();
@@ -260,19 +262,21 @@ fn load_one(
                 ..crate::render::BenchOptions::default()
             };
             let (scene, art, terrain) = crate::render::synthetic_city(&opts);
-            let view = ViewScene {
+            let view = Document {
                 loaded: crate::pipeline::Loaded {
                     scene,
                     diagnostics: Vec::new(),
                     files: Vec::new(),
                 },
-                features: Vec::new(),
                 atlas: Vec::new(),
             };
             (view, Arc::new(art), terrain)
         }
         None => {
-            let mut view = match scene_load::load_view(&j.asset, &j.layout) {
+            if let Some(p) = &j.load.progress {
+                p.reset();
+            }
+            let mut view = match document::load_with(&j.asset, &j.layout, &j.load) {
                 Ok(v) => v,
                 Err(e) => return Some(fail(e.to_string(), watch)),
             };
@@ -280,7 +284,7 @@ fn load_one(
             let art = match cache.as_ref().filter(|c| c.fresh_for(&key)) {
                 Some(c) => c.art.clone(),
                 None => {
-                    let a = Arc::new(scene_load::load_view_art(&mut view));
+                    let a = Arc::new(document::load_document_art(&mut view));
                     let mut files = art_files(&a);
                     files.extend(view.atlas.iter().map(PathBuf::from));
                     *cache = Some(ArtCache {

@@ -14,7 +14,7 @@ use anyhow::Context;
 
 use crate::app::font;
 use crate::app::options::{parse_size, RenderArgs};
-use crate::app::scene_load::OpenedAsset;
+use crate::document::OpenedAsset;
 use crate::input::{self, LayoutArgs};
 use crate::layout::geom::P2;
 

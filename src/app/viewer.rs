@@ -36,15 +36,16 @@ use crate::app::camera_control::{CameraControl, Held};
 use crate::app::options::{parse_size, RenderArgs, TerrainSpec};
 use crate::app::panel::{self, Action, Controls, Layers, TerrainKind};
 use crate::app::reload::{FileWatcher, Gpu, LoadJob, Loader, Outcome, Ready, Trigger};
-use crate::app::scene_load::ViewScene;
 use crate::app::screenshot;
+use crate::document::Document;
 use crate::input::LayoutArgs;
 use crate::render::{DrawStats, FrameParams, FrameTargets, GpuContext, Renderer, SceneGpu};
 
 /// `agview view` options.
 #[derive(Debug, Clone, clap::Args)]
 pub struct ViewArgs {
-    /// The .agp, .agb, .ags or .agn to view, or a DSF text file (every autogen feature in it).
+    /// The .agp, .agb, .ags or .agn to view, or a document: a DSF (text or binary) or a WED
+    /// project (earth.wed.xml or its folder), every feature in it.
     pub asset: PathBuf,
     #[command(flatten)]
     pub layout: LayoutArgs,
@@ -123,6 +124,10 @@ pub fn run(args: ViewArgs) -> anyhow::Result<ExitCode> {
         layout: args.layout.clone(),
         render: args.render.clone(),
         synthetic_city: args.synthetic_city,
+        load: crate::document::LoadOptions {
+            threads: 0,
+            progress: Some(Default::default()),
+        },
     };
     loader.load(job.clone(), Trigger::Startup);
     let mut watcher = FileWatcher::new(loader.reloader());
@@ -152,7 +157,7 @@ pub fn run(args: ViewArgs) -> anyhow::Result<ExitCode> {
 
 /// The scene on screen.
 struct Shown {
-    view: ViewScene,
+    view: Document,
     gpu: SceneGpu,
     /// Warning lines of this scene: reading, layout, art, upload.
     messages: Vec<String>,
@@ -621,6 +626,7 @@ impl App {
                     messages: &messages,
                     error: self.error.as_deref(),
                     loading: self.loading,
+                    progress: self.job.load.progress.as_ref().map_or((0, 0), |p| p.get()),
                     mode: cam.map_or(crate::app::camera_control::Mode::Orbit, |c| c.mode()),
                     speed: cam.map_or(0.0, |c| c.speed),
                     frame_ms: self.frame_ms,

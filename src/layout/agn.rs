@@ -523,6 +523,7 @@ impl Layout<'_> {
                     roof: Some(roof.clone()),
                     texture: texture.clone(),
                     line: 0,
+                    feature: None,
                 });
             }
             let what = format!("buildings of the GBLR chunk at offset {}", group.offset);
@@ -554,6 +555,7 @@ impl Layout<'_> {
                 roof: Some(DEFAULT_ROOF.to_string()),
                 texture: texture.clone(),
                 line: 0,
+                feature: None,
             });
         }
         self.report(skipped, "ROWH row houses");
@@ -603,6 +605,7 @@ impl Layout<'_> {
                         roof: Some(guid.clone()),
                         texture: None,
                         line: 0,
+                        feature: None,
                     });
                 }
             }
@@ -691,6 +694,7 @@ impl Layout<'_> {
                     show: [1, 1],
                     thin: 0.0,
                     line: 0,
+                    feature: None,
                 });
             }
             self.scene.library_objects.push(LibraryObject {
@@ -888,6 +892,7 @@ pub fn fill_trees(
                 heading,
                 layer: 0,
                 pick,
+                feature: None,
             });
         }
     }

@@ -9,6 +9,7 @@ pub mod agn;
 pub mod agp;
 pub mod ags;
 pub mod geom;
+pub mod placed;
 pub mod rng;
 
 use std::path::PathBuf;
@@ -233,6 +234,7 @@ impl Emit<'_> {
                     show: show.unwrap_or([1, 1]),
                     thin: self.rng.f32(),
                     line: ann.line,
+                    feature: None,
                 });
             }
             AnnotationKind::Facade {
@@ -275,6 +277,7 @@ impl Emit<'_> {
                 heading: (base + heading).rem_euclid(360.0),
                 layer: *layer,
                 pick: self.rng.u32(),
+                feature: None,
             }),
             AnnotationKind::TreeLine { start, end, layer } => {
                 let a = xf.px(*start);
@@ -297,6 +300,7 @@ impl Emit<'_> {
                         heading: self.rng.f32() * 360.0,
                         layer: *layer,
                         pick: self.rng.u32(),
+                        feature: None,
                     });
                 }
             }

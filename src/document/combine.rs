@@ -1,0 +1,282 @@
+//! Combining features laid out in one frame into one [`Scene`], and the tile atlas a
+//! combined scene draws its tiles from.
+//!
+//! A document's features may use different ground textures, while a scene has one tile
+//! texture; the combined scene then draws its tiles from an atlas: the textures stacked
+//! bottom to top, each resized to a common size, with every tile's texture rectangle moved
+//! into its slot ([`load_document_art`] builds the image). A tile whose rectangle runs past
+//! its texture's edge would sample the next slot; autogen tiles stay inside their texture.
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use crate::art::{ArtSet, ImageData, ImagePixels};
+use crate::diag::Diagnostic;
+use crate::document::Document;
+use crate::pipeline;
+use crate::scene::{Scene, SceneKind, TileTexture};
+
+/// The largest side of one atlas slot in pixels.
+const ATLAS_SLOT_MAX: u32 = 1024;
+/// The tallest atlas image (every backend supports 8192).
+const ATLAS_MAX_HEIGHT: u32 = 8192;
+
+/// Merges scenes laid out in one frame into one scene. Art references are shared where two
+/// scenes name the same file; tiles of different textures are moved into atlas slots.
+/// Returns the scene and the atlas textures (empty when all tiles use one texture as
+/// declared).
+pub fn combine(parts: Vec<Scene>) -> (Scene, Vec<String>) {
+    let mut out = Scene {
+        kind: SceneKind::Dsf,
+        tile_lod: 0.0,
+        ..Scene::default()
+    };
+    // Distinct tile textures as declared (path and size in pixels).
+    let mut textures: Vec<TileTexture> = Vec::new();
+    for s in &parts {
+        if let Some(t) = s
+            .tile_texture
+            .as_ref()
+            .filter(|_| !s.hide_tiles && !s.tiles.is_empty())
+        {
+            if !textures.contains(t) {
+                textures.push(t.clone());
+            }
+        }
+    }
+    let mut atlas_paths: Vec<String> = Vec::new();
+    for t in &textures {
+        if !atlas_paths.contains(&t.path) {
+            atlas_paths.push(t.path.clone());
+        }
+    }
+    let use_atlas = textures.len() > 1;
+    out.tile_texture = if use_atlas {
+        Some(TileTexture {
+            path: "tile atlas".into(),
+            width_px: 1.0,
+            height_px: atlas_paths.len() as f32,
+        })
+    } else {
+        textures.first().cloned()
+    };
+
+    let mut meshes: HashMap<(std::sync::Arc<str>, Option<String>), usize> = HashMap::new();
+    let mut facades: HashMap<(std::sync::Arc<str>, Option<String>), usize> = HashMap::new();
+    if let Some(first) = parts.first() {
+        out.layer_group = first.layer_group.clone();
+    }
+    for mut s in parts {
+        out.tile_lod = out.tile_lod.max(s.tile_lod);
+        let slot = s
+            .tile_texture
+            .as_ref()
+            .and_then(|t| atlas_paths.iter().position(|p| *p == t.path));
+        let declared = s
+            .tile_texture
+            .as_ref()
+            .map_or([1.0, 1.0], |t| [t.width_px, t.height_px]);
+        if !s.hide_tiles && s.tile_texture.is_some() {
+            let base = out.tiles.len();
+            let order_base = out.tiles.iter().map(|t| t.order + 1).max().unwrap_or(0);
+            for mut t in s.tiles.drain(..) {
+                if let (true, Some(k)) = (use_atlas, slot) {
+                    let (w, h) = (declared[0].max(1e-6), declared[1].max(1e-6));
+                    t.uv = [
+                        t.uv[0] / w,
+                        t.uv[1] / h + k as f32,
+                        t.uv[2] / w,
+                        t.uv[3] / h + k as f32,
+                    ];
+                }
+                t.order += order_base;
+                out.tiles.push(t);
+            }
+            out.runs
+                .extend(s.runs.iter().map(|r| crate::scene::TileRun {
+                    first: r.first + base,
+                    len: r.len,
+                }));
+        }
+        let mesh_map: Vec<usize> = s
+            .meshes
+            .iter()
+            .map(|r| {
+                *meshes
+                    .entry((r.name.clone(), r.resolved.clone()))
+                    .or_insert_with(|| {
+                        out.meshes.push(r.clone());
+                        out.meshes.len() - 1
+                    })
+            })
+            .collect();
+        for mut o in s.objects.drain(..) {
+            if let Some(&i) = mesh_map.get(o.index) {
+                o.index = i;
+                out.objects.push(o);
+            }
+        }
+        let facade_map: Vec<usize> = s
+            .facade_defs
+            .iter()
+            .map(|r| {
+                *facades
+                    .entry((r.name.clone(), r.resolved.clone()))
+                    .or_insert_with(|| {
+                        out.facade_defs.push(r.clone());
+                        out.facade_defs.len() - 1
+                    })
+            })
+            .collect();
+        for mut f in s.facades.drain(..) {
+            f.facade = f.facade.and_then(|i| facade_map.get(i).copied());
+            out.facades.push(f);
+        }
+        if !s.trees.is_empty() {
+            match (&out.forest, &s.forest) {
+                (None, Some(f)) => out.forest = Some(f.clone()),
+                (Some(a), Some(b)) if a != b => out.warnings.push(format!(
+                    "{}: its trees are drawn with {} (one forest per view)",
+                    s.asset, a.name
+                )),
+                _ => {}
+            }
+            out.trees.append(&mut s.trees);
+        }
+        out.polygon.append(&mut s.polygon);
+        out.corners.append(&mut s.corners);
+        out.stop_points.append(&mut s.stop_points);
+        out.library_objects.append(&mut s.library_objects);
+        out.vegetation.append(&mut s.vegetation);
+        let d = &mut out.debug;
+        d.cut_lines.append(&mut s.debug.cut_lines);
+        d.slop_regions.append(&mut s.debug.slop_regions);
+        d.ground_points.append(&mut s.debug.ground_points);
+        d.caps.append(&mut s.debug.caps);
+        d.edge_min.append(&mut s.debug.edge_min);
+        d.edge_max.append(&mut s.debug.edge_max);
+        out.warnings.append(&mut s.warnings);
+    }
+    if out.tile_lod <= 0.0 {
+        out.tile_lod = 20_000.0;
+    }
+    out.update_stats();
+    (out, if use_atlas { atlas_paths } else { Vec::new() })
+}
+
+/// Loads the art of a document: [`pipeline::load_art`], plus the tile atlas when the scene has
+/// one (its textures are read on other threads meanwhile).
+pub fn load_document_art(view: &mut Document) -> ArtSet {
+    if view.atlas.is_empty() {
+        return pipeline::load_art(&view.loaded.scene);
+    }
+    let scene = &mut view.loaded.scene;
+    let tt = scene.tile_texture.take();
+    let scene_ref = &*scene;
+    let (mut art, sources) = std::thread::scope(|s| {
+        let loads: Vec<_> = view
+            .atlas
+            .iter()
+            .map(|p| {
+                s.spawn(move || {
+                    let mut w = Vec::new();
+                    let img = crate::art_load::load_image(Path::new(p), &mut w);
+                    (img, w)
+                })
+            })
+            .collect();
+        let art = pipeline::load_art(scene_ref);
+        let sources: Vec<(ImageData, Vec<Diagnostic>)> = loads
+            .into_iter()
+            .zip(&view.atlas)
+            .map(|(h, p)| {
+                h.join().unwrap_or_else(|_| {
+                    (
+                        ImageData::checkerboard(p),
+                        vec![Diagnostic::warning_file(
+                            Path::new(p),
+                            "texture could not be loaded; drawn as a checkerboard",
+                        )],
+                    )
+                })
+            })
+            .collect();
+        (art, sources)
+    });
+    scene.tile_texture = tt;
+    let mut images = Vec::new();
+    for (img, w) in sources {
+        art.warnings.extend(w);
+        images.push(img);
+    }
+    let image = atlas_image(&images);
+    art.images.push(image);
+    art.tile_texture = Some(art.images.len() - 1);
+    art
+}
+
+/// Size of mip `level` of a side.
+fn mip_dim(side: u32, level: u32) -> u32 {
+    (side >> level.min(31)).max(1)
+}
+
+/// The atlas image: each texture resized to a common slot size, slot 0 at the bottom. Each
+/// mip level stacks the textures' own mips where their size matches the slot's, else the
+/// texture resized (the renderer completes the chain below the slots' last level).
+pub fn atlas_image(sources: &[ImageData]) -> ImageData {
+    let n = sources.len().max(1) as u32;
+    let w = sources
+        .iter()
+        .map(|i| i.width)
+        .max()
+        .unwrap_or(1)
+        .clamp(1, ATLAS_SLOT_MAX);
+    let h = sources
+        .iter()
+        .map(|i| i.height)
+        .max()
+        .unwrap_or(1)
+        .clamp(1, ATLAS_SLOT_MAX)
+        .min((ATLAS_MAX_HEIGHT / n).max(1));
+    let mips: Vec<Vec<Vec<u8>>> = sources.iter().map(crate::art_load::rgba8_mips).collect();
+    // Levels whose stacked slots have exactly the size of the atlas's own mip (the
+    // renderer completes the chain from the last one).
+    let levels = (0..32u32)
+        .take_while(|&l| {
+            mip_dim(h, l).saturating_mul(n) == mip_dim(h.saturating_mul(n), l)
+                && (l == 0 || mip_dim(w, l - 1).max(mip_dim(h * n, l - 1)) > 1)
+        })
+        .count() as u32;
+    let mut chain = Vec::with_capacity(levels as usize);
+    for level in 0..levels {
+        let (lw, lh) = (mip_dim(w, level), mip_dim(h, level));
+        let mut atlas = image::RgbaImage::new(lw, lh * n);
+        for (k, (src, m)) in sources.iter().zip(&mips).enumerate() {
+            let (sw, sh) = (mip_dim(src.width, level), mip_dim(src.height, level));
+            let own = m
+                .get(level as usize)
+                .filter(|px| (sw, sh) == (lw, lh) && px.len() == (sw * sh * 4) as usize)
+                .and_then(|px| image::RgbaImage::from_raw(sw, sh, px.clone()));
+            let slot = own.unwrap_or_else(|| {
+                let base = m
+                    .first()
+                    .and_then(|px| image::RgbaImage::from_raw(src.width, src.height, px.clone()))
+                    .unwrap_or_else(|| {
+                        image::RgbaImage::from_pixel(1, 1, image::Rgba([255, 0, 255, 255]))
+                    });
+                image::imageops::resize(&base, lw, lh, image::imageops::FilterType::Triangle)
+            });
+            // Images are stored top row first and t = 0 is the bottom row: slot 0 is last.
+            let top = (n - 1 - k as u32) * lh;
+            image::imageops::replace(&mut atlas, &slot, 0, i64::from(top));
+        }
+        chain.push(atlas.into_raw());
+    }
+    ImageData {
+        name: "tile atlas".into(),
+        width: w,
+        height: h * n,
+        pixels: ImagePixels::Rgba8(chain),
+        missing: false,
+    }
+}

@@ -1,0 +1,171 @@
+//! A document's features in one form, whatever document they came from: DSF text, binary
+//! DSF or a WED project. Each feature names its asset as the document writes it, its DSF
+//! parameter, its geometry in degrees, and where it stands in the document (for messages).
+
+use std::path::Path;
+
+use crate::diag::{Diagnostic, Location, Severity};
+use crate::format::dsf::DsfText;
+use crate::scene::FeatureKind;
+
+/// Where a feature is, in degrees.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Geometry {
+    /// Windings of (longitude, latitude), in document order, as the document writes them.
+    Polygon(Vec<Vec<[f64; 2]>>),
+    /// A point placement; heading in degrees clockwise from north.
+    Point { lon: f64, lat: f64, heading: f64 },
+}
+
+/// One feature of a document.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DocFeature {
+    /// `path:line`, `path: polygon N`, `path: object N` or `path: id N "name"`.
+    pub source: String,
+    /// The definition as the document writes it.
+    pub asset: String,
+    pub kind: FeatureKind,
+    /// The DSF parameter (0 for objects).
+    pub param: u32,
+    pub geometry: Geometry,
+    /// Where messages about the feature point.
+    pub at: Location,
+}
+
+impl DocFeature {
+    /// The feature's first vertex, or its point: where its own local frame is.
+    pub fn origin(&self) -> Option<[f64; 2]> {
+        match &self.geometry {
+            Geometry::Polygon(w) => w.iter().flatten().next().copied(),
+            Geometry::Point { lon, lat, .. } => Some([*lon, *lat]),
+        }
+    }
+
+    /// A message about this feature.
+    pub fn diag(&self, path: &Path, severity: Severity, message: impl Into<String>) -> Diagnostic {
+        Diagnostic::new(severity, path, self.at, message)
+    }
+}
+
+/// The feature kind of a definition, or a note-worthy extension agview does not draw.
+fn kind_of(def: &str) -> Result<FeatureKind, String> {
+    FeatureKind::of_path(def).ok_or_else(|| {
+        def.rsplit_once('.')
+            .map_or_else(|| "(none)".to_string(), |(_, e)| format!(".{e}"))
+    })
+}
+
+/// Counts features of kinds agview does not draw (draped `.pol`, `.lin`, `.str`, …) and
+/// says so once per document.
+#[derive(Default)]
+pub struct Skipped(std::collections::BTreeMap<String, usize>);
+
+impl Skipped {
+    pub fn add(&mut self, ext: String) {
+        *self.0.entry(ext).or_default() += 1;
+    }
+
+    /// One note naming each skipped extension and its count, if any were skipped.
+    pub fn note(&self, path: &Path) -> Option<Diagnostic> {
+        if self.0.is_empty() {
+            return None;
+        }
+        let list: Vec<String> = self.0.iter().map(|(e, n)| format!("{n} {e}")).collect();
+        Some(Diagnostic::warning_file(
+            path,
+            format!(
+                "note: {} feature(s) of kinds agview does not draw were skipped",
+                list.join(", ")
+            ),
+        ))
+    }
+}
+
+/// The features of a DSF text file, in file order (objects and polygons by line).
+pub fn from_dsf_text(path: &Path, dsf: &DsfText, notes: &mut Vec<Diagnostic>) -> Vec<DocFeature> {
+    let mut out = Vec::new();
+    let mut skipped = Skipped::default();
+    let at = |line: u32| Location::Text { line, col: 1 };
+    for o in &dsf.objects {
+        let Some(def) = dsf.object_defs.get(o.def) else {
+            continue;
+        };
+        match kind_of(&def.path) {
+            Ok(kind @ (FeatureKind::Agp | FeatureKind::Obj)) => out.push(DocFeature {
+                source: format!("{}:{}", path.display(), o.line),
+                asset: def.path.clone(),
+                kind,
+                param: 0,
+                geometry: Geometry::Point {
+                    lon: o.lon,
+                    lat: o.lat,
+                    heading: o.heading,
+                },
+                at: at(o.line),
+            }),
+            Ok(_) | Err(_) => skipped.add(ext_of(&def.path)),
+        }
+    }
+    for p in &dsf.polygons {
+        let Some(def) = dsf.polygon_defs.get(p.def) else {
+            continue;
+        };
+        match kind_of(&def.path) {
+            Ok(kind) if kind != FeatureKind::Obj && kind != FeatureKind::Agp => {
+                out.push(DocFeature {
+                    source: format!("{}:{}", path.display(), p.line),
+                    asset: def.path.clone(),
+                    kind,
+                    param: p.param,
+                    geometry: Geometry::Polygon(p.windings.clone()),
+                    at: at(p.line),
+                })
+            }
+            _ => skipped.add(ext_of(&def.path)),
+        }
+    }
+    out.sort_by_key(|f| match f.at {
+        Location::Text { line, .. } => line,
+        _ => 0,
+    });
+    notes.extend(skipped.note(path));
+    out
+}
+
+/// The extension of a definition path, with its dot, for notes.
+pub fn ext_of(def: &str) -> String {
+    Path::new(def).extension().map_or_else(
+        || "(no extension)".into(),
+        |e| format!(".{}", e.to_string_lossy()),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dsf_text_features_in_line_order_with_a_note_for_the_rest() {
+        let src = "I\n800\nDSF2TEXT\nOBJECT_DEF a.agp\nOBJECT_DEF k.obj\nPOLYGON_DEF b.agb\n\
+                   POLYGON_DEF d.pol\n\
+                   BEGIN_POLYGON 0 770 2\nBEGIN_WINDING\nPOLYGON_POINT 8 47\n\
+                   POLYGON_POINT 8.001 47\nPOLYGON_POINT 8.001 47.001\nEND_WINDING\nEND_POLYGON\n\
+                   BEGIN_POLYGON 1 0 2\nBEGIN_WINDING\nPOLYGON_POINT 8 47\n\
+                   POLYGON_POINT 8.001 47\nPOLYGON_POINT 8.001 47.001\nEND_WINDING\nEND_POLYGON\n\
+                   OBJECT 0 8 47 90\nOBJECT 1 8.1 47.1 0\n";
+        let path = Path::new("d.txt");
+        let dsf = crate::format::dsf::parse(path, src.as_bytes(), &mut Vec::new()).unwrap();
+        let mut notes = Vec::new();
+        let f = from_dsf_text(path, &dsf, &mut notes);
+        let kinds: Vec<FeatureKind> = f.iter().map(|f| f.kind).collect();
+        assert_eq!(
+            kinds,
+            vec![FeatureKind::Agb, FeatureKind::Agp, FeatureKind::Obj]
+        );
+        assert_eq!(f[0].source, "d.txt:8");
+        assert_eq!(f[0].param, 770);
+        assert_eq!(f[0].origin(), Some([8.0, 47.0]));
+        assert_eq!(notes.len(), 1);
+        assert!(notes[0].message.contains("1 .pol"), "{}", notes[0]);
+    }
+}

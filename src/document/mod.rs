@@ -1,0 +1,607 @@
+//! Opening what a command is given: one autogen asset (laid out on the layout inputs), or a
+//! document that places many features itself: a DSF (text, binary, or 7-Zip binary) or a
+//! WED project (`earth.wed.xml`, or the scenery folder holding it).
+//!
+//! This is the one loading path: `check`, `layout`, `render`, `view` and `sweep` and the
+//! viewer's hot reload all call [`load`]. For a document it reads the features
+//! ([`features`]), resolves each definition (the document's package, then an X-Plane
+//! install's library), opens each asset once, lays the features out in parallel, and
+//! combines them into one [`Scene`] ([`combine`]).
+//!
+//! Each feature is laid out in its own local frame at its first vertex (or its point), so a
+//! 1° tile's map projection does not distort it, exactly as `agview layout ASSET --polygon
+//! DOC --polygon-index N` lays it out on its own; it is then moved into the document's frame,
+//! whose origin is the first feature's first vertex. Every feature uses the same `--seed`.
+//!
+//! A feature that cannot be laid out is skipped with its located `error:`; the rest is
+//! shown. Only when nothing at all can be shown is the document an error.
+
+pub mod asset;
+pub mod combine;
+pub mod features;
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+
+use crate::diag::{Diagnostic, Severity};
+use crate::format::{self, FileKind};
+use crate::input::{self, LayoutArgs};
+use crate::layout::{placed, LayoutInput, PointInput};
+use crate::pipeline::{self, Loaded};
+use crate::resolve::Resolver;
+use crate::scene::{FeatureInfo, FeatureKind, GeoFrame, Scene, SceneKind};
+
+pub use asset::OpenedAsset;
+pub use combine::{atlas_image, combine, load_document_art};
+pub use features::{DocFeature, Geometry};
+
+/// The file name WED gives a project.
+pub const WED_FILE: &str = "earth.wed.xml";
+
+/// A laid-out document (or asset), as every command and the viewer use it.
+#[derive(Debug, Clone)]
+pub struct Document {
+    pub loaded: Loaded,
+    /// Features that use more than one ground texture: the textures of the tile atlas, slot
+    /// 0 at the bottom. Empty when the scene's own `tile_texture` is drawn.
+    pub atlas: Vec<String>,
+}
+
+/// How far a long load has come: features laid out of features to lay out. Shared with a
+/// progress bar (the viewer's panel) or a progress line (the CLI).
+#[derive(Debug, Default)]
+pub struct Progress {
+    done: AtomicUsize,
+    total: AtomicUsize,
+}
+
+impl Progress {
+    /// `(done, total)`; total is 0 until the features are known.
+    pub fn get(&self) -> (usize, usize) {
+        (
+            self.done.load(Ordering::Relaxed),
+            self.total.load(Ordering::Relaxed),
+        )
+    }
+
+    /// Back to nothing known, for the next load.
+    pub fn reset(&self) {
+        self.done.store(0, Ordering::Relaxed);
+        self.total.store(0, Ordering::Relaxed);
+    }
+}
+
+/// How to load, beyond the layout inputs.
+#[derive(Debug, Clone, Default)]
+pub struct LoadOptions {
+    /// Worker threads for laying out features; 0 means one per core.
+    pub threads: usize,
+    pub progress: Option<Arc<Progress>>,
+}
+
+/// What a command's path names: a file, or for a folder the WED project in it.
+pub fn document_path(path: &Path) -> Result<PathBuf, Diagnostic> {
+    if path.is_dir() {
+        let wed = path.join(WED_FILE);
+        if wed.is_file() {
+            return Ok(wed);
+        }
+        return Err(Diagnostic::error_file(
+            path,
+            format!("is a folder without a WED project ({WED_FILE})"),
+        ));
+    }
+    Ok(path.to_path_buf())
+}
+
+/// True when `kind` is a document that places its own features.
+pub fn is_document(kind: Option<FileKind>) -> bool {
+    matches!(kind, Some(FileKind::DsfText))
+}
+
+/// Opens `path` with the layout inputs `args`: see the module documentation.
+pub fn load(path: &Path, args: &LayoutArgs) -> Result<Document, Diagnostic> {
+    load_with(path, args, &LoadOptions::default())
+}
+
+/// [`load`] with threads and progress.
+pub fn load_with(
+    path: &Path,
+    args: &LayoutArgs,
+    opts: &LoadOptions,
+) -> Result<Document, Diagnostic> {
+    let path = document_path(path)?;
+    let bytes = format::read_file(&path)?;
+    let kind = FileKind::detect(&path, &bytes);
+    if !is_document(kind) {
+        let mut loaded = pipeline::load_scene(&path, args)?;
+        if let Some(lib) = package_library(&path) {
+            loaded.files.push(lib);
+        }
+        return Ok(Document {
+            loaded,
+            atlas: Vec::new(),
+        });
+    }
+    let mut diags = Vec::new();
+    if args.polygon.is_some() || args.rect.is_some() || args.at.is_some() {
+        diags.push(Diagnostic::warning_file(
+            &path,
+            "a document places its own features: --polygon, --rect and --at are ignored",
+        ));
+    }
+    let (scene_kind, features) = read_features(&path, kind, &bytes, &mut diags)?;
+    drop(bytes);
+    load_features(&path, scene_kind, features, diags, args, opts)
+}
+
+/// Reads a document's features.
+fn read_features(
+    path: &Path,
+    kind: Option<FileKind>,
+    bytes: &[u8],
+    diags: &mut Vec<Diagnostic>,
+) -> Result<(SceneKind, Vec<DocFeature>), Diagnostic> {
+    Ok(match kind {
+        Some(FileKind::DsfText) => {
+            let dsf = format::dsf::parse(path, bytes, diags)?;
+            (SceneKind::Dsf, features::from_dsf_text(path, &dsf, diags))
+        }
+        _ => {
+            return Err(Diagnostic::error_file(
+                path,
+                "not a document agview opens (DSF text, binary DSF or earth.wed.xml)",
+            ))
+        }
+    })
+}
+
+/// The `library.txt` of the package holding `path`, found as [`Resolver`] finds it.
+pub fn package_library(path: &Path) -> Option<PathBuf> {
+    let mut dir = path.parent();
+    for _ in 0..6 {
+        let d = dir?;
+        let lib = if d.as_os_str().is_empty() {
+            PathBuf::from("library.txt")
+        } else {
+            d.join("library.txt")
+        };
+        if lib.is_file() {
+            return Some(lib);
+        }
+        dir = d.parent();
+    }
+    None
+}
+
+/// A definition as resolved and opened, shared by every feature that uses it.
+#[derive(Debug)]
+enum Opened {
+    Autogen(OpenedAsset),
+    /// A forest: its `SPACING` drives the trees.
+    Forest([f32; 2]),
+    /// An object or facade: the art loader reads it.
+    Art,
+    /// Resolved, but it could not be read (the error was reported once).
+    Broken,
+    /// Not found (warned once): drawn as a placeholder.
+    Missing,
+}
+
+/// One feature's resolution.
+#[derive(Debug, Clone)]
+struct Resolution {
+    resolved: Option<PathBuf>,
+    package: Option<String>,
+    opened: Arc<Opened>,
+}
+
+/// What laying out one feature gave.
+struct FeatureResult {
+    scene: Option<Scene>,
+    diags: Vec<Diagnostic>,
+    files: Vec<PathBuf>,
+}
+
+fn load_features(
+    path: &Path,
+    scene_kind: SceneKind,
+    mut feats: Vec<DocFeature>,
+    mut diags: Vec<Diagnostic>,
+    args: &LayoutArgs,
+    opts: &LoadOptions,
+) -> Result<Document, Diagnostic> {
+    let only_autogen = args.only_autogen();
+    if only_autogen {
+        feats.retain(|f| f.kind.is_autogen());
+    }
+    let mut files = vec![path.to_path_buf()];
+    let resolver = Resolver::for_asset(path, &mut diags);
+    if let Some(root) = &resolver.root {
+        files.push(root.join("library.txt"));
+    }
+    let origin = feats
+        .iter()
+        .find_map(DocFeature::origin)
+        .unwrap_or([0.0, 0.0]);
+    let geo = GeoFrame {
+        origin_lat: origin[1],
+        origin_lon: origin[0],
+        ..GeoFrame::default()
+    };
+    if let Some(p) = &opts.progress {
+        p.total.store(feats.len(), Ordering::Relaxed);
+    }
+
+    // Resolve each definition and open each file once, in document order, so messages
+    // about a definition come once and in a stable order.
+    let mut by_name: HashMap<&str, Resolution> = HashMap::new();
+    let mut by_file: HashMap<PathBuf, Arc<Opened>> = HashMap::new();
+    let mut resolutions = Vec::with_capacity(feats.len());
+    for f in &feats {
+        if let Some(r) = by_name.get(f.asset.as_str()) {
+            resolutions.push(r.clone());
+            continue;
+        }
+        let r = resolve_feature(path, f, &resolver, &mut by_file, &mut diags, &mut files);
+        by_name.insert(&f.asset, r.clone());
+        resolutions.push(r);
+    }
+
+    let results = parallel_map(&feats, opts.threads, opts.progress.as_deref(), |i, f| {
+        layout_feature(path, f, &resolutions[i], origin, args, i)
+    });
+
+    let mut infos = Vec::with_capacity(feats.len());
+    let mut parts = Vec::with_capacity(feats.len());
+    for (i, (f, mut r)) in feats.iter().zip(results).enumerate() {
+        diags.append(&mut r.diags);
+        files.append(&mut r.files);
+        let res = &resolutions[i];
+        let mut info = FeatureInfo {
+            source: f.source.clone(),
+            asset: f.asset.clone(),
+            resolved: res.resolved.as_ref().map(|p| p.display().to_string()),
+            package: res.package.clone(),
+            kind: f.kind,
+            param: f.param,
+            stats: Default::default(),
+            choice: None,
+            corners: Vec::new(),
+            tile_lod: crate::layout::DEFAULT_TILE_LOD,
+            layer_group: Default::default(),
+            hide_tiles: false,
+        };
+        if let Some(mut s) = r.scene {
+            s.update_stats();
+            info.stats = s.stats;
+            info.choice = s.choice.clone();
+            info.corners = s.corners.clone();
+            info.tile_lod = s.tile_lod;
+            info.layer_group = s.layer_group.clone();
+            info.hide_tiles = s.hide_tiles;
+            stamp_feature(&mut s, i as u32);
+            parts.push(s);
+        }
+        infos.push(info);
+    }
+    if parts.is_empty() {
+        if let Some(first) = diags.iter().find(|d| d.is_error()) {
+            return Err(first.clone());
+        }
+        return Err(Diagnostic::error_file(
+            path,
+            format!(
+                "nothing to show: no feature could be laid out ({} feature(s) of the kinds agview draws: .agp .agb .ags .obj .fac .for)",
+                feats.len()
+            ),
+        ));
+    }
+    let (mut scene, atlas) = combine(parts);
+    scene.kind = scene_kind;
+    scene.asset = path.display().to_string();
+    scene.seed = args.seed;
+    scene.geo = Some(geo);
+    scene.features = infos;
+    // What was skipped is reported in the JSON too, as the error it is.
+    for d in diags.iter().filter(|d| d.is_error()) {
+        scene.warnings.push(d.to_string());
+    }
+    files.sort();
+    files.dedup();
+    Ok(Document {
+        loaded: Loaded {
+            scene,
+            diagnostics: diags,
+            files,
+        },
+        atlas,
+    })
+}
+
+/// Resolves `f`'s definition and opens the file it names (once per file).
+fn resolve_feature(
+    doc: &Path,
+    f: &DocFeature,
+    resolver: &Resolver,
+    by_file: &mut HashMap<PathBuf, Arc<Opened>>,
+    diags: &mut Vec<Diagnostic>,
+    files: &mut Vec<PathBuf>,
+) -> Resolution {
+    let Some(found) = resolver.resolve(doc, &f.asset) else {
+        let tried: Vec<String> = resolver
+            .candidates(doc, &f.asset)
+            .iter()
+            .map(|p| p.display().to_string())
+            .collect();
+        diags.push(f.diag(
+            doc,
+            Severity::Warning,
+            format!(
+                "`{}` not found (looked for {}); its features are drawn as placeholders",
+                f.asset,
+                tried.join(", ")
+            ),
+        ));
+        return Resolution {
+            resolved: None,
+            package: None,
+            opened: Arc::new(Opened::Missing),
+        };
+    };
+    let package = resolver
+        .root
+        .as_ref()
+        .filter(|root| found.starts_with(root))
+        .and_then(|root| root.file_name())
+        .map(|n| n.to_string_lossy().into_owned());
+    let opened = by_file
+        .entry(found.clone())
+        .or_insert_with(|| {
+            files.push(found.clone());
+            Arc::new(open_definition(f.kind, &found, diags, files))
+        })
+        .clone();
+    Resolution {
+        resolved: Some(found),
+        package,
+        opened,
+    }
+}
+
+/// Reads what laying out a feature of `kind` needs from its file.
+fn open_definition(
+    kind: FeatureKind,
+    file: &Path,
+    diags: &mut Vec<Diagnostic>,
+    files: &mut Vec<PathBuf>,
+) -> Opened {
+    match kind {
+        FeatureKind::Agp | FeatureKind::Agb | FeatureKind::Ags => match OpenedAsset::open(file) {
+            Ok(a) => {
+                diags.extend(a.diagnostics.iter().cloned());
+                files.extend(a.files.iter().cloned());
+                Opened::Autogen(a)
+            }
+            Err(e) => {
+                diags.push(e);
+                Opened::Broken
+            }
+        },
+        FeatureKind::For => {
+            let spacing = format::read_file(file).and_then(|b| {
+                let mut w = Vec::new();
+                format::forest::parse(file, &b, &mut w).map(|f| f.spacing)
+            });
+            match spacing {
+                Ok(s) => Opened::Forest(s),
+                Err(e) => {
+                    diags.push(e);
+                    Opened::Broken
+                }
+            }
+        }
+        FeatureKind::Obj | FeatureKind::Fac => Opened::Art,
+    }
+}
+
+/// Lays out one feature in its own frame and moves it into the document's.
+fn layout_feature(
+    doc: &Path,
+    f: &DocFeature,
+    res: &Resolution,
+    doc_origin: [f64; 2],
+    args: &LayoutArgs,
+    index: usize,
+) -> FeatureResult {
+    let mut out = FeatureResult {
+        scene: None,
+        diags: Vec::new(),
+        files: Vec::new(),
+    };
+    let Some(origin) = f.origin() else {
+        out.diags.push(f.diag(
+            doc,
+            Severity::Error,
+            format!("{} has no point; not laid out", f.asset),
+        ));
+        return out;
+    };
+    let rings: Vec<Vec<[f32; 2]>> = match &f.geometry {
+        Geometry::Polygon(w) => w
+            .iter()
+            .map(|r| r.iter().map(|p| input::project(origin, *p)).collect())
+            .collect(),
+        Geometry::Point { .. } => Vec::new(),
+    };
+    let heading = match f.geometry {
+        Geometry::Point { heading, .. } => heading as f32,
+        Geometry::Polygon(_) => 0.0,
+    };
+    let resolved = res.resolved.as_ref().map(|p| p.display().to_string());
+    let laid = match (&*res.opened, f.kind) {
+        (Opened::Broken, _) => {
+            out.diags.push(f.diag(
+                doc,
+                Severity::Error,
+                format!("{} could not be read (see above); not laid out", f.asset),
+            ));
+            return out;
+        }
+        (Opened::Missing, _) => {
+            // A visible placeholder where the feature is: a missing mesh draws as a box.
+            let at = match f.kind {
+                FeatureKind::Obj | FeatureKind::Agp => [0.0, 0.0],
+                _ => centroid(&rings),
+            };
+            Ok(placed::object(&f.asset, at, heading))
+        }
+        (Opened::Autogen(a), _) => {
+            let input = LayoutInput {
+                polygon: (!rings.is_empty()).then(|| rings.clone()),
+                polygon_source: match f.at {
+                    crate::diag::Location::Text { line, .. } => Some((doc.to_path_buf(), line)),
+                    _ => None,
+                },
+                point: matches!(f.geometry, Geometry::Point { .. }).then_some(PointInput {
+                    pos: [0.0, 0.0],
+                    heading,
+                }),
+                param: args.param.or(Some(f.param)),
+                height: args.height,
+                seed: args.seed,
+                convention: args.convention,
+                geo: Some(GeoFrame {
+                    origin_lat: origin[1],
+                    origin_lon: origin[0],
+                    ..GeoFrame::default()
+                }),
+                forest_spacing: None,
+            };
+            a.layout(input, &mut out.diags, &mut out.files)
+        }
+        (Opened::Forest(spacing), _) => {
+            let mut s = placed::forest(
+                &f.asset,
+                &rings,
+                f.param,
+                *spacing,
+                args.seed ^ (index as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15),
+            );
+            if let Some(r) = s.forest.as_mut() {
+                r.resolved = resolved.clone();
+            }
+            Ok(s)
+        }
+        (Opened::Art, FeatureKind::Fac) => {
+            let mut s = placed::facade(&f.asset, &rings, f.param as f32);
+            s.facade_defs[0].resolved = resolved.clone();
+            if f.param == 0 {
+                out.diags.push(f.diag(
+                    doc,
+                    Severity::Warning,
+                    format!(
+                        "{}: facade height 0 m (the parameter is the height in meters)",
+                        f.asset
+                    ),
+                ));
+            }
+            Ok(s)
+        }
+        (Opened::Art, _) => {
+            let mut s = placed::object(&f.asset, [0.0, 0.0], heading);
+            s.meshes[0].resolved = resolved.clone();
+            Ok(s)
+        }
+    };
+    match laid {
+        Ok(mut s) => {
+            let d = input::project(doc_origin, origin);
+            s.translate(d);
+            out.scene = Some(s);
+        }
+        Err(e) => {
+            // The layout's own message, pointed at the feature where it has no place.
+            let mut d = if e.location == crate::diag::Location::File && e.path == doc {
+                f.diag(doc, Severity::Error, e.message.clone())
+            } else {
+                e
+            };
+            d.severity = Severity::Error;
+            d.message = format!("{} not laid out: {}", f.asset, d.message);
+            if d.location == crate::diag::Location::File {
+                d = f.diag(doc, Severity::Error, d.message);
+            }
+            out.diags.push(d);
+        }
+    }
+    out
+}
+
+/// The mean of the outer ring's points (where a missing asset's placeholder stands).
+fn centroid(rings: &[Vec<[f32; 2]>]) -> [f32; 2] {
+    let Some(r) = rings.first().filter(|r| !r.is_empty()) else {
+        return [0.0, 0.0];
+    };
+    let n = r.len() as f32;
+    let s = r
+        .iter()
+        .fold([0.0f32, 0.0], |a, p| [a[0] + p[0], a[1] + p[1]]);
+    [s[0] / n, s[1] / n]
+}
+
+/// Marks everything a feature placed with its index.
+fn stamp_feature(s: &mut Scene, i: u32) {
+    let f = Some(i);
+    s.tiles.iter_mut().for_each(|t| t.feature = f);
+    s.objects.iter_mut().for_each(|o| o.feature = f);
+    s.facades.iter_mut().for_each(|x| x.feature = f);
+    s.trees.iter_mut().for_each(|t| t.feature = f);
+}
+
+/// Maps `f` over `items` on `threads` workers (0: one per core), in any order, and returns
+/// the results in item order: the outcome never depends on thread timing.
+pub fn parallel_map<T: Sync, R: Send>(
+    items: &[T],
+    threads: usize,
+    progress: Option<&Progress>,
+    f: impl Fn(usize, &T) -> R + Sync,
+) -> Vec<R> {
+    let threads = if threads == 0 {
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    } else {
+        threads
+    }
+    .clamp(1, items.len().max(1));
+    let next = AtomicUsize::new(0);
+    let work = || {
+        let mut mine = Vec::new();
+        loop {
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            let Some(item) = items.get(i) else { break };
+            mine.push((i, f(i, item)));
+            if let Some(p) = progress {
+                p.done.fetch_add(1, Ordering::Relaxed);
+            }
+        }
+        mine
+    };
+    let mut all: Vec<(usize, R)> = if threads == 1 {
+        work()
+    } else {
+        std::thread::scope(|s| {
+            let handles: Vec<_> = (0..threads).map(|_| s.spawn(&work)).collect();
+            handles
+                .into_iter()
+                .flat_map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
+                .collect()
+        })
+    };
+    all.sort_by_key(|(i, _)| *i);
+    all.into_iter().map(|(_, r)| r).collect()
+}
+
+#[cfg(test)]
+mod tests;

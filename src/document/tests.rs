@@ -1,0 +1,343 @@
+//! The document loading path: DSF text (and, through the same features, binary DSF and
+//! WED), combining, the atlas, and the rules a feature follows.
+
+use std::path::PathBuf;
+
+use super::*;
+use crate::art::{ImageData, ImagePixels};
+use crate::scene::{ArtRef, ObjectInstance, SceneKind, Tile, TileTexture};
+
+fn sample(rel: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(rel)
+}
+
+fn part(texture: &str, mesh: &str, n: usize) -> Scene {
+    let mut s = Scene {
+        tile_texture: Some(TileTexture {
+            path: texture.into(),
+            width_px: 512.0,
+            height_px: 256.0,
+        }),
+        meshes: vec![ArtRef {
+            name: mesh.into(),
+            resolved: Some(format!("/x/{mesh}")),
+        }],
+        tile_lod: 5000.0,
+        ..Scene::default()
+    };
+    for i in 0..n {
+        s.tiles.push(Tile {
+            uv: [0.0, 0.0, 512.0, 256.0],
+            order: i as u32,
+            ..Tile::default()
+        });
+        s.objects.push(ObjectInstance {
+            index: 0,
+            path: mesh.into(),
+            ..ObjectInstance::default()
+        });
+    }
+    s
+}
+
+#[test]
+fn combine_shares_art_and_keeps_one_texture_as_declared() {
+    let (s, atlas) = combine(vec![part("a.png", "m.obj", 2), part("a.png", "m.obj", 3)]);
+    assert!(atlas.is_empty());
+    assert_eq!(s.tiles.len(), 5);
+    assert_eq!(s.meshes.len(), 1, "the same mesh is one reference");
+    assert!(s.objects.iter().all(|o| o.index == 0));
+    assert_eq!(s.tiles[0].uv, [0.0, 0.0, 512.0, 256.0]);
+    assert_eq!(s.tile_texture.as_ref().unwrap().path, "a.png");
+    // Later features draw after earlier ones.
+    assert!(s.tiles[2].order > s.tiles[1].order);
+    assert_eq!(s.stats.tiles, 5);
+    assert_eq!(s.kind, SceneKind::Dsf);
+}
+
+#[test]
+fn combine_moves_tiles_of_other_textures_into_atlas_slots() {
+    let (s, atlas) = combine(vec![part("a.png", "m.obj", 1), part("b.png", "n.obj", 1)]);
+    assert_eq!(atlas, vec!["a.png".to_string(), "b.png".to_string()]);
+    let t = s.tile_texture.as_ref().unwrap();
+    assert_eq!((t.width_px, t.height_px), (1.0, 2.0));
+    assert_eq!(s.tiles[0].uv, [0.0, 0.0, 1.0, 1.0]);
+    assert_eq!(s.tiles[1].uv, [0.0, 1.0, 1.0, 2.0]);
+    assert_eq!(s.meshes.len(), 2);
+    assert_eq!(s.objects[1].index, 1, "indices follow the merged mesh list");
+}
+
+#[test]
+fn atlas_puts_slot_zero_at_the_bottom_with_every_mip() {
+    let solid = |name: &str, w: u32, h: u32, c: [u8; 4]| {
+        let px: Vec<u8> = (0..w * h).flat_map(|_| c).collect();
+        ImageData {
+            name: name.into(),
+            width: w,
+            height: h,
+            pixels: ImagePixels::Rgba8(crate::art_load::mip_chain(px, w, h)),
+            missing: false,
+        }
+    };
+    let red = solid("red", 8, 4, [255, 0, 0, 255]);
+    let blue = solid("blue", 4, 4, [0, 0, 255, 255]);
+    let img = atlas_image(&[red, blue]);
+    assert_eq!((img.width, img.height), (8, 8));
+    let ImagePixels::Rgba8(mips) = &img.pixels else {
+        panic!("expected RGBA")
+    };
+    // 8x8, 4x4, 2x2 levels of the 8 x 4 slots, stacked; 1x1 would not hold both.
+    let sizes: Vec<usize> = mips.iter().map(Vec::len).collect();
+    assert_eq!(sizes, vec![8 * 8 * 4, 4 * 4 * 4, 2 * 2 * 4]);
+    let px = |level: usize, w: usize, x: usize, y: usize| {
+        mips[level][(y * w + x) * 4..(y * w + x) * 4 + 4].to_vec()
+    };
+    assert_eq!(
+        px(0, 8, 1, 7),
+        [255, 0, 0, 255],
+        "slot 0 (red) in the bottom rows"
+    );
+    assert_eq!(
+        px(0, 8, 6, 0),
+        [0, 0, 255, 255],
+        "slot 1 (blue) on top, stretched"
+    );
+    assert_eq!(px(2, 2, 1, 1), [255, 0, 0, 255]);
+    assert_eq!(px(2, 2, 1, 0), [0, 0, 255, 255]);
+}
+
+#[test]
+fn dsf_town_lays_out_every_feature_in_one_frame() {
+    let path = sample("sample_scenery/polygons/town.txt");
+    let v = load(&path, &LayoutArgs::default()).unwrap();
+    let s = &v.loaded.scene;
+    let f = &s.features;
+    // Three points, three blocks, the lakeside string; a kiosk, a facade and a wood placed
+    // by hand.
+    assert_eq!(f.len(), 10, "{f:#?}");
+    assert_eq!(s.kind, SceneKind::Dsf);
+    let count = |k: FeatureKind| f.iter().filter(|x| x.kind == k).count();
+    assert_eq!(count(FeatureKind::Agb), 3);
+    assert_eq!(count(FeatureKind::Agp), 3);
+    assert_eq!(count(FeatureKind::Ags), 1);
+    assert_eq!(count(FeatureKind::Obj), 1);
+    assert_eq!(count(FeatureKind::Fac), 1);
+    assert_eq!(count(FeatureKind::For), 1);
+    // In document order, each naming its line.
+    assert!(f[0].source.ends_with("town.txt:34"), "{}", f[0].source);
+    assert!(f.iter().all(|x| x.resolved.is_some()), "{f:#?}");
+    // Three ground textures (plaza, block, string): an atlas.
+    assert_eq!(v.atlas.len(), 3, "{:?}", v.atlas);
+    // Every tile is drawn but those of props.agp, which says HIDE_TILES.
+    let sum: usize = f
+        .iter()
+        .filter(|x| !x.hide_tiles)
+        .map(|x| x.stats.tiles)
+        .sum();
+    assert_eq!(s.tiles.len(), sum);
+    assert!(f
+        .iter()
+        .any(|x| x.asset.ends_with("props.agp") && x.hide_tiles));
+    // The blocks laid out as on their own: 30, 18 and 15 tiles (sample README).
+    let blocks: Vec<usize> = f
+        .iter()
+        .filter(|x| x.kind == FeatureKind::Agb)
+        .map(|x| x.stats.tiles)
+        .collect();
+    assert_eq!(blocks, vec![30, 18, 15]);
+    // Every placed thing names its feature, and the feature's stats count it.
+    for (i, x) in f.iter().enumerate() {
+        let i = Some(i as u32);
+        assert_eq!(
+            s.objects.iter().filter(|o| o.feature == i).count(),
+            x.stats.objects
+        );
+        assert_eq!(
+            s.trees.iter().filter(|t| t.feature == i).count(),
+            x.stats.trees
+        );
+        assert_eq!(
+            s.facades.iter().filter(|t| t.feature == i).count(),
+            x.stats.facades
+        );
+    }
+    let wood = f.iter().find(|x| x.kind == FeatureKind::For).unwrap();
+    assert!(wood.stats.trees > 20, "{wood:?}");
+    assert_eq!(wood.param, 160);
+    let fac = f.iter().find(|x| x.kind == FeatureKind::Fac).unwrap();
+    assert_eq!(fac.stats.facades, 1);
+    let h = s.facades.iter().find(|x| {
+        x.facade.is_some()
+            && x.feature
+                .is_some_and(|i| f[i as usize].kind == FeatureKind::Fac)
+    });
+    assert_eq!(h.unwrap().height, 12.0);
+    // Everything within the town's few hundred meters of the origin.
+    let (lo, hi) = s.bounds();
+    assert!(
+        hi[0] - lo[0] < 2000.0 && hi[1] - lo[1] < 2000.0,
+        "{lo:?} {hi:?}"
+    );
+    // The watch list has the DSF, the assets and their art.
+    assert!(v.loaded.files.iter().any(|f| f.ends_with("city_block.agb")));
+    assert!(v.loaded.files.iter().any(|f| f.ends_with("town.txt")));
+    let mut view = v;
+    let art = load_document_art(&mut view);
+    let atlas = &art.images[art.tile_texture.unwrap()];
+    assert_eq!(atlas.name, "tile atlas");
+    assert!(!atlas.missing);
+}
+
+#[test]
+fn only_autogen_leaves_out_what_was_placed_by_hand() {
+    let path = sample("sample_scenery/polygons/town.txt");
+    let args = LayoutArgs {
+        only: Some(crate::input::Only::Autogen),
+        ..LayoutArgs::default()
+    };
+    let v = load(&path, &args).unwrap();
+    let f = &v.loaded.scene.features;
+    assert_eq!(f.len(), 7);
+    assert!(f.iter().all(|x| x.kind.is_autogen()));
+}
+
+#[test]
+fn dsf_feature_matches_the_command_line_layout() {
+    let path = sample("sample_scenery/polygons/town.txt");
+    let v = load(&path, &LayoutArgs::default()).unwrap();
+    let asset = sample("sample_scenery/autogen/city_block.agb");
+    let one = pipeline::load_scene(
+        &asset,
+        &LayoutArgs {
+            polygon: Some(path.clone()),
+            polygon_index: Some(2),
+            ..LayoutArgs::default()
+        },
+    )
+    .unwrap();
+    let f = v
+        .loaded
+        .scene
+        .features
+        .iter()
+        .filter(|f| f.kind == FeatureKind::Agb)
+        .nth(2)
+        .unwrap();
+    assert_eq!(f.choice, one.scene.choice);
+    assert_eq!(f.stats, one.scene.stats);
+    // The same tiles, moved into the document's frame.
+    let fi = v.loaded.scene.features.iter().position(|x| x == f).unwrap() as u32;
+    let tiles: Vec<&Tile> = v
+        .loaded
+        .scene
+        .tiles
+        .iter()
+        .filter(|t| t.feature == Some(fi))
+        .collect();
+    assert_eq!(tiles.len(), one.scene.tiles.len());
+    let geo = v.loaded.scene.geo.unwrap();
+    let own = one.scene.geo.unwrap();
+    let d = input::project(
+        [geo.origin_lon, geo.origin_lat],
+        [own.origin_lon, own.origin_lat],
+    );
+    for (a, b) in tiles.iter().zip(&one.scene.tiles) {
+        for k in 0..4 {
+            assert!((a.corners[k][0] - (b.corners[k][0] + d[0])).abs() < 1e-3);
+            assert!((a.corners[k][1] - (b.corners[k][1] + d[1])).abs() < 1e-3);
+        }
+    }
+}
+
+#[test]
+fn a_broken_or_missing_asset_costs_its_features_only() {
+    let dir = std::env::temp_dir().join(format!("agview-dsf-broken-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("b.agb"), "A\n1000\nAG_BLOCK\nTEXTURE_SCALE x 10\n").unwrap();
+    let dsf = dir.join("d.txt");
+    let poly = "BEGIN_WINDING\nPOLYGON_POINT 8 47\nPOLYGON_POINT 8.001 47\n\
+                POLYGON_POINT 8.001 47.001\nEND_WINDING\nEND_POLYGON\n";
+    std::fs::write(
+        &dsf,
+        format!("I\n800\nDSF2TEXT\nPOLYGON_DEF b.agb\nBEGIN_POLYGON 0 0 2\n{poly}"),
+    )
+    .unwrap();
+    // Only the broken asset: nothing to show, and the error names its line.
+    let e = load(&dsf, &LayoutArgs::default()).unwrap_err();
+    assert!(e.is_error());
+    assert!(e.path.ends_with("b.agb"), "{e}");
+    assert_eq!(e.line(), Some(4), "{e}");
+    // With a good feature beside it, the good one shows and the broken one is an error
+    // in the diagnostics and the JSON warnings.
+    let good = sample("sample_scenery/objects/kiosk.obj");
+    let missing = "POLYGON_DEF nowhere.agb\n";
+    std::fs::write(
+        &dsf,
+        format!(
+            "I\n800\nDSF2TEXT\nPOLYGON_DEF b.agb\n{missing}OBJECT_DEF {}\nBEGIN_POLYGON 0 0 2\n{poly}\
+             BEGIN_POLYGON 1 0 2\n{poly}OBJECT 0 8.0005 47.0005 0\n",
+            good.display()
+        ),
+    )
+    .unwrap();
+    let v = load(&dsf, &LayoutArgs::default()).unwrap();
+    let s = &v.loaded.scene;
+    assert_eq!(s.features.len(), 3);
+    assert!(v.loaded.diagnostics.iter().any(|d| d.is_error()));
+    assert!(
+        s.warnings
+            .iter()
+            .any(|w| w.contains("error:") && w.contains("b.agb")),
+        "{:?}",
+        s.warnings
+    );
+    // The missing asset is a warning and a placeholder where its polygon is.
+    assert!(s.features[1].resolved.is_none());
+    assert_eq!(s.features[1].stats.objects, 1);
+    assert!(v
+        .loaded
+        .diagnostics
+        .iter()
+        .any(|d| !d.is_error() && d.message.contains("nowhere.agb")));
+    assert_eq!(s.features[2].stats.objects, 1);
+    // A DSF with nothing agview draws says so.
+    std::fs::write(&dsf, "I\n800\nDSF2TEXT\nPOLYGON_DEF x.pol\n").unwrap();
+    let e = load(&dsf, &LayoutArgs::default()).unwrap_err();
+    assert!(e.to_string().contains("nothing to show"), "{e}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn parallel_layout_equals_serial() {
+    let path = sample("sample_scenery/polygons/town.txt");
+    let serial = load_with(
+        &path,
+        &LayoutArgs::default(),
+        &LoadOptions {
+            threads: 1,
+            progress: None,
+        },
+    )
+    .unwrap();
+    let progress = Arc::new(Progress::default());
+    let parallel = load_with(
+        &path,
+        &LayoutArgs::default(),
+        &LoadOptions {
+            threads: 4,
+            progress: Some(progress.clone()),
+        },
+    )
+    .unwrap();
+    assert_eq!(progress.get(), (10, 10));
+    let a = serde_json::to_string(&serial.loaded.scene).unwrap();
+    let b = serde_json::to_string(&parallel.loaded.scene).unwrap();
+    assert!(a == b, "parallel layout differs from serial");
+}
+
+#[test]
+fn parallel_map_keeps_item_order() {
+    let items: Vec<u32> = (0..1000).collect();
+    let out = parallel_map(&items, 3, None, |i, x| (i as u32) * 2 + x);
+    assert_eq!(out, items.iter().map(|x| x * 3).collect::<Vec<_>>());
+}
