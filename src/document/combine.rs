@@ -135,7 +135,7 @@ pub fn combine(parts: Vec<Scene>) -> (Scene, Vec<String>) {
         if !s.trees.is_empty() {
             match (&out.forest, &s.forest) {
                 (None, Some(f)) => out.forest = Some(f.clone()),
-                (Some(a), Some(b)) if a != b => out.warnings.push(format!(
+                (Some(a), Some(b)) if a.resolved != b.resolved => out.warnings.push(format!(
                     "{}: its trees are drawn with {} (one forest per view)",
                     s.asset, a.name
                 )),

@@ -17,6 +17,15 @@ use crate::scene::{ArtRef, FacadeInstance, ObjectInstance, Placement, Scene, Tre
 /// place millions; X-Plane thins them by distance, a preview by this cap).
 pub const MAX_FOREST_TREES: usize = 200_000;
 
+/// The scene header of one placed file.
+fn placed_scene(path: &str) -> Scene {
+    Scene {
+        asset: path.to_string(),
+        tile_lod: crate::layout::DEFAULT_TILE_LOD,
+        ..Scene::default()
+    }
+}
+
 /// A plain object at `pos`, turned `heading` degrees clockwise from north, on the terrain.
 pub fn object(path: &str, pos: P2, heading: f32) -> Scene {
     let name: Arc<str> = path.into();
@@ -25,7 +34,7 @@ pub fn object(path: &str, pos: P2, heading: f32) -> Scene {
             name: name.clone(),
             resolved: None,
         }],
-        ..Scene::default()
+        ..placed_scene(path)
     };
     scene.objects.push(ObjectInstance {
         index: 0,
@@ -54,7 +63,7 @@ pub fn facade(path: &str, rings: &[Vec<P2>], height: f32) -> Scene {
             resolved: None,
         }],
         polygon: rings.to_vec(),
-        ..Scene::default()
+        ..placed_scene(path)
     };
     if footprint.len() >= 2 {
         scene.facades.push(FacadeInstance {
@@ -77,7 +86,7 @@ pub fn forest(path: &str, rings: &[Vec<P2>], density: u32, spacing: [f32; 2], se
             resolved: None,
         }),
         polygon: rings.to_vec(),
-        ..Scene::default()
+        ..placed_scene(path)
     };
     let Some(outer) = rings.first() else {
         return scene;
