@@ -258,7 +258,7 @@ impl Checker {
                     }
                 }
             }
-            Parsed::Library(_) | Parsed::Wavefront(_) | Parsed::GeoJson(_) => {}
+            Parsed::Library(_) | Parsed::Wavefront(_) | Parsed::GeoJson(_) | Parsed::Wed(_) => {}
         }
     }
 }

@@ -37,6 +37,8 @@ pub enum FileKind {
     Library,
     DsfText,
     GeoJson,
+    /// A WED 2.x project, `earth.wed.xml` (any name ending `.wed.xml`).
+    Wed,
     Image,
 }
 
@@ -49,6 +51,9 @@ impl FileKind {
             .extension()
             .map(|e| e.to_string_lossy().to_ascii_lowercase())
             .unwrap_or_default();
+        if name.ends_with(".wed.xml") {
+            return Some(FileKind::Wed);
+        }
         Some(match ext.as_str() {
             "agp" | "agb" | "ags" => FileKind::Autogen,
             "agn" => FileKind::Agn,
@@ -103,6 +108,7 @@ pub enum Parsed {
     Library(library::Library),
     DsfText(dsf::DsfText),
     GeoJson(geojson::GeoJson),
+    Wed(wed::WedProject),
 }
 
 /// Parses bytes already read from `path` as `kind`. Images are not parsed here.
@@ -122,6 +128,7 @@ pub fn parse_as(
         FileKind::Library => Parsed::Library(library::parse(path, bytes, warnings)?),
         FileKind::DsfText => Parsed::DsfText(dsf::parse(path, bytes, warnings)?),
         FileKind::GeoJson => Parsed::GeoJson(geojson::parse(path, bytes, warnings)?),
+        FileKind::Wed => Parsed::Wed(wed::parse(path, bytes, warnings)?),
         FileKind::Image => {
             return Err(Diagnostic::error_file(
                 path,
@@ -137,7 +144,7 @@ pub fn parse_file(path: &Path, warnings: &mut Vec<Diagnostic>) -> Result<Parsed,
     let kind = FileKind::detect(path, &bytes).ok_or_else(|| {
         Diagnostic::error_file(
             path,
-            "not a file agview reads (expected .agp .agb .ags .agn .obj .for .fac .geojson, library.txt or DSF text)",
+            "not a file agview reads (expected .agp .agb .ags .agn .obj .for .fac .geojson .wed.xml, library.txt or DSF text)",
         )
     })?;
     parse_as(kind, path, &bytes, warnings)
@@ -202,5 +209,32 @@ pub fn summary(p: &Parsed) -> String {
             g.polygons.len(),
             g.points.len()
         ),
+        Parsed::Wed(w) => {
+            let hidden = w.objects.iter().filter(|o| o.hidden).count();
+            let placements = w
+                .objects
+                .iter()
+                .filter(|o| {
+                    matches!(
+                        o.data,
+                        wed::WedData::AutogenPlacement { .. }
+                            | wed::WedData::ObjPlacement { .. }
+                            | wed::WedData::FacadePlacement { .. }
+                            | wed::WedData::ForestPlacement { .. }
+                            | wed::WedData::PolygonPlacement { .. }
+                    )
+                })
+                .count();
+            let classes: Vec<String> = w
+                .class_counts()
+                .into_iter()
+                .map(|(c, n)| format!("{n} {c}"))
+                .collect();
+            format!(
+                "WED project: {} object(s), {placements} placement(s), {hidden} hidden; {}",
+                w.objects.len(),
+                classes.join(", ")
+            )
+        }
     }
 }

@@ -1,1 +1,0 @@
-//! WED 2.x projects (`earth.wed.xml`). (Being written.)

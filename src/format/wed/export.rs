@@ -1,0 +1,392 @@
+//! What WED's DSF exporter writes for each placement of a project: the definition (resource),
+//! the polygon parameter and the windings, or the object's point and heading.
+//!
+//! Facts from xptools `src/WEDImportExport/WED_DSFExport.cpp` (`DSF_ExportTileRecursive`, the
+//! version that added "AUTOGEN STRING EXPORTER", commit ca8d2720) and
+//! `src/WEDCore/WED_GISUtils.cpp`:
+//! - An entity with `hidden` set is not written, nor anything below it; the exporter recurses
+//!   only into `WED_Group` and `WED_Airport`.
+//! - Objects: `OBJECT def lon lat heading`, the heading a `float` brought into [0, 360).
+//! - Autogen (`WED_AutogenPlacement`, `.agb` and `.ags` alike): the outer ring is walked node
+//!   by node; a node's `spawn_tiles` says whether the side starting at it spawns. Spawning runs
+//!   become windings in order, each ending on the first point of the next run; the
+//!   non-spawning runs follow them, after all spawning ones; the first node closes the last
+//!   run (so a ring whose nodes all spawn is one winding that repeats its first point). The
+//!   walk starts in a spawning run, so a ring whose first node does not spawn begins with a
+//!   one-point winding (what WED writes for every AGB it imported from a DSF, whose nodes are
+//!   all non-spawning). Holes follow, clockwise, not closed, never spawning. Parameter:
+//!   `clamp(intround(height / 4), 0, 255) << 8`, plus the spelling (AGB, resource ending in
+//!   `b`) or the number of spawning windings, counting that leading one (AGS), each clamped
+//!   to 0..255.
+//! - Facades (ring facades, area topology): one polygon, the outer ring counter-clockwise and
+//!   the holes clockwise (`WED_PolygonWithHolesForPolygon`), not closed; parameter the height
+//!   in meters, truncated to an integer.
+//! - Forests: parameter `clamp(trunc(density * 255), 0, 255) + fill_mode * 256`. Area fill:
+//!   one polygon as for facades, repeated consecutive points dropped; line fill: one polygon
+//!   per ring, a closed poly-line (first point repeated); point fill: one polygon per ring,
+//!   its points.
+//! - Draped polygons (`.pol`): one polygon as for facades, parameter the heading truncated.
+//!
+//! Not reproduced: clipping to DSF tile boundaries (a placement wholly inside one tile is
+//! written unchanged), bezier curves (nodes are read as corners), facades whose topology
+//! WED takes from the `.fac` file as a chain or per-wall ring (written here as areas), and
+//! the exporter's order across show levels (features come back in hierarchy order).
+
+use std::collections::HashSet;
+use std::path::Path;
+
+use super::{WedData, WedFeature, WedObject, WedProject};
+use crate::diag::Diagnostic;
+
+/// Classes WED's exporter writes that agview does not: reported once each, then skipped.
+const SKIPPED_EXPORTS: &[&str] = &[
+    "WED_StringPlacement",
+    "WED_LinePlacement",
+    "WED_DrapedOrthophoto",
+    "WED_ExclusionZone",
+    "WED_RoadEdge",
+];
+
+/// Everything WED's DSF exporter would write, in document (hierarchy) order, hidden items left
+/// out. A placement whose rings cannot be assembled (a missing node, a ring with too few
+/// nodes) is skipped with a located diagnostic; the rest are kept.
+pub fn export(
+    project: &WedProject,
+    path: &Path,
+    warnings: &mut Vec<Diagnostic>,
+) -> Vec<WedFeature> {
+    let mut ex = Exporter {
+        project,
+        path,
+        warnings,
+        out: Vec::new(),
+        visited: HashSet::new(),
+        skipped_classes: HashSet::new(),
+    };
+    for root in project.roots() {
+        ex.visit(root.id);
+    }
+    ex.out
+}
+
+struct Exporter<'a, 'w> {
+    project: &'a WedProject,
+    path: &'a Path,
+    warnings: &'w mut Vec<Diagnostic>,
+    out: Vec<WedFeature>,
+    visited: HashSet<u64>,
+    skipped_classes: HashSet<&'a str>,
+}
+
+/// One node of a ring: (lon, lat), and whether the side starting at it spawns tiles.
+#[derive(Clone, Copy)]
+struct RingNode {
+    pt: [f64; 2],
+    spawn: bool,
+}
+
+impl<'a> Exporter<'a, '_> {
+    fn visit(&mut self, id: u64) {
+        if !self.visited.insert(id) {
+            return;
+        }
+        let Some(obj) = self.project.get(id) else {
+            return; // reported by the parser
+        };
+        if obj.hidden {
+            return;
+        }
+        match &obj.data {
+            WedData::Root | WedData::Group | WedData::Airport { .. } => {
+                for &c in &obj.children {
+                    self.visit(c);
+                }
+            }
+            WedData::ObjPlacement {
+                lon,
+                lat,
+                heading,
+                resource,
+                ..
+            } => {
+                // WED_DSFExport: `float heading = obj->GetHeading()`, then into [0, 360).
+                let mut h = *heading as f32;
+                while h < 0.0 {
+                    h += 360.0;
+                }
+                while h >= 360.0 {
+                    h -= 360.0;
+                }
+                self.push(
+                    obj,
+                    resource,
+                    0,
+                    Vec::new(),
+                    Some([*lon, *lat, f64::from(h)]),
+                );
+            }
+            WedData::AutogenPlacement {
+                height,
+                spelling,
+                resource,
+            } => {
+                if let Some(rings) = self.rings(obj) {
+                    let (windings, n_spawning) = autogen_windings(&rings);
+                    let high = clamp_u8(intround(height * 0.25)) << 8;
+                    let low = if resource.ends_with('b') {
+                        clamp_u8(*spelling)
+                    } else {
+                        clamp_u8(n_spawning as i64)
+                    };
+                    self.push(obj, resource, high + low, windings, None);
+                }
+            }
+            WedData::FacadePlacement {
+                height, resource, ..
+            } => {
+                if let Some(rings) = self.rings(obj) {
+                    let param = clamp_param(height.trunc());
+                    self.push(obj, resource, param, area_windings(&rings, false), None);
+                }
+            }
+            WedData::ForestPlacement {
+                density,
+                fill_mode,
+                resource,
+            } => {
+                if let Some(rings) = self.rings(obj) {
+                    let param = clamp_u8((density * 255.0).trunc() as i64) + fill_mode * 256;
+                    match fill_mode {
+                        0 => self.push(obj, resource, param, area_windings(&rings, true), None),
+                        1 => {
+                            for ring in &rings {
+                                let mut w: Vec<[f64; 2]> = ring.iter().map(|n| n.pt).collect();
+                                w.dedup();
+                                if let Some(&first) = w.first() {
+                                    w.push(first);
+                                }
+                                self.push(obj, resource, param, vec![w], None);
+                            }
+                        }
+                        _ => {
+                            for ring in &rings {
+                                let w = ring.iter().map(|n| n.pt).collect();
+                                self.push(obj, resource, param, vec![w], None);
+                            }
+                        }
+                    }
+                }
+            }
+            WedData::PolygonPlacement { heading, resource } => {
+                if let Some(rings) = self.rings(obj) {
+                    let param = clamp_param(heading.trunc());
+                    self.push(obj, resource, param, area_windings(&rings, false), None);
+                }
+            }
+            WedData::Other => {
+                let class = obj.class.as_str();
+                if SKIPPED_EXPORTS.contains(&class) && self.skipped_classes.insert(class) {
+                    self.warnings.push(Diagnostic::warning_at(
+                        self.path,
+                        obj.line,
+                        obj.col,
+                        format!("{class} is written by WED's DSF export but not read by agview: skipped"),
+                    ));
+                }
+            }
+            WedData::Ring
+            | WedData::AutogenNode { .. }
+            | WedData::Node { .. }
+            | WedData::Unknown => {}
+        }
+    }
+
+    fn push(
+        &mut self,
+        obj: &WedObject,
+        resource: &str,
+        param: u32,
+        windings: Vec<Vec<[f64; 2]>>,
+        point: Option<[f64; 3]>,
+    ) {
+        self.out.push(WedFeature {
+            id: obj.id,
+            name: obj.name.clone(),
+            resource: resource.to_string(),
+            param,
+            windings,
+            point,
+            line: obj.line,
+            col: obj.col,
+        });
+    }
+
+    /// The placement's rings (outer first, then holes), or `None` with a located diagnostic
+    /// when a ring or node is missing or a ring has fewer than three nodes.
+    fn rings(&mut self, obj: &WedObject) -> Option<Vec<Vec<RingNode>>> {
+        let mut rings = Vec::new();
+        let fail = |this: &mut Self, at: &WedObject, why: String| {
+            this.warnings.push(Diagnostic::error_at(
+                this.path,
+                at.line,
+                at.col,
+                format!(
+                    "{} {} \"{}\" not exported: {why}",
+                    obj.class, obj.id, obj.name
+                ),
+            ));
+            None
+        };
+        if obj.children.is_empty() {
+            return fail(self, obj, "it has no ring".into());
+        }
+        for &rid in &obj.children {
+            let Some(ring) = self.project.get(rid) else {
+                return fail(self, obj, format!("ring {rid} is not in the file"));
+            };
+            if ring.data != WedData::Ring {
+                return fail(
+                    self,
+                    ring,
+                    format!("child {rid} is a {}, not a ring", ring.class),
+                );
+            }
+            let mut nodes = Vec::new();
+            for &nid in &ring.children {
+                let node = match self.project.get(nid).map(|n| &n.data) {
+                    Some(WedData::AutogenNode {
+                        lon,
+                        lat,
+                        spawn_tiles,
+                    }) => RingNode {
+                        pt: [*lon, *lat],
+                        spawn: *spawn_tiles,
+                    },
+                    Some(WedData::Node { lon, lat }) => RingNode {
+                        pt: [*lon, *lat],
+                        spawn: true,
+                    },
+                    Some(_) => {
+                        return fail(
+                            self,
+                            ring,
+                            format!("ring {rid} holds {nid}, which is not a node"),
+                        )
+                    }
+                    None => {
+                        return fail(
+                            self,
+                            ring,
+                            format!("ring {rid} names node {nid}, which is not in the file"),
+                        )
+                    }
+                };
+                nodes.push(node);
+            }
+            if nodes.len() < 3 {
+                return fail(
+                    self,
+                    ring,
+                    format!("ring {rid} has {} node(s), fewer than 3", nodes.len()),
+                );
+            }
+            rings.push(nodes);
+        }
+        Some(rings)
+    }
+}
+
+/// `intround` from xptools' MathUtils: round half up.
+fn intround(v: f64) -> i64 {
+    (v + 0.5).floor() as i64
+}
+
+fn clamp_u8(v: i64) -> u32 {
+    v.clamp(0, 255) as u32
+}
+
+/// A double passed as DSF's integer parameter, kept in the 16 bits DSF stores.
+fn clamp_param(v: f64) -> u32 {
+    v.clamp(0.0, 65535.0) as u32
+}
+
+/// Twice the signed area (shoelace): positive for counter-clockwise (lon east, lat north).
+fn signed_area2(w: &[[f64; 2]]) -> f64 {
+    let n = w.len();
+    (0..n)
+        .map(|i| {
+            let a = w[i];
+            let b = w[(i + 1) % n];
+            a[0] * b[1] - b[0] * a[1]
+        })
+        .sum()
+}
+
+/// `WED_PolygonForPointSequence`: the ring's points, reversed when not in the wanted
+/// orientation.
+fn oriented(ring: &[RingNode], ccw: bool) -> Vec<[f64; 2]> {
+    let mut w: Vec<[f64; 2]> = ring.iter().map(|n| n.pt).collect();
+    if (signed_area2(&w) > 0.0) != ccw {
+        w.reverse();
+    }
+    w
+}
+
+/// `WED_PolygonWithHolesForPolygon`: outer counter-clockwise, holes clockwise, not closed;
+/// forests also drop repeated consecutive points (`unique`).
+fn area_windings(rings: &[Vec<RingNode>], dedup: bool) -> Vec<Vec<[f64; 2]>> {
+    rings
+        .iter()
+        .enumerate()
+        .map(|(i, r)| {
+            let mut w = oriented(r, i == 0);
+            if dedup {
+                w.dedup();
+            }
+            w
+        })
+        .collect()
+}
+
+/// The autogen windings and the number of spawning ones, as `WED_DSFExport.cpp` builds them
+/// (see the module documentation).
+fn autogen_windings(rings: &[Vec<RingNode>]) -> (Vec<Vec<[f64; 2]>>, usize) {
+    let outer = &rings[0];
+    let mut spawning: Vec<Vec<[f64; 2]>> = vec![Vec::new()];
+    let mut non_spawning: Vec<Vec<[f64; 2]>> = Vec::new();
+    let mut last_spawn = true;
+    for node in outer {
+        if last_spawn {
+            spawning.last_mut().expect("starts with one").push(node.pt);
+        } else {
+            non_spawning
+                .last_mut()
+                .expect("opened on a flip")
+                .push(node.pt);
+        }
+        if node.spawn != last_spawn {
+            if last_spawn {
+                non_spawning.push(vec![node.pt]);
+            } else {
+                spawning.push(vec![node.pt]);
+            }
+            last_spawn = node.spawn;
+        }
+    }
+    let first = outer[0].pt;
+    if last_spawn {
+        spawning.last_mut().expect("starts with one").push(first);
+    } else {
+        non_spawning
+            .last_mut()
+            .expect("opened on a flip")
+            .push(first);
+    }
+    let n_spawning = spawning.len();
+    let mut windings = spawning;
+    windings.extend(non_spawning);
+    for hole in &rings[1..] {
+        windings.push(oriented(hole, false));
+    }
+    (windings, n_spawning)
+}

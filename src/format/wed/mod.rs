@@ -1,0 +1,552 @@
+//! WED 2.x projects (`earth.wed.xml`), read as the object graph WED saves, and exported the way
+//! WED's DSF exporter would write them (see [`export`]).
+//!
+//! The file is the XML WED writes with `WED_Thing::ToXML` (xptools
+//! `src/WEDEntities/WED_Thing.cpp`): a root `<doc>` holding `<objects>`, one
+//! `<object class="WED_…" id="N" parent_id="P">` per persistent object, each with a
+//! `<children>` list of `<child id="…"/>` in order, and one element per property group:
+//! `<hierarchy name= locked= hidden=/>` (`WED_Thing` name, `WED_Entity` locked/hidden),
+//! `<point latitude= longitude= heading=/>` (`WED_GISPoint`, `WED_GISPoint_Heading`),
+//! `<autogen_placement height= spelling= resource=/>` (`WED_AutogenPlacement.cpp`),
+//! `<autogen_node spawn_tiles=/>` (`WED_AutogenNode.cpp`),
+//! `<obj_placement resource= show_level= …/>` (`WED_ObjPlacement.cpp`),
+//! `<facade_placement height= pick_walls= resource= show_level=/>` (`WED_FacadePlacement.cpp`),
+//! `<forest_placement density= closed= resource=/>` (`WED_ForestPlacement.cpp`; `closed` is the
+//! fill mode), `<polygon_placement heading= resource=/>` (`WED_PolygonPlacement.cpp`).
+//! A polygon placement's children are its rings (`WED_Ring`, `WED_FacadeRing`,
+//! `WED_ForestRing`): the first is the outer ring, the rest are holes (`WED_GISPolygon`); a
+//! ring's children are its nodes, in order, without the first repeated at the end.
+//!
+//! Decisions:
+//! - A class agview does not know is kept in the graph (so links through it resolve) as
+//!   [`WedData::Unknown`], with a warning naming its line, column and class.
+//! - A `<child id>` naming an object that is not in the file is an error diagnostic pushed
+//!   into the warnings (located at the parent's `<object>`); [`export`] then skips the
+//!   placement that holds it and keeps the rest.
+//! - A file cut off mid-element gets a located error from the XML parser's position; what
+//!   stands before the last complete `</object>` is still read, and only when nothing can be
+//!   read is the error returned.
+
+mod export;
+
+pub use export::export;
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use serde::Serialize;
+
+use crate::diag::Diagnostic;
+
+/// A WED project: every `<object>` of the file, in file order.
+#[derive(Debug, Clone, PartialEq, Serialize, Default)]
+pub struct WedProject {
+    pub objects: Vec<WedObject>,
+    /// Object id → index into `objects`.
+    #[serde(skip)]
+    pub index: HashMap<u64, usize>,
+}
+
+impl WedProject {
+    /// The object with this WED id.
+    pub fn get(&self, id: u64) -> Option<&WedObject> {
+        self.index.get(&id).map(|&i| &self.objects[i])
+    }
+
+    /// Objects with no parent (`parent_id="0"`, or a parent not in the file), in file order:
+    /// normally the single `WED_Root`.
+    pub fn roots(&self) -> impl Iterator<Item = &WedObject> {
+        self.objects
+            .iter()
+            .filter(|o| o.parent_id == 0 || !self.index.contains_key(&o.parent_id))
+    }
+
+    /// How many objects have each class, sorted by class name.
+    pub fn class_counts(&self) -> Vec<(String, usize)> {
+        let mut counts: std::collections::BTreeMap<&str, usize> = Default::default();
+        for o in &self.objects {
+            *counts.entry(o.class.as_str()).or_default() += 1;
+        }
+        counts
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), v))
+            .collect()
+    }
+
+    /// True when the object or any group or airport above it is hidden: WED's exporter
+    /// stops at a hidden entity and writes nothing below it.
+    pub fn is_hidden(&self, id: u64) -> bool {
+        let mut seen = 0usize;
+        let mut cur = self.get(id);
+        while let Some(o) = cur {
+            if o.hidden {
+                return true;
+            }
+            seen += 1;
+            if o.parent_id == 0 || seen > self.objects.len() {
+                break;
+            }
+            cur = self.get(o.parent_id);
+        }
+        false
+    }
+}
+
+/// One `<object class= id= parent_id=>` of a WED project.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct WedObject {
+    pub id: u64,
+    /// The C++ class WED saved, e.g. `WED_AutogenPlacement`.
+    pub class: String,
+    /// 0 for the root.
+    pub parent_id: u64,
+    /// `<children><child id=/>…`, in order.
+    pub children: Vec<u64>,
+    /// `<hierarchy name=>`.
+    pub name: String,
+    /// `<hierarchy hidden=>`.
+    pub hidden: bool,
+    /// `<hierarchy locked=>`.
+    pub locked: bool,
+    /// 1-based position of the `<object>` element.
+    pub line: u32,
+    pub col: u32,
+    pub data: WedData,
+}
+
+/// What an object is, with the properties agview uses.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum WedData {
+    /// `WED_Root`, `WED_Select`, `WED_KeyObjects`: the document's bookkeeping.
+    Root,
+    /// `WED_Group` (the "world" and the user's folders): the exporter recurses into it.
+    Group,
+    /// `WED_Airport`: the exporter recurses into it too (under the airport's ICAO filter).
+    Airport { icao: String },
+    /// `WED_Ring`, `WED_FacadeRing`, `WED_ForestRing`: a ring of nodes.
+    Ring,
+    /// `WED_AutogenPlacement` (`autogen_placement`): an `.agb` or `.ags` polygon.
+    AutogenPlacement {
+        /// Meters.
+        height: f64,
+        /// The spelling set (AGB only).
+        spelling: i64,
+        resource: String,
+    },
+    /// `WED_AutogenNode`: a vertex of an autogen ring; `spawn_tiles` says whether the side
+    /// that starts at it spawns tiles (default true).
+    AutogenNode {
+        lon: f64,
+        lat: f64,
+        spawn_tiles: bool,
+    },
+    /// Any other vertex (`WED_SimpleBoundaryNode`, `WED_FacadeNode`, `WED_TextureNode`, …).
+    Node { lon: f64, lat: f64 },
+    /// `WED_ObjPlacement` (`obj_placement`): an `.obj` or `.agp` at a point.
+    ObjPlacement {
+        lon: f64,
+        lat: f64,
+        /// Degrees clockwise from north, as saved.
+        heading: f64,
+        resource: String,
+        /// `show_level` as saved.
+        show_level: String,
+    },
+    /// `WED_FacadePlacement` (`facade_placement`).
+    FacadePlacement {
+        /// Meters.
+        height: f64,
+        pick_walls: bool,
+        resource: String,
+    },
+    /// `WED_ForestPlacement` (`forest_placement`).
+    ForestPlacement {
+        /// 0..1.
+        density: f64,
+        /// 0 area, 1 line, 2 points (`closed`, the `ForestFill` enum).
+        fill_mode: u32,
+        resource: String,
+    },
+    /// `WED_PolygonPlacement` (`polygon_placement`): a draped `.pol`.
+    PolygonPlacement { heading: f64, resource: String },
+    /// A WED class agview knows but does not export (runways, strings, exclusions, …).
+    Other,
+    /// A class agview does not know.
+    Unknown,
+}
+
+/// One feature as WED's DSF exporter would write it: see [`export`].
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct WedFeature {
+    /// The placement's WED id.
+    pub id: u64,
+    /// Its hierarchy name.
+    pub name: String,
+    /// The asset path as WED writes it into the DSF definition table.
+    pub resource: String,
+    /// The DSF parameter exactly as `WED_DSFExport.cpp` computes it (objects: 0).
+    pub param: u32,
+    /// (lon, lat), exactly the windings WED writes, in order; empty for points.
+    pub windings: Vec<Vec<[f64; 2]>>,
+    /// lon, lat, heading for object placements (`.obj`, `.agp`).
+    pub point: Option<[f64; 3]>,
+    /// Where the placement's `<object>` element is.
+    pub line: u32,
+    pub col: u32,
+}
+
+/// WED classes that hold nothing agview exports and need no warning.
+const OTHER_CLASSES: &[&str] = &[
+    "WED_ATCFlow",
+    "WED_ATCFrequency",
+    "WED_ATCRunwayUse",
+    "WED_ATCTimeRule",
+    "WED_ATCWindRule",
+    "WED_AirportBeacon",
+    "WED_AirportBoundary",
+    "WED_AirportChain",
+    "WED_AirportNode",
+    "WED_AirportSign",
+    "WED_DemPlacement",
+    "WED_DrapedOrthophoto",
+    "WED_DrapedOrthophotoBoundary",
+    "WED_ExclusionPoly",
+    "WED_ExclusionZone",
+    "WED_FacadePreview",
+    "WED_GISBoundingBox",
+    "WED_Helipad",
+    "WED_LightFixture",
+    "WED_LinePlacement",
+    "WED_OverlayImage",
+    "WED_RampPosition",
+    "WED_RoadEdge",
+    "WED_RoadNode",
+    "WED_Runway",
+    "WED_RunwayNode",
+    "WED_Sealane",
+    "WED_ShapeNode",
+    "WED_ShapePlacement",
+    "WED_StringPlacement",
+    "WED_TaxiRoute",
+    "WED_TaxiRouteNode",
+    "WED_Taxiway",
+    "WED_TerPlacement",
+    "WED_TowerViewpoint",
+    "WED_TruckDestination",
+    "WED_TruckParkingLocation",
+    "WED_Windsock",
+];
+
+/// Reads a WED project. Warnings (unknown classes, dangling links, a cut-off file that could
+/// still be partly read) go into `warnings`; the error is returned only when nothing can be
+/// read.
+pub fn parse(
+    path: &Path,
+    bytes: &[u8],
+    warnings: &mut Vec<Diagnostic>,
+) -> Result<WedProject, Diagnostic> {
+    let text = std::str::from_utf8(bytes).map_err(|e| {
+        let (line, col) = line_col(bytes, e.valid_up_to());
+        Diagnostic::error_at(path, line, col, "not UTF-8 text")
+    })?;
+    let doc = match roxmltree::Document::parse(text) {
+        Ok(doc) => doc,
+        Err(e) => {
+            let pos = e.pos();
+            let err = Diagnostic::error_at(path, pos.row, pos.col, format!("{e}"));
+            // A file cut off mid-element: keep the objects before the last complete one.
+            let Some(cut) = text.rfind("</object>") else {
+                return Err(err);
+            };
+            let repaired = format!("{}</objects></doc>", &text[..cut + "</object>".len()]);
+            let project = match roxmltree::Document::parse(&repaired) {
+                Ok(doc) => read_doc(path, &doc, warnings),
+                Err(_) => return Err(err),
+            };
+            match project {
+                Ok(p) if !p.objects.is_empty() => {
+                    warnings.push(err);
+                    return Ok(p);
+                }
+                _ => return Err(err),
+            }
+        }
+    };
+    read_doc(path, &doc, warnings)
+}
+
+fn line_col(bytes: &[u8], offset: usize) -> (u32, u32) {
+    let before = &bytes[..offset.min(bytes.len())];
+    let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
+    let col = before.iter().rev().take_while(|&&b| b != b'\n').count() + 1;
+    (line as u32, col as u32)
+}
+
+fn read_doc(
+    path: &Path,
+    doc: &roxmltree::Document,
+    warnings: &mut Vec<Diagnostic>,
+) -> Result<WedProject, Diagnostic> {
+    let pos = |n: roxmltree::Node| {
+        let p = doc.text_pos_at(n.range().start);
+        (p.row, p.col)
+    };
+    let root = doc.root_element();
+    if root.tag_name().name() != "doc" {
+        let (l, c) = pos(root);
+        return Err(Diagnostic::error_at(
+            path,
+            l,
+            c,
+            format!(
+                "not a WED project: the root element is <{}>, not <doc>",
+                root.tag_name().name()
+            ),
+        ));
+    }
+    let mut project = WedProject::default();
+    let objects = root
+        .children()
+        .filter(|n| n.is_element() && n.tag_name().name() == "objects");
+    for list in objects {
+        for node in list
+            .children()
+            .filter(|n| n.is_element() && n.tag_name().name() == "object")
+        {
+            let (line, col) = pos(node);
+            let class = node.attribute("class").unwrap_or("").to_string();
+            let id = match node
+                .attribute("id")
+                .and_then(|s| s.trim().parse::<u64>().ok())
+            {
+                Some(id) => id,
+                None => {
+                    warnings.push(Diagnostic::error_at(
+                        path,
+                        line,
+                        col,
+                        format!("<object class=\"{class}\"> has no numeric id: skipped"),
+                    ));
+                    continue;
+                }
+            };
+            if project.index.contains_key(&id) {
+                warnings.push(Diagnostic::error_at(
+                    path,
+                    line,
+                    col,
+                    format!("a second object with id {id}: skipped"),
+                ));
+                continue;
+            }
+            let parent_id = node
+                .attribute("parent_id")
+                .and_then(|s| s.trim().parse::<u64>().ok())
+                .unwrap_or(0);
+            let obj = read_object(path, node, id, class, parent_id, line, col, warnings);
+            project.index.insert(id, project.objects.len());
+            project.objects.push(obj);
+        }
+    }
+    check_links(path, &project, warnings);
+    Ok(project)
+}
+
+/// The first child element with this tag name.
+fn elem<'a, 'i>(node: roxmltree::Node<'a, 'i>, tag: &str) -> Option<roxmltree::Node<'a, 'i>> {
+    node.children()
+        .find(|n| n.is_element() && n.tag_name().name() == tag)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn read_object(
+    path: &Path,
+    node: roxmltree::Node,
+    id: u64,
+    class: String,
+    parent_id: u64,
+    line: u32,
+    col: u32,
+    warnings: &mut Vec<Diagnostic>,
+) -> WedObject {
+    let children = elem(node, "children")
+        .map(|c| {
+            c.children()
+                .filter(|n| n.is_element() && n.tag_name().name() == "child")
+                .filter_map(|n| n.attribute("id").and_then(|s| s.trim().parse().ok()))
+                .collect()
+        })
+        .unwrap_or_default();
+    let hierarchy = elem(node, "hierarchy");
+    let name = hierarchy
+        .and_then(|h| h.attribute("name"))
+        .unwrap_or("")
+        .to_string();
+    let flag = |a: &str| hierarchy.and_then(|h| h.attribute(a)).is_some_and(truthy);
+
+    // Attributes are read leniently: a missing or unreadable number takes WED's default.
+    let mut bad: Vec<String> = Vec::new();
+    let mut num = |el: Option<roxmltree::Node>, attr: &str, default: f64| -> f64 {
+        match el.and_then(|e| e.attribute(attr)) {
+            None => default,
+            Some(s) => match s.trim().parse::<f64>() {
+                Ok(v) if v.is_finite() => v,
+                _ => {
+                    bad.push(format!("{attr}=\"{s}\""));
+                    default
+                }
+            },
+        }
+    };
+    let string = |el: Option<roxmltree::Node>, attr: &str| -> String {
+        el.and_then(|e| e.attribute(attr)).unwrap_or("").to_string()
+    };
+    let point = elem(node, "point");
+
+    let data = match class.as_str() {
+        "WED_Root" | "WED_Select" | "WED_KeyObjects" => WedData::Root,
+        "WED_Group" => WedData::Group,
+        "WED_Airport" => WedData::Airport {
+            icao: string(elem(node, "airport"), "icao"),
+        },
+        "WED_Ring" | "WED_FacadeRing" | "WED_ForestRing" => WedData::Ring,
+        "WED_AutogenPlacement" => {
+            let el = elem(node, "autogen_placement");
+            WedData::AutogenPlacement {
+                height: num(el, "height", 10.0),
+                spelling: num(el, "spelling", 0.0) as i64,
+                resource: string(el, "resource"),
+            }
+        }
+        "WED_AutogenNode" => {
+            let el = elem(node, "autogen_node");
+            WedData::AutogenNode {
+                lon: num(point, "longitude", 0.0),
+                lat: num(point, "latitude", 0.0),
+                spawn_tiles: el
+                    .and_then(|e| e.attribute("spawn_tiles"))
+                    .is_none_or(truthy),
+            }
+        }
+        "WED_SimpleBoundaryNode"
+        | "WED_SimpleBezierBoundaryNode"
+        | "WED_FacadeNode"
+        | "WED_TextureNode"
+        | "WED_TextureBezierNode" => WedData::Node {
+            lon: num(point, "longitude", 0.0),
+            lat: num(point, "latitude", 0.0),
+        },
+        "WED_ObjPlacement" => {
+            let el = elem(node, "obj_placement");
+            WedData::ObjPlacement {
+                lon: num(point, "longitude", 0.0),
+                lat: num(point, "latitude", 0.0),
+                heading: num(point, "heading", 0.0),
+                resource: string(el, "resource"),
+                show_level: string(el, "show_level"),
+            }
+        }
+        "WED_FacadePlacement" => {
+            let el = elem(node, "facade_placement");
+            WedData::FacadePlacement {
+                height: num(el, "height", 10.0),
+                pick_walls: el
+                    .and_then(|e| e.attribute("pick_walls"))
+                    .is_some_and(truthy),
+                resource: string(el, "resource"),
+            }
+        }
+        "WED_ForestPlacement" => {
+            let el = elem(node, "forest_placement");
+            WedData::ForestPlacement {
+                density: num(el, "density", 1.0),
+                fill_mode: el
+                    .and_then(|e| e.attribute("closed"))
+                    .map(forest_fill_mode)
+                    .unwrap_or(0),
+                resource: string(el, "resource"),
+            }
+        }
+        "WED_PolygonPlacement" => {
+            let el = elem(node, "polygon_placement");
+            WedData::PolygonPlacement {
+                heading: num(el, "heading", 0.0),
+                resource: string(el, "resource"),
+            }
+        }
+        c if OTHER_CLASSES.contains(&c) => WedData::Other,
+        _ => {
+            warnings.push(Diagnostic::warning_at(
+                path,
+                line,
+                col,
+                format!("unknown WED class \"{class}\" (id {id}): skipped"),
+            ));
+            WedData::Unknown
+        }
+    };
+    for b in bad {
+        warnings.push(Diagnostic::warning_at(
+            path,
+            line,
+            col,
+            format!("{class} {id}: {b} is not a number; WED's default used"),
+        ));
+    }
+    WedObject {
+        id,
+        class,
+        parent_id,
+        children,
+        name,
+        hidden: flag("hidden"),
+        locked: flag("locked"),
+        line,
+        col,
+        data,
+    }
+}
+
+fn truthy(s: &str) -> bool {
+    let s = s.trim();
+    !(s.is_empty() || s == "0" || s.eq_ignore_ascii_case("false"))
+}
+
+/// The forest fill mode from the `closed` attribute: a number, or an enum name that says
+/// line or points; anything else is area fill (0).
+fn forest_fill_mode(s: &str) -> u32 {
+    if let Ok(n) = s.trim().parse::<u32>() {
+        return n.min(2);
+    }
+    let l = s.to_ascii_lowercase();
+    if l.contains("line") {
+        1
+    } else if l.contains("point") {
+        2
+    } else {
+        0
+    }
+}
+
+/// Every `<child id>` must name an object in the file.
+fn check_links(path: &Path, project: &WedProject, warnings: &mut Vec<Diagnostic>) {
+    for o in &project.objects {
+        for &c in &o.children {
+            if !project.index.contains_key(&c) {
+                warnings.push(Diagnostic::error_at(
+                    path,
+                    o.line,
+                    o.col,
+                    format!(
+                        "{} {} \"{}\" names child {c}, which is not in the file",
+                        o.class, o.id, o.name
+                    ),
+                ));
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;
