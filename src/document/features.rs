@@ -132,6 +132,40 @@ pub fn from_dsf_text(path: &Path, dsf: &DsfText, notes: &mut Vec<Diagnostic>) ->
     out
 }
 
+/// The features of a WED project: what WED's DSF exporter writes, in hierarchy order,
+/// each named `path: id N "name"`.
+pub fn from_wed(
+    path: &Path,
+    placed: &[crate::format::wed::WedFeature],
+    notes: &mut Vec<Diagnostic>,
+) -> Vec<DocFeature> {
+    let mut out = Vec::new();
+    let mut skipped = Skipped::default();
+    for f in placed {
+        let Ok(kind) = kind_of(&f.resource) else {
+            skipped.add(ext_of(&f.resource));
+            continue;
+        };
+        let geometry = match f.point {
+            Some([lon, lat, heading]) => Geometry::Point { lon, lat, heading },
+            None => Geometry::Polygon(f.windings.clone()),
+        };
+        out.push(DocFeature {
+            source: format!("{}: id {} \"{}\"", path.display(), f.id, f.name),
+            asset: f.resource.clone(),
+            kind,
+            param: f.param,
+            geometry,
+            at: Location::Text {
+                line: f.line,
+                col: f.col,
+            },
+        });
+    }
+    notes.extend(skipped.note(path));
+    out
+}
+
 /// The extension of a definition path, with its dot, for notes.
 pub fn ext_of(def: &str) -> String {
     Path::new(def).extension().map_or_else(

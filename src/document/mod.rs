@@ -98,7 +98,7 @@ pub fn document_path(path: &Path) -> Result<PathBuf, Diagnostic> {
 
 /// True when `kind` is a document that places its own features.
 pub fn is_document(kind: Option<FileKind>) -> bool {
-    matches!(kind, Some(FileKind::DsfText))
+    matches!(kind, Some(FileKind::DsfText | FileKind::Wed))
 }
 
 /// Opens `path` with the layout inputs `args`: see the module documentation.
@@ -148,6 +148,11 @@ fn read_features(
         Some(FileKind::DsfText) => {
             let dsf = format::dsf::parse(path, bytes, diags)?;
             (SceneKind::Dsf, features::from_dsf_text(path, &dsf, diags))
+        }
+        Some(FileKind::Wed) => {
+            let project = format::wed::parse(path, bytes, diags)?;
+            let placed = format::wed::export(&project, path, diags);
+            (SceneKind::Wed, features::from_wed(path, &placed, diags))
         }
         _ => {
             return Err(Diagnostic::error_file(

@@ -341,3 +341,57 @@ fn parallel_map_keeps_item_order() {
     let out = parallel_map(&items, 3, None, |i, x| (i as u32) * 2 + x);
     assert_eq!(out, items.iter().map(|x| x * 3).collect::<Vec<_>>());
 }
+
+/// Every point a scene places, in order (tile corners, objects, facade footprints, trees).
+fn points(s: &Scene) -> Vec<[f32; 2]> {
+    let mut v: Vec<[f32; 2]> = s.tiles.iter().flat_map(|t| t.corners).collect();
+    v.extend(s.objects.iter().map(|o| o.pos));
+    v.extend(s.facades.iter().flat_map(|f| f.footprint.iter().copied()));
+    v.extend(s.trees.iter().map(|t| t.pos));
+    v
+}
+
+/// Two documents of the same features lay out alike: the same asset, parameter, stats,
+/// choice and corner count per feature, and every point within 5 cm.
+pub(super) fn assert_alike(a: &Document, b: &Document) {
+    let (sa, sb) = (&a.loaded.scene, &b.loaded.scene);
+    assert_eq!(sa.features.len(), sb.features.len());
+    for (fa, fb) in sa.features.iter().zip(&sb.features) {
+        let what = format!("{} / {}", fa.source, fb.source);
+        assert_eq!(fa.asset, fb.asset, "{what}");
+        assert_eq!(fa.kind, fb.kind, "{what}");
+        assert_eq!(fa.param, fb.param, "{what}");
+        assert_eq!(fa.stats, fb.stats, "{what}");
+        assert_eq!(fa.choice, fb.choice, "{what}");
+        assert_eq!(fa.corners.len(), fb.corners.len(), "{what}");
+    }
+    let (pa, pb) = (points(sa), points(sb));
+    assert_eq!(pa.len(), pb.len());
+    let worst = pa
+        .iter()
+        .zip(&pb)
+        .map(|(p, q)| (p[0] - q[0]).hypot(p[1] - q[1]))
+        .fold(0.0f32, f32::max);
+    assert!(worst < 0.05, "points differ by up to {worst} m");
+}
+
+#[test]
+fn the_wed_project_lays_out_like_the_dsf_text() {
+    let text = load(
+        &sample("sample_scenery/polygons/town.txt"),
+        &LayoutArgs::default(),
+    )
+    .unwrap();
+    // The scenery folder means its earth.wed.xml.
+    let wed = load(&sample("sample_scenery"), &LayoutArgs::default()).unwrap();
+    let s = &wed.loaded.scene;
+    assert_eq!(s.kind, SceneKind::Wed);
+    assert!(
+        s.features[0].source.contains(": id ") && s.features[0].source.contains('"'),
+        "{}",
+        s.features[0].source
+    );
+    // The hidden kiosk is left out, as WED's exporter leaves it out.
+    assert_eq!(s.features.len(), text.loaded.scene.features.len());
+    assert_alike(&text, &wed);
+}

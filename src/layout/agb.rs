@@ -321,6 +321,14 @@ fn block_polygon(
     input: &LayoutInput,
     rings: &[Vec<P2>],
 ) -> Result<[P2; 4], Diagnostic> {
+    // WED writes a block whose first side does not spawn as a one-point winding before the
+    // closed ring that starts at the same point (WED_DSFExport); that point is the ring's.
+    let rings = match rings {
+        [lead, ring] if lead.len() == 1 && ring.first() == lead.first() => {
+            std::slice::from_ref(ring)
+        }
+        _ => rings,
+    };
     if rings.len() > 1 {
         return Err(input.polygon_error(
             ag_path,

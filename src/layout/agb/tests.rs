@@ -336,3 +336,23 @@ proptest! {
         prop_assert_eq!(serde_json::to_string(&s).unwrap(), serde_json::to_string(&again).unwrap());
     }
 }
+
+#[test]
+fn wed_windings_of_a_block_lay_out_as_its_ring() {
+    // WED closes a block's winding, and leads with a one-point winding when the first side
+    // does not spawn: both are the same four-point block.
+    let ag = asset(BLOCK);
+    let plain = run(&ag, &rect(60.0, 45.0));
+    let ring = vec![[0.0, 0.0], [60.0, 0.0], [60.0, 45.0], [0.0, 45.0]];
+    let mut closed = ring.clone();
+    closed.push(ring[0]);
+    for rings in [vec![closed.clone()], vec![vec![ring[0]], closed]] {
+        let input = LayoutInput {
+            polygon: Some(rings),
+            ..Default::default()
+        };
+        let s = run(&ag, &input);
+        assert_eq!(s.tiles, plain.tiles);
+        assert_eq!(s.choice, plain.choice);
+    }
+}
