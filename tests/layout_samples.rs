@@ -54,8 +54,9 @@ fn close(a: &Value, b: &Value, at: &str, diffs: &mut Vec<String>) {
 }
 
 fn check(name: &str, asset: &str, args: LayoutArgs) {
-    let loaded = agview::pipeline::load_scene(Path::new(asset), &args)
-        .unwrap_or_else(|e| panic!("{name}: {e}"));
+    let loaded = agview::document::load(Path::new(asset), &args)
+        .unwrap_or_else(|e| panic!("{name}: {e}"))
+        .loaded;
     let actual = serde_json::to_value(&loaded.scene).expect("scene serialises");
     let dir = PathBuf::from("tests/expected");
     let expected_path = dir.join(format!("{name}.json"));
@@ -251,6 +252,16 @@ fn agn_town() {
         "sample_scenery/agn/000333311030032an.agn",
         args(),
     );
+}
+
+#[test]
+fn town_dsf_text_document() {
+    check("town_dsf_text", "sample_scenery/polygons/town.txt", args());
+}
+
+#[test]
+fn town_wed_project() {
+    check("town_wed", "sample_scenery", args());
 }
 
 #[test]
