@@ -18,6 +18,8 @@ pub struct ArtSet {
     pub facades: Vec<FacadeArt>,
     /// The forest trees are drawn from.
     pub forest: Option<ForestArt>,
+    /// Parallel to `Scene::more_forests`.
+    pub more_forests: Vec<ForestArt>,
     /// The base tile texture (`Scene::tile_texture`).
     pub tile_texture: Option<usize>,
     /// Texture pool referenced by index from the entries above.

@@ -107,6 +107,11 @@ pub fn load_art_set(scene: &Scene) -> ArtSet {
         .forest
         .as_ref()
         .map(|r| load_forest(&path_of(r), &mut pool, &mut warnings));
+    let more_forests = scene
+        .more_forests
+        .iter()
+        .map(|r| load_forest(&path_of(r), &mut pool, &mut warnings))
+        .collect();
     let tile_texture = scene
         .tile_texture
         .as_ref()
@@ -115,6 +120,7 @@ pub fn load_art_set(scene: &Scene) -> ArtSet {
         meshes,
         facades,
         forest,
+        more_forests,
         tile_texture,
         images: pool.into_images(),
         warnings,

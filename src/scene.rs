@@ -11,6 +11,10 @@
 
 use serde::Serialize;
 
+fn is_zero(v: &u32) -> bool {
+    *v == 0
+}
+
 /// What kind of asset produced the scene.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Default)]
 #[serde(rename_all = "lowercase")]
@@ -61,6 +65,10 @@ pub struct Scene {
     /// The forest (`VEGETATION`) trees come from.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub forest: Option<ArtRef>,
+    /// Documents: the other forests their features use; a tree whose `forest` is k > 0
+    /// comes from `more_forests[k - 1]`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub more_forests: Vec<ArtRef>,
     pub objects: Vec<ObjectInstance>,
     pub facades: Vec<FacadeInstance>,
     pub trees: Vec<TreeInstance>,
@@ -358,6 +366,9 @@ pub struct TreeInstance {
     pub layer: i32,
     /// Seeded pick among the layer's trees (taken modulo their count).
     pub pick: u32,
+    /// Which forest: 0 for `Scene::forest`, k for `Scene::more_forests[k - 1]`.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub forest: u32,
     /// A document's feature the tree belongs to (index into `Scene::features`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub feature: Option<u32>,

@@ -739,6 +739,7 @@ fn facades_trees_and_overlays() {
                 heading: k as f32 * 30.0,
                 layer: 0,
                 pick: k,
+                forest: 0,
                 feature: None,
             })
             .collect(),

@@ -14,7 +14,7 @@ use crate::art::{ArtSet, ImageData, ImagePixels};
 use crate::diag::Diagnostic;
 use crate::document::Document;
 use crate::pipeline;
-use crate::scene::{Scene, SceneKind, TileTexture};
+use crate::scene::{ArtRef, Scene, SceneKind, TileTexture};
 
 /// The largest side of one atlas slot in pixels.
 const ATLAS_SLOT_MAX: u32 = 1024;
@@ -133,15 +133,21 @@ pub fn combine(parts: Vec<Scene>) -> (Scene, Vec<String>) {
             out.facades.push(f);
         }
         if !s.trees.is_empty() {
-            match (&out.forest, &s.forest) {
-                (None, Some(f)) => out.forest = Some(f.clone()),
-                (Some(a), Some(b)) if a.resolved != b.resolved => out.warnings.push(format!(
-                    "{}: its trees are drawn with {} (one forest per view)",
-                    s.asset, a.name
-                )),
-                _ => {}
+            // One forest list for the document: trees keep the forest they came from.
+            let part_forests: Vec<Option<&ArtRef>> = std::iter::once(s.forest.as_ref())
+                .chain(s.more_forests.iter().map(Some))
+                .collect();
+            let map: Vec<u32> = part_forests
+                .iter()
+                .map(|f| match f {
+                    Some(f) => forest_index(&mut out, f),
+                    None => 0,
+                })
+                .collect();
+            for mut t in s.trees.drain(..) {
+                t.forest = map.get(t.forest as usize).copied().unwrap_or(0);
+                out.trees.push(t);
             }
-            out.trees.append(&mut s.trees);
         }
         out.polygon.append(&mut s.polygon);
         out.corners.append(&mut s.corners);
@@ -162,6 +168,28 @@ pub fn combine(parts: Vec<Scene>) -> (Scene, Vec<String>) {
     }
     out.update_stats();
     (out, if use_atlas { atlas_paths } else { Vec::new() })
+}
+
+/// The index of forest `f` in the combined scene (0: `forest`, k: `more_forests[k - 1]`),
+/// adding it when it is new. Forests are the same when they resolve to the same file.
+fn forest_index(out: &mut Scene, f: &ArtRef) -> u32 {
+    let same = |a: &ArtRef| match (&a.resolved, &f.resolved) {
+        (Some(x), Some(y)) => x == y,
+        _ => a.name == f.name,
+    };
+    match &out.forest {
+        None => {
+            out.forest = Some(f.clone());
+            return 0;
+        }
+        Some(first) if same(first) => return 0,
+        _ => {}
+    }
+    if let Some(k) = out.more_forests.iter().position(same) {
+        return k as u32 + 1;
+    }
+    out.more_forests.push(f.clone());
+    out.more_forests.len() as u32
 }
 
 /// Loads the art of a document: [`pipeline::load_art`], plus the tile atlas when the scene has

@@ -395,3 +395,28 @@ fn the_wed_project_lays_out_like_the_dsf_text() {
     assert_eq!(s.features.len(), text.loaded.scene.features.len());
     assert_alike(&text, &wed);
 }
+
+#[test]
+fn combine_keeps_each_tree_with_its_own_forest() {
+    let woods = |name: &str, n: usize| Scene {
+        forest: Some(ArtRef {
+            name: name.into(),
+            resolved: Some(format!("/x/{name}")),
+        }),
+        trees: (0..n)
+            .map(|_| crate::scene::TreeInstance::default())
+            .collect(),
+        ..Scene::default()
+    };
+    let (s, _) = combine(vec![
+        woods("a.for", 2),
+        woods("b.for", 3),
+        woods("a.for", 1),
+    ]);
+    assert_eq!(s.forest.as_ref().unwrap().name.as_ref(), "a.for");
+    assert_eq!(s.more_forests.len(), 1);
+    assert_eq!(s.more_forests[0].name.as_ref(), "b.for");
+    let forests: Vec<u32> = s.trees.iter().map(|t| t.forest).collect();
+    assert_eq!(forests, vec![0, 0, 1, 1, 1, 0]);
+    assert!(s.warnings.is_empty(), "{:?}", s.warnings);
+}

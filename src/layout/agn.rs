@@ -892,6 +892,7 @@ pub fn fill_trees(
                 heading,
                 layer: 0,
                 pick,
+                forest: 0,
                 feature: None,
             });
         }

@@ -1633,6 +1633,7 @@ fn fill(
                     heading: rng.f32() * 360.0,
                     layer,
                     pick: rng.u32(),
+                    forest: 0,
                     feature: None,
                 });
                 count += 1;

@@ -277,6 +277,7 @@ impl Emit<'_> {
                 heading: (base + heading).rem_euclid(360.0),
                 layer: *layer,
                 pick: self.rng.u32(),
+                forest: 0,
                 feature: None,
             }),
             AnnotationKind::TreeLine { start, end, layer } => {
@@ -300,6 +301,7 @@ impl Emit<'_> {
                         heading: self.rng.f32() * 360.0,
                         layer: *layer,
                         pick: self.rng.u32(),
+                        forest: 0,
                         feature: None,
                     });
                 }

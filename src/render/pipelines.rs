@@ -445,12 +445,14 @@ impl Renderer {
 
         if let Some(t) = scene.trees.as_ref().filter(|_| f.show_trees) {
             pass.set_pipeline(&self.trees);
-            pass.set_bind_group(1, &t.material, &[]);
             pass.set_vertex_buffer(0, t.vertices.slice(..));
             pass.set_index_buffer(t.indices.slice(..), wgpu::IndexFormat::Uint32);
-            pass.draw_indexed(0..t.index_count, 0, 0..1);
-            stats.draw_calls += 1;
-            stats.triangles += u64::from(t.index_count / 3);
+            for (range, material) in &t.groups {
+                pass.set_bind_group(1, material, &[]);
+                pass.draw_indexed(range.clone(), 0, 0..1);
+                stats.draw_calls += 1;
+                stats.triangles += u64::from(range.len() as u32 / 3);
+            }
         }
 
         if let Some(l) = scene.lines.as_ref().filter(|_| f.overlays.mask() != 0) {

@@ -97,8 +97,8 @@ pub(crate) struct FacadesGpu {
 pub(crate) struct TreesGpu {
     pub vertices: wgpu::Buffer,
     pub indices: wgpu::Buffer,
-    pub index_count: u32,
-    pub material: wgpu::BindGroup,
+    /// One draw per forest: its index range and its material.
+    pub groups: Vec<(std::ops::Range<u32>, wgpu::BindGroup)>,
 }
 
 pub(crate) struct LinesGpu {
@@ -504,22 +504,30 @@ impl SceneGpu {
 
         // Trees.
         stats.trees = scene.trees.len();
-        let forest = art
-            .forest
-            .as_ref()
-            .filter(|f| !f.missing && !f.trees.is_empty());
-        let tmesh = trees::build(scene, forest);
+        let usable = |f: &crate::art::ForestArt| !f.missing && !f.trees.is_empty();
+        let forests: Vec<Option<&crate::art::ForestArt>> = std::iter::once(art.forest.as_ref())
+            .chain(art.more_forests.iter().map(Some))
+            .map(|f| f.filter(|f| usable(f)))
+            .collect();
+        let tmesh = trees::build(scene, &forests);
         let trees = if tmesh.indices.is_empty() {
             None
         } else {
-            let view = match forest {
-                Some(f) => {
-                    let src = cache.image_or_checker(f.texture);
-                    cache.view(src)
-                }
-                None => cache.placeholder_tree(),
-            };
-            let m = material(view, MaterialUniforms::plain([1.0; 3], 0.5));
+            let groups = tmesh
+                .groups
+                .iter()
+                .map(|&(k, first, count)| {
+                    let view = match forests.get(k).copied().flatten() {
+                        Some(f) => {
+                            let src = cache.image_or_checker(f.texture);
+                            cache.view(src)
+                        }
+                        None => cache.placeholder_tree(),
+                    };
+                    let m = material(view, MaterialUniforms::plain([1.0; 3], 0.5));
+                    (first..first + count, m)
+                })
+                .collect();
             Some(TreesGpu {
                 vertices: buffer(
                     "tree vertices",
@@ -527,8 +535,7 @@ impl SceneGpu {
                     vertex,
                 ),
                 indices: buffer("tree indices", bytemuck::cast_slice(&tmesh.indices), index),
-                index_count: tmesh.indices.len() as u32,
-                material: m,
+                groups,
             })
         };
 

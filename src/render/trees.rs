@@ -21,6 +21,9 @@ pub(crate) struct TreeVertex {
 pub(crate) struct TreeMesh {
     pub vertices: Vec<TreeVertex>,
     pub indices: Vec<u32>,
+    /// One draw per forest that has trees: `(forest, first index, index count)`, in forest
+    /// order (0 is `Scene::forest`, k is `Scene::more_forests[k - 1]`).
+    pub groups: Vec<(usize, u32, u32)>,
 }
 
 /// The tree drawn when the forest or its tree list is missing: the whole placeholder
@@ -35,13 +38,37 @@ pub(crate) const PLACEHOLDER_TREE: TreeArt = TreeArt {
     percent: 100.0,
 };
 
-/// Builds the trees. `forest` is `None` when the forest art is missing: every tree is the
-/// placeholder.
-pub(crate) fn build(scene: &Scene, forest: Option<&ForestArt>) -> TreeMesh {
+/// Builds the trees, grouped by forest. `forests[k]` is the art of forest k, `None` when it
+/// is missing (or a tree names a forest past the list): those trees are placeholders.
+pub(crate) fn build(scene: &Scene, forests: &[Option<&ForestArt>]) -> TreeMesh {
     let mut mesh = TreeMesh::default();
-    for t in &scene.trees {
+    // Trees bucketed by forest, each bucket in scene order.
+    let mut buckets: Vec<Vec<usize>> = Vec::new();
+    for (i, t) in scene.trees.iter().enumerate() {
+        let k = t.forest as usize;
+        if buckets.len() <= k {
+            buckets.resize_with(k + 1, Vec::new);
+        }
+        buckets[k].push(i);
+    }
+    for (k, bucket) in buckets.iter().enumerate() {
+        let first = mesh.indices.len() as u32;
+        let forest = forests.get(k).copied().flatten();
+        for &i in bucket {
+            add_tree(&mut mesh, &scene.trees[i], forest);
+        }
+        let count = mesh.indices.len() as u32 - first;
+        if count > 0 {
+            mesh.groups.push((k, first, count));
+        }
+    }
+    mesh
+}
+
+fn add_tree(mesh: &mut TreeMesh, t: &crate::scene::TreeInstance, forest: Option<&ForestArt>) {
+    {
         if !(t.pos[0].is_finite() && t.pos[1].is_finite() && t.heading.is_finite()) {
-            continue;
+            return;
         }
         let art = forest
             .and_then(|f| f.tree(t.layer, t.pick))
@@ -94,7 +121,6 @@ pub(crate) fn build(scene: &Scene, forest: Option<&ForestArt>) -> TreeMesh {
             ]);
         }
     }
-    mesh
 }
 
 #[cfg(test)]
@@ -131,7 +157,7 @@ mod tests {
             ],
             ..Scene::default()
         };
-        let mesh = build(&scene, Some(&forest));
+        let mesh = build(&scene, &[Some(&forest)]);
         assert_eq!(mesh.vertices.len(), 12);
         assert_eq!(mesh.indices.len(), 18);
         // Scaled to 8 m wide: 16 m tall; the trunk at a quarter of the width.
@@ -148,8 +174,35 @@ mod tests {
             trees: vec![TreeInstance::default()],
             ..Scene::default()
         };
-        let mesh = build(&scene, None);
+        let mesh = build(&scene, &[None]);
         assert_eq!(mesh.vertices.len(), 8);
         assert_eq!(mesh.vertices[2].up, 10.0);
+    }
+
+    #[test]
+    fn trees_draw_in_one_group_per_forest() {
+        let tall = ForestArt {
+            trees: vec![TreeArt {
+                height: 20.0,
+                ..PLACEHOLDER_TREE
+            }],
+            ..ForestArt::default()
+        };
+        let scene = Scene {
+            trees: [1, 0, 1, 3]
+                .iter()
+                .map(|&forest| TreeInstance {
+                    forest,
+                    ..TreeInstance::default()
+                })
+                .collect(),
+            ..Scene::default()
+        };
+        let mesh = build(&scene, &[None, Some(&tall)]);
+        // Forest 0: one placeholder; 1: two tall trees; 3 (past the list): a placeholder.
+        let groups: Vec<(usize, u32)> = mesh.groups.iter().map(|g| (g.0, g.2)).collect();
+        assert_eq!(groups, vec![(0, 12), (1, 24), (3, 12)]);
+        let first_tall = mesh.indices[12] as usize;
+        assert_eq!(mesh.vertices[first_tall + 2].up, 20.0);
     }
 }
