@@ -564,3 +564,29 @@ fn a_broken_install_library_is_skipped_with_a_warning() {
         .contains("REGION_RECT before any REGION_DEFINE; this package's library is skipped")));
     assert!(!r.packages().iter().any(|p| p.name == "Alpha Library"));
 }
+
+#[test]
+fn a_document_inside_the_install_ranks_its_package_once() {
+    let f = fake_install("inside");
+    let doc = f.custom("Alpha Library").join("autogen/a.agp");
+    std::fs::create_dir_all(doc.parent().unwrap()).unwrap();
+    std::fs::write(&doc, "A\n1000\nAG_POINT\n").unwrap();
+    let mut d = Vec::new();
+    let r = Resolver::for_document(&doc, Some(&f.xp()), &mut d);
+    let names: Vec<&str> = r.packages().iter().map(|p| p.name.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "Alpha Library",
+            "New Pack",
+            "Zulu Overrides",
+            "Global Airports",
+            "aaa default objects",
+            "X-Plane Landmarks",
+        ]
+    );
+    // Its own export now outranks Zulu's.
+    let got = r.resolve_at(&doc, "lib/house.obj", None, 0).unwrap();
+    assert_eq!(got.package.as_deref(), Some("Alpha Library"));
+    assert_eq!(r.root.as_deref(), Some(f.custom("Alpha Library").as_path()));
+}
