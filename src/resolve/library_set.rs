@@ -28,6 +28,8 @@ pub struct Package {
 /// whole world.
 #[derive(Debug, Clone, PartialEq)]
 struct RegionArea {
+    /// The `REGION_DEFINE` name.
+    name: String,
     /// `REGION_ALL`, a world-sized rectangle, or a region defined only by conditions
     /// (`REGION_DREF`, `REGION_BITMAP`, taken as true).
     everywhere: bool,
@@ -37,14 +39,18 @@ struct RegionArea {
 
 impl RegionArea {
     /// A `REGION` name that no `REGION_DEFINE` before it defines: it covers nothing.
-    const UNDEFINED: RegionArea = RegionArea {
-        everywhere: false,
-        rects: Vec::new(),
-    };
+    fn undefined(name: &str) -> RegionArea {
+        RegionArea {
+            name: name.to_string(),
+            everywhere: false,
+            rects: Vec::new(),
+        }
+    }
 
     fn of(def: &RegionDef) -> RegionArea {
         let world = |r: &[i32; 4]| r[0] <= -180 && r[1] <= -90 && r[2] >= 179 && r[3] >= 89;
         RegionArea {
+            name: def.name.clone(),
             everywhere: def.all || def.rects.iter().any(world) || def.rects.is_empty(),
             rects: def.rects.clone(),
         }
@@ -154,7 +160,7 @@ impl LibrarySet {
         // above it.
         let first_region = self.regions.len() as u32;
         self.regions.extend(lib.regions.iter().map(RegionArea::of));
-        let mut undefined: Option<u32> = None;
+        let mut undefined: HashMap<&str, u32> = HashMap::new();
 
         for e in &lib.exports {
             if e.seasons.as_deref().is_some_and(|s| !s.contains("sum")) {
@@ -170,8 +176,8 @@ impl LibrarySet {
                     .find(|(_, r)| &r.name == name && r.line < e.line);
                 match def {
                     Some((i, _)) => first_region + i as u32,
-                    None => *undefined.get_or_insert_with(|| {
-                        self.regions.push(RegionArea::UNDEFINED);
+                    None => *undefined.entry(name.as_str()).or_insert_with(|| {
+                        self.regions.push(RegionArea::undefined(name));
                         self.regions.len() as u32 - 1
                     }),
                 }
@@ -292,8 +298,9 @@ impl LibrarySet {
         };
         let mut via = directive(entry);
         if let Some(r) = entry.region {
-            if !self.regions[r as usize].everywhere {
-                via.push_str(" in a REGION");
+            let region = &self.regions[r as usize];
+            if !region.everywhere {
+                via.push_str(&format!(" in REGION {}", region.name));
             }
         }
         if alts.len() > 1 {

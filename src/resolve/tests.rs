@@ -444,7 +444,7 @@ fn region_rect_applies_by_location() {
         (
             f.custom("Alpha Library").join("roads/europe.net"),
             Some("Alpha Library"),
-            "EXPORT in a REGION"
+            "EXPORT in REGION europe"
         )
     );
     let world = f.default("X-Plane Landmarks").join("roads/world.net");
