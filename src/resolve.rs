@@ -1,31 +1,70 @@
 //! Finding the files an asset names: relative to the asset, relative to its scenery
-//! package, or through the package's `library.txt`.
+//! package, or through the library: the package's own `library.txt` first, then, with an
+//! X-Plane install, every package's `library.txt` in the order X-Plane ranks them.
 //!
 //! X-Plane resolves an art path written in an asset first as a path relative to the file
-//! that names it, then as a library path exported by some package. agview looks for the
-//! package root by walking up from the asset to the nearest folder holding a `library.txt`,
-//! and resolves library paths through that one library (a previewer has no global library).
-//! Texture names also try the `.dds`/`.png` twin, as X-Plane does.
+//! that names it, then as a library path exported by some package. agview finds the
+//! document's package by walking up from the asset to the nearest folder holding a
+//! `library.txt`; that package ranks first. With an install ([`xplane_root`]) the packages
+//! of `Custom Scenery` (in `scenery_packs.ini` order) and `Resources/default scenery`
+//! follow ([`install`]), and lookups apply X-Plane's `EXPORT*` and `REGION` rules across
+//! them ([`library_set`]). Texture names also try the `.dds`/`.png` twin, as X-Plane does.
+//!
+//! Every `library.txt` is read once, when the [`Resolver`] is made; a lookup is a hash-map
+//! probe. A `Resolver` is plain data (`Send + Sync`), to share behind an `Arc`.
+
+mod install;
+mod library_set;
+#[cfg(test)]
+mod tests;
 
 use std::path::{Path, PathBuf};
 
 use crate::diag::Diagnostic;
 use crate::format::library::Library;
 
+pub use install::{xplane_root, CUSTOM_SCENERY, DEFAULT_SCENERY};
+pub use library_set::Package;
+use library_set::{LibrarySet, Pick};
+
 /// How many folders up from an asset agview looks for `library.txt`.
 const MAX_PACKAGE_DEPTH: usize = 6;
 
-/// Resolves art paths for the assets of one scenery package.
+/// A place on the earth, in degrees (north and east positive). Library `REGION`s apply by
+/// the DSF tile (1×1 degree) holding it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct LatLon {
+    pub lat: f64,
+    pub lon: f64,
+}
+
+/// What a name resolved to, and how.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Resolved {
+    pub path: PathBuf,
+    /// The package folder name (e.g. `sample_scenery`, `X-Plane Landmarks`), or `None` for
+    /// a plain relative path.
+    pub package: Option<String>,
+    /// Which rule chose it: `relative path`, `path in package`, or the library directive,
+    /// e.g. `EXPORT`, `EXPORT_RATIO 0.3 (seeded pick of 2)`, `EXPORT_BACKUP`.
+    pub via: String,
+}
+
+/// Resolves art paths for the assets of one scenery package, through its own library and
+/// (optionally) an X-Plane install's.
 #[derive(Debug, Clone, Default)]
 pub struct Resolver {
-    /// The folder holding `library.txt`, if one was found.
+    /// The document's own package: the folder holding its `library.txt`, if one was found.
     pub root: Option<PathBuf>,
+    /// The document package's `library.txt`, as read.
     pub library: Option<Library>,
+    /// Every library read (the document's first), merged.
+    libraries: LibrarySet,
 }
 
 impl Resolver {
-    /// A resolver for the package that holds `asset`. Problems reading `library.txt` are
-    /// pushed as diagnostics; resolution then works without the library.
+    /// A resolver for the package that holds `asset`, without an install. Problems reading
+    /// `library.txt` are pushed as diagnostics; resolution then works without the library.
     pub fn for_asset(asset: &Path, diags: &mut Vec<Diagnostic>) -> Resolver {
         let start = asset.parent().unwrap_or(Path::new("."));
         let mut dir = Some(start);
@@ -46,9 +85,14 @@ impl Resolver {
                         None
                     }
                 };
+                let mut libraries = LibrarySet::default();
+                if let Some(l) = &library {
+                    libraries.add(d, &lib, l, diags);
+                }
                 return Resolver {
                     root: Some(d.to_path_buf()),
                     library,
+                    libraries,
                 };
             }
             dir = d.parent().filter(|p| !p.as_os_str().is_empty());
@@ -56,11 +100,115 @@ impl Resolver {
         Resolver::default()
     }
 
-    /// The file `name` refers to when written in `from`, if it exists.
+    /// The document's package (found from `doc` as [`Resolver::for_asset`] finds it), then
+    /// the packages of the X-Plane install at `xplane`, if any, in X-Plane's priority order.
+    /// An install package's unreadable or malformed `library.txt` is a warning and the
+    /// package is skipped; its other warnings are summed up in one line.
+    pub fn for_document(
+        doc: &Path,
+        xplane: Option<&Path>,
+        diags: &mut Vec<Diagnostic>,
+    ) -> Resolver {
+        let mut r = Resolver::for_asset(doc, diags);
+        let Some(xp) = xplane else { return r };
+        let own = r.root.as_deref().and_then(|p| p.canonicalize().ok());
+        for dir in install::packages(xp, diags) {
+            let lib_txt = dir.join("library.txt");
+            if !lib_txt.is_file() {
+                continue;
+            }
+            if own.is_some() && dir.canonicalize().ok() == own {
+                continue; // the document's package, already first
+            }
+            let mut warnings = Vec::new();
+            let parsed = crate::format::read_file(&lib_txt)
+                .and_then(|bytes| crate::format::library::parse(&lib_txt, &bytes, &mut warnings));
+            match parsed {
+                Ok(lib) => {
+                    if let Some(first) = warnings.first() {
+                        let more = match warnings.len() {
+                            1 => String::new(),
+                            n => format!(" ({} more in this file)", n - 1),
+                        };
+                        diags.push(Diagnostic {
+                            message: format!("{}{more}", first.message),
+                            ..first.clone()
+                        });
+                    }
+                    r.libraries.add(&dir, &lib_txt, &lib, diags);
+                }
+                Err(mut e) => {
+                    e.severity = crate::diag::Severity::Warning;
+                    e.message = format!("{}; this package's library is skipped", e.message);
+                    diags.push(e);
+                }
+            }
+        }
+        r
+    }
+
+    /// The packages whose libraries were read, highest priority first (the document's own
+    /// package first when it has a `library.txt`).
+    pub fn packages(&self) -> &[Package] {
+        self.libraries.packages()
+    }
+
+    /// Resolves `name` as written in `from`: a file relative to `from` first, then one
+    /// relative to the document's package, then the library in package priority order,
+    /// honouring `REGION`s at `at` and picking among alternatives with `seed` (the same
+    /// seed, name and place give the same pick). Callers that want different features to
+    /// vary fold the feature's index into `seed`; the location is mixed in already.
+    pub fn resolve_at(
+        &self,
+        from: &Path,
+        name: &str,
+        at: Option<LatLon>,
+        seed: u64,
+    ) -> Option<Resolved> {
+        self.resolve_with(from, name, at, Pick::Seeded(seed))
+    }
+
+    /// The file `name` refers to when written in `from`, if it exists. Among several library
+    /// alternatives this is the first in priority and file order (what WED shows, and what
+    /// agview resolved before seeded picks), with no location: exports valid everywhere
+    /// before regional ones.
     pub fn resolve(&self, from: &Path, name: &str) -> Option<PathBuf> {
-        self.candidates(from, name)
-            .into_iter()
-            .find(|p| p.is_file())
+        self.resolve_with(from, name, None, Pick::First)
+            .map(|r| r.path)
+    }
+
+    fn resolve_with(
+        &self,
+        from: &Path,
+        name: &str,
+        at: Option<LatLon>,
+        pick: Pick,
+    ) -> Option<Resolved> {
+        let name = name.replace('\\', "/");
+        let dir = from.parent().unwrap_or(Path::new(""));
+        let relative = normalize(&dir.join(&name));
+        if relative.is_file() {
+            return Some(Resolved {
+                path: relative,
+                package: None,
+                via: "relative path".to_string(),
+            });
+        }
+        if let Some(root) = &self.root {
+            let in_package = normalize(&root.join(&name));
+            if in_package.is_file() {
+                return Some(Resolved {
+                    path: in_package,
+                    package: Some(folder_name(root)),
+                    via: "path in package".to_string(),
+                });
+            }
+        }
+        self.libraries.resolve(&name, at, pick).map(|c| Resolved {
+            path: normalize(&c.path),
+            package: Some(c.package),
+            via: c.via,
+        })
     }
 
     /// Like [`Resolver::resolve`], also trying the `.dds`/`.png` twin of a texture name.
@@ -71,7 +219,8 @@ impl Resolver {
         })
     }
 
-    /// Every place `name` could be, in the order they are tried.
+    /// Every place `name` could be, in the order they are tried (the library's answer as
+    /// [`Resolver::resolve`] gives it).
     pub fn candidates(&self, from: &Path, name: &str) -> Vec<PathBuf> {
         let name = name.replace('\\', "/");
         let mut out = Vec::new();
@@ -79,9 +228,9 @@ impl Resolver {
         out.push(normalize(&dir.join(&name)));
         if let Some(root) = &self.root {
             out.push(normalize(&root.join(&name)));
-            if let Some(real) = self.library.as_ref().and_then(|l| l.resolve(&name)) {
-                out.push(normalize(&root.join(real.replace('\\', "/"))));
-            }
+        }
+        if let Some(c) = self.libraries.resolve(&name, None, Pick::First) {
+            out.push(normalize(&c.path));
         }
         out.dedup();
         out
@@ -95,8 +244,16 @@ impl Resolver {
             .map(|p| p.display().to_string())
             .collect();
         tried.dedup();
-        let lib = if self.library.is_some() {
-            " or in library.txt"
+        let n = self.packages().len();
+        let lib = if n > 1 || (n == 1 && self.library.is_none()) {
+            format!(" or in the libraries of {n} packages")
+        } else if self.library.is_some() {
+            " or in library.txt".to_string()
+        } else {
+            String::new()
+        };
+        let exported = if self.libraries.exports(&name.replace('\\', "/")) {
+            " (exported, but not here or not on disk)"
         } else {
             ""
         };
@@ -105,13 +262,18 @@ impl Resolver {
             line.max(1),
             1,
             format!(
-                "{what} `{name}` not found (looked for {}{lib}); a placeholder is drawn",
+                "{what} `{name}` not found (looked for {}{lib}{exported}); a placeholder is drawn",
                 tried.join(", ")
             ),
         )
     }
 }
 
+fn folder_name(dir: &Path) -> String {
+    dir.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| dir.display().to_string())
+}
 /// Removes `.` and `name/..` pairs without touching the file system, so messages show the
 /// path a person would write.
 pub fn normalize(p: &Path) -> PathBuf {
@@ -142,61 +304,5 @@ fn texture_twin(name: &str) -> Option<String> {
         Some(format!("{stem}.png"))
     } else {
         None
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn normalizes() {
-        assert_eq!(normalize(Path::new("a/b/../c/./d")), PathBuf::from("a/c/d"));
-        assert_eq!(normalize(Path::new("../x/../y")), PathBuf::from("../y"));
-        assert_eq!(normalize(Path::new("a/..")), PathBuf::from("."));
-    }
-
-    #[test]
-    fn twins() {
-        assert_eq!(texture_twin("a/b.PNG").as_deref(), Some("a/b.dds"));
-        assert_eq!(texture_twin("a.dds").as_deref(), Some("a.png"));
-        assert_eq!(texture_twin("a.bmp"), None);
-        assert_eq!(texture_twin("x"), None);
-    }
-
-    #[test]
-    fn relative_then_package_then_library() {
-        let dir = std::env::temp_dir().join(format!("agview-resolve-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(dir.join("autogen")).unwrap();
-        std::fs::create_dir_all(dir.join("objects")).unwrap();
-        std::fs::write(dir.join("objects/house.obj"), "A\n800\nOBJ\n").unwrap();
-        std::fs::write(
-            dir.join("library.txt"),
-            "A\n800\nLIBRARY\nEXPORT lib/house.obj objects/house.obj\n",
-        )
-        .unwrap();
-        let asset = dir.join("autogen/a.agp");
-        let mut d = Vec::new();
-        let r = Resolver::for_asset(&asset, &mut d);
-        assert!(d.is_empty(), "{d:?}");
-        assert_eq!(r.root.as_deref(), Some(dir.as_path()));
-        let want = Some(dir.join("objects/house.obj"));
-        assert_eq!(r.resolve(&asset, "../objects/house.obj"), want);
-        assert_eq!(
-            r.resolve(&asset, "objects/house.obj"),
-            Some(dir.join("objects/house.obj"))
-        );
-        assert_eq!(
-            r.resolve(&asset, "lib/house.obj"),
-            Some(dir.join("objects/house.obj"))
-        );
-        assert_eq!(r.resolve(&asset, "lib/none.obj"), None);
-        let w = r.missing(&asset, 7, "OBJECT", "lib/none.obj").to_string();
-        assert!(
-            w.contains("a.agp:7:1: warning: OBJECT `lib/none.obj` not found"),
-            "{w}"
-        );
-        let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -1,0 +1,592 @@
+//! Tests of the resolver: relative paths, the sample scenery, and a fake X-Plane install.
+
+use super::*;
+
+#[test]
+fn normalizes() {
+    assert_eq!(normalize(Path::new("a/b/../c/./d")), PathBuf::from("a/c/d"));
+    assert_eq!(normalize(Path::new("../x/../y")), PathBuf::from("../y"));
+    assert_eq!(normalize(Path::new("a/..")), PathBuf::from("."));
+}
+
+#[test]
+fn twins() {
+    assert_eq!(texture_twin("a/b.PNG").as_deref(), Some("a/b.dds"));
+    assert_eq!(texture_twin("a.dds").as_deref(), Some("a.png"));
+    assert_eq!(texture_twin("a.bmp"), None);
+    assert_eq!(texture_twin("x"), None);
+}
+
+#[test]
+fn relative_then_package_then_library() {
+    let dir = std::env::temp_dir().join(format!("agview-resolve-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("autogen")).unwrap();
+    std::fs::create_dir_all(dir.join("objects")).unwrap();
+    std::fs::write(dir.join("objects/house.obj"), "A\n800\nOBJ\n").unwrap();
+    std::fs::write(
+        dir.join("library.txt"),
+        "A\n800\nLIBRARY\nEXPORT lib/house.obj objects/house.obj\n",
+    )
+    .unwrap();
+    let asset = dir.join("autogen/a.agp");
+    let mut d = Vec::new();
+    let r = Resolver::for_asset(&asset, &mut d);
+    assert!(d.is_empty(), "{d:?}");
+    assert_eq!(r.root.as_deref(), Some(dir.as_path()));
+    let want = Some(dir.join("objects/house.obj"));
+    assert_eq!(r.resolve(&asset, "../objects/house.obj"), want);
+    assert_eq!(
+        r.resolve(&asset, "objects/house.obj"),
+        Some(dir.join("objects/house.obj"))
+    );
+    assert_eq!(
+        r.resolve(&asset, "lib/house.obj"),
+        Some(dir.join("objects/house.obj"))
+    );
+    assert_eq!(r.resolve(&asset, "lib/none.obj"), None);
+    let w = r.missing(&asset, 7, "OBJECT", "lib/none.obj").to_string();
+    assert!(
+        w.contains("a.agp:7:1: warning: OBJECT `lib/none.obj` not found"),
+        "{w}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn resolver_is_shareable_across_threads() {
+    fn send_sync<T: Send + Sync>() {}
+    send_sync::<Resolver>();
+}
+
+#[test]
+fn sample_scenery_resolves_as_before() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("sample_scenery");
+    let asset = root.join("autogen/lakeside.ags");
+    let mut d = Vec::new();
+    let r = Resolver::for_asset(&asset, &mut d);
+    assert!(d.is_empty(), "{d:?}");
+    // Three plain EXPORTs of one path: `resolve` keeps the first, as before.
+    assert_eq!(
+        r.resolve(&asset, "agview/objects/any_house.obj"),
+        Some(root.join("objects/house_small.obj"))
+    );
+    assert_eq!(
+        r.resolve(&asset, "agview/facades/brick.fac"),
+        Some(root.join("facades/brick.fac"))
+    );
+    let got = r
+        .resolve_at(&asset, "agview/objects/bench.obj", None, 3)
+        .unwrap();
+    assert_eq!(
+        got,
+        Resolved {
+            path: root.join("objects/bench.obj"),
+            package: Some("sample_scenery".into()),
+            via: "EXPORT".into(),
+        }
+    );
+    // A seeded pick draws among all three, and `for_document` without an install is
+    // `for_asset`.
+    let doc = Resolver::for_document(&asset, None, &mut d);
+    assert!(d.is_empty(), "{d:?}");
+    let picks: std::collections::BTreeSet<PathBuf> = (0..64)
+        .filter_map(|s| doc.resolve_at(&asset, "agview/objects/any_house.obj", None, s))
+        .map(|r| r.path)
+        .collect();
+    assert_eq!(picks.len(), 3, "{picks:?}");
+    let rel = doc
+        .resolve_at(&asset, "../objects/car.obj", None, 0)
+        .unwrap();
+    assert_eq!((rel.package, rel.via.as_str()), (None, "relative path"));
+}
+
+/// A fake X-Plane install in a temporary folder, removed when dropped.
+struct FakeInstall {
+    top: PathBuf,
+}
+
+impl FakeInstall {
+    fn xp(&self) -> PathBuf {
+        self.top.join("X-Plane 12")
+    }
+    fn custom(&self, pack: &str) -> PathBuf {
+        self.xp().join("Custom Scenery").join(pack)
+    }
+    fn default(&self, pack: &str) -> PathBuf {
+        self.xp().join("Resources/default scenery").join(pack)
+    }
+    fn doc_pack(&self) -> PathBuf {
+        self.top.join("doc_pack")
+    }
+    fn doc(&self) -> PathBuf {
+        self.doc_pack().join("autogen/town.agp")
+    }
+}
+
+impl Drop for FakeInstall {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.top);
+    }
+}
+
+/// Writes `library.txt` in `dir` (header added) and an empty file for each real path.
+fn pack(dir: &Path, body: &str) {
+    std::fs::create_dir_all(dir).unwrap();
+    std::fs::write(dir.join("library.txt"), format!("A\n800\nLIBRARY\n{body}")).unwrap();
+    for line in body.lines() {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let real = match words.first() {
+            Some(&"EXPORT_RATIO") => words.get(3),
+            Some(k) if k.starts_with("EXPORT") => words.get(2),
+            _ => None,
+        };
+        if let Some(real) = real {
+            let p = dir.join(real);
+            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+            std::fs::write(p, "A\n800\nOBJ\n").unwrap();
+        }
+    }
+}
+
+/// Custom Scenery: `Zulu Overrides`, `Alpha Library`, `Bravo Disabled` (disabled) listed in
+/// that order (not alphabetical), `New Pack` on disk but not listed, and
+/// `*GLOBAL_AIRPORTS*`; default scenery `X-Plane Landmarks` and `aaa default objects`
+/// (alphabetically ignoring case: `aaa…` first); a document package outside the install.
+fn fake_install(tag: &str) -> FakeInstall {
+    let top = std::env::temp_dir().join(format!("agview-xp-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&top);
+    let f = FakeInstall { top };
+    std::fs::create_dir_all(f.xp().join("Custom Scenery")).unwrap();
+    std::fs::write(
+        f.xp().join("Custom Scenery/scenery_packs.ini"),
+        "I\n1000 Version\nSCENERY\n\n\
+SCENERY_PACK Custom Scenery/Zulu Overrides/\n\
+SCENERY_PACK_DISABLED Custom Scenery/Bravo Disabled/\n\
+SCENERY_PACK *GLOBAL_AIRPORTS*\n\
+SCENERY_PACK Custom Scenery/Alpha Library/\n\
+SCENERY_PACK Custom Scenery/Gone Pack/\n",
+    )
+    .unwrap();
+    pack(
+        &f.custom("Zulu Overrides"),
+        "EXPORT lib/house.obj objects/house.obj\n\
+EXPORT_EXTEND lib/tree.for forests/zulu_tree.for\n\
+EXPORT_EXTEND lib/excl.obj objects/zulu_extra.obj\n\
+EXPORT_BACKUP lib/backup.obj objects/zulu_backup.obj\n\
+EXPORT lib/newfirst.obj objects/newfirst.obj\n\
+REGION_DEFINE snow\nREGION_ALL\nREGION_DREF sim/weather/snow > 0\n\
+REGION_DEFINE masked\nREGION_RECT 0 0 10 10\nREGION_BITMAP masks/mask.png\n\
+REGION snow\nEXPORT lib/snow.obj objects/snow.obj\n\
+REGION masked\nEXPORT lib/masked.obj objects/masked.obj\n",
+    );
+    pack(
+        &f.custom("Alpha Library"),
+        "EXPORT lib/house.obj objects/alpha_house.obj\n\
+EXPORT lib/priority.obj objects/priority.obj\n\
+EXPORT lib/tree.for forests/alpha_tree.for\n\
+EXPORT lib/tree.for forests/alpha_tree2.for\n\
+EXPORT lib/excl.obj objects/alpha_plain.obj\n\
+EXPORT_EXCLUDE lib/excl.obj objects/alpha_only.obj\n\
+EXPORT_BACKUP lib/only_backup.obj objects/alpha_backup.obj\n\
+EXPORT lib/ga.obj objects/alpha_ga.obj\n\
+REGION_DEFINE europe\nREGION_RECT -10 35 30 70\n\
+REGION europe\nEXPORT lib/road.net roads/europe.net\n",
+    );
+    pack(
+        &f.custom("Bravo Disabled"),
+        "EXPORT lib/only_bravo.obj objects/b.obj\nEXPORT lib/house.obj objects/b.obj\n",
+    );
+    pack(
+        &f.custom("New Pack"),
+        "EXPORT lib/newfirst.obj objects/new.obj\n",
+    );
+    pack(
+        &f.xp().join("Global Scenery/Global Airports"),
+        "EXPORT lib/ga.obj objects/ga.obj\n",
+    );
+    pack(
+        &f.default("X-Plane Landmarks"),
+        "EXPORT lib/house.obj objects/landmark_house.obj\n\
+EXPORT lib/priority.obj objects/landmark_priority.obj\n\
+EXPORT lib/excl.obj objects/landmark_excl.obj\n\
+EXPORT lib/backup.obj objects/landmark_backup.obj\n\
+EXPORT_BACKUP lib/only_backup.obj objects/landmark_backup.obj\n\
+EXPORT lib/road.net roads/world.net\n\
+EXPORT lib/def.obj objects/landmark_def.obj\n\
+EXPORT_RATIO 0.25 lib/ratio.obj objects/r1.obj\n\
+EXPORT_RATIO 0.75 lib/ratio.obj objects/r3.obj\n",
+    );
+    pack(
+        &f.default("aaa default objects"),
+        "EXPORT lib/def.obj objects/aaa_def.obj\n",
+    );
+    // A default package without a library is not a library package.
+    std::fs::create_dir_all(f.default("Earth nav data only")).unwrap();
+    pack(
+        &f.doc_pack(),
+        "EXPORT lib/doc.obj objects/doc.obj\nEXPORT lib/priority.obj objects/doc_priority.obj\n",
+    );
+    std::fs::create_dir_all(f.doc_pack().join("autogen")).unwrap();
+    std::fs::write(f.doc(), "A\n1000\nAG_POINT\n").unwrap();
+    f
+}
+
+fn resolver(f: &FakeInstall) -> (Resolver, Vec<Diagnostic>) {
+    let mut d = Vec::new();
+    let r = Resolver::for_document(&f.doc(), Some(&f.xp()), &mut d);
+    (r, d)
+}
+
+const PARIS: LatLon = LatLon {
+    lat: 48.86,
+    lon: 2.35,
+};
+const NEW_YORK: LatLon = LatLon {
+    lat: 40.71,
+    lon: -74.0,
+};
+
+#[test]
+fn packages_rank_document_then_ini_order_then_default_scenery() {
+    let f = fake_install("order");
+    let (r, d) = resolver(&f);
+    let names: Vec<&str> = r.packages().iter().map(|p| p.name.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "doc_pack",
+            "New Pack",
+            "Zulu Overrides",
+            "Global Airports",
+            "Alpha Library",
+            "aaa default objects",
+            "X-Plane Landmarks",
+        ]
+    );
+    // The unlisted pack is reported once, on the ini.
+    let unlisted: Vec<String> = d
+        .iter()
+        .map(|d| d.to_string())
+        .filter(|m| m.contains("not listed"))
+        .collect();
+    assert_eq!(unlisted.len(), 1, "{d:?}");
+    assert!(unlisted[0].contains("scenery_packs.ini: warning: 1 pack(s) not listed here ranked first, alphabetically, as X-Plane adds them: New Pack"), "{}", unlisted[0]);
+    // The disabled pack's exports are not seen.
+    let doc = f.doc();
+    assert_eq!(r.resolve_at(&doc, "lib/only_bravo.obj", None, 0), None);
+    // Unlisted packs rank above listed ones; `*GLOBAL_AIRPORTS*` ranks where it is listed.
+    let at = |name: &str| r.resolve_at(&doc, name, None, 0).unwrap();
+    assert_eq!(at("lib/newfirst.obj").package.as_deref(), Some("New Pack"));
+    assert_eq!(at("lib/ga.obj").package.as_deref(), Some("Global Airports"));
+    // Default scenery ranks alphabetically ignoring case.
+    assert_eq!(
+        at("lib/def.obj").path,
+        f.default("aaa default objects").join("objects/aaa_def.obj")
+    );
+}
+
+#[test]
+fn higher_export_hides_lower_and_reports_its_package() {
+    let f = fake_install("export");
+    let (r, _) = resolver(&f);
+    let doc = f.doc();
+    for seed in 0..32 {
+        let got = r
+            .resolve_at(&doc, "lib/house.obj", Some(PARIS), seed)
+            .unwrap();
+        assert_eq!(
+            got,
+            Resolved {
+                path: f.custom("Zulu Overrides").join("objects/house.obj"),
+                package: Some("Zulu Overrides".into()),
+                via: "EXPORT".into(),
+            }
+        );
+    }
+    // The document's own package ranks first.
+    let got = r.resolve_at(&doc, "lib/priority.obj", None, 9).unwrap();
+    assert_eq!(got.path, f.doc_pack().join("objects/doc_priority.obj"));
+    assert_eq!(got.package.as_deref(), Some("doc_pack"));
+    assert_eq!(
+        r.resolve(&doc, "lib/priority.obj"),
+        Some(f.doc_pack().join("objects/doc_priority.obj"))
+    );
+}
+
+#[test]
+fn export_extend_adds_alternatives_to_lower_packages() {
+    let f = fake_install("extend");
+    let (r, _) = resolver(&f);
+    let doc = f.doc();
+    let picks: std::collections::BTreeSet<PathBuf> = (0..200)
+        .map(|s| r.resolve_at(&doc, "lib/tree.for", None, s).unwrap().path)
+        .collect();
+    let want: std::collections::BTreeSet<PathBuf> = [
+        f.custom("Zulu Overrides").join("forests/zulu_tree.for"),
+        f.custom("Alpha Library").join("forests/alpha_tree.for"),
+        f.custom("Alpha Library").join("forests/alpha_tree2.for"),
+    ]
+    .into();
+    assert_eq!(picks, want);
+    let first = r.resolve_at(&doc, "lib/tree.for", None, 0).unwrap();
+    assert!(first.via.ends_with("(seeded pick of 3)"), "{}", first.via);
+    // `resolve` gives the first alternative: the extension from the higher package.
+    assert_eq!(
+        r.resolve(&doc, "lib/tree.for"),
+        Some(f.custom("Zulu Overrides").join("forests/zulu_tree.for"))
+    );
+}
+
+#[test]
+fn export_exclude_replaces_its_package_and_lower_ones() {
+    let f = fake_install("exclude");
+    let (r, _) = resolver(&f);
+    let doc = f.doc();
+    let picks: std::collections::BTreeSet<(PathBuf, String)> = (0..200)
+        .map(|s| {
+            let g = r.resolve_at(&doc, "lib/excl.obj", None, s).unwrap();
+            (g.path, g.via)
+        })
+        .collect();
+    // Alpha's plain EXPORT and the Landmarks' EXPORT are gone; Zulu's higher extension stays.
+    let want: std::collections::BTreeSet<(PathBuf, String)> = [
+        (
+            f.custom("Zulu Overrides").join("objects/zulu_extra.obj"),
+            "EXPORT_EXTEND (seeded pick of 2)".to_string(),
+        ),
+        (
+            f.custom("Alpha Library").join("objects/alpha_only.obj"),
+            "EXPORT_EXCLUDE (seeded pick of 2)".to_string(),
+        ),
+    ]
+    .into();
+    assert_eq!(picks, want);
+}
+
+#[test]
+fn export_backup_only_when_nothing_else_exports() {
+    let f = fake_install("backup");
+    let (r, _) = resolver(&f);
+    let doc = f.doc();
+    // Zulu's backup ranks higher, but the Landmarks' plain EXPORT wins.
+    let got = r.resolve_at(&doc, "lib/backup.obj", None, 1).unwrap();
+    assert_eq!(
+        (got.path, got.via.as_str()),
+        (
+            f.default("X-Plane Landmarks")
+                .join("objects/landmark_backup.obj"),
+            "EXPORT"
+        )
+    );
+    // Only backups: the highest-priority one, never a pick among them.
+    for seed in 0..32 {
+        let got = r
+            .resolve_at(&doc, "lib/only_backup.obj", None, seed)
+            .unwrap();
+        assert_eq!(
+            (got.path, got.package.as_deref(), got.via.as_str()),
+            (
+                f.custom("Alpha Library").join("objects/alpha_backup.obj"),
+                Some("Alpha Library"),
+                "EXPORT_BACKUP"
+            )
+        );
+    }
+}
+
+#[test]
+fn export_ratio_is_a_deterministic_weighted_pick() {
+    let f = fake_install("ratio");
+    let (r, _) = resolver(&f);
+    let doc = f.doc();
+    let r1 = f.default("X-Plane Landmarks").join("objects/r1.obj");
+    let pick =
+        |seed: u64, at: Option<LatLon>| r.resolve_at(&doc, "lib/ratio.obj", at, seed).unwrap();
+    for seed in 0..50 {
+        assert_eq!(pick(seed, Some(PARIS)), pick(seed, Some(PARIS)));
+    }
+    let n = 8000;
+    let ones = (0..n).filter(|&s| pick(s, None).path == r1).count();
+    let share = ones as f64 / n as f64;
+    assert!(
+        (share - 0.25).abs() < 0.02,
+        "EXPORT_RATIO 0.25 picked {share}"
+    );
+    let via = pick(0, None).via;
+    assert!(
+        via == "EXPORT_RATIO 0.25 (seeded pick of 2)"
+            || via == "EXPORT_RATIO 0.75 (seeded pick of 2)",
+        "{via}"
+    );
+    // One seed, different places: both variants occur.
+    let places: std::collections::BTreeSet<PathBuf> = (0..64)
+        .map(|i| {
+            let at = LatLon {
+                lat: 40.0 + f64::from(i) * 0.001,
+                lon: 2.0,
+            };
+            pick(7, Some(at)).path
+        })
+        .collect();
+    assert_eq!(places.len(), 2);
+}
+
+#[test]
+fn region_rect_applies_by_location() {
+    let f = fake_install("region");
+    let (r, _) = resolver(&f);
+    let doc = f.doc();
+    let road = |at: Option<LatLon>| r.resolve_at(&doc, "lib/road.net", at, 0).unwrap();
+    let eu = road(Some(PARIS));
+    assert_eq!(
+        (eu.path, eu.package.as_deref(), eu.via.as_str()),
+        (
+            f.custom("Alpha Library").join("roads/europe.net"),
+            Some("Alpha Library"),
+            "EXPORT in REGION europe"
+        )
+    );
+    let world = f.default("X-Plane Landmarks").join("roads/world.net");
+    assert_eq!(road(Some(NEW_YORK)).path, world);
+    // Whole tiles, inclusive: the rectangle's north-east tile is in, the next one is not.
+    let europe = f.custom("Alpha Library").join("roads/europe.net");
+    assert_eq!(
+        road(Some(LatLon {
+            lat: 70.9,
+            lon: 30.9
+        }))
+        .path,
+        europe
+    );
+    assert_eq!(
+        road(Some(LatLon {
+            lat: 71.0,
+            lon: 30.5
+        }))
+        .path,
+        world
+    );
+    assert_eq!(
+        road(Some(LatLon {
+            lat: 35.0,
+            lon: -10.0
+        }))
+        .path,
+        europe
+    );
+    assert_eq!(
+        road(Some(LatLon {
+            lat: 34.99,
+            lon: -10.0
+        }))
+        .path,
+        world
+    );
+    // No location: exports valid everywhere first.
+    assert_eq!(road(None).path, world);
+}
+
+#[test]
+fn region_dref_and_bitmap_are_taken_as_true_with_one_note() {
+    let f = fake_install("dref");
+    let (r, d) = resolver(&f);
+    let doc = f.doc();
+    for seed in 0..20 {
+        let _ = r.resolve_at(&doc, "lib/snow.obj", Some(PARIS), seed);
+    }
+    let notes: Vec<String> = d
+        .iter()
+        .map(|d| d.to_string())
+        .filter(|m| m.contains("taken as true"))
+        .collect();
+    assert_eq!(notes.len(), 2, "{notes:?}");
+    assert!(notes[0].ends_with("library.txt:9:1: warning: region `snow`: REGION_DREF taken as true (agview has no datarefs or region bitmaps)"), "{}", notes[0]);
+    assert!(
+        notes[1].contains("region `masked`: REGION_BITMAP taken as true"),
+        "{}",
+        notes[1]
+    );
+    // The dataref region covers the world; the bitmap region its rectangle.
+    let snow = r
+        .resolve_at(&doc, "lib/snow.obj", Some(NEW_YORK), 0)
+        .unwrap();
+    assert_eq!(
+        snow.path,
+        f.custom("Zulu Overrides").join("objects/snow.obj")
+    );
+    assert_eq!(snow.via, "EXPORT");
+    let masked = |at| r.resolve_at(&doc, "lib/masked.obj", Some(at), 0);
+    assert!(masked(LatLon { lat: 5.5, lon: 5.5 }).is_some());
+    assert_eq!(
+        masked(LatLon {
+            lat: 20.0,
+            lon: 20.0
+        }),
+        None
+    );
+}
+
+#[test]
+fn a_miss_is_a_warning_naming_the_libraries() {
+    let f = fake_install("miss");
+    let (r, _) = resolver(&f);
+    let doc = f.doc();
+    assert_eq!(r.resolve_at(&doc, "lib/none.obj", Some(PARIS), 0), None);
+    assert_eq!(r.resolve(&doc, "lib/none.obj"), None);
+    let w = r.missing(&doc, 4, "OBJECT", "lib/none.obj").to_string();
+    assert!(
+        w.contains("town.agp:4:1: warning: OBJECT `lib/none.obj` not found"),
+        "{w}"
+    );
+    assert!(
+        w.contains("or in the libraries of 7 packages); a placeholder is drawn"),
+        "{w}"
+    );
+    // Exported only outside the place asked about.
+    assert_eq!(r.resolve_at(&doc, "lib/masked.obj", Some(PARIS), 0), None);
+    let w = r.missing(&doc, 4, "OBJECT", "lib/masked.obj").to_string();
+    assert!(w.contains("(exported, but not here or not on disk)"), "{w}");
+}
+
+#[test]
+fn a_broken_install_library_is_skipped_with_a_warning() {
+    let f = fake_install("broken");
+    std::fs::write(
+        f.custom("Alpha Library").join("library.txt"),
+        "A\n800\nLIBRARY\nREGION_RECT 0 0 1 1\n",
+    )
+    .unwrap();
+    let (r, d) = resolver(&f);
+    assert!(!crate::diag::has_errors(&d), "{d:?}");
+    assert!(d.iter().any(|d| d
+        .to_string()
+        .contains("REGION_RECT before any REGION_DEFINE; this package's library is skipped")));
+    assert!(!r.packages().iter().any(|p| p.name == "Alpha Library"));
+}
+
+#[test]
+fn a_document_inside_the_install_ranks_its_package_once() {
+    let f = fake_install("inside");
+    let doc = f.custom("Alpha Library").join("autogen/a.agp");
+    std::fs::create_dir_all(doc.parent().unwrap()).unwrap();
+    std::fs::write(&doc, "A\n1000\nAG_POINT\n").unwrap();
+    let mut d = Vec::new();
+    let r = Resolver::for_document(&doc, Some(&f.xp()), &mut d);
+    let names: Vec<&str> = r.packages().iter().map(|p| p.name.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "Alpha Library",
+            "New Pack",
+            "Zulu Overrides",
+            "Global Airports",
+            "aaa default objects",
+            "X-Plane Landmarks",
+        ]
+    );
+    // Its own export now outranks Zulu's.
+    let got = r.resolve_at(&doc, "lib/house.obj", None, 0).unwrap();
+    assert_eq!(got.package.as_deref(), Some("Alpha Library"));
+    assert_eq!(r.root.as_deref(), Some(f.custom("Alpha Library").as_path()));
+}
