@@ -223,7 +223,9 @@ fn load_features(
         feats.retain(|f| f.kind.is_autogen());
     }
     let mut files = vec![path.to_path_buf()];
-    let resolver = Resolver::for_asset(path, &mut diags);
+    let xplane = crate::resolve::xplane_root(args.xplane.as_deref())
+        .map_err(|m| Diagnostic::error_file(path, m))?;
+    let resolver = Resolver::for_document(path, xplane.as_deref(), &mut diags);
     if let Some(root) = &resolver.root {
         files.push(root.join("library.txt"));
     }
@@ -240,20 +242,14 @@ fn load_features(
         p.total.store(feats.len(), Ordering::Relaxed);
     }
 
-    // Resolve each definition and open each file once, in document order, so messages
-    // about a definition come once and in a stable order.
-    let mut by_name: HashMap<&str, Resolution> = HashMap::new();
-    let mut by_file: HashMap<PathBuf, Arc<Opened>> = HashMap::new();
-    let mut resolutions = Vec::with_capacity(feats.len());
-    for f in &feats {
-        if let Some(r) = by_name.get(f.asset.as_str()) {
-            resolutions.push(r.clone());
-            continue;
-        }
-        let r = resolve_feature(path, f, &resolver, &mut by_file, &mut diags, &mut files);
-        by_name.insert(&f.asset, r.clone());
-        resolutions.push(r);
-    }
+    // Resolve each feature's definition where the feature is (library regions and seeded
+    // picks among alternatives depend on the place), and open each file once, in document
+    // order, so messages about a definition come once and in a stable order.
+    let mut cache = ResolveCache::default();
+    let resolutions: Vec<Resolution> = feats
+        .iter()
+        .map(|f| cache.resolve(path, f, &resolver, args.seed, &mut diags, &mut files))
+        .collect();
 
     let results = parallel_map(&feats, opts.threads, opts.progress.as_deref(), |i, f| {
         layout_feature(path, f, &resolutions[i], origin, args, i)
@@ -326,53 +322,87 @@ fn load_features(
     })
 }
 
-/// Resolves `f`'s definition and opens the file it names (once per file).
-fn resolve_feature(
-    doc: &Path,
-    f: &DocFeature,
-    resolver: &Resolver,
-    by_file: &mut HashMap<PathBuf, Arc<Opened>>,
-    diags: &mut Vec<Diagnostic>,
-    files: &mut Vec<PathBuf>,
-) -> Resolution {
-    let Some(found) = resolver.resolve(doc, &f.asset) else {
-        let tried: Vec<String> = resolver
-            .candidates(doc, &f.asset)
-            .iter()
-            .map(|p| p.display().to_string())
-            .collect();
-        diags.push(f.diag(
-            doc,
-            Severity::Warning,
-            format!(
-                "`{}` not found (looked for {}); its features are drawn as placeholders",
-                f.asset,
-                tried.join(", ")
-            ),
-        ));
-        return Resolution {
-            resolved: None,
-            package: None,
-            opened: Arc::new(Opened::Missing),
+/// Resolutions and opened files shared by a document's features.
+#[derive(Default)]
+struct ResolveCache {
+    /// Names found as files (relative to the document or in its package): the same
+    /// everywhere, so looked up once.
+    fixed: HashMap<String, Resolution>,
+    /// Names found nowhere (warned once).
+    missing: HashMap<String, Resolution>,
+    opened: HashMap<PathBuf, Arc<Opened>>,
+}
+
+impl ResolveCache {
+    /// Resolves `f`'s definition at its place and opens the file it names (once per file).
+    fn resolve(
+        &mut self,
+        doc: &Path,
+        f: &DocFeature,
+        resolver: &Resolver,
+        seed: u64,
+        diags: &mut Vec<Diagnostic>,
+        files: &mut Vec<PathBuf>,
+    ) -> Resolution {
+        if let Some(r) = self.fixed.get(&f.asset).or(self.missing.get(&f.asset)) {
+            return r.clone();
+        }
+        let at = f
+            .origin()
+            .map(|[lon, lat]| crate::resolve::LatLon { lat, lon });
+        let Some(found) = resolver.resolve_at(doc, &f.asset, at, seed) else {
+            let tried: Vec<String> = resolver
+                .candidates(doc, &f.asset)
+                .iter()
+                .map(|p| p.display().to_string())
+                .collect();
+            let libs = match resolver.packages().len() {
+                0 => String::new(),
+                n => format!(" or in the libraries of {n} package(s)"),
+            };
+            diags.push(f.diag(
+                doc,
+                Severity::Warning,
+                format!(
+                    "`{}` not found (looked for {}{libs}); its features are drawn as placeholders",
+                    f.asset,
+                    tried.join(", ")
+                ),
+            ));
+            let r = Resolution {
+                resolved: None,
+                package: None,
+                opened: Arc::new(Opened::Missing),
+            };
+            self.missing.insert(f.asset.clone(), r.clone());
+            return r;
         };
-    };
-    let package = resolver
-        .root
-        .as_ref()
-        .filter(|root| found.starts_with(root))
-        .and_then(|root| root.file_name())
-        .map(|n| n.to_string_lossy().into_owned());
-    let opened = by_file
-        .entry(found.clone())
-        .or_insert_with(|| {
-            files.push(found.clone());
-            Arc::new(open_definition(f.kind, &found, diags, files))
-        })
-        .clone();
-    Resolution {
-        resolved: Some(found),
-        package,
-        opened,
+        let fixed = matches!(found.via.as_str(), "relative path" | "path in package");
+        let opened = self
+            .opened
+            .entry(found.path.clone())
+            .or_insert_with(|| {
+                files.push(found.path.clone());
+                Arc::new(open_definition(f.kind, &found.path, diags, files))
+            })
+            .clone();
+        let package = found.package.clone().or_else(|| {
+            resolver
+                .root
+                .as_ref()
+                .filter(|root| found.path.starts_with(root))
+                .and_then(|root| root.file_name())
+                .map(|n| n.to_string_lossy().into_owned())
+        });
+        let r = Resolution {
+            resolved: Some(found.path),
+            package,
+            opened,
+        };
+        if fixed {
+            self.fixed.insert(f.asset.clone(), r.clone());
+        }
+        r
     }
 }
 

@@ -420,3 +420,63 @@ fn combine_keeps_each_tree_with_its_own_forest() {
     assert_eq!(forests, vec![0, 0, 1, 1, 1, 0]);
     assert!(s.warnings.is_empty(), "{:?}", s.warnings);
 }
+
+#[test]
+fn library_paths_resolve_through_an_x_plane_install_and_name_their_package() {
+    let root = std::env::temp_dir().join(format!("agview-xp-doc-{}", std::process::id()));
+    let lib = root.join("Custom Scenery/Lib Pack");
+    let mine = root.join("Custom Scenery/My Scenery");
+    std::fs::create_dir_all(&lib).unwrap();
+    std::fs::create_dir_all(&mine).unwrap();
+    std::fs::create_dir_all(root.join("Resources/default scenery")).unwrap();
+    std::fs::write(
+        root.join("Custom Scenery/scenery_packs.ini"),
+        "I\n1000 Version\nSCENERY\n\nSCENERY_PACK Custom Scenery/My Scenery/\nSCENERY_PACK Custom Scenery/Lib Pack/\n",
+    )
+    .unwrap();
+    std::fs::copy(
+        sample("sample_scenery/objects/kiosk.obj"),
+        lib.join("kiosk.obj"),
+    )
+    .unwrap();
+    std::fs::write(
+        lib.join("library.txt"),
+        "A\n800\nLIBRARY\nEXPORT lib/test/kiosk.obj kiosk.obj\n",
+    )
+    .unwrap();
+    let dsf = mine.join("town.txt");
+    std::fs::write(
+        &dsf,
+        "I\n800\nDSF2TEXT\nOBJECT_DEF lib/test/kiosk.obj\nOBJECT 0 8.5 47.5 0\n",
+    )
+    .unwrap();
+    // Without the install the library path is a placeholder with a warning.
+    let alone = load(&dsf, &LayoutArgs::default()).unwrap();
+    let f = &alone.loaded.scene.features[0];
+    assert!(f.resolved.is_none());
+    assert!(alone
+        .loaded
+        .diagnostics
+        .iter()
+        .any(|d| d.message.contains("lib/test/kiosk.obj")));
+    // With it, the object comes from the library's package.
+    let args = LayoutArgs {
+        xplane: Some(root.clone()),
+        ..LayoutArgs::default()
+    };
+    let with = load(&dsf, &args).unwrap();
+    let f = &with.loaded.scene.features[0];
+    assert!(
+        f.resolved.as_deref().unwrap().ends_with("kiosk.obj"),
+        "{f:?}"
+    );
+    assert_eq!(f.package.as_deref(), Some("Lib Pack"));
+    // A folder that is no X-Plane install is an error naming it.
+    let bad = LayoutArgs {
+        xplane: Some(mine.clone()),
+        ..LayoutArgs::default()
+    };
+    let e = load(&dsf, &bad).unwrap_err();
+    assert!(e.message.contains("My Scenery"), "{e}");
+    let _ = std::fs::remove_dir_all(&root);
+}
