@@ -486,6 +486,53 @@ fn a_dsf_text_file_opens_with_every_autogen_feature() {
 }
 
 #[test]
+fn a_wed_project_folder_opens_and_reloads_when_wed_saves_it() {
+    let x = Xvfb::start();
+    let dir = TempDir::new("wed");
+    let samples = copy_samples(&dir.0);
+    let wed = samples.join("earth.wed.xml");
+    let original = std::fs::read_to_string(&wed).unwrap();
+    let shot = dir.0.join("s.png");
+    let mut view = x.agview();
+    view.arg("view")
+        .arg(&samples)
+        .args([
+            "--size",
+            "320x240",
+            "--frames",
+            "2",
+            "--exit-after-reloads",
+            "1",
+        ])
+        .arg("--screenshot")
+        .arg(&shot);
+    let mut r = Running::spawn(view);
+    r.wait_for("the first screenshot", file_exists(shot.clone()));
+    // WED saves the project with the lakeside hidden: it leaves the picture.
+    let hidden = original.replacen(
+        "the lake does not spawn tiles\" locked=\"0\" hidden=\"0\"",
+        "the lake does not spawn tiles\" locked=\"0\" hidden=\"1\"",
+        1,
+    );
+    assert_ne!(hidden, original, "the sample still has the lakeside");
+    save(&wed, &hidden);
+    let status = r.wait_exit();
+    assert!(status.success(), "{status}: {}", r.stderr());
+    let reloaded = dir.0.join("s-reload1.png");
+    assert_changed(&shot, &reloaded);
+    // The window shows what the headless render of the folder shows.
+    let headless = dir.0.join("headless.png");
+    let mut render = agview();
+    render
+        .arg("render")
+        .arg(&samples)
+        .args(["--size", "320x240", "--out"])
+        .arg(&headless);
+    run_ok(render, "agview render of the WED folder");
+    assert_same(&reloaded, &headless);
+}
+
+#[test]
 fn a_bad_screenshot_path_is_an_error_not_a_crash() {
     // No window is needed to refuse an unwritable --screenshot: checked before opening one.
     let out = agview()
