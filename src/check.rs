@@ -235,7 +235,7 @@ impl Checker {
                     }
                 }
             }
-            Parsed::Library(_) | Parsed::Wavefront(_) | Parsed::GeoJson(_) => {}
+            Parsed::Library(_) | Parsed::Wavefront(_) | Parsed::GeoJson(_) | Parsed::DsfBinary(_) => {}
         }
     }
 }

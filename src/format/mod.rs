@@ -36,6 +36,7 @@ pub enum FileKind {
     Facade,
     Library,
     DsfText,
+    DsfBinary,
     GeoJson,
     Image,
 }
@@ -60,6 +61,7 @@ impl FileKind {
             "png" | "dds" => FileKind::Image,
             "txt" if name == "library.txt" => FileKind::Library,
             "txt" if is_dsf_text(head) => FileKind::DsfText,
+            "dsf" => FileKind::DsfBinary,
             _ => return None,
         })
     }
@@ -102,6 +104,7 @@ pub enum Parsed {
     Facade(facade::Facade),
     Library(library::Library),
     DsfText(dsf::DsfText),
+    DsfBinary(dsf_bin::DsfBinary),
     GeoJson(geojson::GeoJson),
 }
 
@@ -121,6 +124,7 @@ pub fn parse_as(
         FileKind::Facade => Parsed::Facade(facade::parse(path, bytes, warnings)?),
         FileKind::Library => Parsed::Library(library::parse(path, bytes, warnings)?),
         FileKind::DsfText => Parsed::DsfText(dsf::parse(path, bytes, warnings)?),
+        FileKind::DsfBinary => Parsed::DsfBinary(dsf_bin::parse(path, bytes, warnings)?),
         FileKind::GeoJson => Parsed::GeoJson(geojson::parse(path, bytes, warnings)?),
         FileKind::Image => {
             return Err(Diagnostic::error_file(
@@ -137,7 +141,7 @@ pub fn parse_file(path: &Path, warnings: &mut Vec<Diagnostic>) -> Result<Parsed,
     let kind = FileKind::detect(path, &bytes).ok_or_else(|| {
         Diagnostic::error_file(
             path,
-            "not a file agview reads (expected .agp .agb .ags .agn .obj .for .fac .geojson, library.txt or DSF text)",
+            "not a file agview reads (expected .agp .agb .ags .agn .obj .for .fac .geojson .dsf, library.txt or DSF text)",
         )
     })?;
     parse_as(kind, path, &bytes, warnings)
@@ -197,6 +201,7 @@ pub fn summary(p: &Parsed) -> String {
             d.polygons.len(),
             d.objects.len()
         ),
+        Parsed::DsfBinary(d) => dsf_bin::summary(d),
         Parsed::GeoJson(g) => format!(
             "GeoJSON: {} polygon(s), {} point(s)",
             g.polygons.len(),
