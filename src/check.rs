@@ -235,7 +235,10 @@ impl Checker {
                     }
                 }
             }
-            Parsed::Library(_) | Parsed::Wavefront(_) | Parsed::GeoJson(_) | Parsed::DsfBinary(_) => {}
+            Parsed::Library(_)
+            | Parsed::Wavefront(_)
+            | Parsed::GeoJson(_)
+            | Parsed::DsfBinary(_) => {}
         }
     }
 }

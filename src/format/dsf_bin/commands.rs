@@ -291,7 +291,10 @@ pub(crate) fn run(
                 warnings.push(Diagnostic::error_offset(
                     path,
                     offset,
-                    format!("{}: {msg}; command skipped", COMMAND_NAMES[usize::from(cmd)]),
+                    format!(
+                        "{}: {msg}; command skipped",
+                        COMMAND_NAMES[usize::from(cmd)]
+                    ),
                 ));
             }
         }
@@ -415,6 +418,7 @@ fn command(
             };
             match cmd {
                 POLYGON => {
+                    poly.windings.reserve_exact(1);
                     let n = usize::from(c.u8().unwrap_or_default());
                     let idx: Vec<usize> = (0..n)
                         .map(|_| usize::from(c.u16().unwrap_or_default()))
@@ -425,7 +429,8 @@ fn command(
                     let a = usize::from(c.u16().unwrap_or_default());
                     let b = usize::from(c.u16().unwrap_or_default());
                     check_range(a, b, pool.count, "the pool")?;
-                    push_winding(&mut poly, pool, a..b, b - a)?;
+                    poly.windings.reserve_exact(1);
+                    push_range(&mut poly, pool, a, b);
                 }
                 NESTED_POLYGON => {
                     let windings = usize::from(c.u8().unwrap_or_default());
@@ -445,7 +450,7 @@ fn command(
                     for _ in 0..windings {
                         let b = usize::from(c.u16().unwrap_or_default());
                         check_range(a, b, pool.count, "the pool")?;
-                        push_winding(&mut poly, pool, a..b, b - a)?;
+                        push_range(&mut poly, pool, a, b);
                         a = b;
                     }
                 }
@@ -460,7 +465,11 @@ fn command(
             let n = usize::from(c.u8().unwrap_or_default());
             let pool = st.pool16()?;
             for _ in 0..n {
-                check_index(usize::from(c.u16().unwrap_or_default()), pool.count, "the pool")?;
+                check_index(
+                    usize::from(c.u16().unwrap_or_default()),
+                    pool.count,
+                    "the pool",
+                )?;
             }
         }
         TRIANGLE_CROSS_POOL | STRIP_CROSS_POOL | FAN_CROSS_POOL => {
@@ -488,6 +497,35 @@ fn command(
     Ok(())
 }
 
+/// Appends the winding of the points `a..b` (checked) of the pool to a polygon.
+fn push_range(poly: &mut DsfBinPolygon, pool: &Pool<u16>, a: usize, b: usize) {
+    let n = pool.count;
+    let (lon, lat) = (&pool.data[a..b], &pool.data[n + a..n + b]);
+    let ((s0, o0), (s1, o1)) = (pool.scale[0], pool.scale[1]);
+    let decode = |raw: u16, sc: f64, off: f64| {
+        let raw = f64::from(raw);
+        if sc != 0.0 {
+            raw * sc / 65535.0 + off
+        } else {
+            raw
+        }
+    };
+    let mut w = Vec::with_capacity(b - a);
+    w.extend(
+        lon.iter()
+            .zip(lat)
+            .map(|(&x, &y)| [decode(x, s0, o0), decode(y, s1, o1)]),
+    );
+    poly.windings.push(w);
+    if pool.planes > 2 {
+        let mut e = Vec::with_capacity((b - a) * (pool.planes - 2));
+        for i in a..b {
+            e.extend((2..pool.planes).map(|p| pool.value(p, i)));
+        }
+        poly.extra.push(e);
+    }
+}
+
 /// Appends one winding of `n` points, read from the pool at `indices`, to a polygon.
 fn push_winding(
     poly: &mut DsfBinPolygon,
@@ -499,7 +537,11 @@ fn push_winding(
         check_index(i, pool.count, "the pool")?;
     }
     let mut w = Vec::with_capacity(n);
-    w.extend(indices.clone().map(|i| [pool.value(0, i), pool.value(1, i)]));
+    w.extend(
+        indices
+            .clone()
+            .map(|i| [pool.value(0, i), pool.value(1, i)]),
+    );
     poly.windings.push(w);
     if pool.planes > 2 {
         let mut e = Vec::with_capacity(n * (pool.planes - 2));

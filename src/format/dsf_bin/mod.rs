@@ -655,7 +655,11 @@ pub fn summary(d: &DsfBinary) -> String {
     let mut s = format!(
         "binary DSF (version {}{}), MD5 {}: {} object(s), {} polygon(s)\n",
         d.version,
-        if d.compressed { ", 7-Zip compressed" } else { "" },
+        if d.compressed {
+            ", 7-Zip compressed"
+        } else {
+            ""
+        },
         match d.md5 {
             Md5Check::Match => "ok",
             Md5Check::Mismatch => "MISMATCH",

@@ -207,7 +207,8 @@ fn read_kind<T: PoolValue>(
                 ),
             )),
         }
-        pool.scale.resize(pool.planes.max(pool.scale.len()), (0.0, 0.0));
+        pool.scale
+            .resize(pool.planes.max(pool.scale.len()), (0.0, 0.0));
         pools.push(pool);
     }
     pools
@@ -246,7 +247,8 @@ pub(crate) fn decode_pool<T: PoolValue>(body: &[u8]) -> Result<Pool<T>, (usize, 
         };
         let start = data.len();
         if enc.run_length() {
-            decode_rle(&mut c, count, &mut data).map_err(|(at, m)| (at, format!("plane {plane}: {m}")))?;
+            decode_rle(&mut c, count, &mut data)
+                .map_err(|(at, m)| (at, format!("plane {plane}: {m}")))?;
         } else {
             let Some(raw) = c.take(count * T::SIZE) else {
                 return Err((
@@ -281,7 +283,10 @@ fn decode_rle<T: PoolValue>(
     while left > 0 {
         let at = c.pos;
         let Some(token) = c.u8() else {
-            return Err((at, format!("the atom ends with {left} value(s) still to read")));
+            return Err((
+                at,
+                format!("the atom ends with {left} value(s) still to read"),
+            ));
         };
         let n = usize::from(token & 0x7F);
         if n == 0 {
@@ -354,8 +359,7 @@ pub(crate) fn encode_plane<T: PoolValue + PartialEq + WrappingSub>(
         }
         // A literal block up to the next run of two.
         let start = i;
-        while i < vals.len() && i - start < 127 && !(i + 1 < vals.len() && vals[i + 1] == vals[i])
-        {
+        while i < vals.len() && i - start < 127 && !(i + 1 < vals.len() && vals[i + 1] == vals[i]) {
             i += 1;
         }
         out.push((i - start) as u8);
@@ -388,6 +392,11 @@ pub(crate) fn encoded_len<T: PoolValue + PartialEq + WrappingSub>(
     enc: PlaneEncoding,
 ) -> usize {
     let mut out = Vec::new();
-    encode_plane(values, enc, |_, o: &mut Vec<u8>| o.extend(std::iter::repeat_n(0u8, T::SIZE)), &mut out);
+    encode_plane(
+        values,
+        enc,
+        |_, o: &mut Vec<u8>| o.extend(std::iter::repeat_n(0u8, T::SIZE)),
+        &mut out,
+    );
     out.len()
 }

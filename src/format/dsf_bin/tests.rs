@@ -39,7 +39,10 @@ fn dsf_with(
     finish(&[
         atom(
             b"HEAD",
-            &atom(b"PROP", &string_table(&["sim/west", "8", "sim/south", "47"])),
+            &atom(
+                b"PROP",
+                &string_table(&["sim/west", "8", "sim/south", "47"]),
+            ),
         ),
         atom(b"DEFN", &defn),
         atom(b"GEOD", &geod),
@@ -78,9 +81,16 @@ fn every_plane_encoding_round_trips_for_16_and_32_bit_pools() {
     let plane16: Vec<u16> = vec![5, 5, 5, 7, 9, 11, 11, 0, 65535, 3, 3, 3, 3];
     let long16: Vec<u16> = (0..1000u32).map(|i| (i / 7 * 13 % 65536) as u16).collect();
     for enc in PlaneEncoding::ALL {
-        for planes in [vec![plane16.clone(), plane16.iter().rev().copied().collect()], vec![long16.clone(); 2]] {
+        for planes in [
+            vec![plane16.clone(), plane16.iter().rev().copied().collect()],
+            vec![long16.clone(); 2],
+        ] {
             let a = pool16_atom(&planes, Some(enc));
-            assert_eq!(a[8 + 5], enc as u8, "{enc:?} is the first plane's encoding byte");
+            assert_eq!(
+                a[8 + 5],
+                enc as u8,
+                "{enc:?} is the first plane's encoding byte"
+            );
             let pool: Pool<u16> = decode_pool(&a[8..]).expect("decodes");
             assert_eq!(pool.planes, 2);
             assert_eq!(pool.data, planes.concat(), "{enc:?}");
@@ -225,8 +235,34 @@ fn every_command_is_read_by_its_exact_size() {
 #[test]
 fn ranges_place_several_objects_and_nested_polygons_keep_their_windings() {
     let mut c = Vec::new();
-    c.extend([id::POOL_SELECT, 0, 0, id::SET_DEF_8, 1, id::OBJECT_RANGE, 1, 0, 6, 0]);
-    c.extend([id::SET_DEF_8, 0, id::NESTED_POLYGON_RANGE, 0x02, 0x03, 3, 0, 0, 4, 0, 7, 0, 10, 0]);
+    c.extend([
+        id::POOL_SELECT,
+        0,
+        0,
+        id::SET_DEF_8,
+        1,
+        id::OBJECT_RANGE,
+        1,
+        0,
+        6,
+        0,
+    ]);
+    c.extend([
+        id::SET_DEF_8,
+        0,
+        id::NESTED_POLYGON_RANGE,
+        0x02,
+        0x03,
+        3,
+        0,
+        0,
+        4,
+        0,
+        7,
+        0,
+        10,
+        0,
+    ]);
     c.extend([id::NESTED_POLYGON, 0, 1, 2, 3, 9, 0, 8, 0, 7, 0, 0]);
     let pool = object_pool(10);
     let bytes = dsf_with(&["a.obj", "b.obj"], &["p.agb"], &[pool.clone()], &[], &c);
@@ -240,7 +276,10 @@ fn ranges_place_several_objects_and_nested_polygons_keep_their_windings() {
     assert_eq!(d.polygons.len(), 2);
     let a = &d.polygons[0];
     assert_eq!((a.def, a.param, a.coord_depth), (0, 0x0302, 3));
-    assert_eq!(a.windings.iter().map(Vec::len).collect::<Vec<_>>(), [4, 3, 3]);
+    assert_eq!(
+        a.windings.iter().map(Vec::len).collect::<Vec<_>>(),
+        [4, 3, 3]
+    );
     assert_eq!(a.extra.iter().map(Vec::len).collect::<Vec<_>>(), [4, 3, 3]);
     assert_eq!(a.extra[1][0], 4.0 * 10.0 * 360.0 / 65535.0);
     assert_eq!(a.autogen_height_m(), 12.0);
@@ -269,17 +308,34 @@ fn bad_pool_or_definition_is_a_located_error_and_the_rest_is_kept() {
     assert_eq!(errs.len(), 5, "{w:#?}");
     assert_eq!(errs[0].location, crate::diag::Location::Offset(cmds_at + 2));
     assert!(errs[0].message.contains("no POOL_SELECT"), "{}", errs[0]);
-    assert!(errs[1].message.contains("object definition 9 does not exist"));
+    assert!(errs[1]
+        .message
+        .contains("object definition 9 does not exist"));
     assert!(errs[2].message.contains("point 99 is past the end"));
     assert!(errs[3].message.contains("pool 5 does not exist"));
     assert!(errs[4].message.contains("pool 5 does not exist"));
-    assert!(errs[2].to_string().starts_with("t.dsf: offset "), "{}", errs[2]);
+    assert!(
+        errs[2].to_string().starts_with("t.dsf: offset "),
+        "{}",
+        errs[2]
+    );
 }
 
 #[test]
 fn unknown_command_stops_the_stream_but_keeps_what_came_before() {
     let c = [
-        id::POOL_SELECT, 0, 0, id::SET_DEF_8, 0, id::OBJECT, 1, 0, 20, id::OBJECT, 2, 0,
+        id::POOL_SELECT,
+        0,
+        0,
+        id::SET_DEF_8,
+        0,
+        id::OBJECT,
+        1,
+        0,
+        20,
+        id::OBJECT,
+        2,
+        0,
     ];
     let bytes = dsf_with(&["a.obj"], &[], &[object_pool(4)], &[], &c);
     let (d, w) = parse_ok(&bytes);
@@ -367,12 +423,18 @@ fn assert_same_features(want: &DsfBinary, got: &DsfBinary, tol_m: f64) {
     assert_eq!(want.objects.len(), got.objects.len());
     for (a, b) in want.objects.iter().zip(&got.objects) {
         assert_eq!(a.def, b.def);
-        assert!(meters([a.lon, a.lat], [b.lon, b.lat]) < tol_m, "{a:?} {b:?}");
+        assert!(
+            meters([a.lon, a.lat], [b.lon, b.lat]) < tol_m,
+            "{a:?} {b:?}"
+        );
         assert!((a.heading - b.heading).abs() < 0.01, "{a:?} {b:?}");
     }
     assert_eq!(want.polygons.len(), got.polygons.len());
     for (a, b) in want.polygons.iter().zip(&got.polygons) {
-        assert_eq!((a.def, a.param, a.coord_depth), (b.def, b.param, b.coord_depth));
+        assert_eq!(
+            (a.def, a.param, a.coord_depth),
+            (b.def, b.param, b.coord_depth)
+        );
         assert_eq!(a.windings.len(), b.windings.len());
         for (wa, wb) in a.windings.iter().zip(&b.windings) {
             assert_eq!(wa.len(), wb.len());
@@ -450,7 +512,11 @@ fn truncated_files_give_located_errors_and_keep_what_was_read() {
     let (d, w) = parse_ok(&bytes[..cut]);
     assert_eq!(d.objects.len(), 300);
     assert!(d.polygons.len() > 40 && d.polygons.len() < 50);
-    assert!(w.iter().any(|e| e.is_error() && e.message.contains("truncated")), "{w:#?}");
+    assert!(
+        w.iter()
+            .any(|e| e.is_error() && e.message.contains("truncated")),
+        "{w:#?}"
+    );
 }
 
 #[test]
@@ -552,19 +618,26 @@ fn sample_binary_dsfs_match_the_dsf_text() {
             .map(|p| (p.name.as_str(), p.value.as_str()))
             .collect();
         assert_eq!(props, want, "{rel}");
-        let paths = |v: &[crate::format::dsf::DsfDef]| v.iter().map(|d| d.path.clone()).collect::<Vec<_>>();
+        let paths =
+            |v: &[crate::format::dsf::DsfDef]| v.iter().map(|d| d.path.clone()).collect::<Vec<_>>();
         assert_eq!(d.object_defs, paths(&text.object_defs));
         assert_eq!(d.polygon_defs, paths(&text.polygon_defs));
         assert_eq!(d.terrain_defs, paths(&text.terrain_defs));
         assert_eq!(d.objects.len(), text.objects.len());
         for (a, b) in text.objects.iter().zip(&d.objects) {
             assert_eq!(a.def, b.def);
-            assert!(meters([a.lon, a.lat], [b.lon, b.lat]) < 0.05, "{rel}: {a:?} {b:?}");
+            assert!(
+                meters([a.lon, a.lat], [b.lon, b.lat]) < 0.05,
+                "{rel}: {a:?} {b:?}"
+            );
             assert!((a.heading - b.heading).abs() < 0.01);
         }
         assert_eq!(d.polygons.len(), text.polygons.len());
         for (a, b) in text.polygons.iter().zip(&d.polygons) {
-            assert_eq!((a.def, a.param, a.coord_depth), (b.def, b.param, b.coord_depth));
+            assert_eq!(
+                (a.def, a.param, a.coord_depth),
+                (b.def, b.param, b.coord_depth)
+            );
             assert_eq!(a.windings.len(), b.windings.len());
             for (wa, wb) in a.windings.iter().zip(&b.windings) {
                 assert_eq!(wa.len(), wb.len(), "{rel}");
@@ -593,7 +666,11 @@ fn dsf_extension_is_detected_and_summarised() {
 
 #[test]
 fn set_definition_picks_the_shortest_form() {
-    for (def, len, first) in [(7u32, 2, id::SET_DEF_8), (300, 3, id::SET_DEF_16), (70_000, 5, id::SET_DEF_32)] {
+    for (def, len, first) in [
+        (7u32, 2, id::SET_DEF_8),
+        (300, 3, id::SET_DEF_16),
+        (70_000, 5, id::SET_DEF_32),
+    ] {
         let mut c = Vec::new();
         set_definition(&mut c, def);
         assert_eq!((c.len(), c[0]), (len, first));

@@ -98,7 +98,10 @@ pub fn write_dsf_with(d: &DsfBinary, opts: &WriteOptions) -> Vec<u8> {
     let mut polygons = Vec::with_capacity(d.polygons.len());
     for (k, poly) in d.polygons.iter().enumerate() {
         let n: usize = poly.windings.iter().map(Vec::len).sum();
-        assert!(n <= 65535, "polygon {k}: {n} points, more than a pool holds");
+        assert!(
+            n <= 65535,
+            "polygon {k}: {n} points, more than a pool holds"
+        );
         assert!(
             poly.windings.len() <= 255,
             "polygon {k}: more than 255 windings"
@@ -177,8 +180,7 @@ pub fn write_dsf_with(d: &DsfBinary, opts: &WriteOptions) -> Vec<u8> {
     while i < objects.len() {
         let (def, pool, first) = objects[i];
         let mut end = first + 1;
-        while i + (end - first) < objects.len() && objects[i + (end - first)] == (def, pool, end)
-        {
+        while i + (end - first) < objects.len() && objects[i + (end - first)] == (def, pool, end) {
             end += 1;
         }
         state(&mut cmds, def, pool);
