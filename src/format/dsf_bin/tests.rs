@@ -10,6 +10,9 @@ use super::write::{
 use super::*;
 use crate::diag::has_errors;
 
+/// A pool given by its planes and (scale, offset) pairs.
+type PoolSpec<T> = (Vec<Vec<T>>, Vec<(f32, f32)>);
+
 fn p() -> &'static Path {
     Path::new("t.dsf")
 }
@@ -19,8 +22,8 @@ fn p() -> &'static Path {
 fn dsf_with(
     objects: &[&str],
     polygons: &[&str],
-    pools16: &[(Vec<Vec<u16>>, Vec<(f32, f32)>)],
-    pools32: &[(Vec<Vec<u32>>, Vec<(f32, f32)>)],
+    pools16: &[PoolSpec<u16>],
+    pools32: &[PoolSpec<u32>],
     cmds: &[u8],
 ) -> Vec<u8> {
     let mut defn = atom(b"TERT", &string_table(&["terrain/a.ter"]));
@@ -50,9 +53,9 @@ fn dsf_with(
     ])
 }
 
-/// A pool of `n` points with planes lon, lat, heading: raw i, 2i, 3i, unscaled... scaled
-/// so that raw 65535 is 1° past 8 (lon), 47 (lat), and 360 (heading).
-fn object_pool(n: u16) -> (Vec<Vec<u16>>, Vec<(f32, f32)>) {
+/// A pool of `n` points with planes lon, lat, heading holding raw 100i, 200i and 10i, scaled
+/// so that raw 65535 is 1° past 8 (lon), 1° past 47 (lat) and 360 (heading).
+fn object_pool(n: u16) -> PoolSpec<u16> {
     (
         vec![
             (0..n).map(|i| i * 100).collect(),
@@ -96,7 +99,7 @@ fn every_plane_encoding_round_trips_for_16_and_32_bit_pools() {
             assert_eq!(pool.data, planes.concat(), "{enc:?}");
         }
         let plane32: Vec<u32> = vec![1, 1, 1, 4_000_000_000, 2, 2, 0, u32::MAX];
-        let a = pool32_atom(&[plane32.clone()], Some(enc));
+        let a = pool32_atom(std::slice::from_ref(&plane32), Some(enc));
         let pool: Pool<u32> = decode_pool(&a[8..]).expect("decodes");
         assert_eq!(pool.data, plane32, "{enc:?}");
     }
@@ -265,7 +268,13 @@ fn ranges_place_several_objects_and_nested_polygons_keep_their_windings() {
     ]);
     c.extend([id::NESTED_POLYGON, 0, 1, 2, 3, 9, 0, 8, 0, 7, 0, 0]);
     let pool = object_pool(10);
-    let bytes = dsf_with(&["a.obj", "b.obj"], &["p.agb"], &[pool.clone()], &[], &c);
+    let bytes = dsf_with(
+        &["a.obj", "b.obj"],
+        &["p.agb"],
+        std::slice::from_ref(&pool),
+        &[],
+        &c,
+    );
     let (d, w) = parse_ok(&bytes);
     assert!(w.is_empty(), "{w:#?}");
     assert_eq!(d.objects.len(), 5);
