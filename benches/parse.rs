@@ -4,13 +4,57 @@
 //! rows, LODs) and a large autogen-like text in memory, parses each several times and prints
 //! MB/s (best run) and the model's heap size against the file size. The target for OBJ8 is at
 //! least 150 MB/s per core and a model no larger than 3× the file.
+//!
+//! Binary DSF: writes a synthetic tile of tens of MB (polygons and objects across a 1° tile)
+//! with agview's DSF writer, parses it (MB/s on one core, and the peak heap the parse
+//! allocates, counted by this bench's allocator, against the DSF's size), then times 7-Zip
+//! (LZMA) decompression of a compressed copy.
 
+use std::alloc::{GlobalAlloc, Layout, System};
 use std::hint::black_box;
 use std::path::Path;
+use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 use std::time::Instant;
 
+use agview::format::dsf_bin::{self, DsfBinObject, DsfBinPolygon, DsfBinProperty, DsfBinary};
 use agview::format::text::TextFile;
 use agview::format::{autogen, obj8};
+
+/// The system allocator, counting live heap bytes and their peak.
+struct Counting;
+
+static LIVE: AtomicUsize = AtomicUsize::new(0);
+static PEAK: AtomicUsize = AtomicUsize::new(0);
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, l: Layout) -> *mut u8 {
+        let p = unsafe { System.alloc(l) };
+        if !p.is_null() {
+            let now = LIVE.fetch_add(l.size(), Relaxed) + l.size();
+            PEAK.fetch_max(now, Relaxed);
+        }
+        p
+    }
+    unsafe fn dealloc(&self, p: *mut u8, l: Layout) {
+        unsafe { System.dealloc(p, l) };
+        LIVE.fetch_sub(l.size(), Relaxed);
+    }
+    unsafe fn realloc(&self, p: *mut u8, l: Layout, new: usize) -> *mut u8 {
+        let q = unsafe { System.realloc(p, l, new) };
+        if !q.is_null() {
+            if new > l.size() {
+                let now = LIVE.fetch_add(new - l.size(), Relaxed) + new - l.size();
+                PEAK.fetch_max(now, Relaxed);
+            } else {
+                LIVE.fetch_sub(l.size() - new, Relaxed);
+            }
+        }
+        q
+    }
+}
+
+#[global_allocator]
+static ALLOC: Counting = Counting;
 
 /// A fixed xorshift so that every run parses the same bytes.
 struct Rng(u64);
@@ -109,6 +153,10 @@ fn best_of(runs: usize, mut f: impl FnMut()) -> f64 {
 
 fn main() {
     let runs = 5;
+    if std::env::args().any(|a| a == "dsf") {
+        bench_dsf(runs);
+        return;
+    }
 
     let src = big_obj8(200_000, 3);
     let mb = src.len() as f64 / 1e6;
@@ -179,6 +227,146 @@ fn main() {
         "tokenizer alone: {tokens} tokens in {:.1} ms: {:.0} MB/s",
         t * 1e3,
         mb / t
+    );
+
+    bench_dsf(runs);
+}
+
+/// A synthetic tile: `blocks` city-block polygons (10–16 points, some with a courtyard hole)
+/// and `objects` objects, laid out row by row across +47+008 as scenery generators write them.
+fn big_dsf(blocks: usize, objects: usize) -> DsfBinary {
+    let mut rng = Rng(0xD1B5_4A32_D192_ED03);
+    let mut d = DsfBinary {
+        properties: [
+            "west 8",
+            "south 47",
+            "east 9",
+            "north 48",
+            "planet earth",
+            "overlay 1",
+        ]
+        .iter()
+        .map(|kv| {
+            let (k, v) = kv.split_once(' ').unwrap_or_default();
+            DsfBinProperty {
+                name: format!("sim/{k}"),
+                value: v.to_string(),
+            }
+        })
+        .collect(),
+        object_defs: (0..40).map(|i| format!("lib/objects/o{i}.obj")).collect(),
+        polygon_defs: (0..20).map(|i| format!("lib/autogen/b{i}.agb")).collect(),
+        ..DsfBinary::default()
+    };
+    let side = (blocks as f64).sqrt().ceil() as usize;
+    for i in 0..blocks {
+        let (cx, cy) = (
+            8.0 + ((i % side) as f64 + 0.5) / side as f64,
+            47.0 + ((i / side) as f64 + 0.5) / side as f64,
+        );
+        let n = 10 + (rng.next() % 7) as usize;
+        let ring = |r: f64, n: usize, rng: &mut Rng| -> Vec<[f64; 2]> {
+            (0..n)
+                .map(|k| {
+                    let a = k as f64 / n as f64 * std::f64::consts::TAU;
+                    let r = r * (1.0 + rng.f(0.1));
+                    [cx + r * a.cos(), cy + r * a.sin()]
+                })
+                .collect()
+        };
+        let mut windings = vec![ring(0.4 / side as f64, n, &mut rng)];
+        if i % 8 == 0 {
+            windings.push(ring(0.1 / side as f64, 5, &mut rng));
+        }
+        d.polygons.push(DsfBinPolygon {
+            def: (rng.next() % 20) as usize,
+            param: (rng.next() % 65536) as u32,
+            coord_depth: 2,
+            windings,
+            ..DsfBinPolygon::default()
+        });
+    }
+    let oside = (objects as f64).sqrt().ceil() as usize;
+    for i in 0..objects {
+        d.objects.push(DsfBinObject {
+            def: (rng.next() % 40) as usize,
+            lon: 8.0 + ((i % oside) as f64 + 0.5 + rng.f(0.3)) / oside as f64,
+            lat: 47.0 + ((i / oside) as f64 + 0.5 + rng.f(0.3)) / oside as f64,
+            heading: (rng.next() % 3600) as f64 / 10.0,
+            offset: 0,
+        });
+    }
+    d
+}
+
+fn bench_dsf(runs: usize) {
+    let model = big_dsf(1_500_000, 600_000);
+    let dsf = dsf_bin::write_dsf(&model);
+    drop(model);
+    let mb = dsf.len() as f64 / 1e6;
+    let path = Path::new("bench.dsf");
+    let mut warnings = Vec::new();
+    let base = LIVE.load(Relaxed);
+    PEAK.store(base, Relaxed);
+    let parsed = match dsf_bin::parse(path, &dsf, &mut warnings) {
+        Ok(d) => d,
+        Err(e) => {
+            eprintln!("the generated DSF does not parse: {e}");
+            std::process::exit(1);
+        }
+    };
+    let peak = PEAK.load(Relaxed) - base;
+    assert!(
+        warnings.is_empty(),
+        "{:?}",
+        &warnings[..warnings.len().min(5)]
+    );
+    let held = LIVE.load(Relaxed) - base;
+    let (objects, polygons) = (parsed.objects.len(), parsed.polygons.len());
+    drop(parsed);
+    let t = best_of(runs, || {
+        let mut w = Vec::new();
+        black_box(dsf_bin::parse(path, black_box(&dsf), &mut w).ok());
+    });
+    println!(
+        "dsf: {mb:.1} MB ({objects} objects, {polygons} polygons) in {:.1} ms: {:.0} MB/s; \
+         parse peak heap {:.1} MB = {:.2}× the DSF ({:.2}× counting the DSF's own bytes), model {:.1} MB",
+        t * 1e3,
+        mb / t,
+        peak as f64 / 1e6,
+        peak as f64 / dsf.len() as f64,
+        (peak + dsf.len()) as f64 / dsf.len() as f64,
+        held as f64 / 1e6,
+    );
+
+    let tmd5 = best_of(runs, || {
+        use md5::Digest;
+        black_box(md5::Md5::digest(black_box(&dsf[..dsf.len() - 16])));
+    });
+    println!(
+        "dsf: of which the MD5 footer check alone {:.1} ms ({:.0} MB/s); the rest {:.0} MB/s",
+        tmd5 * 1e3,
+        mb / tmd5,
+        mb / (t - tmd5)
+    );
+
+    use sevenz_rust2::encoder_options::LzmaOptions;
+    use sevenz_rust2::{ArchiveEntry, ArchiveWriter};
+    let mut w = ArchiveWriter::new(std::io::Cursor::new(Vec::new())).expect("7z writer");
+    w.set_content_methods(vec![LzmaOptions::from_level(1).into()]);
+    w.push_archive_entry(ArchiveEntry::new_file("+47+008.dsf"), Some(dsf.as_slice()))
+        .expect("7z entry");
+    let packed = w.finish().expect("7z finish").into_inner();
+    let t7 = best_of(2, || {
+        let mut w = Vec::new();
+        black_box(dsf_bin::parse(path, black_box(&packed), &mut w).ok());
+    });
+    println!(
+        "dsf.7z: {:.1} MB LZMA -> {mb:.1} MB; decompress + parse {:.1} ms ({:.0} MB/s of DSF), of which 7-Zip ≈ {:.1} ms",
+        packed.len() as f64 / 1e6,
+        t7 * 1e3,
+        mb / t7,
+        (t7 - t) * 1e3
     );
 }
 

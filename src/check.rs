@@ -258,7 +258,11 @@ impl Checker {
                     }
                 }
             }
-            Parsed::Library(_) | Parsed::Wavefront(_) | Parsed::GeoJson(_) | Parsed::Wed(_) => {}
+            Parsed::Library(_)
+            | Parsed::Wavefront(_)
+            | Parsed::GeoJson(_)
+            | Parsed::Wed(_)
+            | Parsed::DsfBinary(_) => {}
         }
     }
 }

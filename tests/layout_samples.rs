@@ -260,6 +260,15 @@ fn town_dsf_text_document() {
 }
 
 #[test]
+fn town_binary_dsf_document() {
+    check(
+        "town_dsf_binary",
+        "sample_scenery/polygons/town.dsf",
+        args(),
+    );
+}
+
+#[test]
 fn town_wed_project() {
     check("town_wed", "sample_scenery", args());
 }

@@ -132,6 +132,63 @@ pub fn from_dsf_text(path: &Path, dsf: &DsfText, notes: &mut Vec<Diagnostic>) ->
     out
 }
 
+/// The features of a binary DSF, in stream order: `path: object N` and `path: polygon N`,
+/// N counting placed objects or polygons from 0 as the commands place them.
+pub fn from_dsf_binary(
+    path: &Path,
+    dsf: &crate::format::dsf_bin::DsfBinary,
+    notes: &mut Vec<Diagnostic>,
+) -> Vec<DocFeature> {
+    let mut out = Vec::new();
+    let mut skipped = Skipped::default();
+    for (i, o) in dsf.objects.iter().enumerate() {
+        let Some(def) = dsf.object_defs.get(o.def) else {
+            continue;
+        };
+        match kind_of(def) {
+            Ok(kind @ (FeatureKind::Agp | FeatureKind::Obj)) => out.push(DocFeature {
+                source: format!("{}: object {i}", path.display()),
+                asset: def.clone(),
+                kind,
+                param: 0,
+                geometry: Geometry::Point {
+                    lon: o.lon,
+                    lat: o.lat,
+                    heading: o.heading,
+                },
+                at: Location::Offset(o.offset),
+            }),
+            _ => skipped.add(ext_of(def)),
+        }
+    }
+    for (i, p) in dsf.polygons.iter().enumerate() {
+        let Some(def) = dsf.polygon_defs.get(p.def) else {
+            continue;
+        };
+        match kind_of(def) {
+            Ok(kind) if kind != FeatureKind::Obj && kind != FeatureKind::Agp => {
+                out.push(DocFeature {
+                    source: format!("{}: polygon {i}", path.display()),
+                    asset: def.clone(),
+                    kind,
+                    param: p.param,
+                    geometry: Geometry::Polygon(p.windings.clone()),
+                    at: Location::Offset(p.offset),
+                })
+            }
+            _ => skipped.add(ext_of(def)),
+        }
+    }
+    // One command stream: objects and polygons interleave by offset (a range command's
+    // features share one offset and keep their order).
+    out.sort_by_key(|f| match f.at {
+        Location::Offset(o) => o,
+        _ => 0,
+    });
+    notes.extend(skipped.note(path));
+    out
+}
+
 /// The features of a WED project: what WED's DSF exporter writes, in hierarchy order,
 /// each named `path: id N "name"`.
 pub fn from_wed(

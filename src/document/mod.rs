@@ -98,7 +98,10 @@ pub fn document_path(path: &Path) -> Result<PathBuf, Diagnostic> {
 
 /// True when `kind` is a document that places its own features.
 pub fn is_document(kind: Option<FileKind>) -> bool {
-    matches!(kind, Some(FileKind::DsfText | FileKind::Wed))
+    matches!(
+        kind,
+        Some(FileKind::DsfText | FileKind::DsfBinary | FileKind::Wed)
+    )
 }
 
 /// Opens `path` with the layout inputs `args`: see the module documentation.
@@ -148,6 +151,10 @@ fn read_features(
         Some(FileKind::DsfText) => {
             let dsf = format::dsf::parse(path, bytes, diags)?;
             (SceneKind::Dsf, features::from_dsf_text(path, &dsf, diags))
+        }
+        Some(FileKind::DsfBinary) => {
+            let dsf = format::dsf_bin::parse(path, bytes, diags)?;
+            (SceneKind::Dsf, features::from_dsf_binary(path, &dsf, diags))
         }
         Some(FileKind::Wed) => {
             let project = format::wed::parse(path, bytes, diags)?;

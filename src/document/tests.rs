@@ -480,3 +480,37 @@ fn library_paths_resolve_through_an_x_plane_install_and_name_their_package() {
     assert!(e.message.contains("My Scenery"), "{e}");
     let _ = std::fs::remove_dir_all(&root);
 }
+
+#[test]
+fn binary_dsfs_plain_and_7zip_lay_out_like_the_dsf_text() {
+    let text = load(
+        &sample("sample_scenery/polygons/town.txt"),
+        &LayoutArgs::default(),
+    )
+    .unwrap();
+    let plain = load(
+        &sample("sample_scenery/polygons/town.dsf"),
+        &LayoutArgs::default(),
+    )
+    .unwrap();
+    let zipped = load(
+        &sample("sample_scenery/Earth nav data/+40+000/+47+008.dsf"),
+        &LayoutArgs::default(),
+    )
+    .unwrap();
+    for bin in [&plain, &zipped] {
+        let s = &bin.loaded.scene;
+        assert_eq!(s.kind, SceneKind::Dsf);
+        assert!(
+            s.features[0].source.ends_with(": object 0"),
+            "{}",
+            s.features[0].source
+        );
+        assert!(
+            s.features.iter().any(|f| f.source.ends_with(": polygon 0")),
+            "{:?}",
+            s.features
+        );
+        assert_alike(&text, bin);
+    }
+}

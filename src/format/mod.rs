@@ -36,6 +36,7 @@ pub enum FileKind {
     Facade,
     Library,
     DsfText,
+    DsfBinary,
     GeoJson,
     /// A WED 2.x project, `earth.wed.xml` (any name ending `.wed.xml`).
     Wed,
@@ -65,6 +66,7 @@ impl FileKind {
             "png" | "dds" => FileKind::Image,
             "txt" if name == "library.txt" => FileKind::Library,
             "txt" if is_dsf_text(head) => FileKind::DsfText,
+            "dsf" => FileKind::DsfBinary,
             _ => return None,
         })
     }
@@ -107,6 +109,7 @@ pub enum Parsed {
     Facade(facade::Facade),
     Library(library::Library),
     DsfText(dsf::DsfText),
+    DsfBinary(dsf_bin::DsfBinary),
     GeoJson(geojson::GeoJson),
     Wed(wed::WedProject),
 }
@@ -127,6 +130,7 @@ pub fn parse_as(
         FileKind::Facade => Parsed::Facade(facade::parse(path, bytes, warnings)?),
         FileKind::Library => Parsed::Library(library::parse(path, bytes, warnings)?),
         FileKind::DsfText => Parsed::DsfText(dsf::parse(path, bytes, warnings)?),
+        FileKind::DsfBinary => Parsed::DsfBinary(dsf_bin::parse(path, bytes, warnings)?),
         FileKind::GeoJson => Parsed::GeoJson(geojson::parse(path, bytes, warnings)?),
         FileKind::Wed => Parsed::Wed(wed::parse(path, bytes, warnings)?),
         FileKind::Image => {
@@ -144,7 +148,7 @@ pub fn parse_file(path: &Path, warnings: &mut Vec<Diagnostic>) -> Result<Parsed,
     let kind = FileKind::detect(path, &bytes).ok_or_else(|| {
         Diagnostic::error_file(
             path,
-            "not a file agview reads (expected .agp .agb .ags .agn .obj .for .fac .geojson .wed.xml, library.txt or DSF text)",
+            "not a file agview reads (expected .agp .agb .ags .agn .obj .for .fac .geojson .dsf .wed.xml, library.txt or DSF text)",
         )
     })?;
     parse_as(kind, path, &bytes, warnings)
@@ -204,6 +208,7 @@ pub fn summary(p: &Parsed) -> String {
             d.polygons.len(),
             d.objects.len()
         ),
+        Parsed::DsfBinary(d) => dsf_bin::summary(d),
         Parsed::GeoJson(g) => format!(
             "GeoJSON: {} polygon(s), {} point(s)",
             g.polygons.len(),

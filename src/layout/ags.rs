@@ -1580,6 +1580,10 @@ fn fill(
     let mut count = 0;
     for iy in 0..ny {
         let y = lo[1] + (iy as f32 + 0.5 + rng.f32() * 0.8 - 0.4) * sp[1];
+        // Each tree draws from its own grid cell's stream, so a contour or tile moved by
+        // millimetres (a binary DSF's quantised points) changes only the trees it reaches,
+        // never the draws of the trees after them.
+        let row_rng = rng.fork(iy as u64);
         index.crossings(y, &mut xs);
         if xs.len() < 2 {
             continue;
@@ -1623,16 +1627,17 @@ fn fill(
             let last = ((col(f[1]) + 0.4).floor().max(-1.0) + 1.0) as usize;
             for ix in first.max(next_ix)..last.min(nx) {
                 next_ix = ix + 1;
-                let x = lo[0] + (ix as f32 + shift + rng.f32() * 0.8 - 0.4) * sp[0];
+                let mut tree_rng = row_rng.fork(ix as u64);
+                let x = lo[0] + (ix as f32 + shift + tree_rng.f32() * 0.8 - 0.4) * sp[0];
                 if x <= f[0] || x >= f[1] {
                     continue;
                 }
                 scene.trees.push(TreeInstance {
                     pos: [x, y],
                     width: 0.0,
-                    heading: rng.f32() * 360.0,
+                    heading: tree_rng.f32() * 360.0,
                     layer,
-                    pick: rng.u32(),
+                    pick: tree_rng.u32(),
                     forest: 0,
                     feature: None,
                 });

@@ -1,1 +1,0 @@
-//! Binary DSF (`XPLNEDSF`), plain or 7-Zip compressed. (Being written.)

@@ -1,0 +1,554 @@
+//! The `CMDS` atom: a stream of commands, each a one-byte id and little-endian arguments
+//! whose sizes are those DSFLib reads (xptools `DSFLib.cpp`, `DSFDefs.h`).
+//!
+//! The stream is read twice: a first pass finds each command's size (so the counts, the
+//! place where an unknown id stops the stream, and the room for objects and polygons are
+//! known before anything is decoded), the second decodes objects and polygons and checks
+//! every other command's pool, definition and point indices.
+
+use std::path::Path;
+
+use crate::diag::Diagnostic;
+
+use super::pool::{Pool, Pools};
+use super::{Cur, DsfBinObject, DsfBinPolygon, DsfBinary};
+
+/// Command names as the DSF specification names them, by id. Ids 0 and 19–22 are not
+/// commands (0 is reserved, 19–22 were removed while the spec was written).
+pub const COMMAND_NAMES: [&str; 35] = [
+    "",
+    "POOL_SELECT",
+    "JUNCTION_OFFSET_SELECT",
+    "SET_DEFINITION_8",
+    "SET_DEFINITION_16",
+    "SET_DEFINITION_32",
+    "SET_ROAD_SUBTYPE_8",
+    "OBJECT",
+    "OBJECT_RANGE",
+    "NETWORK_CHAIN",
+    "NETWORK_CHAIN_RANGE",
+    "NETWORK_CHAIN_32",
+    "POLYGON",
+    "POLYGON_RANGE",
+    "NESTED_POLYGON",
+    "NESTED_POLYGON_RANGE",
+    "TERRAIN_PATCH",
+    "TERRAIN_PATCH_FLAGS",
+    "TERRAIN_PATCH_FLAGS_LOD",
+    "",
+    "",
+    "",
+    "",
+    "PATCH_TRIANGLE",
+    "PATCH_TRIANGLE_CROSS_POOL",
+    "PATCH_TRIANGLE_RANGE",
+    "PATCH_TRIANGLE_STRIP",
+    "PATCH_TRIANGLE_STRIP_CROSS_POOL",
+    "PATCH_TRIANGLE_STRIP_RANGE",
+    "PATCH_TRIANGLE_FAN",
+    "PATCH_TRIANGLE_FAN_CROSS_POOL",
+    "PATCH_TRIANGLE_FAN_RANGE",
+    "COMMENT_8",
+    "COMMENT_16",
+    "COMMENT_32",
+];
+
+/// Command ids used by the reader and the writer.
+pub mod id {
+    pub const POOL_SELECT: u8 = 1;
+    pub const JUNCTION_OFFSET: u8 = 2;
+    pub const SET_DEF_8: u8 = 3;
+    pub const SET_DEF_16: u8 = 4;
+    pub const SET_DEF_32: u8 = 5;
+    pub const ROAD_SUBTYPE: u8 = 6;
+    pub const OBJECT: u8 = 7;
+    pub const OBJECT_RANGE: u8 = 8;
+    pub const CHAIN: u8 = 9;
+    pub const CHAIN_RANGE: u8 = 10;
+    pub const CHAIN_32: u8 = 11;
+    pub const POLYGON: u8 = 12;
+    pub const POLYGON_RANGE: u8 = 13;
+    pub const NESTED_POLYGON: u8 = 14;
+    pub const NESTED_POLYGON_RANGE: u8 = 15;
+    pub const PATCH: u8 = 16;
+    pub const PATCH_FLAGS: u8 = 17;
+    pub const PATCH_FLAGS_LOD: u8 = 18;
+    pub const TRIANGLE: u8 = 23;
+    pub const TRIANGLE_CROSS_POOL: u8 = 24;
+    pub const TRIANGLE_RANGE: u8 = 25;
+    pub const STRIP: u8 = 26;
+    pub const STRIP_CROSS_POOL: u8 = 27;
+    pub const STRIP_RANGE: u8 = 28;
+    pub const FAN: u8 = 29;
+    pub const FAN_CROSS_POOL: u8 = 30;
+    pub const FAN_RANGE: u8 = 31;
+    pub const COMMENT_8: u8 = 32;
+    pub const COMMENT_16: u8 = 33;
+    pub const COMMENT_32: u8 = 34;
+}
+
+/// At most this many command errors are reported; the rest are counted.
+const MAX_REPORTED: usize = 50;
+
+/// Why a command's size cannot be known.
+enum Unsized {
+    /// Its arguments run past the end of the atom.
+    Truncated,
+    /// Not a DSF command.
+    Unknown,
+}
+
+/// The bytes after the id byte that command `id` takes, reading its counts from `rest`.
+fn command_len(id: u8, rest: &[u8]) -> Result<usize, Unsized> {
+    let byte = |at: usize| rest.get(at).map(|&b| usize::from(b));
+    let short = |at: usize| {
+        rest.get(at..at + 2)
+            .map(|b| usize::from(u16::from_le_bytes([b[0], b[1]])))
+    };
+    let long = |at: usize| {
+        rest.get(at..at + 4)
+            .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as usize)
+    };
+    use id::*;
+    let len = match id {
+        PATCH => Some(0),
+        SET_DEF_8 | ROAD_SUBTYPE | PATCH_FLAGS => Some(1),
+        POOL_SELECT | SET_DEF_16 | OBJECT => Some(2),
+        JUNCTION_OFFSET | SET_DEF_32 | OBJECT_RANGE | CHAIN_RANGE | TRIANGLE_RANGE
+        | STRIP_RANGE | FAN_RANGE => Some(4),
+        POLYGON_RANGE => Some(6),
+        PATCH_FLAGS_LOD => Some(9),
+        CHAIN | TRIANGLE | STRIP | FAN => byte(0).map(|n| 1 + 2 * n),
+        CHAIN_32 | TRIANGLE_CROSS_POOL | STRIP_CROSS_POOL | FAN_CROSS_POOL => {
+            byte(0).map(|n| 1 + 4 * n)
+        }
+        POLYGON => byte(2).map(|n| 3 + 2 * n),
+        NESTED_POLYGON_RANGE => byte(2).map(|n| 3 + 2 * (n + 1)),
+        NESTED_POLYGON => byte(2).and_then(|windings| {
+            let mut at = 3;
+            for _ in 0..windings {
+                at += 1 + 2 * byte(at)?;
+            }
+            Some(at)
+        }),
+        COMMENT_8 => byte(0).map(|n| 1 + n),
+        COMMENT_16 => short(0).map(|n| 2 + n),
+        COMMENT_32 => long(0).map(|n| 4usize.saturating_add(n)),
+        _ => return Err(Unsized::Unknown),
+    };
+    match len {
+        Some(n) if n <= rest.len() => Ok(n),
+        _ => Err(Unsized::Truncated),
+    }
+}
+
+/// The decoding state: the selections earlier commands made.
+struct State<'a> {
+    pools: &'a Pools,
+    /// `POOL_SELECT`: 16-bit pool n and 32-bit pool n together; `None` before the first.
+    pool: Option<usize>,
+    /// `SET_DEFINITION_*`.
+    def: Option<u32>,
+    /// `JUNCTION_OFFSET_SELECT`: added to `NETWORK_CHAIN` and `NETWORK_CHAIN_RANGE` indices.
+    junction_offset: u32,
+    errors: usize,
+}
+
+impl State<'_> {
+    fn pool16(&self) -> Result<&Pool<u16>, String> {
+        let p = self.pool.ok_or("no POOL_SELECT before it")?;
+        self.pools.p16.get(p).ok_or_else(|| {
+            format!(
+                "pool {p} does not exist (the file has {} 16-bit pool(s))",
+                self.pools.p16.len()
+            )
+        })
+    }
+
+    fn pool32(&self) -> Result<&Pool<u32>, String> {
+        let p = self.pool.ok_or("no POOL_SELECT before it")?;
+        self.pools.p32.get(p).ok_or_else(|| {
+            format!(
+                "32-bit pool {p} does not exist (the file has {} 32-bit pool(s))",
+                self.pools.p32.len()
+            )
+        })
+    }
+
+    fn def(&self, defs: &[String], table: &str) -> Result<usize, String> {
+        let d = self.def.ok_or("no SET_DEFINITION before it")?;
+        if (d as usize) < defs.len() {
+            Ok(d as usize)
+        } else {
+            Err(format!(
+                "{table} definition {d} does not exist (the file has {})",
+                defs.len()
+            ))
+        }
+    }
+}
+
+fn check_index(index: usize, count: usize, pool: &str) -> Result<(), String> {
+    if index < count {
+        Ok(())
+    } else {
+        Err(format!(
+            "point {index} is past the end of {pool} ({count} points)"
+        ))
+    }
+}
+
+fn check_range(first: usize, end: usize, count: usize, pool: &str) -> Result<(), String> {
+    if first > end {
+        Err(format!("range {first}..{end} runs backwards"))
+    } else if end > count {
+        Err(format!(
+            "range {first}..{end} runs past the end of {pool} ({count} points)"
+        ))
+    } else {
+        Ok(())
+    }
+}
+
+/// Reads the commands of a `CMDS` atom whose contents start at file offset `base`.
+pub(crate) fn run(
+    path: &Path,
+    body: &[u8],
+    base: usize,
+    pools: &Pools,
+    d: &mut DsfBinary,
+    warnings: &mut Vec<Diagnostic>,
+) {
+    // Pass 1: sizes, counts, and where the readable stream ends.
+    let mut counts = [0u64; 35];
+    let (mut objects, mut polygons) = (0usize, 0usize);
+    let mut pos = 0usize;
+    let mut stop: Option<Diagnostic> = None;
+    while pos < body.len() {
+        let cmd = body[pos];
+        let rest = &body[pos + 1..];
+        match command_len(cmd, rest) {
+            Ok(n) => {
+                counts[usize::from(cmd)] += 1;
+                match cmd {
+                    id::OBJECT => objects += 1,
+                    id::OBJECT_RANGE => {
+                        let a = u16::from_le_bytes([rest[0], rest[1]]);
+                        let b = u16::from_le_bytes([rest[2], rest[3]]);
+                        objects += usize::from(b.saturating_sub(a));
+                    }
+                    id::POLYGON..=id::NESTED_POLYGON_RANGE => polygons += 1,
+                    _ => {}
+                }
+                pos += 1 + n;
+            }
+            Err(why) => {
+                let name = COMMAND_NAMES.get(usize::from(cmd)).copied().unwrap_or("");
+                let msg = match why {
+                    Unsized::Unknown => format!(
+                        "CMDS: unknown command id {cmd}; its size is unknown, so the {} byte(s) after it cannot be read",
+                        body.len() - pos - 1
+                    ),
+                    Unsized::Truncated => format!(
+                        "CMDS: {name} (id {cmd}) runs past the end of the atom ({} byte(s) left): the atom is truncated",
+                        body.len() - pos - 1
+                    ),
+                };
+                stop = Some(Diagnostic::error_offset(path, (base + pos) as u64, msg));
+                break;
+            }
+        }
+    }
+    let readable = pos;
+    d.command_counts = counts
+        .iter()
+        .enumerate()
+        .filter(|(_, &n)| n > 0)
+        .map(|(i, &n)| (COMMAND_NAMES[i].to_string(), n))
+        .collect();
+    d.objects.reserve_exact(objects);
+    d.polygons.reserve_exact(polygons);
+
+    // Pass 2: decode.
+    let mut st = State {
+        pools,
+        pool: None,
+        def: None,
+        junction_offset: 0,
+        errors: 0,
+    };
+    let mut pos = 0usize;
+    while pos < readable {
+        let cmd = body[pos];
+        let Ok(n) = command_len(cmd, &body[pos + 1..]) else {
+            break;
+        };
+        let args = &body[pos + 1..pos + 1 + n];
+        let offset = (base + pos) as u64;
+        if let Err(msg) = command(&mut st, cmd, args, offset, d) {
+            st.errors += 1;
+            if st.errors <= MAX_REPORTED {
+                warnings.push(Diagnostic::error_offset(
+                    path,
+                    offset,
+                    format!(
+                        "{}: {msg}; command skipped",
+                        COMMAND_NAMES[usize::from(cmd)]
+                    ),
+                ));
+            }
+        }
+        pos += 1 + n;
+    }
+    if st.errors > MAX_REPORTED {
+        warnings.push(Diagnostic::error_offset(
+            path,
+            base as u64,
+            format!(
+                "CMDS: {} more command error(s) not shown",
+                st.errors - MAX_REPORTED
+            ),
+        ));
+    }
+    if let Some(s) = stop {
+        warnings.push(s);
+    }
+}
+
+/// Decodes one command whose arguments (exactly its size) are `args`.
+fn command(
+    st: &mut State,
+    cmd: u8,
+    args: &[u8],
+    offset: u64,
+    d: &mut DsfBinary,
+) -> Result<(), String> {
+    // `command_len` checked the size: these reads cannot fail.
+    let mut c = Cur::new(args);
+    use id::*;
+    match cmd {
+        POOL_SELECT => {
+            let p = usize::from(c.u16().unwrap_or_default());
+            st.pool = Some(p);
+            if p >= st.pools.p16.len() && p >= st.pools.p32.len() {
+                return Err(format!(
+                    "pool {p} does not exist (the file has {} 16-bit and {} 32-bit pool(s))",
+                    st.pools.p16.len(),
+                    st.pools.p32.len()
+                ));
+            }
+        }
+        JUNCTION_OFFSET => st.junction_offset = c.u32().unwrap_or_default(),
+        SET_DEF_8 => st.def = Some(u32::from(c.u8().unwrap_or_default())),
+        SET_DEF_16 => st.def = Some(u32::from(c.u16().unwrap_or_default())),
+        SET_DEF_32 => st.def = Some(c.u32().unwrap_or_default()),
+        ROAD_SUBTYPE | COMMENT_8 | COMMENT_16 | COMMENT_32 => {}
+        OBJECT | OBJECT_RANGE => {
+            let first = usize::from(c.u16().unwrap_or_default());
+            let end = if cmd == OBJECT {
+                first + 1
+            } else {
+                usize::from(c.u16().unwrap_or_default())
+            };
+            let pool = st.pool16()?;
+            let def = st.def(&d.object_defs, "object")?;
+            if pool.planes < 3 {
+                return Err(format!(
+                    "the pool has {} plane(s); objects need 3 (longitude, latitude, heading)",
+                    pool.planes
+                ));
+            }
+            if cmd == OBJECT {
+                check_index(first, pool.count, "the pool")?;
+            } else {
+                check_range(first, end, pool.count, "the pool")?;
+            }
+            for i in first..end {
+                d.objects.push(DsfBinObject {
+                    def,
+                    lon: pool.value(0, i),
+                    lat: pool.value(1, i),
+                    heading: pool.value(2, i),
+                    offset,
+                });
+            }
+        }
+        CHAIN | CHAIN_32 => {
+            let n = usize::from(c.u8().unwrap_or_default());
+            let pool = st.pool32()?;
+            st.def(&d.network_defs, "network")?;
+            for _ in 0..n {
+                let i = if cmd == CHAIN {
+                    st.junction_offset
+                        .wrapping_add(u32::from(c.u16().unwrap_or_default()))
+                } else {
+                    c.u32().unwrap_or_default()
+                };
+                check_index(i as usize, pool.count, "the 32-bit pool")?;
+            }
+        }
+        CHAIN_RANGE => {
+            let a = st
+                .junction_offset
+                .wrapping_add(u32::from(c.u16().unwrap_or_default()));
+            let b = st
+                .junction_offset
+                .wrapping_add(u32::from(c.u16().unwrap_or_default()));
+            let pool = st.pool32()?;
+            st.def(&d.network_defs, "network")?;
+            check_range(a as usize, b as usize, pool.count, "the 32-bit pool")?;
+        }
+        POLYGON | POLYGON_RANGE | NESTED_POLYGON | NESTED_POLYGON_RANGE => {
+            let param = u32::from(c.u16().unwrap_or_default());
+            let pool = st.pool16()?;
+            let def = st.def(&d.polygon_defs, "polygon")?;
+            if pool.planes < 2 {
+                return Err(format!(
+                    "the pool has {} plane(s); polygons need 2 (longitude, latitude)",
+                    pool.planes
+                ));
+            }
+            let mut poly = DsfBinPolygon {
+                def,
+                param,
+                coord_depth: pool.planes,
+                windings: Vec::new(),
+                extra: Vec::new(),
+                offset,
+            };
+            match cmd {
+                POLYGON => {
+                    poly.windings.reserve_exact(1);
+                    let n = usize::from(c.u8().unwrap_or_default());
+                    let idx: Vec<usize> = (0..n)
+                        .map(|_| usize::from(c.u16().unwrap_or_default()))
+                        .collect();
+                    push_winding(&mut poly, pool, idx.into_iter(), n)?;
+                }
+                POLYGON_RANGE => {
+                    let a = usize::from(c.u16().unwrap_or_default());
+                    let b = usize::from(c.u16().unwrap_or_default());
+                    check_range(a, b, pool.count, "the pool")?;
+                    poly.windings.reserve_exact(1);
+                    push_range(&mut poly, pool, a, b);
+                }
+                NESTED_POLYGON => {
+                    let windings = usize::from(c.u8().unwrap_or_default());
+                    poly.windings.reserve_exact(windings);
+                    for _ in 0..windings {
+                        let n = usize::from(c.u8().unwrap_or_default());
+                        let idx: Vec<usize> = (0..n)
+                            .map(|_| usize::from(c.u16().unwrap_or_default()))
+                            .collect();
+                        push_winding(&mut poly, pool, idx.into_iter(), n)?;
+                    }
+                }
+                _ => {
+                    let windings = usize::from(c.u8().unwrap_or_default());
+                    poly.windings.reserve_exact(windings);
+                    let mut a = usize::from(c.u16().unwrap_or_default());
+                    for _ in 0..windings {
+                        let b = usize::from(c.u16().unwrap_or_default());
+                        check_range(a, b, pool.count, "the pool")?;
+                        push_range(&mut poly, pool, a, b);
+                        a = b;
+                    }
+                }
+            }
+            d.polygons.push(poly);
+        }
+        PATCH | PATCH_FLAGS | PATCH_FLAGS_LOD => {
+            st.pool16()?;
+            st.def(&d.terrain_defs, "terrain")?;
+        }
+        TRIANGLE | STRIP | FAN => {
+            let n = usize::from(c.u8().unwrap_or_default());
+            let pool = st.pool16()?;
+            for _ in 0..n {
+                check_index(
+                    usize::from(c.u16().unwrap_or_default()),
+                    pool.count,
+                    "the pool",
+                )?;
+            }
+        }
+        TRIANGLE_CROSS_POOL | STRIP_CROSS_POOL | FAN_CROSS_POOL => {
+            let n = usize::from(c.u8().unwrap_or_default());
+            for _ in 0..n {
+                let p = usize::from(c.u16().unwrap_or_default());
+                let i = usize::from(c.u16().unwrap_or_default());
+                let pool = st.pools.p16.get(p).ok_or_else(|| {
+                    format!(
+                        "pool {p} does not exist (the file has {} 16-bit pool(s))",
+                        st.pools.p16.len()
+                    )
+                })?;
+                check_index(i, pool.count, &format!("pool {p}"))?;
+            }
+        }
+        TRIANGLE_RANGE | STRIP_RANGE | FAN_RANGE => {
+            let a = usize::from(c.u16().unwrap_or_default());
+            let b = usize::from(c.u16().unwrap_or_default());
+            let pool = st.pool16()?;
+            check_range(a, b, pool.count, "the pool")?;
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
+/// Appends the winding of the points `a..b` (checked) of the pool to a polygon.
+fn push_range(poly: &mut DsfBinPolygon, pool: &Pool<u16>, a: usize, b: usize) {
+    let n = pool.count;
+    let (lon, lat) = (&pool.data[a..b], &pool.data[n + a..n + b]);
+    let ((s0, o0), (s1, o1)) = (pool.scale[0], pool.scale[1]);
+    let decode = |raw: u16, sc: f64, off: f64| {
+        let raw = f64::from(raw);
+        if sc != 0.0 {
+            raw * sc / 65535.0 + off
+        } else {
+            raw
+        }
+    };
+    let mut w = Vec::with_capacity(b - a);
+    w.extend(
+        lon.iter()
+            .zip(lat)
+            .map(|(&x, &y)| [decode(x, s0, o0), decode(y, s1, o1)]),
+    );
+    poly.windings.push(w);
+    if pool.planes > 2 {
+        let mut e = Vec::with_capacity((b - a) * (pool.planes - 2));
+        for i in a..b {
+            e.extend((2..pool.planes).map(|p| pool.value(p, i)));
+        }
+        poly.extra.push(e);
+    }
+}
+
+/// Appends one winding of `n` points, read from the pool at `indices`, to a polygon.
+fn push_winding(
+    poly: &mut DsfBinPolygon,
+    pool: &Pool<u16>,
+    indices: impl Iterator<Item = usize> + Clone,
+    n: usize,
+) -> Result<(), String> {
+    for i in indices.clone() {
+        check_index(i, pool.count, "the pool")?;
+    }
+    let mut w = Vec::with_capacity(n);
+    w.extend(
+        indices
+            .clone()
+            .map(|i| [pool.value(0, i), pool.value(1, i)]),
+    );
+    poly.windings.push(w);
+    if pool.planes > 2 {
+        let mut e = Vec::with_capacity(n * (pool.planes - 2));
+        for i in indices {
+            e.extend((2..pool.planes).map(|p| pool.value(p, i)));
+        }
+        poly.extra.push(e);
+    }
+    Ok(())
+}

@@ -1,0 +1,687 @@
+use std::io::Cursor;
+use std::path::{Path, PathBuf};
+
+use super::commands::{id, COMMAND_NAMES};
+use super::pool::{decode_pool, read_pools, PlaneEncoding, Pool};
+use super::write::{
+    atom, finish, pool16_atom, pool32_atom, scale_atom, set_definition, string_table,
+    write_dsf_with, WriteOptions,
+};
+use super::*;
+use crate::diag::has_errors;
+
+/// A pool given by its planes and (scale, offset) pairs.
+type PoolSpec<T> = (Vec<Vec<T>>, Vec<(f32, f32)>);
+
+fn p() -> &'static Path {
+    Path::new("t.dsf")
+}
+
+/// A DSF with the given definition tables, one 16-bit pool per `pools16` entry (planes,
+/// scale pairs), optional 32-bit pools, and the command bytes.
+fn dsf_with(
+    objects: &[&str],
+    polygons: &[&str],
+    pools16: &[PoolSpec<u16>],
+    pools32: &[PoolSpec<u32>],
+    cmds: &[u8],
+) -> Vec<u8> {
+    let mut defn = atom(b"TERT", &string_table(&["terrain/a.ter"]));
+    defn.extend(atom(b"OBJT", &string_table(objects)));
+    defn.extend(atom(b"POLY", &string_table(polygons)));
+    defn.extend(atom(b"NETW", &string_table(&["roads.net"])));
+    let mut geod = Vec::new();
+    for (planes, scale) in pools16 {
+        geod.extend(pool16_atom(planes, Some(PlaneEncoding::Raw)));
+        geod.extend(scale_atom(b"SCAL", scale));
+    }
+    for (planes, scale) in pools32 {
+        geod.extend(pool32_atom(planes, Some(PlaneEncoding::Raw)));
+        geod.extend(scale_atom(b"SC32", scale));
+    }
+    finish(&[
+        atom(
+            b"HEAD",
+            &atom(
+                b"PROP",
+                &string_table(&["sim/west", "8", "sim/south", "47"]),
+            ),
+        ),
+        atom(b"DEFN", &defn),
+        atom(b"GEOD", &geod),
+        atom(b"CMDS", cmds),
+    ])
+}
+
+/// A pool of `n` points with planes lon, lat, heading holding raw 100i, 200i and 10i, scaled
+/// so that raw 65535 is 1° past 8 (lon), 1° past 47 (lat) and 360 (heading).
+fn object_pool(n: u16) -> PoolSpec<u16> {
+    (
+        vec![
+            (0..n).map(|i| i * 100).collect(),
+            (0..n).map(|i| i * 200).collect(),
+            (0..n).map(|i| i * 10).collect(),
+        ],
+        vec![(1.0, 8.0), (1.0, 47.0), (360.0, 0.0)],
+    )
+}
+
+fn parse_ok(bytes: &[u8]) -> (DsfBinary, Vec<Diagnostic>) {
+    let mut w = Vec::new();
+    let d = parse(p(), bytes, &mut w).expect("parses");
+    (d, w)
+}
+
+fn count(d: &DsfBinary, name: &str) -> u64 {
+    d.command_counts
+        .iter()
+        .find(|(n, _)| n == name)
+        .map_or(0, |(_, c)| *c)
+}
+
+#[test]
+fn every_plane_encoding_round_trips_for_16_and_32_bit_pools() {
+    let plane16: Vec<u16> = vec![5, 5, 5, 7, 9, 11, 11, 0, 65535, 3, 3, 3, 3];
+    let long16: Vec<u16> = (0..1000u32).map(|i| (i / 7 * 13 % 65536) as u16).collect();
+    for enc in PlaneEncoding::ALL {
+        for planes in [
+            vec![plane16.clone(), plane16.iter().rev().copied().collect()],
+            vec![long16.clone(); 2],
+        ] {
+            let a = pool16_atom(&planes, Some(enc));
+            assert_eq!(
+                a[8 + 5],
+                enc as u8,
+                "{enc:?} is the first plane's encoding byte"
+            );
+            let pool: Pool<u16> = decode_pool(&a[8..]).expect("decodes");
+            assert_eq!(pool.planes, 2);
+            assert_eq!(pool.data, planes.concat(), "{enc:?}");
+        }
+        let plane32: Vec<u32> = vec![1, 1, 1, 4_000_000_000, 2, 2, 0, u32::MAX];
+        let a = pool32_atom(std::slice::from_ref(&plane32), Some(enc));
+        let pool: Pool<u32> = decode_pool(&a[8..]).expect("decodes");
+        assert_eq!(pool.data, plane32, "{enc:?}");
+    }
+}
+
+#[test]
+fn plane_encodings_decode_hand_written_bytes() {
+    // 4 points, 4 planes: raw, differenced, run-length, run-length differenced.
+    let mut b = vec![4, 0, 0, 0, 4];
+    b.push(0);
+    for v in [10u16, 20, 30, 40] {
+        b.extend(v.to_le_bytes());
+    }
+    b.push(1);
+    for v in [10u16, 10, 10, 65535] {
+        b.extend(v.to_le_bytes()); // 10, 20, 30, 29 (wrapping)
+    }
+    b.extend([2, 0x83]);
+    b.extend(7u16.to_le_bytes()); // run of three 7s
+    b.push(0x01);
+    b.extend(9u16.to_le_bytes()); // one literal 9
+    b.extend([3, 0x82]);
+    b.extend(5u16.to_le_bytes()); // differences 5, 5
+    b.push(0x02);
+    b.extend(1u16.to_le_bytes());
+    b.extend(2u16.to_le_bytes()); // differences 1, 2
+    let pool: Pool<u16> = decode_pool(&b).expect("decodes");
+    assert_eq!(
+        pool.data,
+        [10, 20, 30, 40, 10, 20, 30, 29, 7, 7, 7, 9, 5, 10, 11, 13]
+    );
+    // A run longer than the plane, a zero-length token, an unknown encoding, a short atom.
+    for bad in [
+        vec![2, 0, 0, 0, 1, 2, 0x83, 1, 0],
+        vec![2, 0, 0, 0, 1, 2, 0x80, 1, 0],
+        vec![2, 0, 0, 0, 1, 9, 0, 0, 0, 0],
+        vec![2, 0, 0, 0, 1, 0, 1, 0],
+        vec![0xFF, 0xFF, 0xFF, 0x7F, 1, 2],
+        vec![0xFF, 0xFF, 0xFF, 0xFF, 1, 2],
+    ] {
+        assert!(decode_pool::<u16>(&bad).is_err(), "{bad:?}");
+    }
+}
+
+#[test]
+fn pools_scale_as_dsflib_decodes_them() {
+    let geod = [
+        pool16_atom(&[vec![0, 65535, 32768], vec![1, 2, 3]], None),
+        scale_atom(b"SCAL", &[(0.5, 8.25), (0.0, 0.0)]),
+        pool32_atom(&[vec![0, u32::MAX, 1 << 31]], None),
+        scale_atom(b"SC32", &[(1.0, 47.0)]),
+    ]
+    .concat();
+    let mut w = Vec::new();
+    let (inner, _) = super::atoms(p(), &geod, 0, geod.len(), "GEOD", &mut w);
+    let pools = read_pools(p(), &inner, &mut w);
+    assert!(w.is_empty(), "{w:?}");
+    let (a, b) = (&pools.p16[0], &pools.p32[0]);
+    assert_eq!(a.value(0, 0), 8.25);
+    assert_eq!(a.value(0, 1), 8.75);
+    assert_eq!(a.value(0, 2), 32768.0 * 0.5 / 65535.0 + 8.25);
+    assert_eq!(a.value(1, 2), 3.0, "scale 0 keeps the raw value");
+    assert_eq!(b.value(0, 1), 48.0);
+    assert_eq!(b.value(0, 2), 2147483648.0 / 4294967295.0 + 47.0);
+}
+
+/// Every command once, valid, then an OBJECT: if any size were wrong the OBJECT would not
+/// decode (or an error would appear).
+#[test]
+fn every_command_is_read_by_its_exact_size() {
+    let mut c = Vec::new();
+    let u16s = |c: &mut Vec<u8>, v: &[u16]| v.iter().for_each(|x| c.extend(x.to_le_bytes()));
+    c.extend([id::POOL_SELECT, 0, 0]);
+    c.extend([id::JUNCTION_OFFSET, 0, 0, 0, 0]);
+    c.extend([id::SET_DEF_16, 0, 0]);
+    c.extend([id::SET_DEF_32, 0, 0, 0, 0]);
+    c.extend([id::SET_DEF_8, 0]);
+    c.extend([id::ROAD_SUBTYPE, 3]);
+    c.extend([id::OBJECT, 1, 0]);
+    c.extend([id::OBJECT_RANGE]);
+    u16s(&mut c, &[0, 2]);
+    c.extend([id::CHAIN, 2]);
+    u16s(&mut c, &[0, 1]);
+    c.extend([id::CHAIN_RANGE]);
+    u16s(&mut c, &[0, 2]);
+    c.extend([id::CHAIN_32, 2, 0, 0, 0, 0, 1, 0, 0, 0]);
+    c.extend([id::POLYGON, 7, 0, 3]);
+    u16s(&mut c, &[0, 1, 2]);
+    c.extend([id::POLYGON_RANGE]);
+    u16s(&mut c, &[7, 0, 3]);
+    c.extend([id::NESTED_POLYGON, 7, 0, 2, 3]);
+    u16s(&mut c, &[0, 1, 2]);
+    c.push(2);
+    u16s(&mut c, &[3, 4]);
+    c.extend([id::NESTED_POLYGON_RANGE, 7, 0, 2]);
+    u16s(&mut c, &[0, 3, 5]);
+    c.push(id::PATCH);
+    c.extend([id::PATCH_FLAGS, 1]);
+    c.extend([id::PATCH_FLAGS_LOD, 1]);
+    c.extend(0f32.to_le_bytes());
+    c.extend(1000f32.to_le_bytes());
+    for (list, cross, range) in [
+        (id::TRIANGLE, id::TRIANGLE_CROSS_POOL, id::TRIANGLE_RANGE),
+        (id::STRIP, id::STRIP_CROSS_POOL, id::STRIP_RANGE),
+        (id::FAN, id::FAN_CROSS_POOL, id::FAN_RANGE),
+    ] {
+        c.extend([list, 3]);
+        u16s(&mut c, &[0, 1, 2]);
+        c.extend([cross, 3]);
+        u16s(&mut c, &[0, 0, 0, 1, 0, 2]);
+        c.push(range);
+        u16s(&mut c, &[0, 3]);
+    }
+    c.extend([id::COMMENT_8, 2, b'h', b'i']);
+    c.extend([id::COMMENT_16, 3, 0, 1, 2, 3]);
+    c.extend([id::COMMENT_32, 1, 0, 0, 0, 0xFF]);
+    c.extend([id::OBJECT, 5, 0]);
+
+    let pools16 = [object_pool(6)];
+    let pools32 = [(vec![vec![0u32, 1, 2], vec![0, 1, 2]], vec![(0.0, 0.0); 2])];
+    let bytes = dsf_with(&["a.obj"], &["a.fac"], &pools16, &pools32, &c);
+    let (d, w) = parse_ok(&bytes);
+    assert!(w.is_empty(), "{w:#?}");
+    for (i, name) in COMMAND_NAMES.iter().enumerate() {
+        if !name.is_empty() {
+            assert_eq!(count(&d, name), 1 + u64::from(i == 7), "{name}");
+        }
+    }
+    assert_eq!(d.objects.len(), 4, "OBJECT, OBJECT_RANGE of 2, OBJECT");
+    assert_eq!(d.objects[3].lon, 500.0 / 65535.0 + 8.0);
+    assert_eq!(d.objects[3].heading, 50.0 * 360.0 / 65535.0);
+    assert_eq!(d.polygons.len(), 4);
+    assert_eq!(d.md5, Md5Check::Match);
+}
+
+#[test]
+fn ranges_place_several_objects_and_nested_polygons_keep_their_windings() {
+    let mut c = Vec::new();
+    c.extend([
+        id::POOL_SELECT,
+        0,
+        0,
+        id::SET_DEF_8,
+        1,
+        id::OBJECT_RANGE,
+        1,
+        0,
+        6,
+        0,
+    ]);
+    c.extend([
+        id::SET_DEF_8,
+        0,
+        id::NESTED_POLYGON_RANGE,
+        0x02,
+        0x03,
+        3,
+        0,
+        0,
+        4,
+        0,
+        7,
+        0,
+        10,
+        0,
+    ]);
+    c.extend([id::NESTED_POLYGON, 0, 1, 2, 3, 9, 0, 8, 0, 7, 0, 0]);
+    let pool = object_pool(10);
+    let bytes = dsf_with(
+        &["a.obj", "b.obj"],
+        &["p.agb"],
+        std::slice::from_ref(&pool),
+        &[],
+        &c,
+    );
+    let (d, w) = parse_ok(&bytes);
+    assert!(w.is_empty(), "{w:#?}");
+    assert_eq!(d.objects.len(), 5);
+    assert!(d.objects.iter().all(|o| o.def == 1));
+    assert_eq!(d.objects[0].lat, 200.0 / 65535.0 + 47.0);
+    let objects_offset = bytes.len() as u64 - 16 - c.len() as u64 + 5;
+    assert!(d.objects.iter().all(|o| o.offset == objects_offset));
+    assert_eq!(d.polygons.len(), 2);
+    let a = &d.polygons[0];
+    assert_eq!((a.def, a.param, a.coord_depth), (0, 0x0302, 3));
+    assert_eq!(
+        a.windings.iter().map(Vec::len).collect::<Vec<_>>(),
+        [4, 3, 3]
+    );
+    assert_eq!(a.extra.iter().map(Vec::len).collect::<Vec<_>>(), [4, 3, 3]);
+    assert_eq!(a.extra[1][0], 4.0 * 10.0 * 360.0 / 65535.0);
+    assert_eq!(a.autogen_height_m(), 12.0);
+    assert_eq!(a.autogen_low(), 2);
+    let b = &d.polygons[1];
+    assert_eq!(b.windings.len(), 2);
+    assert!(b.windings[1].is_empty());
+    assert_eq!(b.windings[0][0][0], 900.0 / 65535.0 + 8.0);
+    assert_eq!(count(&d, "OBJECT_RANGE"), 1);
+}
+
+#[test]
+fn bad_pool_or_definition_is_a_located_error_and_the_rest_is_kept() {
+    let mut c = Vec::new();
+    c.extend([id::SET_DEF_8, 0, id::OBJECT, 0, 0]); // no pool selected yet
+    c.extend([id::POOL_SELECT, 0, 0, id::OBJECT, 1, 0]); // fine
+    c.extend([id::SET_DEF_8, 9, id::OBJECT, 2, 0]); // no object definition 9
+    c.extend([id::SET_DEF_8, 0, id::OBJECT, 99, 0]); // no point 99
+    c.extend([id::POOL_SELECT, 5, 0, id::OBJECT, 0, 0]); // no pool 5
+    c.extend([id::POOL_SELECT, 0, 0, id::OBJECT_RANGE, 2, 0, 4, 0]); // fine
+    let bytes = dsf_with(&["a.obj"], &[], &[object_pool(4)], &[], &c);
+    let cmds_at = (bytes.len() - 16 - c.len()) as u64;
+    let (d, w) = parse_ok(&bytes);
+    assert_eq!(d.objects.len(), 3, "{w:#?}");
+    let errs: Vec<_> = w.iter().filter(|e| e.is_error()).collect();
+    assert_eq!(errs.len(), 5, "{w:#?}");
+    assert_eq!(errs[0].location, crate::diag::Location::Offset(cmds_at + 2));
+    assert!(errs[0].message.contains("no POOL_SELECT"), "{}", errs[0]);
+    assert!(errs[1]
+        .message
+        .contains("object definition 9 does not exist"));
+    assert!(errs[2].message.contains("point 99 is past the end"));
+    assert!(errs[3].message.contains("pool 5 does not exist"));
+    assert!(errs[4].message.contains("pool 5 does not exist"));
+    assert!(
+        errs[2].to_string().starts_with("t.dsf: offset "),
+        "{}",
+        errs[2]
+    );
+}
+
+#[test]
+fn unknown_command_stops_the_stream_but_keeps_what_came_before() {
+    let c = [
+        id::POOL_SELECT,
+        0,
+        0,
+        id::SET_DEF_8,
+        0,
+        id::OBJECT,
+        1,
+        0,
+        20,
+        id::OBJECT,
+        2,
+        0,
+    ];
+    let bytes = dsf_with(&["a.obj"], &[], &[object_pool(4)], &[], &c);
+    let (d, w) = parse_ok(&bytes);
+    assert_eq!(d.objects.len(), 1);
+    assert!(has_errors(&w));
+    assert!(w[0].message.contains("unknown command id 20"), "{w:#?}");
+    assert_eq!(
+        w[0].location,
+        crate::diag::Location::Offset((bytes.len() - 16 - c.len() + 8) as u64)
+    );
+}
+
+fn sample() -> DsfBinary {
+    let mut d = DsfBinary {
+        properties: vec![
+            DsfBinProperty {
+                name: "sim/west".into(),
+                value: "8".into(),
+            },
+            DsfBinProperty {
+                name: "sim/creation_agent".into(),
+                value: "agview tests".into(),
+            },
+        ],
+        object_defs: vec!["a.obj".into(), "b.agp".into()],
+        polygon_defs: vec!["c.agb".into(), "d.ags".into(), "e.fac".into()],
+        ..DsfBinary::default()
+    };
+    for i in 0..300 {
+        let f = f64::from(i);
+        d.objects.push(DsfBinObject {
+            def: (i / 100) as usize % 2,
+            lon: 8.1 + f * 1e-4,
+            lat: 47.9 - f * 3e-5,
+            heading: f * 1.2 % 360.0,
+            offset: 0,
+        });
+    }
+    for i in 0..50 {
+        let f = f64::from(i);
+        let ring = |r: f64, n: usize| {
+            (0..n)
+                .map(|k| {
+                    let a = k as f64 / n as f64 * std::f64::consts::TAU;
+                    [8.5 + f * 0.01 + r * a.cos(), 47.5 + r * a.sin()]
+                })
+                .collect::<Vec<_>>()
+        };
+        let depth = if i % 5 == 0 { 3 } else { 2 };
+        let windings = if i % 3 == 0 {
+            vec![ring(0.003, 12), ring(0.001, 5)]
+        } else {
+            vec![ring(0.002, 4 + i as usize % 7)]
+        };
+        let extra = if depth == 3 {
+            windings
+                .iter()
+                .map(|w| (0..w.len()).map(|k| k as f64).collect())
+                .collect()
+        } else {
+            vec![]
+        };
+        d.polygons.push(DsfBinPolygon {
+            def: i as usize % 3,
+            param: (i as u32 * 37) & 0xFFFF,
+            coord_depth: depth,
+            windings,
+            extra,
+            offset: 0,
+        });
+    }
+    d
+}
+
+/// Meters between two (lon, lat) points, flat-earth.
+fn meters(a: [f64; 2], b: [f64; 2]) -> f64 {
+    let k = 111_320.0;
+    (((a[0] - b[0]) * k * a[1].to_radians().cos()).powi(2) + ((a[1] - b[1]) * k).powi(2)).sqrt()
+}
+
+fn assert_same_features(want: &DsfBinary, got: &DsfBinary, tol_m: f64) {
+    assert_eq!(want.properties, got.properties);
+    assert_eq!(want.object_defs, got.object_defs);
+    assert_eq!(want.polygon_defs, got.polygon_defs);
+    assert_eq!(want.objects.len(), got.objects.len());
+    for (a, b) in want.objects.iter().zip(&got.objects) {
+        assert_eq!(a.def, b.def);
+        assert!(
+            meters([a.lon, a.lat], [b.lon, b.lat]) < tol_m,
+            "{a:?} {b:?}"
+        );
+        assert!((a.heading - b.heading).abs() < 0.01, "{a:?} {b:?}");
+    }
+    assert_eq!(want.polygons.len(), got.polygons.len());
+    for (a, b) in want.polygons.iter().zip(&got.polygons) {
+        assert_eq!(
+            (a.def, a.param, a.coord_depth),
+            (b.def, b.param, b.coord_depth)
+        );
+        assert_eq!(a.windings.len(), b.windings.len());
+        for (wa, wb) in a.windings.iter().zip(&b.windings) {
+            assert_eq!(wa.len(), wb.len());
+            for (pa, pb) in wa.iter().zip(wb) {
+                assert!(meters(*pa, *pb) < tol_m, "{pa:?} {pb:?}");
+            }
+        }
+        assert_eq!(a.extra.len(), b.extra.len());
+        for (ea, eb) in a.extra.iter().zip(&b.extra) {
+            for (x, y) in ea.iter().zip(eb) {
+                assert!((x - y).abs() < 0.01);
+            }
+        }
+    }
+}
+
+#[test]
+fn writer_round_trips_in_every_encoding_within_a_centimeter() {
+    let d = sample();
+    for enc in [None]
+        .into_iter()
+        .chain(PlaneEncoding::ALL.into_iter().map(Some))
+    {
+        let bytes = write_dsf_with(
+            &d,
+            &WriteOptions {
+                encoding: enc,
+                ..WriteOptions::default()
+            },
+        );
+        let (got, w) = parse_ok(&bytes);
+        assert!(w.is_empty(), "{enc:?}: {w:#?}");
+        assert_eq!(got.md5, Md5Check::Match);
+        assert_same_features(&d, &got, 0.01);
+        assert!(count(&got, "OBJECT_RANGE") >= 1);
+        assert!(count(&got, "NESTED_POLYGON_RANGE") >= 1);
+    }
+}
+
+#[test]
+fn bad_md5_is_a_warning_and_the_file_is_still_read() {
+    let mut bytes = write_dsf(&sample());
+    let n = bytes.len();
+    bytes[n - 1] ^= 0xFF;
+    let (d, w) = parse_ok(&bytes);
+    assert_eq!(d.md5, Md5Check::Mismatch);
+    assert_eq!(w.len(), 1);
+    assert!(!w[0].is_error());
+    assert!(w[0].message.contains("MD5"));
+    assert_eq!(d.objects.len(), 300);
+    // No footer at all.
+    let (d, w) = parse_ok(&bytes[..n - 16]);
+    assert_eq!(d.md5, Md5Check::Missing);
+    assert!(!has_errors(&w), "{w:#?}");
+    assert_eq!(d.polygons.len(), 50);
+}
+
+#[test]
+fn truncated_files_give_located_errors_and_keep_what_was_read() {
+    let bytes = write_dsf(&sample());
+    for cut in (0..bytes.len()).step_by(97).chain([bytes.len() - 17]) {
+        let mut w = Vec::new();
+        match parse(p(), &bytes[..cut], &mut w) {
+            Ok(d) => {
+                if cut < bytes.len() - 16 {
+                    assert!(has_errors(&w), "cut at {cut}: {w:#?}");
+                    assert_ne!(d.md5, Md5Check::Match);
+                }
+            }
+            Err(e) => assert!(cut < 12, "cut at {cut}: {e}"),
+        }
+    }
+    // Cut in the middle of the commands: the earlier objects are all there.
+    let cut = bytes.len() - 16 - 40;
+    let (d, w) = parse_ok(&bytes[..cut]);
+    assert_eq!(d.objects.len(), 300);
+    assert!(d.polygons.len() > 40 && d.polygons.len() < 50);
+    assert!(
+        w.iter()
+            .any(|e| e.is_error() && e.message.contains("truncated")),
+        "{w:#?}"
+    );
+}
+
+#[test]
+fn mutated_files_never_panic() {
+    let bytes = write_dsf(&sample());
+    let mut x = 0x9E37_79B9_7F4A_7C15u64;
+    for _ in 0..400 {
+        let mut b = bytes.clone();
+        for _ in 0..4 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let i = (x % b.len() as u64) as usize;
+            b[i] = (x >> 32) as u8;
+        }
+        let _ = parse(p(), &b, &mut Vec::new());
+    }
+}
+
+fn seven_zip(name: &str, data: &[u8]) -> Vec<u8> {
+    use sevenz_rust2::{ArchiveEntry, ArchiveWriter, EncoderConfiguration, EncoderMethod};
+    let mut w = ArchiveWriter::new(Cursor::new(Vec::new())).expect("writer");
+    w.set_content_methods(vec![EncoderConfiguration::new(EncoderMethod::LZMA)]);
+    w.push_archive_entry(ArchiveEntry::new_file(name), Some(data))
+        .expect("entry");
+    w.finish().expect("finish").into_inner()
+}
+
+#[test]
+fn seven_zip_dsf_is_read() {
+    let d = sample();
+    let plain = write_dsf(&d);
+    let packed = seven_zip("+47+008.dsf", &plain);
+    assert!(is_dsf_binary(&packed) && is_dsf_binary(&plain));
+    assert!(!is_dsf_binary(b"I\n800\nDSF2TEXT"));
+    let (got, w) = parse_ok(&packed);
+    assert!(w.is_empty(), "{w:#?}");
+    assert!(got.compressed);
+    let (unpacked, _) = parse_ok(&plain);
+    assert!(!unpacked.compressed);
+    assert_eq!(
+        DsfBinary {
+            compressed: false,
+            ..got
+        },
+        unpacked
+    );
+}
+
+#[test]
+fn seven_zip_bomb_is_refused_before_and_while_decompressing() {
+    let zeros = vec![0u8; 4 << 20];
+    let packed = seven_zip("bomb.dsf", &zeros);
+    assert!(packed.len() < 10_000, "{}", packed.len());
+    let mut w = Vec::new();
+    let e = parse_with_limit(p(), &packed, 100_000, &mut w).expect_err("refused");
+    assert!(
+        e.message.contains("decompresses to more than 100000 bytes"),
+        "{e}"
+    );
+    assert!(e.to_string().starts_with("t.dsf: offset 0: error:"), "{e}");
+    // Not a 7-Zip archive after all.
+    let mut w = Vec::new();
+    let mut broken = packed.clone();
+    broken.truncate(40);
+    assert!(parse(p(), &broken, &mut w).is_err());
+}
+
+fn repo(rel: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(rel)
+}
+
+/// `town.dsf` and the 7-Zip `+47+008.dsf` carry exactly `town.txt`'s definitions,
+/// properties and features, points within 5 cm.
+#[test]
+fn sample_binary_dsfs_match_the_dsf_text() {
+    let txt_path = repo("sample_scenery/polygons/town.txt");
+    let txt = std::fs::read(&txt_path).expect("town.txt");
+    let text = crate::format::dsf::parse(&txt_path, &txt, &mut Vec::new()).expect("text parses");
+    for (rel, compressed) in [
+        ("sample_scenery/polygons/town.dsf", false),
+        ("sample_scenery/Earth nav data/+40+000/+47+008.dsf", true),
+    ] {
+        let path = repo(rel);
+        let bytes = std::fs::read(&path).expect(rel);
+        let mut w = Vec::new();
+        let d = parse(&path, &bytes, &mut w).expect(rel);
+        assert!(w.is_empty(), "{rel}: {w:#?}");
+        assert_eq!(d.compressed, compressed);
+        assert_eq!(d.md5, Md5Check::Match);
+        let props: Vec<(&str, &str)> = d
+            .properties
+            .iter()
+            .map(|p| (p.name.as_str(), p.value.as_str()))
+            .collect();
+        let want: Vec<(&str, &str)> = text
+            .properties
+            .iter()
+            .map(|p| (p.name.as_str(), p.value.as_str()))
+            .collect();
+        assert_eq!(props, want, "{rel}");
+        let paths =
+            |v: &[crate::format::dsf::DsfDef]| v.iter().map(|d| d.path.clone()).collect::<Vec<_>>();
+        assert_eq!(d.object_defs, paths(&text.object_defs));
+        assert_eq!(d.polygon_defs, paths(&text.polygon_defs));
+        assert_eq!(d.terrain_defs, paths(&text.terrain_defs));
+        assert_eq!(d.objects.len(), text.objects.len());
+        for (a, b) in text.objects.iter().zip(&d.objects) {
+            assert_eq!(a.def, b.def);
+            assert!(
+                meters([a.lon, a.lat], [b.lon, b.lat]) < 0.05,
+                "{rel}: {a:?} {b:?}"
+            );
+            assert!((a.heading - b.heading).abs() < 0.01);
+        }
+        assert_eq!(d.polygons.len(), text.polygons.len());
+        for (a, b) in text.polygons.iter().zip(&d.polygons) {
+            assert_eq!(
+                (a.def, a.param, a.coord_depth),
+                (b.def, b.param, b.coord_depth)
+            );
+            assert_eq!(a.windings.len(), b.windings.len());
+            for (wa, wb) in a.windings.iter().zip(&b.windings) {
+                assert_eq!(wa.len(), wb.len(), "{rel}");
+                for (pa, pb) in wa.iter().zip(wb) {
+                    assert!(meters(*pa, *pb) < 0.05, "{rel}: {pa:?} {pb:?}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn dsf_extension_is_detected_and_summarised() {
+    use crate::format::{parse_as, summary, FileKind, Parsed};
+    let bytes = write_dsf(&sample());
+    let path = Path::new("x/+47+008.dsf");
+    assert_eq!(FileKind::detect(path, &bytes), Some(FileKind::DsfBinary));
+    let parsed = parse_as(FileKind::DsfBinary, path, &bytes, &mut Vec::new()).expect("parses");
+    assert!(matches!(parsed, Parsed::DsfBinary(_)));
+    let s = summary(&parsed);
+    assert!(s.contains("sim/creation_agent agview tests"), "{s}");
+    assert!(s.contains("polygon definitions (3):"), "{s}");
+    assert!(s.contains("  2 e.fac"), "{s}");
+    assert!(s.contains("OBJECT_RANGE"), "{s}");
+}
+
+#[test]
+fn set_definition_picks_the_shortest_form() {
+    for (def, len, first) in [
+        (7u32, 2, id::SET_DEF_8),
+        (300, 3, id::SET_DEF_16),
+        (70_000, 5, id::SET_DEF_32),
+    ] {
+        let mut c = Vec::new();
+        set_definition(&mut c, def);
+        assert_eq!((c.len(), c[0]), (len, first));
+    }
+}
