@@ -265,13 +265,11 @@ pub fn run(args: &SweepArgs) -> anyhow::Result<ExitCode> {
             let text = size_label(w, d);
             let mut input = base.clone();
             input.polygon = Some(scale_rings(&rings, w, d));
-            let mut warn = Vec::new();
-            let mut files = Vec::new();
-            match opened.layout(input, &mut warn, &mut files) {
+            match opened.layout(input) {
                 Ok(scene) => {
                     let art = art.get_or_insert_with(|| {
                         let a = crate::pipeline::load_art(&scene);
-                        for w in warn.iter().chain(&a.warnings) {
+                        for w in &a.warnings {
                             eprintln!("{w}");
                         }
                         a

@@ -10,21 +10,34 @@ use crate::layout::LayoutInput;
 use crate::resolve::Resolver;
 use crate::scene::{ArtRef, Scene};
 
-/// An autogen asset read once and laid out on many inputs (DSF features, sweep cells).
+/// An autogen asset read once and laid out on many inputs (document features, sweep
+/// cells). The art it names is resolved once, when it is opened.
 #[derive(Debug, Clone)]
 pub struct OpenedAsset {
     pub path: PathBuf,
     pub autogen: Autogen,
-    resolver: Resolver,
     forest_spacing: Option<[f32; 2]>,
-    /// Warnings from reading the asset, its library and its forest.
+    art: ArtPaths,
+    /// Warnings from reading the asset, its library, its forest and the art it names.
     pub diagnostics: Vec<Diagnostic>,
-    /// The asset, its forest and its library.
+    /// The asset, its library and every art file it resolved to.
     pub files: Vec<PathBuf>,
 }
 
+/// Where each art reference of an asset resolved (None: missing, a placeholder is drawn).
+#[derive(Debug, Clone, Default)]
+struct ArtPaths {
+    /// Parallel to `OBJECT`s.
+    meshes: Vec<Option<String>>,
+    /// Parallel to `FACADE`s.
+    facades: Vec<Option<String>>,
+    forest: Option<String>,
+    texture: Option<String>,
+}
+
 impl OpenedAsset {
-    /// Reads and parses an `.agp`, `.agb` or `.ags`.
+    /// Reads and parses an `.agp`, `.agb` or `.ags`, and resolves the art it names
+    /// (missing art is a warning on the line that names it).
     pub fn open(path: &Path) -> Result<Self, Diagnostic> {
         let bytes = format::read_file(path)?;
         if FileKind::detect(path, &bytes) != Some(FileKind::Autogen) {
@@ -40,75 +53,80 @@ impl OpenedAsset {
         if let Some(root) = &resolver.root {
             files.push(root.join("library.txt"));
         }
-        let mut forest_spacing = None;
-        if let Some(v) = &autogen.vegetation {
-            if let Some(p) = resolver.resolve(path, &v.path) {
-                if let Ok(b) = format::read_file(&p) {
-                    let mut ignore = Vec::new();
-                    if let Ok(f) = format::forest::parse(&p, &b, &mut ignore) {
-                        forest_spacing = Some(f.spacing);
-                    }
+        let mut one = |name: &str, line: u32, what: &str, texture: bool| {
+            let found = if texture {
+                resolver.resolve_texture(path, name)
+            } else {
+                resolver.resolve(path, name)
+            };
+            match found {
+                Some(p) => {
+                    let s = p.display().to_string();
+                    files.push(p);
+                    Some(s)
+                }
+                None => {
+                    diagnostics.push(resolver.missing(path, line, what, name));
+                    None
                 }
             }
-        }
+        };
+        let ag = &autogen;
+        let art = ArtPaths {
+            meshes: ag
+                .objects
+                .iter()
+                .map(|d| one(&d.path, d.line, "OBJECT", false))
+                .collect(),
+            facades: ag
+                .facades
+                .iter()
+                .map(|d| one(&d.path, d.line, "FACADE", false))
+                .collect(),
+            forest: ag
+                .vegetation
+                .as_ref()
+                .and_then(|d| one(&d.path, d.line, "VEGETATION", false)),
+            texture: ag
+                .texture
+                .as_ref()
+                .and_then(|d| one(&d.path, d.line, "TEXTURE", true)),
+        };
+        let forest_spacing = art.forest.as_ref().and_then(|p| {
+            let p = Path::new(p);
+            let b = format::read_file(p).ok()?;
+            format::forest::parse(p, &b, &mut Vec::new())
+                .ok()
+                .map(|f| f.spacing)
+        });
         Ok(OpenedAsset {
             path: path.to_path_buf(),
             autogen,
-            resolver,
             forest_spacing,
+            art,
             diagnostics,
             files,
         })
     }
 
-    /// Lays the asset out on `input` and resolves the art it names (missing art becomes a
-    /// warning in `diags`; resolved files are added to `files`).
-    pub fn layout(
-        &self,
-        mut input: LayoutInput,
-        diags: &mut Vec<Diagnostic>,
-        files: &mut Vec<PathBuf>,
-    ) -> Result<Scene, Diagnostic> {
+    /// Lays the asset out on `input`, with its art references resolved.
+    pub fn layout(&self, mut input: LayoutInput) -> Result<Scene, Diagnostic> {
         input.forest_spacing = input.forest_spacing.or(self.forest_spacing);
         let mut scene = crate::layout::layout(&self.autogen, &self.path, &input)?;
-        self.resolve_refs(&mut scene, diags, files);
+        let set = |refs: &mut [ArtRef], paths: &[Option<String>]| {
+            for (r, p) in refs.iter_mut().zip(paths) {
+                r.resolved.clone_from(p);
+            }
+        };
+        set(&mut scene.meshes, &self.art.meshes);
+        set(&mut scene.facade_defs, &self.art.facades);
+        if let Some(r) = scene.forest.as_mut() {
+            r.resolved.clone_from(&self.art.forest);
+        }
+        if let (Some(t), Some(p)) = (scene.tile_texture.as_mut(), &self.art.texture) {
+            t.path.clone_from(p);
+        }
         scene.update_stats();
         Ok(scene)
-    }
-
-    /// Fills each art reference's `resolved` path, as `pipeline::load_scene` does.
-    fn resolve_refs(
-        &self,
-        scene: &mut Scene,
-        diags: &mut Vec<Diagnostic>,
-        files: &mut Vec<PathBuf>,
-    ) {
-        let (asset, resolver, ag) = (&self.path, &self.resolver, &self.autogen);
-        let mut one = |r: &mut ArtRef, line: u32, what: &str| match resolver.resolve(asset, &r.name)
-        {
-            Some(p) => {
-                r.resolved = Some(p.display().to_string());
-                files.push(p);
-            }
-            None => diags.push(resolver.missing(asset, line, what, &r.name)),
-        };
-        for (r, d) in scene.meshes.iter_mut().zip(&ag.objects) {
-            one(r, d.line, "OBJECT");
-        }
-        for (r, d) in scene.facade_defs.iter_mut().zip(&ag.facades) {
-            one(r, d.line, "FACADE");
-        }
-        if let (Some(r), Some(d)) = (scene.forest.as_mut(), ag.vegetation.as_ref()) {
-            one(r, d.line, "VEGETATION");
-        }
-        if let (Some(t), Some(d)) = (scene.tile_texture.as_mut(), ag.texture.as_ref()) {
-            match resolver.resolve_texture(asset, &t.path) {
-                Some(p) => {
-                    t.path = p.display().to_string();
-                    files.push(p);
-                }
-                None => diags.push(resolver.missing(asset, d.line, "TEXTURE", &t.path)),
-            }
-        }
     }
 }

@@ -66,6 +66,8 @@ pub fn combine(parts: Vec<Scene>) -> (Scene, Vec<String>) {
     if let Some(first) = parts.first() {
         out.layer_group = first.layer_group.clone();
     }
+    // Later features draw after earlier ones: each part's orders start past the last.
+    let mut next_order = 0u32;
     for mut s in parts {
         out.tile_lod = out.tile_lod.max(s.tile_lod);
         let slot = s
@@ -78,7 +80,7 @@ pub fn combine(parts: Vec<Scene>) -> (Scene, Vec<String>) {
             .map_or([1.0, 1.0], |t| [t.width_px, t.height_px]);
         if !s.hide_tiles && s.tile_texture.is_some() {
             let base = out.tiles.len();
-            let order_base = out.tiles.iter().map(|t| t.order + 1).max().unwrap_or(0);
+            let order_base = next_order;
             for mut t in s.tiles.drain(..) {
                 if let (true, Some(k)) = (use_atlas, slot) {
                     let (w, h) = (declared[0].max(1e-6), declared[1].max(1e-6));
@@ -90,6 +92,7 @@ pub fn combine(parts: Vec<Scene>) -> (Scene, Vec<String>) {
                     ];
                 }
                 t.order += order_base;
+                next_order = next_order.max(t.order + 1);
                 out.tiles.push(t);
             }
             out.runs

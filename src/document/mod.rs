@@ -522,7 +522,7 @@ fn layout_feature(
                 }),
                 forest_spacing: None,
             };
-            a.layout(input, &mut out.diags, &mut out.files)
+            a.layout(input)
         }
         (Opened::Forest(spacing), _) => {
             let mut s = placed::forest(
