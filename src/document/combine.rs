@@ -14,7 +14,10 @@ use crate::art::{ArtSet, ImageData, ImagePixels};
 use crate::diag::Diagnostic;
 use crate::document::Document;
 use crate::pipeline;
-use crate::scene::{ArtRef, Scene, SceneKind, TileTexture};
+use crate::scene::{
+    ArtRef, FacadeInstance, ObjectInstance, Scene, SceneKind, Tile, TileRun, TileTexture,
+    TreeInstance,
+};
 
 /// The largest side of one atlas slot in pixels.
 const ATLAS_SLOT_MAX: u32 = 1024;
@@ -66,92 +69,73 @@ pub fn combine(parts: Vec<Scene>) -> (Scene, Vec<String>) {
     if let Some(first) = parts.first() {
         out.layer_group = first.layer_group.clone();
     }
-    // Later features draw after earlier ones: each part's orders start past the last.
+    // First, on this thread, what each part's items become: art indices in the merged
+    // lists, atlas slot, drawing orders. Later features draw after earlier ones: each
+    // part's orders start past the last.
     let mut next_order = 0u32;
-    for mut s in parts {
+    let mut plans = Vec::with_capacity(parts.len());
+    for s in &parts {
         out.tile_lod = out.tile_lod.max(s.tile_lod);
+        let draw_tiles = !s.hide_tiles && s.tile_texture.is_some();
         let slot = s
             .tile_texture
             .as_ref()
-            .and_then(|t| atlas_paths.iter().position(|p| *p == t.path));
-        let declared = s
-            .tile_texture
-            .as_ref()
-            .map_or([1.0, 1.0], |t| [t.width_px, t.height_px]);
-        if !s.hide_tiles && s.tile_texture.is_some() {
-            let base = out.tiles.len();
-            let order_base = next_order;
-            for mut t in s.tiles.drain(..) {
-                if let (true, Some(k)) = (use_atlas, slot) {
-                    let (w, h) = (declared[0].max(1e-6), declared[1].max(1e-6));
-                    t.uv = [
-                        t.uv[0] / w,
-                        t.uv[1] / h + k as f32,
-                        t.uv[2] / w,
-                        t.uv[3] / h + k as f32,
-                    ];
-                }
-                t.order += order_base;
-                next_order = next_order.max(t.order + 1);
-                out.tiles.push(t);
-            }
-            out.runs
-                .extend(s.runs.iter().map(|r| crate::scene::TileRun {
-                    first: r.first + base,
-                    len: r.len,
-                }));
-        }
-        let mesh_map: Vec<usize> = s
-            .meshes
-            .iter()
-            .map(|r| {
-                *meshes
-                    .entry((r.name.clone(), r.resolved.clone()))
-                    .or_insert_with(|| {
-                        out.meshes.push(r.clone());
-                        out.meshes.len() - 1
-                    })
-            })
-            .collect();
-        for mut o in s.objects.drain(..) {
-            if let Some(&i) = mesh_map.get(o.index) {
-                o.index = i;
-                out.objects.push(o);
+            .and_then(|t| atlas_paths.iter().position(|p| *p == t.path))
+            .filter(|_| use_atlas);
+        let declared = s.tile_texture.as_ref().map_or([1.0, 1.0], |t| {
+            [t.width_px.max(1e-6), t.height_px.max(1e-6)]
+        });
+        let order_base = next_order;
+        if draw_tiles {
+            if let Some(m) = s.tiles.iter().map(|t| t.order).max() {
+                next_order = next_order.max(order_base + m + 1);
             }
         }
-        let facade_map: Vec<usize> = s
-            .facade_defs
-            .iter()
-            .map(|r| {
-                *facades
-                    .entry((r.name.clone(), r.resolved.clone()))
-                    .or_insert_with(|| {
-                        out.facade_defs.push(r.clone());
-                        out.facade_defs.len() - 1
-                    })
-            })
-            .collect();
-        for mut f in s.facades.drain(..) {
-            f.facade = f.facade.and_then(|i| facade_map.get(i).copied());
-            out.facades.push(f);
-        }
-        if !s.trees.is_empty() {
-            // One forest list for the document: trees keep the forest they came from.
-            let part_forests: Vec<Option<&ArtRef>> = std::iter::once(s.forest.as_ref())
-                .chain(s.more_forests.iter().map(Some))
-                .collect();
-            let map: Vec<u32> = part_forests
-                .iter()
-                .map(|f| match f {
-                    Some(f) => forest_index(&mut out, f),
-                    None => 0,
+        let map_refs = |refs: &[ArtRef], list: &mut Vec<ArtRef>, seen: &mut HashMap<_, usize>| {
+            refs.iter()
+                .map(|r| {
+                    *seen
+                        .entry((r.name.clone(), r.resolved.clone()))
+                        .or_insert_with(|| {
+                            list.push(r.clone());
+                            list.len() - 1
+                        })
                 })
-                .collect();
-            for mut t in s.trees.drain(..) {
-                t.forest = map.get(t.forest as usize).copied().unwrap_or(0);
-                out.trees.push(t);
-            }
-        }
+                .collect::<Vec<usize>>()
+        };
+        let mesh_map = map_refs(&s.meshes, &mut out.meshes, &mut meshes);
+        let facade_map = map_refs(&s.facade_defs, &mut out.facade_defs, &mut facades);
+        let forest_map: Vec<u32> = if s.trees.is_empty() {
+            Vec::new()
+        } else {
+            // One forest list for the document: trees keep the forest they came from.
+            std::iter::once(s.forest.as_ref())
+                .chain(s.more_forests.iter().map(Some))
+                .map(|f| f.map_or(0, |f| forest_index(&mut out, f)))
+                .collect()
+        };
+        plans.push(Plan {
+            draw_tiles,
+            slot,
+            declared,
+            order_base,
+            mesh_map,
+            facade_map,
+            forest_map,
+        });
+    }
+    // Then the items move, tiles on one thread and the instances on another.
+    let mut tiles: Vec<Vec<Tile>> = Vec::with_capacity(parts.len());
+    let mut runs: Vec<Vec<TileRun>> = Vec::with_capacity(parts.len());
+    let mut instances = Vec::with_capacity(parts.len());
+    for mut s in parts {
+        tiles.push(std::mem::take(&mut s.tiles));
+        runs.push(std::mem::take(&mut s.runs));
+        instances.push((
+            std::mem::take(&mut s.objects),
+            std::mem::take(&mut s.facades),
+            std::mem::take(&mut s.trees),
+        ));
         out.polygon.append(&mut s.polygon);
         out.corners.append(&mut s.corners);
         out.stop_points.append(&mut s.stop_points);
@@ -166,11 +150,96 @@ pub fn combine(parts: Vec<Scene>) -> (Scene, Vec<String>) {
         d.edge_max.append(&mut s.debug.edge_max);
         out.warnings.append(&mut s.warnings);
     }
+    let plans = &plans;
+    let ((t, r), (o, f, tr)) = std::thread::scope(|scope| {
+        let moved = scope.spawn(move || merge_tiles(plans, tiles, runs));
+        let inst = merge_instances(plans, instances);
+        let t = moved
+            .join()
+            .unwrap_or_else(|p| std::panic::resume_unwind(p));
+        (t, inst)
+    });
+    (out.tiles, out.runs, out.objects, out.facades, out.trees) = (t, r, o, f, tr);
     if out.tile_lod <= 0.0 {
         out.tile_lod = 20_000.0;
     }
     out.update_stats();
     (out, if use_atlas { atlas_paths } else { Vec::new() })
+}
+
+/// What one part's items become in the combined scene.
+struct Plan {
+    draw_tiles: bool,
+    /// Atlas slot of the part's tile texture, when tiles draw from the atlas.
+    slot: Option<usize>,
+    /// The part's declared texture size in pixels (its tiles' `uv` units).
+    declared: [f32; 2],
+    order_base: u32,
+    mesh_map: Vec<usize>,
+    facade_map: Vec<usize>,
+    forest_map: Vec<u32>,
+}
+
+/// The parts' tiles in one list: orders offset, `uv`s moved into atlas slots, runs
+/// re-based. Tiles of parts that hide them are dropped.
+fn merge_tiles(
+    plans: &[Plan],
+    tiles: Vec<Vec<Tile>>,
+    runs: Vec<Vec<TileRun>>,
+) -> (Vec<Tile>, Vec<TileRun>) {
+    let n = plans
+        .iter()
+        .zip(&tiles)
+        .filter(|(p, _)| p.draw_tiles)
+        .map(|(_, t)| t.len())
+        .sum();
+    let mut out = Vec::with_capacity(n);
+    let mut out_runs = Vec::new();
+    for ((plan, part), part_runs) in plans.iter().zip(tiles).zip(runs) {
+        if !plan.draw_tiles {
+            continue;
+        }
+        let base = out.len();
+        let [w, h] = plan.declared;
+        out.extend(part.into_iter().map(|mut t| {
+            if let Some(k) = plan.slot {
+                let k = k as f32;
+                t.uv = [t.uv[0] / w, t.uv[1] / h + k, t.uv[2] / w, t.uv[3] / h + k];
+            }
+            t.order += plan.order_base;
+            t
+        }));
+        out_runs.extend(part_runs.iter().map(|r| TileRun {
+            first: r.first + base,
+            len: r.len,
+        }));
+    }
+    (out, out_runs)
+}
+
+type Instances = (Vec<ObjectInstance>, Vec<FacadeInstance>, Vec<TreeInstance>);
+
+/// The parts' objects, facades and trees in one list each, naming the merged art lists.
+fn merge_instances(plans: &[Plan], parts: Vec<Instances>) -> Instances {
+    let (mut objects, mut facades, mut trees) = (Vec::new(), Vec::new(), Vec::new());
+    objects.reserve(parts.iter().map(|p| p.0.len()).sum());
+    facades.reserve(parts.iter().map(|p| p.1.len()).sum());
+    trees.reserve(parts.iter().map(|p| p.2.len()).sum());
+    for (plan, (o, f, t)) in plans.iter().zip(parts) {
+        objects.extend(o.into_iter().filter_map(|mut o| {
+            o.index = *plan.mesh_map.get(o.index)?;
+            Some(o)
+        }));
+        facades.extend(f.into_iter().map(|mut f| {
+            f.facade = f.facade.and_then(|i| plan.facade_map.get(i).copied());
+            f
+        }));
+        trees.extend(t.into_iter().map(|mut t| {
+            t.forest = plan.forest_map.get(t.forest as usize).copied().unwrap_or(0);
+            t
+        }));
+    }
+    (objects, facades, trees)
 }
 
 /// The index of forest `f` in the combined scene (0: `forest`, k: `more_forests[k - 1]`),

@@ -258,41 +258,20 @@ fn load_features(
         .map(|f| cache.resolve(path, f, &resolver, args.seed, &mut diags, &mut files))
         .collect();
 
+    // Each worker lays its features out and describes them; only moving the parts into
+    // one scene is left to this thread.
     let results = parallel_map(&feats, opts.threads, opts.progress.as_deref(), |i, f| {
-        layout_feature(path, f, &resolutions[i], origin, args, i)
+        let mut r = layout_feature(path, f, &resolutions[i], origin, args, i);
+        let info = describe(f, &resolutions[i], r.scene.as_mut(), i as u32);
+        (r, info)
     });
 
     let mut infos = Vec::with_capacity(feats.len());
     let mut parts = Vec::with_capacity(feats.len());
-    for (i, (f, mut r)) in feats.iter().zip(results).enumerate() {
+    for (mut r, info) in results {
         diags.append(&mut r.diags);
         files.append(&mut r.files);
-        let res = &resolutions[i];
-        let mut info = FeatureInfo {
-            source: f.source.clone(),
-            asset: f.asset.clone(),
-            resolved: res.resolved.as_ref().map(|p| p.display().to_string()),
-            package: res.package.clone(),
-            kind: f.kind,
-            param: f.param,
-            stats: Default::default(),
-            choice: None,
-            corners: Vec::new(),
-            tile_lod: crate::layout::DEFAULT_TILE_LOD,
-            layer_group: Default::default(),
-            hide_tiles: false,
-        };
-        if let Some(mut s) = r.scene {
-            s.update_stats();
-            info.stats = s.stats;
-            info.choice = s.choice.clone();
-            info.corners = s.corners.clone();
-            info.tile_lod = s.tile_lod;
-            info.layer_group = s.layer_group.clone();
-            info.hide_tiles = s.hide_tiles;
-            stamp_feature(&mut s, i as u32);
-            parts.push(s);
-        }
+        parts.extend(r.scene);
         infos.push(info);
     }
     if parts.is_empty() {
@@ -592,6 +571,35 @@ fn centroid(rings: &[Vec<[f32; 2]>]) -> [f32; 2] {
         .iter()
         .fold([0.0f32, 0.0], |a, p| [a[0] + p[0], a[1] + p[1]]);
     [s[0] / n, s[1] / n]
+}
+
+/// The feature's entry in `Scene::features`; marks what it placed with its index.
+fn describe(f: &DocFeature, res: &Resolution, scene: Option<&mut Scene>, i: u32) -> FeatureInfo {
+    let mut info = FeatureInfo {
+        source: f.source.clone(),
+        asset: f.asset.clone(),
+        resolved: res.resolved.as_ref().map(|p| p.display().to_string()),
+        package: res.package.clone(),
+        kind: f.kind,
+        param: f.param,
+        stats: Default::default(),
+        choice: None,
+        corners: Vec::new(),
+        tile_lod: crate::layout::DEFAULT_TILE_LOD,
+        layer_group: Default::default(),
+        hide_tiles: false,
+    };
+    if let Some(s) = scene {
+        s.update_stats();
+        info.stats = s.stats;
+        info.choice = s.choice.clone();
+        info.corners = s.corners.clone();
+        info.tile_lod = s.tile_lod;
+        info.layer_group = s.layer_group.clone();
+        info.hide_tiles = s.hide_tiles;
+        stamp_feature(s, i);
+    }
+    info
 }
 
 /// Marks everything a feature placed with its index.
