@@ -253,20 +253,51 @@ pub fn parse(
     let doc = match roxmltree::Document::parse(text) {
         Ok(doc) => doc,
         Err(e) => {
-            let pos = e.pos();
-            let err = Diagnostic::error_at(path, pos.row, pos.col, format!("{e}"));
+            let mut err = match e {
+                // roxmltree places an unexpected end at 1:1; it is at the end.
+                roxmltree::Error::UnexpectedEndOfStream => {
+                    let (line, col) = line_col(bytes, bytes.len());
+                    Diagnostic::error_at(
+                        path,
+                        line,
+                        col,
+                        "the file ends inside an element: it was cut off (WED did not finish saving?)",
+                    )
+                }
+                _ => {
+                    let pos = e.pos();
+                    Diagnostic::error_at(path, pos.row, pos.col, format!("{e}"))
+                }
+            };
             // A file cut off mid-element: keep the objects before the last complete one.
             let Some(cut) = text.rfind("</object>") else {
                 return Err(err);
             };
             let repaired = format!("{}</objects></doc>", &text[..cut + "</object>".len()]);
+            // Children named before the cut whose objects came after it are the cut's
+            // doing: counted in its message, not reported one by one.
+            let mut said = Vec::new();
             let project = match roxmltree::Document::parse(&repaired) {
-                Ok(doc) => read_doc(path, &doc, warnings),
+                Ok(doc) => read_doc(path, &doc, &mut said),
                 Err(_) => return Err(err),
             };
+            let lost = said
+                .iter()
+                .filter(|d| d.message.contains("which is not in the file"))
+                .count();
+            if lost > 0 {
+                err.message = format!(
+                    "{}; {lost} object(s) named before the cut are lost, what came before is shown",
+                    err.message
+                );
+            }
             match project {
                 Ok(p) if !p.objects.is_empty() => {
                     warnings.push(err);
+                    warnings.extend(
+                        said.into_iter()
+                            .filter(|d| !d.message.contains("which is not in the file")),
+                    );
                     return Ok(p);
                 }
                 _ => return Err(err),
