@@ -269,6 +269,7 @@ fn load_one(
                     files: Vec::new(),
                 },
                 atlas: Vec::new(),
+                times: Default::default(),
             };
             (view, Arc::new(art), terrain)
         }

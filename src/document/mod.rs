@@ -47,6 +47,21 @@ pub struct Document {
     /// Features that use more than one ground texture: the textures of the tile atlas, slot
     /// 0 at the bottom. Empty when the scene's own `tile_texture` is drawn.
     pub atlas: Vec<String>,
+    /// Where a document's load spent its time (zero for a single asset).
+    pub times: LoadTimes,
+}
+
+/// Milliseconds each stage of a document's load took.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct LoadTimes {
+    /// Reading and parsing the document into features.
+    pub read_ms: f64,
+    /// Resolving definitions and opening the assets.
+    pub resolve_ms: f64,
+    /// Laying the features out (on every worker).
+    pub layout_ms: f64,
+    /// Combining them into one scene.
+    pub combine_ms: f64,
 }
 
 /// How far a long load has come: features laid out of features to lay out. Shared with a
@@ -116,6 +131,7 @@ pub fn load_with(
     opts: &LoadOptions,
 ) -> Result<Document, Diagnostic> {
     let path = document_path(path)?;
+    let started = std::time::Instant::now();
     let bytes = format::read_file(&path)?;
     let kind = FileKind::detect(&path, &bytes);
     if !is_document(kind) {
@@ -126,6 +142,7 @@ pub fn load_with(
         return Ok(Document {
             loaded,
             atlas: Vec::new(),
+            times: LoadTimes::default(),
         });
     }
     let mut diags = Vec::new();
@@ -137,7 +154,10 @@ pub fn load_with(
     }
     let (scene_kind, features) = read_features(&path, kind, &bytes, &mut diags)?;
     drop(bytes);
-    load_features(&path, scene_kind, features, diags, args, opts)
+    let read_ms = ms(started);
+    let mut doc = load_features(&path, scene_kind, features, diags, args, opts)?;
+    doc.times.read_ms = read_ms;
+    Ok(doc)
 }
 
 /// Reads a document's features.
@@ -252,12 +272,16 @@ fn load_features(
     // Resolve each feature's definition where the feature is (library regions and seeded
     // picks among alternatives depend on the place), and open each file once, in document
     // order, so messages about a definition come once and in a stable order.
+    let mut times = LoadTimes::default();
+    let stage = std::time::Instant::now();
     let mut cache = ResolveCache::default();
     let resolutions: Vec<Resolution> = feats
         .iter()
         .map(|f| cache.resolve(path, f, &resolver, args.seed, &mut diags, &mut files))
         .collect();
 
+    times.resolve_ms = ms(stage);
+    let stage = std::time::Instant::now();
     // Each worker lays its features out and describes them; only moving the parts into
     // one scene is left to this thread.
     let results = parallel_map(&feats, opts.threads, opts.progress.as_deref(), |i, f| {
@@ -266,6 +290,8 @@ fn load_features(
         (r, info)
     });
 
+    times.layout_ms = ms(stage);
+    let stage = std::time::Instant::now();
     let mut infos = Vec::with_capacity(feats.len());
     let mut parts = Vec::with_capacity(feats.len());
     for (mut r, info) in results {
@@ -298,6 +324,7 @@ fn load_features(
     }
     files.sort();
     files.dedup();
+    times.combine_ms = ms(stage);
     Ok(Document {
         loaded: Loaded {
             scene,
@@ -305,7 +332,12 @@ fn load_features(
             files,
         },
         atlas,
+        times,
     })
+}
+
+fn ms(since: std::time::Instant) -> f64 {
+    since.elapsed().as_secs_f64() * 1e3
 }
 
 /// Resolutions and opened files shared by a document's features.
