@@ -5,7 +5,7 @@ use super::commands::{id, COMMAND_NAMES};
 use super::pool::{decode_pool, read_pools, PlaneEncoding, Pool};
 use super::write::{
     atom, finish, pool16_atom, pool32_atom, scale_atom, set_definition, string_table,
-    write_dsf_with, WriteOptions,
+    write_dsf_with, DsfToWrite, PolygonToWrite, WriteOptions,
 };
 use super::*;
 use crate::diag::has_errors;
@@ -286,17 +286,20 @@ fn ranges_place_several_objects_and_nested_polygons_keep_their_windings() {
     let a = &d.polygons[0];
     assert_eq!((a.def, a.param, a.coord_depth), (0, 0x0302, 3));
     assert_eq!(
-        a.windings.iter().map(Vec::len).collect::<Vec<_>>(),
+        d.windings(a).iter().map(Vec::len).collect::<Vec<_>>(),
         [4, 3, 3]
     );
-    assert_eq!(a.extra.iter().map(Vec::len).collect::<Vec<_>>(), [4, 3, 3]);
-    assert_eq!(a.extra[1][0], 4.0 * 10.0 * 360.0 / 65535.0);
+    let extra = d.extra(a);
+    assert_eq!(extra.iter().map(Vec::len).collect::<Vec<_>>(), [4, 3, 3]);
+    assert_eq!(extra[1][0], 4.0 * 10.0 * 360.0 / 65535.0);
     assert_eq!(a.autogen_height_m(), 12.0);
     assert_eq!(a.autogen_low(), 2);
     let b = &d.polygons[1];
-    assert_eq!(b.windings.len(), 2);
-    assert!(b.windings[1].is_empty());
-    assert_eq!(b.windings[0][0][0], 900.0 / 65535.0 + 8.0);
+    let bw = d.windings(b);
+    assert_eq!(bw.len(), 2);
+    assert!(bw[1].is_empty());
+    assert_eq!(bw[0][0][0], 900.0 / 65535.0 + 8.0);
+    assert_eq!(bw[0][2][1], 700.0 * 2.0 / 65535.0 + 47.0);
     assert_eq!(count(&d, "OBJECT_RANGE"), 1);
 }
 
@@ -357,8 +360,8 @@ fn unknown_command_stops_the_stream_but_keeps_what_came_before() {
     );
 }
 
-fn sample() -> DsfBinary {
-    let mut d = DsfBinary {
+fn sample() -> DsfToWrite {
+    let mut d = DsfToWrite {
         properties: vec![
             DsfBinProperty {
                 name: "sim/west".into(),
@@ -371,7 +374,7 @@ fn sample() -> DsfBinary {
         ],
         object_defs: vec!["a.obj".into(), "b.agp".into()],
         polygon_defs: vec!["c.agb".into(), "d.ags".into(), "e.fac".into()],
-        ..DsfBinary::default()
+        ..DsfToWrite::default()
     };
     for i in 0..300 {
         let f = f64::from(i);
@@ -407,13 +410,12 @@ fn sample() -> DsfBinary {
         } else {
             vec![]
         };
-        d.polygons.push(DsfBinPolygon {
+        d.polygons.push(PolygonToWrite {
             def: i as usize % 3,
             param: (i as u32 * 37) & 0xFFFF,
             coord_depth: depth,
             windings,
             extra,
-            offset: 0,
         });
     }
     d
@@ -425,7 +427,7 @@ fn meters(a: [f64; 2], b: [f64; 2]) -> f64 {
     (((a[0] - b[0]) * k * a[1].to_radians().cos()).powi(2) + ((a[1] - b[1]) * k).powi(2)).sqrt()
 }
 
-fn assert_same_features(want: &DsfBinary, got: &DsfBinary, tol_m: f64) {
+fn assert_same_features(want: &DsfToWrite, got: &DsfBinary, tol_m: f64) {
     assert_eq!(want.properties, got.properties);
     assert_eq!(want.object_defs, got.object_defs);
     assert_eq!(want.polygon_defs, got.polygon_defs);
@@ -442,17 +444,22 @@ fn assert_same_features(want: &DsfBinary, got: &DsfBinary, tol_m: f64) {
     for (a, b) in want.polygons.iter().zip(&got.polygons) {
         assert_eq!(
             (a.def, a.param, a.coord_depth),
-            (b.def, b.param, b.coord_depth)
+            (
+                b.def as usize,
+                u32::from(b.param),
+                usize::from(b.coord_depth)
+            )
         );
-        assert_eq!(a.windings.len(), b.windings.len());
-        for (wa, wb) in a.windings.iter().zip(&b.windings) {
+        let (windings, extra) = (got.windings(b), got.extra(b));
+        assert_eq!(a.windings.len(), windings.len());
+        for (wa, wb) in a.windings.iter().zip(&windings) {
             assert_eq!(wa.len(), wb.len());
             for (pa, pb) in wa.iter().zip(wb) {
                 assert!(meters(*pa, *pb) < tol_m, "{pa:?} {pb:?}");
             }
         }
-        assert_eq!(a.extra.len(), b.extra.len());
-        for (ea, eb) in a.extra.iter().zip(&b.extra) {
+        assert_eq!(a.extra.len(), extra.len());
+        for (ea, eb) in a.extra.iter().zip(&extra) {
             for (x, y) in ea.iter().zip(eb) {
                 assert!((x - y).abs() < 0.01);
             }
@@ -645,10 +652,15 @@ fn sample_binary_dsfs_match_the_dsf_text() {
         for (a, b) in text.polygons.iter().zip(&d.polygons) {
             assert_eq!(
                 (a.def, a.param, a.coord_depth),
-                (b.def, b.param, b.coord_depth)
+                (
+                    b.def as usize,
+                    u32::from(b.param),
+                    usize::from(b.coord_depth)
+                )
             );
-            assert_eq!(a.windings.len(), b.windings.len());
-            for (wa, wb) in a.windings.iter().zip(&b.windings) {
+            let windings = d.windings(b);
+            assert_eq!(a.windings.len(), windings.len());
+            for (wa, wb) in a.windings.iter().zip(&windings) {
                 assert_eq!(wa.len(), wb.len(), "{rel}");
                 for (pa, pb) in wa.iter().zip(wb) {
                     assert!(meters(*pa, *pb) < 0.05, "{rel}: {pa:?} {pb:?}");
