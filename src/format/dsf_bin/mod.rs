@@ -448,10 +448,10 @@ pub fn unpack_7z(path: &Path, bytes: &[u8], limit: u64) -> Result<Vec<u8>, Diagn
             // Later entries are never decompressed.
             return Ok(EntryDecision::Stop);
         }
-        out.reserve_exact(e.size.min(limit) as usize);
-        r.take(limit.saturating_add(1)).read_to_end(&mut out)?;
-        if out.len() as u64 > limit {
-            over = true;
+        // sevenz-rust2 already ends the entry at its declared size (checked against the
+        // limit above) and rejects a longer stream; this cap guards the limit on its own.
+        over = read_capped(r, e.size, limit, &mut out)?;
+        if over {
             return Ok(EntryDecision::Stop);
         }
         // Continue: the reader drains the rest (nothing, when the size was honest) and
@@ -463,6 +463,19 @@ pub fn unpack_7z(path: &Path, bytes: &[u8], limit: u64) -> Result<Vec<u8>, Diagn
     }
     result.map_err(|e| bad(&e))?;
     Ok(out)
+}
+
+/// Reads `r` to its end into `out`, expecting `declared` bytes, but stopping one byte past
+/// `limit`: returns true when the stream holds more than `limit` bytes.
+fn read_capped(
+    r: &mut dyn Read,
+    declared: u64,
+    limit: u64,
+    out: &mut Vec<u8>,
+) -> std::io::Result<bool> {
+    out.reserve_exact(declared.min(limit) as usize);
+    r.take(limit.saturating_add(1)).read_to_end(out)?;
+    Ok(out.len() as u64 > limit)
 }
 
 /// A little-endian reader over a byte slice that never panics: every read is checked.

@@ -697,3 +697,192 @@ fn set_definition_picks_the_shortest_form() {
         assert_eq!((c.len(), c[0]), (len, first));
     }
 }
+
+/// CRC-32 (IEEE), as 7-Zip's headers use it.
+fn crc32(bytes: &[u8]) -> u32 {
+    let mut crc = !0u32;
+    for &b in bytes {
+        crc ^= u32::from(b);
+        for _ in 0..8 {
+            crc = (crc >> 1) ^ (0xEDB8_8320 & (crc & 1).wrapping_neg());
+        }
+    }
+    !crc
+}
+
+/// A 7-Zip number: a first byte whose leading 1 bits count the extra bytes (here at most 2).
+fn sz_number(v: u64, out: &mut Vec<u8>) {
+    if v < 0x80 {
+        out.push(v as u8);
+    } else if v < 0x4000 {
+        out.extend([0x80 | (v >> 8) as u8, v as u8]);
+    } else {
+        assert!(v < 0x20_0000);
+        out.extend([0xC0 | (v >> 16) as u8, v as u8, (v >> 8) as u8]);
+    }
+}
+
+/// A one-file 7-Zip archive written by hand, stored (the Copy coder) with a plain header,
+/// whose header declares `declared` bytes for a stream of `data.len()` bytes.
+fn seven_zip_lying(name: &str, data: &[u8], declared: u64) -> Vec<u8> {
+    let mut h = vec![0x01, 0x04]; // Header, MainStreamsInfo
+    h.extend([0x06, 0x00, 0x01, 0x09]); // PackInfo: at 0, one stream, Size
+    sz_number(data.len() as u64, &mut h);
+    h.push(0x00);
+    // UnpackInfo, Folder, one folder, not external: one coder, 1-byte id 0x00 (Copy).
+    h.extend([0x07, 0x0B, 0x01, 0x00, 0x01, 0x01, 0x00, 0x0C]);
+    sz_number(declared, &mut h);
+    // End of UnpackInfo, SubStreamsInfo (one stream per folder), end of MainStreamsInfo.
+    h.extend([0x00, 0x08, 0x00, 0x00]);
+    let utf16: Vec<u8> = name
+        .encode_utf16()
+        .chain([0])
+        .flat_map(u16::to_le_bytes)
+        .collect();
+    h.extend([0x05, 0x01, 0x11]); // FilesInfo, one file, Name
+    sz_number(1 + utf16.len() as u64, &mut h);
+    h.push(0x00); // not external
+    h.extend(&utf16);
+    h.extend([0x00, 0x00]); // end of FilesInfo, end of Header
+    let mut start = Vec::new();
+    start.extend((data.len() as u64).to_le_bytes()); // next header offset
+    start.extend((h.len() as u64).to_le_bytes());
+    start.extend(crc32(&h).to_le_bytes());
+    let mut v = SEVEN_ZIP_MAGIC.to_vec();
+    v.extend([0, 4]);
+    v.extend(crc32(&start).to_le_bytes());
+    v.extend(start);
+    v.extend(data);
+    v.extend(h);
+    v
+}
+
+/// The hand-made archive reads back when it tells the truth; when its header declares less
+/// than the stream holds, the archive is refused while decompressing (the 7-Zip reader
+/// stops at the declared size and rejects the surplus; `unpack_7z`'s own `take(limit + 1)`
+/// cap is a second guard behind it), and nothing past the limit is kept.
+#[test]
+fn seven_zip_declaring_less_than_its_stream_is_refused_while_decompressing() {
+    let plain = write_dsf(&sample());
+    let honest = seven_zip_lying("+47+008.dsf", &plain, plain.len() as u64);
+    let (d, w) = parse_ok(&honest);
+    assert!(w.is_empty(), "{w:#?}");
+    assert!(d.compressed);
+    assert_eq!(d.objects.len(), 300);
+
+    let big = vec![7u8; 300_000];
+    let lying = seven_zip_lying("bomb.dsf", &big, 1_000);
+    let e = unpack_7z(p(), &lying, 100_000).expect_err("refused");
+    assert!(e.message.contains("exceeds declared size"), "{e}");
+    assert!(e.to_string().starts_with("t.dsf: offset 0: error:"), "{e}");
+    let e = parse_with_limit(p(), &lying, 100_000, &mut Vec::new()).expect_err("refused");
+    assert!(e.message.contains("7-Zip"), "{e}");
+    // Declared over the limit: refused before decompressing.
+    let e = unpack_7z(p(), &seven_zip_lying("x.dsf", &big, 200_000), 100_000).expect_err("refused");
+    assert!(
+        e.message.contains("decompresses to more than 100000 bytes"),
+        "{e}"
+    );
+}
+
+/// The cap behind the 7-Zip reader's own: a stream that never ends is cut one byte past the
+/// limit.
+#[test]
+fn decompression_cap_stops_an_endless_stream() {
+    let mut out = Vec::new();
+    let over = read_capped(&mut std::io::repeat(1), 10, 1_000, &mut out).expect("reads");
+    assert!(over);
+    assert_eq!(out.len(), 1_001);
+    let mut out = Vec::new();
+    let over = read_capped(&mut &[1u8; 1_000][..], 1_000, 1_000, &mut out).expect("reads");
+    assert!(!over);
+    assert_eq!(out.len(), 1_000);
+}
+
+/// Polygons are small fixed records pointing into their pool: no allocation per polygon.
+#[test]
+fn polygons_and_windings_are_small_records() {
+    assert_eq!(std::mem::size_of::<DsfBinPolygon>(), 24);
+    assert_eq!(std::mem::size_of::<DsfBinWinding>(), 8);
+}
+
+/// A polygon whose second winding names a point past the pool is skipped whole: none of its
+/// windings stay behind to shift the next polygon's. Pools only objects use are emptied
+/// (their objects are decoded already); the pool a polygon uses is kept.
+#[test]
+fn a_skipped_polygon_leaves_no_windings_and_unused_pools_are_emptied() {
+    let mut c = vec![id::POOL_SELECT, 0, 0, id::SET_DEF_8, 0, id::OBJECT_RANGE];
+    c.extend([0, 0, 4, 0]);
+    c.extend([id::POOL_SELECT, 1, 0]);
+    // Windings (0 1 2) and (3 99): 99 is past the pool's 10 points.
+    c.extend([
+        id::NESTED_POLYGON,
+        5,
+        0,
+        2,
+        3,
+        0,
+        0,
+        1,
+        0,
+        2,
+        0,
+        2,
+        3,
+        0,
+        99,
+        0,
+    ]);
+    c.extend([id::NESTED_POLYGON, 6, 0, 1, 3, 7, 0, 8, 0, 9, 0]);
+    c.extend([id::POLYGON_RANGE, 7, 0, 2, 0, 5, 0]);
+    let bytes = dsf_with(
+        &["a.obj"],
+        &["p.agb"],
+        &[object_pool(4), object_pool(10)],
+        &[],
+        &c,
+    );
+    let (d, w) = parse_ok(&bytes);
+    assert_eq!(w.len(), 1, "{w:#?}");
+    assert!(w[0].message.contains("point 99 is past the end"), "{w:#?}");
+    assert_eq!(d.objects.len(), 4);
+    assert_eq!(d.objects[3].lon, 300.0 / 65535.0 + 8.0);
+    assert_eq!(d.polygons.len(), 2);
+    assert_eq!(d.winding_list.len(), 2);
+    assert_eq!(d.point_indices, [7, 8, 9]);
+    assert_eq!(d.winding_list[1], DsfBinWinding::Range { first: 2, end: 5 });
+    let (a, b) = (&d.polygons[0], &d.polygons[1]);
+    assert_eq!((a.param, a.pool, a.winding_count), (6, 1, 1));
+    assert_eq!(
+        d.windings(a)[0][1],
+        [800.0 / 65535.0 + 8.0, 1600.0 / 65535.0 + 47.0]
+    );
+    assert_eq!(d.windings(b)[0].len(), 3);
+    assert_eq!(d.pools[0], Pool::default(), "only objects use pool 0");
+    assert_eq!((d.pools[1].count, d.pools[1].planes), (10, 3));
+}
+
+/// `dump --json` shows each polygon with its windings decoded, as the DSF text's dump does,
+/// and not the pools.
+#[test]
+fn json_shows_polygons_with_decoded_windings() {
+    let bytes = write_dsf(&sample());
+    let (d, _) = parse_ok(&bytes);
+    let v = serde_json::to_value(&d).expect("serializes");
+    assert!(v.get("pools").is_none() && v.get("winding_list").is_none());
+    let polygons = v["polygons"].as_array().expect("polygons");
+    assert_eq!(polygons.len(), 50);
+    for (k, (j, p)) in polygons.iter().zip(&d.polygons).enumerate() {
+        assert_eq!(j["def"], p.def, "{k}");
+        assert_eq!(j["param"], p.param, "{k}");
+        assert_eq!(j["offset"], p.offset, "{k}");
+        let windings: Vec<Vec<[f64; 2]>> =
+            serde_json::from_value(j["windings"].clone()).expect("windings");
+        assert_eq!(windings, d.windings(p), "{k}");
+        let extra: Vec<Vec<f64>> = serde_json::from_value(j["extra"].clone()).expect("extra");
+        assert_eq!(extra, d.extra(p), "{k}");
+    }
+    assert_eq!(v["objects"][0]["lon"], d.objects[0].lon);
+    assert_eq!(v["md5"], "match");
+    assert_eq!(v["command_counts"][0][0], "POOL_SELECT");
+}
