@@ -162,17 +162,17 @@ pub fn from_dsf_binary(
         }
     }
     for (i, p) in dsf.polygons.iter().enumerate() {
-        let Some(def) = dsf.polygon_defs.get(p.def) else {
+        let Some(def) = dsf.polygon_def_path(p) else {
             continue;
         };
         match kind_of(def) {
             Ok(kind) if kind != FeatureKind::Obj && kind != FeatureKind::Agp => {
                 out.push(DocFeature {
                     source: format!("{}: polygon {i}", path.display()),
-                    asset: def.clone(),
+                    asset: def.to_string(),
                     kind,
-                    param: p.param,
-                    geometry: Geometry::Polygon(p.windings.clone()),
+                    param: u32::from(p.param),
+                    geometry: Geometry::Polygon(dsf.windings(p)),
                     at: Location::Offset(p.offset),
                 })
             }

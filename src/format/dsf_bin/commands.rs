@@ -11,7 +11,7 @@ use std::path::Path;
 use crate::diag::Diagnostic;
 
 use super::pool::{Pool, Pools};
-use super::{Cur, DsfBinObject, DsfBinPolygon, DsfBinary};
+use super::{Cur, DsfBinObject, DsfBinPolygon, DsfBinWinding, DsfBinary};
 
 /// Command names as the DSF specification names them, by id. Ids 0 and 19–22 are not
 /// commands (0 is reserved, 19–22 were removed while the spec was written).
@@ -145,6 +145,8 @@ fn command_len(id: u8, rest: &[u8]) -> Result<usize, Unsized> {
 /// The decoding state: the selections earlier commands made.
 struct State<'a> {
     pools: &'a Pools,
+    /// Per 16-bit pool: whether a polygon reads from it.
+    used: &'a mut [bool],
     /// `POOL_SELECT`: 16-bit pool n and 32-bit pool n together; `None` before the first.
     pool: Option<usize>,
     /// `SET_DEFINITION_*`.
@@ -210,18 +212,21 @@ fn check_range(first: usize, end: usize, count: usize, pool: &str) -> Result<(),
     }
 }
 
-/// Reads the commands of a `CMDS` atom whose contents start at file offset `base`.
+/// Reads the commands of a `CMDS` atom whose contents start at file offset `base`, marking
+/// in `used` the 16-bit pools that polygons read from.
 pub(crate) fn run(
     path: &Path,
     body: &[u8],
     base: usize,
     pools: &Pools,
+    used: &mut [bool],
     d: &mut DsfBinary,
     warnings: &mut Vec<Diagnostic>,
 ) {
     // Pass 1: sizes, counts, and where the readable stream ends.
     let mut counts = [0u64; 35];
     let (mut objects, mut polygons) = (0usize, 0usize);
+    let (mut windings, mut indices) = (0usize, 0usize);
     let mut pos = 0usize;
     let mut stop: Option<Diagnostic> = None;
     while pos < body.len() {
@@ -237,7 +242,19 @@ pub(crate) fn run(
                         let b = u16::from_le_bytes([rest[2], rest[3]]);
                         objects += usize::from(b.saturating_sub(a));
                     }
-                    id::POLYGON..=id::NESTED_POLYGON_RANGE => polygons += 1,
+                    id::POLYGON..=id::NESTED_POLYGON_RANGE => {
+                        polygons += 1;
+                        let w = usize::from(rest[2]);
+                        match cmd {
+                            id::POLYGON => (windings, indices) = (windings + 1, indices + w),
+                            id::POLYGON_RANGE => windings += 1,
+                            // 3 + Σ (1 + 2 × points) bytes.
+                            id::NESTED_POLYGON => {
+                                (windings, indices) = (windings + w, indices + (n - 3 - w) / 2)
+                            }
+                            _ => windings += w,
+                        }
+                    }
                     _ => {}
                 }
                 pos += 1 + n;
@@ -268,10 +285,13 @@ pub(crate) fn run(
         .collect();
     d.objects.reserve_exact(objects);
     d.polygons.reserve_exact(polygons);
+    d.winding_list.reserve_exact(windings);
+    d.point_indices.reserve_exact(indices);
 
     // Pass 2: decode.
     let mut st = State {
         pools,
+        used,
         pool: None,
         def: None,
         junction_offset: 0,
@@ -399,63 +419,34 @@ fn command(
             check_range(a as usize, b as usize, pool.count, "the 32-bit pool")?;
         }
         POLYGON | POLYGON_RANGE | NESTED_POLYGON | NESTED_POLYGON_RANGE => {
-            let param = u32::from(c.u16().unwrap_or_default());
-            let pool = st.pool16()?;
+            let param = c.u16().unwrap_or_default();
+            let (planes, count) = st.pool16().map(|p| (p.planes, p.count))?;
             let def = st.def(&d.polygon_defs, "polygon")?;
-            if pool.planes < 2 {
+            if planes < 2 {
                 return Err(format!(
-                    "the pool has {} plane(s); polygons need 2 (longitude, latitude)",
-                    pool.planes
+                    "the pool has {planes} plane(s); polygons need 2 (longitude, latitude)"
                 ));
             }
-            let mut poly = DsfBinPolygon {
-                def,
-                param,
-                coord_depth: pool.planes,
-                windings: Vec::new(),
-                extra: Vec::new(),
-                offset,
+            let (w0, i0) = (d.winding_list.len(), d.point_indices.len());
+            let winding_count = match push_windings(&mut c, cmd, count, d) {
+                Ok(n) => n,
+                Err(e) => {
+                    d.winding_list.truncate(w0);
+                    d.point_indices.truncate(i0);
+                    return Err(e);
+                }
             };
-            match cmd {
-                POLYGON => {
-                    poly.windings.reserve_exact(1);
-                    let n = usize::from(c.u8().unwrap_or_default());
-                    let idx: Vec<usize> = (0..n)
-                        .map(|_| usize::from(c.u16().unwrap_or_default()))
-                        .collect();
-                    push_winding(&mut poly, pool, idx.into_iter(), n)?;
-                }
-                POLYGON_RANGE => {
-                    let a = usize::from(c.u16().unwrap_or_default());
-                    let b = usize::from(c.u16().unwrap_or_default());
-                    check_range(a, b, pool.count, "the pool")?;
-                    poly.windings.reserve_exact(1);
-                    push_range(&mut poly, pool, a, b);
-                }
-                NESTED_POLYGON => {
-                    let windings = usize::from(c.u8().unwrap_or_default());
-                    poly.windings.reserve_exact(windings);
-                    for _ in 0..windings {
-                        let n = usize::from(c.u8().unwrap_or_default());
-                        let idx: Vec<usize> = (0..n)
-                            .map(|_| usize::from(c.u16().unwrap_or_default()))
-                            .collect();
-                        push_winding(&mut poly, pool, idx.into_iter(), n)?;
-                    }
-                }
-                _ => {
-                    let windings = usize::from(c.u8().unwrap_or_default());
-                    poly.windings.reserve_exact(windings);
-                    let mut a = usize::from(c.u16().unwrap_or_default());
-                    for _ in 0..windings {
-                        let b = usize::from(c.u16().unwrap_or_default());
-                        check_range(a, b, pool.count, "the pool")?;
-                        push_range(&mut poly, pool, a, b);
-                        a = b;
-                    }
-                }
-            }
-            d.polygons.push(poly);
+            let p = st.pool.unwrap_or_default();
+            st.used[p] = true;
+            d.polygons.push(DsfBinPolygon {
+                def: def as u32,
+                param,
+                pool: p as u16,
+                coord_depth: planes as u8,
+                winding_count,
+                first_winding: w0 as u32,
+                offset,
+            });
         }
         PATCH | PATCH_FLAGS | PATCH_FLAGS_LOD => {
             st.pool16()?;
@@ -497,58 +488,67 @@ fn command(
     Ok(())
 }
 
-/// Appends the winding of the points `a..b` (checked) of the pool to a polygon.
-fn push_range(poly: &mut DsfBinPolygon, pool: &Pool<u16>, a: usize, b: usize) {
-    let n = pool.count;
-    let (lon, lat) = (&pool.data[a..b], &pool.data[n + a..n + b]);
-    let ((s0, o0), (s1, o1)) = (pool.scale[0], pool.scale[1]);
-    let decode = |raw: u16, sc: f64, off: f64| {
-        let raw = f64::from(raw);
-        if sc != 0.0 {
-            raw * sc / 65535.0 + off
-        } else {
-            raw
-        }
+/// Appends the windings of a polygon command (after its parameter, at `c`) to
+/// [`DsfBinary::winding_list`], checking its points against a pool of `count` points.
+/// Returns how many. On an error some may have been appended.
+fn push_windings(c: &mut Cur, cmd: u8, count: usize, d: &mut DsfBinary) -> Result<u8, String> {
+    // `command_len` checked the size: these reads cannot fail.
+    let range = |a: u16, b: u16, d: &mut DsfBinary| {
+        check_range(usize::from(a), usize::from(b), count, "the pool")?;
+        d.winding_list
+            .push(DsfBinWinding::Range { first: a, end: b });
+        Ok::<_, String>(())
     };
-    let mut w = Vec::with_capacity(b - a);
-    w.extend(
-        lon.iter()
-            .zip(lat)
-            .map(|(&x, &y)| [decode(x, s0, o0), decode(y, s1, o1)]),
-    );
-    poly.windings.push(w);
-    if pool.planes > 2 {
-        let mut e = Vec::with_capacity((b - a) * (pool.planes - 2));
-        for i in a..b {
-            e.extend((2..pool.planes).map(|p| pool.value(p, i)));
+    match cmd {
+        id::POLYGON => {
+            let n = c.u8().unwrap_or_default();
+            push_listed(c, n, count, d)?;
+            Ok(1)
         }
-        poly.extra.push(e);
+        id::POLYGON_RANGE => {
+            let a = c.u16().unwrap_or_default();
+            let b = c.u16().unwrap_or_default();
+            range(a, b, d)?;
+            Ok(1)
+        }
+        id::NESTED_POLYGON => {
+            let windings = c.u8().unwrap_or_default();
+            for _ in 0..windings {
+                let n = c.u8().unwrap_or_default();
+                push_listed(c, n, count, d)?;
+            }
+            Ok(windings)
+        }
+        _ => {
+            let windings = c.u8().unwrap_or_default();
+            let mut a = c.u16().unwrap_or_default();
+            for _ in 0..windings {
+                let b = c.u16().unwrap_or_default();
+                range(a, b, d)?;
+                a = b;
+            }
+            Ok(windings)
+        }
     }
 }
 
-/// Appends one winding of `n` points, read from the pool at `indices`, to a polygon.
-fn push_winding(
-    poly: &mut DsfBinPolygon,
-    pool: &Pool<u16>,
-    indices: impl Iterator<Item = usize> + Clone,
-    n: usize,
-) -> Result<(), String> {
-    for i in indices.clone() {
-        check_index(i, pool.count, "the pool")?;
-    }
-    let mut w = Vec::with_capacity(n);
-    w.extend(
-        indices
-            .clone()
-            .map(|i| [pool.value(0, i), pool.value(1, i)]),
+/// Appends a winding of `n` listed pool indices read at `c`, each checked.
+fn push_listed(c: &mut Cur, n: u8, count: usize, d: &mut DsfBinary) -> Result<(), String> {
+    let raw = c.take(2 * usize::from(n)).unwrap_or_default();
+    let start = d.point_indices.len();
+    d.point_indices.extend(
+        raw.chunks_exact(2)
+            .map(|b| u16::from_le_bytes([b[0], b[1]])),
     );
-    poly.windings.push(w);
-    if pool.planes > 2 {
-        let mut e = Vec::with_capacity(n * (pool.planes - 2));
-        for i in indices {
-            e.extend((2..pool.planes).map(|p| pool.value(p, i)));
-        }
-        poly.extra.push(e);
+    if let Some(&bad) = d.point_indices[start..]
+        .iter()
+        .find(|&&i| usize::from(i) >= count)
+    {
+        check_index(usize::from(bad), count, "the pool")?;
     }
+    d.winding_list.push(DsfBinWinding::Listed {
+        start: start as u32,
+        len: n,
+    });
     Ok(())
 }

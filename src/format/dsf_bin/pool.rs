@@ -52,7 +52,7 @@ impl PlaneEncoding {
 }
 
 /// A pool value type: u16 for `POOL`, u32 for `PO32`.
-pub(crate) trait PoolValue: Copy + Default {
+pub trait PoolValue: Copy + Default {
     const SIZE: usize;
     /// 65535 or 4294967295: the raw value that means `offset + scale`.
     const FULL: f64;
@@ -95,9 +95,10 @@ impl PoolValue for u32 {
     }
 }
 
-/// One decoded point pool with its scaling.
+/// One point pool (`POOL` or `PO32`) with its scaling (`SCAL` or `SC32`): the values as
+/// stored, after undoing the plane encodings, not yet scaled.
 #[derive(Debug, Clone, Default, PartialEq)]
-pub(crate) struct Pool<T> {
+pub struct Pool<T> {
     /// Values per point.
     pub planes: usize,
     /// Points in the pool.

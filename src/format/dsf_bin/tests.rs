@@ -5,7 +5,7 @@ use super::commands::{id, COMMAND_NAMES};
 use super::pool::{decode_pool, read_pools, PlaneEncoding, Pool};
 use super::write::{
     atom, finish, pool16_atom, pool32_atom, scale_atom, set_definition, string_table,
-    write_dsf_with, WriteOptions,
+    write_dsf_with, DsfToWrite, PolygonToWrite, WriteOptions,
 };
 use super::*;
 use crate::diag::has_errors;
@@ -286,17 +286,20 @@ fn ranges_place_several_objects_and_nested_polygons_keep_their_windings() {
     let a = &d.polygons[0];
     assert_eq!((a.def, a.param, a.coord_depth), (0, 0x0302, 3));
     assert_eq!(
-        a.windings.iter().map(Vec::len).collect::<Vec<_>>(),
+        d.windings(a).iter().map(Vec::len).collect::<Vec<_>>(),
         [4, 3, 3]
     );
-    assert_eq!(a.extra.iter().map(Vec::len).collect::<Vec<_>>(), [4, 3, 3]);
-    assert_eq!(a.extra[1][0], 4.0 * 10.0 * 360.0 / 65535.0);
+    let extra = d.extra(a);
+    assert_eq!(extra.iter().map(Vec::len).collect::<Vec<_>>(), [4, 3, 3]);
+    assert_eq!(extra[1][0], 4.0 * 10.0 * 360.0 / 65535.0);
     assert_eq!(a.autogen_height_m(), 12.0);
     assert_eq!(a.autogen_low(), 2);
     let b = &d.polygons[1];
-    assert_eq!(b.windings.len(), 2);
-    assert!(b.windings[1].is_empty());
-    assert_eq!(b.windings[0][0][0], 900.0 / 65535.0 + 8.0);
+    let bw = d.windings(b);
+    assert_eq!(bw.len(), 2);
+    assert!(bw[1].is_empty());
+    assert_eq!(bw[0][0][0], 900.0 / 65535.0 + 8.0);
+    assert_eq!(bw[0][2][1], 700.0 * 2.0 / 65535.0 + 47.0);
     assert_eq!(count(&d, "OBJECT_RANGE"), 1);
 }
 
@@ -357,8 +360,8 @@ fn unknown_command_stops_the_stream_but_keeps_what_came_before() {
     );
 }
 
-fn sample() -> DsfBinary {
-    let mut d = DsfBinary {
+fn sample() -> DsfToWrite {
+    let mut d = DsfToWrite {
         properties: vec![
             DsfBinProperty {
                 name: "sim/west".into(),
@@ -371,7 +374,7 @@ fn sample() -> DsfBinary {
         ],
         object_defs: vec!["a.obj".into(), "b.agp".into()],
         polygon_defs: vec!["c.agb".into(), "d.ags".into(), "e.fac".into()],
-        ..DsfBinary::default()
+        ..DsfToWrite::default()
     };
     for i in 0..300 {
         let f = f64::from(i);
@@ -407,13 +410,12 @@ fn sample() -> DsfBinary {
         } else {
             vec![]
         };
-        d.polygons.push(DsfBinPolygon {
+        d.polygons.push(PolygonToWrite {
             def: i as usize % 3,
             param: (i as u32 * 37) & 0xFFFF,
             coord_depth: depth,
             windings,
             extra,
-            offset: 0,
         });
     }
     d
@@ -425,7 +427,7 @@ fn meters(a: [f64; 2], b: [f64; 2]) -> f64 {
     (((a[0] - b[0]) * k * a[1].to_radians().cos()).powi(2) + ((a[1] - b[1]) * k).powi(2)).sqrt()
 }
 
-fn assert_same_features(want: &DsfBinary, got: &DsfBinary, tol_m: f64) {
+fn assert_same_features(want: &DsfToWrite, got: &DsfBinary, tol_m: f64) {
     assert_eq!(want.properties, got.properties);
     assert_eq!(want.object_defs, got.object_defs);
     assert_eq!(want.polygon_defs, got.polygon_defs);
@@ -442,17 +444,22 @@ fn assert_same_features(want: &DsfBinary, got: &DsfBinary, tol_m: f64) {
     for (a, b) in want.polygons.iter().zip(&got.polygons) {
         assert_eq!(
             (a.def, a.param, a.coord_depth),
-            (b.def, b.param, b.coord_depth)
+            (
+                b.def as usize,
+                u32::from(b.param),
+                usize::from(b.coord_depth)
+            )
         );
-        assert_eq!(a.windings.len(), b.windings.len());
-        for (wa, wb) in a.windings.iter().zip(&b.windings) {
+        let (windings, extra) = (got.windings(b), got.extra(b));
+        assert_eq!(a.windings.len(), windings.len());
+        for (wa, wb) in a.windings.iter().zip(&windings) {
             assert_eq!(wa.len(), wb.len());
             for (pa, pb) in wa.iter().zip(wb) {
                 assert!(meters(*pa, *pb) < tol_m, "{pa:?} {pb:?}");
             }
         }
-        assert_eq!(a.extra.len(), b.extra.len());
-        for (ea, eb) in a.extra.iter().zip(&b.extra) {
+        assert_eq!(a.extra.len(), extra.len());
+        for (ea, eb) in a.extra.iter().zip(&extra) {
             for (x, y) in ea.iter().zip(eb) {
                 assert!((x - y).abs() < 0.01);
             }
@@ -645,10 +652,15 @@ fn sample_binary_dsfs_match_the_dsf_text() {
         for (a, b) in text.polygons.iter().zip(&d.polygons) {
             assert_eq!(
                 (a.def, a.param, a.coord_depth),
-                (b.def, b.param, b.coord_depth)
+                (
+                    b.def as usize,
+                    u32::from(b.param),
+                    usize::from(b.coord_depth)
+                )
             );
-            assert_eq!(a.windings.len(), b.windings.len());
-            for (wa, wb) in a.windings.iter().zip(&b.windings) {
+            let windings = d.windings(b);
+            assert_eq!(a.windings.len(), windings.len());
+            for (wa, wb) in a.windings.iter().zip(&windings) {
                 assert_eq!(wa.len(), wb.len(), "{rel}");
                 for (pa, pb) in wa.iter().zip(wb) {
                     assert!(meters(*pa, *pb) < 0.05, "{rel}: {pa:?} {pb:?}");
@@ -684,4 +696,193 @@ fn set_definition_picks_the_shortest_form() {
         set_definition(&mut c, def);
         assert_eq!((c.len(), c[0]), (len, first));
     }
+}
+
+/// CRC-32 (IEEE), as 7-Zip's headers use it.
+fn crc32(bytes: &[u8]) -> u32 {
+    let mut crc = !0u32;
+    for &b in bytes {
+        crc ^= u32::from(b);
+        for _ in 0..8 {
+            crc = (crc >> 1) ^ (0xEDB8_8320 & (crc & 1).wrapping_neg());
+        }
+    }
+    !crc
+}
+
+/// A 7-Zip number: a first byte whose leading 1 bits count the extra bytes (here at most 2).
+fn sz_number(v: u64, out: &mut Vec<u8>) {
+    if v < 0x80 {
+        out.push(v as u8);
+    } else if v < 0x4000 {
+        out.extend([0x80 | (v >> 8) as u8, v as u8]);
+    } else {
+        assert!(v < 0x20_0000);
+        out.extend([0xC0 | (v >> 16) as u8, v as u8, (v >> 8) as u8]);
+    }
+}
+
+/// A one-file 7-Zip archive written by hand, stored (the Copy coder) with a plain header,
+/// whose header declares `declared` bytes for a stream of `data.len()` bytes.
+fn seven_zip_lying(name: &str, data: &[u8], declared: u64) -> Vec<u8> {
+    let mut h = vec![0x01, 0x04]; // Header, MainStreamsInfo
+    h.extend([0x06, 0x00, 0x01, 0x09]); // PackInfo: at 0, one stream, Size
+    sz_number(data.len() as u64, &mut h);
+    h.push(0x00);
+    // UnpackInfo, Folder, one folder, not external: one coder, 1-byte id 0x00 (Copy).
+    h.extend([0x07, 0x0B, 0x01, 0x00, 0x01, 0x01, 0x00, 0x0C]);
+    sz_number(declared, &mut h);
+    // End of UnpackInfo, SubStreamsInfo (one stream per folder), end of MainStreamsInfo.
+    h.extend([0x00, 0x08, 0x00, 0x00]);
+    let utf16: Vec<u8> = name
+        .encode_utf16()
+        .chain([0])
+        .flat_map(u16::to_le_bytes)
+        .collect();
+    h.extend([0x05, 0x01, 0x11]); // FilesInfo, one file, Name
+    sz_number(1 + utf16.len() as u64, &mut h);
+    h.push(0x00); // not external
+    h.extend(&utf16);
+    h.extend([0x00, 0x00]); // end of FilesInfo, end of Header
+    let mut start = Vec::new();
+    start.extend((data.len() as u64).to_le_bytes()); // next header offset
+    start.extend((h.len() as u64).to_le_bytes());
+    start.extend(crc32(&h).to_le_bytes());
+    let mut v = SEVEN_ZIP_MAGIC.to_vec();
+    v.extend([0, 4]);
+    v.extend(crc32(&start).to_le_bytes());
+    v.extend(start);
+    v.extend(data);
+    v.extend(h);
+    v
+}
+
+/// The hand-made archive reads back when it tells the truth; when its header declares less
+/// than the stream holds, the archive is refused while decompressing (the 7-Zip reader
+/// stops at the declared size and rejects the surplus; `unpack_7z`'s own `take(limit + 1)`
+/// cap is a second guard behind it), and nothing past the limit is kept.
+#[test]
+fn seven_zip_declaring_less_than_its_stream_is_refused_while_decompressing() {
+    let plain = write_dsf(&sample());
+    let honest = seven_zip_lying("+47+008.dsf", &plain, plain.len() as u64);
+    let (d, w) = parse_ok(&honest);
+    assert!(w.is_empty(), "{w:#?}");
+    assert!(d.compressed);
+    assert_eq!(d.objects.len(), 300);
+
+    let big = vec![7u8; 300_000];
+    let lying = seven_zip_lying("bomb.dsf", &big, 1_000);
+    let e = unpack_7z(p(), &lying, 100_000).expect_err("refused");
+    assert!(e.message.contains("exceeds declared size"), "{e}");
+    assert!(e.to_string().starts_with("t.dsf: offset 0: error:"), "{e}");
+    let e = parse_with_limit(p(), &lying, 100_000, &mut Vec::new()).expect_err("refused");
+    assert!(e.message.contains("7-Zip"), "{e}");
+    // Declared over the limit: refused before decompressing.
+    let e = unpack_7z(p(), &seven_zip_lying("x.dsf", &big, 200_000), 100_000).expect_err("refused");
+    assert!(
+        e.message.contains("decompresses to more than 100000 bytes"),
+        "{e}"
+    );
+}
+
+/// The cap behind the 7-Zip reader's own: a stream that never ends is cut one byte past the
+/// limit.
+#[test]
+fn decompression_cap_stops_an_endless_stream() {
+    let mut out = Vec::new();
+    let over = read_capped(&mut std::io::repeat(1), 10, 1_000, &mut out).expect("reads");
+    assert!(over);
+    assert_eq!(out.len(), 1_001);
+    let mut out = Vec::new();
+    let over = read_capped(&mut &[1u8; 1_000][..], 1_000, 1_000, &mut out).expect("reads");
+    assert!(!over);
+    assert_eq!(out.len(), 1_000);
+}
+
+/// Polygons are small fixed records pointing into their pool: no allocation per polygon.
+#[test]
+fn polygons_and_windings_are_small_records() {
+    assert_eq!(std::mem::size_of::<DsfBinPolygon>(), 24);
+    assert_eq!(std::mem::size_of::<DsfBinWinding>(), 8);
+}
+
+/// A polygon whose second winding names a point past the pool is skipped whole: none of its
+/// windings stay behind to shift the next polygon's. Pools only objects use are emptied
+/// (their objects are decoded already); the pool a polygon uses is kept.
+#[test]
+fn a_skipped_polygon_leaves_no_windings_and_unused_pools_are_emptied() {
+    let mut c = vec![id::POOL_SELECT, 0, 0, id::SET_DEF_8, 0, id::OBJECT_RANGE];
+    c.extend([0, 0, 4, 0]);
+    c.extend([id::POOL_SELECT, 1, 0]);
+    // Windings (0 1 2) and (3 99): 99 is past the pool's 10 points.
+    c.extend([
+        id::NESTED_POLYGON,
+        5,
+        0,
+        2,
+        3,
+        0,
+        0,
+        1,
+        0,
+        2,
+        0,
+        2,
+        3,
+        0,
+        99,
+        0,
+    ]);
+    c.extend([id::NESTED_POLYGON, 6, 0, 1, 3, 7, 0, 8, 0, 9, 0]);
+    c.extend([id::POLYGON_RANGE, 7, 0, 2, 0, 5, 0]);
+    let bytes = dsf_with(
+        &["a.obj"],
+        &["p.agb"],
+        &[object_pool(4), object_pool(10)],
+        &[],
+        &c,
+    );
+    let (d, w) = parse_ok(&bytes);
+    assert_eq!(w.len(), 1, "{w:#?}");
+    assert!(w[0].message.contains("point 99 is past the end"), "{w:#?}");
+    assert_eq!(d.objects.len(), 4);
+    assert_eq!(d.objects[3].lon, 300.0 / 65535.0 + 8.0);
+    assert_eq!(d.polygons.len(), 2);
+    assert_eq!(d.winding_list.len(), 2);
+    assert_eq!(d.point_indices, [7, 8, 9]);
+    assert_eq!(d.winding_list[1], DsfBinWinding::Range { first: 2, end: 5 });
+    let (a, b) = (&d.polygons[0], &d.polygons[1]);
+    assert_eq!((a.param, a.pool, a.winding_count), (6, 1, 1));
+    assert_eq!(
+        d.windings(a)[0][1],
+        [800.0 / 65535.0 + 8.0, 1600.0 / 65535.0 + 47.0]
+    );
+    assert_eq!(d.windings(b)[0].len(), 3);
+    assert_eq!(d.pools[0], Pool::default(), "only objects use pool 0");
+    assert_eq!((d.pools[1].count, d.pools[1].planes), (10, 3));
+}
+
+/// `dump --json` shows each polygon with its windings decoded, as the DSF text's dump does,
+/// and not the pools.
+#[test]
+fn json_shows_polygons_with_decoded_windings() {
+    let bytes = write_dsf(&sample());
+    let (d, _) = parse_ok(&bytes);
+    let v = serde_json::to_value(&d).expect("serializes");
+    assert!(v.get("pools").is_none() && v.get("winding_list").is_none());
+    let polygons = v["polygons"].as_array().expect("polygons");
+    assert_eq!(polygons.len(), 50);
+    for (k, (j, p)) in polygons.iter().zip(&d.polygons).enumerate() {
+        assert_eq!(j["def"], p.def, "{k}");
+        assert_eq!(j["param"], p.param, "{k}");
+        assert_eq!(j["offset"], p.offset, "{k}");
+        let windings: Vec<Vec<[f64; 2]>> =
+            serde_json::from_value(j["windings"].clone()).expect("windings");
+        assert_eq!(windings, d.windings(p), "{k}");
+        let extra: Vec<Vec<f64>> = serde_json::from_value(j["extra"].clone()).expect("extra");
+        assert_eq!(extra, d.extra(p), "{k}");
+    }
+    assert_eq!(v["objects"][0]["lon"], d.objects[0].lon);
+    assert_eq!(v["md5"], "match");
+    assert_eq!(v["command_counts"][0][0], "POOL_SELECT");
 }

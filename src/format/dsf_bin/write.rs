@@ -1,5 +1,5 @@
 //! A binary DSF writer, for tests, benches and sample files: it writes the properties,
-//! definitions, objects and polygons of a [`DsfBinary`] as X-Plane's DSFLib would read them.
+//! definitions, objects and polygons of a [`DsfToWrite`] as X-Plane's DSFLib would read them.
 //!
 //! Objects and polygons can only come from 16-bit pools (DSFLib decodes them from `POOL`,
 //! never `PO32`), and 16 bits over a whole 1° tile would quantise to about 1.7 m. So, like
@@ -16,7 +16,69 @@ use md5::{Digest, Md5};
 
 use super::commands::id;
 use super::pool::{encode_plane, encoded_len, PlaneEncoding, PoolValue, WrappingSub};
-use super::DsfBinary;
+use super::{DsfBinObject, DsfBinProperty, DsfBinary};
+
+/// What [`write_dsf`] writes: the parts of a DSF that autogen placement reads, with
+/// coordinates in degrees.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct DsfToWrite {
+    /// `HEAD`/`PROP` pairs.
+    pub properties: Vec<DsfBinProperty>,
+    /// `DEFN`/`TERT`.
+    pub terrain_defs: Vec<String>,
+    /// `DEFN`/`OBJT`.
+    pub object_defs: Vec<String>,
+    /// `DEFN`/`POLY`.
+    pub polygon_defs: Vec<String>,
+    /// `DEFN`/`NETW`.
+    pub network_defs: Vec<String>,
+    /// `DEFN`/`DEMN` (written only when not empty).
+    pub raster_defs: Vec<String>,
+    /// Objects (their `offset` is ignored).
+    pub objects: Vec<DsfBinObject>,
+    pub polygons: Vec<PolygonToWrite>,
+}
+
+/// A polygon for [`DsfToWrite`]: the fields of [`crate::format::dsf::DsfPolygon`].
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct PolygonToWrite {
+    /// Index into [`DsfToWrite::polygon_defs`].
+    pub def: usize,
+    /// The 16-bit parameter.
+    pub param: u32,
+    /// Coordinates per point (at least 2).
+    pub coord_depth: usize,
+    /// Each a list of (longitude, latitude).
+    pub windings: Vec<Vec<[f64; 2]>>,
+    /// Per winding, `coord_depth - 2` values per point.
+    pub extra: Vec<Vec<f64>>,
+}
+
+impl From<&DsfBinary> for DsfToWrite {
+    /// What a parsed DSF holds, decoded, to write it again.
+    fn from(d: &DsfBinary) -> Self {
+        DsfToWrite {
+            properties: d.properties.clone(),
+            terrain_defs: d.terrain_defs.clone(),
+            object_defs: d.object_defs.clone(),
+            polygon_defs: d.polygon_defs.clone(),
+            network_defs: d.network_defs.clone(),
+            raster_defs: d.raster_defs.clone(),
+            objects: d.objects.clone(),
+            polygons: d
+                .polygons
+                .iter()
+                .map(|p| PolygonToWrite {
+                    def: p.def as usize,
+                    param: u32::from(p.param),
+                    coord_depth: usize::from(p.coord_depth),
+                    windings: d.windings(p),
+                    extra: d.extra(p),
+                })
+                .collect(),
+        }
+    }
+}
 
 /// How [`write_dsf_with`] writes.
 #[derive(Debug, Clone, Copy)]
@@ -37,12 +99,12 @@ impl Default for WriteOptions {
 }
 
 /// Writes `d` (properties, the five definition tables, objects, polygons) as a binary DSF
-/// with its MD5 footer. The other fields are ignored.
+/// with its MD5 footer.
 ///
 /// # Panics
 /// When a polygon cannot be written in DSF: more than 255 windings, more than 65535 points,
 /// or a parameter past 65535.
-pub fn write_dsf(d: &DsfBinary) -> Vec<u8> {
+pub fn write_dsf(d: &DsfToWrite) -> Vec<u8> {
     write_dsf_with(d, &WriteOptions::default())
 }
 
@@ -58,7 +120,7 @@ impl PoolBuild {
 }
 
 /// [`write_dsf`] with options.
-pub fn write_dsf_with(d: &DsfBinary, opts: &WriteOptions) -> Vec<u8> {
+pub fn write_dsf_with(d: &DsfToWrite, opts: &WriteOptions) -> Vec<u8> {
     use std::collections::HashMap;
     let mut pools: Vec<PoolBuild> = Vec::new();
     let mut open: HashMap<(u8, usize, i64, i64), usize> = HashMap::new();
