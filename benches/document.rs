@@ -81,7 +81,7 @@ fn main() {
     std::fs::write(&path, document(7_000, 3_000, &root)).expect("write the document");
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let args = LayoutArgs::default();
-    let mut timed = |threads: usize| {
+    let timed = |threads: usize| {
         let opts = LoadOptions {
             threads,
             progress: None,

@@ -211,7 +211,7 @@ pub fn package_library(path: &Path) -> Option<PathBuf> {
 /// A definition as resolved and opened, shared by every feature that uses it.
 #[derive(Debug)]
 enum Opened {
-    Autogen(OpenedAsset),
+    Autogen(Box<OpenedAsset>),
     /// A forest: its `SPACING` drives the trees.
     Forest([f32; 2]),
     /// An object or facade: the art loader reads it.
@@ -436,7 +436,7 @@ fn open_definition(
             Ok(a) => {
                 diags.extend(a.diagnostics.iter().cloned());
                 files.extend(a.files.iter().cloned());
-                Opened::Autogen(a)
+                Opened::Autogen(Box::new(a))
             }
             Err(e) => {
                 diags.push(e);
@@ -674,7 +674,7 @@ pub fn parallel_map<T: Sync, R: Send>(
         work()
     } else {
         std::thread::scope(|s| {
-            let handles: Vec<_> = (0..threads).map(|_| s.spawn(&work)).collect();
+            let handles: Vec<_> = (0..threads).map(|_| s.spawn(work)).collect();
             handles
                 .into_iter()
                 .flat_map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
