@@ -64,8 +64,8 @@ pub fn combine(parts: Vec<Scene>) -> (Scene, Vec<String>) {
         textures.first().cloned()
     };
 
-    let mut meshes: HashMap<(std::sync::Arc<str>, Option<String>), usize> = HashMap::new();
-    let mut facades: HashMap<(std::sync::Arc<str>, Option<String>), usize> = HashMap::new();
+    let mut meshes = RefIndex::default();
+    let mut facades = RefIndex::default();
     if let Some(first) = parts.first() {
         out.layer_group = first.layer_group.clone();
     }
@@ -91,16 +91,9 @@ pub fn combine(parts: Vec<Scene>) -> (Scene, Vec<String>) {
                 next_order = next_order.max(order_base + m + 1);
             }
         }
-        let map_refs = |refs: &[ArtRef], list: &mut Vec<ArtRef>, seen: &mut HashMap<_, usize>| {
+        let map_refs = |refs: &[ArtRef], list: &mut Vec<ArtRef>, seen: &mut RefIndex| {
             refs.iter()
-                .map(|r| {
-                    *seen
-                        .entry((r.name.clone(), r.resolved.clone()))
-                        .or_insert_with(|| {
-                            list.push(r.clone());
-                            list.len() - 1
-                        })
-                })
+                .map(|r| seen.index(r, list))
                 .collect::<Vec<usize>>()
         };
         let mesh_map = map_refs(&s.meshes, &mut out.meshes, &mut meshes);
@@ -124,11 +117,13 @@ pub fn combine(parts: Vec<Scene>) -> (Scene, Vec<String>) {
             forest_map,
         });
     }
-    // Then the items move, tiles on one thread and the instances on another.
+    // Then the items move: tiles on one thread, instances on this one, and what is left of
+    // the parts (overlays, warnings, and the freeing) on a third.
     let mut tiles: Vec<Vec<Tile>> = Vec::with_capacity(parts.len());
     let mut runs: Vec<Vec<TileRun>> = Vec::with_capacity(parts.len());
     let mut instances = Vec::with_capacity(parts.len());
-    for mut s in parts {
+    let mut parts = parts;
+    for s in &mut parts {
         tiles.push(std::mem::take(&mut s.tiles));
         runs.push(std::mem::take(&mut s.runs));
         instances.push((
@@ -136,6 +131,40 @@ pub fn combine(parts: Vec<Scene>) -> (Scene, Vec<String>) {
             std::mem::take(&mut s.facades),
             std::mem::take(&mut s.trees),
         ));
+    }
+    let plans = &plans;
+    let mut rest = Scene::default();
+    let ((t, r), (o, f, tr)) = std::thread::scope(|scope| {
+        let moved = scope.spawn(move || merge_tiles(plans, tiles, runs));
+        let shells = scope.spawn(|| merge_rest(&mut rest, parts));
+        let inst = merge_instances(plans, instances);
+        shells
+            .join()
+            .unwrap_or_else(|p| std::panic::resume_unwind(p));
+        let t = moved
+            .join()
+            .unwrap_or_else(|p| std::panic::resume_unwind(p));
+        (t, inst)
+    });
+    out.polygon = rest.polygon;
+    out.corners = rest.corners;
+    out.stop_points = rest.stop_points;
+    out.library_objects = rest.library_objects;
+    out.vegetation = rest.vegetation;
+    out.debug = rest.debug;
+    out.warnings.append(&mut rest.warnings);
+    (out.tiles, out.runs, out.objects, out.facades, out.trees) = (t, r, o, f, tr);
+    if out.tile_lod <= 0.0 {
+        out.tile_lod = 20_000.0;
+    }
+    out.update_stats();
+    (out, if use_atlas { atlas_paths } else { Vec::new() })
+}
+
+/// What is left of the parts once their tiles and instances are taken: their polygons,
+/// overlay marks and warnings, in part order. The parts are freed here too.
+fn merge_rest(out: &mut Scene, parts: Vec<Scene>) {
+    for mut s in parts {
         out.polygon.append(&mut s.polygon);
         out.corners.append(&mut s.corners);
         out.stop_points.append(&mut s.stop_points);
@@ -150,21 +179,29 @@ pub fn combine(parts: Vec<Scene>) -> (Scene, Vec<String>) {
         d.edge_max.append(&mut s.debug.edge_max);
         out.warnings.append(&mut s.warnings);
     }
-    let plans = &plans;
-    let ((t, r), (o, f, tr)) = std::thread::scope(|scope| {
-        let moved = scope.spawn(move || merge_tiles(plans, tiles, runs));
-        let inst = merge_instances(plans, instances);
-        let t = moved
-            .join()
-            .unwrap_or_else(|p| std::panic::resume_unwind(p));
-        (t, inst)
-    });
-    (out.tiles, out.runs, out.objects, out.facades, out.trees) = (t, r, o, f, tr);
-    if out.tile_lod <= 0.0 {
-        out.tile_lod = 20_000.0;
+}
+
+/// The merged list of art references, each distinct (name, resolved file) once. Looked up
+/// by the name without allocating: most references are seen many times.
+#[derive(Default)]
+struct RefIndex(HashMap<std::sync::Arc<str>, Vec<(Option<String>, usize)>>);
+
+impl RefIndex {
+    /// The index of `r` in `list`, adding it when it is new.
+    fn index(&mut self, r: &ArtRef, list: &mut Vec<ArtRef>) -> usize {
+        if let Some(same) = self.0.get(&*r.name) {
+            if let Some((_, i)) = same.iter().find(|(res, _)| *res == r.resolved) {
+                return *i;
+            }
+        }
+        list.push(r.clone());
+        let i = list.len() - 1;
+        self.0
+            .entry(r.name.clone())
+            .or_default()
+            .push((r.resolved.clone(), i));
+        i
     }
-    out.update_stats();
-    (out, if use_atlas { atlas_paths } else { Vec::new() })
 }
 
 /// What one part's items become in the combined scene.
