@@ -12,18 +12,11 @@ use std::time::Instant;
 
 use agview::document::{load_with, LoadOptions};
 use agview::input::LayoutArgs;
+use agview::layout::rng::Rng;
 
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn f(&mut self, lo: f64, hi: f64) -> f64 {
-        lo + (self.next() % 1_000_000) as f64 / 1_000_000.0 * (hi - lo)
-    }
+/// Uniform in `[lo, hi)` from the layout's own seeded generator.
+fn between(rng: &mut Rng, lo: f64, hi: f64) -> f64 {
+    lo + f64::from(rng.f32()) * (hi - lo)
 }
 
 const M_PER_DEG: f64 = 111_319.49;
@@ -37,19 +30,25 @@ fn document(blocks: usize, towns: usize, root: &Path) -> String {
         root.join("autogen/city_block.agb").display(),
         root.join("autogen/lakeside.ags").display()
     );
-    let mut rng = Rng(0x5eed_cafe);
+    let mut rng = Rng::new(0x5eed_cafe);
     let k = 47.5f64.to_radians().cos();
     let to_ll = |c: [f64; 2], p: [f64; 2]| [c[0] + p[0] / (M_PER_DEG * k), c[1] + p[1] / M_PER_DEG];
     for _ in 0..blocks {
-        let c = [rng.f(8.02, 8.98), rng.f(47.02, 47.98)];
-        let (w, d) = (rng.f(40.0, 160.0), rng.f(30.0, 120.0));
-        let h = rng.f(0.0, 360.0).to_radians();
+        let c = [
+            between(&mut rng, 8.02, 8.98),
+            between(&mut rng, 47.02, 47.98),
+        ];
+        let (w, d) = (
+            between(&mut rng, 40.0, 160.0),
+            between(&mut rng, 30.0, 120.0),
+        );
+        let h = between(&mut rng, 0.0, 360.0).to_radians();
         let (sn, cs) = h.sin_cos();
         let rot = |x: f64, y: f64| [x * cs - y * sn, x * sn + y * cs];
         let _ = writeln!(
             s,
             "BEGIN_POLYGON 0 {} 2\nBEGIN_WINDING",
-            3 << 8 | (rng.next() % 4)
+            3 << 8 | (rng.u32() % 4)
         );
         for (x, y) in [(0.0, 0.0), (w, 0.0), (w, d), (0.0, d)] {
             let ll = to_ll(c, rot(x, y));
@@ -58,7 +57,10 @@ fn document(blocks: usize, towns: usize, root: &Path) -> String {
         s.push_str("END_WINDING\nEND_POLYGON\n");
     }
     for town in agview::layout::ags::bench_polygons(towns, 7) {
-        let c = [rng.f(8.02, 8.98), rng.f(47.02, 47.98)];
+        let c = [
+            between(&mut rng, 8.02, 8.98),
+            between(&mut rng, 47.02, 47.98),
+        ];
         let _ = writeln!(s, "BEGIN_POLYGON 1 {} 2", 2 << 8 | 1);
         for ring in town {
             s.push_str("BEGIN_WINDING\n");

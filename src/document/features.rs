@@ -81,47 +81,78 @@ impl Skipped {
     }
 }
 
+/// A DSF object: an `.agp` or `.obj` is a feature; anything else is counted in the note.
+fn placed_point(
+    out: &mut Vec<DocFeature>,
+    skipped: &mut Skipped,
+    source: impl FnOnce() -> String,
+    def: &str,
+    [lon, lat, heading]: [f64; 3],
+    at: Location,
+) {
+    match kind_of(def) {
+        Ok(kind @ (FeatureKind::Agp | FeatureKind::Obj)) => out.push(DocFeature {
+            source: source(),
+            asset: def.to_string(),
+            kind,
+            param: 0,
+            geometry: Geometry::Point { lon, lat, heading },
+            at,
+        }),
+        _ => skipped.add(ext_of(def)),
+    }
+}
+
+/// A DSF polygon: an `.agb`, `.ags`, `.fac` or `.for` is a feature; anything else is
+/// counted in the note.
+fn placed_polygon(
+    out: &mut Vec<DocFeature>,
+    skipped: &mut Skipped,
+    source: impl FnOnce() -> String,
+    def: &str,
+    param: u32,
+    windings: impl FnOnce() -> Vec<Vec<[f64; 2]>>,
+    at: Location,
+) {
+    match kind_of(def) {
+        Ok(kind) if kind != FeatureKind::Obj && kind != FeatureKind::Agp => out.push(DocFeature {
+            source: source(),
+            asset: def.to_string(),
+            kind,
+            param,
+            geometry: Geometry::Polygon(windings()),
+            at,
+        }),
+        _ => skipped.add(ext_of(def)),
+    }
+}
+
 /// The features of a DSF text file, in file order (objects and polygons by line).
 pub fn from_dsf_text(path: &Path, dsf: &DsfText, notes: &mut Vec<Diagnostic>) -> Vec<DocFeature> {
     let mut out = Vec::new();
     let mut skipped = Skipped::default();
     let at = |line: u32| Location::Text { line, col: 1 };
     for o in &dsf.objects {
-        let Some(def) = dsf.object_defs.get(o.def) else {
-            continue;
-        };
-        match kind_of(&def.path) {
-            Ok(kind @ (FeatureKind::Agp | FeatureKind::Obj)) => out.push(DocFeature {
-                source: format!("{}:{}", path.display(), o.line),
-                asset: def.path.clone(),
-                kind,
-                param: 0,
-                geometry: Geometry::Point {
-                    lon: o.lon,
-                    lat: o.lat,
-                    heading: o.heading,
-                },
-                at: at(o.line),
-            }),
-            Ok(_) | Err(_) => skipped.add(ext_of(&def.path)),
+        if let Some(def) = dsf.object_defs.get(o.def) {
+            let source = || format!("{}:{}", path.display(), o.line);
+            let point = [o.lon, o.lat, o.heading];
+            placed_point(&mut out, &mut skipped, source, &def.path, point, at(o.line));
         }
     }
     for p in &dsf.polygons {
-        let Some(def) = dsf.polygon_defs.get(p.def) else {
-            continue;
-        };
-        match kind_of(&def.path) {
-            Ok(kind) if kind != FeatureKind::Obj && kind != FeatureKind::Agp => {
-                out.push(DocFeature {
-                    source: format!("{}:{}", path.display(), p.line),
-                    asset: def.path.clone(),
-                    kind,
-                    param: p.param,
-                    geometry: Geometry::Polygon(p.windings.clone()),
-                    at: at(p.line),
-                })
-            }
-            _ => skipped.add(ext_of(&def.path)),
+        if let Some(def) = dsf.polygon_defs.get(p.def) {
+            let source = || format!("{}:{}", path.display(), p.line);
+            let windings = || p.windings.clone();
+            let (param, at) = (p.param, at(p.line));
+            placed_polygon(
+                &mut out,
+                &mut skipped,
+                source,
+                &def.path,
+                param,
+                windings,
+                at,
+            );
         }
     }
     out.sort_by_key(|f| match f.at {
@@ -142,41 +173,19 @@ pub fn from_dsf_binary(
     let mut out = Vec::new();
     let mut skipped = Skipped::default();
     for (i, o) in dsf.objects.iter().enumerate() {
-        let Some(def) = dsf.object_defs.get(o.def) else {
-            continue;
-        };
-        match kind_of(def) {
-            Ok(kind @ (FeatureKind::Agp | FeatureKind::Obj)) => out.push(DocFeature {
-                source: format!("{}: object {i}", path.display()),
-                asset: def.clone(),
-                kind,
-                param: 0,
-                geometry: Geometry::Point {
-                    lon: o.lon,
-                    lat: o.lat,
-                    heading: o.heading,
-                },
-                at: Location::Offset(o.offset),
-            }),
-            _ => skipped.add(ext_of(def)),
+        if let Some(def) = dsf.object_defs.get(o.def) {
+            let source = || format!("{}: object {i}", path.display());
+            let point = [o.lon, o.lat, o.heading];
+            let at = Location::Offset(o.offset);
+            placed_point(&mut out, &mut skipped, source, def, point, at);
         }
     }
     for (i, p) in dsf.polygons.iter().enumerate() {
-        let Some(def) = dsf.polygon_def_path(p) else {
-            continue;
-        };
-        match kind_of(def) {
-            Ok(kind) if kind != FeatureKind::Obj && kind != FeatureKind::Agp => {
-                out.push(DocFeature {
-                    source: format!("{}: polygon {i}", path.display()),
-                    asset: def.to_string(),
-                    kind,
-                    param: u32::from(p.param),
-                    geometry: Geometry::Polygon(dsf.windings(p)),
-                    at: Location::Offset(p.offset),
-                })
-            }
-            _ => skipped.add(ext_of(def)),
+        if let Some(def) = dsf.polygon_def_path(p) {
+            let source = || format!("{}: polygon {i}", path.display());
+            let windings = || dsf.windings(p);
+            let (param, at) = (u32::from(p.param), Location::Offset(p.offset));
+            placed_polygon(&mut out, &mut skipped, source, def, param, windings, at);
         }
     }
     // One command stream: objects and polygons interleave by offset (a range command's
