@@ -1,7 +1,12 @@
-//! Any bytes given to the wed reader: a diagnostic or a model, never a panic.
+//! Any bytes given to the WED reader, and what it read given to the exporter: a
+//! diagnostic or a model, never a panic.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    let _ = agview::format::wed::parse(std::path::Path::new("fuzz"), data, &mut Vec::new());
+    let path = std::path::Path::new("fuzz");
+    let mut w = Vec::new();
+    if let Ok(project) = agview::format::wed::parse(path, data, &mut w) {
+        let _ = agview::format::wed::export(&project, path, &mut w);
+    }
 });
