@@ -576,18 +576,19 @@ fn layout_feature(
             out.scene = Some(s);
         }
         Err(e) => {
-            // The layout's own message, pointed at the feature where it has no place.
-            let mut d = if e.location == crate::diag::Location::File && e.path == doc {
-                f.diag(doc, Severity::Error, e.message.clone())
-            } else {
-                e
-            };
-            d.severity = Severity::Error;
-            d.message = format!("{} not laid out: {}", f.asset, d.message);
-            if d.location == crate::diag::Location::File {
-                d = f.diag(doc, Severity::Error, d.message);
-            }
-            out.diags.push(d);
+            // The layout's own message; one about no place in particular points at the
+            // feature in the document.
+            let message = format!("{} not laid out: {}", f.asset, e.message);
+            out.diags
+                .push(if e.location == crate::diag::Location::File {
+                    f.diag(doc, Severity::Error, message)
+                } else {
+                    Diagnostic {
+                        severity: Severity::Error,
+                        message,
+                        ..e
+                    }
+                });
         }
     }
     out

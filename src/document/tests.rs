@@ -514,3 +514,58 @@ fn binary_dsfs_plain_and_7zip_lay_out_like_the_dsf_text() {
         assert_alike(&text, bin);
     }
 }
+
+#[test]
+fn a_binary_feature_that_cannot_be_laid_out_is_an_error_at_its_offset() {
+    use crate::format::dsf_bin::write::{DsfToWrite, PolygonToWrite};
+    let dir = std::env::temp_dir().join(format!("agview-bin-bad-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let block = sample("sample_scenery/autogen/city_block.agb");
+    let kiosk = sample("sample_scenery/objects/kiosk.obj");
+    let doc = DsfToWrite {
+        object_defs: vec![kiosk.display().to_string()],
+        polygon_defs: vec![block.display().to_string()],
+        objects: vec![crate::format::dsf_bin::DsfBinObject {
+            def: 0,
+            lon: 8.5005,
+            lat: 47.5005,
+            heading: 0.0,
+            offset: 0,
+        }],
+        polygons: vec![PolygonToWrite {
+            def: 0,
+            param: 0,
+            coord_depth: 2,
+            // Three points: an autogen block needs four.
+            windings: vec![vec![[8.5, 47.5], [8.501, 47.5], [8.501, 47.501]]],
+            extra: vec![Vec::new()],
+        }],
+        ..DsfToWrite::default()
+    };
+    let path = dir.join("bad.dsf");
+    std::fs::write(&path, crate::format::dsf_bin::write_dsf(&doc)).unwrap();
+    let v = load(&path, &LayoutArgs::default()).unwrap();
+    let s = &v.loaded.scene;
+    assert_eq!(s.features.len(), 2);
+    let poly = s
+        .features
+        .iter()
+        .find(|f| f.kind == FeatureKind::Agb)
+        .unwrap();
+    assert!(poly.source.ends_with(": polygon 0"), "{}", poly.source);
+    assert_eq!(poly.stats.tiles, 0);
+    let e = v
+        .loaded
+        .diagnostics
+        .iter()
+        .find(|d| d.is_error())
+        .expect("an error for the block");
+    assert!(
+        matches!(e.location, crate::diag::Location::Offset(_)),
+        "{e}"
+    );
+    assert!(e.to_string().contains("not laid out"), "{e}");
+    assert!(s.warnings.iter().any(|w| w.contains("not laid out")));
+    assert_eq!(s.stats.objects, 1, "the kiosk still shows");
+    let _ = std::fs::remove_dir_all(&dir);
+}

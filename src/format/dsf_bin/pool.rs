@@ -226,10 +226,12 @@ pub(crate) fn decode_pool<T: PoolValue>(body: &[u8]) -> Result<Pool<T>, (usize, 
         return Err((0, format!("negative point count {count}")));
     }
     let (count, planes) = (count as usize, usize::from(planes));
-    // Each plane needs at least its encoding byte and, run-length encoded at best, one
-    // token and one value per 127 points: refuse counts the bytes cannot hold before
+    // Each plane needs at least its encoding byte and its values: raw, one value a point;
+    // run-length encoded at best, one token and one value per 127 points (whichever is
+    // smaller: a few points are smaller raw). Refuse counts the bytes cannot hold before
     // allocating anything.
-    let min_bytes = planes * (1 + count.div_ceil(127) * (1 + T::SIZE));
+    let per_plane = (count * T::SIZE).min(count.div_ceil(127) * (1 + T::SIZE));
+    let min_bytes = planes * (1 + per_plane);
     if min_bytes > c.remaining() {
         return Err((
             0,
