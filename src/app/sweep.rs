@@ -216,6 +216,16 @@ pub fn run(args: &SweepArgs) -> anyhow::Result<ExitCode> {
         eprintln!("agview: error: sweep sets the size itself: drop --rect and --at");
         return Ok(ExitCode::from(2));
     }
+    let head = std::fs::read(&args.asset).unwrap_or_default();
+    if args.asset.is_dir()
+        || crate::document::is_document(crate::format::FileKind::detect(&args.asset, &head))
+    {
+        eprintln!(
+            "{}: error: sweep lays one asset out over sizes; a document places its features at their own sizes (use view or render)",
+            args.asset.display()
+        );
+        return Ok(ExitCode::from(2));
+    }
     let opened = match OpenedAsset::open(&args.asset) {
         Ok(o) => o,
         Err(e) => {
