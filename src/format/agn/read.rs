@@ -1,0 +1,316 @@
+//! The RIFF machinery of the `.agn` reader: chunks, their walk, and fields read against a
+//! chunk's end.
+
+use super::*;
+
+/// A chunk found in the file: its tag, the offset of its header and its payload range.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Chunk {
+    pub(super) tag: [u8; 4],
+    pub(super) offset: usize,
+    pub(super) start: usize,
+    pub(super) end: usize,
+}
+
+impl Chunk {
+    pub(super) fn name(&self) -> String {
+        tag_name(self.tag)
+    }
+
+    pub(super) fn size(&self) -> usize {
+        self.end - self.start
+    }
+}
+
+/// A tag as text: its characters when they are printable ASCII, else its bytes in hex.
+pub(super) fn tag_name(tag: [u8; 4]) -> String {
+    if tag.iter().all(|b| b.is_ascii_graphic() || *b == b' ') {
+        tag.iter().map(|&b| b as char).collect()
+    } else {
+        format!("0x{:02x}{:02x}{:02x}{:02x}", tag[0], tag[1], tag[2], tag[3])
+    }
+}
+
+/// Reads a little-endian u32 at `pos`; the caller has checked `pos + 4 <= bytes.len()`.
+pub(super) fn read_u32(bytes: &[u8], pos: usize) -> usize {
+    let mut a = [0u8; 4];
+    if let Some(s) = bytes.get(pos..pos + 4) {
+        a.copy_from_slice(s);
+    }
+    u32::from_le_bytes(a) as usize
+}
+
+pub(super) struct Reader<'a> {
+    pub(super) path: &'a Path,
+    pub(super) bytes: &'a [u8],
+}
+
+impl Reader<'_> {
+    pub(super) fn error(&self, offset: usize, message: impl Into<String>) -> Diagnostic {
+        Diagnostic::error_offset(self.path, offset as u64, message)
+    }
+
+    pub(super) fn warning(&self, offset: usize, message: impl Into<String>) -> Diagnostic {
+        Diagnostic::warning_offset(self.path, offset as u64, message)
+    }
+
+    pub(super) fn unknown(&self, c: Chunk, parent: &Chunk) -> Diagnostic {
+        let what = if is_record_tag(c.tag) {
+            "misplaced"
+        } else {
+            "unknown"
+        };
+        self.warning(
+            c.offset,
+            format!(
+                "{what} chunk {} at offset {} ({} bytes) in the {} chunk skipped",
+                c.name(),
+                c.offset,
+                c.size(),
+                parent.name()
+            ),
+        )
+    }
+
+    /// The chunks in `parent`'s payload from `start` to its end.
+    pub(super) fn children(&self, parent: &Chunk, start: usize) -> Result<Vec<Chunk>, Diagnostic> {
+        let mut out = Vec::new();
+        let mut pos = start;
+        while pos < parent.end {
+            let left = parent.end - pos;
+            if left < 8 {
+                return Err(self.error(
+                    pos,
+                    format!(
+                        "truncated chunk header at offset {pos} in the {} chunk at offset {}: {left} bytes left, a chunk header needs 8",
+                        parent.name(),
+                        parent.offset
+                    ),
+                ));
+            }
+            let tag = [
+                self.bytes[pos],
+                self.bytes[pos + 1],
+                self.bytes[pos + 2],
+                self.bytes[pos + 3],
+            ];
+            let size = read_u32(self.bytes, pos + 4);
+            let start = pos + 8;
+            if size > parent.end - start {
+                let past = if parent.end == self.bytes.len() {
+                    "the end of the file".to_string()
+                } else {
+                    format!(
+                        "the end of its parent {} chunk at offset {}",
+                        parent.name(),
+                        parent.offset
+                    )
+                };
+                return Err(self.error(
+                    pos,
+                    format!(
+                        "{} chunk at offset {pos} has size {size}, which runs past {past} by {} bytes",
+                        tag_name(tag),
+                        size - (parent.end - start)
+                    ),
+                ));
+            }
+            out.push(Chunk {
+                tag,
+                offset: pos,
+                start,
+                end: start + size,
+            });
+            pos = start + size;
+        }
+        Ok(out)
+    }
+}
+
+pub(super) fn is_record_tag(tag: [u8; 4]) -> bool {
+    matches!(&tag, b"GBLR" | b"PRDE" | b"VGRE" | b"A2GE" | b"PBDE")
+}
+
+/// Keeps the first of a section that should occur once.
+pub(super) fn set_once<T>(
+    r: &Reader,
+    slot: &mut Option<T>,
+    value: T,
+    c: Chunk,
+    warnings: &mut Vec<Diagnostic>,
+) {
+    if slot.is_some() {
+        warnings.push(r.warning(
+            c.offset,
+            format!(
+                "second {} chunk at offset {} ignored; the first one is used",
+                c.name(),
+                c.offset
+            ),
+        ));
+    } else {
+        *slot = Some(value);
+    }
+}
+
+/// Reads the fields of one chunk's payload, each checked against the chunk's end.
+pub(super) struct Fields<'r, 'a> {
+    pub(super) r: &'r Reader<'a>,
+    pub(super) chunk: Chunk,
+    pub(super) pos: usize,
+}
+
+impl<'r, 'a> Fields<'r, 'a> {
+    pub(super) fn new(r: &'r Reader<'a>, chunk: Chunk) -> Self {
+        Fields {
+            r,
+            chunk,
+            pos: chunk.start,
+        }
+    }
+
+    pub(super) fn remaining(&self) -> usize {
+        self.chunk.end - self.pos
+    }
+
+    /// "GBLR chunk at offset 40": how messages name the chunk.
+    pub(super) fn at(&self) -> String {
+        format!(
+            "{} chunk at offset {}",
+            self.chunk.name(),
+            self.chunk.offset
+        )
+    }
+
+    pub(super) fn take<const N: usize>(&mut self, what: &str) -> Result<[u8; N], Diagnostic> {
+        if self.remaining() < N {
+            return Err(self.r.error(
+                self.pos,
+                format!(
+                    "{}: truncated: the {what} needs {N} bytes at offset {}, the chunk has {} left",
+                    self.at(),
+                    self.pos,
+                    self.remaining()
+                ),
+            ));
+        }
+        let mut a = [0u8; N];
+        a.copy_from_slice(&self.r.bytes[self.pos..self.pos + N]);
+        self.pos += N;
+        Ok(a)
+    }
+
+    pub(super) fn i32(&mut self, what: &str) -> Result<i32, Diagnostic> {
+        Ok(i32::from_le_bytes(self.take(what)?))
+    }
+
+    pub(super) fn f32(&mut self, what: &str) -> Result<f32, Diagnostic> {
+        let pos = self.pos;
+        let v = f32::from_le_bytes(self.take(what)?);
+        if !v.is_finite() {
+            return Err(self.r.error(
+                pos,
+                format!(
+                    "{}: the {what} at offset {pos} is {v}, not a finite number",
+                    self.at()
+                ),
+            ));
+        }
+        Ok(v)
+    }
+
+    pub(super) fn point(&mut self, what: &str) -> Result<Point, Diagnostic> {
+        Ok([
+            self.f32(&format!("{what} x"))?,
+            self.f32(&format!("{what} y"))?,
+        ])
+    }
+
+    pub(super) fn guid(&mut self, what: &str) -> Result<Guid, Diagnostic> {
+        Ok(Guid(self.take(what)?))
+    }
+
+    /// Checks that what is left is a whole number of `size`-byte records.
+    pub(super) fn expect_records(&self, size: usize, what: &str) -> Result<(), Diagnostic> {
+        if !self.remaining().is_multiple_of(size) {
+            let before = self.pos - self.chunk.start;
+            let head = if before > 0 {
+                format!("{before} + ")
+            } else {
+                String::new()
+            };
+            return Err(self.r.error(
+                self.chunk.offset,
+                format!(
+                    "{}: size {} is not {head}a multiple of {size} ({what})",
+                    self.at(),
+                    self.chunk.size()
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Reads an int32 count of `item`s of `item_size` bytes and checks they fit in the chunk.
+    pub(super) fn count(&mut self, item: &str, item_size: usize) -> Result<usize, Diagnostic> {
+        let pos = self.pos;
+        let n = self.i32(&format!("{item} count"))?;
+        if n < 0 {
+            return Err(self.r.error(
+                pos,
+                format!(
+                    "{}: {item} count {n} at offset {pos} is negative",
+                    self.at()
+                ),
+            ));
+        }
+        let needed = (n as u64).saturating_mul(item_size as u64);
+        if needed > self.remaining() as u64 {
+            return Err(self.r.error(
+                pos,
+                format!(
+                    "{}: {item} count {n} at offset {pos} needs {needed} bytes, the chunk has {} left",
+                    self.at(),
+                    self.remaining()
+                ),
+            ));
+        }
+        Ok(n as usize)
+    }
+
+    pub(super) fn vertices(&mut self) -> Result<Vec<Point>, Diagnostic> {
+        let n = self.count("vertex", 8)?;
+        let mut out = Vec::with_capacity(n);
+        for _ in 0..n {
+            out.push(self.point("vertex")?);
+        }
+        Ok(out)
+    }
+
+    pub(super) fn footprint(&mut self, what: &str) -> Result<Footprint, Diagnostic> {
+        Ok(Footprint {
+            offset: self.pos as u64,
+            start: self.point(&format!("{what} first point"))?,
+            to_second: self.point(&format!("{what} direction to the second point"))?,
+            to_third: self.point(&format!("{what} offset of the third point"))?,
+        })
+    }
+
+    pub(super) fn rect(&mut self) -> Result<Rect, Diagnostic> {
+        Ok(Rect {
+            offset: self.pos as u64,
+            start: self.point("rectangle first point")?,
+            to_second: self.point("rectangle offset to the second point")?,
+        })
+    }
+
+    /// Warns about bytes left after a fixed-size section.
+    pub(super) fn finish(&self, warnings: &mut Vec<Diagnostic>) {
+        if self.remaining() > 0 {
+            warnings.push(self.r.warning(
+                self.pos,
+                format!("{}: {} extra bytes ignored", self.at(), self.remaining()),
+            ));
+        }
+    }
+}
