@@ -27,19 +27,27 @@
 //! geometry.
 //!
 //! # Decisions where the spec is silent
-//! - Chunks are not padded to even sizes (every section in real files is a multiple of 4).
+//! - A bad chunk costs that chunk only: a malformed chunk (a size that is not a whole number
+//!   of records, a count that would run past its chunk, a coordinate that is not finite, an
+//!   `A2GE` whose record size cannot be worked out) is skipped with an error at its offset,
+//!   and reading goes on with the next chunk. A chunk that runs past its parent ends that
+//!   parent's walk (where the next chunk would start is unknown). Bytes left over after a
+//!   fixed-size section are a warning.
+//! - RIFF padding: an odd-sized chunk is followed by one zero pad byte, which is skipped;
+//!   files without the pad byte read too (a tag never starts with a zero byte).
+//! - A `RIFF` size larger than the file is a warning; the chunks that are there are read.
 //! - An unknown chunk, or a record chunk outside its container, is skipped by its size with a
 //!   warning. A second `VERS`, `GBDD`, `GBTE`, `RHTE` or `VGRD` is ignored with a warning (the
 //!   first wins); `VGRO` and `ROWH` chunks add up.
-//! - A record chunk whose size is not a whole number of records is an error, as is a count
-//!   that would run past its chunk; bytes left over after a fixed-size section are a warning.
-//! - `A2GE` of size 32 is a GUID and 2 points, of size 40 a GUID and 3 points; other sizes
-//!   are skipped with a warning (FlightSimData reads them as a vertex list, the spec does not
-//!   describe them).
+//! - `A2GE` holds one GUID and records until the chunk ends ("for each library object"):
+//!   16 bytes (two points) or 24 (three); see `library.rs` for the rule when both fit.
 //! - `PRDE` and `PBDE` hold one or more polygons / buildings after the GUID, read until the
-//!   chunk ends (the spec says "for each"; files written by FlightSimData hold one).
+//!   chunk ends (the spec says "for each"; files written by FlightSimData hold one). Empty
+//!   records (no vertices) are left out with a warning, so that memory follows what is drawn.
+//! - Each kind of diagnostic is said at most 20 times, then counted
+//!   ([`crate::diag::WarningCap`]).
 //! - Coordinates must be finite; values outside the frame's range are allowed (buildings may
-//!   straddle the square's edge).
+//!   straddle the square's edge; the layout warns).
 //! - The FS2004 `.agn` layout (no `RIFF` magic) is recognised and rejected.
 
 use std::fmt;
@@ -302,15 +310,17 @@ pub struct Fs2004Vegetation {
     pub height_class2: [f32; 2],
 }
 
-/// `A2GE`: one library object. The points describe its bounding box (centred frame); the
-/// object sits at the box's centre. The chunk has 2 points (size 32) or 3 (size 40).
+/// One `A2GE` record: a library object. The points describe its bounding box (centred
+/// frame); the object sits at the box's centre. An `A2GE` chunk holds one GUID and any
+/// number of records, all of two points or all of three (see `library.rs` for how the
+/// record size is chosen); each record becomes one `LibraryObject` carrying the GUID.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct LibraryObject {
     pub offset: u64,
     pub guid: Guid,
     pub start: Point,
     pub to_second: Point,
-    /// The optional third point (chunk size 40).
+    /// The optional third point (24-byte records).
     pub to_third: Option<Point>,
 }
 
@@ -346,8 +356,16 @@ pub struct PolygonBuilding {
 // ---------------------------------------------------------------------------------------
 // Reader
 
-/// Reads an FSX `.agn` file. Warnings (unknown chunks, odd values) go to `warnings`; the
-/// first structural problem is returned as an error at its byte offset.
+/// Reads an FSX `.agn` file.
+///
+/// Every chunk carries its own size, so a bad chunk costs that chunk only: a malformed
+/// chunk (a size that is not a whole number of records, a count past its end, a vertex that
+/// is not a finite number, an unknown record size) is skipped with an **error** in
+/// `warnings`, at its offset, and the rest of the file is read. Oddities that can be read
+/// around are warnings. Each kind of diagnostic is said at most
+/// [`crate::diag::SHOWN_PER_KIND`] times, then counted. `Err` only when the file is not an
+/// FSX RIFF `.agn` at all (no `RIFF`/`AGNX` header). A caller that must know whether
+/// something was skipped looks for an error in `warnings`.
 pub fn parse(
     path: &Path,
     bytes: &[u8],
@@ -360,7 +378,7 @@ pub fn parse(
     if !bytes.starts_with(b"RIFF") {
         return Err(r.error(0, non_riff_message(bytes)));
     }
-    if bytes.len() < 8 {
+    if bytes.len() < 12 {
         return Err(r.error(
             0,
             format!(
@@ -370,23 +388,10 @@ pub fn parse(
         ));
     }
     let size = read_u32(bytes, 4);
-    if size == 0 {
-        return Err(r.error(0, "empty RIFF chunk: no AGNX form type and no sections"));
-    }
-    let riff_end = 8usize.saturating_add(size);
-    if riff_end > bytes.len() {
-        return Err(r.error(
-            0,
-            format!(
-                "RIFF chunk at offset 0 has size {size}, which runs past the end of the file by {} bytes",
-                riff_end - bytes.len()
-            ),
-        ));
-    }
     if size < 4 {
         return Err(r.error(
-            8,
-            format!("truncated RIFF header: the AGNX form type needs 4 bytes, the RIFF chunk holds {size}"),
+            4,
+            format!("RIFF chunk of size {size}: the AGNX form type needs 4 bytes"),
         ));
     }
     let form = [bytes[8], bytes[9], bytes[10], bytes[11]];
@@ -399,14 +404,23 @@ pub fn parse(
             ),
         ));
     }
-    if riff_end < bytes.len() {
-        warnings.push(r.warning(
-            riff_end,
+    let mut sink = Sink::new(path, warnings);
+    let mut riff_end = 8usize.saturating_add(size);
+    if riff_end > bytes.len() {
+        sink.warn("RIFF size past the end of the file", 4, || {
+            format!(
+                "RIFF chunk at offset 0 has size {size}, which runs past the end of the file by {} bytes; the chunks that are there are read",
+                riff_end - bytes.len()
+            )
+        });
+        riff_end = bytes.len();
+    } else if riff_end + usize::from(size % 2 == 1) < bytes.len() {
+        sink.warn("bytes after the RIFF chunk", riff_end, || {
             format!(
                 "{} bytes after the RIFF chunk ignored",
                 bytes.len() - riff_end
-            ),
-        ));
+            )
+        });
     }
     let riff = Chunk {
         tag: *b"RIFF",
@@ -416,98 +430,108 @@ pub fn parse(
     };
 
     let mut file = AgnFile::default();
-    let sections = r.children(&riff, 12)?;
-    if sections.is_empty() {
-        warnings.push(r.warning(0, "the RIFF chunk holds no sections"));
-    }
-    for c in sections {
-        match &c.tag {
-            b"VERS" => {
-                let v = read_version(&r, c, warnings)?;
-                set_once(&r, &mut file.version, v, c, warnings);
-            }
-            b"GBDD" => {
-                let w = read_weights(&r, c, warnings)?;
-                set_once(&r, &mut file.building_weights, w, c, warnings);
-            }
-            b"GBTE" => {
-                let t = read_texture(&r, c, warnings);
-                set_once(&r, &mut file.building_texture, t, c, warnings);
-            }
-            b"RHTE" => {
-                let t = read_texture(&r, c, warnings);
-                set_once(&r, &mut file.row_house_texture, t, c, warnings);
-            }
-            b"VGRD" => {
-                let v = read_fs2004_vegetation(&r, c, warnings)?;
-                set_once(&r, &mut file.fs2004_vegetation, v, c, warnings);
-            }
-            b"VGRO" => {
-                let mut f = Fields::new(&r, c);
-                f.expect_records(16, "rectangles of 4 floats")?;
-                while f.remaining() > 0 {
-                    file.fs2004_vegetation_rects.push(f.rect()?);
-                }
-            }
-            b"ROWH" => {
-                let mut f = Fields::new(&r, c);
-                f.expect_records(24, "row houses of 6 floats")?;
-                while f.remaining() > 0 {
-                    file.row_houses.push(f.footprint("row house")?);
-                }
-            }
-            b"GBLD" => {
-                for child in r.children(&c, c.start)? {
-                    if &child.tag == b"GBLR" {
-                        file.generic_buildings.push(read_gblr(&r, child)?);
-                    } else {
-                        warnings.push(r.unknown(child, &c));
-                    }
-                }
-            }
-            b"PREG" => {
-                for child in r.children(&c, c.start)? {
-                    if &child.tag == b"PRDE" {
-                        file.vegetation_polygons
-                            .push(read_prde(&r, child, warnings)?);
-                    } else {
-                        warnings.push(r.unknown(child, &c));
-                    }
-                }
-            }
-            b"VGRG" => {
-                for child in r.children(&c, c.start)? {
-                    if &child.tag == b"VGRE" {
-                        file.vegetation_rects.push(read_vgre(&r, child)?);
-                    } else {
-                        warnings.push(r.unknown(child, &c));
-                    }
-                }
-            }
-            b"AGN2" => {
-                for child in r.children(&c, c.start)? {
-                    if &child.tag == b"A2GE" {
-                        if let Some(obj) = read_a2ge(&r, child, warnings)? {
-                            file.library_objects.push(obj);
-                        }
-                    } else {
-                        warnings.push(r.unknown(child, &c));
-                    }
-                }
-            }
-            b"PBLD" => {
-                for child in r.children(&c, c.start)? {
-                    if &child.tag == b"PBDE" {
-                        file.polygon_buildings.push(read_pbde(&r, child, warnings)?);
-                    } else {
-                        warnings.push(r.unknown(child, &c));
-                    }
-                }
-            }
-            _ => warnings.push(r.unknown(c, &riff)),
+    let mut any = false;
+    for c in r.children(&riff, 12) {
+        any = true;
+        match c {
+            Ok(c) => read_section(&r, c, &riff, &mut file, &mut sink),
+            Err(e) => sink.skip_chunk(e),
         }
     }
+    if !any {
+        sink.warn("no sections", 0, || {
+            "the RIFF chunk holds no sections".into()
+        });
+    }
+    sink.finish();
     Ok(file)
+}
+
+/// Reads one section of the `RIFF` chunk into `file`; a malformed one is reported and
+/// leaves `file` as it was.
+fn read_section(r: &Reader, c: Chunk, riff: &Chunk, file: &mut AgnFile, sink: &mut Sink) {
+    let result = match &c.tag {
+        b"VERS" => read_version(r, c, sink).map(|v| set_once(r, &mut file.version, v, c, sink)),
+        b"GBDD" => {
+            read_weights(r, c, sink).map(|w| set_once(r, &mut file.building_weights, w, c, sink))
+        }
+        b"GBTE" => {
+            let t = read_texture(r, c, sink);
+            set_once(r, &mut file.building_texture, t, c, sink);
+            Ok(())
+        }
+        b"RHTE" => {
+            let t = read_texture(r, c, sink);
+            set_once(r, &mut file.row_house_texture, t, c, sink);
+            Ok(())
+        }
+        b"VGRD" => read_fs2004_vegetation(r, c, sink)
+            .map(|v| set_once(r, &mut file.fs2004_vegetation, v, c, sink)),
+        b"VGRO" => read_vgro(r, c).map(|rects| file.fs2004_vegetation_rects.extend(rects)),
+        b"ROWH" => read_rowh(r, c).map(|rows| file.row_houses.extend(rows)),
+        b"GBLD" | b"PREG" | b"VGRG" | b"AGN2" | b"PBLD" => {
+            read_container(r, c, file, sink);
+            Ok(())
+        }
+        _ => {
+            r.unknown(c, riff, sink);
+            Ok(())
+        }
+    };
+    if let Err(e) = result {
+        sink.skip_chunk(e);
+    }
+}
+
+/// Reads the record chunks of a container (`GBLD` → `GBLR`, `PREG` → `PRDE`, `VGRG` →
+/// `VGRE`, `AGN2` → `A2GE`, `PBLD` → `PBDE`), each on its own.
+fn read_container(r: &Reader, c: Chunk, file: &mut AgnFile, sink: &mut Sink) {
+    let record: &[u8; 4] = match &c.tag {
+        b"GBLD" => b"GBLR",
+        b"PREG" => b"PRDE",
+        b"VGRG" => b"VGRE",
+        b"AGN2" => b"A2GE",
+        _ => b"PBDE",
+    };
+    for child in r.children(&c, c.start) {
+        let child = match child {
+            Ok(ch) => ch,
+            Err(e) => {
+                sink.skip_chunk(e);
+                continue;
+            }
+        };
+        if &child.tag != record {
+            r.unknown(child, &c, sink);
+            continue;
+        }
+        let result = match record {
+            b"GBLR" => read_gblr(r, child, sink).map(|g| {
+                if !g.buildings.is_empty() {
+                    file.generic_buildings.push(g)
+                }
+            }),
+            b"PRDE" => read_prde(r, child, sink).map(|v| {
+                if !v.polygons.is_empty() {
+                    file.vegetation_polygons.push(v)
+                }
+            }),
+            b"VGRE" => read_vgre(r, child, sink).map(|v| {
+                if !v.rects.is_empty() {
+                    file.vegetation_rects.push(v)
+                }
+            }),
+            b"A2GE" => read_a2ge(r, child, sink).map(|v| file.library_objects.extend(v)),
+            _ => read_pbde(r, child, sink).map(|p| {
+                if !p.buildings.is_empty() {
+                    file.polygon_buildings.push(p)
+                }
+            }),
+        };
+        if let Err(e) = result {
+            sink.skip_chunk(e);
+        }
+    }
 }
 
 /// The error for a file without `RIFF` magic: FS2004 files start with four int32 weights.
@@ -529,11 +553,11 @@ mod read;
 mod vegetation;
 mod write;
 
-use buildings::{read_gblr, read_pbde, read_texture, read_version, read_weights};
+use buildings::{read_gblr, read_pbde, read_rowh, read_texture, read_version, read_weights};
 use library::read_a2ge;
 pub use lod13::*;
-use read::{read_u32, set_once, tag_name, Chunk, Fields, Reader};
-use vegetation::{read_fs2004_vegetation, read_prde, read_vgre};
+use read::{read_u32, set_once, tag_name, Chunk, Reader, Sink};
+use vegetation::{read_fs2004_vegetation, read_prde, read_vgre, read_vgro};
 pub use write::write;
 
 #[cfg(test)]

@@ -2,6 +2,7 @@
 //! chunk's end.
 
 use super::*;
+use crate::diag::{Location, Severity, WarningCap};
 
 /// A chunk found in the file: its tag, the offset of its header and its payload range.
 #[derive(Debug, Clone, Copy)]
@@ -50,80 +51,167 @@ impl Reader<'_> {
         Diagnostic::error_offset(self.path, offset as u64, message)
     }
 
-    pub(super) fn warning(&self, offset: usize, message: impl Into<String>) -> Diagnostic {
-        Diagnostic::warning_offset(self.path, offset as u64, message)
-    }
-
-    pub(super) fn unknown(&self, c: Chunk, parent: &Chunk) -> Diagnostic {
-        let what = if is_record_tag(c.tag) {
-            "misplaced"
+    /// Reports a chunk that is unknown, or a record chunk outside its container.
+    pub(super) fn unknown(&self, c: Chunk, parent: &Chunk, sink: &mut Sink) {
+        let (kind, what) = if is_record_tag(c.tag) {
+            ("misplaced chunk", "misplaced")
         } else {
-            "unknown"
+            ("unknown chunk", "unknown")
         };
-        self.warning(
-            c.offset,
+        sink.warn(kind, c.offset, || {
             format!(
                 "{what} chunk {} at offset {} ({} bytes) in the {} chunk skipped",
                 c.name(),
                 c.offset,
                 c.size(),
                 parent.name()
-            ),
-        )
+            )
+        });
     }
 
-    /// The chunks in `parent`'s payload from `start` to its end.
-    pub(super) fn children(&self, parent: &Chunk, start: usize) -> Result<Vec<Chunk>, Diagnostic> {
-        let mut out = Vec::new();
-        let mut pos = start;
-        while pos < parent.end {
-            let left = parent.end - pos;
-            if left < 8 {
-                return Err(self.error(
-                    pos,
-                    format!(
-                        "truncated chunk header at offset {pos} in the {} chunk at offset {}: {left} bytes left, a chunk header needs 8",
-                        parent.name(),
-                        parent.offset
-                    ),
-                ));
-            }
-            let tag = [
-                self.bytes[pos],
-                self.bytes[pos + 1],
-                self.bytes[pos + 2],
-                self.bytes[pos + 3],
-            ];
-            let size = read_u32(self.bytes, pos + 4);
-            let start = pos + 8;
-            if size > parent.end - start {
-                let past = if parent.end == self.bytes.len() {
-                    "the end of the file".to_string()
-                } else {
-                    format!(
-                        "the end of its parent {} chunk at offset {}",
-                        parent.name(),
-                        parent.offset
-                    )
-                };
-                return Err(self.error(
-                    pos,
-                    format!(
-                        "{} chunk at offset {pos} has size {size}, which runs past {past} by {} bytes",
-                        tag_name(tag),
-                        size - (parent.end - start)
-                    ),
-                ));
-            }
-            out.push(Chunk {
-                tag,
-                offset: pos,
-                start,
-                end: start + size,
-            });
-            pos = start + size;
+    /// The chunks in `parent`'s payload from `start` to its end, one at a time (a file of
+    /// millions of chunks is walked without a list of them). Odd-sized chunks are followed
+    /// by RIFF's one pad byte when it is there (a zero byte); a writer that does not pad is
+    /// read too, since a tag never starts with a zero byte. A chunk that runs past its
+    /// parent ends the walk with an error: where the next chunk starts is then unknown.
+    pub(super) fn children<'r>(&'r self, parent: &Chunk, start: usize) -> ChunkWalk<'r> {
+        ChunkWalk {
+            bytes: self.bytes,
+            r: self,
+            parent: *parent,
+            pos: start,
+            done: false,
         }
-        Ok(out)
+    }
+}
+
+/// The walk over one chunk's children ([`Reader::children`]).
+pub(super) struct ChunkWalk<'r> {
+    bytes: &'r [u8],
+    r: &'r Reader<'r>,
+    parent: Chunk,
+    pos: usize,
+    done: bool,
+}
+
+impl Iterator for ChunkWalk<'_> {
+    type Item = Result<Chunk, Diagnostic>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let (parent, pos) = (self.parent, self.pos);
+        if self.done || pos >= parent.end {
+            return None;
+        }
+        let left = parent.end - pos;
+        if left < 8 {
+            self.done = true;
+            return Some(Err(self.r.error(
+                pos,
+                format!(
+                    "truncated chunk header at offset {pos} in the {} chunk at offset {}: {left} bytes left, a chunk header needs 8; those bytes are skipped",
+                    parent.name(),
+                    parent.offset
+                ),
+            )));
+        }
+        let b = self.bytes;
+        let tag = [b[pos], b[pos + 1], b[pos + 2], b[pos + 3]];
+        let size = read_u32(b, pos + 4);
+        let start = pos + 8;
+        if size > parent.end - start {
+            self.done = true;
+            let past = if parent.end == b.len() {
+                "the end of the file".to_string()
+            } else {
+                format!(
+                    "the end of its parent {} chunk at offset {}",
+                    parent.name(),
+                    parent.offset
+                )
+            };
+            return Some(Err(self.r.error(
+                pos,
+                format!(
+                    "{} chunk at offset {pos} has size {size}, which runs past {past} by {} bytes; it and the rest of the {} chunk are skipped",
+                    tag_name(tag),
+                    size - (parent.end - start),
+                    parent.name()
+                ),
+            )));
+        }
+        let end = start + size;
+        self.pos = end;
+        if size % 2 == 1 && end < parent.end && b[end] == 0 {
+            self.pos += 1;
+        }
+        Some(Ok(Chunk {
+            tag,
+            offset: pos,
+            start,
+            end,
+        }))
+    }
+}
+
+/// Where the reader's diagnostics go: the caller's list, each kind capped by a
+/// [`WarningCap`] so that a file of millions of bad records gives a bounded list.
+pub(super) struct Sink<'w> {
+    pub(super) path: &'w Path,
+    out: &'w mut Vec<Diagnostic>,
+    cap: WarningCap,
+    /// Chunks skipped because they were malformed.
+    pub(super) skipped: usize,
+}
+
+impl<'w> Sink<'w> {
+    pub(super) fn new(path: &'w Path, out: &'w mut Vec<Diagnostic>) -> Self {
+        Sink {
+            path,
+            out,
+            cap: WarningCap::default(),
+            skipped: 0,
+        }
+    }
+
+    /// A warning of `kind` at `offset`; the message is built only when it is said.
+    pub(super) fn warn(
+        &mut self,
+        kind: &'static str,
+        offset: usize,
+        message: impl FnOnce() -> String,
+    ) {
+        if self.cap.admit(kind, Severity::Warning, offset as u64) {
+            self.out.push(Diagnostic::warning_offset(
+                self.path,
+                offset as u64,
+                message(),
+            ));
+        }
+    }
+
+    /// A diagnostic made elsewhere, under `kind`.
+    pub(super) fn push(&mut self, kind: &'static str, d: Diagnostic) {
+        let offset = match d.location {
+            Location::Offset(o) => o,
+            _ => 0,
+        };
+        if self.cap.admit(kind, d.severity, offset) {
+            self.out.push(d);
+        }
+    }
+
+    /// A malformed chunk: its error, saying that the chunk is skipped.
+    pub(super) fn skip_chunk(&mut self, mut e: Diagnostic) {
+        self.skipped += 1;
+        if !e.message.contains("skipped") {
+            e.message.push_str("; the chunk is skipped");
+        }
+        self.push("malformed chunk skipped", e);
+    }
+
+    /// Appends the counts of what was not said.
+    pub(super) fn finish(self) {
+        self.out.extend(self.cap.summary(self.path));
     }
 }
 
@@ -137,17 +225,17 @@ pub(super) fn set_once<T>(
     slot: &mut Option<T>,
     value: T,
     c: Chunk,
-    warnings: &mut Vec<Diagnostic>,
+    warnings: &mut Sink,
 ) {
+    let _ = r;
     if slot.is_some() {
-        warnings.push(r.warning(
-            c.offset,
+        warnings.warn("second chunk of a kind that occurs once", c.offset, || {
             format!(
                 "second {} chunk at offset {} ignored; the first one is used",
                 c.name(),
                 c.offset
-            ),
-        ));
+            )
+        });
     } else {
         *slot = Some(value);
     }
@@ -305,12 +393,11 @@ impl<'r, 'a> Fields<'r, 'a> {
     }
 
     /// Warns about bytes left after a fixed-size section.
-    pub(super) fn finish(&self, warnings: &mut Vec<Diagnostic>) {
+    pub(super) fn finish(&self, warnings: &mut Sink) {
         if self.remaining() > 0 {
-            warnings.push(self.r.warning(
-                self.pos,
-                format!("{}: {} extra bytes ignored", self.at(), self.remaining()),
-            ));
+            warnings.warn("extra bytes after a fixed-size section", self.pos, || {
+                format!("{}: {} extra bytes ignored", self.at(), self.remaining())
+            });
         }
     }
 }

@@ -20,10 +20,15 @@ fn read_ok(bytes: &[u8]) -> (AgnFile, Vec<Diagnostic>) {
     }
 }
 
+/// The first error: the `Err` of a file that cannot be read at all, or the first error
+/// among the diagnostics of one whose bad chunk was skipped.
 fn read_err(bytes: &[u8]) -> Diagnostic {
-    match read(bytes).0 {
-        Ok(f) => panic!("expected an error, got {f:?}"),
-        Err(e) => {
+    match read(bytes) {
+        (Ok(f), w) => match w.into_iter().find(|d| d.is_error()) {
+            Some(e) => e,
+            None => panic!("expected an error, got {f:?}"),
+        },
+        (Err(e), _) => {
             assert_eq!(e.severity, Severity::Error);
             e
         }
@@ -468,7 +473,7 @@ fn written_file_reads_back_section_by_section() {
     );
     assert_eq!(tag_at(&bytes, f.row_houses[0].offset - 8), b"ROWH");
     assert_eq!(f.row_houses[2].offset, f.row_houses[0].offset + 48);
-    assert_eq!(tag_at(&bytes, f.library_objects[1].offset), b"A2GE");
+    assert_eq!(tag_at(&bytes, f.library_objects[1].offset - 24), b"A2GE");
     let pb = &f.polygon_buildings[0];
     assert_eq!(tag_at(&bytes, pb.offset), b"PBDE");
     assert_eq!(pb.buildings[0].offset, pb.offset + 24);
@@ -491,8 +496,9 @@ fn library_objects_in_both_forms() {
     let bytes = write(&m);
     let (f, _) = read_ok(&bytes);
     let [two, three] = [f.library_objects[0], f.library_objects[1]];
-    assert_eq!(read_u32(&bytes, two.offset as usize + 4), 32);
-    assert_eq!(read_u32(&bytes, three.offset as usize + 4), 40);
+    // Each A2GE holds one record here: its header is 24 bytes (8 + the GUID) before it.
+    assert_eq!(read_u32(&bytes, two.offset as usize - 24 + 4), 32);
+    assert_eq!(read_u32(&bytes, three.offset as usize - 24 + 4), 40);
     assert_eq!(two.to_third, None);
     assert_eq!(three.to_third, Some([0.0, 0.03]));
     assert_eq!(two.guid, g(9));
@@ -508,7 +514,8 @@ fn library_objects_in_both_forms() {
         "{c:?}"
     );
 
-    // Any other size is skipped with a warning, not read as something else.
+    // A size that is neither GUID + n·16 nor GUID + n·24 is a malformed chunk: skipped with
+    // an error, not read as something else; the next chunk is read.
     let bytes = riff(|b| {
         chunk(b, b"AGN2", |b| {
             chunk(b, b"A2GE", |b| {
@@ -525,7 +532,12 @@ fn library_objects_in_both_forms() {
     assert_eq!(f.library_objects.len(), 1);
     assert_eq!(f.library_objects[0].guid, g(2));
     assert_eq!(w.len(), 1, "{w:?}");
-    assert!(w[0].message.contains("size 44"), "{}", w[0]);
+    assert!(w[0].is_error());
+    assert!(
+        w[0].message.contains("28 bytes after the GUID") && w[0].message.contains("skipped"),
+        "{}",
+        w[0]
+    );
     assert_eq!(at(&w[0]), 20);
 }
 
@@ -585,11 +597,20 @@ fn chunk_running_past_the_end_of_the_file() {
     assert!(e.message.contains("runs past the end of the file"), "{e}");
     assert!(e.message.contains("PBLD chunk at offset"), "{e}");
     assert_eq!(tag_at(&cut, at(&e)), b"PBLD");
-    // Without fixing the RIFF size, the RIFF chunk itself is too long.
-    let e = read_err(&full[..full.len() - 5]);
-    assert_eq!(at(&e), 0);
-    assert!(e.message.contains("RIFF chunk at offset 0 has size"), "{e}");
-    assert!(e.message.contains("by 5 bytes"), "{e}");
+    // Without fixing the RIFF size, the RIFF chunk itself is too long: a warning, and the
+    // chunks that are there are read (all but the cut one).
+    let (f, w) = read_ok(&full[..full.len() - 5]);
+    assert_eq!(at(&w[0]), 4);
+    assert!(!w[0].is_error());
+    assert!(
+        w[0].message.contains("RIFF chunk at offset 0 has size"),
+        "{}",
+        w[0]
+    );
+    assert!(w[0].message.contains("by 5 bytes"), "{}", w[0]);
+    assert!(w[1].is_error() && w[1].message.contains("PBLD"), "{}", w[1]);
+    assert_eq!(f.library_objects.len(), 2);
+    assert!(f.polygon_buildings.is_empty());
 }
 
 #[test]
@@ -735,7 +756,7 @@ fn bad_headers() {
     let e = read_err(b"");
     assert!(e.message.contains("empty file"), "{e}");
     let e = read_err(b"RIFF\0\0\0\0");
-    assert!(e.message.contains("empty RIFF"), "{e}");
+    assert!(e.message.contains("truncated RIFF header"), "{e}");
     assert_eq!(at(&e), 0);
     let e = read_err(b"RIF");
     assert!(
@@ -880,9 +901,13 @@ impl Rng {
 #[test]
 fn prefixes_and_mutations_never_panic() {
     let bytes = write(&model());
-    // Every strict prefix is an error (the RIFF size runs past its end), never a panic.
+    // A prefix shorter than the header is an error; a longer one reads what is there, with
+    // a warning that the RIFF size runs past the end; never a panic.
     for n in 0..bytes.len() {
-        assert!(read(&bytes[..n]).0.is_err(), "prefix {n} read");
+        match read(&bytes[..n]) {
+            (Err(_), _) => assert!(n < 12, "prefix {n} not read"),
+            (Ok(_), w) => assert!(n >= 12 && !w.is_empty(), "prefix {n}: {w:?}"),
+        }
     }
     assert!(read(&bytes).0.is_ok());
 
@@ -1056,4 +1081,153 @@ fn committed_sample_has_the_town_it_was_made_with() {
     let d = sq.centred_to_local(church.to_third.unwrap());
     assert!((a[0].hypot(a[1]) - 18.0).abs() < 0.01 && (d[0].hypot(d[1]) - 32.0).abs() < 0.01);
     assert!((a[0] * d[0] + a[1] * d[1]).abs() < 0.01);
+}
+
+// --- Issue 14: a bad chunk costs that chunk only ------------------------------------
+
+#[test]
+fn a_bad_chunk_costs_that_chunk_only() {
+    let mut m = model();
+    m.row_houses[1].to_second = [f32::NAN, 0.0];
+    let bytes = write(&m);
+    let (f, w) = read_ok(&bytes);
+    // ROWH is skipped with a located error; everything else is read.
+    let errors: Vec<_> = w.iter().filter(|d| d.is_error()).collect();
+    assert_eq!(errors.len(), 1, "{w:?}");
+    assert!(errors[0].message.contains("ROWH") && errors[0].message.contains("skipped"));
+    assert!(errors[0].to_string().contains(": offset "), "{}", errors[0]);
+    assert!(f.row_houses.is_empty());
+    let mut rest = m.clone();
+    rest.row_houses.clear(); // (NaN is not equal to itself)
+    assert_eq!(strip_offsets(f.clone()), rest);
+
+    // A record chunk in a container: only it is lost, its neighbours are read.
+    let bytes = riff(|b| {
+        chunk(b, b"GBLD", |b| {
+            chunk(b, b"GBLR", |b| {
+                b.extend_from_slice(&g(1).0);
+                (0..5).for_each(|_| put_f32(b, 0.01)); // 20 bytes: not a building
+            });
+            chunk(b, b"GBLR", |b| {
+                b.extend_from_slice(&g(2).0);
+                put_footprint(b, &fp(0.1, 0.1));
+            });
+        });
+    });
+    let (f, w) = read_ok(&bytes);
+    assert_eq!(f.generic_buildings.len(), 1);
+    assert_eq!(f.generic_buildings[0].roof, g(2));
+    assert_eq!(w.len(), 1);
+    assert!(w[0].is_error() && w[0].message.contains("not 16 + a multiple of 24"));
+}
+
+#[test]
+fn riff_padding_after_an_odd_chunk_is_accepted() {
+    let bytes = riff(|b| {
+        chunk(b, b"GBTE", |b| b.extend_from_slice(b"abc")); // 3 bytes: odd
+        b.push(0); // the RIFF pad byte
+        chunk(b, b"VERS", |b| put_i32(b, FSX_VERSION));
+    });
+    let (f, w) = read_ok(&bytes);
+    assert!(w.is_empty(), "{w:?}");
+    assert_eq!(f.building_texture.unwrap().name, "abc");
+    assert_eq!(f.version.unwrap().value, FSX_VERSION);
+    // A writer that does not pad is read too.
+    let bytes = riff(|b| {
+        chunk(b, b"GBTE", |b| b.extend_from_slice(b"abc"));
+        chunk(b, b"VERS", |b| put_i32(b, FSX_VERSION));
+    });
+    let (f, w) = read_ok(&bytes);
+    assert!(w.is_empty(), "{w:?}");
+    assert_eq!(f.version.unwrap().value, FSX_VERSION);
+}
+
+fn a2ge(guid: Guid, floats: &[f32]) -> Vec<u8> {
+    riff(|b| {
+        chunk(b, b"AGN2", |b| {
+            chunk(b, b"A2GE", |b| {
+                b.extend_from_slice(&guid.0);
+                floats.iter().for_each(|&x| put_f32(b, x));
+            })
+        })
+    })
+}
+
+#[test]
+fn a2ge_holds_any_number_of_objects() {
+    // Five two-point records (80 bytes: 16 divides, 24 does not).
+    let floats: Vec<f32> = (0..5)
+        .flat_map(|i| [0.1 * i as f32 - 0.2, 0.05, 0.01, 0.01])
+        .collect();
+    let (f, w) = read_ok(&a2ge(g(3), &floats));
+    assert!(w.is_empty(), "{w:?}");
+    assert_eq!(f.library_objects.len(), 5);
+    assert!(f
+        .library_objects
+        .iter()
+        .all(|o| o.to_third.is_none() && o.guid == g(3)));
+    assert_eq!(
+        f.library_objects[1].offset,
+        f.library_objects[0].offset + 16
+    );
+    // Three three-point records (72 bytes: 24 divides, 16 does not).
+    let floats: Vec<f32> = (0..3)
+        .flat_map(|i| [0.1 * i as f32, -0.1, 0.01, 0.0, 0.0, 0.008])
+        .collect();
+    let (f, w) = read_ok(&a2ge(g(4), &floats));
+    assert!(w.is_empty(), "{w:?}");
+    assert_eq!(f.library_objects.len(), 3);
+    assert_eq!(f.library_objects[2].to_third, Some([0.0, 0.008]));
+}
+
+#[test]
+fn a2ge_size_dividing_both_is_chosen_by_plausibility_with_a_warning() {
+    // 96 bytes: 6 two-point or 4 three-point records. Written as rotated three-point boxes
+    // (d and o at right angles), the three-point reading is the plausible one.
+    let three: Vec<f32> = (0..4)
+        .flat_map(|i| [0.1 * i as f32 - 0.2, 0.1, 0.006, 0.006, -0.004, 0.004])
+        .collect();
+    let (f, w) = read_ok(&a2ge(g(5), &three));
+    assert_eq!(f.library_objects.len(), 4);
+    assert!(f.library_objects.iter().all(|o| o.to_third.is_some()));
+    assert_eq!(w.len(), 1);
+    assert!(!w[0].is_error());
+    assert!(w[0].message.contains("read as three-point"), "{}", w[0]);
+    // Six two-point records whose "third points" would be positions far from a box: two.
+    let two: Vec<f32> = (0..6)
+        .flat_map(|i| [0.4 - 0.15 * i as f32, 0.3, 0.01, 0.005])
+        .collect();
+    let (f, w) = read_ok(&a2ge(g(6), &two));
+    assert_eq!(f.library_objects.len(), 6, "{w:?}");
+    assert!(f.library_objects.iter().all(|o| o.to_third.is_none()));
+    assert!(w[0].message.contains("read as two-point"), "{}", w[0]);
+}
+
+#[test]
+fn millions_of_empty_records_cost_no_memory_and_few_warnings() {
+    // One PRDE of 100,000 polygons without vertices: none is kept, and the warnings
+    // collapse into 20 and a count.
+    let n = 100_000;
+    let bytes = riff(|b| {
+        chunk(b, b"PREG", |b| {
+            chunk(b, b"PRDE", |b| {
+                b.extend_from_slice(&g(1).0);
+                (0..n).for_each(|_| put_i32(b, 0));
+            })
+        });
+        // And as many empty unknown chunks.
+        chunk(b, b"PBLD", |b| {
+            (0..n).for_each(|_| chunk(b, b"XXXX", |_| {}));
+        });
+    });
+    let (f, w) = read_ok(&bytes);
+    assert!(f.vegetation_polygons.is_empty());
+    assert_eq!(w.len(), 2 * crate::diag::SHOWN_PER_KIND + 2, "{w:?}");
+    let counts: Vec<&Diagnostic> = w.iter().filter(|d| d.message.contains("more of")).collect();
+    assert_eq!(counts.len(), 2);
+    assert!(
+        counts[0].message.contains(&format!("{} more", n - 20)),
+        "{}",
+        counts[0]
+    );
 }

@@ -6,7 +6,7 @@ use super::*;
 pub(super) fn read_fs2004_vegetation(
     r: &Reader,
     c: Chunk,
-    warnings: &mut Vec<Diagnostic>,
+    sink: &mut Sink,
 ) -> Result<Fs2004Vegetation, Diagnostic> {
     let mut f = Fields::new(r, c);
     let v = Fs2004Vegetation {
@@ -24,23 +24,51 @@ pub(super) fn read_fs2004_vegetation(
             f.f32("maximum height of class 2")?,
         ],
     };
-    f.finish(warnings);
+    f.finish(sink);
     if !(0..=100).contains(&v.percent_class1) {
-        warnings.push(r.warning(
-            c.offset,
+        sink.warn("VGRD percentage outside 0..=100", c.offset, || {
             format!(
-                "VGRD percentage of class 1 is {}, outside 0..=100",
+                "VGRD percentage of class 1 is {}, outside 0..=100; clamped",
                 v.percent_class1
-            ),
-        ));
+            )
+        });
+    }
+    if v.max_density < 0 {
+        sink.warn("VGRD negative density", c.offset, || {
+            format!("VGRD maximum density is {}; no trees", v.max_density)
+        });
+    }
+    for (k, [lo, hi]) in [(1, v.height_class1), (2, v.height_class2)] {
+        if !(lo >= 0.0 && lo <= hi) {
+            sink.warn("VGRD height range not ordered", c.offset, || {
+                format!(
+                    "VGRD heights of class {k} are {lo} to {hi}; a minimum above the maximum, or negative, is read as {} to {}",
+                    lo.min(hi).max(0.0),
+                    lo.max(hi).max(0.0)
+                )
+            });
+        }
     }
     Ok(v)
 }
 
+/// `VGRO`: a whole number of 16-byte rectangles, or the chunk is skipped.
+pub(super) fn read_vgro(r: &Reader, c: Chunk) -> Result<Vec<Rect>, Diagnostic> {
+    let mut f = Fields::new(r, c);
+    f.expect_records(16, "rectangles of 4 floats")?;
+    let mut rects = Vec::with_capacity(f.remaining() / 16);
+    while f.remaining() > 0 {
+        rects.push(f.rect()?);
+    }
+    Ok(rects)
+}
+
+/// `PRDE`: polygons until the chunk ends. A polygon without vertices is left out (counted
+/// in a warning): a chunk of millions of empty polygons costs no memory.
 pub(super) fn read_prde(
     r: &Reader,
     c: Chunk,
-    warnings: &mut Vec<Diagnostic>,
+    sink: &mut Sink,
 ) -> Result<VegetationPolygons, Diagnostic> {
     let mut f = Fields::new(r, c);
     let vegetation = f.guid("vegetation GUID")?;
@@ -49,22 +77,24 @@ pub(super) fn read_prde(
         let offset = f.pos;
         let vertices = f.vertices()?;
         if vertices.len() < 4 {
-            warnings.push(r.warning(
-                offset,
+            sink.warn("PRDE polygon with fewer than 4 vertices", offset, || {
                 format!(
-                    "{}: polygon at offset {offset} has {} vertices; a closed ring needs at least 4",
+                    "{}: polygon at offset {offset} has {} vertices; a closed ring needs at least 4{}",
                     f.at(),
-                    vertices.len()
-                ),
-            ));
+                    vertices.len(),
+                    if vertices.len() < 3 { "; skipped" } else { "" }
+                )
+            });
+            if vertices.len() < 3 {
+                continue;
+            }
         } else if vertices.first() != vertices.last() {
-            warnings.push(r.warning(
-                offset,
+            sink.warn("PRDE polygon not closed", offset, || {
                 format!(
                     "{}: polygon at offset {offset} is not closed (its first and last vertex differ); treated as closed",
                     f.at()
-                ),
-            ));
+                )
+            });
         }
         polygons.push(Polygon {
             offset: offset as u64,
@@ -78,10 +108,19 @@ pub(super) fn read_prde(
     })
 }
 
-pub(super) fn read_vgre(r: &Reader, c: Chunk) -> Result<VegetationRects, Diagnostic> {
+pub(super) fn read_vgre(
+    r: &Reader,
+    c: Chunk,
+    sink: &mut Sink,
+) -> Result<VegetationRects, Diagnostic> {
     let mut f = Fields::new(r, c);
     let vegetation = f.guid("vegetation GUID")?;
     f.expect_records(16, "the vegetation GUID, then rectangles of 4 floats")?;
+    if f.remaining() == 0 {
+        sink.warn("VGRE without rectangles", c.offset, || {
+            format!("{}: a vegetation GUID and no rectangles", f.at())
+        });
+    }
     let mut rects = Vec::with_capacity(f.remaining() / 16);
     while f.remaining() > 0 {
         rects.push(f.rect()?);

@@ -3,8 +3,9 @@
 use super::*;
 
 /// Writes `file` as an FSX RIFF `.agn` file. Offsets in the model are ignored; sections come
-/// in the order of [`AgnFile`]'s fields, containers only when they have records. An `A2GE`
-/// gets 3 points when `to_third` is set, else 2. Texture names are NUL-padded to a multiple
+/// in the order of [`AgnFile`]'s fields, containers only when they have records. Each run of
+/// library objects with the same GUID and form (3 points when `to_third` is set, else 2)
+/// becomes one `A2GE`. Texture names are NUL-padded to a multiple
 /// of 4 with at least one NUL.
 ///
 /// # Panics
@@ -81,15 +82,25 @@ pub fn write(file: &AgnFile) -> Vec<u8> {
         }
         if !file.library_objects.is_empty() {
             chunk(b, b"AGN2", |b| {
-                for o in &file.library_objects {
+                // One A2GE per run of objects with the same GUID and the same record form.
+                let objs = &file.library_objects;
+                let mut i = 0;
+                while i < objs.len() {
+                    let same = |o: &LibraryObject| {
+                        o.guid == objs[i].guid && o.to_third.is_some() == objs[i].to_third.is_some()
+                    };
+                    let n = objs[i..].iter().take_while(|o| same(o)).count();
                     chunk(b, b"A2GE", |b| {
-                        b.extend_from_slice(&o.guid.0);
-                        put_point(b, o.start);
-                        put_point(b, o.to_second);
-                        if let Some(p) = o.to_third {
-                            put_point(b, p);
+                        b.extend_from_slice(&objs[i].guid.0);
+                        for o in &objs[i..i + n] {
+                            put_point(b, o.start);
+                            put_point(b, o.to_second);
+                            if let Some(p) = o.to_third {
+                                put_point(b, p);
+                            }
                         }
                     });
+                    i += n;
                 }
             });
         }
