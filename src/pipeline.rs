@@ -85,6 +85,24 @@ pub fn load_scene(asset: &Path, args: &LayoutArgs) -> Result<Loaded, Diagnostic>
                 &mut diags,
             );
             let mut scene = crate::layout::agn::layout(&agn, asset, &input, &opts)?;
+            // A skipped chunk is an error, but the rest is shown; only when nothing could
+            // be shown does the load fail.
+            if scene.is_empty() {
+                if let Some(first) = diags.iter().find(|d| d.is_error()) {
+                    let n = diags.iter().filter(|d| d.is_error()).count();
+                    return Err(Diagnostic {
+                        message: format!(
+                            "{} (nothing in the file could be shown: {n} error(s))",
+                            first.message
+                        ),
+                        ..first.clone()
+                    });
+                }
+            }
+            // The reader's diagnostics reach the JSON too, before the layout's own.
+            let mut lines: Vec<String> = diags.iter().map(|d| d.to_string()).collect();
+            lines.append(&mut scene.warnings);
+            scene.warnings = lines;
             texture_facades(&mut scene);
             files.extend(
                 scene

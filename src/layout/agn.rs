@@ -52,15 +52,15 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use crate::diag::Diagnostic;
+use crate::diag::{Diagnostic, Severity, WarningCap};
 use crate::format::agn::{
     AgnFile, BuildingWeights, Footprint, Guid, Lod13, Point, TextureName, LOD13_LAT_STEP,
     LOD13_LON_STEP, METERS_PER_DEGREE,
 };
 use crate::format::text::TextFile;
 use crate::scene::{
-    ArtRef, FacadeInstance, GeoFrame, LibraryObject, ObjectInstance, Placement, Scene, SceneKind,
-    TreeInstance, VegetationArea,
+    ArtRef, FacadeInstance, GeoFrame, LibraryObject, ObjectInstance, Placement, RoofType, Scene,
+    SceneKind, TreeInstance, VegetationArea,
 };
 
 use super::geom::P2;
@@ -85,6 +85,16 @@ pub const M2_PER_TREE: f64 = 80.0;
 pub const MAX_TREES_PER_AREA: usize = 50_000;
 /// At most this many trees in the scene (all areas get sparser together).
 pub const MAX_TREES: usize = 250_000;
+/// A box longer than this (m) is drawn with a warning: the spec's "direction to the second
+/// point" read as a unit vector gives kilometre-long buildings.
+pub const MAX_SANE_LENGTH: f64 = 500.0;
+/// Default roofs: buildings of at most this many floors get a pitched roof, taller ones a
+/// flat one.
+pub const PITCHED_MAX_FLOORS: u32 = 3;
+/// Default roofs: the pitch of a gable roof, degrees.
+pub const DEFAULT_ROOF_PITCH_DEG: f32 = 30.0;
+/// Default roofs: the highest ridge above the walls, m.
+pub const MAX_RIDGE_HEIGHT: f32 = 6.0;
 /// Footprints and areas smaller than this (m²) are degenerate and skipped.
 const MIN_AREA: f64 = 0.01;
 /// Points farther than this from the square's centre (m) are garbage, not geometry: they
@@ -96,6 +106,7 @@ const STREAM_GENERIC: u64 = 1;
 const STREAM_ROW_HOUSES: u64 = 2;
 const STREAM_POLYGON_BUILDINGS: u64 = 3;
 const STREAM_TREES: u64 = 0x7EE5_0000;
+const STREAM_HEIGHTS: u64 = 0x4E16_0000;
 
 /// What the AGN layout needs besides the file: the square's place when the name has no
 /// code, the GUID → model mapping, and the names of the files beside the `.agn` (to find
@@ -105,9 +116,15 @@ pub struct AgnOptions {
     /// `--origin LAT,LON`: the square's north-west corner, for a file whose name carries no
     /// LOD13 code. Ignored (with a warning) when the name has one.
     pub origin: Option<(f64, f64)>,
-    /// Library object GUID → mesh path, from a mapping file ([`parse_mapping`]). Keys are
-    /// GUIDs in any form [`Guid::parse`] reads.
+    /// GUID → path, from the `--guid-map` file ([`parse_mapping`]); keys are GUIDs in any
+    /// form [`Guid::parse`] reads. What a path is for follows its extension: a `.for` gives a
+    /// vegetation GUID's trees, an image (`.png`, `.dds`, `.bmp`) a roof GUID's texture, and
+    /// anything else a library object's mesh.
     pub guid_models: HashMap<String, String>,
+    /// The height range (min of the trees' minimum, max of their maximum, m) of each `.for`
+    /// the mapping names, by its path in `guid_models`; read by [`load_options`]. A forest
+    /// missing here (unreadable, no trees) gives trees their art's own height.
+    pub forest_heights: HashMap<String, [f32; 2]>,
     /// Names of the files in the `.agn` file's directory.
     pub texture_dir_files: Vec<String>,
 }
@@ -335,12 +352,17 @@ pub fn layout(
         square,
         rng: Rng::new(input.seed),
         scene: &mut scene,
+        guids: HashMap::new(),
+        cap: WarningCap::default(),
     };
+    l.read_guid_map();
     l.generic_buildings();
     l.row_houses();
     l.polygon_buildings();
     l.library_objects();
     l.vegetation();
+    let summary = l.cap.summary(path);
+    scene.warnings.extend(summary.iter().map(|d| d.to_string()));
     scene.update_stats();
     Ok(scene)
 }
@@ -422,6 +444,48 @@ impl Skipped {
     }
 }
 
+/// What `--guid-map` maps a GUID to, told apart by the file's extension.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Mapped<'a> {
+    /// A `.for`: the vegetation GUID's trees.
+    Forest(&'a str),
+    /// An image (`.png`, `.dds`, `.bmp`): a roof texture.
+    Image(&'a str),
+    /// Anything else: a library object's mesh.
+    Model(&'a str),
+}
+
+fn mapped(path: &str) -> Mapped<'_> {
+    let ext = Path::new(path)
+        .extension()
+        .map(|e| e.to_string_lossy().to_ascii_lowercase())
+        .unwrap_or_default();
+    match ext.as_str() {
+        "for" => Mapped::Forest(path),
+        "png" | "dds" | "bmp" => Mapped::Image(path),
+        _ => Mapped::Model(path),
+    }
+}
+
+/// Where a vegetation area's trees come from: their forest (index into the scene's forests)
+/// and heights.
+#[derive(Debug, Clone, Copy)]
+enum TreeSource {
+    /// A vegetation GUID that `--guid-map` maps to a `.for`: forest `index`, heights in the
+    /// forest's min–max (when its trees give one).
+    Forest {
+        index: u32,
+        height: Option<[f32; 2]>,
+    },
+    /// `VGRO` under a `VGRD`: class 1 with `percent`, else class 2, each in its height range.
+    Classes {
+        percent: u32,
+        heights: [[f32; 2]; 2],
+    },
+    /// Neither: the placeholder tree at its own height.
+    Plain,
+}
+
 struct Layout<'a> {
     agn: &'a AgnFile,
     path: &'a Path,
@@ -429,19 +493,51 @@ struct Layout<'a> {
     square: Square,
     rng: Rng,
     scene: &'a mut Scene,
+    /// `--guid-map`, its keys read as GUIDs.
+    guids: HashMap<Guid, &'a str>,
+    cap: WarningCap,
 }
 
-impl Layout<'_> {
-    fn warn(&mut self, offset: u64, message: impl Into<String>) {
-        self.scene
-            .warnings
-            .push(Diagnostic::warning_offset(self.path, offset, message).to_string());
+impl<'a> Layout<'a> {
+    /// A warning of `kind`; past [`crate::diag::SHOWN_PER_KIND`] of a kind only counted.
+    fn warn(&mut self, kind: &'static str, offset: u64, message: impl Into<String>) {
+        if self.cap.admit(kind, Severity::Warning, offset) {
+            self.scene
+                .warnings
+                .push(Diagnostic::warning_offset(self.path, offset, message).to_string());
+        }
+    }
+
+    /// Reads the mapping's keys as GUIDs (any spelling matches); bad keys are warnings.
+    fn read_guid_map(&mut self) {
+        let opts = self.opts;
+        let mut bad_keys: Vec<&String> = Vec::new();
+        for (k, v) in &opts.guid_models {
+            match Guid::parse(k.trim()) {
+                Ok(g) => {
+                    self.guids.insert(g, v.as_str());
+                }
+                Err(_) => bad_keys.push(k),
+            }
+        }
+        bad_keys.sort();
+        for k in bad_keys {
+            let m = format!("model mapping key '{k}' is not a GUID; ignored");
+            self.scene
+                .warnings
+                .push(Diagnostic::warning_file(self.path, m).to_string());
+        }
+    }
+
+    fn mapped(&self, g: &Guid) -> Option<Mapped<'a>> {
+        self.guids.get(g).map(|p| mapped(p))
     }
 
     /// One warning for the records of a section that had no usable footprint.
     fn report(&mut self, skipped: Skipped, what: &str) {
         if skipped.count > 0 {
             self.warn(
+                "records without a usable footprint",
                 skipped.first,
                 format!(
                     "{} {what} skipped: no usable footprint (zero area, or points not finite or beyond 10,000 km; the first at offset {})",
@@ -465,6 +561,7 @@ impl Layout<'_> {
             Some(file) => Some(self.path.with_file_name(file).display().to_string()),
             None => {
                 self.warn(
+                    "texture not found",
                     name.offset,
                     format!(
                         "{tag} names texture '{0}', but none of {0}.bmp, {0}.dds, {0}.png is beside the file; buildings are drawn untextured",
@@ -481,6 +578,35 @@ impl Layout<'_> {
         let mut ring = fp.corners().map(|p| self.square.centred(p));
         ccw(&mut ring)?;
         Some(ring.iter().map(|&p| to_f32(p)).collect())
+    }
+
+    /// The sanity warnings of a box (a generic building, row house or library object):
+    /// longer than [`MAX_SANE_LENGTH`], or crossing the LOD13 square's edge. `what` names
+    /// the chunk and the record.
+    fn sanity(&mut self, corners: &[Point; 4], what: impl Fn() -> String, offset: u64) {
+        let m = corners.map(|p| self.square.centred(p));
+        let side = |a: [f64; 2], b: [f64; 2]| (b[0] - a[0]).hypot(b[1] - a[1]);
+        let (a, b) = (side(m[0], m[1]), side(m[1], m[2]));
+        if a.max(b) > MAX_SANE_LENGTH {
+            self.warn(
+                "box longer than 500 m",
+                offset,
+                format!(
+                    "{}: {a:.0} x {b:.0} m, longer than {MAX_SANE_LENGTH:.0} m; drawn as given (was a direction written as a unit vector?)",
+                    what()
+                ),
+            );
+        }
+        if corners.iter().any(|p| p[0].abs() > 0.5 || p[1].abs() > 0.5) {
+            self.warn(
+                "box crossing the square's edge",
+                offset,
+                format!(
+                    "{}: {a:.0} x {b:.0} m, crosses the LOD13 square's edge; drawn as given",
+                    what()
+                ),
+            );
+        }
     }
 
     fn generic_buildings(&mut self) {
@@ -501,19 +627,41 @@ impl Layout<'_> {
         self.scene.facades.reserve(total);
         let mut rng = self.rng.fork(STREAM_GENERIC);
         for group in &agn.generic_buildings {
-            let roof = if group.roof.is_zero() {
+            let default = group.roof.is_zero();
+            let roof = if default {
                 DEFAULT_ROOF.to_string()
             } else {
                 group.roof.to_string()
             };
+            let roof_texture = match self.mapped(&group.roof) {
+                Some(Mapped::Image(p)) if !default => Some(p.to_string()),
+                _ => None,
+            };
             let mut skipped = Skipped::new();
-            for b in &group.buildings {
+            let mut drawn = 0;
+            for (i, b) in group.buildings.iter().enumerate() {
                 // Draw before the geometry check so one bad record does not shift the rest.
                 let floors = draw_floors(&weights, &mut rng);
                 let Some(footprint) = self.footprint(b) else {
                     skipped.add(b.offset);
                     continue;
                 };
+                self.sanity(
+                    &b.corners(),
+                    || {
+                        format!(
+                            "GBLR chunk at offset {}, building {i} (offset {})",
+                            group.offset, b.offset
+                        )
+                    },
+                    b.offset,
+                );
+                let roof_height = if default {
+                    default_roof_height(&footprint, floors)
+                } else {
+                    0.0
+                };
+                drawn += 1;
                 self.scene.facades.push(FacadeInstance {
                     facade: None,
                     footprint,
@@ -521,10 +669,21 @@ impl Layout<'_> {
                     walls: None,
                     floors: Some(floors),
                     roof: Some(roof.clone()),
+                    roof_height,
+                    roof_texture: roof_texture.clone(),
+                    agn_chunk: Some("GBLR"),
                     texture: texture.clone(),
                     line: 0,
                     feature: None,
                 });
+            }
+            match self.scene.roof_types.iter_mut().find(|r| r.guid == roof) {
+                Some(r) => r.buildings += drawn,
+                None => self.scene.roof_types.push(RoofType {
+                    guid: roof,
+                    buildings: drawn,
+                    texture: roof_texture,
+                }),
             }
             let what = format!("buildings of the GBLR chunk at offset {}", group.offset);
             self.report(skipped, &what);
@@ -546,13 +705,21 @@ impl Layout<'_> {
                 skipped.add(b.offset);
                 continue;
             };
+            self.sanity(
+                &b.corners(),
+                || format!("ROWH row house at offset {}", b.offset),
+                b.offset,
+            );
             self.scene.facades.push(FacadeInstance {
                 facade: None,
+                roof_height: default_roof_height(&footprint, floors),
                 footprint,
                 height: floors as f32 * FLOOR_HEIGHT,
                 walls: None,
                 floors: Some(floors),
                 roof: Some(DEFAULT_ROOF.to_string()),
+                roof_texture: None,
+                agn_chunk: Some("ROWH"),
                 texture: texture.clone(),
                 line: 0,
                 feature: None,
@@ -568,29 +735,46 @@ impl Layout<'_> {
             let guid = group.building.to_string();
             for b in &group.buildings {
                 let floors = uniform(&mut rng, POLYGON_BUILDING_FLOORS);
-                let width = f64::from(b.width) * self.square.mpu[1];
-                if !(width > 0.0 && width <= MAX_METERS) {
-                    self.warn(
-                        b.offset,
-                        format!(
-                            "PBDE building with width {:?} skipped: a strip needs a positive width under 10,000 km",
-                            b.width
-                        ),
-                    );
-                    continue;
-                }
                 let line: Vec<[f64; 2]> = b
                     .vertices
                     .iter()
                     .map(|&p| self.square.top_left(p))
                     .collect();
-                let pieces = strip_pieces(&line, width);
+                // First vertex = last: a closed outline, drawn as one building.
+                let closed = b.vertices.len() > 3 && b.vertices.first() == b.vertices.last();
+                let pieces = if closed {
+                    let mut ring = line[..line.len() - 1].to_vec();
+                    match ccw(&mut ring) {
+                        Some(_) => vec![ring.iter().map(|&p| to_f32(p)).collect()],
+                        None => Vec::new(),
+                    }
+                } else {
+                    let width = f64::from(b.width) * self.square.mpu[1];
+                    if !(width > 0.0 && width <= MAX_METERS) {
+                        self.warn(
+                            "PBDE strip without a usable width",
+                            b.offset,
+                            format!(
+                                "PBDE building with width {:?} skipped: an open vertex line is a strip, which needs a positive width under 10,000 km",
+                                b.width
+                            ),
+                        );
+                        continue;
+                    }
+                    strip_pieces(&line, width)
+                };
                 if pieces.is_empty() {
                     self.warn(
+                        "PBDE building without a usable outline",
                         b.offset,
                         format!(
-                            "PBDE building with {} vertices skipped: its vertex line has no usable segment (zero length, or points not finite or beyond 10,000 km)",
-                            b.vertices.len()
+                            "PBDE building with {} vertices skipped: {}",
+                            b.vertices.len(),
+                            if closed {
+                                "its closed outline has no area, or points not finite or beyond 10,000 km"
+                            } else {
+                                "its vertex line has no usable segment (zero length, or points not finite or beyond 10,000 km)"
+                            }
                         ),
                     );
                     continue;
@@ -603,6 +787,9 @@ impl Layout<'_> {
                         walls: None,
                         floors: Some(floors),
                         roof: Some(guid.clone()),
+                        roof_height: 0.0,
+                        roof_texture: None,
+                        agn_chunk: Some("PBDE"),
                         texture: None,
                         line: 0,
                         feature: None,
@@ -617,63 +804,65 @@ impl Layout<'_> {
         if agn.library_objects.is_empty() {
             return;
         }
-        // Normalise the mapping's keys once: any GUID spelling matches.
-        let mut models: HashMap<Guid, &str> = HashMap::with_capacity(self.opts.guid_models.len());
-        let mut bad_keys: Vec<&String> = Vec::new();
-        for (k, v) in &self.opts.guid_models {
-            match Guid::parse(k.trim()) {
-                Ok(g) => {
-                    models.insert(g, v.as_str());
-                }
-                Err(_) => bad_keys.push(k),
-            }
-        }
-        bad_keys.sort();
-        for k in bad_keys {
-            let m = format!("model mapping key '{k}' is not a GUID; ignored");
-            self.scene
-                .warnings
-                .push(Diagnostic::warning_file(self.path, m).to_string());
-        }
         let mut mesh_index: HashMap<&str, usize> = HashMap::new();
         self.scene
             .library_objects
             .reserve(agn.library_objects.len());
         for o in &agn.library_objects {
             let sq = self.square;
-            let (mut ring, heading) = match o.to_third {
-                Some(t) => {
-                    let corners = Footprint {
+            // Three points: a rotated box P1, P2 = P1 + d, P3 = P2 + o. Two: opposite
+            // corners of a box aligned with the square, heading 0.
+            let (corners, heading) = match o.to_third {
+                Some(t) => (
+                    Footprint {
                         offset: o.offset,
                         start: o.start,
                         to_second: o.to_second,
                         to_third: t,
                     }
-                    .corners();
-                    (
-                        corners.map(|p| sq.centred(p)),
-                        heading_of(sq.vector(o.to_second)),
-                    )
-                }
+                    .corners(),
+                    heading_of(sq.vector(o.to_second)),
+                ),
                 None => {
                     let [x, y] = o.start;
                     let [dx, dy] = o.to_second;
-                    let corners = [[x, y], [x + dx, y], [x + dx, y + dy], [x, y + dy]];
-                    (corners.map(|p| sq.centred(p)), 0.0)
+                    ([[x, y], [x + dx, y], [x + dx, y + dy], [x, y + dy]], 0.0)
                 }
             };
+            let mut ring = corners.map(|p| sq.centred(p));
             if !ring.iter().all(|&p| usable(p)) {
                 self.warn(
+                    "A2GE box not finite",
                     o.offset,
                     "A2GE library object skipped: its box is not finite or lies beyond 10,000 km",
                 );
                 continue;
             }
-            if area2(&ring) < 0.0 {
+            self.sanity(
+                &corners,
+                || format!("A2GE library object {} at offset {}", o.guid, o.offset),
+                o.offset,
+            );
+            let a2 = area2(&ring);
+            if a2.abs() / 2.0 < MIN_AREA {
+                self.warn(
+                    "A2GE zero-area box",
+                    o.offset,
+                    format!(
+                        "A2GE library object {} at offset {}: its box has zero area ({} points); placed at its centre",
+                        o.guid,
+                        o.offset,
+                        if o.to_third.is_some() { 3 } else { 2 }
+                    ),
+                );
+            } else if a2 < 0.0 {
                 ring[1..].reverse();
             }
             let center = to_f32(sq.centred(o.center()));
-            let model = models.get(&o.guid).copied();
+            let model = match self.mapped(&o.guid) {
+                Some(Mapped::Model(m)) => Some(m),
+                _ => None,
+            };
             if let Some(m) = model {
                 let next = self.scene.meshes.len();
                 let index = *mesh_index.entry(m).or_insert(next);
@@ -707,19 +896,48 @@ impl Layout<'_> {
         }
     }
 
+    /// The trees of a vegetation GUID: its `.for` when `--guid-map` names one (added to the
+    /// scene's forests once), else the placeholder.
+    fn tree_source(&mut self, g: &Guid, forests: &mut Vec<String>) -> TreeSource {
+        let Some(Mapped::Forest(p)) = self.mapped(g) else {
+            return TreeSource::Plain;
+        };
+        let k = match forests.iter().position(|f| f == p) {
+            Some(k) => k,
+            None => {
+                forests.push(p.to_string());
+                self.scene.more_forests.push(ArtRef {
+                    name: p.into(),
+                    resolved: Some(p.to_string()),
+                });
+                forests.len() - 1
+            }
+        };
+        TreeSource::Forest {
+            // Forest 0 is `Scene::forest`, which an AGN leaves empty (the placeholder).
+            index: k as u32 + 1,
+            height: self.opts.forest_heights.get(p).copied(),
+        }
+    }
+
     fn vegetation(&mut self) {
         let agn = self.agn;
         let sq = self.square;
         // First every outline, so that the tree budget can be shared by area.
-        let mut areas: Vec<(String, Vec<[f64; 2]>, f64)> = Vec::new();
+        // (name, ring, area m², m² per tree, source)
+        let mut areas: Vec<(String, Vec<[f64; 2]>, f64, f64, TreeSource)> = Vec::new();
+        let mut forests: Vec<String> = Vec::new();
         let mut add = |l: &mut Self,
                        guid: String,
                        mut ring: Vec<[f64; 2]>,
                        offset: u64,
-                       what: &str| {
+                       what: &str,
+                       per_tree: f64,
+                       source: TreeSource| {
             match ccw(&mut ring) {
-                Some(a) => areas.push((guid, ring, a)),
+                Some(a) => areas.push((guid, ring, a, per_tree, source)),
                 None => l.warn(
+                    "vegetation area without area",
                     offset,
                     format!("{what} skipped: zero area, or points not finite or beyond 10,000 km"),
                 ),
@@ -727,69 +945,138 @@ impl Layout<'_> {
         };
         for v in &agn.vegetation_polygons {
             let guid = v.vegetation.to_string();
+            let source = self.tree_source(&v.vegetation, &mut forests);
             for p in &v.polygons {
+                // The reader has warned about a ring that is not closed.
                 let mut ring: Vec<[f64; 2]> = p.vertices.iter().map(|&q| sq.top_left(q)).collect();
                 if p.vertices.len() > 1 && p.vertices.first() == p.vertices.last() {
                     ring.pop();
-                } else if !p.vertices.is_empty() {
-                    self.warn(
-                        p.offset,
-                        "PRDE polygon is not closed (its first and last vertex differ); closed for layout",
-                    );
                 }
-                add(self, guid.clone(), ring, p.offset, "PRDE polygon");
+                add(
+                    self,
+                    guid.clone(),
+                    ring,
+                    p.offset,
+                    "PRDE polygon",
+                    M2_PER_TREE,
+                    source,
+                );
             }
         }
         for v in &agn.vegetation_rects {
             let guid = v.vegetation.to_string();
+            let source = self.tree_source(&v.vegetation, &mut forests);
             for r in &v.rects {
                 let ring = r.corners().iter().map(|&q| sq.centred(q)).collect();
-                add(self, guid.clone(), ring, r.offset, "VGRE rectangle");
+                add(
+                    self,
+                    guid.clone(),
+                    ring,
+                    r.offset,
+                    "VGRE rectangle",
+                    M2_PER_TREE,
+                    source,
+                );
             }
         }
         if !agn.fs2004_vegetation_rects.is_empty() {
-            let name = match &agn.fs2004_vegetation {
-                Some(d) => format!(
-                    "fs2004 class {} ({}%) / class {}",
-                    d.class1,
-                    d.percent_class1.clamp(0, 100),
-                    d.class2
-                ),
+            let (name, per_tree, source) = match &agn.fs2004_vegetation {
+                Some(d) => {
+                    let percent = d.percent_class1.clamp(0, 100) as u32;
+                    let density = d.max_density.clamp(0, 100);
+                    let range = |[lo, hi]: [f32; 2]| {
+                        let (lo, hi) = (lo.min(hi).max(0.0), lo.max(hi).max(0.0));
+                        [lo, hi]
+                    };
+                    (
+                        format!(
+                            "fs2004 class {} {} ({percent}%) / class {} {}, density {density}",
+                            d.class1,
+                            vegetation_class_name(d.class1),
+                            d.class2,
+                            vegetation_class_name(d.class2)
+                        ),
+                        if density > 0 {
+                            M2_PER_TREE * 100.0 / f64::from(density)
+                        } else {
+                            f64::INFINITY
+                        },
+                        TreeSource::Classes {
+                            percent,
+                            heights: [range(d.height_class1), range(d.height_class2)],
+                        },
+                    )
+                }
                 None => {
                     let first = agn.fs2004_vegetation_rects[0].offset;
                     self.warn(
+                        "VGRO without VGRD",
                         first,
                         "VGRO rectangles without a VGRD definition; drawn as generic trees",
                     );
-                    "fs2004".to_string()
+                    ("fs2004".to_string(), M2_PER_TREE, TreeSource::Plain)
                 }
             };
             for r in &agn.fs2004_vegetation_rects {
                 let ring = r.corners().iter().map(|&q| sq.centred(q)).collect();
-                add(self, name.clone(), ring, r.offset, "VGRO rectangle");
+                add(
+                    self,
+                    name.clone(),
+                    ring,
+                    r.offset,
+                    "VGRO rectangle",
+                    per_tree,
+                    source,
+                );
             }
         }
         if areas.is_empty() {
             return;
         }
-        let total_area: f64 = areas.iter().map(|a| a.2).sum();
-        let m2_per_tree = M2_PER_TREE.max(total_area / MAX_TREES as f64);
-        let expected = (total_area / m2_per_tree).min(MAX_TREES as f64) as usize;
+        let total_trees: f64 = areas
+            .iter()
+            .map(|a| a.2 / a.3)
+            .filter(|n| n.is_finite())
+            .sum();
+        // Thin every area alike when the whole would pass the scene's budget.
+        let thin = (total_trees / MAX_TREES as f64).max(1.0);
+        let expected = (total_trees / thin).min(MAX_TREES as f64) as usize;
         self.scene.trees.reserve(expected + expected / 8);
         self.scene.vegetation.reserve(areas.len());
-        for (i, (guid, ring, area)) in areas.into_iter().enumerate() {
+        for (i, (guid, ring, area, per_tree, source)) in areas.into_iter().enumerate() {
             let mut rng = self.rng.fork(STREAM_TREES.wrapping_add(i as u64));
             let outline: Vec<P2> = ring.iter().map(|&p| to_f32(p)).collect();
             let before = self.scene.trees.len();
-            let limit = MAX_TREES_PER_AREA.min(MAX_TREES - before.min(MAX_TREES));
-            fill_trees(
-                &outline,
-                area,
-                m2_per_tree,
-                limit,
-                &mut rng,
-                &mut self.scene.trees,
-            );
+            if per_tree.is_finite() {
+                let limit = MAX_TREES_PER_AREA.min(MAX_TREES - before.min(MAX_TREES));
+                fill_trees(
+                    &outline,
+                    area,
+                    per_tree * thin,
+                    limit,
+                    &mut rng,
+                    &mut self.scene.trees,
+                );
+            }
+            // Species and heights from their own stream, so the positions stay as they were.
+            let mut hrng = self.rng.fork(STREAM_HEIGHTS.wrapping_add(i as u64));
+            for t in &mut self.scene.trees[before..] {
+                match source {
+                    TreeSource::Forest { index, height } => {
+                        t.forest = index;
+                        if let Some([lo, hi]) = height {
+                            t.height = lo + (hi - lo) * hrng.f32();
+                        }
+                    }
+                    TreeSource::Classes { percent, heights } => {
+                        let class = usize::from(hrng.below(100) as u32 >= percent);
+                        let [lo, hi] = heights[class];
+                        t.layer = class as i32 + 1;
+                        t.height = lo + (hi - lo) * hrng.f32();
+                    }
+                    TreeSource::Plain => {}
+                }
+            }
             let trees = self.scene.trees.len() - before;
             self.scene.vegetation.push(VegetationArea {
                 guid,
@@ -798,6 +1085,32 @@ impl Layout<'_> {
             });
         }
     }
+}
+
+/// The FS2004 vegetation classes (FSDeveloper wiki, "AGN (FS2002/FS2004)").
+pub fn vegetation_class_name(class: i32) -> &'static str {
+    match class {
+        1 => "deciduous",
+        2 => "coniferous 1",
+        3 => "coniferous 2",
+        4 => "shrub wet",
+        5 => "shrub dry",
+        6 => "palm trees",
+        _ => "unknown class",
+    }
+}
+
+/// The ridge height of a building with FSX's default roofs: a gable roof pitched at
+/// [`DEFAULT_ROOF_PITCH_DEG`] over the footprint's shorter side (at most
+/// [`MAX_RIDGE_HEIGHT`]) for a low building (at most [`PITCHED_MAX_FLOORS`] floors), flat
+/// (0) for a taller one or an outline that is not four-cornered. See docs/spec-decisions.md.
+pub fn default_roof_height(footprint: &[P2], floors: u32) -> f32 {
+    if floors > PITCHED_MAX_FLOORS || footprint.len() != 4 {
+        return 0.0;
+    }
+    let side = |a: P2, b: P2| (b[0] - a[0]).hypot(b[1] - a[1]);
+    let short = side(footprint[0], footprint[1]).min(side(footprint[1], footprint[2]));
+    (short / 2.0 * DEFAULT_ROOF_PITCH_DEG.to_radians().tan()).min(MAX_RIDGE_HEIGHT)
 }
 
 /// Footprints of a strip `width` meters wide along a vertex line: one rectangle per segment,
@@ -893,6 +1206,7 @@ pub fn fill_trees(
                 layer: 0,
                 pick,
                 forest: 0,
+                height: 0.0,
                 feature: None,
             });
         }
@@ -995,6 +1309,7 @@ pub fn load_options(
         )),
     }
     let mut guid_models = HashMap::new();
+    let mut forest_heights = HashMap::new();
     if let Some(m) = mapping {
         match std::fs::read(m) {
             Ok(bytes) => match parse_mapping(m, &bytes, warnings) {
@@ -1018,9 +1333,37 @@ pub fn load_options(
             Err(e) => warnings.push(Diagnostic::error_file(m, format!("cannot read: {e}"))),
         }
     }
+    for model in guid_models.values() {
+        if !Path::new(model)
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("for"))
+        {
+            continue;
+        }
+        let p = Path::new(model);
+        let mut ignore = Vec::new();
+        let read = std::fs::read(p).map_err(|e| e.to_string()).and_then(|b| {
+            crate::format::forest::parse(p, &b, &mut ignore).map_err(|e| e.to_string())
+        });
+        match read {
+            Ok(f) if !f.trees.is_empty() => {
+                let lo = f.trees.iter().map(|t| t.hmin).fold(f32::INFINITY, f32::min);
+                let hi = f.trees.iter().map(|t| t.hmax).fold(0.0, f32::max);
+                if lo.is_finite() && lo >= 0.0 && hi >= lo {
+                    forest_heights.insert(model.clone(), [lo, hi]);
+                }
+            }
+            Ok(_) => {}
+            Err(e) => warnings.push(Diagnostic::warning_file(
+                p,
+                format!("cannot read the forest --guid-map names ({e}); its trees keep their own height"),
+            )),
+        }
+    }
     AgnOptions {
         origin,
         guid_models,
+        forest_heights,
         texture_dir_files,
     }
 }
