@@ -1084,3 +1084,269 @@ fn big_file_lays_out_completely() {
     assert_eq!(s.vegetation.len(), 50);
     assert!(s.trees.len() > 50 * 20);
 }
+
+// --- Issue 14: draw what the file says ----------------------------------------------------
+
+/// Meters to square units on the sample's square.
+fn units(x: f64, y: f64) -> Point {
+    [(x / MX) as f32, (-y / MY) as f32]
+}
+
+#[test]
+fn default_roofs_are_pitched_on_low_buildings_and_flat_on_tall_ones() {
+    // 20 × 10 m: a 30° gable over the 10 m side rises 5 · tan 30° = 2.89 m.
+    let b = fp([0.0, 0.0], units(20.0, 0.0), units(0.0, 10.0));
+    for (w, pitched) in [([20, 0, 0, 0], true), ([0, 0, 20, 0], false)] {
+        let agn = AgnFile {
+            building_weights: weights(w),
+            generic_buildings: vec![generic(Guid::ZERO, vec![b]), generic(g(7), vec![b])],
+            ..AgnFile::default()
+        };
+        let s = run(&agn, 0);
+        let [default, typed] = [&s.facades[0], &s.facades[1]];
+        assert_eq!(default.roof.as_deref(), Some("default"));
+        if pitched {
+            assert!(
+                (default.roof_height - 2.886_751).abs() < 1e-3,
+                "{default:?}"
+            );
+        } else {
+            assert_eq!(default.roof_height, 0.0);
+        }
+        // A roof GUID is not a default roof: flat, and listed.
+        assert_eq!(typed.roof_height, 0.0);
+        assert_eq!(default.agn_chunk, Some("GBLR"));
+        let guids: Vec<(&str, usize)> = s
+            .roof_types
+            .iter()
+            .map(|r| (r.guid.as_str(), r.buildings))
+            .collect();
+        assert_eq!(guids, vec![("default", 1), (g(7).to_string().as_str(), 1)]);
+    }
+    // The ridge never rises past 6 m.
+    let wide = [[0.0, 0.0], [200.0, 0.0], [200.0, 100.0], [0.0, 100.0]];
+    assert_eq!(default_roof_height(&wide, 1), MAX_RIDGE_HEIGHT);
+    assert_eq!(default_roof_height(&wide, 4), 0.0);
+}
+
+#[test]
+fn guid_map_gives_roof_textures_models_and_forests() {
+    let b = fp([0.0, 0.0], units(20.0, 0.0), units(0.0, 10.0));
+    let agn = AgnFile {
+        generic_buildings: vec![generic(g(7), vec![b])],
+        library_objects: vec![AgnObject {
+            offset: 0,
+            guid: g(8),
+            start: [0.1, 0.1],
+            to_second: units(10.0, -10.0),
+            to_third: None,
+        }],
+        vegetation_polygons: vec![VegetationPolygons {
+            offset: 0,
+            vegetation: g(9),
+            polygons: vec![Polygon {
+                offset: 0,
+                vertices: vec![[0.2, 0.2], [0.3, 0.2], [0.3, 0.3], [0.2, 0.3], [0.2, 0.2]],
+            }],
+        }],
+        ..AgnFile::default()
+    };
+    let mut opts = AgnOptions::default();
+    for (k, v) in [
+        (7, "roofs/red.png"),
+        (8, "objs/tower.obj"),
+        (9, "trees/pines.for"),
+    ] {
+        opts.guid_models.insert(g(k).to_string(), v.to_string());
+    }
+    opts.forest_heights
+        .insert("trees/pines.for".to_string(), [12.0, 18.0]);
+    let s = run_named(&agn, NAME, 3, &opts);
+    assert_eq!(s.facades[0].roof_texture.as_deref(), Some("roofs/red.png"));
+    assert_eq!(s.roof_types[0].texture.as_deref(), Some("roofs/red.png"));
+    assert_eq!(
+        s.library_objects[0].model.as_deref(),
+        Some("objs/tower.obj")
+    );
+    assert_eq!(s.more_forests.len(), 1);
+    assert_eq!(&*s.more_forests[0].name, "trees/pines.for");
+    assert!(!s.trees.is_empty());
+    for t in &s.trees {
+        assert_eq!(t.forest, 1);
+        assert!(t.height >= 12.0 && t.height <= 18.0, "{t:?}");
+    }
+    // Without the forest's range, the trees keep their art's height.
+    opts.forest_heights.clear();
+    let s = run_named(&agn, NAME, 3, &opts);
+    assert!(s.trees.iter().all(|t| t.forest == 1 && t.height == 0.0));
+    // Without a mapping: placeholders (forest 0).
+    let s = run(&agn, 3);
+    assert!(s.trees.iter().all(|t| t.forest == 0 && t.height == 0.0));
+    assert!(s.more_forests.is_empty());
+}
+
+#[test]
+fn row_houses_and_polygon_buildings_are_marked_and_gbdd_is_for_generic_buildings_only() {
+    let b = fp([0.0, 0.0], units(20.0, 0.0), units(0.0, 10.0));
+    let agn = AgnFile {
+        // All weight on 9–12 floors: generic buildings only.
+        building_weights: weights([0, 0, 0, 20]),
+        generic_buildings: vec![generic(Guid::ZERO, vec![b])],
+        row_houses: vec![b],
+        polygon_buildings: vec![PolygonBuildings {
+            offset: 0,
+            building: g(3),
+            buildings: vec![
+                // Closed: one outline, not a strip.
+                PolygonBuilding {
+                    offset: 0,
+                    kind: 1,
+                    width: 0.0,
+                    vertices: vec![
+                        [0.6, 0.6],
+                        [0.62, 0.6],
+                        [0.62, 0.62],
+                        [0.6, 0.62],
+                        [0.6, 0.6],
+                    ],
+                },
+                // Open: a strip of two pieces.
+                PolygonBuilding {
+                    offset: 40,
+                    kind: 1,
+                    width: 0.01,
+                    vertices: vec![[0.7, 0.7], [0.72, 0.7], [0.72, 0.72]],
+                },
+            ],
+        }],
+        ..AgnFile::default()
+    };
+    let s = run(&agn, 0);
+    let chunks: Vec<Option<&str>> = s.facades.iter().map(|f| f.agn_chunk).collect();
+    assert_eq!(
+        chunks,
+        vec![
+            Some("GBLR"),
+            Some("ROWH"),
+            Some("PBDE"),
+            Some("PBDE"),
+            Some("PBDE")
+        ]
+    );
+    assert!(s.facades[0].floors.unwrap() >= 9);
+    assert!((2..=3).contains(&s.facades[1].floors.unwrap()));
+    assert!(
+        s.facades[1].roof_height > 0.0,
+        "row houses have default, pitched roofs"
+    );
+    // The closed outline is the polygon itself: 4 corners, 0.02 × 0.02 units.
+    let closed = &s.facades[2].footprint;
+    assert_eq!(closed.len(), 4);
+    let want = 0.02 * MX * 0.02 * MY;
+    assert!(
+        (area(closed) - want).abs() < 1e-3 * want,
+        "{}",
+        area(closed)
+    );
+    assert!(s.warnings.is_empty(), "{:?}", s.warnings);
+}
+
+#[test]
+fn sanity_warnings_name_chunk_record_and_size() {
+    // A "unit vector" direction: 1 square unit ≈ 1100 m long.
+    let agn = AgnFile {
+        generic_buildings: vec![GenericBuildings {
+            offset: 40,
+            roof: Guid::ZERO,
+            buildings: vec![
+                fp([0.0, 0.0], units(20.0, 0.0), units(0.0, 10.0)),
+                Footprint {
+                    offset: 88,
+                    start: [-0.4, 0.0],
+                    to_second: [0.8, 0.0],
+                    to_third: units(0.0, 10.0),
+                },
+            ],
+        }],
+        row_houses: vec![Footprint {
+            offset: 300,
+            start: [0.49, 0.0],
+            to_second: units(20.0, 0.0),
+            to_third: units(0.0, 10.0),
+        }],
+        library_objects: vec![AgnObject {
+            offset: 500,
+            guid: g(1),
+            start: [0.0, 0.0],
+            to_second: [0.0, 0.0],
+            to_third: None,
+        }],
+        ..AgnFile::default()
+    };
+    let s = run(&agn, 0);
+    let w = s.warnings.join("\n");
+    assert!(
+        w.contains("offset 88: warning: GBLR chunk at offset 40, building 1 (offset 88): 880 x 10 m, longer than 500 m"),
+        "{w}"
+    );
+    assert!(
+        w.contains("offset 300: warning: ROWH row house at offset 300: 20 x 10 m, crosses the LOD13 square's edge"),
+        "{w}"
+    );
+    assert!(
+        w.contains("offset 500: warning: A2GE library object"),
+        "{w}"
+    );
+    assert!(w.contains("zero area"), "{w}");
+    // All are still drawn.
+    assert_eq!(s.facades.len(), 3);
+    assert_eq!(s.library_objects.len(), 1);
+}
+
+#[test]
+fn library_boxes_rotated_from_three_points_aligned_from_two() {
+    let three = AgnObject {
+        offset: 0,
+        guid: g(1),
+        start: [0.0, 0.0],
+        to_second: units(10.0, 10.0),
+        to_third: Some(units(-5.0, 5.0)),
+    };
+    let two = AgnObject {
+        to_third: None,
+        ..three
+    };
+    let agn = AgnFile {
+        library_objects: vec![three, two],
+        ..AgnFile::default()
+    };
+    let s = run(&agn, 0);
+    let [r, a] = [&s.library_objects[0], &s.library_objects[1]];
+    assert!((r.heading - 45.0).abs() < 1e-3, "{}", r.heading);
+    assert!((area(&r.footprint) - 14.142_136 * 7.071_068).abs() < 0.01);
+    // Two points: opposite corners, a 10 × 10 m box aligned with the square, heading 0.
+    assert_eq!(a.heading, 0.0);
+    assert!((area(&a.footprint) - 100.0).abs() < 0.01);
+    assert!(near(a.center, [5.0, 5.0], 1e-3), "{:?}", a.center);
+}
+
+#[test]
+fn repeated_layout_warnings_collapse_into_a_count() {
+    let bad = PolygonBuilding {
+        offset: 0,
+        kind: 1,
+        width: 0.0,
+        vertices: vec![[0.1, 0.1], [0.2, 0.1]],
+    };
+    let agn = AgnFile {
+        polygon_buildings: vec![PolygonBuildings {
+            offset: 0,
+            building: g(1),
+            buildings: vec![bad; 1000],
+        }],
+        ..AgnFile::default()
+    };
+    let s = run(&agn, 0);
+    assert_eq!(s.warnings.len(), 21, "{:?}", s.warnings);
+    assert!(s.warnings[20].contains("980 more of"), "{}", s.warnings[20]);
+}
