@@ -999,25 +999,39 @@ fn committed_sample_has_the_town_it_was_made_with() {
     let png = Path::new(SAMPLE).with_file_name(format!("{texture}.png"));
     assert_eq!(image::image_dimensions(&png).unwrap(), (256, 256));
 
-    assert_eq!(f.generic_buildings.len(), 2);
+    assert_eq!(f.generic_buildings.len(), 3);
     assert!(f.generic_buildings[0].roof.is_zero());
     assert_eq!(
         f.generic_buildings[1].roof.to_string(),
         "4b3a2918-0706-4f5e-8d7c-6b5a49382716"
+    );
+    assert_eq!(
+        f.generic_buildings[2].roof.to_string(),
+        "e1d2c3b4-a596-4788-9a0b-1c2d3e4f5061"
     );
     let counts: Vec<usize> = f
         .generic_buildings
         .iter()
         .map(|g| g.buildings.len())
         .collect();
-    assert_eq!(counts, [37, 14]);
+    assert_eq!(counts, [37, 14, 3]);
     assert_eq!(f.row_houses.len(), 6);
     let forms: Vec<bool> = f
         .library_objects
         .iter()
         .map(|o| o.to_third.is_some())
         .collect();
-    assert_eq!(forms, [false, true, false]);
+    // Three objects of their own, then one A2GE of five rotated grain bins (three points)
+    // and one of five picnic shelters (two points).
+    let mut want = vec![false, true, false];
+    want.extend([true; 5]);
+    want.extend([false; 5]);
+    assert_eq!(forms, want);
+    let bins = &f.library_objects[3..8];
+    assert!(bins
+        .iter()
+        .all(|o| o.guid.to_string() == "3e4f5061-7283-4a94-b5c6-d7e8f9011223"));
+    assert!(bins.windows(2).all(|w| w[1].offset == w[0].offset + 24));
     let rings: Vec<usize> = f
         .vegetation_polygons
         .iter()
@@ -1030,7 +1044,13 @@ fn committed_sample_has_the_town_it_was_made_with() {
     let shops = &f.polygon_buildings[0].buildings[0];
     assert_eq!(shops.vertices.len(), 3);
     assert!((shops.width as f64 * sq.meters_per_unit()[1] - 14.0).abs() < 0.01);
-    assert!(f.fs2004_vegetation.is_none() && f.fs2004_vegetation_rects.is_empty());
+    let vgrd = f.fs2004_vegetation.unwrap();
+    assert_eq!(
+        (vgrd.class1, vgrd.class2, vgrd.percent_class1, vgrd.max_density),
+        (2, 1, 70, 60)
+    );
+    assert_eq!((vgrd.height_class1, vgrd.height_class2), ([14.0, 24.0], [8.0, 15.0]));
+    assert_eq!(f.fs2004_vegetation_rects.len(), 2);
 
     // On the ground, every building is a square-cornered rectangle inside the square
     // (generic buildings 10-40 m a side, row houses 9 by 12 m), and none overlap.

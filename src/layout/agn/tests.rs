@@ -369,6 +369,7 @@ fn same_seed_same_scene_other_seed_other_scene() {
     let mut no_trees = agn.clone();
     no_trees.vegetation_polygons.clear();
     no_trees.vegetation_rects.clear();
+    no_trees.fs2004_vegetation_rects.clear();
     let a = run_named(&agn, SAMPLE, 5, &opts);
     let b = run_named(&no_trees, SAMPLE, 5, &opts);
     assert_eq!(a.facades, b.facades);
@@ -393,7 +394,7 @@ fn sample_laid_out() {
     assert!(s.warnings.is_empty(), "{:?}", s.warnings);
     assert_eq!(s.asset, SAMPLE);
 
-    // Counts match the file: 37 + 14 generic buildings, 6 row houses, and the L-shaped
+    // Counts match the file: 37 + 14 + 3 generic buildings, 6 row houses, and the L-shaped
     // row of shops (3 vertices: 2 pieces).
     let generic: usize = agn
         .generic_buildings
@@ -402,13 +403,27 @@ fn sample_laid_out() {
         .sum();
     let pieces = agn.polygon_buildings[0].buildings[0].vertices.len() - 1;
     assert_eq!(s.facades.len(), generic + agn.row_houses.len() + pieces);
-    assert_eq!(s.facades.len(), 37 + 14 + 6 + 2);
+    assert_eq!(s.facades.len(), 37 + 14 + 3 + 6 + 2);
     assert_eq!(s.stats.facades, s.facades.len());
     assert_eq!(s.library_objects.len(), agn.library_objects.len());
-    assert_eq!(s.vegetation.len(), 3 + 1);
+    assert_eq!(s.vegetation.len(), 3 + 1 + 2);
     assert_eq!(s.objects.len(), 0);
 
-    // Roofs: the first GBLR uses default roofs, the second its GUID; row houses default.
+    // Roofs: the first GBLR uses default roofs, the second and third their GUIDs, all
+    // listed; row houses default.
+    let roofs: Vec<(&str, usize)> = s
+        .roof_types
+        .iter()
+        .map(|r| (r.guid.as_str(), r.buildings))
+        .collect();
+    assert_eq!(
+        roofs,
+        [
+            ("default", 37),
+            ("4b3a2918-0706-4f5e-8d7c-6b5a49382716", 14),
+            ("e1d2c3b4-a596-4788-9a0b-1c2d3e4f5061", 3)
+        ]
+    );
     assert!(s.facades[..37]
         .iter()
         .all(|f| f.roof.as_deref() == Some("default")));
@@ -420,16 +435,21 @@ fn sample_laid_out() {
         .with_file_name("agview_town_facade.png")
         .display()
         .to_string();
-    assert!(s.facades[..57]
+    assert!(s.facades[..60]
         .iter()
         .all(|f| f.texture.as_ref() == Some(&tex)));
     // GBDD 16/4/0/0: 1-5 floors only; row houses 2-3.
-    assert!(s.facades[..51]
+    assert!(s.facades[..54]
         .iter()
         .all(|f| (1..=5).contains(&f.floors.unwrap())));
-    assert!(s.facades[51..57]
+    assert!(s.facades[54..60]
         .iter()
-        .all(|f| (2..=3).contains(&f.floors.unwrap())));
+        .all(|f| (2..=3).contains(&f.floors.unwrap()) && f.agn_chunk == Some("ROWH")));
+    // Default roofs are pitched on buildings of up to 3 floors, flat above; GUID roofs flat.
+    for f in &s.facades[..37] {
+        assert_eq!(f.roof_height > 0.0, f.floors.unwrap() <= 3, "{f:?}");
+    }
+    assert!(s.facades[37..54].iter().all(|f| f.roof_height == 0.0));
 
     // The square: Leavenworth, Washington.
     let geo = s.geo.unwrap();
@@ -445,7 +465,7 @@ fn sample_laid_out() {
         }
     }
     // The generic buildings are the sample's 10-40 m rectangles.
-    for f in &s.facades[..51] {
+    for f in &s.facades[..54] {
         let side = |i: usize| {
             let (a, b) = (f.footprint[i], f.footprint[(i + 1) % 4]);
             (b[0] - a[0]).hypot(b[1] - a[1])
@@ -457,7 +477,7 @@ fn sample_laid_out() {
         );
     }
     // The shops are 14 m wide.
-    let shop = &s.facades[57].footprint;
+    let shop = &s.facades[60].footprint;
     let w = (shop[2][0] - shop[1][0]).hypot(shop[2][1] - shop[1][1]);
     assert!((w - 14.0).abs() < 0.01, "{w}");
 
@@ -482,11 +502,20 @@ fn sample_laid_out() {
             "tree {:?} outside area {i}",
             t.pos
         );
-        assert_eq!((t.width, t.layer), (0.0, 0));
+        assert_eq!(t.width, 0.0);
         assert!((0.0..360.0).contains(&t.heading));
+        // VGRO trees (areas 4 and 5) are of a VGRD class, within its heights.
+        if i >= 4 {
+            let [lo, hi] = if t.layer == 1 { [14.0, 24.0] } else { [8.0, 15.0] };
+            assert!(t.height >= lo && t.height <= hi, "{t:?}");
+        } else {
+            assert_eq!((t.layer, t.height), (0, 0.0));
+        }
     }
-    for v in &s.vegetation {
-        let expect = area(&v.outline) / M2_PER_TREE;
+    for (i, v) in s.vegetation.iter().enumerate() {
+        // VGRD's density 60 of 100 thins the VGRO areas.
+        let density = if i >= 4 { 0.6 } else { 1.0 };
+        let expect = area(&v.outline) / M2_PER_TREE * density;
         let got = v.trees as f64;
         assert!(
             (got - expect).abs() < 0.15 * expect + 5.0,
@@ -505,14 +534,16 @@ fn sample_laid_out() {
     // The JSON lists everything in the Scene form.
     let json: serde_json::Value = serde_json::to_value(&s).unwrap();
     assert_eq!(json["kind"], "agn");
-    assert_eq!(json["facades"].as_array().unwrap().len(), 59);
+    assert_eq!(json["facades"].as_array().unwrap().len(), 62);
     let f0 = &json["facades"][0];
     for key in ["footprint", "floors", "height", "roof", "texture"] {
         assert!(!f0[key].is_null(), "facade JSON lacks {key}: {f0}");
     }
     assert!(f0.get("facade").is_none());
-    assert_eq!(json["library_objects"].as_array().unwrap().len(), 3);
-    assert_eq!(json["vegetation"].as_array().unwrap().len(), 4);
+    assert_eq!(json["library_objects"].as_array().unwrap().len(), 13);
+    assert_eq!(json["vegetation"].as_array().unwrap().len(), 6);
+    assert_eq!(f0["agn_chunk"], "GBLR");
+    assert_eq!(json["roof_types"].as_array().unwrap().len(), 3);
     assert_eq!(json["trees"].as_array().unwrap().len(), s.trees.len());
     assert_eq!(json["geo"]["u"], 4050);
     assert_eq!(json["library_objects"][1]["guid"], church.guid);
