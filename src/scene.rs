@@ -62,6 +62,10 @@ pub struct Scene {
     pub meshes: Vec<ArtRef>,
     /// Facade definitions referenced by `facades[].facade`, in `FACADE` order.
     pub facade_defs: Vec<ArtRef>,
+    /// AGN: roof images that replace a facade definition's roof: `(index into facade_defs,
+    /// image path)` (a `GBLR` roof GUID that `--guid-map` maps to an image).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub facade_roofs: Vec<(usize, String)>,
     /// The forest (`VEGETATION`) trees come from.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub forest: Option<ArtRef>,

@@ -275,3 +275,59 @@ fn unknown_chunks_and_texture_checks() {
     assert_eq!(pbde.len(), 1);
     assert_eq!(pbde[0].footprint.len(), 3);
 }
+
+#[test]
+fn guid_map_roof_texture_and_forest_through_the_loading_path() {
+    let dir = scratch("guidmap");
+    let mut town = town();
+    town.generic_buildings[0].roof = guid(7);
+    town.building_texture = Some(TextureName {
+        offset: 0,
+        name: "wall".into(),
+    });
+    let p = put(&dir, &agn::write(&town));
+    std::fs::copy(
+        "sample_scenery/agn/agview_town_facade.png",
+        dir.join("wall.png"),
+    )
+    .expect("wall texture");
+    let root = std::env::current_dir().unwrap();
+    let map = dir.join("guids.txt");
+    std::fs::write(
+        &map,
+        format!(
+            "{} {}\n{} {}\n",
+            guid(7),
+            root.join("sample_scenery/textures/ground_plaza.png")
+                .display(),
+            guid(1),
+            root.join("sample_scenery/forests/trees.for").display()
+        ),
+    )
+    .unwrap();
+    let args = LayoutArgs {
+        guid_map: Some(map),
+        ..LayoutArgs::default()
+    };
+    let scene = agview::document::load(&p, &args)
+        .expect("shown")
+        .loaded
+        .scene;
+    // The roof GUID's image: listed, on the buildings, and the roof of their facade.
+    assert!(scene.roof_types[0]
+        .texture
+        .as_deref()
+        .is_some_and(|t| t.ends_with("ground_plaza.png")));
+    let def = scene.facades[0].facade.expect("textured");
+    assert_eq!(scene.facade_roofs.len(), 1);
+    assert_eq!(scene.facade_roofs[0].0, def);
+    // Row houses (no roof texture) get their own definition.
+    assert_ne!(scene.facades[2].facade, Some(def));
+    // The park's GUID is the sample forest: its trees (its TREE ranges: shrubs of 1.5 m to trees of 22 m).
+    assert_eq!(scene.more_forests.len(), 1);
+    assert!(!scene.trees.is_empty());
+    for t in &scene.trees {
+        assert_eq!(t.forest, 1);
+        assert!((1.5..=22.0).contains(&t.height), "{t:?}");
+    }
+}

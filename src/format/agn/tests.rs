@@ -1046,10 +1046,18 @@ fn committed_sample_has_the_town_it_was_made_with() {
     assert!((shops.width as f64 * sq.meters_per_unit()[1] - 14.0).abs() < 0.01);
     let vgrd = f.fs2004_vegetation.unwrap();
     assert_eq!(
-        (vgrd.class1, vgrd.class2, vgrd.percent_class1, vgrd.max_density),
+        (
+            vgrd.class1,
+            vgrd.class2,
+            vgrd.percent_class1,
+            vgrd.max_density
+        ),
         (2, 1, 70, 60)
     );
-    assert_eq!((vgrd.height_class1, vgrd.height_class2), ([14.0, 24.0], [8.0, 15.0]));
+    assert_eq!(
+        (vgrd.height_class1, vgrd.height_class2),
+        ([14.0, 24.0], [8.0, 15.0])
+    );
     assert_eq!(f.fs2004_vegetation_rects.len(), 2);
 
     // On the ground, every building is a square-cornered rectangle inside the square

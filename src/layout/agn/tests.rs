@@ -506,7 +506,11 @@ fn sample_laid_out() {
         assert!((0.0..360.0).contains(&t.heading));
         // VGRO trees (areas 4 and 5) are of a VGRD class, within its heights.
         if i >= 4 {
-            let [lo, hi] = if t.layer == 1 { [14.0, 24.0] } else { [8.0, 15.0] };
+            let [lo, hi] = if t.layer == 1 {
+                [14.0, 24.0]
+            } else {
+                [8.0, 15.0]
+            };
             assert!(t.height >= lo && t.height <= hi, "{t:?}");
         } else {
             assert_eq!((t.layer, t.height), (0, 0.0));
