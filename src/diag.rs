@@ -142,6 +142,9 @@ pub const SHOWN_PER_KIND: usize = 20;
 /// file full of distinct oddities cannot grow the list without bound either).
 pub const SHOWN_IN_ALL: usize = 1000;
 
+/// The severity and offset of the first diagnostic of a kind that was not said.
+type Unsaid = (Severity, u64);
+
 /// Keeps repeated diagnostics bounded: the first [`SHOWN_PER_KIND`] of each kind are said,
 /// the rest counted and summed up by [`WarningCap::summary`]. A kind is a short fixed phrase
 /// chosen by the caller ("PRDE polygon without vertices"), so that deciding whether to say
@@ -150,10 +153,10 @@ pub const SHOWN_IN_ALL: usize = 1000;
 #[derive(Debug, Default, Clone)]
 pub struct WarningCap {
     /// kind → (times seen, severity and offset of the first one not said).
-    kinds: std::collections::HashMap<&'static str, (usize, Option<(Severity, u64)>)>,
+    kinds: std::collections::HashMap<&'static str, (usize, Option<Unsaid>)>,
     shown: usize,
     /// Diagnostics not said because [`SHOWN_IN_ALL`] was reached, and the first one's offset.
-    over_all: (usize, Option<(Severity, u64)>),
+    over_all: (usize, Option<Unsaid>),
 }
 
 impl WarningCap {

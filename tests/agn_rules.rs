@@ -259,7 +259,7 @@ fn unknown_chunks_and_texture_checks() {
         }],
     }];
     let p = put(&dir, &agn::write(&town));
-    let report = agview::check::check_paths(&[p.clone()]);
+    let report = agview::check::check_paths(std::slice::from_ref(&p));
     assert_eq!(report.errors(), 0);
     assert!(report
         .diagnostics

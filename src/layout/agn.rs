@@ -467,6 +467,9 @@ fn mapped(path: &str) -> Mapped<'_> {
     }
 }
 
+/// A vegetation area before its trees: name, ring (m), area (m²), m² per tree, source.
+type Area = (String, Vec<[f64; 2]>, f64, f64, TreeSource);
+
 /// Where a vegetation area's trees come from: their forest (index into the scene's forests)
 /// and heights.
 #[derive(Debug, Clone, Copy)]
@@ -924,8 +927,7 @@ impl<'a> Layout<'a> {
         let agn = self.agn;
         let sq = self.square;
         // First every outline, so that the tree budget can be shared by area.
-        // (name, ring, area m², m² per tree, source)
-        let mut areas: Vec<(String, Vec<[f64; 2]>, f64, f64, TreeSource)> = Vec::new();
+        let mut areas: Vec<Area> = Vec::new();
         let mut forests: Vec<String> = Vec::new();
         let mut add = |l: &mut Self,
                        guid: String,

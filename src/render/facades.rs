@@ -194,7 +194,7 @@ pub(crate) struct Gable {
 }
 
 fn gable(ccw: &[P], rise: f32) -> Option<Gable> {
-    if ccw.len() != 4 || !(rise > 0.0) {
+    if ccw.len() != 4 || rise.is_nan() || rise <= 0.0 {
         return None;
     }
     let len = |a: P, b: P| ((b[0] - a[0]).powi(2) + (b[1] - a[1]).powi(2)).sqrt();

@@ -24,7 +24,7 @@ pub(super) fn read_a2ge(
     let mut f = Fields::new(r, c);
     let guid = f.guid("library object GUID")?;
     let payload = f.remaining();
-    let record = match (payload % TWO == 0, payload % THREE == 0) {
+    let record = match (payload.is_multiple_of(TWO), payload.is_multiple_of(THREE)) {
         _ if payload == 0 => {
             sink.warn("A2GE without objects", c.offset, || {
                 format!("{}: a GUID and no library objects", f.at())
