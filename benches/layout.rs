@@ -6,8 +6,9 @@
 //! each ([`agview::layout::ags::bench_polygons`]) with the sample string; prints blocks
 //! (placements, polygons) per second and the allocations per layout; an AGN town of
 //! 20,000 generic buildings and 500 vegetation polygons, with its time per layout; and two
-//! adversarial 16 MB `.agn` files of 4 million tiny records (empty PRDE polygons; 2 million
-//! empty unknown chunks), read and laid out, with their time and peak heap.
+//! adversarial 16 MB `.agn` files of tiny records (4 million empty PRDE polygons; 2 million
+//! empty unknown chunks; 1 million zero-area A2GE boxes), read and laid out, with their time
+//! and peak heap.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::hint::black_box;
@@ -188,10 +189,16 @@ fn agn_adversarial() {
     }
     let empty_chunks = riff(chunk(b"PBLD", &many));
     drop(many);
+    // 1 million zero-area two-point A2GE records under one GUID.
+    let mut a2ge = vec![0x22u8; 16];
+    a2ge.resize(16 + 16 * 1_000_000, 0);
+    let zero_boxes = riff(chunk(b"AGN2", &chunk(b"A2GE", &a2ge)));
+    drop(a2ge);
     let opts = layout::agn::AgnOptions::default();
     for (what, bytes) in [
         ("4M empty PRDE polygons", empty_polygons),
         ("2M empty unknown chunks", empty_chunks),
+        ("1M zero-area A2GE boxes", zero_boxes),
     ] {
         reset_peak();
         let t = Instant::now();

@@ -846,26 +846,35 @@ impl<'a> Layout<'a> {
                 || format!("A2GE library object {} at offset {}", o.guid, o.offset),
                 o.offset,
             );
-            let a2 = area2(&ring);
-            if a2.abs() / 2.0 < MIN_AREA {
-                self.warn(
-                    "A2GE zero-area box",
-                    o.offset,
-                    format!(
-                        "A2GE library object {} at offset {}: its box has zero area ({} points); placed at its centre",
-                        o.guid,
-                        o.offset,
-                        if o.to_third.is_some() { 3 } else { 2 }
-                    ),
-                );
-            } else if a2 < 0.0 {
-                ring[1..].reverse();
-            }
-            let center = to_f32(sq.centred(o.center()));
             let model = match self.mapped(&o.guid) {
                 Some(Mapped::Model(m)) => Some(m),
                 _ => None,
             };
+            let a2 = area2(&ring);
+            if a2.abs() / 2.0 < MIN_AREA {
+                // A box of no area draws nothing; only a mapped model has a place to go.
+                self.warn(
+                    "A2GE zero-area box",
+                    o.offset,
+                    format!(
+                        "A2GE library object {} at offset {}: its box has zero area ({} points); {}",
+                        o.guid,
+                        o.offset,
+                        if o.to_third.is_some() { 3 } else { 2 },
+                        if model.is_some() {
+                            "its model is placed at the box's centre"
+                        } else {
+                            "nothing to draw, skipped"
+                        }
+                    ),
+                );
+                if model.is_none() {
+                    continue;
+                }
+            } else if a2 < 0.0 {
+                ring[1..].reverse();
+            }
+            let center = to_f32(sq.centred(o.center()));
             if let Some(m) = model {
                 let next = self.scene.meshes.len();
                 let index = *mesh_index.entry(m).or_insert(next);

@@ -1333,9 +1333,20 @@ fn sanity_warnings_name_chunk_record_and_size() {
         "{w}"
     );
     assert!(w.contains("zero area"), "{w}");
-    // All are still drawn.
+    // The long and the crossing ones are still drawn; the zero-area box draws nothing.
     assert_eq!(s.facades.len(), 3);
-    assert_eq!(s.library_objects.len(), 1);
+    assert_eq!(s.library_objects.len(), 0);
+    assert!(w.contains("nothing to draw, skipped"), "{w}");
+    // With a model mapped, the model is placed at the box's centre.
+    let mut opts = AgnOptions::default();
+    opts.guid_models
+        .insert(g(1).to_string(), "objs/kiosk.obj".to_string());
+    let s = run_named(&agn, NAME, 0, &opts);
+    assert_eq!((s.library_objects.len(), s.objects.len()), (1, 1));
+    assert!(s
+        .warnings
+        .join("\n")
+        .contains("its model is placed at the box's centre"));
 }
 
 #[test]
