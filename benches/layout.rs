@@ -159,11 +159,18 @@ fn main() {
     agn_adversarial();
 }
 
-/// Two 16 MB `.agn` files of tiny records, each read and laid out as `layout` does: time and
-/// peak heap (the file's own 16 MB included). Issue 14 asks for under 2 s and 200 MB.
+/// Three 16 MB `.agn` files of tiny records, each made, then read and laid out as `layout`
+/// does: time and peak heap (the file's own 16 MB included; the files are made one at a time,
+/// so only the one measured is live). Issue 14 asks for under 2 s and 200 MB.
 fn agn_adversarial() {
     use agview::format::agn;
     let name = Path::new(layout::agn::BENCH_FILE_NAME);
+    let chunk = |tag: &[u8; 4], payload: &[u8]| {
+        let mut b = tag.to_vec();
+        b.extend_from_slice(&(payload.len() as u32).to_le_bytes());
+        b.extend_from_slice(payload);
+        b
+    };
     let riff = |body: Vec<u8>| {
         let mut b = b"RIFF".to_vec();
         b.extend_from_slice(&((body.len() + 4) as u32).to_le_bytes());
@@ -171,35 +178,37 @@ fn agn_adversarial() {
         b.extend_from_slice(&body);
         b
     };
-    let chunk = |tag: &[u8; 4], payload: &[u8]| {
-        let mut b = tag.to_vec();
-        b.extend_from_slice(&(payload.len() as u32).to_le_bytes());
-        b.extend_from_slice(payload);
-        b
+    let make = |what: usize| -> Vec<u8> {
+        match what {
+            // 4 million PRDE polygons without vertices: a GUID, then 4 million int32 zeros.
+            0 => {
+                let mut prde = vec![0x11u8; 16];
+                prde.resize(16 + 4 * 4_000_000, 0);
+                riff(chunk(b"PREG", &chunk(b"PRDE", &prde)))
+            }
+            // 2 million empty unknown chunks in a container.
+            1 => {
+                let many: Vec<u8> = b"ZZZZ\0\0\0\0".repeat(2_000_000);
+                riff(chunk(b"PBLD", &many))
+            }
+            // 1 million zero-area two-point A2GE records under one GUID.
+            _ => {
+                let mut a2ge = vec![0x22u8; 16];
+                a2ge.resize(16 + 16 * 1_000_000, 0);
+                riff(chunk(b"AGN2", &chunk(b"A2GE", &a2ge)))
+            }
+        }
     };
-    // 4 million PRDE polygons without vertices: a GUID, then 4 million int32 zeros.
-    let mut prde = vec![0x11u8; 16];
-    prde.resize(16 + 4 * 4_000_000, 0);
-    let empty_polygons = riff(chunk(b"PREG", &chunk(b"PRDE", &prde)));
-    drop(prde);
-    // 2 million empty unknown chunks in a container.
-    let mut many = Vec::with_capacity(16_000_000);
-    for _ in 0..2_000_000 {
-        many.extend_from_slice(b"ZZZZ\0\0\0\0");
-    }
-    let empty_chunks = riff(chunk(b"PBLD", &many));
-    drop(many);
-    // 1 million zero-area two-point A2GE records under one GUID.
-    let mut a2ge = vec![0x22u8; 16];
-    a2ge.resize(16 + 16 * 1_000_000, 0);
-    let zero_boxes = riff(chunk(b"AGN2", &chunk(b"A2GE", &a2ge)));
-    drop(a2ge);
     let opts = layout::agn::AgnOptions::default();
-    for (what, bytes) in [
-        ("4M empty PRDE polygons", empty_polygons),
-        ("2M empty unknown chunks", empty_chunks),
-        ("1M zero-area A2GE boxes", zero_boxes),
-    ] {
+    for (k, what) in [
+        "4M empty PRDE polygons",
+        "2M empty unknown chunks",
+        "1M zero-area A2GE boxes",
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let bytes = make(k);
         reset_peak();
         let t = Instant::now();
         let mut diags = Vec::new();

@@ -444,6 +444,23 @@ impl Skipped {
     }
 }
 
+/// A warning's text: a string, or a closure that builds it when it is said.
+trait Message {
+    fn text(self) -> String;
+}
+
+impl Message for &str {
+    fn text(self) -> String {
+        self.to_string()
+    }
+}
+
+impl<F: FnOnce() -> String> Message for F {
+    fn text(self) -> String {
+        self()
+    }
+}
+
 /// What `--guid-map` maps a GUID to, told apart by the file's extension.
 #[derive(Debug, Clone, Copy, PartialEq)]
 enum Mapped<'a> {
@@ -503,11 +520,13 @@ struct Layout<'a> {
 
 impl<'a> Layout<'a> {
     /// A warning of `kind`; past [`crate::diag::SHOWN_PER_KIND`] of a kind only counted.
-    fn warn(&mut self, kind: &'static str, offset: u64, message: impl Into<String>) {
+    /// The message is built only when the warning is said (a closure or a ready string), so
+    /// that a file of a million bad records does not format a million messages.
+    fn warn(&mut self, kind: &'static str, offset: u64, message: impl Message) {
         if self.cap.admit(kind, Severity::Warning, offset) {
             self.scene
                 .warnings
-                .push(Diagnostic::warning_offset(self.path, offset, message).to_string());
+                .push(Diagnostic::warning_offset(self.path, offset, message.text()).to_string());
         }
     }
 
@@ -542,7 +561,7 @@ impl<'a> Layout<'a> {
             self.warn(
                 "records without a usable footprint",
                 skipped.first,
-                format!(
+                || format!(
                     "{} {what} skipped: no usable footprint (zero area, or points not finite or beyond 10,000 km; the first at offset {})",
                     skipped.count, skipped.first
                 ),
@@ -566,7 +585,7 @@ impl<'a> Layout<'a> {
                 self.warn(
                     "texture not found",
                     name.offset,
-                    format!(
+                    || format!(
                         "{tag} names texture '{0}', but none of {0}.bmp, {0}.dds, {0}.png is beside the file; buildings are drawn untextured",
                         name.name
                     ),
@@ -594,21 +613,19 @@ impl<'a> Layout<'a> {
             self.warn(
                 "box longer than 500 m",
                 offset,
-                format!(
+                || format!(
                     "{}: {a:.0} x {b:.0} m, longer than {MAX_SANE_LENGTH:.0} m; drawn as given (was a direction written as a unit vector?)",
                     what()
                 ),
             );
         }
         if corners.iter().any(|p| p[0].abs() > 0.5 || p[1].abs() > 0.5) {
-            self.warn(
-                "box crossing the square's edge",
-                offset,
+            self.warn("box crossing the square's edge", offset, || {
                 format!(
                     "{}: {a:.0} x {b:.0} m, crosses the LOD13 square's edge; drawn as given",
                     what()
-                ),
-            );
+                )
+            });
         }
     }
 
@@ -757,7 +774,7 @@ impl<'a> Layout<'a> {
                         self.warn(
                             "PBDE strip without a usable width",
                             b.offset,
-                            format!(
+                            || format!(
                                 "PBDE building with width {:?} skipped: an open vertex line is a strip, which needs a positive width under 10,000 km",
                                 b.width
                             ),
@@ -770,7 +787,7 @@ impl<'a> Layout<'a> {
                     self.warn(
                         "PBDE building without a usable outline",
                         b.offset,
-                        format!(
+                        || format!(
                             "PBDE building with {} vertices skipped: {}",
                             b.vertices.len(),
                             if closed {
@@ -856,7 +873,7 @@ impl<'a> Layout<'a> {
                 self.warn(
                     "A2GE zero-area box",
                     o.offset,
-                    format!(
+                    || format!(
                         "A2GE library object {} at offset {}: its box has zero area ({} points); {}",
                         o.guid,
                         o.offset,
@@ -947,11 +964,9 @@ impl<'a> Layout<'a> {
                        source: TreeSource| {
             match ccw(&mut ring) {
                 Some(a) => areas.push((guid, ring, a, per_tree, source)),
-                None => l.warn(
-                    "vegetation area without area",
-                    offset,
-                    format!("{what} skipped: zero area, or points not finite or beyond 10,000 km"),
-                ),
+                None => l.warn("vegetation area without area", offset, || {
+                    format!("{what} skipped: zero area, or points not finite or beyond 10,000 km")
+                }),
             }
         };
         for v in &agn.vegetation_polygons {

@@ -521,7 +521,14 @@ fn read_container(r: &Reader, c: Chunk, file: &mut AgnFile, sink: &mut Sink) {
                     file.vegetation_rects.push(v)
                 }
             }),
-            b"A2GE" => read_a2ge(r, child, sink).map(|v| file.library_objects.extend(v)),
+            b"A2GE" => read_a2ge(r, child, sink).map(|v| {
+                // The first A2GE's records are moved, not copied (a chunk may hold millions).
+                if file.library_objects.is_empty() {
+                    file.library_objects = v;
+                } else {
+                    file.library_objects.extend(v);
+                }
+            }),
             _ => read_pbde(r, child, sink).map(|p| {
                 if !p.buildings.is_empty() {
                     file.polygon_buildings.push(p)
