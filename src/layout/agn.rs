@@ -825,9 +825,8 @@ impl<'a> Layout<'a> {
             return;
         }
         let mut mesh_index: HashMap<&str, usize> = HashMap::new();
-        self.scene
-            .library_objects
-            .reserve(agn.library_objects.len());
+        // No reservation up front: records that draw nothing (zero-area boxes) must not cost
+        // the scene memory.
         for o in &agn.library_objects {
             let sq = self.square;
             // Three points: a rotated box P1, P2 = P1 + d, P3 = P2 + o. Two: opposite
