@@ -20,30 +20,42 @@
 //!   P4 = P1 + o counter-clockwise from P1, `floors` × [`FLOOR_HEIGHT`] tall. Generic
 //!   buildings draw their floors from the `GBDD` weights (a weight picks the 1–2, 3–5, 6–8
 //!   or 9–12 band, then the count is uniform in it; all-zero weights give 1–2; no `GBDD`
-//!   at all gives the spec's normal 10/10/10/10); row houses have 2–3 floors. `roof` is the
-//!   `GBLR` roof GUID, or `"default"` for the zero GUID and for row houses. `texture` is
-//!   the `GBTE` (`RHTE`) texture found beside the file as `.bmp`, `.dds` or `.png`, in that
-//!   order of preference, matched without regard to case, given as a path next to the
-//!   `.agn` file.
-//! - `PBDE` polygon buildings: the vertex line is the centre line of a strip of the
-//!   record's width (read on the y scale, as in the sample's writer). Each segment becomes
-//!   one rectangular footprint, lengthened by half the width at interior vertices so that
-//!   the pieces overlap at the joints instead of leaving a notch; all pieces of one building
-//!   share one floor count (1–3). Per-segment boxes are chosen over one mitred outline
-//!   because they stay valid for any vertex line (sharp turns, self-crossing lines). The
-//!   building-type GUID goes in `roof` (FSX takes the roof from the type; the scene has no
-//!   other field for it) and `texture` is `None`.
-//! - `A2GE` library objects: a [`LibraryObject`] over the bounding box. With three points
-//!   the box is P1, P1 + d, P1 + d + o, P1 + o and the heading is that of d; with two, P1
-//!   and P1 + d are opposite corners of a box aligned with the square, heading 0 (d is then
-//!   a diagonal, not a direction). `model` comes from [`AgnOptions::guid_models`]; a mapped
-//!   model is also placed as a draped [`ObjectInstance`] at the box's centre.
+//!   at all gives the spec's normal 10/10/10/10); `GBDD` is for generic buildings only, row
+//!   houses have 2–3 floors. `roof` is the `GBLR` roof GUID, or `"default"` for the zero GUID
+//!   and for row houses; default roofs are pitched ([`default_roof_height`]: a 30° gable on
+//!   buildings of at most [`PITCHED_MAX_FLOORS`] floors, flat above), a roof GUID is flat and
+//!   takes the image `--guid-map` maps it to as `roof_texture`; every roof type is listed in
+//!   `Scene::roof_types`. `agn_chunk` says `"GBLR"` or `"ROWH"`. `texture` is the `GBTE`
+//!   (`RHTE`) texture found beside the file as `.bmp`, `.dds` or `.png`, in that order of
+//!   preference, matched without regard to case, given as a path next to the `.agn` file.
+//! - `PBDE` polygon buildings (`agn_chunk` `"PBDE"`): a closed vertex list (first vertex =
+//!   last) is the building's outline. Otherwise the vertex line is the centre line of a strip
+//!   of the record's width (read on the y scale, as in the sample's writer). Each segment
+//!   becomes one rectangular footprint, lengthened by half the width at interior vertices so
+//!   that the pieces overlap at the joints instead of leaving a notch; all pieces of one
+//!   building share one floor count (1–3, inferred: the file gives none). Per-segment boxes
+//!   are chosen over one mitred outline because they stay valid for any vertex line (sharp
+//!   turns, self-crossing lines). The building-type GUID goes in `roof` and `texture` is
+//!   `None`.
+//! - `A2GE` library objects: a [`LibraryObject`] over the bounding box of each record. With
+//!   three points the box is P1, P1 + d, P1 + d + o, P1 + o and the heading is that of d;
+//!   with two, P1 and P1 + d are opposite corners of a box aligned with the square, heading
+//!   0 (d is then a diagonal, not a direction). `model` comes from
+//!   [`AgnOptions::guid_models`]; a mapped model is also placed as a draped
+//!   [`ObjectInstance`] at the box's centre. A zero-area box is a warning (and skipped
+//!   unless a model is mapped).
+//! - Boxes (generic buildings, row houses, library objects) longer than
+//!   [`MAX_SANE_LENGTH`] or crossing the square's edge are drawn with a warning naming the
+//!   chunk, the record and the size in meters.
 //! - `PRDE` polygons and `VGRE` / `VGRO` rectangles: a [`VegetationArea`] each, filled with
 //!   trees on a jittered grid, one tree per [`M2_PER_TREE`] m² (width 0 = the forest's size,
 //!   layer 0). A big area is thinned rather than allowed to grow memory: at most
-//!   [`MAX_TREES_PER_AREA`] per area and [`MAX_TREES`] in the scene. `VGRO` areas are named
-//!   after the `VGRD` classes.
-//!
+//!   [`MAX_TREES_PER_AREA`] per area and [`MAX_TREES`] in the scene. A `PRDE`/`VGRE` GUID
+//!   that `--guid-map` maps to a `.for` takes that forest (`Scene::more_forests`) and
+//!   heights in its min–max ([`AgnOptions::forest_heights`]). `VGRO` areas are named after
+//!   the `VGRD` classes; the `VGRD` density (0–100) scales the trees, each tree is class 1
+//!   or 2 (`layer` 1 or 2) by the class-1 percentage, with a height in its class's range.
+//! - Warnings are capped per kind ([`WarningCap`]) and their messages built only when said.
 //! # Randomness
 //! One [`Rng`] from the seed, forked into a stream per section kind and per vegetation
 //! area, so adding trees never changes building heights and the same seed always gives the
