@@ -1259,3 +1259,19 @@ fn millions_of_empty_records_cost_no_memory_and_few_warnings() {
         counts[0]
     );
 }
+
+#[test]
+fn dump_summary_lists_the_vegetation_sections() {
+    let s = crate::format::summary(&crate::format::Parsed::Agn(model()));
+    assert!(
+        s.contains("VGRE: 2 rectangle(s) in 1 group(s), VGRO: 1 rectangle(s)"),
+        "{s}"
+    );
+    assert!(
+        s.contains("VGRD: class 2 (60%, 8-15 m) / class 5 (5-10 m), density 40"),
+        "{s}"
+    );
+    let mut none = model();
+    none.fs2004_vegetation = None;
+    assert!(crate::format::summary(&crate::format::Parsed::Agn(none)).contains("no VGRD"));
+}
