@@ -28,7 +28,7 @@ pub(super) fn read_weights(
     let mut weights = [0; 4];
     for (w, (lo, hi)) in weights.iter_mut().zip(BuildingWeights::FLOORS) {
         let pos = f.pos;
-        *w = f.i32(&format!("weight of {lo}-{hi} floor buildings"))?;
+        *w = f.i32(format_args!("weight of {lo}-{hi} floor buildings"))?;
         if !(0..=WEIGHT_FULL).contains(w) {
             let w = *w;
             sink.warn("GBDD weight outside 0..=20", pos, || {

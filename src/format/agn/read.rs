@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::diag::{Location, Severity, WarningCap};
+use std::fmt;
 
 /// A chunk found in the file: its tag, the offset of its header and its payload range.
 #[derive(Debug, Clone, Copy)]
@@ -270,7 +271,12 @@ impl<'r, 'a> Fields<'r, 'a> {
         )
     }
 
-    pub(super) fn take<const N: usize>(&mut self, what: &str) -> Result<[u8; N], Diagnostic> {
+    // `what` names the field for an error message; it is `Display` (a `&str`, or
+    // `format_args!`) so that naming a field costs nothing until an error is made.
+    pub(super) fn take<const N: usize>(
+        &mut self,
+        what: impl fmt::Display,
+    ) -> Result<[u8; N], Diagnostic> {
         if self.remaining() < N {
             return Err(self.r.error(
                 self.pos,
@@ -288,11 +294,11 @@ impl<'r, 'a> Fields<'r, 'a> {
         Ok(a)
     }
 
-    pub(super) fn i32(&mut self, what: &str) -> Result<i32, Diagnostic> {
+    pub(super) fn i32(&mut self, what: impl fmt::Display) -> Result<i32, Diagnostic> {
         Ok(i32::from_le_bytes(self.take(what)?))
     }
 
-    pub(super) fn f32(&mut self, what: &str) -> Result<f32, Diagnostic> {
+    pub(super) fn f32(&mut self, what: impl fmt::Display + Copy) -> Result<f32, Diagnostic> {
         let pos = self.pos;
         let v = f32::from_le_bytes(self.take(what)?);
         if !v.is_finite() {
@@ -307,10 +313,10 @@ impl<'r, 'a> Fields<'r, 'a> {
         Ok(v)
     }
 
-    pub(super) fn point(&mut self, what: &str) -> Result<Point, Diagnostic> {
+    pub(super) fn point(&mut self, what: impl fmt::Display + Copy) -> Result<Point, Diagnostic> {
         Ok([
-            self.f32(&format!("{what} x"))?,
-            self.f32(&format!("{what} y"))?,
+            self.f32(format_args!("{what} x"))?,
+            self.f32(format_args!("{what} y"))?,
         ])
     }
 
@@ -342,7 +348,7 @@ impl<'r, 'a> Fields<'r, 'a> {
     /// Reads an int32 count of `item`s of `item_size` bytes and checks they fit in the chunk.
     pub(super) fn count(&mut self, item: &str, item_size: usize) -> Result<usize, Diagnostic> {
         let pos = self.pos;
-        let n = self.i32(&format!("{item} count"))?;
+        let n = self.i32(format_args!("{item} count"))?;
         if n < 0 {
             return Err(self.r.error(
                 pos,
@@ -378,9 +384,9 @@ impl<'r, 'a> Fields<'r, 'a> {
     pub(super) fn footprint(&mut self, what: &str) -> Result<Footprint, Diagnostic> {
         Ok(Footprint {
             offset: self.pos as u64,
-            start: self.point(&format!("{what} first point"))?,
-            to_second: self.point(&format!("{what} direction to the second point"))?,
-            to_third: self.point(&format!("{what} offset of the third point"))?,
+            start: self.point(format_args!("{what} first point"))?,
+            to_second: self.point(format_args!("{what} direction to the second point"))?,
+            to_third: self.point(format_args!("{what} offset of the third point"))?,
         })
     }
 
