@@ -331,3 +331,102 @@ fn guid_map_roof_texture_and_forest_through_the_loading_path() {
         assert!((1.5..=22.0).contains(&t.height), "{t:?}");
     }
 }
+
+#[test]
+fn sanity_roofs_rows_and_vgro_through_the_loading_path() {
+    let dir = scratch("draw");
+    let mut file = town();
+    // A "unit vector" direction: a building 1 square unit (≈ 1100 m) long.
+    file.generic_buildings[0].buildings.push(Footprint {
+        to_second: [1.0, 0.0],
+        ..house(-0.45, 0.2)
+    });
+    file.fs2004_vegetation = Some(agn::Fs2004Vegetation {
+        offset: 0,
+        class1: 6,
+        class2: 4,
+        percent_class1: 25,
+        max_density: 50,
+        height_class1: [10.0, 14.0],
+        height_class2: [1.0, 3.0],
+    });
+    file.fs2004_vegetation_rects = vec![agn::Rect {
+        offset: 0,
+        start: [-0.3, -0.3],
+        to_second: [0.25, 0.25],
+    }];
+    let p = put(&dir, &agn::write(&file));
+    let scene = layout(&p).expect("shown");
+    let json = serde_json::to_value(&scene).unwrap();
+    let warnings: Vec<&str> = json["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|w| w.as_str())
+        .collect();
+    assert!(
+        warnings.iter().any(|w| w.contains("GBLR chunk at offset")
+            && w.contains("building 2")
+            && w.contains("longer than 500 m")),
+        "{warnings:#?}"
+    );
+    assert!(warnings
+        .iter()
+        .any(|w| w.contains("crosses the LOD13 square's edge")));
+    // Generic buildings and row houses are marked, default roofs listed.
+    let chunks: Vec<&str> = json["facades"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["agn_chunk"].as_str().unwrap())
+        .collect();
+    assert_eq!(chunks, ["GBLR", "GBLR", "GBLR", "ROWH", "ROWH"]);
+    assert_eq!(json["roof_types"][0]["guid"], "default");
+    // VGRO trees: palm trees 10-14 m (25 %) and wet shrubs 1-3 m.
+    let vgro: Vec<&agview::scene::TreeInstance> =
+        scene.trees.iter().filter(|t| t.layer > 0).collect();
+    assert!(vgro.len() > 100);
+    for t in &vgro {
+        let (lo, hi) = if t.layer == 1 {
+            (10.0, 14.0)
+        } else {
+            (1.0, 3.0)
+        };
+        assert!(t.height >= lo && t.height <= hi, "{t:?}");
+    }
+    let palms = vgro.iter().filter(|t| t.layer == 1).count() as f64;
+    assert!((palms / vgro.len() as f64 - 0.25).abs() < 0.06);
+    assert!(json["vegetation"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|v| v["guid"] == "fs2004 class 6 palm trees (25%) / class 4 shrub wet, density 50"));
+}
+
+#[test]
+fn repeated_warnings_collapse_in_the_json() {
+    let dir = scratch("collapse");
+    // 100 PRDE polygons of 2 vertices: each a warning, said 20 times and then counted.
+    let file = AgnFile {
+        vegetation_polygons: vec![VegetationPolygons {
+            offset: 0,
+            vegetation: guid(1),
+            polygons: (0..100)
+                .map(|_| Polygon {
+                    offset: 0,
+                    vertices: vec![[0.1, 0.1], [0.2, 0.2]],
+                })
+                .collect(),
+        }],
+        ..town()
+    };
+    let p = put(&dir, &agn::write(&file));
+    let scene = layout(&p).expect("the town is shown");
+    let about: Vec<&String> = scene
+        .warnings
+        .iter()
+        .filter(|w| w.contains("PRDE") || w.contains("fewer than 4 vertices"))
+        .collect();
+    assert_eq!(about.len(), 21, "{about:#?}");
+    assert!(about[20].contains("80 more of \"PRDE polygon with fewer than 4 vertices\" not shown"));
+}
