@@ -15,12 +15,27 @@ use agview::input::LayoutArgs;
 /// The sample's square, so that every file has a place.
 const NAME: &str = "000333311030032an.agn";
 
-/// A fresh folder for one test's files.
-fn scratch(test: &str) -> PathBuf {
+/// A fresh folder for one test's files, removed when the test ends.
+struct Scratch(PathBuf);
+
+impl std::ops::Deref for Scratch {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn scratch(test: &str) -> Scratch {
     let d = std::env::temp_dir().join(format!("agview-agn-rules-{}-{test}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).expect("scratch folder");
-    d
+    Scratch(d)
 }
 
 fn put(dir: &Path, bytes: &[u8]) -> PathBuf {
