@@ -451,22 +451,22 @@ pub fn parse(
 /// leaves `file` as it was.
 fn read_section(r: &Reader, c: Chunk, riff: &Chunk, file: &mut AgnFile, sink: &mut Sink) {
     let result = match &c.tag {
-        b"VERS" => read_version(r, c, sink).map(|v| set_once(r, &mut file.version, v, c, sink)),
+        b"VERS" => read_version(r, c, sink).map(|v| set_once(&mut file.version, v, c, sink)),
         b"GBDD" => {
-            read_weights(r, c, sink).map(|w| set_once(r, &mut file.building_weights, w, c, sink))
+            read_weights(r, c, sink).map(|w| set_once(&mut file.building_weights, w, c, sink))
         }
         b"GBTE" => {
             let t = read_texture(r, c, sink);
-            set_once(r, &mut file.building_texture, t, c, sink);
+            set_once(&mut file.building_texture, t, c, sink);
             Ok(())
         }
         b"RHTE" => {
             let t = read_texture(r, c, sink);
-            set_once(r, &mut file.row_house_texture, t, c, sink);
+            set_once(&mut file.row_house_texture, t, c, sink);
             Ok(())
         }
         b"VGRD" => read_fs2004_vegetation(r, c, sink)
-            .map(|v| set_once(r, &mut file.fs2004_vegetation, v, c, sink)),
+            .map(|v| set_once(&mut file.fs2004_vegetation, v, c, sink)),
         b"VGRO" => read_vgro(r, c).map(|rects| file.fs2004_vegetation_rects.extend(rects)),
         b"ROWH" => read_rowh(r, c).map(|rows| file.row_houses.extend(rows)),
         b"GBLD" | b"PREG" | b"VGRG" | b"AGN2" | b"PBLD" => {

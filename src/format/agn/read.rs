@@ -221,14 +221,7 @@ pub(super) fn is_record_tag(tag: [u8; 4]) -> bool {
 }
 
 /// Keeps the first of a section that should occur once.
-pub(super) fn set_once<T>(
-    r: &Reader,
-    slot: &mut Option<T>,
-    value: T,
-    c: Chunk,
-    warnings: &mut Sink,
-) {
-    let _ = r;
+pub(super) fn set_once<T>(slot: &mut Option<T>, value: T, c: Chunk, warnings: &mut Sink) {
     if slot.is_some() {
         warnings.warn("second chunk of a kind that occurs once", c.offset, || {
             format!(
