@@ -1,4 +1,5 @@
-// facade.wgsl — facade walls (the footprint extruded to its height) and flat roofs.
+// facade.wgsl — facade walls (the footprint extruded to its height) and roofs (flat, or
+// the slopes of a gable).
 //
 // Bind groups:
 //   @group(0) frame: Frame uniforms, height field, sampler (common.wgsl)
@@ -7,7 +8,9 @@
 //             for walls, a square for roofs (common.wgsl)
 // Vertex buffer 0: footprint point x, y; the facade's ground point x, y (its roof is flat at
 //   the terrain height there plus the wall height); wall: meters along the wall, top (1) or
-//   bottom (0), wall height, kind (0 wall, 1 roof); outward normal x, y.
+//   bottom (0), wall height, kind (0 wall, 1 roof); outward normal x, y (for a roof: the
+//   slope's outward direction times its rise per meter, 0 for a flat roof; the 3D normal is
+//   then (normal, 1) normalised).
 //
 // Wall bottoms sink a meter below the lower of the ground under them and the ground point,
 // so a building on a slope shows a foundation and never floats.
@@ -39,7 +42,7 @@ fn vs_main(in: FacadeIn) -> FacadeOut {
     out.clip = frame.view_proj * vec4<f32>(world, 1.0);
     out.world = world;
     if (in.wall.w > 0.5) {
-        out.normal = vec3<f32>(0.0, 0.0, 1.0);
+        out.normal = normalize(vec3<f32>(in.normal, 1.0));
     } else {
         out.normal = vec3<f32>(in.normal, 0.0);
     }

@@ -98,11 +98,18 @@ pub fn load_art_set(scene: &Scene) -> ArtSet {
         .iter()
         .map(|r| load_mesh(&path_of(r), &mut pool, &mut warnings))
         .collect();
-    let facades = scene
+    let mut facades: Vec<FacadeArt> = scene
         .facade_defs
         .iter()
         .map(|r| load_facade(&path_of(r), &mut pool, &mut warnings))
         .collect();
+    // AGN roof textures: the whole image is the roof, repeated every few meters.
+    for (i, roof) in &scene.facade_roofs {
+        if let Some(f) = facades.get_mut(*i) {
+            f.roof_texture = Some(pool.load(Path::new(roof), &mut warnings));
+            f.roof_uv = [0.0, 0.0, 1.0, 1.0];
+        }
+    }
     let forest = scene
         .forest
         .as_ref()

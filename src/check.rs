@@ -241,8 +241,13 @@ impl Checker {
                 }
             }
             Parsed::Agn(a) => {
-                if let Some(t) = &a.building_texture {
-                    let dir = path.parent().unwrap_or(Path::new(""));
+                let dir = path.parent().unwrap_or(Path::new(""));
+                let textures = [
+                    (&a.building_texture, "GBTE", "generic buildings"),
+                    (&a.row_house_texture, "RHTE", "row houses"),
+                ];
+                for (t, tag, what) in textures {
+                    let Some(t) = t else { continue };
                     let found = ["bmp", "dds", "png"]
                         .iter()
                         .any(|e| dir.join(format!("{}.{e}", t.name)).is_file());
@@ -251,7 +256,7 @@ impl Checker {
                             path,
                             t.offset,
                             format!(
-                                "GBTE texture `{}` not found beside the file (.bmp, .dds or .png); buildings use a neutral facade",
+                                "{tag} texture `{}` not found beside the file (.bmp, .dds or .png); {what} use a neutral facade",
                                 t.name
                             ),
                         ));

@@ -136,9 +136,102 @@ pub fn has_errors(diags: &[Diagnostic]) -> bool {
     diags.iter().any(Diagnostic::is_error)
 }
 
+/// How many diagnostics of one kind are said before the rest are only counted.
+pub const SHOWN_PER_KIND: usize = 20;
+/// How many diagnostics one file says in all before the rest are only counted (so that a
+/// file full of distinct oddities cannot grow the list without bound either).
+pub const SHOWN_IN_ALL: usize = 1000;
+
+/// The severity and offset of the first diagnostic of a kind that was not said.
+type Unsaid = (Severity, u64);
+
+/// Keeps repeated diagnostics bounded: the first [`SHOWN_PER_KIND`] of each kind are said,
+/// the rest counted and summed up by [`WarningCap::summary`]. A kind is a short fixed phrase
+/// chosen by the caller ("PRDE polygon without vertices"), so that deciding whether to say
+/// a diagnostic costs no formatting: callers build the message only when [`WarningCap::admit`]
+/// says yes. Memory is bounded by the number of kinds, not of diagnostics.
+#[derive(Debug, Default, Clone)]
+pub struct WarningCap {
+    /// kind → (times seen, severity and offset of the first one not said).
+    kinds: std::collections::HashMap<&'static str, (usize, Option<Unsaid>)>,
+    shown: usize,
+    /// Diagnostics not said because [`SHOWN_IN_ALL`] was reached, and the first one's offset.
+    over_all: (usize, Option<Unsaid>),
+}
+
+impl WarningCap {
+    /// Whether the next diagnostic of `kind` (with this severity, at this offset) should be
+    /// said; when not, it is counted.
+    pub fn admit(&mut self, kind: &'static str, severity: Severity, offset: u64) -> bool {
+        let entry = self.kinds.entry(kind).or_insert((0, None));
+        entry.0 += 1;
+        if entry.0 > SHOWN_PER_KIND {
+            entry.1.get_or_insert((severity, offset));
+            return false;
+        }
+        if self.shown >= SHOWN_IN_ALL {
+            self.over_all.0 += 1;
+            self.over_all.1.get_or_insert((severity, offset));
+            return false;
+        }
+        self.shown += 1;
+        true
+    }
+
+    /// One diagnostic per kind that was cut short, saying how many were not said (at the
+    /// first unsaid one's offset, an error when that one was), sorted by offset.
+    pub fn summary(&self, path: &Path) -> Vec<Diagnostic> {
+        let mut out: Vec<Diagnostic> = self
+            .kinds
+            .iter()
+            .filter_map(|(kind, (n, first))| {
+                let (sev, off) = (*first)?;
+                let hidden = n - SHOWN_PER_KIND;
+                Some(Diagnostic::new(
+                    sev,
+                    path,
+                    Location::Offset(off),
+                    format!(
+                        "{hidden} more of \"{kind}\" not shown (after the first {SHOWN_PER_KIND}; {n} in all)"
+                    ),
+                ))
+            })
+            .collect();
+        if let (n, Some((sev, off))) = self.over_all {
+            out.push(Diagnostic::new(
+                sev,
+                path,
+                Location::Offset(off),
+                format!("{n} more diagnostics not shown (after the first {SHOWN_IN_ALL})"),
+            ));
+        }
+        out.sort_by_key(|d| match d.location {
+            Location::Offset(o) => o,
+            _ => 0,
+        });
+        out
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn repeated_kinds_collapse_into_a_count() {
+        let mut cap = WarningCap::default();
+        let said = (0..100u64)
+            .filter(|&i| cap.admit("empty polygon", Severity::Warning, i))
+            .count();
+        assert_eq!(said, SHOWN_PER_KIND);
+        assert!(cap.admit("other", Severity::Error, 7));
+        let s = cap.summary(Path::new("x.agn"));
+        assert_eq!(s.len(), 1);
+        assert_eq!(
+            s[0].to_string(),
+            "x.agn: offset 20: warning: 80 more of \"empty polygon\" not shown (after the first 20; 100 in all)"
+        );
+    }
 
     #[test]
     fn formats_like_a_compiler() {

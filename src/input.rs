@@ -51,8 +51,9 @@ pub struct LayoutArgs {
     /// For an .agn whose name carries no LOD13 code: the square's north-west corner LAT,LON.
     #[arg(long, value_name = "LAT,LON", allow_hyphen_values = true)]
     pub origin: Option<String>,
-    /// For an .agn: a file of `GUID path/to/model.obj` lines, so library objects show their
-    /// real model instead of a labelled box.
+    /// For an .agn: a file of `GUID path` lines. A path to a `.for` gives a vegetation GUID
+    /// its forest's trees and heights; to an image (.png .dds .bmp), a roof GUID its roof
+    /// texture; to anything else (a model), a library object its real model instead of a box.
     #[arg(long, value_name = "FILE")]
     pub guid_map: Option<PathBuf>,
     /// An X-Plane install whose scenery libraries resolve library paths (after the

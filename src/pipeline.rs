@@ -85,6 +85,24 @@ pub fn load_scene(asset: &Path, args: &LayoutArgs) -> Result<Loaded, Diagnostic>
                 &mut diags,
             );
             let mut scene = crate::layout::agn::layout(&agn, asset, &input, &opts)?;
+            // A skipped chunk is an error, but the rest is shown; only when nothing could
+            // be shown does the load fail.
+            if scene.is_empty() {
+                if let Some(first) = diags.iter().find(|d| d.is_error()) {
+                    let n = diags.iter().filter(|d| d.is_error()).count();
+                    return Err(Diagnostic {
+                        message: format!(
+                            "{} (nothing in the file could be shown: {n} error(s))",
+                            first.message
+                        ),
+                        ..first.clone()
+                    });
+                }
+            }
+            // The reader's diagnostics reach the JSON too, before the layout's own.
+            let mut lines: Vec<String> = diags.iter().map(|d| d.to_string()).collect();
+            lines.append(&mut scene.warnings);
+            scene.warnings = lines;
             texture_facades(&mut scene);
             files.extend(
                 scene
@@ -92,6 +110,8 @@ pub fn load_scene(asset: &Path, args: &LayoutArgs) -> Result<Loaded, Diagnostic>
                     .iter()
                     .filter_map(|f| f.texture.as_ref().map(PathBuf::from)),
             );
+            files.extend(scene.facade_roofs.iter().map(|(_, r)| PathBuf::from(r)));
+            files.extend(scene.more_forests.iter().map(|f| PathBuf::from(&*f.name)));
             files.extend(scene.meshes.iter().map(|m| PathBuf::from(&*m.name)));
             scene
         }
@@ -110,9 +130,11 @@ pub fn load_scene(asset: &Path, args: &LayoutArgs) -> Result<Loaded, Diagnostic>
     })
 }
 
-/// AGN buildings name a texture rather than a facade: give each distinct texture a facade
-/// definition (the art loader makes a facade of an image) so they are drawn with it.
+/// AGN buildings name a texture rather than a facade: give each distinct (wall texture,
+/// roof texture) pair a facade definition (the art loader makes a facade of an image, and
+/// takes the roof from `facade_roofs`) so they are drawn with it.
 fn texture_facades(scene: &mut Scene) {
+    let mut pairs: Vec<(String, Option<String>, usize)> = Vec::new();
     for i in 0..scene.facades.len() {
         let Some(tex) = scene.facades[i].texture.clone() else {
             continue;
@@ -120,14 +142,20 @@ fn texture_facades(scene: &mut Scene) {
         if scene.facades[i].facade.is_some() {
             continue;
         }
-        let def = match scene.facade_defs.iter().position(|d| *d.name == *tex) {
-            Some(d) => d,
+        let roof = scene.facades[i].roof_texture.clone();
+        let def = match pairs.iter().find(|(t, r, _)| *t == tex && *r == roof) {
+            Some(p) => p.2,
             None => {
                 scene.facade_defs.push(crate::scene::ArtRef {
                     name: tex.as_str().into(),
-                    resolved: Some(tex),
+                    resolved: Some(tex.clone()),
                 });
-                scene.facade_defs.len() - 1
+                let d = scene.facade_defs.len() - 1;
+                if let Some(r) = &roof {
+                    scene.facade_roofs.push((d, r.clone()));
+                }
+                pairs.push((tex, roof, d));
+                d
             }
         };
         scene.facades[i].facade = Some(def);

@@ -62,6 +62,10 @@ pub struct Scene {
     pub meshes: Vec<ArtRef>,
     /// Facade definitions referenced by `facades[].facade`, in `FACADE` order.
     pub facade_defs: Vec<ArtRef>,
+    /// AGN: roof images that replace a facade definition's roof: `(index into facade_defs,
+    /// image path)` (a `GBLR` roof GUID that `--guid-map` maps to an image).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub facade_roofs: Vec<(usize, String)>,
     /// The forest (`VEGETATION`) trees come from.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub forest: Option<ArtRef>,
@@ -84,6 +88,9 @@ pub struct Scene {
     /// AGN: library objects drawn as boxes.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub library_objects: Vec<LibraryObject>,
+    /// AGN: the roof types of the generic buildings, in file order.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub roof_types: Vec<RoofType>,
     /// AGN: vegetation areas (their trees are in `trees`).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub vegetation: Vec<VegetationArea>,
@@ -343,9 +350,21 @@ pub struct FacadeInstance {
     /// AGN: floors drawn from the GBDD weights.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub floors: Option<u32>,
-    /// AGN: roof GUID.
+    /// AGN: the roof type: `"default"` (the zero GUID: FSX's default roofs) or the `GBLR`
+    /// roof GUID / `PBDE` building GUID.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub roof: Option<String>,
+    /// AGN: the ridge's height above the walls in meters for a pitched (gable) roof along
+    /// the footprint's longer side; 0 for a flat roof.
+    #[serde(skip_serializing_if = "is_zero_f32")]
+    pub roof_height: f32,
+    /// AGN: the roof texture `--guid-map` gives the roof GUID, when it names an image.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub roof_texture: Option<String>,
+    /// AGN: the chunk the building comes from: `"GBLR"` (generic building), `"ROWH"` (row
+    /// house) or `"PBDE"` (polygon building).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub agn_chunk: Option<&'static str>,
     /// AGN: index into `Scene::extra_textures`-style texture naming; the texture path.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub texture: Option<String>,
@@ -369,6 +388,10 @@ pub struct TreeInstance {
     /// Which forest: 0 for `Scene::forest`, k for `Scene::more_forests[k - 1]`.
     #[serde(skip_serializing_if = "is_zero")]
     pub forest: u32,
+    /// Height in meters; 0: the forest tree's own height. The renderer scales the tree to a
+    /// positive height, keeping its aspect (width follows).
+    #[serde(skip_serializing_if = "is_zero_f32")]
+    pub height: f32,
     /// A document's feature the tree belongs to (index into `Scene::features`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub feature: Option<u32>,
@@ -413,9 +436,21 @@ pub struct LibraryObject {
     pub model: Option<String>,
 }
 
+/// AGN: a roof type named by the file's `GBLR` chunks: the GUID, how many buildings use
+/// it, and the texture `--guid-map` maps it to (for the viewer's panel and the JSON).
+#[derive(Debug, Clone, PartialEq, Serialize, Default)]
+pub struct RoofType {
+    /// `"default"` for the zero GUID, else the GUID.
+    pub guid: String,
+    pub buildings: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub texture: Option<String>,
+}
+
 /// AGN: a vegetation area.
 #[derive(Debug, Clone, PartialEq, Serialize, Default)]
 pub struct VegetationArea {
+    /// The vegetation GUID (`PRDE`, `VGRE`), or the `VGRD` classes for `VGRO`.
     pub guid: String,
     pub outline: Vec<[f32; 2]>,
     /// Number of trees placed in it.
@@ -470,6 +505,17 @@ impl Scene {
             facades: self.facades.len(),
             trees: self.trees.len(),
         };
+    }
+
+    /// True when the scene places nothing: no tiles, objects, facades, trees, library
+    /// objects or vegetation areas (the polygon alone does not count).
+    pub fn is_empty(&self) -> bool {
+        self.tiles.is_empty()
+            && self.objects.is_empty()
+            && self.facades.is_empty()
+            && self.trees.is_empty()
+            && self.library_objects.is_empty()
+            && self.vegetation.is_empty()
     }
 
     /// Moves everything the scene places by `d` meters (a feature laid out in its own frame
@@ -551,4 +597,8 @@ impl Scene {
         }
         (lo, hi)
     }
+}
+
+fn is_zero_f32(v: &f32) -> bool {
+    *v == 0.0
 }

@@ -740,6 +740,7 @@ fn facades_trees_and_overlays() {
                 layer: 0,
                 pick: k,
                 forest: 0,
+                height: 0.0,
                 feature: None,
             })
             .collect(),

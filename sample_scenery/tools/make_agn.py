@@ -7,7 +7,10 @@ Output, beside each other in sample_scenery/agn/:
   <15 digits>an.agn         a little town on the LOD13 square around Leavenworth, WA
                             (47.5962 N, 120.6615 W): generic buildings in rows along a main
                             street and a cross street, a terrace of row houses, three library
-                            objects, vegetation polygons and a rectangle, a polyline building.
+                            objects, vegetation polygons and a rectangle, a polyline building;
+                            three roof GUIDs (default, gabled, barns), an A2GE with five
+                            rotated grain bins and one with five aligned picnic shelters, and
+                            an FS2004 VGRD definition with two VGRO rectangles.
   agview_town_facade.png    the texture GBTE/RHTE name: a brick wall with rows of windows.
 
 The file is written here, independently of agview's Rust writer, so that reading it back in
@@ -189,6 +192,36 @@ SHOPS_WIDTH_M = 14.0
 BUILDING_WEIGHTS = [16, 4, 0, 0]  # mostly 1-2 floors, some 3-5, out of 20
 DEFAULT_ROOFS = "00000000-0000-0000-0000-000000000000"
 GABLED_ROOFS = "4b3a2918-0706-4f5e-8d7c-6b5a49382716"
+BARN_ROOFS = "e1d2c3b4-a596-4788-9a0b-1c2d3e4f5061"
+
+# Three barns by the orchard, under a third roof GUID.
+barns = [
+    footprint((-420.0 + 40.0 * i, -200.0), (1.0, 0.0), 24.0, (0.0, 1.0), 14.0) for i in range(3)
+]
+
+# One A2GE with several objects: five grain bins in a row, each a rotated box (three
+# points, 24-byte records: 5 x 24 = 120 bytes, which 16 does not divide), and one with five
+# picnic shelters in the park as boxes aligned with the square (two points, 16-byte
+# records: 80 bytes, which 24 does not divide).
+GRAIN_BIN = "3e4f5061-7283-4a94-b5c6-d7e8f9011223"
+PICNIC_SHELTER = "8a9b0c1d-2e3f-4405-a617-28394a5b6c7d"
+BIN_ALONG = (math.cos(math.radians(30.0)), math.sin(math.radians(30.0)))
+BIN_ACROSS = (-BIN_ALONG[1], BIN_ALONG[0])
+grain_bins = [
+    (
+        (300.0 + 14.0 * i * BIN_ALONG[0], -250.0 + 14.0 * i * BIN_ALONG[1]),
+        scale(BIN_ALONG, 10.0),
+        scale(BIN_ACROSS, 10.0),
+    )
+    for i in range(5)
+]
+picnic_shelters = [((at(-110 + 18 * i, -130)[0], at(-110 + 18 * i, -130)[1]), (8.0, -6.0)) for i in range(5)]
+
+# FS2004 vegetation: VGRD names two classes (FSDeveloper wiki "AGN (FS2002/FS2004)": 1
+# deciduous, 2 coniferous 1), 70 % of class 2, density 60 of 100, and each class's height
+# range in meters; VGRO rectangles in the north-east of the square use it.
+VGRD = dict(class1=2, class2=1, percent1=70, density=60, h1=(14.0, 24.0), h2=(8.0, 15.0))
+vgro = [((250.0, 420.0), (180.0, -90.0)), ((300.0, 250.0), (120.0, -110.0))]
 
 
 # --- RIFF writer -----------------------------------------------------------------------
@@ -234,7 +267,8 @@ def agn_bytes():
         chunk(
             "GBLD",
             chunk("GBLR", guid_bytes(DEFAULT_ROOFS) + b"".join(map(footprint_bytes, main_street)))
-            + chunk("GBLR", guid_bytes(GABLED_ROOFS) + b"".join(map(footprint_bytes, cross_street))),
+            + chunk("GBLR", guid_bytes(GABLED_ROOFS) + b"".join(map(footprint_bytes, cross_street)))
+            + chunk("GBLR", guid_bytes(BARN_ROOFS) + b"".join(map(footprint_bytes, barns))),
         ),
         chunk(
             "PREG",
@@ -247,6 +281,12 @@ def agn_bytes():
             "VGRG",
             chunk("VGRE", guid_bytes(ORCHARD) + floats(*centred(orchard[0]), *vec(orchard[1]))),
         ),
+        chunk(
+            "VGRD",
+            struct.pack("<4i", VGRD["class1"], VGRD["class2"], VGRD["percent1"], VGRD["density"])
+            + floats(*VGRD["h1"], *VGRD["h2"]),
+        ),
+        chunk("VGRO", b"".join(floats(*centred(p), *vec(d)) for p, d in vgro)),
         chunk("ROWH", b"".join(map(footprint_bytes, row_houses))),
         chunk(
             "AGN2",
@@ -258,6 +298,16 @@ def agn_bytes():
                     + (floats(*vec(to_third)) if to_third else b""),
                 )
                 for g, start, to_second, to_third in library_objects
+            )
+            + chunk(
+                "A2GE",
+                guid_bytes(GRAIN_BIN)
+                + b"".join(floats(*centred(p), *vec(d), *vec(o)) for p, d, o in grain_bins),
+            )
+            + chunk(
+                "A2GE",
+                guid_bytes(PICNIC_SHELTER)
+                + b"".join(floats(*centred(p), *vec(d)) for p, d in picnic_shelters),
             ),
         ),
         chunk(
@@ -360,9 +410,18 @@ def main():
     with open(os.path.join(OUT_DIR, TEXTURE + ".png"), "wb") as f:
         f.write(facade_png())
     print(f"{name}: U={U} V={V}, {len(data)} bytes")
-    print(f"  generic buildings: {len(main_street)} (default roofs) + {len(cross_street)} (gabled)")
-    print(f"  row houses: {len(row_houses)}, library objects: {len(library_objects)}")
-    print(f"  vegetation polygons: {len(vegetation_polygons)}, vegetation rects: 1, polygon buildings: 1")
+    print(
+        f"  generic buildings: {len(main_street)} (default roofs) + {len(cross_street)} (gabled)"
+        f" + {len(barns)} (barn roofs)"
+    )
+    print(
+        f"  row houses: {len(row_houses)}, library objects: {len(library_objects)}"
+        f" + {len(grain_bins)} grain bins (one A2GE) + {len(picnic_shelters)} shelters (one A2GE)"
+    )
+    print(
+        f"  vegetation polygons: {len(vegetation_polygons)}, vegetation rects: 1,"
+        f" VGRO rects: {len(vgro)}, polygon buildings: 1"
+    )
     print(f"  meters per unit: x {MX:.2f}, y {MY:.2f}")
 
 

@@ -275,6 +275,22 @@ fn scene_section(ui: &mut egui::Ui, v: &Document, info: &Info) {
                     }
                 });
             }
+            if !s.roof_types.is_empty() {
+                ui.separator();
+                ui.label(format!("{} roof type(s)", s.roof_types.len()));
+                egui::Grid::new("roof_types").striped(true).show(ui, |ui| {
+                    for r in s.roof_types.iter().take(64) {
+                        ui.monospace(&r.guid);
+                        ui.label(format!("{} building(s)", r.buildings));
+                        match &r.texture {
+                            Some(t) => ui.label(t),
+                            None if r.guid == "default" => ui.weak("pitched ≤ 3 floors, else flat"),
+                            None => ui.weak("flat (map it with --guid-map)"),
+                        };
+                        ui.end_row();
+                    }
+                });
+            }
             let features = &v.loaded.scene.features;
             if !features.is_empty() {
                 ui.separator();

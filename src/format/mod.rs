@@ -183,14 +183,37 @@ pub fn summary(p: &Parsed) -> String {
             }
             s
         }
-        Parsed::Agn(a) => format!(
-            "FSX AGN: {} generic building(s), {} row house(s), {} library object(s), {} vegetation polygon group(s), {} polygon building group(s)",
-            a.generic_buildings.iter().map(|g| g.buildings.len()).sum::<usize>(),
-            a.row_houses.len(),
-            a.library_objects.len(),
-            a.vegetation_polygons.len(),
-            a.polygon_buildings.len()
-        ),
+        Parsed::Agn(a) => {
+            let mut s = format!(
+                "FSX AGN: {} generic building(s), {} row house(s), {} library object(s), {} vegetation polygon group(s), {} polygon building group(s)",
+                a.generic_buildings.iter().map(|g| g.buildings.len()).sum::<usize>(),
+                a.row_houses.len(),
+                a.library_objects.len(),
+                a.vegetation_polygons.len(),
+                a.polygon_buildings.len()
+            );
+            s += &format!(
+                ", VGRE: {} rectangle(s) in {} group(s), VGRO: {} rectangle(s)",
+                a.vegetation_rects.iter().map(|v| v.rects.len()).sum::<usize>(),
+                a.vegetation_rects.len(),
+                a.fs2004_vegetation_rects.len()
+            );
+            s += &match &a.fs2004_vegetation {
+                Some(d) => format!(
+                    ", VGRD: class {} ({}%, {:.0}-{:.0} m) / class {} ({:.0}-{:.0} m), density {}",
+                    d.class1,
+                    d.percent_class1,
+                    d.height_class1[0],
+                    d.height_class1[1],
+                    d.class2,
+                    d.height_class2[0],
+                    d.height_class2[1],
+                    d.max_density
+                ),
+                None => ", no VGRD".to_string(),
+            };
+            s
+        }
         Parsed::Obj8(o) => format!(
             "OBJ8: {} vertices, {} indices, {} LOD(s)",
             o.vertices.len(),

@@ -20,30 +20,42 @@
 //!   P4 = P1 + o counter-clockwise from P1, `floors` × [`FLOOR_HEIGHT`] tall. Generic
 //!   buildings draw their floors from the `GBDD` weights (a weight picks the 1–2, 3–5, 6–8
 //!   or 9–12 band, then the count is uniform in it; all-zero weights give 1–2; no `GBDD`
-//!   at all gives the spec's normal 10/10/10/10); row houses have 2–3 floors. `roof` is the
-//!   `GBLR` roof GUID, or `"default"` for the zero GUID and for row houses. `texture` is
-//!   the `GBTE` (`RHTE`) texture found beside the file as `.bmp`, `.dds` or `.png`, in that
-//!   order of preference, matched without regard to case, given as a path next to the
-//!   `.agn` file.
-//! - `PBDE` polygon buildings: the vertex line is the centre line of a strip of the
-//!   record's width (read on the y scale, as in the sample's writer). Each segment becomes
-//!   one rectangular footprint, lengthened by half the width at interior vertices so that
-//!   the pieces overlap at the joints instead of leaving a notch; all pieces of one building
-//!   share one floor count (1–3). Per-segment boxes are chosen over one mitred outline
-//!   because they stay valid for any vertex line (sharp turns, self-crossing lines). The
-//!   building-type GUID goes in `roof` (FSX takes the roof from the type; the scene has no
-//!   other field for it) and `texture` is `None`.
-//! - `A2GE` library objects: a [`LibraryObject`] over the bounding box. With three points
-//!   the box is P1, P1 + d, P1 + d + o, P1 + o and the heading is that of d; with two, P1
-//!   and P1 + d are opposite corners of a box aligned with the square, heading 0 (d is then
-//!   a diagonal, not a direction). `model` comes from [`AgnOptions::guid_models`]; a mapped
-//!   model is also placed as a draped [`ObjectInstance`] at the box's centre.
+//!   at all gives the spec's normal 10/10/10/10); `GBDD` is for generic buildings only, row
+//!   houses have 2–3 floors. `roof` is the `GBLR` roof GUID, or `"default"` for the zero GUID
+//!   and for row houses; default roofs are pitched ([`default_roof_height`]: a 30° gable on
+//!   buildings of at most [`PITCHED_MAX_FLOORS`] floors, flat above), a roof GUID is flat and
+//!   takes the image `--guid-map` maps it to as `roof_texture`; every roof type is listed in
+//!   `Scene::roof_types`. `agn_chunk` says `"GBLR"` or `"ROWH"`. `texture` is the `GBTE`
+//!   (`RHTE`) texture found beside the file as `.bmp`, `.dds` or `.png`, in that order of
+//!   preference, matched without regard to case, given as a path next to the `.agn` file.
+//! - `PBDE` polygon buildings (`agn_chunk` `"PBDE"`): a closed vertex list (first vertex =
+//!   last) is the building's outline. Otherwise the vertex line is the centre line of a strip
+//!   of the record's width (read on the y scale, as in the sample's writer). Each segment
+//!   becomes one rectangular footprint, lengthened by half the width at interior vertices so
+//!   that the pieces overlap at the joints instead of leaving a notch; all pieces of one
+//!   building share one floor count (1–3, inferred: the file gives none). Per-segment boxes
+//!   are chosen over one mitred outline because they stay valid for any vertex line (sharp
+//!   turns, self-crossing lines). The building-type GUID goes in `roof` and `texture` is
+//!   `None`.
+//! - `A2GE` library objects: a [`LibraryObject`] over the bounding box of each record. With
+//!   three points the box is P1, P1 + d, P1 + d + o, P1 + o and the heading is that of d;
+//!   with two, P1 and P1 + d are opposite corners of a box aligned with the square, heading
+//!   0 (d is then a diagonal, not a direction). `model` comes from
+//!   [`AgnOptions::guid_models`]; a mapped model is also placed as a draped
+//!   [`ObjectInstance`] at the box's centre. A zero-area box is a warning (and skipped
+//!   unless a model is mapped).
+//! - Boxes (generic buildings, row houses, library objects) longer than
+//!   [`MAX_SANE_LENGTH`] or crossing the square's edge are drawn with a warning naming the
+//!   chunk, the record and the size in meters.
 //! - `PRDE` polygons and `VGRE` / `VGRO` rectangles: a [`VegetationArea`] each, filled with
 //!   trees on a jittered grid, one tree per [`M2_PER_TREE`] m² (width 0 = the forest's size,
 //!   layer 0). A big area is thinned rather than allowed to grow memory: at most
-//!   [`MAX_TREES_PER_AREA`] per area and [`MAX_TREES`] in the scene. `VGRO` areas are named
-//!   after the `VGRD` classes.
-//!
+//!   [`MAX_TREES_PER_AREA`] per area and [`MAX_TREES`] in the scene. A `PRDE`/`VGRE` GUID
+//!   that `--guid-map` maps to a `.for` takes that forest (`Scene::more_forests`) and
+//!   heights in its min–max ([`AgnOptions::forest_heights`]). `VGRO` areas are named after
+//!   the `VGRD` classes; the `VGRD` density (0–100) scales the trees, each tree is class 1
+//!   or 2 (`layer` 1 or 2) by the class-1 percentage, with a height in its class's range.
+//! - Warnings are capped per kind ([`WarningCap`]) and their messages built only when said.
 //! # Randomness
 //! One [`Rng`] from the seed, forked into a stream per section kind and per vegetation
 //! area, so adding trees never changes building heights and the same seed always gives the
@@ -52,15 +64,15 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use crate::diag::Diagnostic;
+use crate::diag::{Diagnostic, Severity, WarningCap};
 use crate::format::agn::{
     AgnFile, BuildingWeights, Footprint, Guid, Lod13, Point, TextureName, LOD13_LAT_STEP,
     LOD13_LON_STEP, METERS_PER_DEGREE,
 };
 use crate::format::text::TextFile;
 use crate::scene::{
-    ArtRef, FacadeInstance, GeoFrame, LibraryObject, ObjectInstance, Placement, Scene, SceneKind,
-    TreeInstance, VegetationArea,
+    ArtRef, FacadeInstance, GeoFrame, LibraryObject, ObjectInstance, Placement, RoofType, Scene,
+    SceneKind, TreeInstance, VegetationArea,
 };
 
 use super::geom::P2;
@@ -85,6 +97,16 @@ pub const M2_PER_TREE: f64 = 80.0;
 pub const MAX_TREES_PER_AREA: usize = 50_000;
 /// At most this many trees in the scene (all areas get sparser together).
 pub const MAX_TREES: usize = 250_000;
+/// A box longer than this (m) is drawn with a warning: the spec's "direction to the second
+/// point" read as a unit vector gives kilometre-long buildings.
+pub const MAX_SANE_LENGTH: f64 = 500.0;
+/// Default roofs: buildings of at most this many floors get a pitched roof, taller ones a
+/// flat one.
+pub const PITCHED_MAX_FLOORS: u32 = 3;
+/// Default roofs: the pitch of a gable roof, degrees.
+pub const DEFAULT_ROOF_PITCH_DEG: f32 = 30.0;
+/// Default roofs: the highest ridge above the walls, m.
+pub const MAX_RIDGE_HEIGHT: f32 = 6.0;
 /// Footprints and areas smaller than this (m²) are degenerate and skipped.
 const MIN_AREA: f64 = 0.01;
 /// Points farther than this from the square's centre (m) are garbage, not geometry: they
@@ -96,6 +118,7 @@ const STREAM_GENERIC: u64 = 1;
 const STREAM_ROW_HOUSES: u64 = 2;
 const STREAM_POLYGON_BUILDINGS: u64 = 3;
 const STREAM_TREES: u64 = 0x7EE5_0000;
+const STREAM_HEIGHTS: u64 = 0x4E16_0000;
 
 /// What the AGN layout needs besides the file: the square's place when the name has no
 /// code, the GUID → model mapping, and the names of the files beside the `.agn` (to find
@@ -105,9 +128,15 @@ pub struct AgnOptions {
     /// `--origin LAT,LON`: the square's north-west corner, for a file whose name carries no
     /// LOD13 code. Ignored (with a warning) when the name has one.
     pub origin: Option<(f64, f64)>,
-    /// Library object GUID → mesh path, from a mapping file ([`parse_mapping`]). Keys are
-    /// GUIDs in any form [`Guid::parse`] reads.
+    /// GUID → path, from the `--guid-map` file ([`parse_mapping`]); keys are GUIDs in any
+    /// form [`Guid::parse`] reads. What a path is for follows its extension: a `.for` gives a
+    /// vegetation GUID's trees, an image (`.png`, `.dds`, `.bmp`) a roof GUID's texture, and
+    /// anything else a library object's mesh.
     pub guid_models: HashMap<String, String>,
+    /// The height range (min of the trees' minimum, max of their maximum, m) of each `.for`
+    /// the mapping names, by its path in `guid_models`; read by [`load_options`]. A forest
+    /// missing here (unreadable, no trees) gives trees their art's own height.
+    pub forest_heights: HashMap<String, [f32; 2]>,
     /// Names of the files in the `.agn` file's directory.
     pub texture_dir_files: Vec<String>,
 }
@@ -335,12 +364,17 @@ pub fn layout(
         square,
         rng: Rng::new(input.seed),
         scene: &mut scene,
+        guids: HashMap::new(),
+        cap: WarningCap::default(),
     };
+    l.read_guid_map();
     l.generic_buildings();
     l.row_houses();
     l.polygon_buildings();
     l.library_objects();
     l.vegetation();
+    let summary = l.cap.summary(path);
+    scene.warnings.extend(summary.iter().map(|d| d.to_string()));
     scene.update_stats();
     Ok(scene)
 }
@@ -422,6 +456,46 @@ impl Skipped {
     }
 }
 
+/// A warning's text: a string, or a closure that builds it when it is said.
+trait Message {
+    fn text(self) -> String;
+}
+
+impl Message for &str {
+    fn text(self) -> String {
+        self.to_string()
+    }
+}
+
+impl<F: FnOnce() -> String> Message for F {
+    fn text(self) -> String {
+        self()
+    }
+}
+
+/// What `--guid-map` maps a GUID to, told apart by the file's extension.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Mapped<'a> {
+    /// A `.for`: the vegetation GUID's trees.
+    Forest(&'a str),
+    /// An image (`.png`, `.dds`, `.bmp`): a roof texture.
+    Image(&'a str),
+    /// Anything else: a library object's mesh.
+    Model(&'a str),
+}
+
+fn mapped(path: &str) -> Mapped<'_> {
+    let ext = Path::new(path)
+        .extension()
+        .map(|e| e.to_string_lossy().to_ascii_lowercase())
+        .unwrap_or_default();
+    match ext.as_str() {
+        "for" => Mapped::Forest(path),
+        "png" | "dds" | "bmp" => Mapped::Image(path),
+        _ => Mapped::Model(path),
+    }
+}
+
 struct Layout<'a> {
     agn: &'a AgnFile,
     path: &'a Path,
@@ -429,21 +503,55 @@ struct Layout<'a> {
     square: Square,
     rng: Rng,
     scene: &'a mut Scene,
+    /// `--guid-map`, its keys read as GUIDs.
+    guids: HashMap<Guid, &'a str>,
+    cap: WarningCap,
 }
 
-impl Layout<'_> {
-    fn warn(&mut self, offset: u64, message: impl Into<String>) {
-        self.scene
-            .warnings
-            .push(Diagnostic::warning_offset(self.path, offset, message).to_string());
+impl<'a> Layout<'a> {
+    /// A warning of `kind`; past [`crate::diag::SHOWN_PER_KIND`] of a kind only counted.
+    /// The message is built only when the warning is said (a closure or a ready string), so
+    /// that a file of a million bad records does not format a million messages.
+    fn warn(&mut self, kind: &'static str, offset: u64, message: impl Message) {
+        if self.cap.admit(kind, Severity::Warning, offset) {
+            self.scene
+                .warnings
+                .push(Diagnostic::warning_offset(self.path, offset, message.text()).to_string());
+        }
+    }
+
+    /// Reads the mapping's keys as GUIDs (any spelling matches); bad keys are warnings.
+    fn read_guid_map(&mut self) {
+        let opts = self.opts;
+        let mut bad_keys: Vec<&String> = Vec::new();
+        for (k, v) in &opts.guid_models {
+            match Guid::parse(k.trim()) {
+                Ok(g) => {
+                    self.guids.insert(g, v.as_str());
+                }
+                Err(_) => bad_keys.push(k),
+            }
+        }
+        bad_keys.sort();
+        for k in bad_keys {
+            let m = format!("model mapping key '{k}' is not a GUID; ignored");
+            self.scene
+                .warnings
+                .push(Diagnostic::warning_file(self.path, m).to_string());
+        }
+    }
+
+    fn mapped(&self, g: &Guid) -> Option<Mapped<'a>> {
+        self.guids.get(g).map(|p| mapped(p))
     }
 
     /// One warning for the records of a section that had no usable footprint.
     fn report(&mut self, skipped: Skipped, what: &str) {
         if skipped.count > 0 {
             self.warn(
+                "records without a usable footprint",
                 skipped.first,
-                format!(
+                || format!(
                     "{} {what} skipped: no usable footprint (zero area, or points not finite or beyond 10,000 km; the first at offset {})",
                     skipped.count, skipped.first
                 ),
@@ -465,8 +573,9 @@ impl Layout<'_> {
             Some(file) => Some(self.path.with_file_name(file).display().to_string()),
             None => {
                 self.warn(
+                    "texture not found",
                     name.offset,
-                    format!(
+                    || format!(
                         "{tag} names texture '{0}', but none of {0}.bmp, {0}.dds, {0}.png is beside the file; buildings are drawn untextured",
                         name.name
                     ),
@@ -481,6 +590,33 @@ impl Layout<'_> {
         let mut ring = fp.corners().map(|p| self.square.centred(p));
         ccw(&mut ring)?;
         Some(ring.iter().map(|&p| to_f32(p)).collect())
+    }
+
+    /// The sanity warnings of a box (a generic building, row house or library object):
+    /// longer than [`MAX_SANE_LENGTH`], or crossing the LOD13 square's edge. `what` names
+    /// the chunk and the record.
+    fn sanity(&mut self, corners: &[Point; 4], what: impl Fn() -> String, offset: u64) {
+        let m = corners.map(|p| self.square.centred(p));
+        let side = |a: [f64; 2], b: [f64; 2]| (b[0] - a[0]).hypot(b[1] - a[1]);
+        let (a, b) = (side(m[0], m[1]), side(m[1], m[2]));
+        if a.max(b) > MAX_SANE_LENGTH {
+            self.warn(
+                "box longer than 500 m",
+                offset,
+                || format!(
+                    "{}: {a:.0} x {b:.0} m, longer than {MAX_SANE_LENGTH:.0} m; drawn as given (was a direction written as a unit vector?)",
+                    what()
+                ),
+            );
+        }
+        if corners.iter().any(|p| p[0].abs() > 0.5 || p[1].abs() > 0.5) {
+            self.warn("box crossing the square's edge", offset, || {
+                format!(
+                    "{}: {a:.0} x {b:.0} m, crosses the LOD13 square's edge; drawn as given",
+                    what()
+                )
+            });
+        }
     }
 
     fn generic_buildings(&mut self) {
@@ -501,19 +637,41 @@ impl Layout<'_> {
         self.scene.facades.reserve(total);
         let mut rng = self.rng.fork(STREAM_GENERIC);
         for group in &agn.generic_buildings {
-            let roof = if group.roof.is_zero() {
+            let default = group.roof.is_zero();
+            let roof = if default {
                 DEFAULT_ROOF.to_string()
             } else {
                 group.roof.to_string()
             };
+            let roof_texture = match self.mapped(&group.roof) {
+                Some(Mapped::Image(p)) if !default => Some(p.to_string()),
+                _ => None,
+            };
             let mut skipped = Skipped::new();
-            for b in &group.buildings {
+            let mut drawn = 0;
+            for (i, b) in group.buildings.iter().enumerate() {
                 // Draw before the geometry check so one bad record does not shift the rest.
                 let floors = draw_floors(&weights, &mut rng);
                 let Some(footprint) = self.footprint(b) else {
                     skipped.add(b.offset);
                     continue;
                 };
+                self.sanity(
+                    &b.corners(),
+                    || {
+                        format!(
+                            "GBLR chunk at offset {}, building {i} (offset {})",
+                            group.offset, b.offset
+                        )
+                    },
+                    b.offset,
+                );
+                let roof_height = if default {
+                    default_roof_height(&footprint, floors)
+                } else {
+                    0.0
+                };
+                drawn += 1;
                 self.scene.facades.push(FacadeInstance {
                     facade: None,
                     footprint,
@@ -521,10 +679,21 @@ impl Layout<'_> {
                     walls: None,
                     floors: Some(floors),
                     roof: Some(roof.clone()),
+                    roof_height,
+                    roof_texture: roof_texture.clone(),
+                    agn_chunk: Some("GBLR"),
                     texture: texture.clone(),
                     line: 0,
                     feature: None,
                 });
+            }
+            match self.scene.roof_types.iter_mut().find(|r| r.guid == roof) {
+                Some(r) => r.buildings += drawn,
+                None => self.scene.roof_types.push(RoofType {
+                    guid: roof,
+                    buildings: drawn,
+                    texture: roof_texture,
+                }),
             }
             let what = format!("buildings of the GBLR chunk at offset {}", group.offset);
             self.report(skipped, &what);
@@ -546,13 +715,21 @@ impl Layout<'_> {
                 skipped.add(b.offset);
                 continue;
             };
+            self.sanity(
+                &b.corners(),
+                || format!("ROWH row house at offset {}", b.offset),
+                b.offset,
+            );
             self.scene.facades.push(FacadeInstance {
                 facade: None,
+                roof_height: default_roof_height(&footprint, floors),
                 footprint,
                 height: floors as f32 * FLOOR_HEIGHT,
                 walls: None,
                 floors: Some(floors),
                 roof: Some(DEFAULT_ROOF.to_string()),
+                roof_texture: None,
+                agn_chunk: Some("ROWH"),
                 texture: texture.clone(),
                 line: 0,
                 feature: None,
@@ -568,29 +745,46 @@ impl Layout<'_> {
             let guid = group.building.to_string();
             for b in &group.buildings {
                 let floors = uniform(&mut rng, POLYGON_BUILDING_FLOORS);
-                let width = f64::from(b.width) * self.square.mpu[1];
-                if !(width > 0.0 && width <= MAX_METERS) {
-                    self.warn(
-                        b.offset,
-                        format!(
-                            "PBDE building with width {:?} skipped: a strip needs a positive width under 10,000 km",
-                            b.width
-                        ),
-                    );
-                    continue;
-                }
                 let line: Vec<[f64; 2]> = b
                     .vertices
                     .iter()
                     .map(|&p| self.square.top_left(p))
                     .collect();
-                let pieces = strip_pieces(&line, width);
+                // First vertex = last: a closed outline, drawn as one building.
+                let closed = b.vertices.len() > 3 && b.vertices.first() == b.vertices.last();
+                let pieces = if closed {
+                    let mut ring = line[..line.len() - 1].to_vec();
+                    match ccw(&mut ring) {
+                        Some(_) => vec![ring.iter().map(|&p| to_f32(p)).collect()],
+                        None => Vec::new(),
+                    }
+                } else {
+                    let width = f64::from(b.width) * self.square.mpu[1];
+                    if !(width > 0.0 && width <= MAX_METERS) {
+                        self.warn(
+                            "PBDE strip without a usable width",
+                            b.offset,
+                            || format!(
+                                "PBDE building with width {:?} skipped: an open vertex line is a strip, which needs a positive width under 10,000 km",
+                                b.width
+                            ),
+                        );
+                        continue;
+                    }
+                    strip_pieces(&line, width)
+                };
                 if pieces.is_empty() {
                     self.warn(
+                        "PBDE building without a usable outline",
                         b.offset,
-                        format!(
-                            "PBDE building with {} vertices skipped: its vertex line has no usable segment (zero length, or points not finite or beyond 10,000 km)",
-                            b.vertices.len()
+                        || format!(
+                            "PBDE building with {} vertices skipped: {}",
+                            b.vertices.len(),
+                            if closed {
+                                "its closed outline has no area, or points not finite or beyond 10,000 km"
+                            } else {
+                                "its vertex line has no usable segment (zero length, or points not finite or beyond 10,000 km)"
+                            }
                         ),
                     );
                     continue;
@@ -603,6 +797,9 @@ impl Layout<'_> {
                         walls: None,
                         floors: Some(floors),
                         roof: Some(guid.clone()),
+                        roof_height: 0.0,
+                        roof_texture: None,
+                        agn_chunk: Some("PBDE"),
                         texture: None,
                         line: 0,
                         feature: None,
@@ -617,63 +814,73 @@ impl Layout<'_> {
         if agn.library_objects.is_empty() {
             return;
         }
-        // Normalise the mapping's keys once: any GUID spelling matches.
-        let mut models: HashMap<Guid, &str> = HashMap::with_capacity(self.opts.guid_models.len());
-        let mut bad_keys: Vec<&String> = Vec::new();
-        for (k, v) in &self.opts.guid_models {
-            match Guid::parse(k.trim()) {
-                Ok(g) => {
-                    models.insert(g, v.as_str());
-                }
-                Err(_) => bad_keys.push(k),
-            }
-        }
-        bad_keys.sort();
-        for k in bad_keys {
-            let m = format!("model mapping key '{k}' is not a GUID; ignored");
-            self.scene
-                .warnings
-                .push(Diagnostic::warning_file(self.path, m).to_string());
-        }
         let mut mesh_index: HashMap<&str, usize> = HashMap::new();
-        self.scene
-            .library_objects
-            .reserve(agn.library_objects.len());
+        // No reservation up front: records that draw nothing (zero-area boxes) must not cost
+        // the scene memory.
         for o in &agn.library_objects {
             let sq = self.square;
-            let (mut ring, heading) = match o.to_third {
-                Some(t) => {
-                    let corners = Footprint {
+            // Three points: a rotated box P1, P2 = P1 + d, P3 = P2 + o. Two: opposite
+            // corners of a box aligned with the square, heading 0.
+            let (corners, heading) = match o.to_third {
+                Some(t) => (
+                    Footprint {
                         offset: o.offset,
                         start: o.start,
                         to_second: o.to_second,
                         to_third: t,
                     }
-                    .corners();
-                    (
-                        corners.map(|p| sq.centred(p)),
-                        heading_of(sq.vector(o.to_second)),
-                    )
-                }
+                    .corners(),
+                    heading_of(sq.vector(o.to_second)),
+                ),
                 None => {
                     let [x, y] = o.start;
                     let [dx, dy] = o.to_second;
-                    let corners = [[x, y], [x + dx, y], [x + dx, y + dy], [x, y + dy]];
-                    (corners.map(|p| sq.centred(p)), 0.0)
+                    ([[x, y], [x + dx, y], [x + dx, y + dy], [x, y + dy]], 0.0)
                 }
             };
+            let mut ring = corners.map(|p| sq.centred(p));
             if !ring.iter().all(|&p| usable(p)) {
                 self.warn(
+                    "A2GE box not finite",
                     o.offset,
                     "A2GE library object skipped: its box is not finite or lies beyond 10,000 km",
                 );
                 continue;
             }
-            if area2(&ring) < 0.0 {
+            self.sanity(
+                &corners,
+                || format!("A2GE library object {} at offset {}", o.guid, o.offset),
+                o.offset,
+            );
+            let model = match self.mapped(&o.guid) {
+                Some(Mapped::Model(m)) => Some(m),
+                _ => None,
+            };
+            let a2 = area2(&ring);
+            if a2.abs() / 2.0 < MIN_AREA {
+                // A box of no area draws nothing; only a mapped model has a place to go.
+                self.warn(
+                    "A2GE zero-area box",
+                    o.offset,
+                    || format!(
+                        "A2GE library object {} at offset {}: its box has zero area ({} points); {}",
+                        o.guid,
+                        o.offset,
+                        if o.to_third.is_some() { 3 } else { 2 },
+                        if model.is_some() {
+                            "its model is placed at the box's centre"
+                        } else {
+                            "nothing to draw, skipped"
+                        }
+                    ),
+                );
+                if model.is_none() {
+                    continue;
+                }
+            } else if a2 < 0.0 {
                 ring[1..].reverse();
             }
             let center = to_f32(sq.centred(o.center()));
-            let model = models.get(&o.guid).copied();
             if let Some(m) = model {
                 let next = self.scene.meshes.len();
                 let index = *mesh_index.entry(m).or_insert(next);
@@ -706,98 +913,19 @@ impl Layout<'_> {
             });
         }
     }
+}
 
-    fn vegetation(&mut self) {
-        let agn = self.agn;
-        let sq = self.square;
-        // First every outline, so that the tree budget can be shared by area.
-        let mut areas: Vec<(String, Vec<[f64; 2]>, f64)> = Vec::new();
-        let mut add = |l: &mut Self,
-                       guid: String,
-                       mut ring: Vec<[f64; 2]>,
-                       offset: u64,
-                       what: &str| {
-            match ccw(&mut ring) {
-                Some(a) => areas.push((guid, ring, a)),
-                None => l.warn(
-                    offset,
-                    format!("{what} skipped: zero area, or points not finite or beyond 10,000 km"),
-                ),
-            }
-        };
-        for v in &agn.vegetation_polygons {
-            let guid = v.vegetation.to_string();
-            for p in &v.polygons {
-                let mut ring: Vec<[f64; 2]> = p.vertices.iter().map(|&q| sq.top_left(q)).collect();
-                if p.vertices.len() > 1 && p.vertices.first() == p.vertices.last() {
-                    ring.pop();
-                } else if !p.vertices.is_empty() {
-                    self.warn(
-                        p.offset,
-                        "PRDE polygon is not closed (its first and last vertex differ); closed for layout",
-                    );
-                }
-                add(self, guid.clone(), ring, p.offset, "PRDE polygon");
-            }
-        }
-        for v in &agn.vegetation_rects {
-            let guid = v.vegetation.to_string();
-            for r in &v.rects {
-                let ring = r.corners().iter().map(|&q| sq.centred(q)).collect();
-                add(self, guid.clone(), ring, r.offset, "VGRE rectangle");
-            }
-        }
-        if !agn.fs2004_vegetation_rects.is_empty() {
-            let name = match &agn.fs2004_vegetation {
-                Some(d) => format!(
-                    "fs2004 class {} ({}%) / class {}",
-                    d.class1,
-                    d.percent_class1.clamp(0, 100),
-                    d.class2
-                ),
-                None => {
-                    let first = agn.fs2004_vegetation_rects[0].offset;
-                    self.warn(
-                        first,
-                        "VGRO rectangles without a VGRD definition; drawn as generic trees",
-                    );
-                    "fs2004".to_string()
-                }
-            };
-            for r in &agn.fs2004_vegetation_rects {
-                let ring = r.corners().iter().map(|&q| sq.centred(q)).collect();
-                add(self, name.clone(), ring, r.offset, "VGRO rectangle");
-            }
-        }
-        if areas.is_empty() {
-            return;
-        }
-        let total_area: f64 = areas.iter().map(|a| a.2).sum();
-        let m2_per_tree = M2_PER_TREE.max(total_area / MAX_TREES as f64);
-        let expected = (total_area / m2_per_tree).min(MAX_TREES as f64) as usize;
-        self.scene.trees.reserve(expected + expected / 8);
-        self.scene.vegetation.reserve(areas.len());
-        for (i, (guid, ring, area)) in areas.into_iter().enumerate() {
-            let mut rng = self.rng.fork(STREAM_TREES.wrapping_add(i as u64));
-            let outline: Vec<P2> = ring.iter().map(|&p| to_f32(p)).collect();
-            let before = self.scene.trees.len();
-            let limit = MAX_TREES_PER_AREA.min(MAX_TREES - before.min(MAX_TREES));
-            fill_trees(
-                &outline,
-                area,
-                m2_per_tree,
-                limit,
-                &mut rng,
-                &mut self.scene.trees,
-            );
-            let trees = self.scene.trees.len() - before;
-            self.scene.vegetation.push(VegetationArea {
-                guid,
-                outline,
-                trees,
-            });
-        }
+/// The ridge height of a building with FSX's default roofs: a gable roof pitched at
+/// [`DEFAULT_ROOF_PITCH_DEG`] over the footprint's shorter side (at most
+/// [`MAX_RIDGE_HEIGHT`]) for a low building (at most [`PITCHED_MAX_FLOORS`] floors), flat
+/// (0) for a taller one or an outline that is not four-cornered. See docs/spec-decisions.md.
+pub fn default_roof_height(footprint: &[P2], floors: u32) -> f32 {
+    if floors > PITCHED_MAX_FLOORS || footprint.len() != 4 {
+        return 0.0;
     }
+    let side = |a: P2, b: P2| (b[0] - a[0]).hypot(b[1] - a[1]);
+    let short = side(footprint[0], footprint[1]).min(side(footprint[1], footprint[2]));
+    (short / 2.0 * DEFAULT_ROOF_PITCH_DEG.to_radians().tan()).min(MAX_RIDGE_HEIGHT)
 }
 
 /// Footprints of a strip `width` meters wide along a vertex line: one rectangle per segment,
@@ -837,193 +965,12 @@ pub fn strip_pieces(line: &[[f64; 2]], width: f64) -> Vec<Vec<P2>> {
     out
 }
 
-/// Fills a vegetation outline (`area` m²) with trees on a jittered grid: one tree per
-/// `m2_per_tree` m² (at least [`M2_PER_TREE`]; sparser when the area would exceed
-/// [`MAX_TREES_PER_AREA`] or its bounding box hold too many grid cells), each kept only if
-/// it falls inside the outline, and never more than `limit`.
-pub fn fill_trees(
-    outline: &[P2],
-    area: f64,
-    m2_per_tree: f64,
-    limit: usize,
-    rng: &mut Rng,
-    out: &mut Vec<TreeInstance>,
-) {
-    if outline.len() < 3 {
-        return;
-    }
-    let mut lo = [f32::INFINITY; 2];
-    let mut hi = [f32::NEG_INFINITY; 2];
-    for p in outline {
-        for k in 0..2 {
-            lo[k] = lo[k].min(p[k]);
-            hi[k] = hi[k].max(p[k]);
-        }
-    }
-    let (w, h) = (f64::from(hi[0] - lo[0]), f64::from(hi[1] - lo[1]));
-    if !(w > 0.0 && h > 0.0 && w.is_finite() && h.is_finite()) {
-        return;
-    }
-    const MAX_CELLS: f64 = 4.0 * MAX_TREES_PER_AREA as f64;
-    let per_tree = m2_per_tree
-        .max(M2_PER_TREE)
-        .max(area / MAX_TREES_PER_AREA as f64)
-        .max(w * h / MAX_CELLS);
-    let cell = per_tree.sqrt();
-    let nx = (w / cell).ceil().clamp(1.0, MAX_CELLS) as usize;
-    let ny = (h / cell).ceil().clamp(1.0, MAX_CELLS) as usize;
-    let cell = cell as f32;
-    let mut kept = 0usize;
-    for j in 0..ny {
-        for i in 0..nx {
-            let p = [
-                lo[0] + (i as f32 + rng.f32()) * cell,
-                lo[1] + (j as f32 + rng.f32()) * cell,
-            ];
-            let heading = rng.f32() * 360.0;
-            let pick = rng.u32();
-            if kept >= limit || !inside(p, outline) {
-                continue;
-            }
-            kept += 1;
-            out.push(TreeInstance {
-                pos: p,
-                width: 0.0,
-                heading,
-                layer: 0,
-                pick,
-                forest: 0,
-                feature: None,
-            });
-        }
-    }
-}
+mod mapping;
+mod vegetation;
 
-/// Even-odd point in polygon for one ring (as [`super::geom::point_in_rings`], without needing
-/// the ring in a `Vec`).
-fn inside(p: P2, ring: &[P2]) -> bool {
-    let mut inside = false;
-    let mut j = ring.len().wrapping_sub(1);
-    for (i, &a) in ring.iter().enumerate() {
-        let b = ring[j];
-        if (a[1] > p[1]) != (b[1] > p[1]) {
-            let x = a[0] + (p[1] - a[1]) / (b[1] - a[1]) * (b[0] - a[0]);
-            if p[0] < x {
-                inside = !inside;
-            }
-        }
-        j = i;
-    }
-    inside
-}
+pub use mapping::{load_options, parse_mapping};
 
-// ---------------------------------------------------------------------------------------
-// The GUID → model mapping file and the I/O around the layout
-// ---------------------------------------------------------------------------------------
-
-/// Reads a GUID → model mapping file: one `GUID path/to/model.obj` a line (the path may
-/// contain spaces; a `#` after whitespace starts a comment), `#` comment lines and blank
-/// lines skipped. GUIDs are stored in the canonical lower-case form; paths as written. A
-/// GUID given twice keeps its first path, with a warning. Errors point at line:col.
-pub fn parse_mapping(
-    path: &Path,
-    src: &[u8],
-    warnings: &mut Vec<Diagnostic>,
-) -> Result<HashMap<String, String>, Diagnostic> {
-    let mut map = HashMap::new();
-    let mut first_line: HashMap<String, u32> = HashMap::new();
-    let mut text = TextFile::new(path, src);
-    while let Some(line) = text.next() {
-        let mut line = line?;
-        let guid = Guid::parse(line.keyword).map_err(|e| line.error_kw(e))?;
-        let rest = line.rest("model path")?;
-        let model = strip_comment(rest);
-        let key = guid.to_string();
-        if let Some(first) = first_line.get(&key) {
-            warnings.push(line.warning_kw(format!(
-                "GUID {key} is mapped again (first on line {first}); the first mapping is kept"
-            )));
-            continue;
-        }
-        first_line.insert(key.clone(), line.number);
-        map.insert(key, model.to_string());
-    }
-    Ok(map)
-}
-
-/// Cuts a trailing `# comment` (a `#` after whitespace) from a path.
-fn strip_comment(s: &str) -> &str {
-    let b = s.as_bytes();
-    for i in 1..b.len() {
-        if b[i] == b'#' && b[i - 1].is_ascii_whitespace() {
-            return s[..i].trim_end();
-        }
-    }
-    s
-}
-
-/// Gathers [`AgnOptions`] for the `.agn` file at `path`: lists its directory (for the
-/// textures) and reads the mapping file, whose relative model paths are taken relative to
-/// the mapping file's directory. Problems go to `warnings`: a directory that cannot be
-/// listed is a warning; a mapping file that cannot be read or has an error is that error
-/// (the layout then runs without models; the caller decides whether an error stops it).
-pub fn load_options(
-    path: &Path,
-    mapping: Option<&Path>,
-    origin: Option<(f64, f64)>,
-    warnings: &mut Vec<Diagnostic>,
-) -> AgnOptions {
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    let mut texture_dir_files = Vec::new();
-    match std::fs::read_dir(&dir) {
-        Ok(entries) => {
-            for e in entries.flatten() {
-                if e.file_type().is_ok_and(|t| !t.is_dir()) {
-                    if let Some(n) = e.file_name().to_str() {
-                        texture_dir_files.push(n.to_string());
-                    }
-                }
-            }
-            texture_dir_files.sort();
-        }
-        Err(e) => warnings.push(Diagnostic::warning_file(
-            path,
-            format!("cannot list {} to look for textures: {e}", dir.display()),
-        )),
-    }
-    let mut guid_models = HashMap::new();
-    if let Some(m) = mapping {
-        match std::fs::read(m) {
-            Ok(bytes) => match parse_mapping(m, &bytes, warnings) {
-                Ok(map) => {
-                    let base = m.parent().unwrap_or(Path::new(""));
-                    guid_models = map
-                        .into_iter()
-                        .map(|(g, model)| {
-                            let p = Path::new(&model);
-                            let model = if p.is_relative() {
-                                base.join(p).display().to_string()
-                            } else {
-                                model
-                            };
-                            (g, model)
-                        })
-                        .collect();
-                }
-                Err(e) => warnings.push(e),
-            },
-            Err(e) => warnings.push(Diagnostic::error_file(m, format!("cannot read: {e}"))),
-        }
-    }
-    AgnOptions {
-        origin,
-        guid_models,
-        texture_dir_files,
-    }
-}
+pub use vegetation::{fill_trees, vegetation_class_name};
 
 #[cfg(test)]
 mod tests;

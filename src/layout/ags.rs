@@ -1639,6 +1639,7 @@ fn fill(
                     layer,
                     pick: tree_rng.u32(),
                     forest: 0,
+                    height: 0.0,
                     feature: None,
                 });
                 count += 1;

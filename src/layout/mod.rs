@@ -278,6 +278,7 @@ impl Emit<'_> {
                 layer: *layer,
                 pick: self.rng.u32(),
                 forest: 0,
+                height: 0.0,
                 feature: None,
             }),
             AnnotationKind::TreeLine { start, end, layer } => {
@@ -302,6 +303,7 @@ impl Emit<'_> {
                         layer: *layer,
                         pick: self.rng.u32(),
                         forest: 0,
+                        height: 0.0,
                         feature: None,
                     });
                 }

@@ -1,6 +1,9 @@
-//! Facades: walls extruded from each footprint to its height and a flat roof, grouped by
-//! facade definition so each group is two draws (walls, roofs) in `facade.wgsl`. AGN
-//! library objects are drawn the same way, as plain boxes over their footprints.
+//! Facades: walls extruded from each footprint to its height and a roof, grouped by facade
+//! definition so each group is two draws (walls, roofs) in `facade.wgsl`. The roof is flat,
+//! or, for a four-cornered footprint with a `roof_height` (AGN default roofs), a gable: a
+//! ridge along the longer side `roof_height` above the walls, two slopes, and two gable
+//! triangles drawn with the walls. AGN library objects are drawn the same way, as plain
+//! boxes over their footprints.
 
 use bytemuck::{Pod, Zeroable};
 
@@ -17,7 +20,8 @@ pub(crate) struct FacadeVertex {
     pub ground: [f32; 2],
     /// Meters along the wall, top (1) or bottom (0), wall height, kind (0 wall, 1 roof).
     pub wall: [f32; 4],
-    /// Outward wall normal.
+    /// Outward wall normal. For a roof: the slope's outward horizontal direction times the
+    /// slope's rise per meter (0 for a flat roof); the shader makes it a 3D normal.
     pub normal: [f32; 2],
 }
 
@@ -56,7 +60,7 @@ pub(crate) const LIBRARY_OBJECT_HEIGHT: f32 = 8.0;
 /// walls are split about that often so their feet follow the ground.
 pub(crate) fn build(scene: &Scene, defs_ok: &[bool], cell: f32) -> FacadeMesh {
     let mut mesh = FacadeMesh::default();
-    let mut keyed: Vec<(FacadeKey, Vec<P>, f32)> = Vec::new();
+    let mut keyed: Vec<(FacadeKey, Vec<P>, f32, f32)> = Vec::new();
     let mut skipped = 0usize;
     for f in &scene.facades {
         let key = key_of(f, defs_ok);
@@ -64,16 +68,22 @@ pub(crate) fn build(scene: &Scene, defs_ok: &[bool], cell: f32) -> FacadeMesh {
             skipped += 1;
             continue;
         }
-        keyed.push((key, f.footprint.clone(), f.height.min(2000.0)));
+        let ridge = if f.roof_height.is_finite() {
+            f.roof_height.clamp(0.0, 100.0)
+        } else {
+            0.0
+        };
+        keyed.push((key, f.footprint.clone(), f.height.min(2000.0), ridge));
     }
     for o in &scene.library_objects {
         keyed.push((
             FacadeKey::Library,
             o.footprint.to_vec(),
             LIBRARY_OBJECT_HEIGHT,
+            0.0,
         ));
     }
-    keyed.sort_by_key(|(k, _, _)| *k);
+    keyed.sort_by_key(|(k, _, _, _)| *k);
     let step = if cell.is_finite() && cell > 0.5 {
         cell
     } else {
@@ -84,24 +94,31 @@ pub(crate) fn build(scene: &Scene, defs_ok: &[bool], cell: f32) -> FacadeMesh {
         let key = keyed[i].0;
         let end = keyed[i..]
             .iter()
-            .position(|(k, _, _)| *k != key)
+            .position(|(k, _, _, _)| *k != key)
             .map_or(keyed.len(), |p| i + p);
         let group = &keyed[i..end];
         let wall_start = mesh.indices.len() as u32;
         let mut outlines = Vec::with_capacity(group.len());
-        for (_, footprint, height) in group {
+        for (_, footprint, height, ridge) in group {
             match normalized(footprint) {
                 Some(ccw) => {
                     let ground = centroid(&ccw);
                     add_walls(&mut mesh, &ccw, ground, *height, step);
-                    outlines.push((ccw, ground, *height));
+                    let gable = gable(&ccw, *ridge);
+                    if let Some(g) = &gable {
+                        add_gable_ends(&mut mesh, g, ground, *height);
+                    }
+                    outlines.push((ccw, ground, *height, gable));
                 }
                 None => skipped += 1,
             }
         }
         let roof_start = mesh.indices.len() as u32;
-        for (ccw, ground, height) in &outlines {
-            add_roof(&mut mesh, ccw, *ground, *height);
+        for (ccw, ground, height, gable) in &outlines {
+            match gable {
+                Some(g) => add_gable_roof(&mut mesh, g, *ground, *height),
+                None => add_roof(&mut mesh, ccw, *ground, *height),
+            }
         }
         mesh.groups.push(FacadeGroup {
             key,
@@ -166,6 +183,90 @@ fn add_walls(mesh: &mut FacadeMesh, ccw: &[P], ground: P, height: f32, step: f32
     }
 }
 
+/// A gable roof over a four-cornered footprint: the corners turned so that `c[0]→c[1]` is
+/// a long side, the ridge from the middle of `c[3]c[0]` to the middle of `c[1]c[2]`, and the
+/// ridge's height above the walls.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Gable {
+    c: [P; 4],
+    ridge: [P; 2],
+    rise: f32,
+}
+
+fn gable(ccw: &[P], rise: f32) -> Option<Gable> {
+    if ccw.len() != 4 || rise.is_nan() || rise <= 0.0 {
+        return None;
+    }
+    let len = |a: P, b: P| ((b[0] - a[0]).powi(2) + (b[1] - a[1]).powi(2)).sqrt();
+    let k = usize::from(len(ccw[1], ccw[2]) > len(ccw[0], ccw[1]));
+    let c = [ccw[k], ccw[(k + 1) % 4], ccw[(k + 2) % 4], ccw[(k + 3) % 4]];
+    let mid = |a: P, b: P| [(a[0] + b[0]) / 2.0, (a[1] + b[1]) / 2.0];
+    Some(Gable {
+        c,
+        ridge: [mid(c[3], c[0]), mid(c[1], c[2])],
+        rise,
+    })
+}
+
+/// The outward normal of a counter-clockwise edge a→b.
+fn outward(a: P, b: P) -> P {
+    let d = [b[0] - a[0], b[1] - a[1]];
+    let l = (d[0] * d[0] + d[1] * d[1]).sqrt().max(1e-6);
+    [d[1] / l, -d[0] / l]
+}
+
+/// The two gable triangles, drawn with the walls (they are wall above the short sides).
+fn add_gable_ends(mesh: &mut FacadeMesh, g: &Gable, ground: P, height: f32) {
+    let c = g.c;
+    for (a, b, apex) in [(c[1], c[2], g.ridge[1]), (c[3], c[0], g.ridge[0])] {
+        let normal = outward(a, b);
+        let w = ((b[0] - a[0]).powi(2) + (b[1] - a[1]).powi(2)).sqrt();
+        let start = mesh.vertices.len() as u32;
+        for (xy, along, h) in [
+            (a, 0.0, height),
+            (b, w, height),
+            (apex, w / 2.0, height + g.rise),
+        ] {
+            mesh.vertices.push(FacadeVertex {
+                xy,
+                ground,
+                wall: [along, 1.0, h, 0.0],
+                normal,
+            });
+        }
+        mesh.indices
+            .extend_from_slice(&[start, start + 1, start + 2]);
+    }
+}
+
+/// The two slopes of a gable roof, each from its long side up to the ridge.
+fn add_gable_roof(mesh: &mut FacadeMesh, g: &Gable, ground: P, height: f32) {
+    let c = g.c;
+    let depth = ((c[2][0] - c[1][0]).powi(2) + (c[2][1] - c[1][1]).powi(2)).sqrt();
+    let slope = g.rise / (depth / 2.0).max(1e-3);
+    let [ra, rb] = g.ridge;
+    for (a, b, r1, r2) in [(c[0], c[1], rb, ra), (c[2], c[3], ra, rb)] {
+        let n = outward(a, b);
+        let normal = [n[0] * slope, n[1] * slope];
+        let start = mesh.vertices.len() as u32;
+        for (xy, h) in [
+            (a, height),
+            (b, height),
+            (r1, height + g.rise),
+            (r2, height + g.rise),
+        ] {
+            mesh.vertices.push(FacadeVertex {
+                xy,
+                ground,
+                wall: [0.0, 1.0, h, 1.0],
+                normal,
+            });
+        }
+        mesh.indices
+            .extend_from_slice(&[start, start + 1, start + 2, start, start + 2, start + 3]);
+    }
+}
+
 fn add_roof(mesh: &mut FacadeMesh, ccw: &[P], ground: P, height: f32) {
     let start = mesh.vertices.len() as u32;
     for p in ccw {
@@ -194,6 +295,55 @@ mod tests {
             height,
             ..FacadeInstance::default()
         }
+    }
+
+    #[test]
+    fn a_roof_height_gives_a_gable_along_the_longer_side() {
+        // 20 m east-west by 10 m: ridge 3 m above the 6 m walls, running east-west at y = 5.
+        let mut f = facade(
+            None,
+            vec![[0.0, 0.0], [20.0, 0.0], [20.0, 10.0], [0.0, 10.0]],
+            6.0,
+        );
+        f.roof_height = 3.0;
+        let scene = Scene {
+            facades: vec![f.clone()],
+            ..Scene::default()
+        };
+        let mesh = build(&scene, &[], 100.0);
+        let g = &mesh.groups[0];
+        // Two slopes of two triangles each.
+        assert_eq!(g.roofs.len(), 12);
+        let roof: Vec<&FacadeVertex> = mesh.indices[g.roofs.start as usize..g.roofs.end as usize]
+            .iter()
+            .map(|&i| &mesh.vertices[i as usize])
+            .collect();
+        let top: Vec<[f32; 2]> = roof
+            .iter()
+            .filter(|v| v.wall[2] == 9.0)
+            .map(|v| v.xy)
+            .collect();
+        assert!(
+            !top.is_empty() && top.iter().all(|p| p[1] == 5.0),
+            "{top:?}"
+        );
+        // The slopes lean outward: the southern one's normal points south (and up).
+        let south = roof.iter().find(|v| v.xy == [0.0, 0.0]).unwrap();
+        assert!(south.normal[1] < 0.0 && (south.normal[1] + 0.6).abs() < 1e-5);
+        // The gable ends are drawn with the walls: 4 walls (8 triangles) + 2 triangles.
+        assert_eq!(g.walls.len(), 8 * 3 + 2 * 3);
+        // Without a roof height: flat, as before.
+        f.roof_height = 0.0;
+        let flat = build(
+            &Scene {
+                facades: vec![f],
+                ..Scene::default()
+            },
+            &[],
+            100.0,
+        );
+        assert_eq!(flat.groups[0].roofs.len(), 6);
+        assert!(flat.vertices.iter().all(|v| v.wall[2] == 6.0));
     }
 
     #[test]

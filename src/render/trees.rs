@@ -76,7 +76,12 @@ fn add_tree(mesh: &mut TreeMesh, t: &crate::scene::TreeInstance, forest: Option<
                 a.width > 0.0 && a.height > 0.0 && a.width.is_finite() && a.height.is_finite()
             })
             .unwrap_or(&PLACEHOLDER_TREE);
-        let (w, h) = if t.width > 0.0 && t.width.is_finite() {
+        // A tree's own height (AGN: seeded in its class or forest range) wins, the width
+        // following the art's aspect; else a width, the height following; else the art's size.
+        let (w, h) = if t.height > 0.0 && t.height.is_finite() {
+            let h = t.height.min(500.0);
+            (art.width * h / art.height, h)
+        } else if t.width > 0.0 && t.width.is_finite() {
             (
                 t.width.min(500.0),
                 art.height * t.width.min(500.0) / art.width,
@@ -166,6 +171,38 @@ mod tests {
         assert!((v[0].offset[0] + 2.0).abs() < 1e-5 && (v[1].offset[0] - 6.0).abs() < 1e-5);
         assert_eq!(v[2].st, [0.25, 1.0]);
         assert_eq!(v[0].base, [10.0, 20.0]);
+    }
+
+    #[test]
+    fn a_tree_height_scales_the_tree_keeping_its_aspect() {
+        let scene = Scene {
+            trees: vec![
+                TreeInstance {
+                    height: 15.0,
+                    ..TreeInstance::default()
+                },
+                // The height wins over a width.
+                TreeInstance {
+                    height: 5.0,
+                    width: 40.0,
+                    ..TreeInstance::default()
+                },
+                TreeInstance {
+                    height: f32::NAN,
+                    ..TreeInstance::default()
+                },
+            ],
+            ..Scene::default()
+        };
+        // The placeholder is 6 m wide and 10 m tall, its trunk in the middle.
+        let mesh = build(&scene, &[None]);
+        let v = &mesh.vertices;
+        assert_eq!(v[2].up, 15.0);
+        assert!((v[1].offset[0] - 4.5).abs() < 1e-5, "{:?}", v[1].offset);
+        assert_eq!(v[8 + 2].up, 5.0);
+        assert!((v[8 + 1].offset[0] - 1.5).abs() < 1e-5);
+        // Not a number: the art's own height.
+        assert_eq!(v[16 + 2].up, 10.0);
     }
 
     #[test]

@@ -369,6 +369,7 @@ fn same_seed_same_scene_other_seed_other_scene() {
     let mut no_trees = agn.clone();
     no_trees.vegetation_polygons.clear();
     no_trees.vegetation_rects.clear();
+    no_trees.fs2004_vegetation_rects.clear();
     let a = run_named(&agn, SAMPLE, 5, &opts);
     let b = run_named(&no_trees, SAMPLE, 5, &opts);
     assert_eq!(a.facades, b.facades);
@@ -393,7 +394,7 @@ fn sample_laid_out() {
     assert!(s.warnings.is_empty(), "{:?}", s.warnings);
     assert_eq!(s.asset, SAMPLE);
 
-    // Counts match the file: 37 + 14 generic buildings, 6 row houses, and the L-shaped
+    // Counts match the file: 37 + 14 + 3 generic buildings, 6 row houses, and the L-shaped
     // row of shops (3 vertices: 2 pieces).
     let generic: usize = agn
         .generic_buildings
@@ -402,13 +403,27 @@ fn sample_laid_out() {
         .sum();
     let pieces = agn.polygon_buildings[0].buildings[0].vertices.len() - 1;
     assert_eq!(s.facades.len(), generic + agn.row_houses.len() + pieces);
-    assert_eq!(s.facades.len(), 37 + 14 + 6 + 2);
+    assert_eq!(s.facades.len(), 37 + 14 + 3 + 6 + 2);
     assert_eq!(s.stats.facades, s.facades.len());
     assert_eq!(s.library_objects.len(), agn.library_objects.len());
-    assert_eq!(s.vegetation.len(), 3 + 1);
+    assert_eq!(s.vegetation.len(), 3 + 1 + 2);
     assert_eq!(s.objects.len(), 0);
 
-    // Roofs: the first GBLR uses default roofs, the second its GUID; row houses default.
+    // Roofs: the first GBLR uses default roofs, the second and third their GUIDs, all
+    // listed; row houses default.
+    let roofs: Vec<(&str, usize)> = s
+        .roof_types
+        .iter()
+        .map(|r| (r.guid.as_str(), r.buildings))
+        .collect();
+    assert_eq!(
+        roofs,
+        [
+            ("default", 37),
+            ("4b3a2918-0706-4f5e-8d7c-6b5a49382716", 14),
+            ("e1d2c3b4-a596-4788-9a0b-1c2d3e4f5061", 3)
+        ]
+    );
     assert!(s.facades[..37]
         .iter()
         .all(|f| f.roof.as_deref() == Some("default")));
@@ -420,16 +435,21 @@ fn sample_laid_out() {
         .with_file_name("agview_town_facade.png")
         .display()
         .to_string();
-    assert!(s.facades[..57]
+    assert!(s.facades[..60]
         .iter()
         .all(|f| f.texture.as_ref() == Some(&tex)));
     // GBDD 16/4/0/0: 1-5 floors only; row houses 2-3.
-    assert!(s.facades[..51]
+    assert!(s.facades[..54]
         .iter()
         .all(|f| (1..=5).contains(&f.floors.unwrap())));
-    assert!(s.facades[51..57]
+    assert!(s.facades[54..60]
         .iter()
-        .all(|f| (2..=3).contains(&f.floors.unwrap())));
+        .all(|f| (2..=3).contains(&f.floors.unwrap()) && f.agn_chunk == Some("ROWH")));
+    // Default roofs are pitched on buildings of up to 3 floors, flat above; GUID roofs flat.
+    for f in &s.facades[..37] {
+        assert_eq!(f.roof_height > 0.0, f.floors.unwrap() <= 3, "{f:?}");
+    }
+    assert!(s.facades[37..54].iter().all(|f| f.roof_height == 0.0));
 
     // The square: Leavenworth, Washington.
     let geo = s.geo.unwrap();
@@ -445,7 +465,7 @@ fn sample_laid_out() {
         }
     }
     // The generic buildings are the sample's 10-40 m rectangles.
-    for f in &s.facades[..51] {
+    for f in &s.facades[..54] {
         let side = |i: usize| {
             let (a, b) = (f.footprint[i], f.footprint[(i + 1) % 4]);
             (b[0] - a[0]).hypot(b[1] - a[1])
@@ -457,7 +477,7 @@ fn sample_laid_out() {
         );
     }
     // The shops are 14 m wide.
-    let shop = &s.facades[57].footprint;
+    let shop = &s.facades[60].footprint;
     let w = (shop[2][0] - shop[1][0]).hypot(shop[2][1] - shop[1][1]);
     assert!((w - 14.0).abs() < 0.01, "{w}");
 
@@ -482,11 +502,24 @@ fn sample_laid_out() {
             "tree {:?} outside area {i}",
             t.pos
         );
-        assert_eq!((t.width, t.layer), (0.0, 0));
+        assert_eq!(t.width, 0.0);
         assert!((0.0..360.0).contains(&t.heading));
+        // VGRO trees (areas 4 and 5) are of a VGRD class, within its heights.
+        if i >= 4 {
+            let [lo, hi] = if t.layer == 1 {
+                [14.0, 24.0]
+            } else {
+                [8.0, 15.0]
+            };
+            assert!(t.height >= lo && t.height <= hi, "{t:?}");
+        } else {
+            assert_eq!((t.layer, t.height), (0, 0.0));
+        }
     }
-    for v in &s.vegetation {
-        let expect = area(&v.outline) / M2_PER_TREE;
+    for (i, v) in s.vegetation.iter().enumerate() {
+        // VGRD's density 60 of 100 thins the VGRO areas.
+        let density = if i >= 4 { 0.6 } else { 1.0 };
+        let expect = area(&v.outline) / M2_PER_TREE * density;
         let got = v.trees as f64;
         assert!(
             (got - expect).abs() < 0.15 * expect + 5.0,
@@ -505,14 +538,16 @@ fn sample_laid_out() {
     // The JSON lists everything in the Scene form.
     let json: serde_json::Value = serde_json::to_value(&s).unwrap();
     assert_eq!(json["kind"], "agn");
-    assert_eq!(json["facades"].as_array().unwrap().len(), 59);
+    assert_eq!(json["facades"].as_array().unwrap().len(), 62);
     let f0 = &json["facades"][0];
     for key in ["footprint", "floors", "height", "roof", "texture"] {
         assert!(!f0[key].is_null(), "facade JSON lacks {key}: {f0}");
     }
     assert!(f0.get("facade").is_none());
-    assert_eq!(json["library_objects"].as_array().unwrap().len(), 3);
-    assert_eq!(json["vegetation"].as_array().unwrap().len(), 4);
+    assert_eq!(json["library_objects"].as_array().unwrap().len(), 13);
+    assert_eq!(json["vegetation"].as_array().unwrap().len(), 6);
+    assert_eq!(f0["agn_chunk"], "GBLR");
+    assert_eq!(json["roof_types"].as_array().unwrap().len(), 3);
     assert_eq!(json["trees"].as_array().unwrap().len(), s.trees.len());
     assert_eq!(json["geo"]["u"], 4050);
     assert_eq!(json["library_objects"][1]["guid"], church.guid);
@@ -766,7 +801,7 @@ fn degenerate_and_non_finite_records_are_skipped_with_warnings() {
     );
     assert!(w.contains("1 ROWH row houses skipped"), "{w}");
     assert!(
-        w.contains("offset 100: warning: PBDE building with width 0.0 skipped"),
+        w.contains("offset 100: warning: PBDE building with width 0.0 skipped: an open vertex line is a strip"),
         "{w}"
     );
     assert!(
@@ -792,10 +827,8 @@ fn degenerate_and_non_finite_records_are_skipped_with_warnings() {
             "{w}"
         );
     }
-    assert!(
-        w.contains("offset 900: warning: PRDE polygon is not closed"),
-        "{w}"
-    );
+    // An open PRDE ring is the reader's warning; the layout closes it without a second one.
+    assert!(!w.contains("offset 900"), "{w}");
     assert!(
         w.contains("offset 1000: warning: VGRE rectangle skipped"),
         "{w}"
@@ -843,21 +876,50 @@ fn fs2004_rectangles_use_the_vgrd_classes() {
         fs2004_vegetation_rects: vec![Rect {
             offset: 0,
             start: [0.0, 0.0],
-            to_second: [0.05, 0.05],
+            to_second: [0.3, 0.3],
         }],
         ..AgnFile::default()
     };
     let s = run(&agn, 0);
     assert_eq!(s.vegetation.len(), 1);
-    assert_eq!(s.vegetation[0].guid, "fs2004 class 3 (60%) / class 7");
-    let expect = 0.05 * MX * 0.05 * MY / M2_PER_TREE;
+    assert_eq!(
+        s.vegetation[0].guid,
+        "fs2004 class 3 coniferous 2 (60%) / class 7 unknown class, density 5"
+    );
+    // Density 5 of 100: one tree per 80 m² / 0.05.
+    let expect = 0.3 * MX * 0.3 * MY / (M2_PER_TREE * 20.0);
     let got = s.trees.len() as f64;
     assert!((got - expect).abs() < 0.05 * expect, "{got} vs {expect}");
     // The rectangle runs south from its first point: every tree is in it.
     for t in &s.trees {
-        assert!(f64::from(t.pos[0]) >= 0.0 && f64::from(t.pos[0]) <= 0.05 * MX);
-        assert!(f64::from(t.pos[1]) <= 0.0 && f64::from(t.pos[1]) >= -0.05 * MY);
+        assert!(f64::from(t.pos[0]) >= 0.0 && f64::from(t.pos[0]) <= 0.3 * MX);
+        assert!(f64::from(t.pos[1]) <= 0.0 && f64::from(t.pos[1]) >= -0.3 * MY);
     }
+
+    // The class split (at full density, for a fair count) and each class's heights.
+    let mut full = agn.clone();
+    full.fs2004_vegetation.as_mut().unwrap().max_density = 100;
+    let s = run(&full, 0);
+    let n = s.trees.len() as f64;
+    let class1 = s.trees.iter().filter(|t| t.layer == 1).count() as f64;
+    assert!(
+        n > 1000.0 && (class1 / n - 0.6).abs() < 0.05,
+        "{class1} of {n}"
+    );
+    for t in &s.trees {
+        let [lo, hi] = if t.layer == 1 {
+            [5.0, 10.0]
+        } else {
+            [8.0, 20.0]
+        };
+        assert!(t.layer == 1 || t.layer == 2);
+        assert!(t.height >= lo && t.height <= hi, "{t:?}");
+    }
+    // Density 0: the area, no trees.
+    let mut none = agn.clone();
+    none.fs2004_vegetation.as_mut().unwrap().max_density = 0;
+    let s0 = run(&none, 0);
+    assert_eq!((s0.vegetation.len(), s0.trees.len()), (1, 0));
 
     // Without VGRD: a warning and generic trees.
     let mut no_def = agn.clone();
@@ -1056,4 +1118,281 @@ fn big_file_lays_out_completely() {
     assert_eq!(s.facades.len(), 2000);
     assert_eq!(s.vegetation.len(), 50);
     assert!(s.trees.len() > 50 * 20);
+}
+
+// --- Issue 14: draw what the file says ----------------------------------------------------
+
+/// Meters to square units on the sample's square.
+fn units(x: f64, y: f64) -> Point {
+    [(x / MX) as f32, (-y / MY) as f32]
+}
+
+#[test]
+fn default_roofs_are_pitched_on_low_buildings_and_flat_on_tall_ones() {
+    // 20 × 10 m: a 30° gable over the 10 m side rises 5 · tan 30° = 2.89 m.
+    let b = fp([0.0, 0.0], units(20.0, 0.0), units(0.0, 10.0));
+    for (w, pitched) in [([20, 0, 0, 0], true), ([0, 0, 20, 0], false)] {
+        let agn = AgnFile {
+            building_weights: weights(w),
+            generic_buildings: vec![generic(Guid::ZERO, vec![b]), generic(g(7), vec![b])],
+            ..AgnFile::default()
+        };
+        let s = run(&agn, 0);
+        let [default, typed] = [&s.facades[0], &s.facades[1]];
+        assert_eq!(default.roof.as_deref(), Some("default"));
+        if pitched {
+            assert!(
+                (default.roof_height - 2.886_751).abs() < 1e-3,
+                "{default:?}"
+            );
+        } else {
+            assert_eq!(default.roof_height, 0.0);
+        }
+        // A roof GUID is not a default roof: flat, and listed.
+        assert_eq!(typed.roof_height, 0.0);
+        assert_eq!(default.agn_chunk, Some("GBLR"));
+        let guids: Vec<(&str, usize)> = s
+            .roof_types
+            .iter()
+            .map(|r| (r.guid.as_str(), r.buildings))
+            .collect();
+        assert_eq!(guids, vec![("default", 1), (g(7).to_string().as_str(), 1)]);
+    }
+    // The ridge never rises past 6 m.
+    let wide = [[0.0, 0.0], [200.0, 0.0], [200.0, 100.0], [0.0, 100.0]];
+    assert_eq!(default_roof_height(&wide, 1), MAX_RIDGE_HEIGHT);
+    assert_eq!(default_roof_height(&wide, 4), 0.0);
+}
+
+#[test]
+fn guid_map_gives_roof_textures_models_and_forests() {
+    let b = fp([0.0, 0.0], units(20.0, 0.0), units(0.0, 10.0));
+    let agn = AgnFile {
+        generic_buildings: vec![generic(g(7), vec![b])],
+        library_objects: vec![AgnObject {
+            offset: 0,
+            guid: g(8),
+            start: [0.1, 0.1],
+            to_second: units(10.0, -10.0),
+            to_third: None,
+        }],
+        vegetation_polygons: vec![VegetationPolygons {
+            offset: 0,
+            vegetation: g(9),
+            polygons: vec![Polygon {
+                offset: 0,
+                vertices: vec![[0.2, 0.2], [0.3, 0.2], [0.3, 0.3], [0.2, 0.3], [0.2, 0.2]],
+            }],
+        }],
+        ..AgnFile::default()
+    };
+    let mut opts = AgnOptions::default();
+    for (k, v) in [
+        (7, "roofs/red.png"),
+        (8, "objs/tower.obj"),
+        (9, "trees/pines.for"),
+    ] {
+        opts.guid_models.insert(g(k).to_string(), v.to_string());
+    }
+    opts.forest_heights
+        .insert("trees/pines.for".to_string(), [12.0, 18.0]);
+    let s = run_named(&agn, NAME, 3, &opts);
+    assert_eq!(s.facades[0].roof_texture.as_deref(), Some("roofs/red.png"));
+    assert_eq!(s.roof_types[0].texture.as_deref(), Some("roofs/red.png"));
+    assert_eq!(
+        s.library_objects[0].model.as_deref(),
+        Some("objs/tower.obj")
+    );
+    assert_eq!(s.more_forests.len(), 1);
+    assert_eq!(&*s.more_forests[0].name, "trees/pines.for");
+    assert!(!s.trees.is_empty());
+    for t in &s.trees {
+        assert_eq!(t.forest, 1);
+        assert!(t.height >= 12.0 && t.height <= 18.0, "{t:?}");
+    }
+    // Without the forest's range, the trees keep their art's height.
+    opts.forest_heights.clear();
+    let s = run_named(&agn, NAME, 3, &opts);
+    assert!(s.trees.iter().all(|t| t.forest == 1 && t.height == 0.0));
+    // Without a mapping: placeholders (forest 0).
+    let s = run(&agn, 3);
+    assert!(s.trees.iter().all(|t| t.forest == 0 && t.height == 0.0));
+    assert!(s.more_forests.is_empty());
+}
+
+#[test]
+fn row_houses_and_polygon_buildings_are_marked_and_gbdd_is_for_generic_buildings_only() {
+    let b = fp([0.0, 0.0], units(20.0, 0.0), units(0.0, 10.0));
+    let agn = AgnFile {
+        // All weight on 9–12 floors: generic buildings only.
+        building_weights: weights([0, 0, 0, 20]),
+        generic_buildings: vec![generic(Guid::ZERO, vec![b])],
+        row_houses: vec![b],
+        polygon_buildings: vec![PolygonBuildings {
+            offset: 0,
+            building: g(3),
+            buildings: vec![
+                // Closed: one outline, not a strip.
+                PolygonBuilding {
+                    offset: 0,
+                    kind: 1,
+                    width: 0.0,
+                    vertices: vec![
+                        [0.6, 0.6],
+                        [0.62, 0.6],
+                        [0.62, 0.62],
+                        [0.6, 0.62],
+                        [0.6, 0.6],
+                    ],
+                },
+                // Open: a strip of two pieces.
+                PolygonBuilding {
+                    offset: 40,
+                    kind: 1,
+                    width: 0.01,
+                    vertices: vec![[0.7, 0.7], [0.72, 0.7], [0.72, 0.72]],
+                },
+            ],
+        }],
+        ..AgnFile::default()
+    };
+    let s = run(&agn, 0);
+    let chunks: Vec<Option<&str>> = s.facades.iter().map(|f| f.agn_chunk).collect();
+    assert_eq!(
+        chunks,
+        vec![
+            Some("GBLR"),
+            Some("ROWH"),
+            Some("PBDE"),
+            Some("PBDE"),
+            Some("PBDE")
+        ]
+    );
+    assert!(s.facades[0].floors.unwrap() >= 9);
+    assert!((2..=3).contains(&s.facades[1].floors.unwrap()));
+    assert!(
+        s.facades[1].roof_height > 0.0,
+        "row houses have default, pitched roofs"
+    );
+    // The closed outline is the polygon itself: 4 corners, 0.02 × 0.02 units.
+    let closed = &s.facades[2].footprint;
+    assert_eq!(closed.len(), 4);
+    let want = 0.02 * MX * 0.02 * MY;
+    assert!(
+        (area(closed) - want).abs() < 1e-3 * want,
+        "{}",
+        area(closed)
+    );
+    assert!(s.warnings.is_empty(), "{:?}", s.warnings);
+}
+
+#[test]
+fn sanity_warnings_name_chunk_record_and_size() {
+    // A "unit vector" direction: 1 square unit ≈ 1100 m long.
+    let agn = AgnFile {
+        generic_buildings: vec![GenericBuildings {
+            offset: 40,
+            roof: Guid::ZERO,
+            buildings: vec![
+                fp([0.0, 0.0], units(20.0, 0.0), units(0.0, 10.0)),
+                Footprint {
+                    offset: 88,
+                    start: [-0.4, 0.0],
+                    to_second: [0.8, 0.0],
+                    to_third: units(0.0, 10.0),
+                },
+            ],
+        }],
+        row_houses: vec![Footprint {
+            offset: 300,
+            start: [0.49, 0.0],
+            to_second: units(20.0, 0.0),
+            to_third: units(0.0, 10.0),
+        }],
+        library_objects: vec![AgnObject {
+            offset: 500,
+            guid: g(1),
+            start: [0.0, 0.0],
+            to_second: [0.0, 0.0],
+            to_third: None,
+        }],
+        ..AgnFile::default()
+    };
+    let s = run(&agn, 0);
+    let w = s.warnings.join("\n");
+    assert!(
+        w.contains("offset 88: warning: GBLR chunk at offset 40, building 1 (offset 88): 880 x 10 m, longer than 500 m"),
+        "{w}"
+    );
+    assert!(
+        w.contains("offset 300: warning: ROWH row house at offset 300: 20 x 10 m, crosses the LOD13 square's edge"),
+        "{w}"
+    );
+    assert!(
+        w.contains("offset 500: warning: A2GE library object"),
+        "{w}"
+    );
+    assert!(w.contains("zero area"), "{w}");
+    // The long and the crossing ones are still drawn; the zero-area box draws nothing.
+    assert_eq!(s.facades.len(), 3);
+    assert_eq!(s.library_objects.len(), 0);
+    assert!(w.contains("nothing to draw, skipped"), "{w}");
+    // With a model mapped, the model is placed at the box's centre.
+    let mut opts = AgnOptions::default();
+    opts.guid_models
+        .insert(g(1).to_string(), "objs/kiosk.obj".to_string());
+    let s = run_named(&agn, NAME, 0, &opts);
+    assert_eq!((s.library_objects.len(), s.objects.len()), (1, 1));
+    assert!(s
+        .warnings
+        .join("\n")
+        .contains("its model is placed at the box's centre"));
+}
+
+#[test]
+fn library_boxes_rotated_from_three_points_aligned_from_two() {
+    let three = AgnObject {
+        offset: 0,
+        guid: g(1),
+        start: [0.0, 0.0],
+        to_second: units(10.0, 10.0),
+        to_third: Some(units(-5.0, 5.0)),
+    };
+    let two = AgnObject {
+        to_third: None,
+        ..three
+    };
+    let agn = AgnFile {
+        library_objects: vec![three, two],
+        ..AgnFile::default()
+    };
+    let s = run(&agn, 0);
+    let [r, a] = [&s.library_objects[0], &s.library_objects[1]];
+    assert!((r.heading - 45.0).abs() < 1e-3, "{}", r.heading);
+    assert!((area(&r.footprint) - 14.142_136 * 7.071_068).abs() < 0.01);
+    // Two points: opposite corners, a 10 × 10 m box aligned with the square, heading 0.
+    assert_eq!(a.heading, 0.0);
+    assert!((area(&a.footprint) - 100.0).abs() < 0.01);
+    assert!(near(a.center, [5.0, 5.0], 1e-3), "{:?}", a.center);
+}
+
+#[test]
+fn repeated_layout_warnings_collapse_into_a_count() {
+    let bad = PolygonBuilding {
+        offset: 0,
+        kind: 1,
+        width: 0.0,
+        vertices: vec![[0.1, 0.1], [0.2, 0.1]],
+    };
+    let agn = AgnFile {
+        polygon_buildings: vec![PolygonBuildings {
+            offset: 0,
+            building: g(1),
+            buildings: vec![bad; 1000],
+        }],
+        ..AgnFile::default()
+    };
+    let s = run(&agn, 0);
+    assert_eq!(s.warnings.len(), 21, "{:?}", s.warnings);
+    assert!(s.warnings[20].contains("980 more of"), "{}", s.warnings[20]);
 }
