@@ -472,6 +472,21 @@ impl Scene {
         };
     }
 
+    /// The distance (meters) at which `tile` fades out: its feature's `TILE_LOD` in a
+    /// document, else the scene's; a value that is not a positive number gives the default
+    /// 20 km.
+    pub fn tile_lod_of(&self, tile: &Tile) -> f32 {
+        let lod = tile
+            .feature
+            .and_then(|f| self.features.get(f as usize))
+            .map_or(self.tile_lod, |f| f.tile_lod);
+        if lod.is_finite() && lod > 0.0 {
+            lod
+        } else {
+            crate::layout::DEFAULT_TILE_LOD
+        }
+    }
+
     /// Moves everything the scene places by `d` meters (a feature laid out in its own frame
     /// moved into a document's frame).
     pub fn translate(&mut self, d: [f32; 2]) {

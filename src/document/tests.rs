@@ -569,3 +569,36 @@ fn a_binary_feature_that_cannot_be_laid_out_is_an_error_at_its_offset() {
     assert_eq!(s.stats.objects, 1, "the kiosk still shows");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Each feature's tiles fade at that feature's `TILE_LOD`, not the largest of the document.
+#[test]
+fn each_feature_keeps_its_tile_lod() {
+    let mut near = part("a.png", "m.obj", 1);
+    near.tile_lod = 500.0;
+    let far = part("a.png", "m.obj", 1);
+    let (mut s, _) = combine(vec![near, far]);
+    let info = |lod: f32| crate::scene::FeatureInfo {
+        source: "t.txt:1".into(),
+        asset: "x.agp".into(),
+        resolved: None,
+        package: None,
+        kind: crate::scene::FeatureKind::Agp,
+        param: 0,
+        stats: Default::default(),
+        choice: None,
+        corners: Vec::new(),
+        tile_lod: lod,
+        layer_group: Default::default(),
+        hide_tiles: false,
+    };
+    s.features = vec![info(500.0), info(5000.0)];
+    s.tiles[0].feature = Some(0);
+    s.tiles[1].feature = Some(1);
+    assert_eq!(s.tile_lod_of(&s.tiles[0]), 500.0);
+    assert_eq!(s.tile_lod_of(&s.tiles[1]), 5000.0);
+    // A tile of no feature takes the scene's; a senseless LOD the default.
+    let lone = Tile::default();
+    assert_eq!(s.tile_lod_of(&lone), s.tile_lod);
+    s.features[0].tile_lod = f32::NAN;
+    assert_eq!(s.tile_lod_of(&s.tiles[0]), crate::layout::DEFAULT_TILE_LOD);
+}

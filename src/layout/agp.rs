@@ -147,6 +147,21 @@ mod tests {
         assert_eq!(s.objects[0].heading, 100.0);
     }
 
+    /// `HIDE_TILES`: the tiles are laid out for their annotations, but the scene names no
+    /// tile texture (`scene.rs`: "when the asset has one and does not hide its tiles").
+    #[test]
+    fn hidden_tiles_leave_out_the_tile_texture() {
+        let shown = ag(&ONE.replace("TEXTURE_SCALE", "TEXTURE t.png\nTEXTURE_SCALE"));
+        let s = layout(&shown, Path::new("t.agp"), &LayoutInput::default()).unwrap();
+        assert!(s.tile_texture.is_some());
+        let hidden = ag(&ONE.replace("TEXTURE_SCALE", "TEXTURE t.png\nHIDE_TILES\nTEXTURE_SCALE"));
+        let s = layout(&hidden, Path::new("t.agp"), &LayoutInput::default()).unwrap();
+        assert!(s.hide_tiles);
+        assert!(s.tile_texture.is_none());
+        assert_eq!(s.tiles.len(), 1);
+        assert_eq!(s.objects.len(), 2);
+    }
+
     #[test]
     fn tile_choice_is_seeded_and_covers_all_tiles() {
         let two = "A\n1000\nAG_POINT\nTEXTURE_SCALE 100 100\nTEXTURE_WIDTH 50\nTILE 0 0 50 50\nTILE 50 0 100 50\n";

@@ -124,11 +124,17 @@ pub(crate) fn scene_for(ag: &Autogen, asset_path: &std::path::Path, input: &Layo
         asset: asset_path.display().to_string(),
         seed: input.seed,
         geo: input.geo,
-        tile_texture: ag.texture.as_ref().map(|t| TileTexture {
-            path: t.path.to_string(),
-            width_px: ag.texture_scale.map_or(1.0, |s| s[0]),
-            height_px: ag.texture_scale.map_or(1.0, |s| s[1]),
-        }),
+        // Hidden tiles are not drawn, so the scene names no texture for them (the tiles
+        // themselves stay: their annotations need them).
+        tile_texture: ag
+            .texture
+            .as_ref()
+            .filter(|_| !ag.hide_tiles)
+            .map(|t| TileTexture {
+                path: t.path.to_string(),
+                width_px: ag.texture_scale.map_or(1.0, |s| s[0]),
+                height_px: ag.texture_scale.map_or(1.0, |s| s[1]),
+            }),
         tile_lod: ag.tile_lod.unwrap_or(DEFAULT_TILE_LOD),
         layer_group: ag
             .layer_group
