@@ -252,16 +252,70 @@ fn insets(
     (axis(0, 2), axis(1, 3))
 }
 
-/// The polygon widths (or depths) a spelling set can fit: `(min, max)` in meters.
-fn coverage(spans: &[GridSpan], spellings: &[&[usize]], ins: &Insets, mpp: f32) -> (f32, f32) {
-    let mut lo = f32::INFINITY;
-    let mut hi = f32::NEG_INFINITY;
-    for sp in spellings {
-        let (f, s) = spelling_extent(spans, sp, mpp);
-        lo = lo.min(f - ins.min_lo - ins.min_hi);
-        hi = hi.max(f + s - ins.max_lo - ins.max_hi);
+/// The widths (or depths) of a rectangular block that a spelling set's spellings fit, as
+/// sorted, disjoint ranges in meters: spelling `f + [0, s]` long fits a block between
+/// `f − EDGE_MIN insets` and `f + s − EDGE_MAX insets`. Only used for the no-fit warning.
+pub fn coverage(
+    spans: &[GridSpan],
+    spellings: &[&[usize]],
+    ins: &Insets,
+    mpp: f32,
+) -> Vec<(f32, f32)> {
+    let mut r: Vec<(f32, f32)> = spellings
+        .iter()
+        .map(|sp| {
+            let (f, s) = spelling_extent(spans, sp, mpp);
+            (
+                (f - ins.min_lo - ins.min_hi).max(0.0),
+                (f + s - ins.max_lo - ins.max_hi).max(0.0),
+            )
+        })
+        .collect();
+    r.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let mut out: Vec<(f32, f32)> = Vec::with_capacity(r.len());
+    for (lo, hi) in r {
+        match out.last_mut() {
+            // Ranges that touch within a centimetre are one.
+            Some(last) if lo <= last.1 + 0.01 => last.1 = last.1.max(hi),
+            _ => out.push((lo, hi)),
+        }
     }
-    (lo.max(0.0), hi.max(0.0))
+    out
+}
+
+/// Says which `what` ("widths", "depths") the ranges cover and where `v` falls: e.g.
+/// "covers widths 20.0–35.0 m and 37.0–52.0 m; 36.0 m falls in a gap".
+pub fn describe_coverage(what: &str, v: f32, ranges: &[(f32, f32)]) -> String {
+    let list: Vec<String> = ranges
+        .iter()
+        .map(|(a, b)| {
+            if (b - a).abs() < 0.05 {
+                format!("{a:.1} m")
+            } else {
+                format!("{a:.1}\u{2013}{b:.1} m")
+            }
+        })
+        .collect();
+    let list = match list.len() {
+        0 => "nothing".to_string(),
+        1 => list[0].clone(),
+        n => format!("{} and {}", list[..n - 1].join(", "), list[n - 1]),
+    };
+    let (first, last) = match (ranges.first(), ranges.last()) {
+        (Some(f), Some(l)) => (f.0, l.1),
+        _ => return format!("covers {what} {list}"),
+    };
+    let (tol_lo, tol_hi) = (first - 0.05, last + 0.05);
+    let place = if v < tol_lo {
+        format!("{v:.1} m is below the smallest")
+    } else if v > tol_hi {
+        format!("{v:.1} m is above the largest")
+    } else if ranges.iter().any(|(a, b)| v >= a - 0.05 && v <= b + 0.05) {
+        format!("{v:.1} m is covered, but the sides are too slanted to lie between EDGE_MIN and EDGE_MAX")
+    } else {
+        format!("{v:.1} m falls in a gap")
+    };
+    format!("covers {what} {list}; {place}")
 }
 
 /// Chooses the spelling that fits best: the lowest cost among those that fit (ties within
@@ -497,12 +551,22 @@ pub fn layout(ag: &Autogen, asset_path: &Path, input: &LayoutInput) -> Result<Sc
     );
     let fits = fit_s.fits && fit_t.fits;
     if !fits {
-        let (wl, wh) = coverage(&grid.columns, &spell_s, &ins_s, mpp[0]);
-        let (dl, dh) = coverage(&grid.rows, &spell_t, &ins_t, mpp[1]);
+        let mut parts = Vec::with_capacity(2);
+        if !fit_s.fits {
+            let r = coverage(&grid.columns, &spell_s, &ins_s, mpp[0]);
+            parts.push(describe_coverage("widths", width, &r));
+        }
+        if !fit_t.fits {
+            let r = coverage(&grid.rows, &spell_t, &ins_t, mpp[1]);
+            parts.push(describe_coverage("depths", depth, &r));
+        }
         scene.warnings.push(format!(
-            "{}:{}: warning: no spelling fits this {width:.1} x {depth:.1} m block between EDGE_MIN and EDGE_MAX; spelling set {set_index} covers widths {wl:.1}-{wh:.1} m and depths {dl:.1}-{dh:.1} m; the closest fit is shown",
+            "{}:{}: warning: no spelling fits this {width:.1} x {depth:.1} m block between EDGE_MIN and EDGE_MAX: spelling set {set_index} (SPELLING_SET {}, line {}) {}; the closest fit is shown",
             asset_path.display(),
-            set.line
+            set.line,
+            set.param,
+            set.line,
+            parts.join("; it ")
         ));
     }
     scene.choice = Some(BlockChoice {

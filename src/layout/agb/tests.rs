@@ -136,7 +136,73 @@ fn no_fit_warns_with_the_range() {
         w.contains("no spelling fits this 200.0 x 15.0 m block"),
         "{w}"
     );
-    assert!(w.contains("covers widths"), "{w}");
+    // The set and the line it starts on; only the axis that does not fit is described.
+    assert!(
+        w.contains("spelling set 0 (SPELLING_SET 0, line 28) covers widths 10.0\u{2013}55.0 m; 200.0 m is above the largest;"),
+        "{w}"
+    );
+    assert!(!w.contains("depths"), "{w}");
+}
+
+/// Without slop, the spellings' lengths leave gaps; the warning names the ranges the
+/// spellings really cover and says the block's width falls between two.
+#[test]
+fn no_fit_warning_names_the_gaps() {
+    let ag = asset(
+        &BLOCK
+            .replace("SLOP_H 20\n", "")
+            .replace("EDGE_MIN 50 50 350 250", "EDGE_MIN 25 25 375 275")
+            .replace("EDGE_BEST 25 25 375 275", "EDGE_BEST 12 12 388 288"),
+    );
+    let s = run(&ag, &rect(22.0, 15.0));
+    assert!(!s.choice.as_ref().unwrap().fits);
+    let w = s.warnings.join("\n");
+    assert!(
+        w.contains("covers widths 15.0\u{2013}20.0 m, 25.0\u{2013}30.0 m, 34.0\u{2013}39.0 m, 43.0\u{2013}48.0 m and 52.0\u{2013}57.0 m; 22.0 m falls in a gap"),
+        "{w}"
+    );
+    // Every width the warning says is covered does fit.
+    for w in [15.0, 17.5, 20.0, 25.0, 36.0, 57.0] {
+        assert!(run(&ag, &rect(w, 15.0)).choice.unwrap().fits, "{w} m");
+    }
+    for w in [14.0, 22.0, 31.0, 50.0, 58.0] {
+        assert!(!run(&ag, &rect(w, 15.0)).choice.unwrap().fits, "{w} m");
+    }
+}
+
+proptest! {
+    /// A rectangle fits exactly when the no-fit warning's ranges hold its width (its depth
+    /// fitting).
+    #[test]
+    fn coverage_is_what_fits(w in 5.0f32..65.0) {
+        let ag = asset(
+            &BLOCK
+                .replace("SLOP_H 20\n", "")
+                .replace("EDGE_MIN 50 50 350 250", "EDGE_MIN 25 25 375 275")
+                .replace("EDGE_BEST 25 25 375 275", "EDGE_BEST 12 12 388 288"),
+        );
+        let g = &ag.grids[0];
+        let (ins_s, _) = insets(g, [0.1, 0.1], &mut Vec::new(), Path::new("b.agb"));
+        let spell: Vec<&[usize]> = ag.spelling_sets[0].spellings_s.iter().map(|s| s.indices.as_slice()).collect();
+        let ranges = coverage(&g.columns, &spell, &ins_s, 0.1);
+        let inside = ranges.iter().any(|(a, b)| w >= a + 1e-3 && w <= b - 1e-3);
+        let outside = ranges.iter().all(|(a, b)| w < a - 1e-3 || w > b + 1e-3);
+        let fits = run(&ag, &rect(w, 15.0)).choice.unwrap().fits;
+        if inside { prop_assert!(fits, "{w} in {ranges:?}"); }
+        if outside { prop_assert!(!fits, "{w} outside {ranges:?}"); }
+    }
+}
+
+#[test]
+fn coverage_text() {
+    let r = [(20.0, 35.0), (37.0, 52.0)];
+    assert_eq!(
+        describe_coverage("widths", 36.0, &r),
+        "covers widths 20.0\u{2013}35.0 m and 37.0\u{2013}52.0 m; 36.0 m falls in a gap"
+    );
+    assert!(describe_coverage("depths", 10.0, &r).ends_with("10.0 m is below the smallest"));
+    assert!(describe_coverage("depths", 60.0, &r).ends_with("60.0 m is above the largest"));
+    assert!(describe_coverage("depths", 30.0, &r).contains("30.0 m is covered, but"));
 }
 
 #[test]
