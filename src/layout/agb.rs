@@ -10,6 +10,8 @@
 //!    slop tiles, lets the polygon's sides pass through the grid between `EDGE_MAX` and
 //!    `EDGE_MIN` as close to `EDGE_BEST` as possible (trapezoids included: every vertex of a
 //!    side must lie in its band).
+//!    When none fits, the closest length keeps the first side on its `EDGE_BEST` line and
+//!    the difference goes to the far side (centred across the width).
 //! 4. Place the tiles: the grid's bottom edge (top with `FLIP_180`) along the first side.
 //!    A slop tile advances by 0..(size − overlap) and is drawn up to where the next tile
 //!    covers it; an anti-slop tile starts early over the previous one. Annotations belong to
@@ -73,9 +75,28 @@ pub fn spelling_extent(spans: &[GridSpan], spelling: &[usize], mpp: f32) -> (f32
     (fixed, slop)
 }
 
+/// Which end of an axis stays on its `EDGE_BEST` line when no spelling fits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Anchor {
+    /// The low end (bottom: the first side, without `FLIP_180`).
+    Lo,
+    /// The high end (top: the first side, with `FLIP_180`).
+    Hi,
+    /// Both ends equally off their lines (across the width).
+    Centre,
+}
+
 /// Fits a grid of length in `[fixed, fixed + slop]` between the two sides of the polygon
-/// whose coordinates along the axis are `lo_pts` and `hi_pts`.
-pub fn fit_axis(lo_pts: &[f32], hi_pts: &[f32], ins: &Insets, fixed: f32, slop: f32) -> Fit {
+/// whose coordinates along the axis are `lo_pts` and `hi_pts`. When no length and place
+/// fits, the closest length is placed with its `anchor` end on that end's `EDGE_BEST` line.
+pub fn fit_axis(
+    lo_pts: &[f32],
+    hi_pts: &[f32],
+    ins: &Insets,
+    fixed: f32,
+    slop: f32,
+    anchor: Anchor,
+) -> Fit {
     let mm = |v: &[f32]| {
         let lo = v.iter().copied().fold(f32::INFINITY, f32::min);
         let hi = v.iter().copied().fold(f32::NEG_INFINITY, f32::max);
@@ -101,7 +122,11 @@ pub fn fit_axis(lo_pts: &[f32], hi_pts: &[f32], ins: &Insets, fixed: f32, slop: 
         (u, u + len)
     } else {
         let len = (w_best - u_best).clamp(fixed, fixed + slop);
-        let u = (u_best + w_best - len) * 0.5;
+        let u = match anchor {
+            Anchor::Lo => u_best,
+            Anchor::Hi => w_best - len,
+            Anchor::Centre => (u_best + w_best - len) * 0.5,
+        };
         (u, u + len)
     };
     Fit {
@@ -110,6 +135,37 @@ pub fn fit_axis(lo_pts: &[f32], hi_pts: &[f32], ins: &Insets, fixed: f32, slop: 
         fits: feasible,
         cost: (u - u_best).abs() + (w - w_best).abs(),
     }
+}
+
+/// The polygon's (left, bottom, right, top) sides in the grid's frame, as vertex pairs.
+pub type Sides = (
+    (usize, usize),
+    (usize, usize),
+    (usize, usize),
+    (usize, usize),
+);
+
+/// The crop outline of a block that no spelling fits: the polygon `q` (canonical frame)
+/// with each vertex moved out, along the grid's axes, to the `EDGE_MIN` rectangle
+/// `[left, bottom, right, top]` where it lies inside it, so that every side lies on or
+/// beyond the rectangle's matching edge and nothing inside EDGE_MIN is cropped. `sides` are
+/// the (left, bottom, right, top) vertex pairs.
+pub fn crop_outline(q: &[P2; 4], sides: Sides, min_rect: [f32; 4]) -> [P2; 4] {
+    let (left, bottom, right, top) = sides;
+    let mut out = *q;
+    for i in [left.0, left.1] {
+        out[i][0] = out[i][0].min(min_rect[0]);
+    }
+    for i in [right.0, right.1] {
+        out[i][0] = out[i][0].max(min_rect[2]);
+    }
+    for i in [bottom.0, bottom.1] {
+        out[i][1] = out[i][1].min(min_rect[1]);
+    }
+    for i in [top.0, top.1] {
+        out[i][1] = out[i][1].max(min_rect[3]);
+    }
+    out
 }
 
 /// Width and depth of a block as the spec measures them, in the frame of its first side:
@@ -323,15 +379,15 @@ pub fn describe_coverage(what: &str, v: f32, ranges: &[(f32, f32)]) -> String {
 fn choose(
     spans: &[GridSpan],
     spellings: &[&[usize]],
-    lo: &[f32],
-    hi: &[f32],
+    (lo, hi): (&[f32], &[f32]),
     ins: &Insets,
     mpp: f32,
+    anchor: Anchor,
     rng: &mut Rng,
 ) -> (usize, Fit) {
     let fit_of = |sp: &[usize]| {
         let (f, s) = spelling_extent(spans, sp, mpp);
-        fit_axis(lo, hi, ins, f, s)
+        fit_axis(lo, hi, ins, f, s, anchor)
     };
     // Two passes rather than a list of fits: layout runs per block, so it allocates little.
     let mut any_fit = false;
@@ -513,7 +569,7 @@ pub fn layout(ag: &Autogen, asset_path: &Path, input: &LayoutInput) -> Result<Sc
     };
     let q = q_world.map(|p| canon.to_local(p));
     // Sides in the canonical frame: (left, bottom, right, top) as vertex pairs.
-    let (left, bottom, right, top) = if ag.flip_180 {
+    let (left, bottom, right, top): Sides = if ag.flip_180 {
         ((1, 2), (2, 3), (3, 0), (0, 1))
     } else {
         ((3, 0), (0, 1), (1, 2), (2, 3))
@@ -534,19 +590,20 @@ pub fn layout(ag: &Autogen, asset_path: &Path, input: &LayoutInput) -> Result<Sc
     let (si, fit_s) = choose(
         &grid.columns,
         &spell_s,
-        &xs(left),
-        &xs(right),
+        (&xs(left), &xs(right)),
         &ins_s,
         mpp[0],
+        Anchor::Centre,
         &mut rng,
     );
     let (ti, fit_t) = choose(
         &grid.rows,
         &spell_t,
-        &ys(bottom),
-        &ys(top),
+        (&ys(bottom), &ys(top)),
         &ins_t,
         mpp[1],
+        // The first side is the bottom of the grid, or its top with FLIP_180.
+        if ag.flip_180 { Anchor::Hi } else { Anchor::Lo },
         &mut rng,
     );
     let fits = fit_s.fits && fit_t.fits;
@@ -580,7 +637,24 @@ pub fn layout(ag: &Autogen, asset_path: &Path, input: &LayoutInput) -> Result<Sc
     // 4. Tiles.
     let cols = place_axis(&grid.columns, spell_s[si], mpp[0], &fit_s);
     let rows = place_axis(&grid.rows, spell_t[ti], mpp[1], &fit_t);
-    let crop = ag.crop.then(|| q_world.to_vec());
+    // CROP 1 cuts tiles at the block polygon, but never content inside EDGE_MIN: when no
+    // spelling fits, each side of the polygon that cuts into the placed EDGE_MIN rectangle
+    // is moved out to it (see `crop_outline`).
+    let crop = ag.crop.then(|| {
+        if fits {
+            q_world.to_vec()
+        } else {
+            let min_rect = [
+                fit_s.start + ins_s.min_lo,
+                fit_t.start + ins_t.min_lo,
+                fit_s.start + fit_s.length - ins_s.min_hi,
+                fit_t.start + fit_t.length - ins_t.min_hi,
+            ];
+            crop_outline(&q, (left, bottom, right, top), min_rect)
+                .map(|p| canon.to_world(p))
+                .to_vec()
+        }
+    });
     for (k, r) in rows.iter().enumerate() {
         let row_span = &grid.rows[r.index];
         let mut run_start = scene.tiles.len();

@@ -205,6 +205,98 @@ fn coverage_text() {
     assert!(describe_coverage("depths", 30.0, &r).contains("30.0 m is covered, but"));
 }
 
+/// The lowest and highest y of the tiles' corners (the first side runs along y = 0).
+fn tile_y_range(s: &Scene) -> (f32, f32) {
+    let ys = s.tiles.iter().flat_map(|t| t.corners.iter().map(|p| p[1]));
+    ys.fold((f32::INFINITY, f32::NEG_INFINITY), |(a, b), y| {
+        (a.min(y), b.max(y))
+    })
+}
+
+/// When no spelling fits the depth, the first side stays where a fitting layout puts it,
+/// on the EDGE_BEST line (2.5 m outside the grid's bottom, or its top with FLIP_180), and
+/// the surplus or shortfall goes to the far side. BLOCK's rows fit depths 10–38 m.
+#[test]
+fn no_fit_keeps_the_grid_on_the_first_side() {
+    for flip in [false, true] {
+        let src = if flip {
+            BLOCK.replace("SUB_GRID", "FLIP_180\nSUB_GRID")
+        } else {
+            BLOCK.to_string()
+        };
+        let ag = asset(&src);
+        for (depth, deep) in [(6.0, false), (50.0, true)] {
+            let s = run(&ag, &rect(32.0, depth));
+            assert!(!s.choice.as_ref().unwrap().fits, "{depth} m");
+            let (lo, hi) = tile_y_range(&s);
+            assert!(
+                (lo + 2.5).abs() < 1e-3,
+                "flip {flip}, {depth} m: grid starts at {lo}"
+            );
+            if deep {
+                // The longest spelling (38 m of grid) ends short of the far side.
+                assert!((hi - 35.5).abs() < 1e-3, "flip {flip}: {hi}");
+            } else {
+                // The shortest (20 m) pokes past the far side, not into the road.
+                assert!((hi - 17.5).abs() < 1e-3, "flip {flip}: {hi}");
+            }
+            // Across the width it still fits: the sides are on their EDGE_BEST lines.
+            let xs = s.tiles.iter().flat_map(|t| t.corners.iter().map(|p| p[0]));
+            let (x0, x1) = xs.fold((f32::INFINITY, f32::NEG_INFINITY), |(a, b), x| {
+                (a.min(x), b.max(x))
+            });
+            assert!(
+                (x0 + 2.5).abs() < 1e-3 && (x1 - 34.5).abs() < 1e-3,
+                "{x0} {x1}"
+            );
+        }
+    }
+}
+
+/// With CROP 1, a block too shallow for every spelling crops its tiles at the polygon, but
+/// never inside EDGE_MIN: the far side of the crop moves out to the EDGE_MIN line.
+#[test]
+fn crop_never_cuts_inside_edge_min() {
+    for flip in [false, true] {
+        let mut src = BLOCK.replace("OBJECT house.obj", "CROP 1\nOBJECT house.obj");
+        if flip {
+            src = src.replace("SUB_GRID", "FLIP_180\nSUB_GRID");
+        }
+        let ag = asset(&src);
+        let fitting = run(&ag, &rect(32.0, 15.0));
+        assert_eq!(
+            fitting.tiles[0].crop.as_deref(),
+            Some(&fitting.polygon[0][..]),
+            "a fitting block crops at its polygon"
+        );
+        let s = run(&ag, &rect(32.0, 6.0));
+        assert!(!s.choice.as_ref().unwrap().fits);
+        let crop = s.tiles[0].crop.clone().unwrap();
+        assert!(s.tiles.iter().all(|t| t.crop.as_ref() == Some(&crop)));
+        // The EDGE_MIN rectangle (y 2.5..12.5 m, past the 6 m far side) lies in the crop.
+        let grown: Vec<P2> = crop
+            .iter()
+            .map(|p| {
+                [
+                    p[0] + (p[0] - 16.0).signum() * 0.01,
+                    p[1] + (p[1] - 5.0).signum() * 0.01,
+                ]
+            })
+            .collect();
+        for p in &s.debug.edge_min {
+            assert!(
+                point_in_rings(*p, std::slice::from_ref(&grown)),
+                "flip {flip}: {p:?} outside {crop:?}"
+            );
+        }
+        // The first side is still cropped at the polygon.
+        assert!(
+            crop.iter().filter(|p| p[1].abs() < 1e-4).count() == 2,
+            "{crop:?}"
+        );
+    }
+}
+
 #[test]
 fn no_polygon_gives_a_fitting_rectangle() {
     let ag = asset(BLOCK);
@@ -400,6 +492,30 @@ proptest! {
         // Determinism.
         let again = run(&ag, &input);
         prop_assert_eq!(serde_json::to_string(&s).unwrap(), serde_json::to_string(&again).unwrap());
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    /// Whatever the depth, fitting or not, the grid's first side lies on or between its
+    /// EDGE_MAX and EDGE_MIN lines, and on EDGE_BEST whenever the depth does not fit; a
+    /// trapezoid included.
+    #[test]
+    fn first_side_stays_on_its_line(
+        d in 1.0f32..80.0, taper in 0.0f32..1.0, flip in any::<bool>(), seed in 0u64..50,
+    ) {
+        let src = if flip { BLOCK.replace("SUB_GRID", "FLIP_180\nSUB_GRID") } else { BLOCK.to_string() };
+        let ag = asset(&src);
+        let input = LayoutInput { polygon: Some(vec![quad(32.0, d, 0.0, taper, 0.0, [0.0, 0.0])]), seed, ..Default::default() };
+        let s = run(&ag, &input);
+        let (lo, _) = tile_y_range(&s);
+        prop_assert!((-2.5 - 1e-3..=0.0).contains(&lo) || (-5.0..=0.0).contains(&lo), "{lo}");
+        let fits_depth = (10.0..=38.0).contains(&d);
+        if !fits_depth {
+            prop_assert!(!s.choice.as_ref().unwrap().fits);
+            prop_assert!((lo + 2.5).abs() < 1e-3, "depth {d}: grid starts at {lo}");
+        }
     }
 }
 
