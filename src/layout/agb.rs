@@ -815,7 +815,8 @@ pub fn layout(ag: &Autogen, asset_path: &Path, input: &LayoutInput) -> Result<Sc
                     },
                     origin_px: [cs.start, rs.start],
                     mpp,
-                    heading: block_heading,
+                    object_heading: block_heading,
+                    tree_heading: block_heading,
                 };
                 let ground = formulas
                     .iter()

@@ -40,7 +40,8 @@ pub enum Convention {
     #[default]
     Wed,
     /// As the AGP spec words it: at heading 0 the tile's bottom edge faces north (the tile
-    /// is turned 180° from WED's), and `ROTATION` turns it counter-clockwise.
+    /// is turned 180° from WED's), and `ROTATION` turns it counter-clockwise; an object's
+    /// heading is the point's plus its offset, a tree's the tile's turn plus its offset.
     Spec,
 }
 
@@ -159,18 +160,24 @@ pub(crate) struct TileXf {
     pub frame: Frame,
     pub origin_px: P2,
     pub mpp: P2,
-    /// Heading of texture +t (degrees clockwise from north), worked out once per tile
-    /// rather than once per annotation (an `atan2`).
-    pub heading: f32,
+    /// What an object's heading offset is added to (degrees clockwise from north): the
+    /// heading of texture +t, worked out once per tile rather than once per annotation (an
+    /// `atan2`); an AGP under `--convention spec` gives the point's heading instead.
+    pub object_heading: f32,
+    /// What a tree's heading offset is added to: as `object_heading`, except under
+    /// `--convention spec` the tile's turn (the point's heading and `ROTATION`).
+    pub tree_heading: f32,
 }
 
 impl TileXf {
     pub fn new(frame: Frame, origin_px: P2, mpp: P2) -> Self {
+        let up = frame.up_heading();
         TileXf {
             frame,
             origin_px,
             mpp,
-            heading: frame.up_heading(),
+            object_heading: up,
+            tree_heading: up,
         }
     }
 
@@ -201,7 +208,6 @@ pub(crate) struct Emit<'a> {
 impl Emit<'_> {
     /// Places one annotation through `xf`; graded objects take their height at `ground`.
     pub fn annotation(&mut self, scene: &mut Scene, ann: &Annotation, xf: &TileXf, ground: P2) {
-        let base = xf.heading;
         match &ann.kind {
             AnnotationKind::Object {
                 pos,
@@ -233,7 +239,7 @@ impl Emit<'_> {
                         .map(|o| o.path.clone())
                         .unwrap_or_default(),
                     pos: xf.px(*pos),
-                    heading: geom::wrap_deg(base + heading).rem_euclid(360.0),
+                    heading: geom::wrap_deg(xf.object_heading + heading).rem_euclid(360.0),
                     mode,
                     ground_pt: ground,
                     z_offset,
@@ -280,7 +286,7 @@ impl Emit<'_> {
             } => scene.trees.push(TreeInstance {
                 pos: xf.px(*pos),
                 width: *width,
-                heading: (base + heading).rem_euclid(360.0),
+                heading: (xf.tree_heading + heading).rem_euclid(360.0),
                 layer: *layer,
                 pick: self.rng.u32(),
                 forest: 0,
