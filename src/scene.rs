@@ -429,7 +429,9 @@ pub struct DebugMarks {
     pub cut_lines: Vec<[[f32; 2]; 2]>,
     /// Regions covered by compressed slop tiles.
     pub slop_regions: Vec<Vec<[f32; 2]>>,
-    /// Ground points of tiles.
+    /// The ground points that placed objects use (`GROUND_PT`, `GROUND_PT_FORMULA` or a
+    /// tile's centre), each once, in the order of the first object using it; the objects
+    /// using one are those whose `ground_pt` it is (the overlay draws a line to each).
     pub ground_points: Vec<[f32; 2]>,
     /// AGS side end points (where caps go).
     pub caps: Vec<[f32; 2]>,
@@ -470,6 +472,19 @@ impl Scene {
             facades: self.facades.len(),
             trees: self.trees.len(),
         };
+    }
+
+    /// Fills `debug.ground_points` with the ground points some object uses: the
+    /// `ground_pt` of every object not draped, each once.
+    pub fn collect_ground_points(&mut self) {
+        let points = &mut self.debug.ground_points;
+        points.clear();
+        for o in self.objects.iter().filter(|o| o.mode != Placement::Draped) {
+            let bits = o.ground_pt.map(f32::to_bits);
+            if !points.iter().any(|p| p.map(f32::to_bits) == bits) {
+                points.push(o.ground_pt);
+            }
+        }
     }
 
     /// The distance (meters) at which `tile` fades out: its feature's `TILE_LOD` in a

@@ -206,6 +206,21 @@ fn city_block_flipped_too_shallow() {
     );
 }
 
+/// Two GROUND_PT_FORMULA lines in one cell: the house and the car each take the formula
+/// after them, the fence the cell's first, the house in the other cell its tile's centre;
+/// `debug.ground_points` holds the three points used.
+#[test]
+fn two_formulas_in_one_cell() {
+    check(
+        "two_formulas_agb_38x22",
+        "sample_scenery/autogen/two_formulas.agb",
+        LayoutArgs {
+            rect: Some("38x22".into()),
+            ..args()
+        },
+    );
+}
+
 #[test]
 fn city_block_from_dsf_text() {
     check(

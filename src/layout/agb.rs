@@ -772,13 +772,14 @@ pub fn layout(ag: &Autogen, asset_path: &Path, input: &LayoutInput) -> Result<Sc
             ),
         )
     };
-    // The cell each formula applies to: the cell of the annotation it follows.
-    let formulas: Vec<((usize, usize), P2)> = grid
+    // Each formula with the annotation it follows and that annotation's cell.
+    let formulas: Vec<(usize, (usize, usize), P2)> = grid
         .ground_formulas
         .iter()
         .filter_map(|f| {
             let a = grid.annotations.get(f.after)?.anchor();
             Some((
+                f.after,
                 (cell_of(&grid.columns, a[0])?, cell_of(&grid.rows, a[1])?),
                 formula_ground(f),
             ))
@@ -792,13 +793,21 @@ pub fn layout(ag: &Autogen, asset_path: &Path, input: &LayoutInput) -> Result<Sc
     // Every tile of the block shares the grid's axes, so one heading serves them all.
     let block_heading = canon.up_heading();
     let mut outside = Vec::new();
-    for ann in &grid.annotations {
+    for (ai, ann) in grid.annotations.iter().enumerate() {
         let a = ann.anchor();
         let (Some(ci), Some(ri)) = (cell_of(&grid.columns, a[0]), cell_of(&grid.rows, a[1])) else {
             outside.push(ann.line);
             continue;
         };
         let (cs, rs) = (&grid.columns[ci], &grid.rows[ri]);
+        // The formula that follows this annotation (the last, if several do); else the
+        // first formula of its cell; else the tile's centre.
+        let formula = formulas
+            .iter()
+            .rev()
+            .find(|(after, _, _)| *after == ai)
+            .or_else(|| formulas.iter().find(|(_, cell, _)| *cell == (ci, ri)))
+            .map(|(_, _, g)| *g);
         for r in rows.iter().filter(|r| r.index == ri) {
             if r.slop && (a[1] - rs.start) * mpp[1] > r.advance + 1e-4 {
                 continue;
@@ -818,13 +827,9 @@ pub fn layout(ag: &Autogen, asset_path: &Path, input: &LayoutInput) -> Result<Sc
                     object_heading: block_heading,
                     tree_heading: block_heading,
                 };
-                let ground = formulas
-                    .iter()
-                    .find(|(cell, _)| *cell == (ci, ri))
-                    .map(|(_, g)| *g)
-                    .unwrap_or_else(|| {
-                        xf.px([(cs.start + cs.end) * 0.5, (rs.start + rs.end) * 0.5])
-                    });
+                let ground = formula.unwrap_or_else(|| {
+                    xf.px([(cs.start + cs.end) * 0.5, (rs.start + rs.end) * 0.5])
+                });
                 emit.annotation(&mut scene, ann, &xf, ground);
             }
         }
@@ -835,9 +840,6 @@ pub fn layout(ag: &Autogen, asset_path: &Path, input: &LayoutInput) -> Result<Sc
             asset_path.display(),
             set.grid
         ));
-    }
-    for (_, g) in &formulas {
-        scene.debug.ground_points.push(*g);
     }
     Ok(scene)
 }

@@ -76,7 +76,6 @@ pub fn layout(ag: &Autogen, asset_path: &Path, input: &LayoutInput) -> Result<Sc
     });
     scene.polygon = vec![corners.to_vec()];
     let ground = xf.px(tile.ground.unwrap_or(center));
-    scene.debug.ground_points.push(ground);
     let mut emit = Emit {
         ag,
         input,

@@ -105,6 +105,7 @@ pub fn layout(
         AutogenKind::Agb => agb::layout(ag, asset_path, input)?,
         AutogenKind::Ags => ags::layout(ag, asset_path, input)?,
     };
+    scene.collect_ground_points();
     scene.update_stats();
     Ok(scene)
 }

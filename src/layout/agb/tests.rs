@@ -297,6 +297,46 @@ fn crop_never_cuts_inside_edge_min() {
     }
 }
 
+/// Every GROUND_PT_FORMULA counts: with two in one cell, each object a formula follows
+/// takes that one, an object none follows the cell's first, one in a cell without a formula
+/// its tile's centre; only ground points that objects use are marked.
+#[test]
+fn every_ground_formula_counts() {
+    let ag = asset(include_str!(
+        "../../../sample_scenery/autogen/two_formulas.agb"
+    ));
+    let s = run(&ag, &rect(38.0, 22.0));
+    let by_line = |l: u32| s.objects.iter().find(|o| o.line == l).unwrap();
+    let (house, car, fence, other) = (by_line(36), by_line(39), by_line(42), by_line(44));
+    // Formula 1: a quarter along the first side, 12 m in; formula 2: 4 m further, 4 m in.
+    assert!(
+        near(house.ground_pt, [9.5, 12.0], 1e-3),
+        "{:?}",
+        house.ground_pt
+    );
+    assert!(
+        near(car.ground_pt, [13.5, 4.0], 1e-3),
+        "{:?}",
+        car.ground_pt
+    );
+    assert_eq!(fence.ground_pt, house.ground_pt);
+    assert!(
+        near(other.ground_pt, [29.0, 11.0], 1e-3),
+        "{:?}",
+        other.ground_pt
+    );
+    assert_eq!(
+        s.debug.ground_points,
+        vec![house.ground_pt, car.ground_pt, other.ground_pt]
+    );
+    // Draped objects use no ground point: a block of only draped objects marks none.
+    let draped = asset(&BLOCK.replace("OBJ_GRADED 50 50 0 0", "OBJ_DRAPED 50 50 0 0"));
+    assert!(run(&draped, &rect(32.0, 15.0))
+        .debug
+        .ground_points
+        .is_empty());
+}
+
 #[test]
 fn no_polygon_gives_a_fitting_rectangle() {
     let ag = asset(BLOCK);
