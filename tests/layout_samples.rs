@@ -221,6 +221,20 @@ fn two_formulas_in_one_cell() {
     );
 }
 
+/// A slop column followed by an anti-slop column: what the anti-slop tile covers of the
+/// slop tile (from its early start on) is hidden, objects, trees and facades alike.
+#[test]
+fn anti_slop_hides_what_it_covers() {
+    check(
+        "antislop_agb_62x22",
+        "sample_scenery/autogen/antislop.agb",
+        LayoutArgs {
+            rect: Some("62x22".into()),
+            ..args()
+        },
+    );
+}
+
 #[test]
 fn city_block_from_dsf_text() {
     check(

@@ -15,8 +15,8 @@
 //! 4. Place the tiles: the grid's bottom edge (top with `FLIP_180`) along the first side.
 //!    A slop tile advances by 0..(size − overlap) and is drawn up to where the next tile
 //!    covers it; an anti-slop tile starts early over the previous one. Annotations belong to
-//!    the grid cell they fall in and move with it; those in the covered part of a compressed
-//!    slop tile are dropped.
+//!    the grid cell they fall in and move with it; those of a slop tile that the next tile
+//!    covers (from its early start on) are dropped.
 //!
 //! How the `EDGE_*` rectangles apply to a re-assembled grid, and other readings, are written
 //! down in `docs/spec-decisions.md`.
@@ -200,8 +200,10 @@ struct Placed {
     start: f32,
     /// Length drawn (meters): full size, or for a slop tile up to what the next covers.
     drawn: f32,
-    /// How far the next tile starts after `start` (meters).
-    advance: f32,
+    /// From how far after `start` the next tile covers this one (meters): this tile's
+    /// advance less the next tile's anti-slop (its early start); the advance for the last
+    /// tile.
+    covered_from: f32,
     slop: bool,
     antislop: bool,
 }
@@ -215,7 +217,7 @@ fn place_axis(spans: &[GridSpan], spelling: &[usize], mpp: f32, fit: &Fit) -> Ve
         0.0
     };
     let mut pos = fit.start;
-    let mut out = Vec::with_capacity(spelling.len());
+    let mut out: Vec<Placed> = Vec::with_capacity(spelling.len());
     for (k, &i) in spelling.iter().enumerate() {
         let s = &spans[i];
         let size = s.size() * mpp;
@@ -238,11 +240,14 @@ fn place_axis(spans: &[GridSpan], spelling: &[usize], mpp: f32, fit: &Fit) -> Ve
             }
             None => (size, size),
         };
+        if let Some(prev) = out.last_mut() {
+            prev.covered_from = start - prev.start;
+        }
         out.push(Placed {
             index: i,
             start,
             drawn,
-            advance,
+            covered_from: advance,
             slop: s.slop.is_some(),
             antislop: anti > 0.0,
         });
@@ -724,16 +729,16 @@ pub fn layout(ag: &Autogen, asset_path: &Path, input: &LayoutInput) -> Result<Sc
         .debug
         .cut_lines
         .push([canon.to_world([gx0, gy1]), canon.to_world([gx1, gy1])]);
-    for c in cols.iter().filter(|c| c.slop && c.drawn > c.advance) {
-        let (a, b) = (c.start + c.advance, c.start + c.drawn);
+    for c in cols.iter().filter(|c| c.slop && c.drawn > c.covered_from) {
+        let (a, b) = (c.start + c.covered_from.max(0.0), c.start + c.drawn);
         scene.debug.slop_regions.push(
             [[a, gy0], [b, gy0], [b, gy1], [a, gy1]]
                 .map(|p| canon.to_world(p))
                 .to_vec(),
         );
     }
-    for r in rows.iter().filter(|r| r.slop && r.drawn > r.advance) {
-        let (a, b) = (r.start + r.advance, r.start + r.drawn);
+    for r in rows.iter().filter(|r| r.slop && r.drawn > r.covered_from) {
+        let (a, b) = (r.start + r.covered_from.max(0.0), r.start + r.drawn);
         scene.debug.slop_regions.push(
             [[gx0, a], [gx1, a], [gx1, b], [gx0, b]]
                 .map(|p| canon.to_world(p))
@@ -809,11 +814,12 @@ pub fn layout(ag: &Autogen, asset_path: &Path, input: &LayoutInput) -> Result<Sc
             .or_else(|| formulas.iter().find(|(_, cell, _)| *cell == (ci, ri)))
             .map(|(_, _, g)| *g);
         for r in rows.iter().filter(|r| r.index == ri) {
-            if r.slop && (a[1] - rs.start) * mpp[1] > r.advance + 1e-4 {
+            // In a slop tile, what the next tile covers (from its early start on) is hidden.
+            if r.slop && (a[1] - rs.start) * mpp[1] > r.covered_from + 1e-4 {
                 continue;
             }
             for c in cols.iter().filter(|c| c.index == ci) {
-                if c.slop && (a[0] - cs.start) * mpp[0] > c.advance + 1e-4 {
+                if c.slop && (a[0] - cs.start) * mpp[0] > c.covered_from + 1e-4 {
                     continue;
                 }
                 let xf = TileXf {

@@ -103,6 +103,49 @@ fn annotations_move_with_their_cell_and_hide_under_covered_slop() {
     assert!(s.objects.iter().all(|o| o.line != 26));
 }
 
+/// Anti-slop hides what it covers: in BLOCK the slop column 1 is followed by column 2,
+/// which starts 1 m early. At 32 m the slop advances 8 m, so column 2 covers column 1 from
+/// 7 m on: an object, a tree and a facade anchored 7.5 m in are hidden, those 6.5 m in stay.
+#[test]
+fn anti_slop_of_the_next_tile_hides_what_it_covers() {
+    let src = BLOCK
+        .replace("OBJECT house.obj", "OBJECT house.obj\nFACADE f.fac\nVEGETATION t.for")
+        .replace(
+            "OBJ_DRAPED 105 50 0 0",
+            "OBJ_DRAPED 105 50 0 0\nOBJ_DRAPED 165 40 0 0\nOBJ_DRAPED 175 40 0 0\nTREE 165 60 0 5 0\nTREE 175 60 0 5 0\nFAC 0 6 165 70 168 70 168 80\nFAC 0 6 175 70 178 70 178 80",
+        );
+    let ag = asset(&src);
+    let s = run(&ag, &rect(32.0, 15.0));
+    let col1_start = s.tiles.iter().find(|t| t.col == Some(1)).unwrap().corners[0][0];
+    let xs = |v: Vec<f32>| v.into_iter().map(|x| x - col1_start).collect::<Vec<_>>();
+    let objs = xs(s
+        .objects
+        .iter()
+        .filter(|o| o.line > 27)
+        .map(|o| o.pos[0])
+        .collect());
+    let trees = xs(s.trees.iter().map(|t| t.pos[0]).collect());
+    let facs = xs(s.facades.iter().map(|f| f.footprint[0][0]).collect());
+    for (what, v) in [("objects", &objs), ("trees", &trees), ("facades", &facs)] {
+        assert!(
+            v.iter().any(|x| (x - 6.5).abs() < 1e-3),
+            "{what} at 6.5 m stay: {v:?}"
+        );
+        assert!(
+            v.iter().all(|x| *x < 7.0 + 1e-3 || *x >= 8.0 - 1e-3),
+            "{what} in the covered strip are hidden: {v:?}"
+        );
+    }
+    // The overlay's covered region starts where column 2 does.
+    let col2_start = s.tiles.iter().find(|t| t.col == Some(2)).unwrap().corners[0][0];
+    assert!((col2_start - col1_start - 7.0).abs() < 1e-3);
+    assert!(s
+        .debug
+        .slop_regions
+        .iter()
+        .any(|r| r.iter().any(|p| (p[0] - col2_start).abs() < 1e-3)));
+}
+
 #[test]
 fn runs_merge_consecutive_non_slop_columns() {
     let ag = asset(BLOCK);
