@@ -202,6 +202,42 @@ pub struct LayerGroup {
     pub offset: i32,
 }
 
+/// X-Plane's layer groups of draped geometry, drawn first to last (WED's preview order,
+/// `kGroupNames`, with OBJ8's `cars` last); the unpaved groups share a place.
+pub const LAYER_GROUPS: [&str; 13] = [
+    "terrain",
+    "beaches",
+    "unpaved_taxiways",
+    "unpaved_runways",
+    "shoulders",
+    "taxiways",
+    "runways",
+    "markings",
+    "airports",
+    "footprints",
+    "roads",
+    "objects",
+    "light_objects",
+];
+
+impl LayerGroup {
+    /// Where the group draws among the others: a lower key draws first. The key is the
+    /// group's place in [`LAYER_GROUPS`] (`cars` after all, unknown names as `footprints`,
+    /// the default), then the offset.
+    pub fn draw_key(&self) -> (u32, i32) {
+        let name = self.name.to_ascii_lowercase();
+        let rank = match name.as_str() {
+            "cars" => LAYER_GROUPS.len() as u32,
+            n => LAYER_GROUPS
+                .iter()
+                .position(|g| *g == n)
+                .map(|i| if i >= 3 { i as u32 - 1 } else { i as u32 })
+                .unwrap_or(8),
+        };
+        (rank, self.offset)
+    }
+}
+
 impl Default for LayerGroup {
     fn default() -> Self {
         LayerGroup {

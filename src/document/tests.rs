@@ -602,3 +602,43 @@ fn each_feature_keeps_its_tile_lod() {
     s.features[0].tile_lod = f32::NAN;
     assert_eq!(s.tile_lod_of(&s.tiles[0]), crate::layout::DEFAULT_TILE_LOD);
 }
+
+/// Tiles of a document draw by layer group, then offset, then feature order: a `beaches`
+/// feature listed after a `roads` one draws under it, and offsets order within a group.
+#[test]
+fn combined_tiles_draw_in_layer_group_order() {
+    let with = |name: &str, offset: i32| {
+        let mut p = part("a.png", "m.obj", 2);
+        p.layer_group = crate::scene::LayerGroup {
+            name: name.into(),
+            offset,
+        };
+        p
+    };
+    let (s, _) = combine(vec![
+        with("roads", 0),
+        with("beaches", 1),
+        with("footprints", 0),
+        with("beaches", -1),
+        with("no_such_group", 0),
+    ]);
+    let first_order = |k: usize| s.tiles[2 * k].order;
+    let by_draw: Vec<usize> = {
+        let mut v: Vec<usize> = (0..5).collect();
+        v.sort_by_key(|&k| first_order(k));
+        v
+    };
+    // beaches -1, beaches +1, footprints, the unknown group (as footprints, later), roads.
+    assert_eq!(by_draw, vec![3, 1, 2, 4, 0]);
+    // Within a part the tiles keep their own order.
+    assert_eq!(s.tiles[1].order, s.tiles[0].order + 1);
+    assert_eq!(
+        crate::scene::LayerGroup {
+            name: "cars".into(),
+            offset: -5
+        }
+        .draw_key()
+        .0,
+        13
+    );
+}
