@@ -645,6 +645,23 @@ pub fn layout(ag: &Autogen, asset_path: &Path, input: &LayoutInput) -> Result<Sc
     // CROP 1 cuts tiles at the block polygon, but never content inside EDGE_MIN: when no
     // spelling fits, each side of the polygon that cuts into the placed EDGE_MIN rectangle
     // is moved out to it (see `crop_outline`).
+    // Each list grows once: a block is laid out thousands of times a second.
+    scene.tiles.reserve(rows.len() * cols.len());
+    scene.runs.reserve(rows.len());
+    scene.debug.cut_lines.reserve(rows.len() + cols.len() + 2);
+    {
+        let (mut objects, mut trees, mut facades) = (0, 0, 0);
+        for ann in &grid.annotations {
+            match ann.kind {
+                crate::format::autogen::AnnotationKind::Object { .. } => objects += 1,
+                crate::format::autogen::AnnotationKind::Facade { .. } => facades += 1,
+                _ => trees += 1,
+            }
+        }
+        scene.objects.reserve(objects);
+        scene.trees.reserve(trees);
+        scene.facades.reserve(facades);
+    }
     let crop = ag.crop.then(|| {
         if fits {
             q_world.to_vec()
