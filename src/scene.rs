@@ -287,9 +287,10 @@ pub struct Tile {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub atomic: Option<usize>,
     /// Crop polygon in meters (the tile is drawn only inside it), from `CROP_POLY` or the
-    /// AGB `CROP` of the block polygon.
+    /// AGB `CROP` of the block polygon. Shared: every tile of a cropped block holds the same
+    /// polygon, allocated once.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub crop: Option<Vec<[f32; 2]>>,
+    pub crop: Option<std::sync::Arc<[[f32; 2]]>>,
     /// Drawing order within the layer group (lower first).
     pub order: u32,
     /// A document's feature the tile belongs to (index into `Scene::features`).
@@ -546,9 +547,22 @@ impl Scene {
             p[1] += d[1];
         };
         self.polygon.iter_mut().flatten().for_each(mv);
+        // Tiles share crop polygons: each distinct one moves once.
+        type Shared = std::sync::Arc<[[f32; 2]]>;
+        let mut moved: Option<(Shared, Shared)> = None;
         for t in &mut self.tiles {
             t.corners.iter_mut().for_each(mv);
-            t.crop.iter_mut().flatten().for_each(mv);
+            if let Some(c) = &t.crop {
+                let new = match &moved {
+                    Some((old, new)) if std::sync::Arc::ptr_eq(old, c) => new.clone(),
+                    _ => {
+                        let new: Shared = c.iter().map(|p| [p[0] + d[0], p[1] + d[1]]).collect();
+                        moved = Some((c.clone(), new.clone()));
+                        new
+                    }
+                };
+                t.crop = Some(new);
+            }
         }
         for o in &mut self.objects {
             mv(&mut o.pos);

@@ -642,3 +642,34 @@ fn combined_tiles_draw_in_layer_group_order() {
         13
     );
 }
+
+/// Tiles of a cropped block share one crop polygon; moving the scene moves it once.
+#[test]
+fn translate_moves_a_shared_crop_once() {
+    let crop: std::sync::Arc<[[f32; 2]]> = vec![[0.0, 0.0], [4.0, 0.0], [4.0, 4.0]].into();
+    let mut s = Scene {
+        tiles: vec![
+            Tile {
+                crop: Some(crop.clone()),
+                ..Tile::default()
+            },
+            Tile {
+                crop: Some(crop.clone()),
+                ..Tile::default()
+            },
+        ],
+        ..Scene::default()
+    };
+    s.translate([10.0, 1.0]);
+    for t in &s.tiles {
+        assert_eq!(
+            t.crop.as_deref(),
+            Some(&[[10.0, 1.0], [14.0, 1.0], [14.0, 5.0]][..])
+        );
+    }
+    let (a, b) = (s.tiles[0].crop.as_ref(), s.tiles[1].crop.as_ref());
+    assert!(
+        std::sync::Arc::ptr_eq(a.unwrap(), b.unwrap()),
+        "still shared"
+    );
+}

@@ -662,9 +662,9 @@ pub fn layout(ag: &Autogen, asset_path: &Path, input: &LayoutInput) -> Result<Sc
         scene.trees.reserve(trees);
         scene.facades.reserve(facades);
     }
-    let crop = ag.crop.then(|| {
+    let crop: Option<std::sync::Arc<[P2]>> = ag.crop.then(|| {
         if fits {
-            q_world.to_vec()
+            q_world.as_slice().into()
         } else {
             let min_rect = [
                 fit_s.start + ins_s.min_lo,
@@ -674,7 +674,8 @@ pub fn layout(ag: &Autogen, asset_path: &Path, input: &LayoutInput) -> Result<Sc
             ];
             crop_outline(&q, (left, bottom, right, top), min_rect)
                 .map(|p| canon.to_world(p))
-                .to_vec()
+                .as_slice()
+                .into()
         }
     });
     for (k, r) in rows.iter().enumerate() {

@@ -65,7 +65,7 @@ pub fn layout(ag: &Autogen, asset_path: &Path, input: &LayoutInput) -> Result<Sc
         if geom::signed_area2(&w) < 0.0 {
             w.reverse();
         }
-        w
+        std::sync::Arc::from(w)
     });
     scene.tiles.push(Tile {
         corners,

@@ -1425,7 +1425,7 @@ fn run(ag: &Autogen, asset_path: &Path, input: &LayoutInput) -> Result<Detailed,
             if geom::signed_area2(&w) < 0.0 {
                 w.reverse();
             }
-            w
+            std::sync::Arc::from(w)
         });
         scene.tiles.push(SceneTile {
             corners: p.quad(),

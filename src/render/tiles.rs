@@ -59,7 +59,7 @@ pub(crate) struct TileMesh {
 struct Quad<'a> {
     corners: [P; 4],
     st: [f32; 4],
-    crop: Option<&'a Vec<P>>,
+    crop: Option<&'a [P]>,
     order: u32,
     first: usize,
     /// `TILE_LOD` of the tile's feature (see [`Scene::tile_lod_of`]).
@@ -79,10 +79,10 @@ pub(crate) fn build(scene: &Scene, grid: &Grid) -> TileMesh {
     let mut quads = merge_runs(scene, tw, th);
     quads.sort_by_key(|q| (q.order, q.first));
     mesh.quads = quads.len();
-    let mut crop_cache: Vec<(*const Vec<P>, Vec<Vec<HalfPlane>>)> = Vec::new();
+    let mut crop_cache: Vec<(*const P, Vec<Vec<HalfPlane>>)> = Vec::new();
     for q in &quads {
         let crop_planes: Option<Vec<Vec<HalfPlane>>> = q.crop.map(|c| {
-            let key = c as *const Vec<P>;
+            let key = c.as_ptr();
             if let Some((_, planes)) = crop_cache.iter().find(|(k, _)| *k == key) {
                 return planes.clone();
             }
@@ -125,7 +125,7 @@ fn tile_quad<'a>(scene: &Scene, t: &'a Tile, index: usize, tw: f32, th: f32) -> 
         lod: scene.tile_lod_of(t),
         corners: t.corners,
         st: [t.uv[0] / tw, t.uv[1] / th, t.uv[2] / tw, t.uv[3] / th],
-        crop: t.crop.as_ref(),
+        crop: t.crop.as_deref(),
         order: t.order,
         first: index,
     }
@@ -152,7 +152,7 @@ fn merge_runs(scene: &Scene, tw: f32, th: f32) -> Vec<Quad<'_>> {
         quads.push(Quad {
             corners: [a.corners[0], b.corners[1], b.corners[2], a.corners[3]],
             st: [a.uv[0] / tw, a.uv[1] / th, b.uv[2] / tw, a.uv[3] / th],
-            crop: a.crop.as_ref(),
+            crop: a.crop.as_deref(),
             lod: scene.tile_lod_of(a),
             order: tiles.iter().map(|t| t.order).min().unwrap_or(0),
             first: run.first,
@@ -422,22 +422,25 @@ mod tests {
         let grid = Grid::of(&Terrain::flat(1000.0));
         let mut t = tile(0.0, 0.0, 10.0, 10.0, [0.0, 0.0, 1024.0, 512.0]);
         // Clockwise triangle over the lower-left half.
-        t.crop = Some(vec![[0.0, 0.0], [0.0, 10.0], [10.0, 0.0]]);
+        t.crop = Some(vec![[0.0, 0.0], [0.0, 10.0], [10.0, 0.0]].into());
         let mesh = build(&scene_with(vec![t.clone()]), &grid);
         assert!((area(&mesh) - 50.0).abs() < 1e-3);
         // A concave crop (an L) keeps 3/4.
-        t.crop = Some(vec![
-            [0.0, 0.0],
-            [10.0, 0.0],
-            [10.0, 5.0],
-            [5.0, 5.0],
-            [5.0, 10.0],
-            [0.0, 10.0],
-        ]);
+        t.crop = Some(
+            vec![
+                [0.0, 0.0],
+                [10.0, 0.0],
+                [10.0, 5.0],
+                [5.0, 5.0],
+                [5.0, 10.0],
+                [0.0, 10.0],
+            ]
+            .into(),
+        );
         let mesh = build(&scene_with(vec![t.clone()]), &grid);
         assert!((area(&mesh) - 75.0).abs() < 1e-3);
         // A crop of two points is ignored.
-        t.crop = Some(vec![[0.0, 0.0], [1.0, 1.0]]);
+        t.crop = Some(vec![[0.0, 0.0], [1.0, 1.0]].into());
         let mesh = build(&scene_with(vec![t]), &grid);
         assert!((area(&mesh) - 100.0).abs() < 1e-3);
     }
