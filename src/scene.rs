@@ -516,6 +516,7 @@ impl Scene {
     pub fn collect_ground_points(&mut self) {
         let points = &mut self.debug.ground_points;
         points.clear();
+        points.reserve(self.objects.len().min(16));
         for o in self.objects.iter().filter(|o| o.mode != Placement::Draped) {
             let bits = o.ground_pt.map(f32::to_bits);
             if !points.iter().any(|p| p.map(f32::to_bits) == bits) {

@@ -333,50 +333,58 @@ pub fn coverage(
         })
         .collect();
     r.sort_by(|a, b| a.0.total_cmp(&b.0));
-    let mut out: Vec<(f32, f32)> = Vec::with_capacity(r.len());
-    for (lo, hi) in r {
-        match out.last_mut() {
-            // Ranges that touch within a centimetre are one.
-            Some(last) if lo <= last.1 + 0.01 => last.1 = last.1.max(hi),
-            _ => out.push((lo, hi)),
+    // Merged in place: ranges that touch within a centimetre are one.
+    let mut kept = 0;
+    for i in 0..r.len() {
+        let (lo, hi) = r[i];
+        if kept > 0 && lo <= r[kept - 1].1 + 0.01 {
+            r[kept - 1].1 = r[kept - 1].1.max(hi);
+        } else {
+            r[kept] = (lo, hi);
+            kept += 1;
         }
     }
-    out
+    r.truncate(kept);
+    r
 }
 
 /// Says which `what` ("widths", "depths") the ranges cover and where `v` falls: e.g.
 /// "covers widths 20.0–35.0 m and 37.0–52.0 m; 36.0 m falls in a gap".
 pub fn describe_coverage(what: &str, v: f32, ranges: &[(f32, f32)]) -> String {
-    let list: Vec<String> = ranges
-        .iter()
-        .map(|(a, b)| {
-            if (b - a).abs() < 0.05 {
-                format!("{a:.1} m")
-            } else {
-                format!("{a:.1}\u{2013}{b:.1} m")
-            }
-        })
-        .collect();
-    let list = match list.len() {
-        0 => "nothing".to_string(),
-        1 => list[0].clone(),
-        n => format!("{} and {}", list[..n - 1].join(", "), list[n - 1]),
-    };
-    let (first, last) = match (ranges.first(), ranges.last()) {
-        (Some(f), Some(l)) => (f.0, l.1),
-        _ => return format!("covers {what} {list}"),
-    };
-    let (tol_lo, tol_hi) = (first - 0.05, last + 0.05);
-    let place = if v < tol_lo {
-        format!("{v:.1} m is below the smallest")
-    } else if v > tol_hi {
-        format!("{v:.1} m is above the largest")
+    let mut out = String::with_capacity(160);
+    write_coverage(&mut out, what, v, ranges);
+    out
+}
+
+/// [`describe_coverage`], written into `out` (one string for the whole warning).
+fn write_coverage(out: &mut String, what: &str, v: f32, ranges: &[(f32, f32)]) {
+    use std::fmt::Write;
+    let _ = write!(out, "covers {what} ");
+    if ranges.is_empty() {
+        out.push_str("nothing");
+        return;
+    }
+    let n = ranges.len();
+    for (i, (a, b)) in ranges.iter().enumerate() {
+        if i > 0 {
+            out.push_str(if i + 1 == n { " and " } else { ", " });
+        }
+        let _ = if (b - a).abs() < 0.05 {
+            write!(out, "{a:.1} m")
+        } else {
+            write!(out, "{a:.1}\u{2013}{b:.1} m")
+        };
+    }
+    let (first, last) = (ranges[0].0, ranges[n - 1].1);
+    let _ = if v < first - 0.05 {
+        write!(out, "; {v:.1} m is below the smallest")
+    } else if v > last + 0.05 {
+        write!(out, "; {v:.1} m is above the largest")
     } else if ranges.iter().any(|(a, b)| v >= a - 0.05 && v <= b + 0.05) {
-        format!("{v:.1} m is covered, but the sides are too slanted to lie between EDGE_MIN and EDGE_MAX")
+        write!(out, "; {v:.1} m is covered, but the sides are too slanted to lie between EDGE_MIN and EDGE_MAX")
     } else {
-        format!("{v:.1} m falls in a gap")
+        write!(out, "; {v:.1} m falls in a gap")
     };
-    format!("covers {what} {list}; {place}")
 }
 
 /// Chooses the spelling that fits best: the lowest cost among those that fit (ties within
@@ -534,10 +542,12 @@ pub fn layout(ag: &Autogen, asset_path: &Path, input: &LayoutInput) -> Result<Sc
     let low = input.low_byte();
 
     // 2. Spelling set.
-    let candidates: Vec<usize> = (0..ag.spelling_sets.len())
-        .filter(|&i| set_matches(&ag.spelling_sets[i], low, width, depth, height))
-        .collect();
-    let set_index = if candidates.is_empty() {
+    // Walked rather than collected: a block is laid out thousands of times a second.
+    let candidates = || {
+        (0..ag.spelling_sets.len())
+            .filter(move |&i| set_matches(&ag.spelling_sets[i], low, width, depth, height))
+    };
+    let set_index = if candidates().next().is_none() {
         scene.warnings.push(format!(
             "{}:{}: warning: no spelling set matches param {low}, width {width:.1} m, depth {depth:.1} m, height {height:.0} m; using the first",
             asset_path.display(),
@@ -545,11 +555,10 @@ pub fn layout(ag: &Autogen, asset_path: &Path, input: &LayoutInput) -> Result<Sc
         ));
         0
     } else {
-        let weights: Vec<f32> = candidates
-            .iter()
-            .map(|&i| ag.spelling_sets[i].frequency)
-            .collect();
-        candidates[rng.weighted(&weights).unwrap_or(0)]
+        let k = rng
+            .weighted_by(candidates().map(|i| ag.spelling_sets[i].frequency))
+            .unwrap_or(0);
+        candidates().nth(k).unwrap_or(0)
     };
     let set = &ag.spelling_sets[set_index];
     let grid = ag.grids.get(set.grid).ok_or_else(|| {
@@ -613,23 +622,29 @@ pub fn layout(ag: &Autogen, asset_path: &Path, input: &LayoutInput) -> Result<Sc
     );
     let fits = fit_s.fits && fit_t.fits;
     if !fits {
-        let mut parts = Vec::with_capacity(2);
-        if !fit_s.fits {
-            let r = coverage(&grid.columns, &spell_s, &ins_s, mpp[0]);
-            parts.push(describe_coverage("widths", width, &r));
-        }
-        if !fit_t.fits {
-            let r = coverage(&grid.rows, &spell_t, &ins_t, mpp[1]);
-            parts.push(describe_coverage("depths", depth, &r));
-        }
-        scene.warnings.push(format!(
-            "{}:{}: warning: no spelling fits this {width:.1} x {depth:.1} m block between EDGE_MIN and EDGE_MAX: spelling set {set_index} (SPELLING_SET {}, line {}) {}; the closest fit is shown",
+        use std::fmt::Write;
+        let mut w = String::with_capacity(400);
+        let _ = write!(
+            w,
+            "{}:{}: warning: no spelling fits this {width:.1} x {depth:.1} m block between EDGE_MIN and EDGE_MAX: spelling set {set_index} (SPELLING_SET {}, line {}) ",
             asset_path.display(),
             set.line,
             set.param,
             set.line,
-            parts.join("; it ")
-        ));
+        );
+        if !fit_s.fits {
+            let r = coverage(&grid.columns, &spell_s, &ins_s, mpp[0]);
+            write_coverage(&mut w, "widths", width, &r);
+        }
+        if !fit_t.fits {
+            if !fit_s.fits {
+                w.push_str("; it ");
+            }
+            let r = coverage(&grid.rows, &spell_t, &ins_t, mpp[1]);
+            write_coverage(&mut w, "depths", depth, &r);
+        }
+        w.push_str("; the closest fit is shown");
+        scene.warnings.push(w);
     }
     scene.choice = Some(BlockChoice {
         spelling_set: set_index,
