@@ -24,7 +24,7 @@
 use std::path::Path;
 
 use crate::diag::Diagnostic;
-use crate::format::autogen::{Autogen, Grid, GridSpan, SpellingSet};
+use crate::format::autogen::{Autogen, Grid, GridSpan, Spelling, SpellingSet};
 use crate::scene::{BlockChoice, Scene, Tile, TileRun};
 
 use super::geom::{self, Frame, P2};
@@ -318,14 +318,14 @@ fn insets(
 /// `f − EDGE_MIN insets` and `f + s − EDGE_MAX insets`. Only used for the no-fit warning.
 pub fn coverage(
     spans: &[GridSpan],
-    spellings: &[&[usize]],
+    spellings: &[Spelling],
     ins: &Insets,
     mpp: f32,
 ) -> Vec<(f32, f32)> {
     let mut r: Vec<(f32, f32)> = spellings
         .iter()
         .map(|sp| {
-            let (f, s) = spelling_extent(spans, sp, mpp);
+            let (f, s) = spelling_extent(spans, &sp.indices, mpp);
             (
                 (f - ins.min_lo - ins.min_hi).max(0.0),
                 (f + s - ins.max_lo - ins.max_hi).max(0.0),
@@ -391,15 +391,15 @@ fn write_coverage(out: &mut String, what: &str, v: f32, ranges: &[(f32, f32)]) {
 /// a centimetre drawn with the seed), else the closest.
 fn choose(
     spans: &[GridSpan],
-    spellings: &[&[usize]],
+    spellings: &[Spelling],
     (lo, hi): (&[f32], &[f32]),
     ins: &Insets,
     mpp: f32,
     anchor: Anchor,
     rng: &mut Rng,
 ) -> (usize, Fit) {
-    let fit_of = |sp: &[usize]| {
-        let (f, s) = spelling_extent(spans, sp, mpp);
+    let fit_of = |sp: &Spelling| {
+        let (f, s) = spelling_extent(spans, &sp.indices, mpp);
         fit_axis(lo, hi, ins, f, s, anchor)
     };
     // Two passes rather than a list of fits: layout runs per block, so it allocates little.
@@ -427,7 +427,16 @@ fn choose(
             k -= 1;
         }
     }
-    (0, fit_of(spellings.first().copied().unwrap_or(&[])))
+    (
+        0,
+        spellings.first().map_or_else(
+            || {
+                let (f, s) = spelling_extent(spans, &[], mpp);
+                fit_axis(lo, hi, ins, f, s, anchor)
+            },
+            fit_of,
+        ),
+    )
 }
 
 fn set_matches(set: &SpellingSet, low: u32, width: f32, depth: f32, height: f32) -> bool {
@@ -591,19 +600,10 @@ pub fn layout(ag: &Autogen, asset_path: &Path, input: &LayoutInput) -> Result<Sc
     let xs = |s: (usize, usize)| [q[s.0][0], q[s.1][0]];
     let ys = |s: (usize, usize)| [q[s.0][1], q[s.1][1]];
     let (ins_s, ins_t) = insets(grid, mpp, &mut scene.warnings, asset_path);
-    let spell_s: Vec<&[usize]> = set
-        .spellings_s
-        .iter()
-        .map(|s| s.indices.as_slice())
-        .collect();
-    let spell_t: Vec<&[usize]> = set
-        .spellings_t
-        .iter()
-        .map(|s| s.indices.as_slice())
-        .collect();
+    let (spell_s, spell_t) = (&set.spellings_s, &set.spellings_t);
     let (si, fit_s) = choose(
         &grid.columns,
-        &spell_s,
+        spell_s,
         (&xs(left), &xs(right)),
         &ins_s,
         mpp[0],
@@ -612,7 +612,7 @@ pub fn layout(ag: &Autogen, asset_path: &Path, input: &LayoutInput) -> Result<Sc
     );
     let (ti, fit_t) = choose(
         &grid.rows,
-        &spell_t,
+        spell_t,
         (&ys(bottom), &ys(top)),
         &ins_t,
         mpp[1],
@@ -633,14 +633,14 @@ pub fn layout(ag: &Autogen, asset_path: &Path, input: &LayoutInput) -> Result<Sc
             set.line,
         );
         if !fit_s.fits {
-            let r = coverage(&grid.columns, &spell_s, &ins_s, mpp[0]);
+            let r = coverage(&grid.columns, spell_s, &ins_s, mpp[0]);
             write_coverage(&mut w, "widths", width, &r);
         }
         if !fit_t.fits {
             if !fit_s.fits {
                 w.push_str("; it ");
             }
-            let r = coverage(&grid.rows, &spell_t, &ins_t, mpp[1]);
+            let r = coverage(&grid.rows, spell_t, &ins_t, mpp[1]);
             write_coverage(&mut w, "depths", depth, &r);
         }
         w.push_str("; the closest fit is shown");
@@ -649,14 +649,14 @@ pub fn layout(ag: &Autogen, asset_path: &Path, input: &LayoutInput) -> Result<Sc
     scene.choice = Some(BlockChoice {
         spelling_set: set_index,
         grid: set.grid,
-        spelling_s: spell_s[si].to_vec(),
-        spelling_t: spell_t[ti].to_vec(),
+        spelling_s: spell_s[si].indices.clone(),
+        spelling_t: spell_t[ti].indices.clone(),
         fits,
     });
 
     // 4. Tiles.
-    let cols = place_axis(&grid.columns, spell_s[si], mpp[0], &fit_s);
-    let rows = place_axis(&grid.rows, spell_t[ti], mpp[1], &fit_t);
+    let cols = place_axis(&grid.columns, &spell_s[si].indices, mpp[0], &fit_s);
+    let rows = place_axis(&grid.rows, &spell_t[ti].indices, mpp[1], &fit_t);
     // CROP 1 cuts tiles at the block polygon, but never content inside EDGE_MIN: when no
     // spelling fits, each side of the polygon that cuts into the placed EDGE_MIN rectangle
     // is moved out to it (see `crop_outline`).

@@ -226,8 +226,7 @@ proptest! {
         );
         let g = &ag.grids[0];
         let (ins_s, _) = insets(g, [0.1, 0.1], &mut Vec::new(), Path::new("b.agb"));
-        let spell: Vec<&[usize]> = ag.spelling_sets[0].spellings_s.iter().map(|s| s.indices.as_slice()).collect();
-        let ranges = coverage(&g.columns, &spell, &ins_s, 0.1);
+        let ranges = coverage(&g.columns, &ag.spelling_sets[0].spellings_s, &ins_s, 0.1);
         let inside = ranges.iter().any(|(a, b)| w >= a + 1e-3 && w <= b - 1e-3);
         let outside = ranges.iter().all(|(a, b)| w < a - 1e-3 || w > b + 1e-3);
         let fits = run(&ag, &rect(w, 15.0)).choice.unwrap().fits;
