@@ -19,7 +19,7 @@ struct Frame {
     sky: vec4<f32>,
     // x, y: south-west corner of the height field; z: cell size (m); w: samples per side
     grid: vec4<f32>,
-    // x: exaggeration; y: tile LOD distance; z: LOD cross-fade band (fraction); w: tile depth lift
+    // x: exaggeration; y: the scene's tile LOD (tiles carry their own per vertex); z: LOD cross-fade band (fraction); w: tile depth lift
     params: vec4<f32>,
     // x: debug overlay mask (one bit per overlay kind)
     flags: vec4<u32>,

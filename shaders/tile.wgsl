@@ -3,13 +3,14 @@
 // Bind groups:
 //   @group(0) frame: Frame uniforms, height field, sampler (common.wgsl)
 //   @group(1) material: the tile texture and its Material uniforms (common.wgsl)
-// Vertex buffer 0: one vertex of a tile piece — world x, y and the texture s, t (normalised,
-// t up). Pieces are already cut along the terrain's triangles and the tiles' crop polygons
+// Vertex buffer 0: one vertex of a tile piece — world x, y, the texture s, t (normalised,
+// t up) and the tile's TILE_LOD in meters (each feature of a document keeps its own). Pieces are already cut along the terrain's triangles and the tiles' crop polygons
 // on the CPU, so lifting each vertex with `surface_at` lays them exactly on the drawn ground.
 
 struct TileIn {
     @location(0) xy: vec2<f32>,
     @location(1) st: vec2<f32>,
+    @location(2) lod: f32,
 };
 
 struct TileOut {
@@ -17,6 +18,7 @@ struct TileOut {
     @location(0) world: vec3<f32>,
     @location(1) uv: vec2<f32>,
     @location(2) normal: vec3<f32>,
+    @location(3) lod: f32,
 };
 
 @vertex
@@ -27,6 +29,7 @@ fn vs_main(in: TileIn) -> TileOut {
     out.world = world;
     out.uv = st_to_uv(in.st);
     out.normal = terrain_normal(in.xy);
+    out.lod = in.lod;
     return out;
 }
 
@@ -34,7 +37,7 @@ fn vs_main(in: TileIn) -> TileOut {
 fn fs_main(in: TileOut) -> @location(0) vec4<f32> {
     let texel = textureSample(material_texture, material_sampler, in.uv);
     // Tiles fade out over the last tenth of TILE_LOD.
-    let lod = frame.params.y;
+    let lod = in.lod;
     let d = distance(in.world, frame.camera.xyz);
     let fade = 1.0 - smoothstep(lod * 0.9, lod, d);
     let n = normalize(in.normal);

@@ -209,6 +209,42 @@ pub struct LayerGroup {
     pub offset: i32,
 }
 
+/// X-Plane's layer groups of draped geometry, drawn first to last (WED's preview order,
+/// `kGroupNames`, with OBJ8's `cars` last); the unpaved groups share a place.
+pub const LAYER_GROUPS: [&str; 13] = [
+    "terrain",
+    "beaches",
+    "unpaved_taxiways",
+    "unpaved_runways",
+    "shoulders",
+    "taxiways",
+    "runways",
+    "markings",
+    "airports",
+    "footprints",
+    "roads",
+    "objects",
+    "light_objects",
+];
+
+impl LayerGroup {
+    /// Where the group draws among the others: a lower key draws first. The key is the
+    /// group's place in [`LAYER_GROUPS`] (`cars` after all, unknown names as `footprints`,
+    /// the default), then the offset.
+    pub fn draw_key(&self) -> (u32, i32) {
+        let name = self.name.to_ascii_lowercase();
+        let rank = match name.as_str() {
+            "cars" => LAYER_GROUPS.len() as u32,
+            n => LAYER_GROUPS
+                .iter()
+                .position(|g| *g == n)
+                .map(|i| if i >= 3 { i as u32 - 1 } else { i as u32 })
+                .unwrap_or(8),
+        };
+        (rank, self.offset)
+    }
+}
+
 impl Default for LayerGroup {
     fn default() -> Self {
         LayerGroup {
@@ -258,9 +294,10 @@ pub struct Tile {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub atomic: Option<usize>,
     /// Crop polygon in meters (the tile is drawn only inside it), from `CROP_POLY` or the
-    /// AGB `CROP` of the block polygon.
+    /// AGB `CROP` of the block polygon. Shared: every tile of a cropped block holds the same
+    /// polygon, allocated once.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub crop: Option<Vec<[f32; 2]>>,
+    pub crop: Option<std::sync::Arc<[[f32; 2]]>>,
     /// Drawing order within the layer group (lower first).
     pub order: u32,
     /// A document's feature the tile belongs to (index into `Scene::features`).
@@ -464,7 +501,9 @@ pub struct DebugMarks {
     pub cut_lines: Vec<[[f32; 2]; 2]>,
     /// Regions covered by compressed slop tiles.
     pub slop_regions: Vec<Vec<[f32; 2]>>,
-    /// Ground points of tiles.
+    /// The ground points that placed objects use (`GROUND_PT`, `GROUND_PT_FORMULA` or a
+    /// tile's centre), each once, in the order of the first object using it; the objects
+    /// using one are those whose `ground_pt` it is (the overlay draws a line to each).
     pub ground_points: Vec<[f32; 2]>,
     /// AGS side end points (where caps go).
     pub caps: Vec<[f32; 2]>,
@@ -518,6 +557,36 @@ impl Scene {
             && self.vegetation.is_empty()
     }
 
+    /// Fills `debug.ground_points` with the ground points some object uses: the
+    /// `ground_pt` of every object not draped, each once.
+    pub fn collect_ground_points(&mut self) {
+        let points = &mut self.debug.ground_points;
+        points.clear();
+        points.reserve(self.objects.len().min(16));
+        // Seen points by their bits: a scene of many objects stays linear.
+        let mut seen = std::collections::HashSet::new();
+        for o in self.objects.iter().filter(|o| o.mode != Placement::Draped) {
+            if seen.insert(o.ground_pt.map(f32::to_bits)) {
+                points.push(o.ground_pt);
+            }
+        }
+    }
+
+    /// The distance (meters) at which `tile` fades out: its feature's `TILE_LOD` in a
+    /// document, else the scene's; a value that is not a positive number gives the default
+    /// 20 km.
+    pub fn tile_lod_of(&self, tile: &Tile) -> f32 {
+        let lod = tile
+            .feature
+            .and_then(|f| self.features.get(f as usize))
+            .map_or(self.tile_lod, |f| f.tile_lod);
+        if lod.is_finite() && lod > 0.0 {
+            lod
+        } else {
+            crate::layout::DEFAULT_TILE_LOD
+        }
+    }
+
     /// Moves everything the scene places by `d` meters (a feature laid out in its own frame
     /// moved into a document's frame).
     pub fn translate(&mut self, d: [f32; 2]) {
@@ -526,9 +595,22 @@ impl Scene {
             p[1] += d[1];
         };
         self.polygon.iter_mut().flatten().for_each(mv);
+        // Tiles share crop polygons: each distinct one moves once.
+        type Shared = std::sync::Arc<[[f32; 2]]>;
+        let mut moved: Option<(Shared, Shared)> = None;
         for t in &mut self.tiles {
             t.corners.iter_mut().for_each(mv);
-            t.crop.iter_mut().flatten().for_each(mv);
+            if let Some(c) = &t.crop {
+                let new = match &moved {
+                    Some((old, new)) if std::sync::Arc::ptr_eq(old, c) => new.clone(),
+                    _ => {
+                        let new: Shared = c.iter().map(|p| [p[0] + d[0], p[1] + d[1]]).collect();
+                        moved = Some((c.clone(), new.clone()));
+                        new
+                    }
+                };
+                t.crop = Some(new);
+            }
         }
         for o in &mut self.objects {
             mv(&mut o.pos);

@@ -155,6 +155,86 @@ fn city_block_on_rect_with_param() {
     );
 }
 
+/// Blocks no spelling fits: 120 m is deeper than the longest row spelling (88 m), 8 m
+/// shallower than the shortest (the EDGE_MIN band of the 24 m row is 12 m). The grid's
+/// bottom (top with FLIP_180) stays on the first side's EDGE_BEST line, 1 m outside it; the
+/// surplus or shortfall is at the far side, and CROP 1 keeps what lies inside EDGE_MIN.
+fn no_fit(name: &str, asset: &str, rect: &str) {
+    check(
+        name,
+        asset,
+        LayoutArgs {
+            rect: Some(rect.into()),
+            ..args()
+        },
+    );
+}
+
+#[test]
+fn city_block_too_deep() {
+    no_fit(
+        "city_block_too_deep_100x120",
+        "sample_scenery/autogen/city_block.agb",
+        "100x120",
+    );
+}
+
+#[test]
+fn city_block_too_shallow() {
+    no_fit(
+        "city_block_too_shallow_100x8",
+        "sample_scenery/autogen/city_block.agb",
+        "100x8",
+    );
+}
+
+#[test]
+fn city_block_flipped_too_deep() {
+    no_fit(
+        "city_block_flip_too_deep_100x120",
+        "sample_scenery/autogen/city_block_flip.agb",
+        "100x120",
+    );
+}
+
+#[test]
+fn city_block_flipped_too_shallow() {
+    no_fit(
+        "city_block_flip_too_shallow_100x8",
+        "sample_scenery/autogen/city_block_flip.agb",
+        "100x8",
+    );
+}
+
+/// Two GROUND_PT_FORMULA lines in one cell: the house and the car each take the formula
+/// after them, the fence the cell's first, the house in the other cell its tile's centre;
+/// `debug.ground_points` holds the three points used.
+#[test]
+fn two_formulas_in_one_cell() {
+    check(
+        "two_formulas_agb_38x22",
+        "sample_scenery/autogen/two_formulas.agb",
+        LayoutArgs {
+            rect: Some("38x22".into()),
+            ..args()
+        },
+    );
+}
+
+/// A slop column followed by an anti-slop column: what the anti-slop tile covers of the
+/// slop tile (from its early start on) is hidden, objects, trees and facades alike.
+#[test]
+fn anti_slop_hides_what_it_covers() {
+    check(
+        "antislop_agb_62x22",
+        "sample_scenery/autogen/antislop.agb",
+        LayoutArgs {
+            rect: Some("62x22".into()),
+            ..args()
+        },
+    );
+}
+
 #[test]
 fn city_block_from_dsf_text() {
     check(

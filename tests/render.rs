@@ -362,7 +362,7 @@ fn tiles_with_objects() {
             ));
         }
     }
-    tiles[2].crop = Some(vec![[15.0, -30.0], [15.0, 0.0], [45.0, -30.0]]);
+    tiles[2].crop = Some(vec![[15.0, -30.0], [15.0, 0.0], [45.0, -30.0]].into());
     // A small overlay tile drawn after (order 20) on top of tile 0.
     tiles.push(tile(-40.0, -25.0, 12.0, 12.0, [64.0, 0.0, 128.0, 64.0], 20));
     let scene = Scene {

@@ -69,12 +69,25 @@ pub fn combine(parts: Vec<Scene>) -> (Scene, Vec<String>) {
     if let Some(first) = parts.first() {
         out.layer_group = first.layer_group.clone();
     }
-    // First, on this thread, what each part's items become: art indices in the merged
-    // lists, atlas slot, drawing orders. Later features draw after earlier ones: each
-    // part's orders start past the last.
+    // Drawing order: by layer group, then offset (`LayerGroup::draw_key`), then feature
+    // order; each part's tile orders start past those of the parts drawn before it.
+    let mut draw_order: Vec<usize> = (0..parts.len()).collect();
+    draw_order.sort_by_key(|&i| parts[i].layer_group.draw_key());
+    let mut order_bases = vec![0u32; parts.len()];
     let mut next_order = 0u32;
+    for &i in &draw_order {
+        let s = &parts[i];
+        order_bases[i] = next_order;
+        if !s.hide_tiles && s.tile_texture.is_some() {
+            if let Some(m) = s.tiles.iter().map(|t| t.order).max() {
+                next_order = next_order.max(next_order + m + 1);
+            }
+        }
+    }
+    // First, on this thread, what each part's items become: art indices in the merged
+    // lists, atlas slot, drawing orders.
     let mut plans = Vec::with_capacity(parts.len());
-    for s in &parts {
+    for (i, s) in parts.iter().enumerate() {
         out.tile_lod = out.tile_lod.max(s.tile_lod);
         let draw_tiles = !s.hide_tiles && s.tile_texture.is_some();
         let slot = s
@@ -85,12 +98,7 @@ pub fn combine(parts: Vec<Scene>) -> (Scene, Vec<String>) {
         let declared = s.tile_texture.as_ref().map_or([1.0, 1.0], |t| {
             [t.width_px.max(1e-6), t.height_px.max(1e-6)]
         });
-        let order_base = next_order;
-        if draw_tiles {
-            if let Some(m) = s.tiles.iter().map(|t| t.order).max() {
-                next_order = next_order.max(order_base + m + 1);
-            }
-        }
+        let order_base = order_bases[i];
         let map_refs = |refs: &[ArtRef], list: &mut Vec<ArtRef>, seen: &mut RefIndex| {
             refs.iter()
                 .map(|r| seen.index(r, list))

@@ -569,3 +569,107 @@ fn a_binary_feature_that_cannot_be_laid_out_is_an_error_at_its_offset() {
     assert_eq!(s.stats.objects, 1, "the kiosk still shows");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Each feature's tiles fade at that feature's `TILE_LOD`, not the largest of the document.
+#[test]
+fn each_feature_keeps_its_tile_lod() {
+    let mut near = part("a.png", "m.obj", 1);
+    near.tile_lod = 500.0;
+    let far = part("a.png", "m.obj", 1);
+    let (mut s, _) = combine(vec![near, far]);
+    let info = |lod: f32| crate::scene::FeatureInfo {
+        source: "t.txt:1".into(),
+        asset: "x.agp".into(),
+        resolved: None,
+        package: None,
+        kind: crate::scene::FeatureKind::Agp,
+        param: 0,
+        stats: Default::default(),
+        choice: None,
+        corners: Vec::new(),
+        tile_lod: lod,
+        layer_group: Default::default(),
+        hide_tiles: false,
+    };
+    s.features = vec![info(500.0), info(5000.0)];
+    s.tiles[0].feature = Some(0);
+    s.tiles[1].feature = Some(1);
+    assert_eq!(s.tile_lod_of(&s.tiles[0]), 500.0);
+    assert_eq!(s.tile_lod_of(&s.tiles[1]), 5000.0);
+    // A tile of no feature takes the scene's; a senseless LOD the default.
+    let lone = Tile::default();
+    assert_eq!(s.tile_lod_of(&lone), s.tile_lod);
+    s.features[0].tile_lod = f32::NAN;
+    assert_eq!(s.tile_lod_of(&s.tiles[0]), crate::layout::DEFAULT_TILE_LOD);
+}
+
+/// Tiles of a document draw by layer group, then offset, then feature order: a `beaches`
+/// feature listed after a `roads` one draws under it, and offsets order within a group.
+#[test]
+fn combined_tiles_draw_in_layer_group_order() {
+    let with = |name: &str, offset: i32| {
+        let mut p = part("a.png", "m.obj", 2);
+        p.layer_group = crate::scene::LayerGroup {
+            name: name.into(),
+            offset,
+        };
+        p
+    };
+    let (s, _) = combine(vec![
+        with("roads", 0),
+        with("beaches", 1),
+        with("footprints", 0),
+        with("beaches", -1),
+        with("no_such_group", 0),
+    ]);
+    let first_order = |k: usize| s.tiles[2 * k].order;
+    let by_draw: Vec<usize> = {
+        let mut v: Vec<usize> = (0..5).collect();
+        v.sort_by_key(|&k| first_order(k));
+        v
+    };
+    // beaches -1, beaches +1, footprints, the unknown group (as footprints, later), roads.
+    assert_eq!(by_draw, vec![3, 1, 2, 4, 0]);
+    // Within a part the tiles keep their own order.
+    assert_eq!(s.tiles[1].order, s.tiles[0].order + 1);
+    assert_eq!(
+        crate::scene::LayerGroup {
+            name: "cars".into(),
+            offset: -5
+        }
+        .draw_key()
+        .0,
+        13
+    );
+}
+
+/// Tiles of a cropped block share one crop polygon; moving the scene moves it once.
+#[test]
+fn translate_moves_a_shared_crop_once() {
+    let crop: std::sync::Arc<[[f32; 2]]> = vec![[0.0, 0.0], [4.0, 0.0], [4.0, 4.0]].into();
+    let mut s = Scene {
+        tiles: vec![
+            Tile {
+                crop: Some(crop.clone()),
+                ..Tile::default()
+            },
+            Tile {
+                crop: Some(crop.clone()),
+                ..Tile::default()
+            },
+        ],
+        ..Scene::default()
+    };
+    s.translate([10.0, 1.0]);
+    for t in &s.tiles {
+        assert_eq!(
+            t.crop.as_deref(),
+            Some(&[[10.0, 1.0], [14.0, 1.0], [14.0, 5.0]][..])
+        );
+    }
+    let (a, b) = (s.tiles[0].crop.as_ref(), s.tiles[1].crop.as_ref());
+    assert!(
+        std::sync::Arc::ptr_eq(a.unwrap(), b.unwrap()),
+        "still shared"
+    );
+}

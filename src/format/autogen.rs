@@ -543,6 +543,8 @@ struct Reader<'a, 'w> {
     next_tile_id: Option<(i64, u32)>,
     named_s: HashMap<String, Vec<(usize, u32)>>,
     named_t: HashMap<String, Vec<(usize, u32)>>,
+    /// The line of each `DEFINE_SPELLING_*` name, by direction, to warn on a second one.
+    named_lines: HashMap<(bool, String), u32>,
     corner_tier: u32,
     spelling_tier: u32,
     /// Where an annotation names an object/facade index not declared (yet) when it was
@@ -602,6 +604,7 @@ pub fn parse(
         next_tile_id: None,
         named_s: HashMap::new(),
         named_t: HashMap::new(),
+        named_lines: HashMap::new(),
         corner_tier: 0,
         spelling_tier: 0,
         index_refs: Vec::new(),
@@ -927,7 +930,13 @@ impl Reader<'_, '_> {
                 if self.only_for(&mut l, &[Agb]) {
                     let name = l.word("name")?.to_string();
                     let (ids, cols) = self.index_list(&mut l)?;
-                    let map = if kw.ends_with('S') {
+                    let is_s = kw.ends_with('S');
+                    if let Some(first) = self.named_lines.insert((is_s, name.clone()), l.number) {
+                        self.warn(l.warning_kw(format!(
+                            "{kw}: `{name}` is already defined on line {first}; this definition replaces it for the USE_SPELLING lines after it"
+                        )));
+                    }
+                    let map = if is_s {
                         &mut self.named_s
                     } else {
                         &mut self.named_t

@@ -10,11 +10,13 @@
 //!    slop tiles, lets the polygon's sides pass through the grid between `EDGE_MAX` and
 //!    `EDGE_MIN` as close to `EDGE_BEST` as possible (trapezoids included: every vertex of a
 //!    side must lie in its band).
+//!    When none fits, the closest length keeps the first side on its `EDGE_BEST` line and
+//!    the difference goes to the far side (centred across the width).
 //! 4. Place the tiles: the grid's bottom edge (top with `FLIP_180`) along the first side.
 //!    A slop tile advances by 0..(size − overlap) and is drawn up to where the next tile
 //!    covers it; an anti-slop tile starts early over the previous one. Annotations belong to
-//!    the grid cell they fall in and move with it; those in the covered part of a compressed
-//!    slop tile are dropped.
+//!    the grid cell they fall in and move with it; those of a slop tile that the next tile
+//!    covers (from its early start on) are dropped.
 //!
 //! How the `EDGE_*` rectangles apply to a re-assembled grid, and other readings, are written
 //! down in `docs/spec-decisions.md`.
@@ -22,7 +24,7 @@
 use std::path::Path;
 
 use crate::diag::Diagnostic;
-use crate::format::autogen::{Autogen, Grid, GridSpan, SpellingSet};
+use crate::format::autogen::{Autogen, Grid, GridSpan, Spelling, SpellingSet};
 use crate::scene::{BlockChoice, Scene, Tile, TileRun};
 
 use super::geom::{self, Frame, P2};
@@ -73,9 +75,28 @@ pub fn spelling_extent(spans: &[GridSpan], spelling: &[usize], mpp: f32) -> (f32
     (fixed, slop)
 }
 
+/// Which end of an axis stays on its `EDGE_BEST` line when no spelling fits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Anchor {
+    /// The low end (bottom: the first side, without `FLIP_180`).
+    Lo,
+    /// The high end (top: the first side, with `FLIP_180`).
+    Hi,
+    /// Both ends equally off their lines (across the width).
+    Centre,
+}
+
 /// Fits a grid of length in `[fixed, fixed + slop]` between the two sides of the polygon
-/// whose coordinates along the axis are `lo_pts` and `hi_pts`.
-pub fn fit_axis(lo_pts: &[f32], hi_pts: &[f32], ins: &Insets, fixed: f32, slop: f32) -> Fit {
+/// whose coordinates along the axis are `lo_pts` and `hi_pts`. When no length and place
+/// fits, the closest length is placed with its `anchor` end on that end's `EDGE_BEST` line.
+pub fn fit_axis(
+    lo_pts: &[f32],
+    hi_pts: &[f32],
+    ins: &Insets,
+    fixed: f32,
+    slop: f32,
+    anchor: Anchor,
+) -> Fit {
     let mm = |v: &[f32]| {
         let lo = v.iter().copied().fold(f32::INFINITY, f32::min);
         let hi = v.iter().copied().fold(f32::NEG_INFINITY, f32::max);
@@ -101,7 +122,11 @@ pub fn fit_axis(lo_pts: &[f32], hi_pts: &[f32], ins: &Insets, fixed: f32, slop: 
         (u, u + len)
     } else {
         let len = (w_best - u_best).clamp(fixed, fixed + slop);
-        let u = (u_best + w_best - len) * 0.5;
+        let u = match anchor {
+            Anchor::Lo => u_best,
+            Anchor::Hi => w_best - len,
+            Anchor::Centre => (u_best + w_best - len) * 0.5,
+        };
         (u, u + len)
     };
     Fit {
@@ -110,6 +135,37 @@ pub fn fit_axis(lo_pts: &[f32], hi_pts: &[f32], ins: &Insets, fixed: f32, slop: 
         fits: feasible,
         cost: (u - u_best).abs() + (w - w_best).abs(),
     }
+}
+
+/// The polygon's (left, bottom, right, top) sides in the grid's frame, as vertex pairs.
+pub type Sides = (
+    (usize, usize),
+    (usize, usize),
+    (usize, usize),
+    (usize, usize),
+);
+
+/// The crop outline of a block that no spelling fits: the polygon `q` (canonical frame)
+/// with each vertex moved out, along the grid's axes, to the `EDGE_MIN` rectangle
+/// `[left, bottom, right, top]` where it lies inside it, so that every side lies on or
+/// beyond the rectangle's matching edge and nothing inside EDGE_MIN is cropped. `sides` are
+/// the (left, bottom, right, top) vertex pairs.
+pub fn crop_outline(q: &[P2; 4], sides: Sides, min_rect: [f32; 4]) -> [P2; 4] {
+    let (left, bottom, right, top) = sides;
+    let mut out = *q;
+    for i in [left.0, left.1] {
+        out[i][0] = out[i][0].min(min_rect[0]);
+    }
+    for i in [right.0, right.1] {
+        out[i][0] = out[i][0].max(min_rect[2]);
+    }
+    for i in [bottom.0, bottom.1] {
+        out[i][1] = out[i][1].min(min_rect[1]);
+    }
+    for i in [top.0, top.1] {
+        out[i][1] = out[i][1].max(min_rect[3]);
+    }
+    out
 }
 
 /// Width and depth of a block as the spec measures them, in the frame of its first side:
@@ -144,8 +200,10 @@ struct Placed {
     start: f32,
     /// Length drawn (meters): full size, or for a slop tile up to what the next covers.
     drawn: f32,
-    /// How far the next tile starts after `start` (meters).
-    advance: f32,
+    /// From how far after `start` the next tile covers this one (meters): this tile's
+    /// advance less the next tile's anti-slop (its early start); the advance for the last
+    /// tile.
+    covered_from: f32,
     slop: bool,
     antislop: bool,
 }
@@ -159,7 +217,7 @@ fn place_axis(spans: &[GridSpan], spelling: &[usize], mpp: f32, fit: &Fit) -> Ve
         0.0
     };
     let mut pos = fit.start;
-    let mut out = Vec::with_capacity(spelling.len());
+    let mut out: Vec<Placed> = Vec::with_capacity(spelling.len());
     for (k, &i) in spelling.iter().enumerate() {
         let s = &spans[i];
         let size = s.size() * mpp;
@@ -182,11 +240,14 @@ fn place_axis(spans: &[GridSpan], spelling: &[usize], mpp: f32, fit: &Fit) -> Ve
             }
             None => (size, size),
         };
+        if let Some(prev) = out.last_mut() {
+            prev.covered_from = start - prev.start;
+        }
         out.push(Placed {
             index: i,
             start,
             drawn,
-            advance,
+            covered_from: advance,
             slop: s.slop.is_some(),
             antislop: anti > 0.0,
         });
@@ -252,32 +313,94 @@ fn insets(
     (axis(0, 2), axis(1, 3))
 }
 
-/// The polygon widths (or depths) a spelling set can fit: `(min, max)` in meters.
-fn coverage(spans: &[GridSpan], spellings: &[&[usize]], ins: &Insets, mpp: f32) -> (f32, f32) {
-    let mut lo = f32::INFINITY;
-    let mut hi = f32::NEG_INFINITY;
-    for sp in spellings {
-        let (f, s) = spelling_extent(spans, sp, mpp);
-        lo = lo.min(f - ins.min_lo - ins.min_hi);
-        hi = hi.max(f + s - ins.max_lo - ins.max_hi);
+/// The widths (or depths) of a rectangular block that a spelling set's spellings fit, as
+/// sorted, disjoint ranges in meters: spelling `f + [0, s]` long fits a block between
+/// `f − EDGE_MIN insets` and `f + s − EDGE_MAX insets`. Only used for the no-fit warning.
+pub fn coverage(
+    spans: &[GridSpan],
+    spellings: &[Spelling],
+    ins: &Insets,
+    mpp: f32,
+) -> Vec<(f32, f32)> {
+    let mut r: Vec<(f32, f32)> = spellings
+        .iter()
+        .map(|sp| {
+            let (f, s) = spelling_extent(spans, &sp.indices, mpp);
+            (
+                (f - ins.min_lo - ins.min_hi).max(0.0),
+                (f + s - ins.max_lo - ins.max_hi).max(0.0),
+            )
+        })
+        .collect();
+    r.sort_by(|a, b| a.0.total_cmp(&b.0));
+    // Merged in place: ranges that touch within a centimetre are one.
+    let mut kept = 0;
+    for i in 0..r.len() {
+        let (lo, hi) = r[i];
+        if kept > 0 && lo <= r[kept - 1].1 + 0.01 {
+            r[kept - 1].1 = r[kept - 1].1.max(hi);
+        } else {
+            r[kept] = (lo, hi);
+            kept += 1;
+        }
     }
-    (lo.max(0.0), hi.max(0.0))
+    r.truncate(kept);
+    r
+}
+
+/// Says which `what` ("widths", "depths") the ranges cover and where `v` falls: e.g.
+/// "covers widths 20.0–35.0 m and 37.0–52.0 m; 36.0 m falls in a gap".
+pub fn describe_coverage(what: &str, v: f32, ranges: &[(f32, f32)]) -> String {
+    let mut out = String::with_capacity(160);
+    write_coverage(&mut out, what, v, ranges);
+    out
+}
+
+/// [`describe_coverage`], written into `out` (one string for the whole warning).
+fn write_coverage(out: &mut String, what: &str, v: f32, ranges: &[(f32, f32)]) {
+    use std::fmt::Write;
+    let _ = write!(out, "covers {what} ");
+    if ranges.is_empty() {
+        out.push_str("nothing");
+        return;
+    }
+    let n = ranges.len();
+    for (i, (a, b)) in ranges.iter().enumerate() {
+        if i > 0 {
+            out.push_str(if i + 1 == n { " and " } else { ", " });
+        }
+        let _ = if (b - a).abs() < 0.05 {
+            write!(out, "{a:.1} m")
+        } else {
+            write!(out, "{a:.1}\u{2013}{b:.1} m")
+        };
+    }
+    let (first, last) = (ranges[0].0, ranges[n - 1].1);
+    let _ = if v < first - 0.05 {
+        write!(out, "; {v:.1} m is below the smallest")
+    } else if v > last + 0.05 {
+        write!(out, "; {v:.1} m is above the largest")
+    } else if ranges.iter().any(|(a, b)| v >= a - 0.05 && v <= b + 0.05) {
+        write!(out, "; {v:.1} m is covered, but the sides are too slanted to lie between EDGE_MIN and EDGE_MAX")
+    } else {
+        write!(out, "; {v:.1} m falls in a gap")
+    };
 }
 
 /// Chooses the spelling that fits best: the lowest cost among those that fit (ties within
 /// a centimetre drawn with the seed), else the closest.
 fn choose(
     spans: &[GridSpan],
-    spellings: &[&[usize]],
-    lo: &[f32],
-    hi: &[f32],
+    spellings: &[Spelling],
+    (lo, hi): (&[f32], &[f32]),
     ins: &Insets,
     mpp: f32,
+    anchor: Anchor,
     rng: &mut Rng,
 ) -> (usize, Fit) {
-    let fit_of = |sp: &[usize]| {
-        let (f, s) = spelling_extent(spans, sp, mpp);
-        fit_axis(lo, hi, ins, f, s)
+    let fit_of = |sp: &Spelling| {
+        let (f, s) = spelling_extent(spans, &sp.indices, mpp);
+        fit_axis(lo, hi, ins, f, s, anchor)
     };
     // Two passes rather than a list of fits: layout runs per block, so it allocates little.
     let mut any_fit = false;
@@ -304,7 +427,16 @@ fn choose(
             k -= 1;
         }
     }
-    (0, fit_of(spellings.first().copied().unwrap_or(&[])))
+    (
+        0,
+        spellings.first().map_or_else(
+            || {
+                let (f, s) = spelling_extent(spans, &[], mpp);
+                fit_axis(lo, hi, ins, f, s, anchor)
+            },
+            fit_of,
+        ),
+    )
 }
 
 fn set_matches(set: &SpellingSet, low: u32, width: f32, depth: f32, height: f32) -> bool {
@@ -419,10 +551,12 @@ pub fn layout(ag: &Autogen, asset_path: &Path, input: &LayoutInput) -> Result<Sc
     let low = input.low_byte();
 
     // 2. Spelling set.
-    let candidates: Vec<usize> = (0..ag.spelling_sets.len())
-        .filter(|&i| set_matches(&ag.spelling_sets[i], low, width, depth, height))
-        .collect();
-    let set_index = if candidates.is_empty() {
+    // Walked rather than collected: a block is laid out thousands of times a second.
+    let candidates = || {
+        (0..ag.spelling_sets.len())
+            .filter(move |&i| set_matches(&ag.spelling_sets[i], low, width, depth, height))
+    };
+    let set_index = if candidates().next().is_none() {
         scene.warnings.push(format!(
             "{}:{}: warning: no spelling set matches param {low}, width {width:.1} m, depth {depth:.1} m, height {height:.0} m; using the first",
             asset_path.display(),
@@ -430,11 +564,10 @@ pub fn layout(ag: &Autogen, asset_path: &Path, input: &LayoutInput) -> Result<Sc
         ));
         0
     } else {
-        let weights: Vec<f32> = candidates
-            .iter()
-            .map(|&i| ag.spelling_sets[i].frequency)
-            .collect();
-        candidates[rng.weighted(&weights).unwrap_or(0)]
+        let k = rng
+            .weighted_by(candidates().map(|i| ag.spelling_sets[i].frequency))
+            .unwrap_or(0);
+        candidates().nth(k).unwrap_or(0)
     };
     let set = &ag.spelling_sets[set_index];
     let grid = ag.grids.get(set.grid).ok_or_else(|| {
@@ -459,7 +592,7 @@ pub fn layout(ag: &Autogen, asset_path: &Path, input: &LayoutInput) -> Result<Sc
     };
     let q = q_world.map(|p| canon.to_local(p));
     // Sides in the canonical frame: (left, bottom, right, top) as vertex pairs.
-    let (left, bottom, right, top) = if ag.flip_180 {
+    let (left, bottom, right, top): Sides = if ag.flip_180 {
         ((1, 2), (2, 3), (3, 0), (0, 1))
     } else {
         ((3, 0), (0, 1), (1, 2), (2, 3))
@@ -467,56 +600,99 @@ pub fn layout(ag: &Autogen, asset_path: &Path, input: &LayoutInput) -> Result<Sc
     let xs = |s: (usize, usize)| [q[s.0][0], q[s.1][0]];
     let ys = |s: (usize, usize)| [q[s.0][1], q[s.1][1]];
     let (ins_s, ins_t) = insets(grid, mpp, &mut scene.warnings, asset_path);
-    let spell_s: Vec<&[usize]> = set
-        .spellings_s
-        .iter()
-        .map(|s| s.indices.as_slice())
-        .collect();
-    let spell_t: Vec<&[usize]> = set
-        .spellings_t
-        .iter()
-        .map(|s| s.indices.as_slice())
-        .collect();
+    let (spell_s, spell_t) = (&set.spellings_s, &set.spellings_t);
     let (si, fit_s) = choose(
         &grid.columns,
-        &spell_s,
-        &xs(left),
-        &xs(right),
+        spell_s,
+        (&xs(left), &xs(right)),
         &ins_s,
         mpp[0],
+        Anchor::Centre,
         &mut rng,
     );
     let (ti, fit_t) = choose(
         &grid.rows,
-        &spell_t,
-        &ys(bottom),
-        &ys(top),
+        spell_t,
+        (&ys(bottom), &ys(top)),
         &ins_t,
         mpp[1],
+        // The first side is the bottom of the grid, or its top with FLIP_180.
+        if ag.flip_180 { Anchor::Hi } else { Anchor::Lo },
         &mut rng,
     );
     let fits = fit_s.fits && fit_t.fits;
     if !fits {
-        let (wl, wh) = coverage(&grid.columns, &spell_s, &ins_s, mpp[0]);
-        let (dl, dh) = coverage(&grid.rows, &spell_t, &ins_t, mpp[1]);
-        scene.warnings.push(format!(
-            "{}:{}: warning: no spelling fits this {width:.1} x {depth:.1} m block between EDGE_MIN and EDGE_MAX; spelling set {set_index} covers widths {wl:.1}-{wh:.1} m and depths {dl:.1}-{dh:.1} m; the closest fit is shown",
+        use std::fmt::Write;
+        let mut w = String::with_capacity(400);
+        let _ = write!(
+            w,
+            "{}:{}: warning: no spelling fits this {width:.1} x {depth:.1} m block between EDGE_MIN and EDGE_MAX: spelling set {set_index} (SPELLING_SET {}, line {}) ",
             asset_path.display(),
-            set.line
-        ));
+            set.line,
+            set.param,
+            set.line,
+        );
+        if !fit_s.fits {
+            let r = coverage(&grid.columns, spell_s, &ins_s, mpp[0]);
+            write_coverage(&mut w, "widths", width, &r);
+        }
+        if !fit_t.fits {
+            if !fit_s.fits {
+                w.push_str("; it ");
+            }
+            let r = coverage(&grid.rows, spell_t, &ins_t, mpp[1]);
+            write_coverage(&mut w, "depths", depth, &r);
+        }
+        w.push_str("; the closest fit is shown");
+        scene.warnings.push(w);
     }
     scene.choice = Some(BlockChoice {
         spelling_set: set_index,
         grid: set.grid,
-        spelling_s: spell_s[si].to_vec(),
-        spelling_t: spell_t[ti].to_vec(),
+        spelling_s: spell_s[si].indices.clone(),
+        spelling_t: spell_t[ti].indices.clone(),
         fits,
     });
 
     // 4. Tiles.
-    let cols = place_axis(&grid.columns, spell_s[si], mpp[0], &fit_s);
-    let rows = place_axis(&grid.rows, spell_t[ti], mpp[1], &fit_t);
-    let crop = ag.crop.then(|| q_world.to_vec());
+    let cols = place_axis(&grid.columns, &spell_s[si].indices, mpp[0], &fit_s);
+    let rows = place_axis(&grid.rows, &spell_t[ti].indices, mpp[1], &fit_t);
+    // CROP 1 cuts tiles at the block polygon, but never content inside EDGE_MIN: when no
+    // spelling fits, each side of the polygon that cuts into the placed EDGE_MIN rectangle
+    // is moved out to it (see `crop_outline`).
+    // Each list grows once: a block is laid out thousands of times a second.
+    scene.tiles.reserve(rows.len() * cols.len());
+    scene.runs.reserve(rows.len());
+    scene.debug.cut_lines.reserve(rows.len() + cols.len() + 2);
+    {
+        let (mut objects, mut trees, mut facades) = (0, 0, 0);
+        for ann in &grid.annotations {
+            match ann.kind {
+                crate::format::autogen::AnnotationKind::Object { .. } => objects += 1,
+                crate::format::autogen::AnnotationKind::Facade { .. } => facades += 1,
+                _ => trees += 1,
+            }
+        }
+        scene.objects.reserve(objects);
+        scene.trees.reserve(trees);
+        scene.facades.reserve(facades);
+    }
+    let crop: Option<std::sync::Arc<[P2]>> = ag.crop.then(|| {
+        if fits {
+            q_world.as_slice().into()
+        } else {
+            let min_rect = [
+                fit_s.start + ins_s.min_lo,
+                fit_t.start + ins_t.min_lo,
+                fit_s.start + fit_s.length - ins_s.min_hi,
+                fit_t.start + fit_t.length - ins_t.min_hi,
+            ];
+            crop_outline(&q, (left, bottom, right, top), min_rect)
+                .map(|p| canon.to_world(p))
+                .as_slice()
+                .into()
+        }
+    });
     for (k, r) in rows.iter().enumerate() {
         let row_span = &grid.rows[r.index];
         let mut run_start = scene.tiles.len();
@@ -586,16 +762,16 @@ pub fn layout(ag: &Autogen, asset_path: &Path, input: &LayoutInput) -> Result<Sc
         .debug
         .cut_lines
         .push([canon.to_world([gx0, gy1]), canon.to_world([gx1, gy1])]);
-    for c in cols.iter().filter(|c| c.slop && c.drawn > c.advance) {
-        let (a, b) = (c.start + c.advance, c.start + c.drawn);
+    for c in cols.iter().filter(|c| c.slop && c.drawn > c.covered_from) {
+        let (a, b) = (c.start + c.covered_from.max(0.0), c.start + c.drawn);
         scene.debug.slop_regions.push(
             [[a, gy0], [b, gy0], [b, gy1], [a, gy1]]
                 .map(|p| canon.to_world(p))
                 .to_vec(),
         );
     }
-    for r in rows.iter().filter(|r| r.slop && r.drawn > r.advance) {
-        let (a, b) = (r.start + r.advance, r.start + r.drawn);
+    for r in rows.iter().filter(|r| r.slop && r.drawn > r.covered_from) {
+        let (a, b) = (r.start + r.covered_from.max(0.0), r.start + r.drawn);
         scene.debug.slop_regions.push(
             [[gx0, a], [gx1, a], [gx1, b], [gx0, b]]
                 .map(|p| canon.to_world(p))
@@ -634,13 +810,14 @@ pub fn layout(ag: &Autogen, asset_path: &Path, input: &LayoutInput) -> Result<Sc
             ),
         )
     };
-    // The cell each formula applies to: the cell of the annotation it follows.
-    let formulas: Vec<((usize, usize), P2)> = grid
+    // Each formula with the annotation it follows and that annotation's cell.
+    let formulas: Vec<(usize, (usize, usize), P2)> = grid
         .ground_formulas
         .iter()
         .filter_map(|f| {
             let a = grid.annotations.get(f.after)?.anchor();
             Some((
+                f.after,
                 (cell_of(&grid.columns, a[0])?, cell_of(&grid.rows, a[1])?),
                 formula_ground(f),
             ))
@@ -654,19 +831,28 @@ pub fn layout(ag: &Autogen, asset_path: &Path, input: &LayoutInput) -> Result<Sc
     // Every tile of the block shares the grid's axes, so one heading serves them all.
     let block_heading = canon.up_heading();
     let mut outside = Vec::new();
-    for ann in &grid.annotations {
+    for (ai, ann) in grid.annotations.iter().enumerate() {
         let a = ann.anchor();
         let (Some(ci), Some(ri)) = (cell_of(&grid.columns, a[0]), cell_of(&grid.rows, a[1])) else {
             outside.push(ann.line);
             continue;
         };
         let (cs, rs) = (&grid.columns[ci], &grid.rows[ri]);
+        // The formula that follows this annotation (the last, if several do); else the
+        // first formula of its cell; else the tile's centre.
+        let formula = formulas
+            .iter()
+            .rev()
+            .find(|(after, _, _)| *after == ai)
+            .or_else(|| formulas.iter().find(|(_, cell, _)| *cell == (ci, ri)))
+            .map(|(_, _, g)| *g);
         for r in rows.iter().filter(|r| r.index == ri) {
-            if r.slop && (a[1] - rs.start) * mpp[1] > r.advance + 1e-4 {
+            // In a slop tile, what the next tile covers (from its early start on) is hidden.
+            if r.slop && (a[1] - rs.start) * mpp[1] > r.covered_from + 1e-4 {
                 continue;
             }
             for c in cols.iter().filter(|c| c.index == ci) {
-                if c.slop && (a[0] - cs.start) * mpp[0] > c.advance + 1e-4 {
+                if c.slop && (a[0] - cs.start) * mpp[0] > c.covered_from + 1e-4 {
                     continue;
                 }
                 let xf = TileXf {
@@ -677,15 +863,12 @@ pub fn layout(ag: &Autogen, asset_path: &Path, input: &LayoutInput) -> Result<Sc
                     },
                     origin_px: [cs.start, rs.start],
                     mpp,
-                    heading: block_heading,
+                    object_heading: block_heading,
+                    tree_heading: block_heading,
                 };
-                let ground = formulas
-                    .iter()
-                    .find(|(cell, _)| *cell == (ci, ri))
-                    .map(|(_, g)| *g)
-                    .unwrap_or_else(|| {
-                        xf.px([(cs.start + cs.end) * 0.5, (rs.start + rs.end) * 0.5])
-                    });
+                let ground = formula.unwrap_or_else(|| {
+                    xf.px([(cs.start + cs.end) * 0.5, (rs.start + rs.end) * 0.5])
+                });
                 emit.annotation(&mut scene, ann, &xf, ground);
             }
         }
@@ -696,9 +879,6 @@ pub fn layout(ag: &Autogen, asset_path: &Path, input: &LayoutInput) -> Result<Sc
             asset_path.display(),
             set.grid
         ));
-    }
-    for (_, g) in &formulas {
-        scene.debug.ground_points.push(*g);
     }
     Ok(scene)
 }

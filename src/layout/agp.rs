@@ -49,14 +49,23 @@ pub fn layout(ag: &Autogen, asset_path: &Path, input: &LayoutInput) -> Result<Sc
     };
     let [l, b, r, t] = tile.rect;
     let center = [(l + r) * 0.5, (b + t) * 0.5];
-    let xf = TileXf::new(frame, tile.anchor.unwrap_or(center), ag.meters_per_pixel());
+    let mut xf = TileXf::new(frame, tile.anchor.unwrap_or(center), ag.meters_per_pixel());
+    if input.convention == Convention::Spec {
+        // The spec's words: an object takes "a heading matching the autogen point, plus a
+        // clockwise offset"; a tree is "rotated by the amount of the AG tile and then
+        // additionally clockwise": the point's heading turned by ROTATION's
+        // counter-clockwise steps. (The tile's own 180° is where its bottom edge faces, not
+        // a turn of the tile.)
+        xf.object_heading = point.heading;
+        xf.tree_heading = point.heading - turns;
+    }
     let corners = [[l, b], [r, b], [r, t], [l, t]].map(|p| xf.px(p));
     let crop = tile.crop_poly.as_ref().map(|c| {
         let mut w: Vec<[f32; 2]> = c.iter().map(|p| xf.px(*p)).collect();
         if geom::signed_area2(&w) < 0.0 {
             w.reverse();
         }
-        w
+        std::sync::Arc::from(w)
     });
     scene.tiles.push(Tile {
         corners,
@@ -67,7 +76,6 @@ pub fn layout(ag: &Autogen, asset_path: &Path, input: &LayoutInput) -> Result<Sc
     });
     scene.polygon = vec![corners.to_vec()];
     let ground = xf.px(tile.ground.unwrap_or(center));
-    scene.debug.ground_points.push(ground);
     let mut emit = Emit {
         ag,
         input,
@@ -145,6 +153,79 @@ mod tests {
         let s = layout(&rot, Path::new("t.agp"), &LayoutInput::default()).unwrap();
         assert!(close(s.objects[0].pos, [25.0, 0.0]), "WED turns clockwise");
         assert_eq!(s.objects[0].heading, 100.0);
+    }
+
+    /// The table in `docs/spec-decisions.md`: tile (texture up), object and tree headings
+    /// for ROTATION 0–3 under each convention, for a point at heading 30 with an object
+    /// offset of 10 and a tree offset of 20.
+    #[test]
+    fn convention_table_for_tiles_objects_and_trees() {
+        let src = "A\n1000\nAG_POINT\nTEXTURE_SCALE 100 100\nTEXTURE_WIDTH 50\nOBJECT o.obj\nTILE 0 0 100 100\nROTATION {n}\nOBJ_DRAPED 50 90 10 0\nTREE 50 90 20 5 0\n";
+        let h = 30.0f32;
+        for n in 0..4u8 {
+            let a = ag(&src.replace("{n}", &n.to_string()));
+            let turn = f32::from(n) * 90.0;
+            for (conv, tile, obj, tree) in [
+                (Convention::Wed, h + turn, h + turn + 10.0, h + turn + 20.0),
+                (
+                    Convention::Spec,
+                    h + 180.0 - turn,
+                    h + 10.0,
+                    h - turn + 20.0,
+                ),
+            ] {
+                let input = LayoutInput {
+                    point: Some(PointInput {
+                        pos: [0.0, 0.0],
+                        heading: h,
+                    }),
+                    convention: conv,
+                    ..Default::default()
+                };
+                let s = layout(&a, Path::new("t.agp"), &input).unwrap();
+                let c = s.tiles[0].corners;
+                let up = [c[3][0] - c[0][0], c[3][1] - c[0][1]];
+                let got_tile = up[0].atan2(up[1]).to_degrees().rem_euclid(360.0);
+                let same = |a: f32, b: f32| {
+                    let d = (a - b).rem_euclid(360.0);
+                    !(1e-3..=360.0 - 1e-3).contains(&d)
+                };
+                assert!(
+                    same(got_tile, tile),
+                    "{conv:?} ROTATION {n}: tile {got_tile} vs {tile}"
+                );
+                assert!(
+                    same(s.objects[0].heading, obj),
+                    "{conv:?} ROTATION {n}: object {} vs {obj}",
+                    s.objects[0].heading
+                );
+                assert!(
+                    same(s.trees[0].heading, tree),
+                    "{conv:?} ROTATION {n}: tree {} vs {tree}",
+                    s.trees[0].heading
+                );
+                // Positions follow the tile in both: the annotation 40 px above the centre
+                // lies 20 m along texture up.
+                let p = s.objects[0].pos;
+                let want = geom::rotate_cw([0.0, 20.0], tile);
+                assert!(close(p, want), "{conv:?} ROTATION {n}: {p:?} vs {want:?}");
+            }
+        }
+    }
+
+    /// `HIDE_TILES`: the tiles are laid out for their annotations, but the scene names no
+    /// tile texture (`scene.rs`: "when the asset has one and does not hide its tiles").
+    #[test]
+    fn hidden_tiles_leave_out_the_tile_texture() {
+        let shown = ag(&ONE.replace("TEXTURE_SCALE", "TEXTURE t.png\nTEXTURE_SCALE"));
+        let s = layout(&shown, Path::new("t.agp"), &LayoutInput::default()).unwrap();
+        assert!(s.tile_texture.is_some());
+        let hidden = ag(&ONE.replace("TEXTURE_SCALE", "TEXTURE t.png\nHIDE_TILES\nTEXTURE_SCALE"));
+        let s = layout(&hidden, Path::new("t.agp"), &LayoutInput::default()).unwrap();
+        assert!(s.hide_tiles);
+        assert!(s.tile_texture.is_none());
+        assert_eq!(s.tiles.len(), 1);
+        assert_eq!(s.objects.len(), 2);
     }
 
     #[test]

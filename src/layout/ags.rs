@@ -1389,7 +1389,6 @@ fn run(ag: &Autogen, asset_path: &Path, input: &LayoutInput) -> Result<Detailed,
     };
     let mut unit_ground: Option<(usize, P2)> = None;
     scene.tiles.reserve(placer.placed.len());
-    scene.debug.ground_points.reserve(placer.placed.len());
     {
         // What the annotations will add, so each list grows once.
         let (mut objects, mut trees, mut facades) = (0, 0, 0);
@@ -1421,15 +1420,12 @@ fn run(ag: &Autogen, asset_path: &Path, input: &LayoutInput) -> Result<Detailed,
                 own
             }
         };
-        if scene.debug.ground_points.last() != Some(&ground) {
-            scene.debug.ground_points.push(ground);
-        }
         let crop = tile.crop_poly.as_ref().map(|c| {
             let mut w: Vec<P2> = c.iter().map(|q| xf.px(*q)).collect();
             if geom::signed_area2(&w) < 0.0 {
                 w.reverse();
             }
-            w
+            std::sync::Arc::from(w)
         });
         scene.tiles.push(SceneTile {
             corners: p.quad(),

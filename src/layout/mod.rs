@@ -40,7 +40,8 @@ pub enum Convention {
     #[default]
     Wed,
     /// As the AGP spec words it: at heading 0 the tile's bottom edge faces north (the tile
-    /// is turned 180° from WED's), and `ROTATION` turns it counter-clockwise.
+    /// is turned 180° from WED's), and `ROTATION` turns it counter-clockwise; an object's
+    /// heading is the point's plus its offset, a tree's the tile's turn plus its offset.
     Spec,
 }
 
@@ -104,6 +105,7 @@ pub fn layout(
         AutogenKind::Agb => agb::layout(ag, asset_path, input)?,
         AutogenKind::Ags => ags::layout(ag, asset_path, input)?,
     };
+    scene.collect_ground_points();
     scene.update_stats();
     Ok(scene)
 }
@@ -124,11 +126,17 @@ pub(crate) fn scene_for(ag: &Autogen, asset_path: &std::path::Path, input: &Layo
         asset: asset_path.display().to_string(),
         seed: input.seed,
         geo: input.geo,
-        tile_texture: ag.texture.as_ref().map(|t| TileTexture {
-            path: t.path.to_string(),
-            width_px: ag.texture_scale.map_or(1.0, |s| s[0]),
-            height_px: ag.texture_scale.map_or(1.0, |s| s[1]),
-        }),
+        // Hidden tiles are not drawn, so the scene names no texture for them (the tiles
+        // themselves stay: their annotations need them).
+        tile_texture: ag
+            .texture
+            .as_ref()
+            .filter(|_| !ag.hide_tiles)
+            .map(|t| TileTexture {
+                path: t.path.to_string(),
+                width_px: ag.texture_scale.map_or(1.0, |s| s[0]),
+                height_px: ag.texture_scale.map_or(1.0, |s| s[1]),
+            }),
         tile_lod: ag.tile_lod.unwrap_or(DEFAULT_TILE_LOD),
         layer_group: ag
             .layer_group
@@ -153,18 +161,24 @@ pub(crate) struct TileXf {
     pub frame: Frame,
     pub origin_px: P2,
     pub mpp: P2,
-    /// Heading of texture +t (degrees clockwise from north), worked out once per tile
-    /// rather than once per annotation (an `atan2`).
-    pub heading: f32,
+    /// What an object's heading offset is added to (degrees clockwise from north): the
+    /// heading of texture +t, worked out once per tile rather than once per annotation (an
+    /// `atan2`); an AGP under `--convention spec` gives the point's heading instead.
+    pub object_heading: f32,
+    /// What a tree's heading offset is added to: as `object_heading`, except under
+    /// `--convention spec` the tile's turn (the point's heading and `ROTATION`).
+    pub tree_heading: f32,
 }
 
 impl TileXf {
     pub fn new(frame: Frame, origin_px: P2, mpp: P2) -> Self {
+        let up = frame.up_heading();
         TileXf {
             frame,
             origin_px,
             mpp,
-            heading: frame.up_heading(),
+            object_heading: up,
+            tree_heading: up,
         }
     }
 
@@ -195,7 +209,6 @@ pub(crate) struct Emit<'a> {
 impl Emit<'_> {
     /// Places one annotation through `xf`; graded objects take their height at `ground`.
     pub fn annotation(&mut self, scene: &mut Scene, ann: &Annotation, xf: &TileXf, ground: P2) {
-        let base = xf.heading;
         match &ann.kind {
             AnnotationKind::Object {
                 pos,
@@ -227,7 +240,7 @@ impl Emit<'_> {
                         .map(|o| o.path.clone())
                         .unwrap_or_default(),
                     pos: xf.px(*pos),
-                    heading: geom::wrap_deg(base + heading).rem_euclid(360.0),
+                    heading: geom::wrap_deg(xf.object_heading + heading).rem_euclid(360.0),
                     mode,
                     ground_pt: ground,
                     z_offset,
@@ -274,7 +287,7 @@ impl Emit<'_> {
             } => scene.trees.push(TreeInstance {
                 pos: xf.px(*pos),
                 width: *width,
-                heading: (base + heading).rem_euclid(360.0),
+                heading: (xf.tree_heading + heading).rem_euclid(360.0),
                 layer: *layer,
                 pick: self.rng.u32(),
                 forest: 0,

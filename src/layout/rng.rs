@@ -44,19 +44,29 @@ impl Rng {
 
     /// An index drawn with the given non-negative weights; `None` when they sum to zero.
     pub fn weighted(&mut self, weights: &[f32]) -> Option<usize> {
-        let total: f64 = weights.iter().map(|w| f64::from(w.max(0.0))).sum();
+        self.weighted_by(weights.iter().copied())
+    }
+
+    /// [`Rng::weighted`] over weights given as an iterator (walked twice), so a caller
+    /// need not collect them: the same draw for the same weights.
+    pub fn weighted_by<I: Iterator<Item = f32> + Clone>(&mut self, weights: I) -> Option<usize> {
+        let total: f64 = weights.clone().map(|w| f64::from(w.max(0.0))).sum();
         if total <= 0.0 {
             return None;
         }
         let mut x = (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64 * total;
-        for (i, w) in weights.iter().enumerate() {
+        let mut last_positive = None;
+        for (i, w) in weights.enumerate() {
             let w = f64::from(w.max(0.0));
+            if w > 0.0 {
+                last_positive = Some(i);
+            }
             if x < w {
                 return Some(i);
             }
             x -= w;
         }
-        weights.iter().rposition(|w| *w > 0.0)
+        last_positive
     }
 }
 

@@ -164,6 +164,17 @@ pub(crate) fn build(scene: &Scene, step: f32, marker: f32) -> Vec<LineVertex> {
             seg(a, b, Kind::GroundPoints, WHITE);
         }
     }
+    // Which object uses each ground point: a line from the object to it.
+    for o in scene
+        .objects
+        .iter()
+        .filter(|o| o.mode != crate::scene::Placement::Draped)
+    {
+        let d = [o.ground_pt[0] - o.pos[0], o.ground_pt[1] - o.pos[1]];
+        if d[0].hypot(d[1]) > m * 0.5 {
+            seg(o.pos, o.ground_pt, Kind::GroundPoints, WHITE);
+        }
+    }
     for p in &scene.stop_points {
         for (a, b) in cross(*p) {
             seg(a, b, Kind::StopPoints, ORANGE);
@@ -270,6 +281,43 @@ mod tests {
             .count();
         assert_eq!(diamond, 2 * 4);
         assert_eq!(v.len() % 2, 0);
+    }
+
+    /// Each ground point is a cross, and a line runs to it from each object that uses it
+    /// (graded, not draped, and farther than half a marker).
+    #[test]
+    fn ground_points_say_which_object_uses_them() {
+        use crate::scene::{ObjectInstance, Placement};
+        let obj = |pos: [f32; 2], mode: Placement| ObjectInstance {
+            pos,
+            ground_pt: [0.0, 4.0],
+            mode,
+            ..ObjectInstance::default()
+        };
+        let scene = Scene {
+            objects: vec![
+                obj([0.0, 0.0], Placement::Graded),
+                obj([3.0, 4.0], Placement::Delta),
+                obj([9.0, 9.0], Placement::Draped),
+                obj([0.0, 4.2], Placement::Graded),
+            ],
+            debug: DebugMarks {
+                ground_points: vec![[0.0, 4.0]],
+                ..DebugMarks::default()
+            },
+            ..Scene::default()
+        };
+        let v = build(&scene, 100.0, 1.0);
+        let ground: Vec<[f32; 2]> = v
+            .iter()
+            .filter(|x| x.kind == Kind::GroundPoints as u32)
+            .map(|x| x.xy)
+            .collect();
+        // The cross (two segments) and two tethers; the draped object and the one on its
+        // point get none.
+        assert_eq!(ground.len(), 2 * 4, "{ground:?}");
+        assert!(ground.contains(&[0.0, 0.0]) && ground.contains(&[3.0, 4.0]));
+        assert!(!ground.contains(&[9.0, 9.0]));
     }
 
     /// A 20 x 10 m rectangle with corners at three of its vertices has three sides: the

@@ -15,12 +15,14 @@ use crate::scene::{Scene, Tile};
 
 use super::geom::{clip_convex, convex_pieces, planes_of, HalfPlane, P};
 
-/// One vertex of a tile piece: world x, y and normalised texture s, t (t up).
+/// One vertex of a tile piece: world x, y, normalised texture s, t (t up) and `TILE_LOD`.
 #[repr(C)]
 #[derive(Debug, Clone, Copy, PartialEq, Pod, Zeroable)]
 pub(crate) struct TileVertex {
     pub xy: [f32; 2],
     pub st: [f32; 2],
+    /// The tile's `TILE_LOD` (meters): in a document each feature keeps its own.
+    pub lod: f32,
 }
 
 /// The terrain grid's geometry (not its heights): what tiles are cut along.
@@ -57,9 +59,11 @@ pub(crate) struct TileMesh {
 struct Quad<'a> {
     corners: [P; 4],
     st: [f32; 4],
-    crop: Option<&'a Vec<P>>,
+    crop: Option<&'a [P]>,
     order: u32,
     first: usize,
+    /// `TILE_LOD` of the tile's feature (see [`Scene::tile_lod_of`]).
+    lod: f32,
 }
 
 /// The most terrain cells one tile triangle is cut along; beyond it (a tile kilometres
@@ -75,10 +79,10 @@ pub(crate) fn build(scene: &Scene, grid: &Grid) -> TileMesh {
     let mut quads = merge_runs(scene, tw, th);
     quads.sort_by_key(|q| (q.order, q.first));
     mesh.quads = quads.len();
-    let mut crop_cache: Vec<(*const Vec<P>, Vec<Vec<HalfPlane>>)> = Vec::new();
+    let mut crop_cache: Vec<(*const P, Vec<Vec<HalfPlane>>)> = Vec::new();
     for q in &quads {
         let crop_planes: Option<Vec<Vec<HalfPlane>>> = q.crop.map(|c| {
-            let key = c as *const Vec<P>;
+            let key = c.as_ptr();
             if let Some((_, planes)) = crop_cache.iter().find(|(k, _)| *k == key) {
                 return planes.clone();
             }
@@ -97,7 +101,8 @@ pub(crate) fn build(scene: &Scene, grid: &Grid) -> TileMesh {
             ([bl, tr, tl], [[s1, t1], [s2, t2], [s1, t2]]),
         ];
         for (pts, sts) in tris {
-            if let Some(w) = cut_triangle(grid, pts, sts, crop_planes.as_deref(), &mut mesh) {
+            if let Some(w) = cut_triangle(grid, pts, sts, q.lod, crop_planes.as_deref(), &mut mesh)
+            {
                 if !mesh.warnings.contains(&w) {
                     mesh.warnings.push(w);
                 }
@@ -115,11 +120,12 @@ fn sane_px(v: f32) -> f32 {
     }
 }
 
-fn tile_quad(t: &Tile, index: usize, tw: f32, th: f32) -> Quad<'_> {
+fn tile_quad<'a>(scene: &Scene, t: &'a Tile, index: usize, tw: f32, th: f32) -> Quad<'a> {
     Quad {
+        lod: scene.tile_lod_of(t),
         corners: t.corners,
         st: [t.uv[0] / tw, t.uv[1] / th, t.uv[2] / tw, t.uv[3] / th],
-        crop: t.crop.as_ref(),
+        crop: t.crop.as_deref(),
         order: t.order,
         first: index,
     }
@@ -146,7 +152,8 @@ fn merge_runs(scene: &Scene, tw: f32, th: f32) -> Vec<Quad<'_>> {
         quads.push(Quad {
             corners: [a.corners[0], b.corners[1], b.corners[2], a.corners[3]],
             st: [a.uv[0] / tw, a.uv[1] / th, b.uv[2] / tw, a.uv[3] / th],
-            crop: a.crop.as_ref(),
+            crop: a.crop.as_deref(),
+            lod: scene.tile_lod_of(a),
             order: tiles.iter().map(|t| t.order).min().unwrap_or(0),
             first: run.first,
         });
@@ -156,7 +163,7 @@ fn merge_runs(scene: &Scene, tw: f32, th: f32) -> Vec<Quad<'_>> {
     }
     for (i, t) in scene.tiles.iter().enumerate() {
         if !merged_into[i] {
-            quads.push(tile_quad(t, i, tw, th));
+            quads.push(tile_quad(scene, t, i, tw, th));
         }
     }
     quads
@@ -182,6 +189,7 @@ fn cut_triangle(
     grid: &Grid,
     pts: [P; 3],
     sts: [[f32; 2]; 3],
+    lod: f32,
     crop: Option<&[Vec<HalfPlane>]>,
     mesh: &mut TileMesh,
 ) -> Option<String> {
@@ -214,6 +222,7 @@ fn cut_triangle(
             mesh.vertices.push(TileVertex {
                 xy: *p,
                 st: st_at(*p),
+                lod,
             });
         }
         for k in 1..poly.len() as u32 - 1 {
@@ -413,22 +422,25 @@ mod tests {
         let grid = Grid::of(&Terrain::flat(1000.0));
         let mut t = tile(0.0, 0.0, 10.0, 10.0, [0.0, 0.0, 1024.0, 512.0]);
         // Clockwise triangle over the lower-left half.
-        t.crop = Some(vec![[0.0, 0.0], [0.0, 10.0], [10.0, 0.0]]);
+        t.crop = Some(vec![[0.0, 0.0], [0.0, 10.0], [10.0, 0.0]].into());
         let mesh = build(&scene_with(vec![t.clone()]), &grid);
         assert!((area(&mesh) - 50.0).abs() < 1e-3);
         // A concave crop (an L) keeps 3/4.
-        t.crop = Some(vec![
-            [0.0, 0.0],
-            [10.0, 0.0],
-            [10.0, 5.0],
-            [5.0, 5.0],
-            [5.0, 10.0],
-            [0.0, 10.0],
-        ]);
+        t.crop = Some(
+            vec![
+                [0.0, 0.0],
+                [10.0, 0.0],
+                [10.0, 5.0],
+                [5.0, 5.0],
+                [5.0, 10.0],
+                [0.0, 10.0],
+            ]
+            .into(),
+        );
         let mesh = build(&scene_with(vec![t.clone()]), &grid);
         assert!((area(&mesh) - 75.0).abs() < 1e-3);
         // A crop of two points is ignored.
-        t.crop = Some(vec![[0.0, 0.0], [1.0, 1.0]]);
+        t.crop = Some(vec![[0.0, 0.0], [1.0, 1.0]].into());
         let mesh = build(&scene_with(vec![t]), &grid);
         assert!((area(&mesh) - 100.0).abs() < 1e-3);
     }
@@ -468,5 +480,40 @@ mod tests {
         let huge = scene_with(vec![tile(-1e6, -1e6, 2e6, 2e6, [0.0; 4])]);
         let mesh = build(&huge, &Grid::of(&Terrain::hills(100_000.0, 3.0, 2)));
         assert!(!mesh.indices.is_empty());
+    }
+
+    /// Every vertex carries its tile's `TILE_LOD`: in a document, its feature's.
+    #[test]
+    fn vertices_carry_their_features_tile_lod() {
+        let terrain = Terrain::hills(100.0, 10.0, 1);
+        let grid = Grid::of(&terrain);
+        let mut a = tile(0.0, 0.0, 5.0, 5.0, [0.0, 0.0, 512.0, 512.0]);
+        a.feature = Some(0);
+        let mut b = tile(20.0, 0.0, 5.0, 5.0, [0.0, 0.0, 512.0, 512.0]);
+        b.feature = Some(1);
+        let mut scene = scene_with(vec![a, b]);
+        scene.tile_lod = 9000.0;
+        for lod in [300.0, 9000.0] {
+            scene.features.push(crate::scene::FeatureInfo {
+                source: String::new(),
+                asset: String::new(),
+                resolved: None,
+                package: None,
+                kind: crate::scene::FeatureKind::Agb,
+                param: 0,
+                stats: Default::default(),
+                choice: None,
+                corners: Vec::new(),
+                tile_lod: lod,
+                layer_group: Default::default(),
+                hide_tiles: false,
+            });
+        }
+        let mesh = build(&scene, &grid);
+        assert!(!mesh.vertices.is_empty());
+        for v in &mesh.vertices {
+            let want = if v.xy[0] < 10.0 { 300.0 } else { 9000.0 };
+            assert_eq!(v.lod, want, "{v:?}");
+        }
     }
 }

@@ -417,6 +417,25 @@ fn spelling_errors() {
     assert_eq!(ag.spelling_sets[0].spellings_t[0].indices, vec![0]);
 }
 
+#[test]
+fn a_spelling_name_defined_twice_warns_and_the_later_wins() {
+    let src = agb(&format!(
+        "{GRID}\nDEFINE_SPELLING_S w 0\nDEFINE_SPELLING_S w 1 0\nDEFINE_SPELLING_T w 0\nSPELLING_SET 0\nUSE_SPELLING_S w\nUSE_SPELLING_T w"
+    ));
+    let (ag, w) = parse_str(&src).unwrap();
+    let w: Vec<String> = w.iter().map(|d| d.to_string()).collect();
+    assert_eq!(
+        w.len(),
+        1,
+        "one name per direction: S twice warns, T once does not: {w:?}"
+    );
+    assert!(
+        w[0].contains("DEFINE_SPELLING_S: `w` is already defined on line"),
+        "{w:?}"
+    );
+    assert_eq!(ag.spelling_sets[0].spellings_s[0].indices, vec![1, 0]);
+}
+
 fn ags(body: &str) -> String {
     format!("A\n1000\nAG_STRING\nTEXTURE_SCALE 512 512\nTEXTURE_WIDTH 50\nTILE 0 0 10 10\nTILE 10 0 20 10\n{body}\n")
 }

@@ -884,7 +884,7 @@ fn crop_polygons_follow_their_tile() {
     )
     .unwrap();
     let t = s.tiles.iter().find(|t| t.tile_id == Some(1)).unwrap();
-    let crop = t.crop.as_ref().unwrap();
+    let crop = t.crop.as_deref().unwrap();
     assert_eq!(crop.len(), 4);
     assert!(
         geom::signed_area2(crop) > 0.0,
