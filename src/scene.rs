@@ -171,6 +171,27 @@ pub struct FeatureInfo {
     pub hide_tiles: bool,
 }
 
+impl FeatureInfo {
+    /// A feature not laid out yet: nothing resolved, no stats, the default `TILE_LOD` and
+    /// layer group.
+    pub fn new(source: String, asset: String, kind: FeatureKind, param: u32) -> Self {
+        FeatureInfo {
+            source,
+            asset,
+            resolved: None,
+            package: None,
+            kind,
+            param,
+            stats: SceneStats::default(),
+            choice: None,
+            corners: Vec::new(),
+            tile_lod: crate::layout::DEFAULT_TILE_LOD,
+            layer_group: LayerGroup::default(),
+            hide_tiles: false,
+        }
+    }
+}
+
 /// Where the local frame sits on the earth.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Default)]
 pub struct GeoFrame {

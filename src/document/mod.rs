@@ -609,18 +609,9 @@ fn centroid(rings: &[Vec<[f32; 2]>]) -> [f32; 2] {
 /// The feature's entry in `Scene::features`; marks what it placed with its index.
 fn describe(f: &DocFeature, res: &Resolution, scene: Option<&mut Scene>, i: u32) -> FeatureInfo {
     let mut info = FeatureInfo {
-        source: f.source.clone(),
-        asset: f.asset.clone(),
         resolved: res.resolved.as_ref().map(|p| p.display().to_string()),
         package: res.package.clone(),
-        kind: f.kind,
-        param: f.param,
-        stats: Default::default(),
-        choice: None,
-        corners: Vec::new(),
-        tile_lod: crate::layout::DEFAULT_TILE_LOD,
-        layer_group: Default::default(),
-        hide_tiles: false,
+        ..FeatureInfo::new(f.source.clone(), f.asset.clone(), f.kind, f.param)
     };
     if let Some(s) = scene {
         s.update_stats();

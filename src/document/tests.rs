@@ -578,18 +578,13 @@ fn each_feature_keeps_its_tile_lod() {
     let far = part("a.png", "m.obj", 1);
     let (mut s, _) = combine(vec![near, far]);
     let info = |lod: f32| crate::scene::FeatureInfo {
-        source: "t.txt:1".into(),
-        asset: "x.agp".into(),
-        resolved: None,
-        package: None,
-        kind: crate::scene::FeatureKind::Agp,
-        param: 0,
-        stats: Default::default(),
-        choice: None,
-        corners: Vec::new(),
         tile_lod: lod,
-        layer_group: Default::default(),
-        hide_tiles: false,
+        ..crate::scene::FeatureInfo::new(
+            "t.txt:1".into(),
+            "x.agp".into(),
+            crate::scene::FeatureKind::Agp,
+            0,
+        )
     };
     s.features = vec![info(500.0), info(5000.0)];
     s.tiles[0].feature = Some(0);

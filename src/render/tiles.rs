@@ -495,18 +495,13 @@ mod tests {
         scene.tile_lod = 9000.0;
         for lod in [300.0, 9000.0] {
             scene.features.push(crate::scene::FeatureInfo {
-                source: String::new(),
-                asset: String::new(),
-                resolved: None,
-                package: None,
-                kind: crate::scene::FeatureKind::Agb,
-                param: 0,
-                stats: Default::default(),
-                choice: None,
-                corners: Vec::new(),
                 tile_lod: lod,
-                layer_group: Default::default(),
-                hide_tiles: false,
+                ..crate::scene::FeatureInfo::new(
+                    String::new(),
+                    String::new(),
+                    crate::scene::FeatureKind::Agb,
+                    0,
+                )
             });
         }
         let mesh = build(&scene, &grid);
