@@ -1,6 +1,12 @@
 //! The `agview` command line. Only argument handling and reporting live here; every command
 //! is a call into the library.
 
+/// mimalloc, not the system allocator: laying out a document allocates and frees millions
+/// of small vectors on every core, where glibc's allocator spent a quarter of the time and
+/// its arenas' locks kept two cores from doing twice the work (benches/document.rs).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use std::path::PathBuf;
 use std::process::ExitCode;
 

@@ -34,7 +34,7 @@ use crate::resolve::Resolver;
 use crate::scene::{FeatureInfo, FeatureKind, GeoFrame, Scene, SceneKind};
 
 pub use asset::OpenedAsset;
-pub use combine::{atlas_image, combine, load_document_art};
+pub use combine::{atlas_image, combine, combine_with, load_document_art};
 pub use features::{DocFeature, Geometry};
 
 /// The file name WED gives a project.
@@ -312,7 +312,7 @@ fn load_features(
             ),
         ));
     }
-    let (mut scene, atlas) = combine(parts);
+    let (mut scene, atlas) = combine_with(parts, opts.threads);
     scene.kind = scene_kind;
     scene.asset = path.display().to_string();
     scene.seed = args.seed;

@@ -55,6 +55,45 @@ fn combine_shares_art_and_keeps_one_texture_as_declared() {
     assert_eq!(s.kind, SceneKind::Dsf);
 }
 
+/// Merging on several workers (each over a run of parts) gives exactly the serial result,
+/// runs of tiles re-based, art indices, atlas slots and drawing orders included.
+#[test]
+fn combine_on_several_workers_equals_serial() {
+    let parts = || {
+        let mut v = Vec::new();
+        for i in 0..9 {
+            let (tex, mesh) = [("a.png", "m.obj"), ("b.png", "n.obj"), ("a.png", "k.obj")][i % 3];
+            let mut p = part(tex, mesh, 1 + i % 4);
+            p.runs.push(crate::scene::TileRun {
+                first: 0,
+                len: p.tiles.len(),
+            });
+            p.warnings.push(format!("part {i}"));
+            p.polygon.push(vec![[i as f32, 0.0]]);
+            v.push(p);
+        }
+        v
+    };
+    let json = |(s, atlas): (Scene, Vec<String>)| (serde_json::to_string(&s).expect("json"), atlas);
+    let serial = json(combine(parts()));
+    for chunks in [vec![0], vec![0, 1], vec![0, 4, 5], vec![0, 2, 3, 7, 8]] {
+        assert_eq!(
+            json(combine::combine_in_chunks(parts(), &chunks)),
+            serial,
+            "{chunks:?}"
+        );
+    }
+    assert_eq!(json(combine_with(parts(), 4)), serial);
+    // Runs of parts hold about the same number of items.
+    let many: Vec<Scene> = (0..100).map(|_| part("a.png", "m.obj", 10)).collect();
+    assert_eq!(combine::chunk_parts(&many, 4, 1), vec![0, 25, 50, 75]);
+    assert_eq!(
+        combine::chunk_parts(&many, 4, 100_000),
+        vec![0],
+        "small scenes: one run"
+    );
+}
+
 #[test]
 fn combine_moves_tiles_of_other_textures_into_atlas_slots() {
     let (s, atlas) = combine(vec![part("a.png", "m.obj", 1), part("b.png", "n.obj", 1)]);
