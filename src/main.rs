@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-use agview::app::options::{parse_size, RenderArgs};
+use agview::app::options::{parse_size, RenderArgs, TerrainArgs};
 use agview::diag::Diagnostic;
 use agview::input::LayoutArgs;
 
@@ -51,6 +51,8 @@ enum Command {
         asset: PathBuf,
         #[command(flatten)]
         layout: LayoutArgs,
+        #[command(flatten)]
+        terrain: TerrainArgs,
         /// Print the Scene as JSON (otherwise a summary).
         #[arg(long)]
         json: bool,
@@ -174,9 +176,10 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Layout {
             asset,
             layout,
+            terrain,
             json,
         } => {
-            let doc = match load_document(&asset, &layout) {
+            let doc = match load_document(&asset, &layout, terrain.ground()) {
                 Ok(d) => d,
                 Err(e) => {
                     eprintln!("{e}");
@@ -231,11 +234,13 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
 fn load_document(
     path: &std::path::Path,
     layout: &LayoutArgs,
+    ground: Option<agview::document::Ground>,
 ) -> Result<agview::document::Document, Diagnostic> {
     let progress = std::sync::Arc::new(agview::document::Progress::default());
     let opts = agview::document::LoadOptions {
         threads: 0,
         progress: Some(progress.clone()),
+        ground,
     };
     let done = std::sync::atomic::AtomicBool::new(false);
     std::thread::scope(|s| {
@@ -289,7 +294,7 @@ fn render_command(
     (width, height): (u32, u32),
 ) -> anyhow::Result<ExitCode> {
     check_writable(out)?;
-    let mut doc = match load_document(asset, layout) {
+    let mut doc = match load_document(asset, layout, Some(render.ground())) {
         Ok(d) => d,
         Err(e) => {
             eprintln!("{e}");
@@ -300,9 +305,14 @@ fn render_command(
         eprintln!("{w}");
     }
     let art = agview::document::load_document_art(&mut doc);
+    let screened_on = doc.terrain.take();
     let scene = &doc.loaded.scene;
     print_diags(&art.warnings, false);
-    let terrain = render.terrain_for(scene).map_err(anyhow::Error::msg)?;
+    // A document screened by SLOPE_LIMIT is drawn on the terrain it was screened on.
+    let terrain = match screened_on {
+        Some(t) => t,
+        None => render.terrain_for(scene).map_err(anyhow::Error::msg)?,
+    };
     let params = render.frame_params(scene);
     let headless = agview::render::Headless::new()?;
     let mut gpu = headless.upload(scene, &art, &terrain)?;
