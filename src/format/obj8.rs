@@ -8,8 +8,9 @@
 //! +z south, meters; triangles wind clockwise seen from their front (XPlane2Blender reverses
 //! Blender's counter-clockwise order on export).
 //!
-//! What a previewer cannot show (animation, lights, manipulators, attributes other than LOD
-//! and draping) is read past silently; a directive this reader does not know is warned about
+//! `ATTR_layer_group` / `ATTR_layer_group_draped` name the layer group draped geometry
+//! draws in. What a previewer cannot show (animation, lights, manipulators, attributes other
+//! than LOD, draping and layer groups) is read past silently; a directive this reader does not know is warned about
 //! once per keyword.
 //!
 //! Real objects run to megabytes, so the `VT`/`IDX10`/`IDX` lines take a fast path: the

@@ -11,9 +11,10 @@
 //! are one range, and the index list is rebuilt from the ranges shown
 //! ([`DrapedSet::indices_at`]).
 //!
-//! Only the first LOD that has draped geometry is drawn (out to its far distance, where it
-//! fades as tiles fade at `TILE_LOD`); a draped part is the ground's, and X-Plane's
-//! objects keep it in their nearest LOD.
+//! Only the nearest LOD that has draped geometry is drawn (out to its far distance, where it
+//! fades as tiles fade at `TILE_LOD`): a draped part paints the ground, and drawing the
+//! draped geometry of two LODs at once would paint it twice (agview's choice; see
+//! `docs/spec-decisions.md`).
 
 use std::ops::Range;
 

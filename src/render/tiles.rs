@@ -534,4 +534,58 @@ mod tests {
             assert_eq!(v.lod, want, "{v:?}");
         }
     }
+
+    /// A document's tiles form one index segment per layer group and offset, in drawing
+    /// order, each named by its group's place: draped object parts draw between them.
+    #[test]
+    fn segments_follow_the_features_layer_groups() {
+        let grid = Grid::of(&Terrain::flat(200.0));
+        let group = |name: &str, offset: i32| crate::scene::LayerGroup {
+            name: name.into(),
+            offset,
+        };
+        // Feature 0 in roads, 1 and 2 in footprints (offsets 0 and 1); combine numbers
+        // `order` by group, which build follows.
+        let groups = [
+            group("roads", 0),
+            group("footprints", 0),
+            group("footprints", 1),
+        ];
+        let mut tiles = Vec::new();
+        for (k, order) in [(0u32, 9u32), (1, 1), (1, 2), (2, 5)] {
+            let mut t = tile(k as f32 * 20.0, 0.0, 10.0, 10.0, [0.0, 0.0, 512.0, 512.0]);
+            t.feature = Some(k);
+            t.order = order;
+            tiles.push(t);
+        }
+        let mut scene = scene_with(tiles);
+        for g in &groups {
+            scene.features.push(crate::scene::FeatureInfo {
+                layer_group: g.clone(),
+                ..crate::scene::FeatureInfo::new(
+                    String::new(),
+                    String::new(),
+                    crate::scene::FeatureKind::Agp,
+                    0,
+                )
+            });
+        }
+        let mesh = build(&scene, &grid);
+        let keys: Vec<(u32, i32)> = mesh.segments.iter().map(|(k, _)| *k).collect();
+        assert_eq!(
+            keys,
+            vec![
+                groups[1].draw_key(),
+                groups[2].draw_key(),
+                groups[0].draw_key()
+            ]
+        );
+        // The segments cover every index once, in order.
+        let mut next = 0;
+        for (_, r) in &mesh.segments {
+            assert_eq!(r.start, next);
+            next = r.end;
+        }
+        assert_eq!(next as usize, mesh.indices.len());
+    }
 }
