@@ -571,6 +571,101 @@ fn draped_pad_on_slope() {
     );
 }
 
+/// A flat 16 m draped square (OBJ8 `ATTR_draped`, no other geometry) in `group`, its
+/// `TEXTURE_DRAPED` image `texture`.
+fn draped_square(name: &str, texture: usize, group: &str) -> MeshArt {
+    let mut m = MeshArt {
+        name: name.into(),
+        bounds_min: [-8.0, 0.0, -8.0],
+        bounds_max: [8.0, 0.1, 8.0],
+        ..MeshArt::default()
+    };
+    for (x, z, st) in [
+        (-8.0, 8.0, [0.0, 0.0]),
+        (8.0, 8.0, [1.0, 0.0]),
+        (8.0, -8.0, [1.0, 1.0]),
+        (-8.0, -8.0, [0.0, 1.0]),
+    ] {
+        m.vertices.push(MeshVertex {
+            pos: [x, 0.0, z],
+            normal: [0.0, 1.0, 0.0],
+            uv: st,
+        });
+    }
+    m.indices = vec![0, 2, 1, 0, 3, 2];
+    m.draped = Some(agview::art::DrapedArt {
+        lods: vec![MeshLod {
+            near: 0.0,
+            far: 10_000.0,
+            first_index: 0,
+            index_count: 6,
+        }],
+        texture: Some(texture),
+        layer_group: agview::scene::LayerGroup {
+            name: group.into(),
+            offset: 0,
+        },
+    });
+    m
+}
+
+/// Layer groups order draped geometry across assets: a 30 m tile (`footprints`, an AGP's
+/// default) between two draped squares that each reach half over it: the cyan one is in
+/// `runways` (drawn before footprints: the tile covers its half), the magenta one in
+/// `roads` (drawn after: it covers the tile).
+#[test]
+fn draped_parts_draw_in_layer_group_order() {
+    let scene = Scene {
+        tile_texture: Some(TileTexture {
+            path: "quadrants.png".into(),
+            width_px: 128.0,
+            height_px: 128.0,
+        }),
+        tile_lod: 20_000.0,
+        tiles: vec![tile(-15.0, -15.0, 30.0, 30.0, [0.0, 0.0, 128.0, 128.0], 0)],
+        meshes: refs(&["runway_pad.obj", "road_pad.obj"]),
+        objects: vec![
+            object(0, [-15.0, 6.0], 0.0, Placement::Draped),
+            object(1, [15.0, -6.0], 0.0, Placement::Draped),
+        ],
+        ..Scene::default()
+    };
+    let art = ArtSet {
+        meshes: vec![
+            draped_square("runway_pad.obj", 1, "runways"),
+            draped_square("road_pad.obj", 2, "roads"),
+        ],
+        tile_texture: Some(0),
+        images: vec![
+            quadrant_texture(),
+            solid("cyan.png", [0, 220, 230, 255]),
+            solid("magenta.png", [230, 0, 220, 255]),
+        ],
+        ..ArtSet::default()
+    };
+    let params = FrameParams {
+        camera: Camera::top([0.0, 0.0], 28.0),
+        ..FrameParams::default()
+    };
+    let img = check(
+        "draped_parts_in_layer_group_order",
+        &scene,
+        &art,
+        &Terrain::flat(400.0),
+        &params,
+    );
+    let count = |pred: &dyn Fn(&image::Rgba<u8>) -> bool| img.pixels().filter(|p| pred(p)).count();
+    let cyan = count(&|p| p[0] < 80 && p[1] > 150 && p[2] > 150);
+    let magenta = count(&|p| p[0] > 150 && p[1] < 80 && p[2] > 150);
+    // Both squares are the same size; the tile hides half of the cyan one only.
+    assert!(magenta > 1000, "{magenta}");
+    let ratio = cyan as f64 / magenta as f64;
+    assert!(
+        (0.4..0.6).contains(&ratio),
+        "cyan {cyan}, magenta {magenta}"
+    );
+}
+
 /// Tiles with `TILE_LOD 300`: seen from 150 m they all show; from 290 m the nearer ones
 /// show, the middle ones fade and the far ones are gone; from 900 m none is left.
 #[test]
