@@ -344,14 +344,19 @@ fn print_scene_summary(scene: &agview::scene::Scene) {
         for f in &scene.features {
             let fs = &f.stats;
             println!(
-                "  {}: {} -> {}: {} tile(s), {} object(s), {} facade(s), {} tree(s)",
+                "  {}: {} -> {}: {} tile(s), {} object(s), {} facade(s), {} tree(s){}",
                 f.source,
                 f.asset,
                 f.resolved.as_deref().unwrap_or("(not found)"),
                 fs.tiles,
                 fs.objects,
                 fs.facades,
-                fs.trees
+                fs.trees,
+                if f.dropped.is_some() {
+                    " (dropped by SLOPE_LIMIT)"
+                } else {
+                    ""
+                }
             );
         }
     }
