@@ -128,6 +128,7 @@ fn main() {
             let opts = LoadOptions {
                 threads,
                 progress: None,
+                ground: None,
             };
             let mut best = f64::MAX;
             let mut layout = f64::MAX;

@@ -12,7 +12,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-use agview::app::options::{parse_size, RenderArgs};
+use agview::app::options::{parse_size, RenderArgs, TerrainArgs};
 use agview::diag::Diagnostic;
 use agview::input::LayoutArgs;
 
@@ -57,6 +57,8 @@ enum Command {
         asset: PathBuf,
         #[command(flatten)]
         layout: LayoutArgs,
+        #[command(flatten)]
+        terrain: TerrainArgs,
         /// Print the Scene as JSON (otherwise a summary).
         #[arg(long)]
         json: bool,
@@ -180,9 +182,10 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Layout {
             asset,
             layout,
+            terrain,
             json,
         } => {
-            let doc = match load_document(&asset, &layout) {
+            let doc = match load_document(&asset, &layout, terrain.ground()) {
                 Ok(d) => d,
                 Err(e) => {
                     eprintln!("{e}");
@@ -237,11 +240,13 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
 fn load_document(
     path: &std::path::Path,
     layout: &LayoutArgs,
+    ground: Option<agview::document::Ground>,
 ) -> Result<agview::document::Document, Diagnostic> {
     let progress = std::sync::Arc::new(agview::document::Progress::default());
     let opts = agview::document::LoadOptions {
         threads: 0,
         progress: Some(progress.clone()),
+        ground,
     };
     let done = std::sync::atomic::AtomicBool::new(false);
     std::thread::scope(|s| {
@@ -295,7 +300,7 @@ fn render_command(
     (width, height): (u32, u32),
 ) -> anyhow::Result<ExitCode> {
     check_writable(out)?;
-    let mut doc = match load_document(asset, layout) {
+    let mut doc = match load_document(asset, layout, Some(render.ground())) {
         Ok(d) => d,
         Err(e) => {
             eprintln!("{e}");
@@ -306,9 +311,14 @@ fn render_command(
         eprintln!("{w}");
     }
     let art = agview::document::load_document_art(&mut doc);
+    let screened_on = doc.terrain.take();
     let scene = &doc.loaded.scene;
     print_diags(&art.warnings, false);
-    let terrain = render.terrain_for(scene).map_err(anyhow::Error::msg)?;
+    // A document screened by SLOPE_LIMIT is drawn on the terrain it was screened on.
+    let terrain = match screened_on {
+        Some(t) => t,
+        None => render.terrain_for(scene).map_err(anyhow::Error::msg)?,
+    };
     let params = render.frame_params(scene);
     let headless = agview::render::Headless::new()?;
     let mut gpu = headless.upload(scene, &art, &terrain)?;
@@ -340,14 +350,19 @@ fn print_scene_summary(scene: &agview::scene::Scene) {
         for f in &scene.features {
             let fs = &f.stats;
             println!(
-                "  {}: {} -> {}: {} tile(s), {} object(s), {} facade(s), {} tree(s)",
+                "  {}: {} -> {}: {} tile(s), {} object(s), {} facade(s), {} tree(s){}",
                 f.source,
                 f.asset,
                 f.resolved.as_deref().unwrap_or("(not found)"),
                 fs.tiles,
                 fs.objects,
                 fs.facades,
-                fs.trees
+                fs.trees,
+                if f.dropped.is_some() {
+                    " (dropped by SLOPE_LIMIT)"
+                } else {
+                    ""
+                }
             );
         }
     }

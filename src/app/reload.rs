@@ -270,6 +270,8 @@ fn load_one(
                 },
                 atlas: Vec::new(),
                 times: Default::default(),
+                terrain: None,
+                terrain_dependent: false,
             };
             (view, Arc::new(art), terrain)
         }
@@ -277,7 +279,13 @@ fn load_one(
             if let Some(p) = &j.load.progress {
                 p.reset();
             }
-            let mut view = match document::load_with(&j.asset, &j.layout, &j.load) {
+            // The terrain is a layout input of autogen points placed by library path
+            // (SLOPE_LIMIT): a terrain change reloads, and the loader screens them again.
+            let load = document::LoadOptions {
+                ground: Some(j.render.ground()),
+                ..j.load.clone()
+            };
+            let mut view = match document::load_with(&j.asset, &j.layout, &load) {
                 Ok(v) => v,
                 Err(e) => return Some(fail(e.to_string(), watch)),
             };
@@ -296,9 +304,12 @@ fn load_one(
                     a
                 }
             };
-            let terrain = match j.render.terrain_for(&view.loaded.scene) {
-                Ok(t) => t,
-                Err(e) => return Some(fail(e, watch)),
+            let terrain = match view.terrain.take() {
+                Some(t) => t,
+                None => match j.render.terrain_for(&view.loaded.scene) {
+                    Ok(t) => t,
+                    Err(e) => return Some(fail(e, watch)),
+                },
             };
             (view, art, terrain)
         }

@@ -127,6 +127,7 @@ pub fn run(args: ViewArgs) -> anyhow::Result<ExitCode> {
         load: crate::document::LoadOptions {
             threads: 0,
             progress: Some(Default::default()),
+            ground: None,
         },
     };
     loader.load(job.clone(), Trigger::Startup);

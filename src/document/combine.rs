@@ -309,6 +309,7 @@ fn append_rest(out: &mut Scene, mut s: Scene) {
     d.caps.append(&mut s.debug.caps);
     d.edge_min.append(&mut s.debug.edge_min);
     d.edge_max.append(&mut s.debug.edge_max);
+    d.slope_drops.append(&mut s.debug.slope_drops);
     out.warnings.append(&mut s.warnings);
 }
 

@@ -27,6 +27,7 @@
 mod bench;
 mod camera;
 mod context;
+mod draped;
 mod facades;
 mod geom;
 mod headless;
