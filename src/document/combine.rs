@@ -8,6 +8,7 @@
 //! its texture's edge would sample the next slot; autogen tiles stay inside their texture.
 
 use std::collections::HashMap;
+use std::mem::MaybeUninit;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -128,6 +129,16 @@ pub(super) fn combine_in_chunks(parts: Vec<Scene>, chunks: &[usize]) -> (Scene, 
                 .map(|f| f.map_or(0, |f| forest_index(&mut out, f)))
                 .collect()
         };
+        let counts = Counts {
+            tiles: if draw_tiles { s.tiles.len() } else { 0 },
+            objects: s
+                .objects
+                .iter()
+                .filter(|o| o.index < mesh_map.len())
+                .count(),
+            facades: s.facades.len(),
+            trees: s.trees.len(),
+        };
         plans.push(Plan {
             draw_tiles,
             slot,
@@ -136,26 +147,56 @@ pub(super) fn combine_in_chunks(parts: Vec<Scene>, chunks: &[usize]) -> (Scene, 
             mesh_map,
             facade_map,
             forest_map,
+            counts,
         });
     }
-    // Then the items move, on `threads` workers, each over a run of consecutive parts with
-    // about the same number of items; the runs' lists are then appended in part order, so
+    // Then the items move: one worker per run of consecutive parts writes its parts' items
+    // straight into its own region of the merged lists, so each item is moved once and
     // the result never depends on the thread count.
     let plans = &plans;
-    let merged: Vec<Merged> = if chunks.len() <= 1 {
-        vec![merge_parts(plans, 0, parts)]
+    let total = plans
+        .iter()
+        .fold(Counts::default(), |a, p| a.plus(&p.counts));
+    let (mut tiles, mut objects, mut facades, mut trees) = (
+        Vec::with_capacity(total.tiles),
+        Vec::with_capacity(total.objects),
+        Vec::with_capacity(total.facades),
+        Vec::with_capacity(total.trees),
+    );
+    let mut slots = Slots {
+        tiles: &mut tiles.spare_capacity_mut()[..total.tiles],
+        objects: &mut objects.spare_capacity_mut()[..total.objects],
+        facades: &mut facades.spare_capacity_mut()[..total.facades],
+        trees: &mut trees.spare_capacity_mut()[..total.trees],
+    };
+    let mut parts = parts;
+    let mut jobs = Vec::with_capacity(chunks.len());
+    for (k, &start) in chunks.iter().enumerate().rev() {
+        let run = parts.split_off(start.min(parts.len()));
+        let end = chunks.get(k + 1).copied().unwrap_or(plans.len());
+        let counts = plans[start..end]
+            .iter()
+            .fold(Counts::default(), |a, p| a.plus(&p.counts));
+        jobs.push((start, run, counts));
+    }
+    jobs.reverse();
+    let mut work = Vec::with_capacity(jobs.len());
+    let mut tile_base = 0;
+    for (start, run, counts) in jobs {
+        work.push((start, run, slots.take(&counts), tile_base, counts));
+        tile_base += counts.tiles;
+    }
+    let merged: Vec<Merged> = if work.len() <= 1 {
+        work.into_iter()
+            .map(|(start, run, slots, base, _)| merge_parts(plans, start, run, slots, base))
+            .collect()
     } else {
-        let mut parts = parts;
-        let mut runs_of_parts = Vec::with_capacity(chunks.len());
-        for &start in chunks.iter().skip(1).rev() {
-            runs_of_parts.push((start, parts.split_off(start)));
-        }
-        runs_of_parts.push((0, parts));
-        runs_of_parts.reverse();
         std::thread::scope(|scope| {
-            let handles: Vec<_> = runs_of_parts
+            let handles: Vec<_> = work
                 .into_iter()
-                .map(|(start, run)| scope.spawn(move || merge_parts(plans, start, run)))
+                .map(|(start, run, slots, base, _)| {
+                    scope.spawn(move || merge_parts(plans, start, run, slots, base))
+                })
                 .collect();
             handles
                 .into_iter()
@@ -163,29 +204,27 @@ pub(super) fn combine_in_chunks(parts: Vec<Scene>, chunks: &[usize]) -> (Scene, 
                 .collect()
         })
     };
-    let mut merged = merged.into_iter();
-    if let Some(first) = merged.next() {
-        let rest = first.rest;
-        (out.tiles, out.runs) = (first.tiles, first.runs);
-        (out.objects, out.facades, out.trees) = (first.objects, first.facades, first.trees);
-        out.polygon = rest.polygon;
-        out.corners = rest.corners;
-        out.stop_points = rest.stop_points;
-        out.library_objects = rest.library_objects;
-        out.vegetation = rest.vegetation;
-        out.debug = rest.debug;
-        out.warnings.extend(rest.warnings);
+    let written = merged
+        .iter()
+        .fold(Counts::default(), |a, m| a.plus(&m.written));
+    // Every slot was written: the plans counted exactly what `merge_parts` writes. Were it
+    // otherwise (a bug), the lists stay empty rather than expose unwritten memory.
+    assert_eq!(
+        written, total,
+        "combine: items written differ from items planned"
+    );
+    // SAFETY: the first `total.*` elements of each list's spare capacity were initialised by
+    // the workers above (each wrote its whole region, as the assertion checks), and the
+    // lists were allocated with that capacity.
+    unsafe {
+        tiles.set_len(total.tiles);
+        objects.set_len(total.objects);
+        facades.set_len(total.facades);
+        trees.set_len(total.trees);
     }
-    for mut m in merged {
-        let base = out.tiles.len();
-        out.tiles.append(&mut m.tiles);
-        out.runs.extend(m.runs.iter().map(|r| TileRun {
-            first: r.first + base,
-            len: r.len,
-        }));
-        out.objects.append(&mut m.objects);
-        out.facades.append(&mut m.facades);
-        out.trees.append(&mut m.trees);
+    (out.tiles, out.objects, out.facades, out.trees) = (tiles, objects, facades, trees);
+    for m in merged {
+        out.runs.extend(m.runs);
         append_rest(&mut out, m.rest);
     }
     if out.tile_lod <= 0.0 {
@@ -221,57 +260,115 @@ pub(super) fn chunk_parts(parts: &[Scene], threads: usize, min_per_thread: usize
     starts
 }
 
-/// One worker's share of the merged scene: the items of a run of consecutive parts.
-struct Merged {
-    tiles: Vec<Tile>,
-    runs: Vec<TileRun>,
-    objects: Vec<ObjectInstance>,
-    facades: Vec<FacadeInstance>,
-    trees: Vec<TreeInstance>,
-    /// Polygons, overlay marks and warnings.
-    rest: Scene,
+/// How many items a part (or a run of parts) puts in each merged list.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+struct Counts {
+    tiles: usize,
+    objects: usize,
+    facades: usize,
+    trees: usize,
 }
 
-/// Merges the parts `first..` (their plans are `plans[first..]`): tiles get their orders
-/// offset and their `uv`s moved into atlas slots (those of parts that hide them are
-/// dropped), runs are re-based, instances name the merged art lists. The parts are freed
-/// here too.
-fn merge_parts(plans: &[Plan], first: usize, parts: Vec<Scene>) -> Merged {
+impl Counts {
+    fn plus(&self, o: &Counts) -> Counts {
+        Counts {
+            tiles: self.tiles + o.tiles,
+            objects: self.objects + o.objects,
+            facades: self.facades + o.facades,
+            trees: self.trees + o.trees,
+        }
+    }
+}
+
+/// Unwritten regions of the merged lists.
+struct Slots<'a> {
+    tiles: &'a mut [MaybeUninit<Tile>],
+    objects: &'a mut [MaybeUninit<ObjectInstance>],
+    facades: &'a mut [MaybeUninit<FacadeInstance>],
+    trees: &'a mut [MaybeUninit<TreeInstance>],
+}
+
+impl<'a> Slots<'a> {
+    /// The first `n` slots of each list, leaving the rest.
+    fn take(&mut self, n: &Counts) -> Slots<'a> {
+        fn cut<'a, T>(s: &mut &'a mut [T], n: usize) -> &'a mut [T] {
+            let n = n.min(s.len());
+            let (head, tail) = std::mem::take(s).split_at_mut(n);
+            *s = tail;
+            head
+        }
+        Slots {
+            tiles: cut(&mut self.tiles, n.tiles),
+            objects: cut(&mut self.objects, n.objects),
+            facades: cut(&mut self.facades, n.facades),
+            trees: cut(&mut self.trees, n.trees),
+        }
+    }
+}
+
+/// Writes `items` into the next slots; returns how many were written (never more than
+/// there are slots).
+fn put<T>(slots: &mut &mut [MaybeUninit<T>], items: impl Iterator<Item = T>) -> usize {
+    let mut n = 0;
+    for item in items {
+        let Some((slot, rest)) = std::mem::take(slots).split_first_mut() else {
+            break;
+        };
+        slot.write(item);
+        *slots = rest;
+        n += 1;
+    }
+    n
+}
+
+/// One worker's share of the merged scene: the runs of tiles and what is left of a run of
+/// consecutive parts, and how many items it wrote into its slots.
+struct Merged {
+    runs: Vec<TileRun>,
+    /// Polygons, overlay marks and warnings.
+    rest: Scene,
+    written: Counts,
+}
+
+/// Merges the parts `first..` (their plans are `plans[first..]`) into `slots`: tiles get
+/// their orders offset and their `uv`s moved into atlas slots (those of parts that hide
+/// them are dropped), runs are re-based (the run's first tile is merged tile `tile_base`),
+/// instances name the merged art lists. The parts are freed here too.
+fn merge_parts(
+    plans: &[Plan],
+    first: usize,
+    parts: Vec<Scene>,
+    mut slots: Slots,
+    tile_base: usize,
+) -> Merged {
     let plans = &plans[first..first + parts.len()];
     let mut m = Merged {
-        tiles: Vec::with_capacity(
-            plans
-                .iter()
-                .zip(&parts)
-                .filter(|(p, _)| p.draw_tiles)
-                .map(|(_, s)| s.tiles.len())
-                .sum(),
-        ),
         runs: Vec::new(),
-        objects: Vec::with_capacity(parts.iter().map(|s| s.objects.len()).sum()),
-        facades: Vec::with_capacity(parts.iter().map(|s| s.facades.len()).sum()),
-        trees: Vec::with_capacity(parts.iter().map(|s| s.trees.len()).sum()),
         rest: Scene::default(),
+        written: Counts::default(),
     };
     for (plan, mut s) in plans.iter().zip(parts) {
         if plan.draw_tiles {
-            let base = m.tiles.len();
+            let base = tile_base + m.written.tiles;
             let [w, h] = plan.declared;
-            m.tiles
-                .extend(std::mem::take(&mut s.tiles).into_iter().map(|mut t| {
+            m.written.tiles += put(
+                &mut slots.tiles,
+                std::mem::take(&mut s.tiles).into_iter().map(|mut t| {
                     if let Some(k) = plan.slot {
                         let k = k as f32;
                         t.uv = [t.uv[0] / w, t.uv[1] / h + k, t.uv[2] / w, t.uv[3] / h + k];
                     }
                     t.order += plan.order_base;
                     t
-                }));
+                }),
+            );
             m.runs.extend(s.runs.iter().map(|r| TileRun {
                 first: r.first + base,
                 len: r.len,
             }));
         }
-        m.objects.extend(
+        m.written.objects += put(
+            &mut slots.objects,
             std::mem::take(&mut s.objects)
                 .into_iter()
                 .filter_map(|mut o| {
@@ -279,16 +376,20 @@ fn merge_parts(plans: &[Plan], first: usize, parts: Vec<Scene>) -> Merged {
                     Some(o)
                 }),
         );
-        m.facades
-            .extend(std::mem::take(&mut s.facades).into_iter().map(|mut f| {
+        m.written.facades += put(
+            &mut slots.facades,
+            std::mem::take(&mut s.facades).into_iter().map(|mut f| {
                 f.facade = f.facade.and_then(|i| plan.facade_map.get(i).copied());
                 f
-            }));
-        m.trees
-            .extend(std::mem::take(&mut s.trees).into_iter().map(|mut t| {
+            }),
+        );
+        m.written.trees += put(
+            &mut slots.trees,
+            std::mem::take(&mut s.trees).into_iter().map(|mut t| {
                 t.forest = plan.forest_map.get(t.forest as usize).copied().unwrap_or(0);
                 t
-            }));
+            }),
+        );
         append_rest(&mut m.rest, s);
     }
     m
@@ -376,6 +477,8 @@ struct Plan {
     mesh_map: Arc<[usize]>,
     facade_map: Arc<[usize]>,
     forest_map: Vec<u32>,
+    /// What it puts in each merged list.
+    counts: Counts,
 }
 
 /// The index of forest `f` in the combined scene (0: `forest`, k: `more_forests[k - 1]`),
