@@ -319,7 +319,8 @@ fn render_command(
         Some(t) => t,
         None => render.terrain_for(scene).map_err(anyhow::Error::msg)?,
     };
-    let params = render.frame_params(scene);
+    let framing = agview::render::Framing::new(scene, Some(&art), Some(&terrain));
+    let params = render.frame_params(&framing);
     let headless = agview::render::Headless::new()?;
     let mut gpu = headless.upload(scene, &art, &terrain)?;
     let image = headless.render(&mut gpu, &params, width, height)?;

@@ -1167,7 +1167,8 @@ fn check_sample_from(
         ..Default::default()
     };
     let terrain = opts.terrain_for(scene).expect("terrain");
-    let params = opts.frame_params(scene);
+    let framing = agview::render::Framing::new(scene, Some(&art), Some(&terrain));
+    let params = opts.frame_params(&framing);
     let img = render(scene, &art, &terrain, &params, 400, 300);
     compare(&format!("sample_{name}"), &img);
     img
@@ -1264,7 +1265,8 @@ fn sample_missing_art_placeholder() {
     assert!(without.objects.len() < loaded.scene.objects.len());
     let opts = agview::app::options::RenderArgs::default();
     let terrain = opts.terrain_for(&loaded.scene).expect("terrain");
-    let params = opts.frame_params(&loaded.scene);
+    let framing = agview::render::Framing::new(&loaded.scene, Some(&art), Some(&terrain));
+    let params = opts.frame_params(&framing);
     let plain = render(&without, &art, &terrain, &params, 400, 300);
     let orange = |im: &image::RgbaImage| {
         im.pixels()

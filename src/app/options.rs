@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::render::{Camera, FrameParams, Overlays};
+use crate::render::{Camera, FrameParams, Framing, Overlays};
 use crate::scene::Scene;
 use crate::terrain::Terrain;
 
@@ -161,11 +161,11 @@ impl RenderArgs {
         o
     }
 
-    /// The camera for a scene.
-    pub fn camera_for(&self, scene: &Scene) -> Camera {
-        let (lo, hi) = scene.bounds();
+    /// The camera for a scene framed by `framing` (its box over the terrain it is drawn on).
+    pub fn camera_for(&self, framing: &Framing) -> Camera {
+        let (lo, hi) = framing.bounds();
         match self.camera {
-            CameraSpec::Orbit => Camera::frame_scene((lo, hi)),
+            CameraSpec::Orbit => Camera::frame(framing),
             CameraSpec::Top => {
                 let c = [(lo[0] + hi[0]) * 0.5, (lo[1] + hi[1]) * 0.5];
                 let half = ((hi[0] - lo[0]).max(hi[1] - lo[1]) * 0.5 * 1.1).max(5.0);
@@ -175,10 +175,10 @@ impl RenderArgs {
         }
     }
 
-    /// Frame parameters for a scene.
-    pub fn frame_params(&self, scene: &Scene) -> FrameParams {
+    /// Frame parameters for a scene framed by `framing`.
+    pub fn frame_params(&self, framing: &Framing) -> FrameParams {
         FrameParams {
-            camera: self.camera_for(scene),
+            camera: self.camera_for(framing),
             density: self.density,
             overlays: self.overlays(),
             ..FrameParams::default()

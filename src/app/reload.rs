@@ -23,7 +23,7 @@ use crate::art::ArtSet;
 use crate::diag::Diagnostic;
 use crate::document::{self, Document, LoadOptions};
 use crate::input::LayoutArgs;
-use crate::render::{GpuContext, Renderer, SceneGpu};
+use crate::render::{Framing, GpuContext, Renderer, SceneGpu};
 
 /// Quiet time after the last file event before reloading: editors write a file in several
 /// steps (truncate, write, rename), which become one reload.
@@ -65,6 +65,9 @@ pub struct Ready {
     pub view: Document,
     pub art_warnings: Vec<Diagnostic>,
     pub gpu: SceneGpu,
+    /// What the default view frames, over the terrain the scene is drawn on (the fly camera
+    /// keeps above it).
+    pub framing: Framing,
     /// Files to watch: the scene's, and every art file loaded.
     pub files: Vec<PathBuf>,
     pub trigger: Trigger,
@@ -329,6 +332,8 @@ fn load_one(
         Err(e) => return Some(fail(format!("{}: error: {e}", j.asset.display()), watch)),
     };
     let upload_ms = up.elapsed().as_secs_f64() * 1e3;
+    let framing =
+        Framing::new(&view.loaded.scene, Some(&art), Some(&terrain)).with_ground(Arc::new(terrain));
     let mut files = view.loaded.files.clone();
     files.extend(art_files(&art));
     files.extend(watch);
@@ -339,6 +344,7 @@ fn load_one(
         art_warnings: art.warnings.clone(),
         view,
         gpu: scene_gpu,
+        framing,
         files,
         trigger,
         load_ms,
