@@ -114,12 +114,28 @@ enum BenchWhat {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    if !matches!(cli.command, Command::View(_)) {
+        no_display_probe();
+    }
     match run(cli) {
         Ok(code) => code,
         Err(e) => {
             eprintln!("agview: error: {e:#}");
             ExitCode::from(1)
         }
+    }
+}
+
+/// Headless commands open no display, so nothing may ask one anything. Mesa's Vulkan
+/// device-select layer (an implicit layer, on wherever Mesa is) asks the Wayland and X11
+/// displays which GPU they use, to put that one first; with no display, libwayland prints
+/// `error: XDG_RUNTIME_DIR is invalid or not set in the environment.` (twice) before a
+/// render that then succeeds. `NODEVICE_SELECT=1` is the layer's own switch; the adapter is
+/// still chosen by wgpu (high performance first). A value the user set is kept. This runs
+/// first thing in `main`, while the process has one thread.
+fn no_display_probe() {
+    if std::env::var_os("NODEVICE_SELECT").is_none() {
+        std::env::set_var("NODEVICE_SELECT", "1");
     }
 }
 
