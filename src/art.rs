@@ -176,16 +176,6 @@ pub struct ForestArt {
 impl ForestArt {
     /// The tree for a layer and a seeded pick; any tree when the layer is empty.
     pub fn tree(&self, layer: i32, pick: u32) -> Option<&TreeArt> {
-        let n = self.trees.iter().filter(|t| t.layer == layer).count();
-        if n > 0 {
-            self.trees
-                .iter()
-                .filter(|t| t.layer == layer)
-                .nth(pick as usize % n)
-        } else if self.trees.is_empty() {
-            None
-        } else {
-            self.trees.get(pick as usize % self.trees.len())
-        }
+        crate::format::forest::choose(&self.trees, |t| t.layer, layer, pick)
     }
 }

@@ -54,18 +54,22 @@ pub fn load_scene(asset: &Path, args: &LayoutArgs) -> Result<Loaded, Diagnostic>
             let ag = format::autogen::parse(asset, &bytes, &mut diags)?;
             let resolver = Resolver::for_asset(asset, &mut diags);
             let mut input = input::build(args, asset, &mut diags)?;
-            // The forest's spacing drives tree lines and fills.
-            if let Some(v) = &ag.vegetation {
-                if let Some(p) = resolver.resolve(asset, &v.path) {
-                    if let Ok(b) = format::read_file(&p) {
-                        let mut ignore = Vec::new();
-                        if let Ok(f) = format::forest::parse(&p, &b, &mut ignore) {
-                            input.forest_spacing = Some(f.spacing);
-                        }
-                    }
-                }
+            // The forest's spacing drives tree lines and fills; its trees' ranges, their
+            // heights.
+            let forest = ag.vegetation.as_ref().and_then(|v| {
+                let p = resolver.resolve(asset, &v.path)?;
+                let b = format::read_file(&p).ok()?;
+                format::forest::parse(&p, &b, &mut Vec::new())
+                    .ok()
+                    .map(|f| f.facts())
+            });
+            if let Some(f) = &forest {
+                input.forest_spacing = Some(f.spacing);
             }
             let mut scene = crate::layout::layout(&ag, asset, &input)?;
+            if let Some(f) = &forest {
+                crate::layout::trees::seed_heights(&mut scene.trees, 0, f);
+            }
             resolve_refs(&mut scene, &ag, asset, &resolver, &mut diags, &mut files);
             scene
         }

@@ -1282,3 +1282,55 @@ fn sample_missing_art_placeholder() {
         "no placeholder box visible: {with_box} orange pixels with it, {without_box} without"
     );
 }
+
+/// Trees of the sample forest, each with its seeded height: from straight above they are
+/// not edge-on (their flat crowns show), and at 50 m and 500 m they stand as trees.
+#[test]
+fn trees_from_above_and_at_50_and_500_m() {
+    let forest = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("sample_scenery/forests/trees.for");
+    let mut scene = Scene {
+        forest: Some(ArtRef {
+            name: "trees.for".into(),
+            resolved: Some(forest.display().to_string()),
+        }),
+        ..Scene::default()
+    };
+    for i in 0..25u32 {
+        scene.trees.push(TreeInstance {
+            pos: [(i % 5) as f32 * 10.0, (i / 5) as f32 * 10.0],
+            heading: (i * 37 % 360) as f32,
+            layer: (i % 2) as i32,
+            pick: i.wrapping_mul(2_654_435_761),
+            height: 8.0 + (i % 4) as f32 * 3.0,
+            ..TreeInstance::default()
+        });
+    }
+    let art = agview::pipeline::load_art(&scene);
+    assert!(art.warnings.is_empty(), "{:?}", art.warnings);
+    let terrain = Terrain::flat(2000.0);
+    let top = FrameParams {
+        camera: Camera::top([20.0, 20.0], 35.0),
+        ..FrameParams::default()
+    };
+    let with = check("trees_from_above", &scene, &art, &terrain, &top);
+    let bare = render(&Scene::default(), &art, &terrain, &top, 320, 240);
+    let changed = with
+        .pixels()
+        .zip(bare.pixels())
+        .filter(|(a, b)| (0..3).any(|c| a[c].abs_diff(b[c]) > 40))
+        .count();
+    let share = changed as f64 / f64::from(320 * 240);
+    // Edge-on crossed quads alone cover almost nothing from straight above.
+    assert!(
+        share > 0.02,
+        "from above, trees cover {:.1}% of the image",
+        share * 100.0
+    );
+    for (name, distance) in [("trees_at_50m", 50.0), ("trees_at_500m", 500.0)] {
+        let params = FrameParams {
+            camera: Camera::orbit([20.0, 20.0, 0.0], distance, 30.0, 12.0),
+            ..FrameParams::default()
+        };
+        check(name, &scene, &art, &terrain, &params);
+    }
+}

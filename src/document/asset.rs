@@ -16,7 +16,8 @@ use crate::scene::{ArtRef, Scene};
 pub struct OpenedAsset {
     pub path: PathBuf,
     pub autogen: Autogen,
-    forest_spacing: Option<[f32; 2]>,
+    /// The forest's spacing and tree heights.
+    forest: Option<format::forest::ForestFacts>,
     art: ArtPaths,
     /// Warnings from reading the asset, its library, its forest and the art it names.
     pub diagnostics: Vec<Diagnostic>,
@@ -92,17 +93,17 @@ impl OpenedAsset {
                 .as_ref()
                 .and_then(|d| one(&d.path, d.line, "TEXTURE", true)),
         };
-        let forest_spacing = art.forest.as_ref().and_then(|p| {
+        let forest = art.forest.as_ref().and_then(|p| {
             let p = Path::new(p);
             let b = format::read_file(p).ok()?;
             format::forest::parse(p, &b, &mut Vec::new())
                 .ok()
-                .map(|f| f.spacing)
+                .map(|f| f.facts())
         });
         Ok(OpenedAsset {
             path: path.to_path_buf(),
             autogen,
-            forest_spacing,
+            forest,
             art,
             diagnostics,
             files,
@@ -111,8 +112,12 @@ impl OpenedAsset {
 
     /// Lays the asset out on `input`, with its art references resolved.
     pub fn layout(&self, mut input: LayoutInput) -> Result<Scene, Diagnostic> {
-        input.forest_spacing = input.forest_spacing.or(self.forest_spacing);
+        let forest = self.forest.as_ref();
+        input.forest_spacing = input.forest_spacing.or(forest.map(|f| f.spacing));
         let mut scene = crate::layout::layout(&self.autogen, &self.path, &input)?;
+        if let Some(f) = forest {
+            crate::layout::trees::seed_heights(&mut scene.trees, 0, f);
+        }
         let set = |refs: &mut [ArtRef], paths: &[Option<String>]| {
             for (r, p) in refs.iter_mut().zip(paths) {
                 r.resolved.clone_from(p);

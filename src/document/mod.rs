@@ -241,7 +241,7 @@ pub fn package_library(path: &Path) -> Option<PathBuf> {
 enum Opened {
     Autogen(Box<OpenedAsset>),
     /// A forest: its `SPACING` drives the trees.
-    Forest([f32; 2]),
+    Forest(format::forest::ForestFacts),
     /// An object or facade: the art loader reads it.
     Art,
     /// Resolved, but it could not be read (the error was reported once).
@@ -670,7 +670,7 @@ fn open_definition(
         FeatureKind::For => {
             let spacing = format::read_file(file).and_then(|b| {
                 let mut w = Vec::new();
-                format::forest::parse(file, &b, &mut w).map(|f| f.spacing)
+                format::forest::parse(file, &b, &mut w).map(|f| f.facts())
             });
             match spacing {
                 Ok(s) => Opened::Forest(s),
@@ -759,14 +759,15 @@ fn layout_feature(
             };
             a.layout(input)
         }
-        (Opened::Forest(spacing), _) => {
+        (Opened::Forest(facts), _) => {
             let mut s = placed::forest(
                 &f.asset,
                 &rings,
                 f.param,
-                *spacing,
+                facts.spacing,
                 args.seed ^ (index as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15),
             );
+            crate::layout::trees::seed_heights(&mut s.trees, 0, facts);
             if let Some(r) = s.forest.as_mut() {
                 r.resolved = resolved.clone();
             }

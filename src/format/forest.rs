@@ -44,6 +44,46 @@ pub struct Tree {
     pub line: u32,
 }
 
+/// The tree a seeded `pick` chooses among `trees` for an annotation's `layer`: the trees of
+/// that layer in file order, `pick` modulo their count; any tree when the layer has none.
+/// The layout (a tree's height) and the renderer (its picture) choose with this one rule.
+pub fn choose<T>(trees: &[T], layer_of: impl Fn(&T) -> i32, layer: i32, pick: u32) -> Option<&T> {
+    let n = trees.iter().filter(|t| layer_of(t) == layer).count();
+    if n > 0 {
+        trees
+            .iter()
+            .filter(|t| layer_of(t) == layer)
+            .nth(pick as usize % n)
+    } else if trees.is_empty() {
+        None
+    } else {
+        trees.get(pick as usize % trees.len())
+    }
+}
+
+/// What the layout needs of a forest: its `SPACING`, and each `TREE`'s layer and height
+/// range (meters) for seeding tree heights.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ForestFacts {
+    pub spacing: [f32; 2],
+    /// `(layer, [min, max] height)` per `TREE`, in file order.
+    pub heights: Vec<(i32, [f32; 2])>,
+}
+
+impl Forest {
+    /// [`ForestFacts`] of this forest.
+    pub fn facts(&self) -> ForestFacts {
+        ForestFacts {
+            spacing: self.spacing,
+            heights: self
+                .trees
+                .iter()
+                .map(|t| (t.layer, [t.hmin, t.hmax]))
+                .collect(),
+        }
+    }
+}
+
 /// A parsed `.for` file.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Forest {

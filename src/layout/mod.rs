@@ -12,6 +12,7 @@ pub mod geom;
 pub mod placed;
 pub mod rng;
 pub mod slope;
+pub mod trees;
 
 use std::path::PathBuf;
 

@@ -76,9 +76,13 @@ fn add_tree(mesh: &mut TreeMesh, t: &crate::scene::TreeInstance, forest: Option<
                 a.width > 0.0 && a.height > 0.0 && a.width.is_finite() && a.height.is_finite()
             })
             .unwrap_or(&PLACEHOLDER_TREE);
-        // A tree's own height (AGN: seeded in its class or forest range) wins, the width
-        // following the art's aspect; else a width, the height following; else the art's size.
-        let (w, h) = if t.height > 0.0 && t.height.is_finite() {
+        // A tree's own width (an explicit `TREE` width) and height (seeded in its `TREE`'s
+        // range) both count; with one of them, the other follows the art's aspect; with
+        // neither, the art's own size.
+        let given = |v: f32| v > 0.0 && v.is_finite();
+        let (w, h) = if given(t.height) && given(t.width) {
+            (t.width.min(500.0), t.height.min(500.0))
+        } else if given(t.height) {
             let h = t.height.min(500.0);
             (art.width * h / art.height, h)
         } else if t.width > 0.0 && t.width.is_finite() {
@@ -125,8 +129,36 @@ fn add_tree(mesh: &mut TreeMesh, t: &crate::scene::TreeInstance, forest: Option<
                 start + 3,
             ]);
         }
+        // Seen from straight above, the vertical quads are edge-on and vanish: a horizontal
+        // quad across the crown (the picture's upper part, where the foliage is) keeps the
+        // tree visible from above, and is itself edge-on from the side.
+        let (sn, cs) = t.heading.to_radians().sin_cos();
+        let r = 0.4 * w;
+        let crown = t1 + CROWN_FROM * (t2 - t1);
+        let start = mesh.vertices.len() as u32;
+        for (x, y, s, tt) in [
+            (-r, -r, s1, crown),
+            (r, -r, s2, crown),
+            (r, r, s2, t2),
+            (-r, r, s1, t2),
+        ] {
+            mesh.vertices.push(TreeVertex {
+                base: t.pos,
+                offset: [x * cs + y * sn, -x * sn + y * cs],
+                up: CROWN_AT * h,
+                st: [s, tt],
+                _pad: 0.0,
+            });
+        }
+        mesh.indices
+            .extend_from_slice(&[start, start + 1, start + 2, start, start + 2, start + 3]);
     }
 }
+
+/// Where the crown quad sits, as a fraction of the tree's height.
+const CROWN_AT: f32 = 0.6;
+/// The part of the picture mapped onto the crown quad: from this fraction of its height up.
+const CROWN_FROM: f32 = 0.4;
 
 #[cfg(test)]
 mod tests {
@@ -163,14 +195,45 @@ mod tests {
             ..Scene::default()
         };
         let mesh = build(&scene, &[Some(&forest)]);
-        assert_eq!(mesh.vertices.len(), 12);
-        assert_eq!(mesh.indices.len(), 18);
+        // Three crossed quads and the crown quad.
+        assert_eq!(mesh.vertices.len(), 16);
+        assert_eq!(mesh.indices.len(), 24);
         // Scaled to 8 m wide: 16 m tall; the trunk at a quarter of the width.
         let v = &mesh.vertices[..4];
         assert_eq!(v[2].up, 16.0);
         assert!((v[0].offset[0] + 2.0).abs() < 1e-5 && (v[1].offset[0] - 6.0).abs() < 1e-5);
         assert_eq!(v[2].st, [0.25, 1.0]);
         assert_eq!(v[0].base, [10.0, 20.0]);
+    }
+
+    /// From straight above a tree is not edge-on: its crown quad lies flat, at 60 % of its
+    /// height, over the trunk, with the picture's foliage.
+    #[test]
+    fn a_tree_has_a_flat_crown_seen_from_above() {
+        let scene = Scene {
+            trees: vec![TreeInstance {
+                pos: [3.0, 4.0],
+                height: 10.0,
+                heading: 30.0,
+                ..TreeInstance::default()
+            }],
+            ..Scene::default()
+        };
+        let mesh = build(&scene, &[None]);
+        let crown = &mesh.vertices[8..12];
+        assert!(crown.iter().all(|v| v.up == 6.0 && v.base == [3.0, 4.0]));
+        let area = {
+            let p: Vec<[f32; 2]> = crown.iter().map(|v| v.offset).collect();
+            (0..4)
+                .map(|i| p[i][0] * p[(i + 1) % 4][1] - p[(i + 1) % 4][0] * p[i][1])
+                .sum::<f32>()
+                .abs()
+                / 2.0
+        };
+        // 6 m wide placeholder: a 4.8 m square.
+        assert!((area - 4.8 * 4.8).abs() < 1e-3, "{area}");
+        assert_eq!(crown[0].st[1], 0.4);
+        assert_eq!(crown[2].st[1], 1.0);
     }
 
     #[test]
@@ -181,7 +244,7 @@ mod tests {
                     height: 15.0,
                     ..TreeInstance::default()
                 },
-                // The height wins over a width.
+                // A width and a height: both count.
                 TreeInstance {
                     height: 5.0,
                     width: 40.0,
@@ -199,10 +262,11 @@ mod tests {
         let v = &mesh.vertices;
         assert_eq!(v[2].up, 15.0);
         assert!((v[1].offset[0] - 4.5).abs() < 1e-5, "{:?}", v[1].offset);
-        assert_eq!(v[8 + 2].up, 5.0);
-        assert!((v[8 + 1].offset[0] - 1.5).abs() < 1e-5);
+        // Two crossed quads and the crown per tree: 12 vertices.
+        assert_eq!(v[12 + 2].up, 5.0);
+        assert!((v[12 + 1].offset[0] - 20.0).abs() < 1e-5);
         // Not a number: the art's own height.
-        assert_eq!(v[16 + 2].up, 10.0);
+        assert_eq!(v[24 + 2].up, 10.0);
     }
 
     #[test]
@@ -212,7 +276,7 @@ mod tests {
             ..Scene::default()
         };
         let mesh = build(&scene, &[None]);
-        assert_eq!(mesh.vertices.len(), 8);
+        assert_eq!(mesh.vertices.len(), 12);
         assert_eq!(mesh.vertices[2].up, 10.0);
     }
 
@@ -238,8 +302,9 @@ mod tests {
         let mesh = build(&scene, &[None, Some(&tall)]);
         // Forest 0: one placeholder; 1: two tall trees; 3 (past the list): a placeholder.
         let groups: Vec<(usize, u32)> = mesh.groups.iter().map(|g| (g.0, g.2)).collect();
-        assert_eq!(groups, vec![(0, 12), (1, 24), (3, 12)]);
-        let first_tall = mesh.indices[12] as usize;
+        // Each tree: two crossed quads and the crown, 18 indices.
+        assert_eq!(groups, vec![(0, 18), (1, 36), (3, 18)]);
+        let first_tall = mesh.indices[18] as usize;
         assert_eq!(mesh.vertices[first_tall + 2].up, 20.0);
     }
 }
