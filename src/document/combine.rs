@@ -155,6 +155,7 @@ pub fn combine(parts: Vec<Scene>) -> (Scene, Vec<String>) {
         (t, inst)
     });
     out.polygon = rest.polygon;
+    out.spawn = rest.spawn;
     out.corners = rest.corners;
     out.stop_points = rest.stop_points;
     out.library_objects = rest.library_objects;
@@ -173,6 +174,12 @@ pub fn combine(parts: Vec<Scene>) -> (Scene, Vec<String>) {
 /// overlay marks and warnings, in part order. The parts are freed here too.
 fn merge_rest(out: &mut Scene, parts: Vec<Scene>) {
     for mut s in parts {
+        // `spawn` stays beside `polygon`, contour for contour, once some part has it.
+        if !s.spawn.is_empty() || !out.spawn.is_empty() {
+            out.spawn.resize(out.polygon.len(), Vec::new());
+            s.spawn.resize(s.polygon.len(), Vec::new());
+            out.spawn.append(&mut s.spawn);
+        }
         out.polygon.append(&mut s.polygon);
         out.corners.append(&mut s.corners);
         out.stop_points.append(&mut s.stop_points);

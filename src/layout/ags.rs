@@ -2,36 +2,43 @@
 //! spellings, then caps, then trees in what is left.
 //!
 //! The steps follow the AGS spec:
-//! 1. **Contours.** The polygon is the outer contour (counter-clockwise) then holes
-//!    (clockwise), in local meters. The DSF parameter's low byte counts the tile-spawning
-//!    contours, which come first; the high byte is the height / 4 (scrapers use it).
-//! 2. **Corners.** Walking each spawning contour in its vertex order (the polygon's interior
-//!    on the left), a vertex is a corner when the heading turns by more than the crease
-//!    angle (left turns, which are negative, against the left crease; right turns, positive,
-//!    against the right one). The poly-line between two corners is a side. Corner rules are
-//!    tried tier by tier (`PRIORITY_MARKER_CORNER`), in a seeded shuffle within a tier.
+//! 1. **Contours** (see [`join`]). A DSF polygon's windings are poly-lines; adjacent ones
+//!    share a duplicated end point, and the first N (the parameter's low byte) spawn tiles.
+//!    They are joined into closed contours at those shared points, as WED's importer joins
+//!    them, and every edge keeps whether it spawns. Rings (GeoJSON, `--rect`) are closed
+//!    already; their edges spawn as the GeoJSON `spawn` property says, else the first N
+//!    rings spawn whole. The outer contour (counter-clockwise) comes first, then the holes
+//!    (clockwise), in local meters; the high byte is the height / 4 (scrapers use it).
+//! 2. **Corners.** Walking each contour in its vertex order (the polygon's interior on the
+//!    left), a vertex is a corner when the heading turns by more than the crease angle (left
+//!    turns, which are negative, against the left crease; right turns, positive, against
+//!    the right one). A side is a run of spawning edges from a corner, or from where
+//!    spawning starts, to the next corner or to where it stops. Corner rules are tried at
+//!    the corners between two spawning edges, tier by tier (`PRIORITY_MARKER_CORNER`), in a
+//!    seeded shuffle within a tier.
 //! 3. **Edges.** What is left of each side between its corners' tiles is filled with
-//!    spellings, tier by tier (`PRIORITY_MARKER`), the way WED's facade picker fills a wall:
-//!    while even the longest spelling fits, any spelling of the first tier is drawn with
-//!    equal probability; then the one that lands closest to the end without passing it
-//!    (from the first tier that has one that fits), until nothing fits.
+//!    spellings by the best fit (see [`spell`]): at each place the highest tier that has a
+//!    spelling that can go there, and among the sequences those allow one that leaves the
+//!    least unfilled length, drawn with the seed among equals.
 //! 4. **Caps** cover the end of the last tile of each side.
-//! 5. **Fill.** `FILL_LAYER` trees over the interior outside every tile, at the forest's
-//!    `SPACING` (`LayoutInput::forest_spacing`, else 8 m): rows at that spacing, each row
-//!    moved by a seeded jitter and every other one by half a spacing, each tree jittered
-//!    along its row; at most [`MAX_FILL_TREES`] (the spacing grows, with a warning).
-//!    Trees therefore stand in (jittered, staggered) rows: a row is one scanline. Jittering
-//!    each tree off its row too, with the exact test that then needs, cost 17–22 % of the
-//!    whole layout on [`bench_polygons`], so it is not done.
+//! 5. **Fill.** `FILL_LAYER` trees over the interior outside every tile and every hole, at
+//!    the forest's `SPACING` (`LayoutInput::forest_spacing`, else 8 m): rows at that
+//!    spacing, each row moved by a seeded jitter and every other one by half a spacing, each
+//!    tree jittered along its row; at most [`MAX_FILL_TREES`] (the spacing grows, with a
+//!    warning). Trees therefore stand in (jittered, staggered) rows: a row is one scanline.
+//!    Jittering each tree off its row too, with the exact test that then needs, cost 17–22 %
+//!    of the whole layout on [`bench_polygons`], so it is not done.
 //!
-//! Every tile must fit: its body (the quad less a 2 cm inset, and less the band its own
-//! side's bends poke into, see below) lies inside the polygon and off every hole, its stop
-//! points lie inside the polygon at least [`STOP_CLEARANCE`] from every contour, and it does
-//! not cover (within [`STOP_CLEARANCE`] along its own axes) a stop point placed before it.
-//! A tile whose body does not fit is dropped where it is (an atomic group whole). An edge
-//! tile whose stop point falls outside slides forward along its side in [`SLIDE_STEP`]
-//! steps; one that covers an earlier stop point slides forward just past it; at most
-//! [`MAX_SLIDES`] moves, never past the side's free length, else it is skipped.
+//! **Stop points** decide where a tile goes, as the spec says, and nothing else does: a
+//! tile's stop points must lie inside the polygon (a hole is outside), and it must not cover
+//! a stop point placed before it (one on its edge, within [`COVER_EPS`], is not covered, so
+//! tiles with stop points at their ends abut). An edge tile whose stop point is outside
+//! slides forward along its side in [`SLIDE_STEP`] steps; one that covers an earlier stop
+//! point slides forward just to it; at most [`MAX_SLIDES`] moves, never past the side's free
+//! length, else it is skipped (an atomic spelling slides and is skipped whole). Corner tiles
+//! and caps do not slide. A tile that crosses the boundary or a hole with no stop point to
+//! stop it is placed, as X-Plane would place it, and marked `crosses` (drawn in a warning
+//! colour by the `edges` overlay). Holes keep out fill trees and stop points, not tiles.
 //!
 //! Decisions where the spec leaves room (to be collected in `docs/spec-decisions.md`; the
 //! tests named are in `src/layout/ags/tests.rs`):
@@ -43,9 +50,10 @@
 //!   tile ended and ends on the side where the side is its width away, so both bottom
 //!   corners lie on the contour and tiles are contiguous. Within one segment this is the
 //!   segment itself. Where the side's vertices poke into the tile from below (right bends on
-//!   an outer contour), the band up to the highest such vertex is not tested against the
-//!   contour (it is road edge), up to [`BEND_BAND`] of the tile's depth; deeper, the tile
-//!   does not fit. Test: `spellings_fill_by_priority_and_best_fit` (a 90-segment circle).
+//!   an outer contour), the band up to the highest such vertex is not counted as crossing
+//!   the contour (it is road edge), up to [`BEND_BAND`] of the tile's depth; deeper, the
+//!   tile is marked `crosses`. Test: `spellings_fill_by_priority_and_best_fit` (a
+//!   90-segment circle).
 //! - **A one-tile corner** has its bottom edge on the line of the segment arriving at the
 //!   corner. At a convex corner (left turn) it ends at the corner vertex (its bottom-right
 //!   on the vertex, its right edge along the next side at a square corner); at a reflex
@@ -67,17 +75,25 @@
 //!   the first corner and the second at the second. The group condition looks at the tiles
 //!   of the previous corner placed on the same contour (any of them in the group); the
 //!   first corner placed on a contour passes it. A corner rule that places no tile (all of
-//!   them blocked) counts as not placed and the next rule is tried; an atomic one is tried
-//!   whole. Tests: `corner_groups_follow_the_previous_corner`,
+//!   them stopped by stop points) counts as not placed and the next rule is tried; an
+//!   atomic one is tried whole. A one-tile corner sharper than 90° is placed though it
+//!   pokes out of the polygon (marked `crosses`). Only corners between two spawning edges
+//!   get corner tiles; where a spawning run meets a non-spawning edge the side simply ends
+//!   (its cap goes there). Tests: `corner_groups_follow_the_previous_corner`,
 //!   `corner_pairs_take_both_corners`, `atomic_corners_are_whole_or_replaced`.
 //! - **Edge rules.** An `ATOMIC_SPELLING`'s side length is the single segment where the
 //!   spelling starts; its group condition looks at the previous tile placed on the side
-//!   (none yet: it passes). An atomic spelling that does not fit after sliding is discarded
-//!   for that spot and the next choice is made. A plain spelling's tiles slide or are
-//!   skipped one by one.
+//!   (none yet: it passes). An atomic spelling that cannot be placed whole after sliding is
+//!   removed from the candidates for that place and the next best one is taken (a plain
+//!   spelling may slide past the obstacle); when only atomic spellings fit there and none
+//!   can be placed, filling moves [`SKIP_STEP`] on: a blocked atomic spelling never ends
+//!   the side. A plain spelling's tiles slide or are skipped one by one. Tests:
+//!   `a_blocked_atomic_spelling_does_not_end_the_side`.
 //! - **Stop points** block tiles of later placements, not the other tiles of their own
 //!   corner or atomic spelling (which the author drew to overlap). Corner tiles do not
-//!   slide: a corner is where it is. Test: `stop_points_make_tiles_slide_or_skip`.
+//!   slide: a corner is where it is. Tiles slide forward only (the side is filled in its
+//!   walking order). Tests: `stop_points_make_tiles_slide_or_skip`,
+//!   `stop_points_are_the_only_obstacle`.
 //! - **Caps** go at the end of the last edge tile placed on a side (its bottom-right), drawn
 //!   over it; a cap is drawn from `CAPS` with the seed, the next tried when it does not fit.
 //!   `debug.caps` marks those ends. A side without edge tiles gets no cap.
@@ -87,25 +103,34 @@
 //!   `share_y_gives_an_atomic_spelling_one_ground_point`.
 //! - **`HIDE_TILE`**: tiles are laid out (their annotations need them) and the scene says
 //!   `hide_tiles`.
-//! - **Spawning contours.** Without a DSF parameter every contour spawns tiles; a low byte
-//!   above the contour count is a warning and all of them spawn. A winding is closed
-//!   implicitly; a copy of the first point at the end is dropped silently (the DSF way of
-//!   closing), other repeated points and zero-width spikes with a warning. A contour left
-//!   with fewer than 3 points or no area is open: a warning and it is left out (an error
-//!   for the outer contour). A wrong winding is reversed with a warning naming the contour.
-//!   A hole outside the outer contour is left out with a warning. Contours that cross
-//!   themselves or each other are an error. Without a polygon, [`default_polygon`] is used
-//!   with a warning. Test: `bad_polygons_warn_or_fail_cleanly`.
+//! - **Spawning edges.** Without a DSF parameter (and without `spawn`) every edge spawns
+//!   tiles; a low byte above the winding (or ring) count is a warning and all of them
+//!   spawn. Windings are joined as [`join`] says; a chain of windings that does not come
+//!   back to its start is closed by an edge that spawns no tiles (the spec's poly-lines: no
+//!   winding holds that edge), with a warning when the chain spawns tiles (WED writes holes
+//!   that way, which never spawn: no warning). The contour enclosing the largest area is
+//!   the outer one. A copy of the first point at the end is dropped silently (the DSF way
+//!   of closing), other repeated points and zero-width spikes with a warning; flags follow
+//!   their edges through this cleaning and through reversal. A contour left with fewer
+//!   than 3 points or no area is open: a warning and it is left out (an error for the outer
+//!   contour). A wrong winding is reversed with a warning naming the contour. A hole whose
+//!   area lies outside the outer contour is left out with a warning (a hole touching the
+//!   outer contour, or starting on it, is still a hole). Contours that cross themselves or
+//!   each other are an error. Without a polygon, [`default_polygon`] is used with a
+//!   warning. Tests: `bad_polygons_warn_or_fail_cleanly`, `a_partly_spawning_block`,
+//!   `holes_are_judged_by_their_area`.
 //! - **Output.** Tiles are drawn corners first, then edges, then caps, each in placement
 //!   order. A corner tile's `side` is the side that starts at its corner. `atomic` numbers
-//!   the atomic placements (corners and spellings) from 0. `corners` lists every corner of
-//!   every spawning contour, with the rule's line where one was placed.
+//!   the atomic placements (corners and spellings) from 0. `contour` indexes the joined
+//!   contours, outer first. `corners` lists every corner of every contour with a spawning
+//!   edge, with the rule's line where one was placed.
 //!
 //! Every loop is bounded: by the point or rule counts, by [`MAX_SLIDES`], by a step limit
 //! per side, by [`MAX_TILES`] and [`MAX_FILL_TREES`].
 
 mod contour;
 mod index;
+mod join;
 mod spell;
 #[cfg(test)]
 mod tests;
@@ -121,18 +146,23 @@ use super::rng::Rng;
 use super::{scene_for, Emit, LayoutInput, TileXf, DEFAULT_TREE_SPACING};
 use contour::{Corner, Side, Sides};
 use index::{Buckets, PolyIndex};
-use spell::{Candidate, FIT_TOLERANCE};
+use spell::{Plan, Spelling, FIT_TOLERANCE};
 
 pub use contour::turn_angle;
 
-/// How far (meters) a stop point must stay from the contours and from later tiles.
-pub const STOP_CLEARANCE: f32 = 0.5;
+/// A stop point this close (meters) to a tile's edge, or outside, is not covered by it:
+/// tiles whose stop points are at their ends abut.
+pub const COVER_EPS: f32 = 1e-3;
 /// Up to this many stop points are tested one by one; more are looked up by cell.
 const STOP_SCAN: usize = 64;
-/// How far (meters) a blocked edge tile slides forward per try.
-pub const SLIDE_STEP: f32 = 0.5;
-/// At most this many slides per tile or atomic spelling.
-pub const MAX_SLIDES: usize = 40;
+/// How far (meters) an edge tile whose stop point is outside the polygon slides forward per
+/// try (a tile covering an earlier stop point slides just past it in one move).
+pub const SLIDE_STEP: f32 = 0.25;
+/// At most this many slides per tile or atomic spelling (20 m of steps).
+pub const MAX_SLIDES: usize = 80;
+/// How far (meters) filling moves on when every spelling that fits a place is an atomic one
+/// that cannot be placed there.
+pub const SKIP_STEP: f32 = 0.5;
 /// At most this many tiles in one layout (a warning says when the limit is hit).
 pub const MAX_TILES: usize = 100_000;
 /// At most this many fill trees (the spacing grows to stay under it, with a warning).
@@ -263,6 +293,8 @@ struct Detailed {
     stop_units: Vec<usize>,
     /// The first of `scene.trees` that the fill placed (those before come from tiles).
     fill_from: usize,
+    /// Per contour of `scene.polygon`, whether the edge leaving each point spawns tiles.
+    spawn: Vec<Vec<bool>>,
 }
 
 /// Warnings, formatted as the scene carries them.
@@ -303,6 +335,13 @@ struct Tables {
     spellings: Vec<Option<(usize, usize, f32)>>,
     /// Cap tile indices, without repeats.
     caps: Vec<usize>,
+    /// The usable spellings as the best-fit search sees them.
+    spells: Vec<Spelling>,
+    /// The group bits of each class of "previous tile" (see [`spell`]); class 0 is the
+    /// start of a side, which passes every group condition.
+    masks: Vec<u64>,
+    /// The largest common measure of the spelling lengths (whole centimetres).
+    quantum: f32,
 }
 
 impl Tables {
@@ -382,6 +421,69 @@ impl Tables {
                 )),
             }
         }
+        // The groups ATOMIC_SPELLINGs ask about tell the previous tiles apart: a tile's
+        // class is the set of those groups it is in (at most 64 groups are told apart; a
+        // further one is checked when placing, not planned for).
+        let mut groups: Vec<u32> = Vec::new();
+        for sp in &rules.spellings {
+            if let Some(at) = &sp.atomic {
+                if at.group != 0 && !groups.contains(&at.group) && groups.len() < 64 {
+                    groups.push(at.group);
+                }
+            }
+        }
+        let mask_of = |id: i64| {
+            groups
+                .iter()
+                .enumerate()
+                .filter(|(_, &g)| rules.in_group(g, id))
+                .fold(0u64, |m, (b, _)| m | (1 << b))
+        };
+        let mut masks = vec![u64::MAX];
+        let class_of_tile: Vec<usize> = ag
+            .tiles
+            .iter()
+            .map(|t| {
+                let m = mask_of(t.id);
+                match masks.iter().skip(1).position(|&x| x == m) {
+                    Some(k) => k + 1,
+                    None => {
+                        masks.push(m);
+                        masks.len() - 1
+                    }
+                }
+            })
+            .collect();
+        let spells: Vec<Spelling> = rules
+            .spellings
+            .iter()
+            .enumerate()
+            .filter_map(|(i, sp)| {
+                let (a, b, len) = spellings[i]?;
+                let last = *lists[a..b].last()?;
+                Some(Spelling {
+                    index: i,
+                    len,
+                    tier: sp.priority,
+                    atomic: sp.atomic.as_ref().map(|at| {
+                        let bit = groups.iter().position(|&g| g == at.group && g != 0);
+                        (at.length, bit.map(|b| b as u32))
+                    }),
+                    class_after: class_of_tile[last],
+                })
+            })
+            .collect();
+        let gcd = |mut a: u64, mut b: u64| {
+            while b != 0 {
+                (a, b) = (b, a % b);
+            }
+            a
+        };
+        let cm = spells
+            .iter()
+            .map(|s| (f64::from(s.len) * 100.0).round().clamp(1.0, 1e12) as u64)
+            .fold(0, gcd)
+            .max(1);
         Tables {
             mpp,
             size,
@@ -389,6 +491,9 @@ impl Tables {
             corners,
             spellings,
             caps,
+            spells,
+            masks,
+            quantum: cm as f32 / 100.0,
         }
     }
 
@@ -407,9 +512,9 @@ impl Tables {
 #[derive(Debug, Clone, Copy, PartialEq)]
 enum Check {
     Fits,
-    /// Its body leaves the polygon or meets a hole (or the layout is full): it is dropped.
+    /// The layout is full: nothing more is placed.
     Blocked,
-    /// One of its own stop points lies outside the polygon or too near a contour.
+    /// One of its own stop points lies outside the polygon (or in a hole).
     StopOut,
     /// It covers an earlier stop point; sliding it this far (meters) forward uncovers it.
     Covers(f32),
@@ -421,7 +526,7 @@ impl Check {
         match self {
             Check::Fits | Check::Blocked => None,
             Check::StopOut => Some(SLIDE_STEP),
-            Check::Covers(d) => Some(d.max(SLIDE_STEP)),
+            Check::Covers(d) => Some(d.max(COVER_EPS)),
         }
     }
 
@@ -466,7 +571,8 @@ impl Placed {
         [[0.0, 0.0], [w, 0.0], [w, d], [0.0, d]].map(|p| self.frame.to_world(p))
     }
 
-    /// The part of the tile tested against the contours, as a box `(lo, hi)` in its frame.
+    /// The part of the tile that must not meet a contour for it to count as inside (else it
+    /// is marked `crosses`), as a box `(lo, hi)` in its frame.
     fn body(&self) -> Option<(P2, P2)> {
         let [w, d] = self.size;
         let b = self.allowance + INSET;
@@ -524,8 +630,9 @@ struct Placer<'a> {
 /// Buffers the side filling reuses from side to side.
 #[derive(Default)]
 struct Scratch {
-    excluded: Vec<usize>,
-    cands: Vec<Candidate>,
+    /// Spellings refused at the current place, and whether for an atomic failure.
+    excluded: Vec<(usize, bool)>,
+    plan: Plan,
     chords: Vec<(P2, P2, f32)>,
     tries: Vec<Placed>,
 }
@@ -540,8 +647,7 @@ impl<'a> Placer<'a> {
             stops: Vec::with_capacity(64),
             stop_head: std::collections::HashMap::new(),
             stop_next: Vec::new(),
-            stop_cell: t.size.iter().map(|s| geom::len(*s)).fold(1.0, f32::max)
-                + 4.0 * STOP_CLEARANCE,
+            stop_cell: t.size.iter().map(|s| geom::len(*s)).fold(1.0, f32::max) + 1.0,
             units: 0,
             atomics: 0,
             full: false,
@@ -558,44 +664,31 @@ impl<'a> Placer<'a> {
             .map(move |s| frame.to_world([(s[0] - bl[0]) * mpp[0], (s[1] - bl[1]) * mpp[1]]))
     }
 
-    /// Whether the tile may go where it is (see the module doc), and if not, why.
+    /// Whether the tile may go where it is (see the module doc), and if not, why: its stop
+    /// points must lie inside the polygon (not in a hole), and it must not cover a stop point
+    /// placed before it by another unit (strictly: one on its edge is not covered).
     fn check(&self, p: &Placed) -> Check {
         if self.full {
             return Check::Blocked;
         }
-        let Some((lo, hi)) = p.body() else {
-            return Check::Blocked;
-        };
-        if !self.index.box_inside(&p.frame, lo, hi) {
-            return Check::Blocked;
-        }
-        let r = STOP_CLEARANCE;
         for s in self.stops_of(p) {
-            // The body is inside and no contour meets it: a stop point at least the clearance
-            // within it needs no query.
-            let l = p.frame.to_local(s);
-            let deep =
-                l[0] >= lo[0] + r && l[0] <= hi[0] - r && l[1] >= lo[1] + r && l[1] <= hi[1] - r;
-            if !deep && (!self.index.contains(s) || !self.index.clear_of_edges(s, r)) {
+            if !self.index.contains(s) {
                 return Check::StopOut;
             }
         }
         if self.stops.is_empty() {
             return Check::Fits;
         }
-        let c = STOP_CLEARANCE;
+        let e = COVER_EPS;
         let [w, d] = p.size;
         let (lo, hi) = index::bbox(p.quad());
-        // The quad grown by c along its own axes reaches c·√2 past its corners.
-        let g = c * 1.415;
-        let (lo, hi) = ([lo[0] - g, lo[1] - g], [hi[0] + g, hi[1] + g]);
         let mut slide = 0.0f32;
         let mut test = |s: P2, unit: usize| {
-            if unit != p.unit && s[0] >= lo[0] && s[0] <= hi[0] && s[1] >= lo[1] && s[1] <= hi[1] {
+            if unit != p.unit && s[0] > lo[0] && s[0] < hi[0] && s[1] > lo[1] && s[1] < hi[1] {
                 let l = p.frame.to_local(s);
-                if l[0] >= -c && l[0] <= w + c && l[1] >= -c && l[1] <= d + c {
-                    // Uncovered once the tile starts past it.
-                    slide = slide.max(l[0] + c + 0.01);
+                if l[0] > e && l[0] < w - e && l[1] > e && l[1] < d - e {
+                    // Uncovered once the tile starts at it.
+                    slide = slide.max(l[0]);
                 }
             }
         };
@@ -800,13 +893,16 @@ impl<'a> Placer<'a> {
         r
     }
 
-    /// Walks the corners of one contour and places corner rules; returns each corner's
-    /// reach (see [`Placer::reach`]) and the line of the rule placed there.
+    /// Walks the corners of one contour and places corner rules at those between two
+    /// spawning edges (`side_of[k]`: the side starting at corner `k`, `None` where the edge
+    /// leaving it, or the one arriving, does not spawn); returns each corner's reach (see
+    /// [`Placer::reach`]) and the line of the rule placed there.
     fn corners(
         &mut self,
         rules: &StringRules,
         contour: usize,
         corners: &[Corner],
+        side_of: &[Option<usize>],
         rng: &mut Rng,
     ) -> Vec<(P2, Option<u32>)> {
         let t = self.t;
@@ -821,6 +917,9 @@ impl<'a> Placer<'a> {
                 continue;
             }
             done[j] = true;
+            let Some(side) = side_of.get(j).copied().flatten() else {
+                continue;
+            };
             let c = corners[j];
             let placed = &self.placed;
             let group_ok = |g: u32| {
@@ -850,6 +949,7 @@ impl<'a> Placer<'a> {
                                 CornerKind::CornerPair => {
                                     j + 1 < k
                                         && !done[j + 1]
+                                        && side_of.get(j + 1).copied().flatten().is_some()
                                         && within(r.angle2, corners[j + 1].turn)
                                         && within(r.pair_len, c.len_out)
                                         && group_ok(r.group)
@@ -874,9 +974,10 @@ impl<'a> Placer<'a> {
                     };
                     let c2 = corners[j + 1];
                     let start = self.placed.len();
-                    let na = self.corner_unit(&c, ta, rule.order, false, shared, contour, j);
+                    let side2 = side_of[j + 1].unwrap_or(side);
+                    let na = self.corner_unit(&c, ta, rule.order, false, shared, contour, side);
                     let mid = self.placed.len();
-                    let nb = self.corner_unit(&c2, tb, rule.order, false, shared, contour, j + 1);
+                    let nb = self.corner_unit(&c2, tb, rule.order, false, shared, contour, side2);
                     if na + nb == 0 {
                         continue;
                     }
@@ -888,7 +989,7 @@ impl<'a> Placer<'a> {
                     break;
                 }
                 let start = self.placed.len();
-                if self.corner_unit(&c, tiles, rule.order, atomic, shared, contour, j) > 0 {
+                if self.corner_unit(&c, tiles, rule.order, atomic, shared, contour, side) > 0 {
                     out[j] = (self.reach(&c, start), Some(rule.line));
                     prev = Some((start, self.placed.len()));
                     break;
@@ -927,8 +1028,9 @@ impl<'a> Placer<'a> {
         }
     }
 
-    /// Fills `[a, b]` (arc lengths) of a side with spellings. Returns the last edge tile
-    /// placed (index into `placed`) with the arc lengths it spans.
+    /// Fills `[a, b]` (arc lengths) of a side with spellings by the best fit (see
+    /// [`spell`]). Returns the last edge tile placed (index into `placed`) with the arc
+    /// lengths it spans.
     #[allow(clippy::too_many_arguments)]
     fn fill_side(
         &mut self,
@@ -941,16 +1043,24 @@ impl<'a> Placer<'a> {
         rng: &mut Rng,
     ) -> Option<(usize, f32, f32)> {
         let t = self.t;
-        let mut pos = a;
-        let mut prev: Option<i64> = None;
-        let mut last = None;
+        if b - a <= FIT_TOLERANCE || t.spells.is_empty() {
+            return None;
+        }
         let mut scratch = std::mem::take(&mut self.scratch);
         let Scratch {
             excluded,
-            cands,
+            plan,
             chords,
             tries,
         } = &mut scratch;
+        plan.build(&t.spells, &t.masks, t.quantum, b - a, |r| {
+            side.segment_len(side.segment_at(b - r))
+        });
+        let mut pos = a;
+        // The last tile placed on the side (index in file order).
+        let mut prev: Option<usize> = None;
+        let mut last = None;
+        // Spellings refused at `pos`: `true` when an atomic one could not be placed whole.
         excluded.clear();
         for _ in 0..MAX_STEPS_PER_SIDE {
             if self.full {
@@ -961,35 +1071,35 @@ impl<'a> Placer<'a> {
                 break;
             }
             let seg = side.segment_len(side.segment_at(pos));
-            cands.clear();
-            for (i, sp) in rules.spellings.iter().enumerate() {
-                let Some((_, len)) = t.spelling(i) else {
-                    continue;
-                };
-                if excluded.contains(&i) {
-                    continue;
+            let prev_id = prev.map(|i| self.ag.tiles[i].id);
+            let r = plan.quanta(rem);
+            let allowed = |sp: &Spelling| {
+                if sp.len > rem + FIT_TOLERANCE || excluded.iter().any(|&(i, _)| i == sp.index) {
+                    return false;
                 }
-                if let Some(at) = sp.atomic {
-                    let group_ok =
-                        at.group == 0 || prev.is_none_or(|id| rules.in_group(at.group, id));
-                    if !within(Some(at.length), seg) || !group_ok {
-                        continue;
+                match &rules.spellings[sp.index].atomic {
+                    Some(at) => {
+                        within(Some(at.length), seg)
+                            && (at.group == 0
+                                || prev_id.is_none_or(|id| rules.in_group(at.group, id)))
                     }
+                    None => true,
                 }
-                cands.push(Candidate {
-                    index: i,
-                    len,
-                    tier: sp.priority,
-                });
-            }
-            let Some(pick) = spell::choose(cands, rem, rng) else {
+            };
+            let Some(k) = spell::pick(plan, &t.spells, r, allowed, rng) else {
+                if excluded.iter().any(|&(_, atomic)| atomic) {
+                    // Only atomic spellings fit here and none can be placed whole: the side
+                    // goes on a little further.
+                    pos += SKIP_STEP.max(plan.q.min(1.0));
+                    excluded.clear();
+                    continue;
+                }
                 break;
             };
-            let si = cands[pick].index;
+            let si = t.spells[k].index;
             let Some((tiles, _)) = t.spelling(si) else {
                 break;
             };
-            let atomic = rules.spellings[si].atomic.is_some();
             // The chords of the spelling's tiles from `from` (they take more arc across
             // bends than the tiles' widths).
             let walk = |from: f32, out: &mut Vec<(P2, P2, f32)>| {
@@ -1004,11 +1114,10 @@ impl<'a> Placer<'a> {
             walk(pos, chords);
             let end = chords.last().map_or(pos, |c| c.2);
             if end > b + FIT_TOLERANCE {
-                excluded.push(si);
+                excluded.push((si, false));
                 continue;
             }
-            excluded.clear();
-            if atomic {
+            if rules.spellings[si].atomic.is_some() {
                 let unit = self.units;
                 let shared = rules.share_y;
                 let mut ok = false;
@@ -1049,7 +1158,7 @@ impl<'a> Placer<'a> {
                                 ..*p
                             });
                         }
-                        prev = tiles.last().map(|&ti| self.ag.tiles[ti].id);
+                        prev = tiles.last().copied();
                         pos = s;
                         ok = true;
                         break;
@@ -1059,12 +1168,15 @@ impl<'a> Placer<'a> {
                         None => break,
                     }
                 }
-                if !ok {
-                    // Discarded here; the side moves on without it.
-                    excluded.push(si);
+                if ok {
+                    excluded.clear();
+                } else {
+                    // Discarded for this place; the other spellings are tried here.
+                    excluded.push((si, true));
                 }
                 continue;
             }
+            excluded.clear();
             let mut cursor = pos;
             for (k, &ti) in tiles.iter().enumerate() {
                 let rest: f32 = tiles[k + 1..].iter().map(|&i| t.size[i][0]).sum();
@@ -1087,7 +1199,7 @@ impl<'a> Placer<'a> {
                         last = Some((self.placed.len(), s, c.2));
                         self.commit(p);
                         self.units += 1;
-                        prev = Some(self.ag.tiles[ti].id);
+                        prev = Some(ti);
                         cursor = c.2;
                         placed = true;
                         break;
@@ -1159,27 +1271,71 @@ struct Walk {
 /// One contour after cleaning.
 struct Contour {
     pts: Vec<P2>,
+    /// Whether the edge leaving each point spawns tiles.
+    spawn: Vec<bool>,
     /// Usable: closed, with area, inside the outer contour.
     usable: bool,
 }
 
-/// Cleans the input contours (see the module doc) and checks that they do not cross.
+/// A point of the ring's own area (strictly inside it, near its first edge that offers
+/// one), whatever the ring's winding; `None` for a ring with no area.
+fn point_inside(ring: &[P2]) -> Option<P2> {
+    let n = ring.len();
+    let ccw = geom::signed_area2(ring) > 0.0;
+    for k in 0..n {
+        let (a, b) = (ring[k], ring[(k + 1) % n]);
+        let d = geom::sub(b, a);
+        let len = geom::len(d);
+        if len <= contour::SAME_POINT {
+            continue;
+        }
+        let inward = if ccw { left(d) } else { [d[1], -d[0]] };
+        let off = (len * 0.01).min(0.05) / len;
+        let p = geom::add(geom::lerp(a, b, 0.5), geom::scale(inward, off));
+        if point_in(p, ring) {
+            return Some(p);
+        }
+    }
+    None
+}
+
+fn point_in(p: P2, ring: &[P2]) -> bool {
+    let n = ring.len();
+    let mut inside = false;
+    let mut j = n.wrapping_sub(1);
+    for i in 0..n {
+        let (a, b) = (ring[i], ring[j]);
+        if (a[1] > p[1]) != (b[1] > p[1]) {
+            let x = a[0] + (p[1] - a[1]) / (b[1] - a[1]) * (b[0] - a[0]);
+            if p[0] < x {
+                inside = !inside;
+            }
+        }
+        j = i;
+    }
+    inside
+}
+
+/// Cleans the contours (see the module doc). A hole is judged by its area: it is kept when
+/// a point of its own area lies inside the outer contour, so a hole touching the outer
+/// contour, or starting on it, is still a hole.
 fn contours(
-    rings: &[Vec<P2>],
+    raw: Vec<join::RawContour>,
     asset: &Path,
     input: &LayoutInput,
     msgs: &mut Msgs,
 ) -> Result<Vec<Contour>, Diagnostic> {
-    if rings.is_empty() {
+    if raw.is_empty() {
         return Err(input.polygon_error(asset, "the polygon has no contour"));
     }
-    let mut out = Vec::with_capacity(rings.len());
-    for (i, ring) in rings.iter().enumerate() {
+    let mut out: Vec<Contour> = Vec::with_capacity(raw.len());
+    for (i, rc) in raw.into_iter().enumerate() {
         let what = if i == 0 {
             "the outer contour"
         } else {
             "a hole"
         };
+        let ring = &rc.pts;
         if let Some(k) = ring
             .iter()
             .position(|p| !p[0].is_finite() || !p[1].is_finite())
@@ -1189,7 +1345,14 @@ fn contours(
                 format!("contour {i} ({what}): point {k} is not a finite number"),
             ));
         }
-        let (pts, info) = contour::clean(ring, i == 0);
+        if rc.unclosed && rc.spawn.iter().any(|&f| f) {
+            let list: Vec<String> = rc.windings.iter().map(|w| w.to_string()).collect();
+            msgs.polygon(format!(
+                "contour {i} ({what}): winding(s) {} do not come back to where they start (the spec wants every winding closed: the last point repeats the first, or the next winding starts there); closed by an edge that spawns no tiles",
+                list.join(", ")
+            ));
+        }
+        let (pts, spawn, info) = contour::clean(ring, &rc.spawn, i == 0);
         if info.repeated > 0 {
             msgs.polygon(format!(
                 "contour {i} ({what}): dropped {} repeated (zero-length) vertex(es)",
@@ -1220,7 +1383,11 @@ fn contours(
                 return Err(input.polygon_error(asset, msg));
             }
             msgs.polygon(format!("{msg}; left out"));
-            out.push(Contour { pts, usable: false });
+            out.push(Contour {
+                pts,
+                spawn,
+                usable: false,
+            });
             continue;
         }
         if info.reversed {
@@ -1232,13 +1399,13 @@ fn contours(
                 format!("contour {i} (a hole) runs counter-clockwise; reversed to clockwise")
             });
         }
-        let usable = i == 0 || geom::point_in_rings(pts[0], std::slice::from_ref(&out[0].pts));
+        let usable = i == 0 || point_inside(&pts).is_some_and(|p| point_in(p, &out[0].pts));
         if !usable {
             msgs.polygon(format!(
                 "contour {i} (a hole) lies outside the outer contour; left out"
             ));
         }
-        out.push(Contour { pts, usable });
+        out.push(Contour { pts, spawn, usable });
     }
     Ok(out)
 }
@@ -1266,7 +1433,8 @@ fn run(ag: &Autogen, asset_path: &Path, input: &LayoutInput) -> Result<Detailed,
     let default_rules = StringRules::default();
     let rules = ag.string.as_ref().unwrap_or(&default_rules);
 
-    // 1. Contours.
+    // 1. Contours: the windings joined (or the rings taken), each edge knowing whether it
+    // spawns tiles.
     let fallback;
     let rings: &[Vec<P2>] = match &input.polygon {
         Some(p) => p,
@@ -1276,7 +1444,38 @@ fn run(ag: &Autogen, asset_path: &Path, input: &LayoutInput) -> Result<Detailed,
             &fallback
         }
     };
-    let cs = contours(rings, asset_path, input, &mut msgs)?;
+    let what = if input.windings { "winding" } else { "contour" };
+    let spawn = input.spawn.as_deref().filter(|_| !input.windings);
+    let spawning = match input.param {
+        Some(_) if spawn.is_none() => {
+            let claimed = input.low_byte() as usize;
+            if claimed > rings.len() {
+                msgs.polygon(format!(
+                    "the DSF parameter's low byte says {claimed} tile-spawning {what}(s), but the polygon has {}; all of them spawn tiles",
+                    rings.len()
+                ));
+            } else if claimed == 0 {
+                msgs.polygon(format!(
+                    "the DSF parameter's low byte is 0: no {what} spawns tiles"
+                ));
+            }
+            claimed.min(rings.len())
+        }
+        _ => rings.len(),
+    };
+    if let Some(flags) = spawn {
+        let fits =
+            flags.len() == rings.len() && flags.iter().zip(rings).all(|(f, r)| f.len() == r.len());
+        if !fits {
+            msgs.polygon("the `spawn` flags do not give one flag per edge of each ring: ignored; every ring spawns tiles");
+        }
+    }
+    let raw = if input.windings {
+        join::join(rings, spawning)
+    } else {
+        join::rings(rings, spawn, spawning)
+    };
+    let cs = contours(raw, asset_path, input, &mut msgs)?;
     let index = {
         let live: Vec<&[P2]> = cs
             .iter()
@@ -1293,37 +1492,30 @@ fn run(ag: &Autogen, asset_path: &Path, input: &LayoutInput) -> Result<Detailed,
         return Err(input.polygon_error(asset_path, msg));
     }
     scene.polygon = cs.iter().map(|c| c.pts.clone()).collect();
-    let spawning = match input.param {
-        Some(_) => {
-            let claimed = input.low_byte() as usize;
-            if claimed > rings.len() {
-                msgs.polygon(format!(
-                    "the DSF parameter's low byte says {claimed} tile-spawning contour(s), but the polygon has {}; all of them spawn tiles",
-                    rings.len()
-                ));
-            } else if claimed == 0 {
-                msgs.polygon("the DSF parameter's low byte is 0: no contour spawns tiles");
-            }
-            claimed.min(rings.len())
-        }
-        None => rings.len(),
-    };
+    scene.spawn = cs.iter().map(|c| c.spawn.clone()).collect();
+    let spawn_flags = scene.spawn.clone();
     let tables = Tables::new(ag, rules, mpp, &mut msgs);
 
-    // 2. Corners and sides of the spawning contours.
+    // 2. Corners and sides of the contours with spawning edges.
     let rng = Rng::new(input.seed);
     let mut corner_rng = rng.fork(1);
     let mut edge_rng = rng.fork(2);
     let mut cap_rng = rng.fork(3);
     let mut placer = Placer::new(ag, &tables, &index);
     let mut walks: Vec<Walk> = Vec::new();
-    for (ci, c) in cs.iter().enumerate().take(spawning) {
-        if !c.usable {
+    for (ci, c) in cs.iter().enumerate() {
+        if !c.usable || !c.spawn.iter().any(|&f| f) {
             continue;
         }
         let corners = contour::corners(&c.pts, rules.crease_left, rules.crease_right);
-        let sides = contour::sides(&c.pts, &corners);
-        let reach = placer.corners(rules, ci, &corners, &mut corner_rng);
+        let sides = contour::sides(&c.pts, &corners, &c.spawn);
+        let mut side_of = vec![None; corners.len()];
+        for (j, side) in sides.iter().enumerate() {
+            if let Some(k) = side.start_corner {
+                side_of[k] = Some(j);
+            }
+        }
+        let reach = placer.corners(rules, ci, &corners, &side_of, &mut corner_rng);
         for (k, corner) in corners.iter().enumerate() {
             scene.corners.push(CornerMark {
                 pos: corner.pos,
@@ -1437,6 +1629,9 @@ fn run(ag: &Autogen, asset_path: &Path, input: &LayoutInput) -> Result<Detailed,
             side: Some(p.side),
             atomic: p.atomic,
             crop,
+            crosses: !p
+                .body()
+                .is_some_and(|(lo, hi)| index.box_inside(&p.frame, lo, hi)),
             order: order as u32,
             ..Default::default()
         });
@@ -1464,6 +1659,7 @@ fn run(ag: &Autogen, asset_path: &Path, input: &LayoutInput) -> Result<Detailed,
         tile_units: placer.placed.iter().map(|p| p.unit).collect(),
         stop_units: placer.stops.iter().map(|s| s.1).collect(),
         fill_from,
+        spawn: spawn_flags,
         scene,
     })
 }

@@ -447,17 +447,25 @@ fn ags(body: &str) -> String {
 fn tile_id_collisions_name_both_lines() {
     // Tiles on lines 6 (id 0) and 7 (id 1) are implicit; line 9's TILE_ID 1 collides.
     let (ag, w) = parse_str(&ags("TILE_ID 1\nTILE 20 0 30 10\nSPELLING 1")).unwrap();
-    assert_eq!(ag.tiles.iter().map(|t| t.id).collect::<Vec<_>>(), vec![0, 1, 1]);
+    assert_eq!(
+        ag.tiles.iter().map(|t| t.id).collect::<Vec<_>>(),
+        vec![0, 1, 1]
+    );
     assert_eq!(w.len(), 1, "{w:?}");
     let msg = w[0].to_string();
     assert!(
-        msg.starts_with("t.ag:8:") && msg.contains("implicit id of the tile on line 7") && msg.contains("line 9"),
+        msg.starts_with("t.ag:8:")
+            && msg.contains("implicit id of the tile on line 7")
+            && msg.contains("line 9"),
         "{msg}"
     );
     // The other way round: an explicit id first, then a tile whose index is that id.
     let src = "A\n1000\nAG_STRING\nTEXTURE_SCALE 512 512\nTEXTURE_WIDTH 50\nTILE_ID 1\nTILE 0 0 10 10\nTILE 10 0 20 10\n";
     let (ag, w) = parse_str(src).unwrap();
-    assert_eq!(ag.tiles.iter().map(|t| t.id).collect::<Vec<_>>(), vec![1, 1]);
+    assert_eq!(
+        ag.tiles.iter().map(|t| t.id).collect::<Vec<_>>(),
+        vec![1, 1]
+    );
     let w: Vec<_> = w.iter().filter(|d| d.message.contains("TILE_ID")).collect();
     assert_eq!(w.len(), 1, "{w:?}");
     let msg = w[0].to_string();
@@ -482,9 +490,15 @@ fn string_rule_errors() {
     assert!(err(&ags("GROUP 0 1")).contains("positive integer"));
     // An explicit id equal to an implicit one is a warning (see the test above).
     let (_, w) = parse_str(&ags("TILE_ID 0\nTILE 0 0 1 1\nSPELLING 0")).unwrap();
-    assert!(w[0].to_string().contains("implicit id of the tile on line 6"), "{w:?}");
-    assert!(err(&ags("TILE_ID 7\nTILE 0 0 1 1\nTILE_ID 7\nTILE 0 0 1 1"))
-        .contains("TILE_ID 7 is already used by the tile on line 9"));
+    assert!(
+        w[0].to_string()
+            .contains("implicit id of the tile on line 6"),
+        "{w:?}"
+    );
+    assert!(
+        err(&ags("TILE_ID 7\nTILE 0 0 1 1\nTILE_ID 7\nTILE 0 0 1 1"))
+            .contains("TILE_ID 7 is already used by the tile on line 9")
+    );
     assert!(err(&ags("CORNER -80 -100 0")).contains("range is empty"));
     let (_, w) = parse_str(&ags("SPELLING 0\nATOMIC_SPELLING 0 10 5 1")).unwrap();
     assert!(w[0].to_string().contains("group 5 is not defined"), "{w:?}");
