@@ -473,17 +473,7 @@ impl Tables {
                 })
             })
             .collect();
-        let gcd = |mut a: u64, mut b: u64| {
-            while b != 0 {
-                (a, b) = (b, a % b);
-            }
-            a
-        };
-        let cm = spells
-            .iter()
-            .map(|s| (f64::from(s.len) * 100.0).round().clamp(1.0, 1e12) as u64)
-            .fold(0, gcd)
-            .max(1);
+        let quantum = spell::quantum(&spells);
         Tables {
             mpp,
             size,
@@ -493,7 +483,7 @@ impl Tables {
             caps,
             spells,
             masks,
-            quantum: cm as f32 / 100.0,
+            quantum,
         }
     }
 

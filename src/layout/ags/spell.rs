@@ -38,6 +38,23 @@ pub struct Spelling {
     pub class_after: usize,
 }
 
+/// The largest common measure of the spellings' lengths, in whole centimetres (at least
+/// 1 cm): the quantum under which the best-fit table is exact.
+pub fn quantum(spellings: &[Spelling]) -> f32 {
+    let gcd = |mut a: u64, mut b: u64| {
+        while b != 0 {
+            (a, b) = (b, a % b);
+        }
+        a
+    };
+    let cm = spellings
+        .iter()
+        .map(|s| (f64::from(s.len) * 100.0).round().clamp(1.0, 1e12) as u64)
+        .fold(0, gcd)
+        .max(1);
+    cm as f32 / 100.0
+}
+
 /// Whether a spelling may follow a tile of class mask `mask`.
 fn group_ok(sp: &Spelling, mask: u64) -> bool {
     match sp.atomic {
@@ -207,7 +224,7 @@ mod tests {
     /// The sequence `pick` makes on an empty stretch of `len` meters.
     fn fill(spellings: &[Spelling], len: f32, seed: u64) -> Vec<usize> {
         let mut plan = Plan::default();
-        plan.build(spellings, &[u64::MAX], 0.01, len, |_| 0.0);
+        plan.build(spellings, &[u64::MAX], quantum(spellings), len, |_| 0.0);
         let mut rng = Rng::new(seed);
         let mut rem = len;
         let mut out = Vec::new();
@@ -272,6 +289,29 @@ mod tests {
         s[1].atomic = Some(([0.0, 40.0], None));
         plan.build(&s, &masks, 10.0, 30.0, |_| 50.0);
         assert_eq!(plan.best[3], 2);
+    }
+
+    proptest::proptest! {
+        /// With whole-metre spellings of one tier, the fill is the longest sum of spelling
+        /// lengths (with repeats) that fits the side: a brute-force knapsack agrees.
+        #[test]
+        fn the_fill_is_the_best_sum(
+            lens in proptest::collection::vec(3u32..30, 1..5),
+            side in 10.0f32..200.0,
+            seed in 0u64..1000,
+        ) {
+            let s: Vec<Spelling> = lens.iter().enumerate().map(|(i, &l)| sp(i, l as f32, 0)).collect();
+            let seq = fill(&s, side, seed);
+            let total: u32 = seq.iter().map(|&i| lens[i]).sum();
+            let cap = side.floor() as usize;
+            let mut reach = vec![false; cap + 1];
+            reach[0] = true;
+            for x in 1..=cap {
+                reach[x] = lens.iter().any(|&l| l as usize <= x && reach[x - l as usize]);
+            }
+            let best = (0..=cap).rev().find(|&x| reach[x]).unwrap_or(0) as u32;
+            proptest::prop_assert_eq!(total, best, "{:?} on {}", seq, side);
+        }
     }
 
     #[test]

@@ -1389,6 +1389,89 @@ proptest! {
     }
 }
 
+/// The windings WED's exporter writes for an outer ring with these edge flags (see
+/// `format::wed::export`): the spawning runs first, then the non-spawning runs (adjacent
+/// runs sharing their end point; a one-point first winding when the first edge does not
+/// spawn), then the holes, whole and open; and the number of spawning windings.
+fn wed_windings(rings: &[Vec<P2>], flags: &[bool]) -> (Vec<Vec<P2>>, u32) {
+    let outer = &rings[0];
+    let mut spawning: Vec<Vec<P2>> = vec![Vec::new()];
+    let mut other: Vec<Vec<P2>> = Vec::new();
+    let mut last = true;
+    for (p, &f) in outer.iter().zip(flags) {
+        if last {
+            spawning.last_mut().unwrap().push(*p);
+        } else {
+            other.last_mut().unwrap().push(*p);
+        }
+        if f != last {
+            if last {
+                other.push(vec![*p]);
+            } else {
+                spawning.push(vec![*p]);
+            }
+            last = f;
+        }
+    }
+    if last {
+        spawning.last_mut().unwrap().push(outer[0]);
+    } else {
+        other.last_mut().unwrap().push(outer[0]);
+    }
+    let n = spawning.len() as u32;
+    let mut w = spawning;
+    w.extend(other);
+    w.extend(rings[1..].iter().cloned());
+    (w, n)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: 200,
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    })]
+
+    /// Any spawn flags on the outer ring: the windings WED writes for them join back into the
+    /// ring with those flags (the GeoJSON `spawn` form; the joined ring may start at another
+    /// vertex), and the spec's statements hold (tiles only on spawning edges, see
+    /// `check_spec`).
+    #[test]
+    fn windings_and_spawn_flags_lay_out_alike(kind in 0u8..4, n in 0usize..1000, seed in any::<u64>()) {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("sample_scenery/autogen/lakeside.ags");
+        let bytes = std::fs::read(&path).expect("the sample string");
+        let ag = parse(&path, &bytes, &mut Vec::new()).unwrap();
+        let rings = polygon(kind, n, seed);
+        let mut rng = Rng::new(seed ^ 0x5eed);
+        let flags: Vec<bool> = rings[0].iter().map(|_| rng.below(3) > 0).collect();
+        let (w, low) = wed_windings(&rings, &flags);
+        let mut spawn: Vec<Vec<bool>> = rings.iter().map(|r| vec![false; r.len()]).collect();
+        spawn[0] = flags;
+        let a = windings_input(w, low, seed);
+        let b = geojson_input(rings, spawn, seed);
+        let (da, db) = (run(&ag, &path, &a), run(&ag, &path, &b));
+        match (da, db) {
+            (Ok(da), Ok(db)) => {
+                check_spec(&ag, &a, &da);
+                check_spec(&ag, &b, &db);
+                let (pa, pb) = (&da.scene.polygon, &db.scene.polygon);
+                prop_assert_eq!(pa.len(), pb.len());
+                prop_assert_eq!(&pa[1..], &pb[1..]);
+                prop_assert_eq!(&da.spawn[1..], &db.spawn[1..]);
+                let m = pb[0].len();
+                prop_assert_eq!(pa[0].len(), m);
+                let k = pb[0].iter().position(|p| *p == pa[0][0]).expect("same vertices");
+                for i in 0..m {
+                    prop_assert_eq!(pa[0][i], pb[0][(i + k) % m]);
+                    prop_assert_eq!(da.spawn[0][i], db.spawn[0][(i + k) % m]);
+                }
+            }
+            (Err(ea), Err(eb)) => prop_assert_eq!(ea.message, eb.message),
+            (x, y) => prop_assert!(false, "{:?} vs {:?}", x.map(|_| ()), y.map(|_| ())),
+        }
+    }
+}
+
 /// The benchmark's towns and the jagged stress towns (most vertices corners, sides a few
 /// meters long) obey the spec's statements with the sample string, one and two spawning
 /// contours.
