@@ -95,7 +95,8 @@ impl Plan {
         mut segment: impl FnMut(f32) -> f32,
     ) {
         let q = quantum.max(len / MAX_PLAN as f32).max(1e-3);
-        let n = ((len / q) + 1e-3).floor().max(0.0) as usize;
+        // What fits within the tolerance counts as fitting, here as when placing.
+        let n = ((len + FIT_TOLERANCE) / q).floor().max(0.0) as usize;
         self.q = q;
         self.n = n;
         self.units.clear();
@@ -139,7 +140,7 @@ impl Plan {
 
     /// Quanta in `rem` meters (at most the table's).
     pub fn quanta(&self, rem: f32) -> usize {
-        (((rem / self.q) + 1e-3).floor().max(0.0) as usize).min(self.n)
+        (((rem + FIT_TOLERANCE) / self.q).floor().max(0.0) as usize).min(self.n)
     }
 
     /// How many quanta the best sequence starting with spelling `k` fills of the last `r`.
@@ -303,7 +304,8 @@ mod tests {
             let s: Vec<Spelling> = lens.iter().enumerate().map(|(i, &l)| sp(i, l as f32, 0)).collect();
             let seq = fill(&s, side, seed);
             let total: u32 = seq.iter().map(|&i| lens[i]).sum();
-            let cap = side.floor() as usize;
+            // Within the tolerance a spelling counts as fitting.
+            let cap = (side + FIT_TOLERANCE).floor() as usize;
             let mut reach = vec![false; cap + 1];
             reach[0] = true;
             for x in 1..=cap {

@@ -1472,6 +1472,33 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: 300,
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    })]
+
+    /// Windings of any points (one-point windings, repeats, chains that close or not, ends
+    /// shared by several) join and lay out, or fail with an error; never a panic.
+    #[test]
+    fn any_windings_lay_out_or_fail_cleanly(
+        w in proptest::collection::vec(
+            proptest::collection::vec((0i32..6, 0i32..6), 0..6),
+            0..6,
+        ),
+        low in 0u32..8,
+        seed in any::<u64>(),
+    ) {
+        let ag = asset(ASSET);
+        let w: Vec<Vec<P2>> = w
+            .into_iter()
+            .map(|r| r.into_iter().map(|(x, y)| [x as f32 * 20.0, y as f32 * 20.0]).collect())
+            .collect();
+        let _ = run(&ag, Path::new("s.ags"), &windings_input(w, low, seed));
+    }
+}
+
 /// The benchmark's towns and the jagged stress towns (most vertices corners, sides a few
 /// meters long) obey the spec's statements with the sample string, one and two spawning
 /// contours.
