@@ -33,7 +33,9 @@
 //! tile's stop points must lie inside the polygon (a hole is outside), and it must not cover
 //! a stop point placed before it (one on its edge, within [`COVER_EPS`], is not covered, so
 //! tiles with stop points at their ends abut). An edge tile whose stop point is outside
-//! slides forward along its side in [`SLIDE_STEP`] steps; one that covers an earlier stop
+//! slides forward along its side in [`SLIDE_STEP`] steps, then back by halves to within
+//! 2 cm of where its stop points come inside (an atomic spelling moves in whole steps); one
+//! that covers an earlier stop
 //! point slides forward just to it; at most [`MAX_SLIDES`] moves, never past the side's free
 //! length, else it is skipped (an atomic spelling slides and is skipped whole). Corner tiles
 //! and caps do not slide. A tile that crosses the boundary or a hole with no stop point to
@@ -1174,6 +1176,8 @@ impl<'a> Placer<'a> {
                 let mut skip_to = cursor + w;
                 let mut placed = false;
                 let mut slide = 0.0f32;
+                // The slide of the last try whose own stop point was outside.
+                let mut out_at: Option<f32> = None;
                 for step in 0..=MAX_SLIDES {
                     let s = cursor + slide;
                     let c = side.chord(s, w);
@@ -1183,9 +1187,35 @@ impl<'a> Placer<'a> {
                     if c.2 + rest > b + FIT_TOLERANCE {
                         break;
                     }
-                    let p = self.edge_tile(ti, side, s, c, contour, side_index, self.units, false);
+                    let unit = self.units;
+                    let mut p = self.edge_tile(ti, side, s, c, contour, side_index, unit, false);
                     let verdict = self.check(&p);
                     if verdict == Check::Fits {
+                        let (mut s, mut c) = (s, c);
+                        if let Some(lo) = out_at.filter(|lo| slide - lo <= SLIDE_STEP + 1e-4) {
+                            // Moved just far enough to bring its stop points inside: halve
+                            // the last step back to within 2 cm of where they come in.
+                            let (mut lo, mut hi) = (lo, slide);
+                            for _ in 0..4 {
+                                let mid = (lo + hi) * 0.5;
+                                let cm = side.chord(cursor + mid, w);
+                                let q = self.edge_tile(
+                                    ti,
+                                    side,
+                                    cursor + mid,
+                                    cm,
+                                    contour,
+                                    side_index,
+                                    unit,
+                                    false,
+                                );
+                                if self.check(&q) == Check::Fits {
+                                    (hi, s, c, p) = (mid, cursor + mid, cm, q);
+                                } else {
+                                    lo = mid;
+                                }
+                            }
+                        }
                         last = Some((self.placed.len(), s, c.2));
                         self.commit(p);
                         self.units += 1;
@@ -1193,6 +1223,9 @@ impl<'a> Placer<'a> {
                         cursor = c.2;
                         placed = true;
                         break;
+                    }
+                    if verdict == Check::StopOut {
+                        out_at = Some(slide);
                     }
                     match verdict.slide() {
                         Some(d) => slide += d,

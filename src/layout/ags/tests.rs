@@ -898,6 +898,31 @@ fn stop_points_are_the_only_obstacle() {
         .any(|t| t.role == Some(TileRole::Corner) && t.crosses));
 }
 
+/// "When the tile is placed, it will be moved so that the stop point is within the DSF
+/// polygon": just so far (within 2 cm), not to the next half metre.
+#[test]
+fn a_tile_moves_just_far_enough_to_bring_its_stop_points_in() {
+    // Tile 0: 10 m wide, its stop point 5 m along and 6 m in; a lake over that point for
+    // the first 23.3 m of the bottom side.
+    let ag = asset(&only_rules("SPELLING 0\n"));
+    let lake = vec![[-1.0, 5.0], [-1.0, 7.0], [23.3, 7.0], [23.3, 5.0]];
+    let outer = vec![[-2.0, 0.0], [100.0, 0.0], [100.0, 80.0], [-2.0, 80.0]];
+    let inp = LayoutInput {
+        spawn: Some(vec![vec![true, false, false, false], vec![false; 4]]),
+        ..input(vec![outer, lake], 1, 0)
+    };
+    let d = go(&ag, &inp);
+    check_spec(&ag, &inp, &d);
+    let first = d
+        .scene
+        .tiles
+        .iter()
+        .map(|t| t.corners[0][0])
+        .fold(f32::INFINITY, f32::min);
+    // Its stop point (first + 5) just past the lake's end at 23.3.
+    assert!(first + 5.0 > 23.3 && first + 5.0 < 23.3 + 0.02, "{first}");
+}
+
 /// An atomic spelling blocked by a lake under its stop point is discarded there, and the
 /// side goes on: the other spellings fill past it, and with no other spelling the side
 /// moves on until the atomic one can be placed.
