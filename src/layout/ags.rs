@@ -295,8 +295,6 @@ struct Detailed {
     stop_units: Vec<usize>,
     /// The first of `scene.trees` that the fill placed (those before come from tiles).
     fill_from: usize,
-    /// Per contour of `scene.polygon`, whether the edge leaving each point spawns tiles.
-    spawn: Vec<Vec<bool>>,
 }
 
 /// Warnings, formatted as the scene carries them.
@@ -1343,7 +1341,7 @@ fn point_in(p: P2, ring: &[P2]) -> bool {
 /// a point of its own area lies inside the outer contour, so a hole touching the outer
 /// contour, or starting on it, is still a hole.
 fn contours(
-    raw: Vec<join::RawContour>,
+    raw: Vec<join::RawContour<'_>>,
     asset: &Path,
     input: &LayoutInput,
     msgs: &mut Msgs,
@@ -1514,9 +1512,6 @@ fn run(ag: &Autogen, asset_path: &Path, input: &LayoutInput) -> Result<Detailed,
         };
         return Err(input.polygon_error(asset_path, msg));
     }
-    scene.polygon = cs.iter().map(|c| c.pts.clone()).collect();
-    scene.spawn = cs.iter().map(|c| c.spawn.clone()).collect();
-    let spawn_flags = scene.spawn.clone();
     let tables = Tables::new(ag, rules, mpp, &mut msgs);
 
     // 2. Corners and sides of the contours with spawning edges.
@@ -1553,6 +1548,8 @@ fn run(ag: &Autogen, asset_path: &Path, input: &LayoutInput) -> Result<Detailed,
             reach,
         });
     }
+    // The contours as laid out (the walks keep what they need of them).
+    (scene.polygon, scene.spawn) = cs.into_iter().map(|c| (c.pts, c.spawn)).unzip();
 
     // 3. Edges.
     let mut ends = Vec::new();
@@ -1682,7 +1679,6 @@ fn run(ag: &Autogen, asset_path: &Path, input: &LayoutInput) -> Result<Detailed,
         tile_units: placer.placed.iter().map(|p| p.unit).collect(),
         stop_units: placer.stops.iter().map(|s| s.1).collect(),
         fill_from,
-        spawn: spawn_flags,
         scene,
     })
 }

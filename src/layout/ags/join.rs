@@ -15,14 +15,17 @@
 //! edge its flag from the GeoJSON `spawn` property, else from the low byte (the first N
 //! rings spawn whole).
 
+use std::borrow::Cow;
+
 use super::contour::SAME_POINT;
 use crate::layout::geom::{self, P2};
 
 /// A contour before cleaning: its points (the closing edge from the last back to the first is
 /// implied) and, for each point, whether the edge leaving it spawns tiles.
 #[derive(Debug, Clone, PartialEq)]
-pub struct RawContour {
-    pub pts: Vec<P2>,
+pub struct RawContour<'a> {
+    /// Borrowed from the input when it is a ring already.
+    pub pts: Cow<'a, [P2]>,
     pub spawn: Vec<bool>,
     /// Windings only: the chain did not come back to its start; its closing edge was added
     /// (and spawns no tiles: no winding holds it).
@@ -43,7 +46,7 @@ fn same(a: P2, b: P2) -> bool {
 /// winding first when its ring's first edge does not spawn) and are left out. Chains are in
 /// the order of their first winding; the one enclosing the largest area comes first (the
 /// outer contour). Bounded by the square of the winding count.
-pub fn join(windings: &[Vec<P2>], spawning: usize) -> Vec<RawContour> {
+pub fn join(windings: &[Vec<P2>], spawning: usize) -> Vec<RawContour<'static>> {
     let n = windings.len();
     let mut used: Vec<bool> = windings.iter().map(|w| w.len() < 2).collect();
     let mut out = Vec::new();
@@ -95,7 +98,7 @@ pub fn join(windings: &[Vec<P2>], spawning: usize) -> Vec<RawContour> {
             spawn.push(false);
         }
         out.push(RawContour {
-            pts,
+            pts: Cow::Owned(pts),
             spawn,
             unclosed: !closed,
             windings: members,
@@ -121,12 +124,16 @@ pub fn join(windings: &[Vec<P2>], spawning: usize) -> Vec<RawContour> {
 
 /// Closed rings: ring `k`'s edges spawn as `spawn[k]` says (when given with one flag per
 /// point), else all of them when `k < spawning`.
-pub fn rings(rings: &[Vec<P2>], spawn: Option<&[Vec<bool>]>, spawning: usize) -> Vec<RawContour> {
+pub fn rings<'a>(
+    rings: &'a [Vec<P2>],
+    spawn: Option<&[Vec<bool>]>,
+    spawning: usize,
+) -> Vec<RawContour<'a>> {
     rings
         .iter()
         .enumerate()
         .map(|(k, r)| RawContour {
-            pts: r.clone(),
+            pts: Cow::Borrowed(&r[..]),
             spawn: match spawn.and_then(|s| s.get(k)).filter(|f| f.len() == r.len()) {
                 Some(f) => f.clone(),
                 None => vec![k < spawning; r.len()],
@@ -199,13 +206,14 @@ mod tests {
     #[test]
     fn rings_take_flags_or_the_count() {
         let r = vec![[0.0, 0.0], [1.0, 0.0], [1.0, 1.0]];
-        let c = rings(&[r.clone(), r.clone()], None, 1);
+        let two = [r.clone(), r.clone()];
+        let c = rings(&two, None, 1);
         assert_eq!(
             (c[0].spawn.clone(), c[1].spawn.clone()),
             (vec![true; 3], vec![false; 3])
         );
         let flags = vec![vec![false, true, false], vec![true, true, true]];
-        let c = rings(&[r.clone(), r], Some(&flags), 0);
+        let c = rings(&two, Some(&flags), 0);
         assert_eq!(c[0].spawn, flags[0]);
         assert_eq!(c[1].spawn, flags[1]);
     }

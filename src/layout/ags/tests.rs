@@ -148,7 +148,7 @@ fn check_spec(ag: &Autogen, _input: &LayoutInput, d: &Detailed) {
     for (i, t) in s.tiles.iter().enumerate() {
         let c = t.contour.unwrap();
         assert!(
-            d.spawn[c].iter().any(|&f| f),
+            d.scene.spawn[c].iter().any(|&f| f),
             "tile {i} on contour {c}, which spawns no tiles"
         );
         // Draw order: corners, then edges, then caps.
@@ -189,7 +189,7 @@ fn check_spec(ag: &Autogen, _input: &LayoutInput, d: &Detailed) {
         if t.role == Some(TileRole::Edge) {
             for p in [t.corners[0], t.corners[1]] {
                 assert!(
-                    spawning_dist(p, &rings[c], &d.spawn[c]) < 0.01,
+                    spawning_dist(p, &rings[c], &d.scene.spawn[c]) < 0.01,
                     "edge tile {i} off its contour's spawning edges: {p:?}"
                 );
             }
@@ -725,7 +725,7 @@ fn a_partly_spawning_block() {
     let s = &d.scene;
     assert!(s.warnings.is_empty(), "{:?}", s.warnings);
     assert_eq!(s.polygon, vec![vec![sw, se, ne, nw]]);
-    assert_eq!(d.spawn, vec![vec![true, false, false, false]]);
+    assert_eq!(d.scene.spawn, vec![vec![true, false, false, false]]);
     assert!(s.tiles.len() >= 4, "{}", s.tiles.len());
     for t in &s.tiles {
         // Bottom edges on the south side, running east.
@@ -784,7 +784,7 @@ fn a_partly_spawning_block() {
     // a warning says so.
     let open = windings_input(vec![vec![sw, se, ne]], 1, 4);
     let dopen = run(&ag, &path, &open).unwrap();
-    assert_eq!(dopen.spawn, vec![vec![true, true, false]]);
+    assert_eq!(dopen.scene.spawn, vec![vec![true, true, false]]);
     assert!(dopen
         .scene
         .warnings
@@ -812,8 +812,8 @@ fn wed_windings_join_back() {
     check_spec(&ag, &inp, &d);
     assert!(d.scene.warnings.is_empty(), "{:?}", d.scene.warnings);
     assert_eq!(d.scene.polygon.len(), 2);
-    assert_eq!(d.spawn[0], vec![true, true, false, false]);
-    assert_eq!(d.spawn[1], vec![false; 4]);
+    assert_eq!(d.scene.spawn[0], vec![true, true, false, false]);
+    assert_eq!(d.scene.spawn[1], vec![false; 4]);
     assert!(d.scene.tiles.iter().all(|t| t.contour == Some(0)));
     // The corner between the two spawning edges (0, 90) may get a corner rule.
     let live = d
@@ -1482,13 +1482,13 @@ proptest! {
                 let (pa, pb) = (&da.scene.polygon, &db.scene.polygon);
                 prop_assert_eq!(pa.len(), pb.len());
                 prop_assert_eq!(&pa[1..], &pb[1..]);
-                prop_assert_eq!(&da.spawn[1..], &db.spawn[1..]);
+                prop_assert_eq!(&da.scene.spawn[1..], &db.scene.spawn[1..]);
                 let m = pb[0].len();
                 prop_assert_eq!(pa[0].len(), m);
                 let k = pb[0].iter().position(|p| *p == pa[0][0]).expect("same vertices");
                 for i in 0..m {
                     prop_assert_eq!(pa[0][i], pb[0][(i + k) % m]);
-                    prop_assert_eq!(da.spawn[0][i], db.spawn[0][(i + k) % m]);
+                    prop_assert_eq!(da.scene.spawn[0][i], db.scene.spawn[0][(i + k) % m]);
                 }
             }
             (Err(ea), Err(eb)) => prop_assert_eq!(ea.message, eb.message),
