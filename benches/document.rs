@@ -6,6 +6,10 @@
 //! every core. Prints the time of each and the speed-up, and checks that both give the same
 //! scene.
 
+/// The allocator the `agview` binary uses (src/main.rs).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -124,6 +128,7 @@ fn main() {
             let opts = LoadOptions {
                 threads,
                 progress: None,
+                ground: None,
             };
             let mut best = f64::MAX;
             let mut layout = f64::MAX;

@@ -60,6 +60,22 @@ pub struct MeshArt {
     /// Half-extents and centre of the mesh's bounding box (for placeholders and culling).
     pub bounds_min: [f32; 3],
     pub bounds_max: [f32; 3],
+    /// OBJ8 `ATTR_draped` geometry: not part of `lods`; drawn on the terrain like tiles.
+    pub draped: Option<DrapedArt>,
+}
+
+/// The `ATTR_draped` geometry of a mesh (what follows `ATTR_draped` until `ATTR_no_draped`
+/// or the next `ATTR_LOD`): drawn on the terrain like tiles, with its own texture, in its
+/// layer group.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct DrapedArt {
+    /// Per LOD with draped draws: its distance range and its index range in
+    /// `MeshArt::indices` (after the LODs' own ranges).
+    pub lods: Vec<MeshLod>,
+    /// `TEXTURE_DRAPED`, else the mesh's `TEXTURE`: index into `ArtSet::images`.
+    pub texture: Option<usize>,
+    /// `ATTR_layer_group_draped`, else `ATTR_layer_group`, else `objects` 0.
+    pub layer_group: crate::scene::LayerGroup,
 }
 
 /// Block-compressed formats (DDS DXT1/3/5).

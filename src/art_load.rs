@@ -258,10 +258,11 @@ fn mesh_from_obj8(
         .map(|d| d.count as usize)
         .sum();
     let mut indices = Vec::with_capacity(total.min(o.indices.len().saturating_mul(4)));
-    let mut lods = Vec::with_capacity(o.lods.len());
-    for lod in &o.lods {
+    // Each LOD's draws, the draped ones (`ATTR_draped`) or the others: appended to
+    // `indices` as one range.
+    let gather = |lod: &obj8::Lod, draped: bool, indices: &mut Vec<u32>| {
         let first = indices.len();
-        for d in &lod.draws {
+        for d in lod.draws.iter().filter(|d| d.draped == draped) {
             let start = d.offset as usize;
             let end = start + (d.count as usize - d.count as usize % 3);
             // The reader checked every range; `get` keeps this safe regardless.
@@ -269,13 +270,34 @@ fn mesh_from_obj8(
                 indices.extend_from_slice(range);
             }
         }
-        lods.push(MeshLod {
+        MeshLod {
             near: lod.near,
             far: lod.far,
             first_index: u32::try_from(first).unwrap_or(u32::MAX),
             index_count: u32::try_from(indices.len() - first).unwrap_or(u32::MAX),
-        });
+        }
+    };
+    let mut lods = Vec::with_capacity(o.lods.len());
+    for lod in &o.lods {
+        lods.push(gather(lod, false, &mut indices));
     }
+    // Draped geometry lies on the terrain: it is not drawn with the mesh.
+    let draped_lods: Vec<MeshLod> = o
+        .lods
+        .iter()
+        .filter(|l| l.draws.iter().any(|d| d.draped))
+        .map(|l| gather(l, true, &mut indices))
+        .filter(|l| l.index_count >= 3)
+        .collect();
+    let draped = (!draped_lods.is_empty()).then(|| {
+        let t = o.textures.draped.as_ref().or(o.textures.texture.as_ref());
+        let (name, offset) = o.draped_layer_group();
+        crate::art::DrapedArt {
+            lods: draped_lods,
+            texture: t.map(|t| pool.load(&t.path, warnings)),
+            layer_group: crate::scene::LayerGroup { name, offset },
+        }
+    });
     let vertices: Vec<MeshVertex> = o
         .vertices
         .into_iter()
@@ -295,6 +317,7 @@ fn mesh_from_obj8(
         texture,
         bounds_min,
         bounds_max,
+        draped,
     }
 }
 
@@ -354,6 +377,7 @@ fn mesh_from_wavefront(
         texture,
         bounds_min,
         bounds_max,
+        draped: None,
     }
 }
 

@@ -1,12 +1,18 @@
 //! The `agview` command line. Only argument handling and reporting live here; every command
 //! is a call into the library.
 
+/// mimalloc, not the system allocator: laying out a document allocates and frees millions
+/// of small vectors on every core, where glibc's allocator spent a quarter of the time and
+/// its arenas' locks kept two cores from doing twice the work (benches/document.rs).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-use agview::app::options::{parse_size, RenderArgs};
+use agview::app::options::{parse_size, RenderArgs, TerrainArgs};
 use agview::diag::Diagnostic;
 use agview::input::LayoutArgs;
 
@@ -51,6 +57,8 @@ enum Command {
         asset: PathBuf,
         #[command(flatten)]
         layout: LayoutArgs,
+        #[command(flatten)]
+        terrain: TerrainArgs,
         /// Print the Scene as JSON (otherwise a summary).
         #[arg(long)]
         json: bool,
@@ -106,12 +114,28 @@ enum BenchWhat {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    if !matches!(cli.command, Command::View(_)) {
+        no_display_probe();
+    }
     match run(cli) {
         Ok(code) => code,
         Err(e) => {
             eprintln!("agview: error: {e:#}");
             ExitCode::from(1)
         }
+    }
+}
+
+/// Headless commands open no display, so nothing may ask one anything. Mesa's Vulkan
+/// device-select layer (an implicit layer, on wherever Mesa is) asks the Wayland and X11
+/// displays which GPU they use, to put that one first; with no display, libwayland prints
+/// `error: XDG_RUNTIME_DIR is invalid or not set in the environment.` (twice) before a
+/// render that then succeeds. `NODEVICE_SELECT=1` is the layer's own switch; the adapter is
+/// still chosen by wgpu (high performance first). A value the user set is kept. This runs
+/// first thing in `main`, while the process has one thread.
+fn no_display_probe() {
+    if std::env::var_os("NODEVICE_SELECT").is_none() {
+        std::env::set_var("NODEVICE_SELECT", "1");
     }
 }
 
@@ -174,9 +198,10 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Layout {
             asset,
             layout,
+            terrain,
             json,
         } => {
-            let doc = match load_document(&asset, &layout) {
+            let doc = match load_document(&asset, &layout, terrain.ground()) {
                 Ok(d) => d,
                 Err(e) => {
                     eprintln!("{e}");
@@ -231,11 +256,13 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
 fn load_document(
     path: &std::path::Path,
     layout: &LayoutArgs,
+    ground: Option<agview::document::Ground>,
 ) -> Result<agview::document::Document, Diagnostic> {
     let progress = std::sync::Arc::new(agview::document::Progress::default());
     let opts = agview::document::LoadOptions {
         threads: 0,
         progress: Some(progress.clone()),
+        ground,
     };
     let done = std::sync::atomic::AtomicBool::new(false);
     std::thread::scope(|s| {
@@ -289,7 +316,7 @@ fn render_command(
     (width, height): (u32, u32),
 ) -> anyhow::Result<ExitCode> {
     check_writable(out)?;
-    let mut doc = match load_document(asset, layout) {
+    let mut doc = match load_document(asset, layout, Some(render.ground())) {
         Ok(d) => d,
         Err(e) => {
             eprintln!("{e}");
@@ -300,10 +327,16 @@ fn render_command(
         eprintln!("{w}");
     }
     let art = agview::document::load_document_art(&mut doc);
+    let screened_on = doc.terrain.take();
     let scene = &doc.loaded.scene;
     print_diags(&art.warnings, false);
-    let terrain = render.terrain_for(scene).map_err(anyhow::Error::msg)?;
-    let params = render.frame_params(scene);
+    // A document screened by SLOPE_LIMIT is drawn on the terrain it was screened on.
+    let terrain = match screened_on {
+        Some(t) => t,
+        None => render.terrain_for(scene).map_err(anyhow::Error::msg)?,
+    };
+    let framing = agview::render::Framing::new(scene, Some(&art), Some(&terrain));
+    let params = render.frame_params(&framing);
     let headless = agview::render::Headless::new()?;
     let mut gpu = headless.upload(scene, &art, &terrain)?;
     let image = headless.render(&mut gpu, &params, width, height)?;
@@ -334,14 +367,19 @@ fn print_scene_summary(scene: &agview::scene::Scene) {
         for f in &scene.features {
             let fs = &f.stats;
             println!(
-                "  {}: {} -> {}: {} tile(s), {} object(s), {} facade(s), {} tree(s)",
+                "  {}: {} -> {}: {} tile(s), {} object(s), {} facade(s), {} tree(s){}",
                 f.source,
                 f.asset,
                 f.resolved.as_deref().unwrap_or("(not found)"),
                 fs.tiles,
                 fs.objects,
                 fs.facades,
-                fs.trees
+                fs.trees,
+                if f.dropped.is_some() {
+                    " (dropped by SLOPE_LIMIT)"
+                } else {
+                    ""
+                }
             );
         }
     }

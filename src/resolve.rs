@@ -168,6 +168,46 @@ impl Resolver {
         self.resolve_with(from, name, at, Pick::Seeded(seed))
     }
 
+    /// Whether `name` written in `from` would be found through a library: it is neither a
+    /// file relative to `from` nor one in the document's package.
+    pub fn is_library_path(&self, from: &Path, name: &str) -> bool {
+        let name = name.replace('\\', "/");
+        let dir = from.parent().unwrap_or(Path::new(""));
+        !normalize(&dir.join(&name)).is_file()
+            && !self
+                .root
+                .as_ref()
+                .is_some_and(|root| normalize(&root.join(&name)).is_file())
+    }
+
+    /// The files a library path's alternatives at `at` name, highest priority first.
+    pub fn library_alternatives(&self, name: &str, at: Option<LatLon>) -> Vec<PathBuf> {
+        self.libraries
+            .alternative_paths(&name.replace('\\', "/"), at)
+            .iter()
+            .map(|p| normalize(p))
+            .collect()
+    }
+
+    /// Resolves the library path `name` as [`Resolver::resolve_at`] does, drawing only among
+    /// the alternatives whose (normalised) file `admit` accepts; `None` when none is.
+    pub fn resolve_library_admitted(
+        &self,
+        name: &str,
+        at: Option<LatLon>,
+        seed: u64,
+        admit: &mut dyn FnMut(&Path) -> bool,
+    ) -> Option<Resolved> {
+        let name = name.replace('\\', "/");
+        self.libraries
+            .resolve_admitted(&name, at, Pick::Seeded(seed), &mut |p| admit(&normalize(p)))
+            .map(|c| Resolved {
+                path: normalize(&c.path),
+                package: Some(c.package),
+                via: c.via,
+            })
+    }
+
     /// The file `name` refers to when written in `from`, if it exists. Among several library
     /// alternatives this is the first in priority and file order (what WED shows, and what
     /// agview resolved before seeded picks), with no location: exports valid everywhere

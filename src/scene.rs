@@ -173,6 +173,10 @@ pub struct FeatureInfo {
     pub tile_lod: f32,
     pub layer_group: LayerGroup,
     pub hide_tiles: bool,
+    /// An autogen point placed by library path that `SLOPE_LIMIT` screened out: why
+    /// (the terrain's slope there and each variant's limits). It placed nothing.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub dropped: Option<String>,
 }
 
 impl FeatureInfo {
@@ -192,6 +196,7 @@ impl FeatureInfo {
             tile_lod: crate::layout::DEFAULT_TILE_LOD,
             layer_group: LayerGroup::default(),
             hide_tiles: false,
+            dropped: None,
         }
     }
 }
@@ -539,6 +544,25 @@ pub struct DebugMarks {
     /// AGB: the EDGE_MIN / EDGE_MAX rectangles as placed.
     pub edge_min: Vec<[f32; 2]>,
     pub edge_max: Vec<[f32; 2]>,
+    /// Documents: autogen points placed by library path that `SLOPE_LIMIT` dropped (only
+    /// when a terrain was given).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub slope_drops: Vec<SlopeDrop>,
+}
+
+/// An autogen point that was not placed because every variant's `SLOPE_LIMIT` excludes the
+/// terrain's slope under it (the reason is the feature's `dropped`).
+#[derive(Debug, Clone, PartialEq, Serialize, Default)]
+pub struct SlopeDrop {
+    /// Where the point is, in meters.
+    pub pos: [f32; 2],
+    /// The point's heading, degrees clockwise from north.
+    pub heading: f32,
+    /// The terrain's pitch (nose up positive) and roll (right positive) there, degrees.
+    pub pitch: f32,
+    pub roll: f32,
+    /// The feature (index into `Scene::features`).
+    pub feature: u32,
 }
 
 /// Counts shown in the panel and printed by the CLI.
@@ -667,12 +691,19 @@ impl Scene {
         dm.caps.iter_mut().for_each(mv);
         dm.edge_min.iter_mut().for_each(mv);
         dm.edge_max.iter_mut().for_each(mv);
+        dm.slope_drops.iter_mut().for_each(|s| mv(&mut s.pos));
     }
 
-    /// Axis-aligned bounds of what the scene draws and the polygon it was laid out on:
+    /// Axis-aligned bounds of what the scene draws (points `SLOPE_LIMIT` dropped included)
+    /// and the polygon it was laid out on:
     /// `(min, max)` in meters. An AGN's polygon (its whole LOD13 square, which would dwarf a
     /// town in one corner of it) counts only when nothing else is there.
     pub fn bounds(&self) -> ([f32; 2], [f32; 2]) {
+        self.extent().unwrap_or(([-10.0, -10.0], [10.0, 10.0]))
+    }
+
+    /// [`Scene::bounds`], or `None` when the scene places nothing at all.
+    pub fn extent(&self) -> Option<([f32; 2], [f32; 2])> {
         let mut lo = [f32::INFINITY; 2];
         let mut hi = [f32::NEG_INFINITY; 2];
         let mut add = |p: [f32; 2]| {
@@ -691,6 +722,8 @@ impl Scene {
             .flat_map(|f| f.footprint.iter())
             .for_each(|p| add(*p));
         self.trees.iter().for_each(|t| add(t.pos));
+        // A point SLOPE_LIMIT dropped is still shown (its overlay mark), so framed.
+        self.debug.slope_drops.iter().for_each(|d| add(d.pos));
         self.library_objects
             .iter()
             .flat_map(|o| o.footprint)
@@ -703,10 +736,7 @@ impl Scene {
                 }
             });
         }
-        if lo[0] > hi[0] {
-            return ([-10.0, -10.0], [10.0, 10.0]);
-        }
-        (lo, hi)
+        (lo[0] <= hi[0]).then_some((lo, hi))
     }
 }
 

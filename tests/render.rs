@@ -457,6 +457,215 @@ fn draped_vs_graded_on_hills() {
     check("draped_vs_graded_on_hills", &scene, &art, &terrain, &params);
 }
 
+/// A 30 m square OBJ8 pad drawn after `ATTR_draped` (orange with a white border, its
+/// `TEXTURE_DRAPED`), turned 30°, with a 6 m post in its middle drawn as the object itself,
+/// on ground rising 20% to the north, over a 40 m tile. The pad lies on the slope (it
+/// follows the terrain like the tile), is wholly visible (before, drawn flat at its
+/// origin's height, its uphill half was buried) and draws over the tile: the tile's group
+/// (`footprints`) comes before the pad's (`objects`, OBJ8's default for draped geometry).
+#[test]
+fn draped_pad_on_slope() {
+    let slope = |size: f32| {
+        let n = 65u32;
+        let step = size / (n - 1) as f32;
+        Terrain {
+            size_m: size,
+            resolution: n,
+            heights: (0..n)
+                .flat_map(|j| {
+                    let y = j as f32 * step - size * 0.5;
+                    (0..n).map(move |_| 40.0 + 0.2 * y)
+                })
+                .collect(),
+            exaggeration: 1.0,
+            center: [0.0, 0.0],
+        }
+    };
+    // The pad: draped geometry only, plus the post (a box) as the object's own mesh.
+    let mut mesh = box_mesh("pad.obj", 1.0, 1.0, 6.0, Some(1));
+    let base = mesh.vertices.len() as u32;
+    let first = mesh.indices.len() as u32;
+    for (x, z, s, t) in [
+        (-15.0, 15.0, 0.0, 0.0),
+        (15.0, 15.0, 1.0, 0.0),
+        (15.0, -15.0, 1.0, 1.0),
+        (-15.0, -15.0, 0.0, 1.0),
+    ] {
+        mesh.vertices.push(MeshVertex {
+            pos: [x, 0.0, z],
+            normal: [0.0, 1.0, 0.0],
+            uv: [s, t],
+        });
+    }
+    mesh.indices
+        .extend_from_slice(&[base, base + 2, base + 1, base, base + 3, base + 2]);
+    mesh.draped = Some(agview::art::DrapedArt {
+        lods: vec![MeshLod {
+            near: 0.0,
+            far: 10_000.0,
+            first_index: first,
+            index_count: 6,
+        }],
+        texture: Some(2),
+        layer_group: agview::scene::LayerGroup {
+            name: "objects".into(),
+            offset: 0,
+        },
+    });
+    let pad_texture = image_from("pad_draped.png", 64, 64, |x, y| {
+        if !(4..60).contains(&x) || !(4..60).contains(&y) {
+            [250, 250, 250, 255]
+        } else {
+            [255, 120, 0, 255]
+        }
+    });
+    let scene = Scene {
+        tile_texture: Some(TileTexture {
+            path: "quadrants.png".into(),
+            width_px: 128.0,
+            height_px: 128.0,
+        }),
+        tile_lod: 20_000.0,
+        tiles: vec![tile(-20.0, -20.0, 40.0, 40.0, [0.0, 0.0, 128.0, 128.0], 0)],
+        meshes: refs(&["pad.obj"]),
+        objects: vec![object(0, [0.0, 0.0], 30.0, Placement::Draped)],
+        ..Scene::default()
+    };
+    let art = ArtSet {
+        meshes: vec![mesh],
+        tile_texture: Some(0),
+        images: vec![
+            quadrant_texture(),
+            solid("post.png", [90, 90, 100, 255]),
+            pad_texture,
+        ],
+        ..ArtSet::default()
+    };
+    // From the east (a little south), 14° up: the ground rises to the right, to the north.
+    let params = FrameParams {
+        camera: Camera::orbit([0.0, 0.0, 40.0], 75.0, 100.0, 14.0),
+        ..FrameParams::default()
+    };
+    let img = check("draped_pad_on_slope", &scene, &art, &slope(400.0), &params);
+    let orange = |img: &image::RgbaImage| {
+        img.pixels()
+            .filter(|p| p[0] > 180 && p[1] > 60 && p[1] < 170 && p[2] < 80)
+            .count()
+    };
+    assert!(orange(&img) > 2000, "the pad shows: {}", orange(&img));
+    // From straight above, the pad on the slope covers what it covers on flat ground at the
+    // same height: all of it is visible, none of it under the ground.
+    let top = FrameParams {
+        camera: Camera::top([0.0, 0.0], 30.0),
+        ..FrameParams::default()
+    };
+    let on_slope = orange(&render(&scene, &art, &slope(400.0), &top, 320, 240));
+    let mut flat = slope(400.0);
+    flat.heights.iter_mut().for_each(|h| *h = 40.0);
+    let on_flat = orange(&render(&scene, &art, &flat, &top, 320, 240));
+    assert!(on_flat > 5000, "{on_flat}");
+    let ratio = on_slope as f64 / on_flat as f64;
+    assert!(
+        (0.97..=1.03).contains(&ratio),
+        "from above the pad on the slope shows {on_slope} px, on flat ground {on_flat}"
+    );
+}
+
+/// A flat 16 m draped square (OBJ8 `ATTR_draped`, no other geometry) in `group`, its
+/// `TEXTURE_DRAPED` image `texture`.
+fn draped_square(name: &str, texture: usize, group: &str) -> MeshArt {
+    let mut m = MeshArt {
+        name: name.into(),
+        bounds_min: [-8.0, 0.0, -8.0],
+        bounds_max: [8.0, 0.1, 8.0],
+        ..MeshArt::default()
+    };
+    for (x, z, st) in [
+        (-8.0, 8.0, [0.0, 0.0]),
+        (8.0, 8.0, [1.0, 0.0]),
+        (8.0, -8.0, [1.0, 1.0]),
+        (-8.0, -8.0, [0.0, 1.0]),
+    ] {
+        m.vertices.push(MeshVertex {
+            pos: [x, 0.0, z],
+            normal: [0.0, 1.0, 0.0],
+            uv: st,
+        });
+    }
+    m.indices = vec![0, 2, 1, 0, 3, 2];
+    m.draped = Some(agview::art::DrapedArt {
+        lods: vec![MeshLod {
+            near: 0.0,
+            far: 10_000.0,
+            first_index: 0,
+            index_count: 6,
+        }],
+        texture: Some(texture),
+        layer_group: agview::scene::LayerGroup {
+            name: group.into(),
+            offset: 0,
+        },
+    });
+    m
+}
+
+/// Layer groups order draped geometry across assets: a 30 m tile (`footprints`, an AGP's
+/// default) between two draped squares that each reach half over it: the cyan one is in
+/// `runways` (drawn before footprints: the tile covers its half), the magenta one in
+/// `roads` (drawn after: it covers the tile).
+#[test]
+fn draped_parts_draw_in_layer_group_order() {
+    let scene = Scene {
+        tile_texture: Some(TileTexture {
+            path: "quadrants.png".into(),
+            width_px: 128.0,
+            height_px: 128.0,
+        }),
+        tile_lod: 20_000.0,
+        tiles: vec![tile(-15.0, -15.0, 30.0, 30.0, [0.0, 0.0, 128.0, 128.0], 0)],
+        meshes: refs(&["runway_pad.obj", "road_pad.obj"]),
+        objects: vec![
+            object(0, [-15.0, 6.0], 0.0, Placement::Draped),
+            object(1, [15.0, -6.0], 0.0, Placement::Draped),
+        ],
+        ..Scene::default()
+    };
+    let art = ArtSet {
+        meshes: vec![
+            draped_square("runway_pad.obj", 1, "runways"),
+            draped_square("road_pad.obj", 2, "roads"),
+        ],
+        tile_texture: Some(0),
+        images: vec![
+            quadrant_texture(),
+            solid("cyan.png", [0, 220, 230, 255]),
+            solid("magenta.png", [230, 0, 220, 255]),
+        ],
+        ..ArtSet::default()
+    };
+    let params = FrameParams {
+        camera: Camera::top([0.0, 0.0], 28.0),
+        ..FrameParams::default()
+    };
+    let img = check(
+        "draped_parts_in_layer_group_order",
+        &scene,
+        &art,
+        &Terrain::flat(400.0),
+        &params,
+    );
+    let count = |pred: &dyn Fn(&image::Rgba<u8>) -> bool| img.pixels().filter(|p| pred(p)).count();
+    let cyan = count(&|p| p[0] < 80 && p[1] > 150 && p[2] > 150);
+    let magenta = count(&|p| p[0] > 150 && p[1] < 80 && p[2] > 150);
+    // Both squares are the same size; the tile hides half of the cyan one only.
+    assert!(magenta > 1000, "{magenta}");
+    let ratio = cyan as f64 / magenta as f64;
+    assert!(
+        (0.4..0.6).contains(&ratio),
+        "cyan {cyan}, magenta {magenta}"
+    );
+}
+
 /// Tiles with `TILE_LOD 300`: seen from 150 m they all show; from 290 m the nearer ones
 /// show, the middle ones fade and the far ones are gone; from 900 m none is left.
 #[test]
@@ -970,7 +1179,8 @@ fn check_sample_with(
         ..Default::default()
     };
     let terrain = opts.terrain_for(scene).expect("terrain");
-    let params = opts.frame_params(scene);
+    let framing = agview::render::Framing::new(scene, Some(&art), Some(&terrain));
+    let params = opts.frame_params(&framing);
     let img = render(scene, &art, &terrain, &params, 400, 300);
     compare(&format!("sample_{name}"), &img);
     img
@@ -1111,7 +1321,8 @@ fn sample_missing_art_placeholder() {
     assert!(without.objects.len() < loaded.scene.objects.len());
     let opts = agview::app::options::RenderArgs::default();
     let terrain = opts.terrain_for(&loaded.scene).expect("terrain");
-    let params = opts.frame_params(&loaded.scene);
+    let framing = agview::render::Framing::new(&loaded.scene, Some(&art), Some(&terrain));
+    let params = opts.frame_params(&framing);
     let plain = render(&without, &art, &terrain, &params, 400, 300);
     let orange = |im: &image::RgbaImage| {
         im.pixels()

@@ -284,6 +284,32 @@ fn file_exists(p: PathBuf) -> impl Fn(&Running) -> bool {
     move |_| p.is_file()
 }
 
+/// A successful headless render prints nothing that looks like a failure, even with no
+/// `XDG_RUNTIME_DIR` and no display: headless paths do not probe one.
+#[test]
+fn a_headless_render_without_a_display_prints_no_error() {
+    let dir = TempDir::new("quiet");
+    let out = dir.0.join("plaza.png");
+    let mut render = Command::new(env!("CARGO_BIN_EXE_agview"));
+    render
+        .env_remove("XDG_RUNTIME_DIR")
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
+        .env_remove("NODEVICE_SELECT")
+        .arg("render")
+        .arg(sample("autogen/plaza.agp"))
+        .args(["--size", "160x120", "--out"])
+        .arg(&out);
+    let err = run_ok(render, "agview render without a display");
+    assert!(out.is_file());
+    for line in err.lines() {
+        assert!(
+            !line.to_lowercase().contains("error") && !line.contains("XDG_RUNTIME_DIR"),
+            "a successful render printed: {line}\n{err}"
+        );
+    }
+}
+
 #[test]
 fn window_screenshot_matches_the_headless_render() {
     let x = Xvfb::start();

@@ -15,13 +15,15 @@
 
 use glam::Vec3;
 
-use crate::render::Camera;
+use crate::render::{Camera, Framing};
 
 /// Degrees of turn per pixel of mouse movement.
 const LOOK_DEG_PER_PIXEL: f32 = 0.2;
 /// Longest time step applied at once, so a stalled frame does not teleport the camera.
 const MAX_STEP_S: f32 = 0.1;
 const FAST: f32 = 4.0;
+/// How far above the ground the fly camera's eye stays, meters.
+pub const EYE_ABOVE_GROUND: f32 = 1.0;
 
 /// Which way the camera is steered (follows the [`Camera`] variant).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -54,18 +56,19 @@ impl Held {
 #[derive(Debug, Clone, PartialEq)]
 pub struct CameraControl {
     pub camera: Camera,
-    bounds: ([f32; 2], [f32; 2]),
+    /// What the scene occupies, and the ground the fly camera keeps above.
+    framing: Framing,
     /// Fly speed in meters per second.
     pub speed: f32,
     pub held: Held,
 }
 
 impl CameraControl {
-    /// Starts from `camera` over a scene with `bounds` (min, max in meters).
-    pub fn new(camera: Camera, bounds: ([f32; 2], [f32; 2])) -> Self {
+    /// Starts from `camera` over a scene framed by `framing`.
+    pub fn new(camera: Camera, framing: Framing) -> Self {
         let mut c = CameraControl {
             camera,
-            bounds,
+            framing,
             speed: 20.0,
             held: Held::default(),
         };
@@ -81,34 +84,39 @@ impl CameraControl {
         }
     }
 
-    /// The scene centre at ground level: what orbit turns around.
+    /// The scene centre on the ground: what orbit turns around.
     pub fn center(&self) -> Vec3 {
-        let (lo, hi) = self.bounds;
-        Vec3::new((lo[0] + hi[0]) * 0.5, (lo[1] + hi[1]) * 0.5, 0.0)
+        self.framing.center()
     }
 
     fn radius(&self) -> f32 {
-        let (lo, hi) = self.bounds;
-        let r = 0.5 * ((hi[0] - lo[0]).powi(2) + (hi[1] - lo[1]).powi(2)).sqrt();
-        if r.is_finite() {
-            r.max(5.0)
-        } else {
-            5.0
-        }
+        self.framing.radius()
     }
 
-    /// A new scene (after a reload): the camera stays where it is; orbit re-centres.
-    pub fn set_bounds(&mut self, bounds: ([f32; 2], [f32; 2])) {
-        self.bounds = bounds;
+    /// A new scene (after a reload, or a new terrain): the camera stays where it is; orbit
+    /// re-centres, and the fly camera rises above the ground if that is now above it.
+    pub fn set_framing(&mut self, framing: Framing) {
+        self.framing = framing;
         let c = self.center();
         if let Camera::Orbit { target, .. } = &mut self.camera {
             *target = c.to_array();
+        }
+        self.keep_above_ground();
+    }
+
+    /// The fly camera never goes below the ground: its eye stays [`EYE_ABOVE_GROUND`] above.
+    fn keep_above_ground(&mut self) {
+        if let Camera::Free { pos, .. } = &mut self.camera {
+            let floor = self.framing.ground_at(pos[0], pos[1]) + EYE_ABOVE_GROUND;
+            if pos[2] < floor {
+                pos[2] = floor;
+            }
         }
     }
 
     /// `F`: the whole scene in view, keeping the mode.
     pub fn frame(&mut self) {
-        let framed = Camera::frame_scene(self.bounds);
+        let framed = Camera::frame(&self.framing);
         self.camera = match self.mode() {
             Mode::Orbit => framed,
             Mode::Fly => {
@@ -117,7 +125,7 @@ impl CameraControl {
                 Camera::free(e.x, e.y, e.z, yaw, pitch)
             }
             Mode::Top => {
-                let (lo, hi) = self.bounds;
+                let (lo, hi) = self.framing.bounds();
                 let c = self.center();
                 let half = ((hi[0] - lo[0]).max(hi[1] - lo[1]) * 0.55).max(5.0);
                 Camera::top([c.x, c.y], half)
@@ -141,26 +149,27 @@ impl CameraControl {
                 let to = self.center() - eye;
                 let d = to.length();
                 if d < 0.5 {
-                    Camera::frame_scene(self.bounds)
+                    Camera::frame(&self.framing)
                 } else {
                     let (yaw, pitch) = angles(to / d);
                     Camera::orbit(self.center().to_array(), d, yaw, pitch.clamp(-89.0, 89.0))
                 }
             }
-            Camera::Top { .. } => Camera::frame_scene(self.bounds),
+            Camera::Top { .. } => Camera::frame(&self.framing),
         };
+        self.keep_above_ground();
     }
 
     /// `T`: the top view ⇄ orbit.
     pub fn toggle_top(&mut self) {
         if self.mode() == Mode::Top {
-            self.camera = Camera::frame_scene(self.bounds);
+            self.camera = Camera::frame(&self.framing);
         } else {
             let c = match self.camera {
                 Camera::Orbit { target, .. } => Vec3::from(target),
                 _ => self.center(),
             };
-            let (lo, hi) = self.bounds;
+            let (lo, hi) = self.framing.bounds();
             let half = ((hi[0] - lo[0]).max(hi[1] - lo[1]) * 0.55).max(5.0);
             self.camera = Camera::top([c.x, c.y], half);
         }
@@ -262,6 +271,7 @@ impl CameraControl {
                 *half_height = (*half_height * (-vert * boost * dt).exp()).clamp(1.0, 100_000.0);
             }
         }
+        self.keep_above_ground();
         true
     }
 }
@@ -292,17 +302,45 @@ mod tests {
         (a - b).length() < 1e-2
     }
 
+    /// Flying down into hills, the eye stops above the ground; a new, higher terrain lifts
+    /// it.
+    #[test]
+    fn the_fly_camera_never_goes_below_the_ground() {
+        let mut scene = crate::scene::Scene::default();
+        scene
+            .polygon
+            .push(vec![[0.0, 0.0], [100.0, 0.0], [100.0, 80.0]]);
+        let mut t = crate::terrain::Terrain::flat(400.0);
+        t.heights.iter_mut().for_each(|h| *h = 30.0);
+        let framing =
+            Framing::new(&scene, None, Some(&t)).with_ground(std::sync::Arc::new(t.clone()));
+        let mut c = CameraControl::new(Camera::free(50.0, 40.0, 60.0, 0.0, 89.0), framing);
+        c.held.forward = true;
+        for _ in 0..100 {
+            c.update(0.1);
+            assert!(
+                c.camera.eye().z >= 30.0 + EYE_ABOVE_GROUND - 1e-3,
+                "{:?}",
+                c.camera
+            );
+        }
+        c.held = Held::default();
+        t.heights.iter_mut().for_each(|h| *h = 200.0);
+        c.set_framing(Framing::new(&scene, None, Some(&t)).with_ground(std::sync::Arc::new(t)));
+        assert!(c.camera.eye().z >= 200.0 + EYE_ABOVE_GROUND - 1e-3);
+    }
+
     #[test]
     fn starts_with_the_given_camera() {
         let cam = Camera::frame_scene(B);
-        let c = CameraControl::new(cam, B);
+        let c = CameraControl::new(cam, Framing::flat(B));
         assert_eq!(c.camera, cam);
         assert_eq!(c.mode(), Mode::Orbit);
     }
 
     #[test]
     fn orbit_to_fly_keeps_the_view_and_back_looks_at_the_centre() {
-        let mut c = CameraControl::new(Camera::frame_scene(B), B);
+        let mut c = CameraControl::new(Camera::frame_scene(B), Framing::flat(B));
         let (eye, fwd) = (c.camera.eye(), c.camera.forward());
         c.toggle_orbit_fly();
         assert_eq!(c.mode(), Mode::Fly);
@@ -322,7 +360,7 @@ mod tests {
 
     #[test]
     fn fly_moves_along_the_view_and_shift_is_faster() {
-        let mut c = CameraControl::new(Camera::free(0.0, 0.0, 10.0, 90.0, 0.0), B);
+        let mut c = CameraControl::new(Camera::free(0.0, 0.0, 10.0, 90.0, 0.0), Framing::flat(B));
         c.speed = 10.0;
         c.held.forward = true;
         c.update(0.1);
@@ -354,20 +392,20 @@ mod tests {
         c.update(10.0);
         assert!(close(c.camera.eye(), Vec3::new(6.0, 1.0, 11.0)));
         assert!(
-            !CameraControl::new(Camera::frame_scene(B), B).update(0.1),
+            !CameraControl::new(Camera::frame_scene(B), Framing::flat(B)).update(0.1),
             "no key, no move"
         );
     }
 
     #[test]
     fn wheel_changes_fly_speed_and_orbit_distance() {
-        let mut c = CameraControl::new(Camera::free(0.0, 0.0, 10.0, 0.0, 0.0), B);
+        let mut c = CameraControl::new(Camera::free(0.0, 0.0, 10.0, 0.0, 0.0), Framing::flat(B));
         let s = c.speed;
         c.wheel(1.0);
         assert!(c.speed > s);
         c.wheel(f32::NAN);
         assert!(c.speed.is_finite());
-        let mut o = CameraControl::new(Camera::frame_scene(B), B);
+        let mut o = CameraControl::new(Camera::frame_scene(B), Framing::flat(B));
         let d0 = o.camera.eye().distance(o.center());
         o.wheel(2.0);
         assert!(o.camera.eye().distance(o.center()) < d0);
@@ -375,7 +413,7 @@ mod tests {
 
     #[test]
     fn mouse_look_turns_and_clamps_pitch() {
-        let mut c = CameraControl::new(Camera::free(0.0, 0.0, 10.0, 0.0, 0.0), B);
+        let mut c = CameraControl::new(Camera::free(0.0, 0.0, 10.0, 0.0, 0.0), Framing::flat(B));
         c.drag(100.0, 10_000.0, 600.0);
         let Camera::Free {
             yaw_deg, pitch_deg, ..
@@ -390,7 +428,7 @@ mod tests {
 
     #[test]
     fn frame_and_top_view() {
-        let mut c = CameraControl::new(Camera::free(500.0, 500.0, 3.0, 0.0, 0.0), B);
+        let mut c = CameraControl::new(Camera::free(500.0, 500.0, 3.0, 0.0, 0.0), Framing::flat(B));
         c.frame();
         assert_eq!(c.mode(), Mode::Fly, "framing keeps the mode");
         assert!(close(c.camera.eye(), Camera::frame_scene(B).eye()));

@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::render::{Camera, FrameParams, Overlays};
+use crate::render::{Camera, FrameParams, Framing, Overlays};
 use crate::scene::Scene;
 use crate::terrain::Terrain;
 
@@ -92,6 +92,8 @@ pub enum OverlayName {
     Corners,
     Caps,
     Edges,
+    /// Autogen points SLOPE_LIMIT dropped.
+    Dropped,
     All,
 }
 
@@ -119,7 +121,7 @@ pub struct RenderArgs {
     #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u8).range(1..=6))]
     pub density: u8,
     /// Debug overlays to draw (repeatable): polygon, cuts, slop, ground, stops, corners, caps,
-    /// edges, all.
+    /// edges, dropped (points SLOPE_LIMIT dropped), all.
     #[arg(long = "debug", value_enum, value_name = "OVERLAY")]
     pub overlays: Vec<OverlayName>,
 }
@@ -152,17 +154,18 @@ impl RenderArgs {
                 OverlayName::Corners => o.corners = true,
                 OverlayName::Caps => o.caps = true,
                 OverlayName::Edges => o.edge_rects = true,
+                OverlayName::Dropped => o.slope_drops = true,
                 OverlayName::All => o = Overlays::all(),
             }
         }
         o
     }
 
-    /// The camera for a scene.
-    pub fn camera_for(&self, scene: &Scene) -> Camera {
-        let (lo, hi) = scene.bounds();
+    /// The camera for a scene framed by `framing` (its box over the terrain it is drawn on).
+    pub fn camera_for(&self, framing: &Framing) -> Camera {
+        let (lo, hi) = framing.bounds();
         match self.camera {
-            CameraSpec::Orbit => Camera::frame_scene((lo, hi)),
+            CameraSpec::Orbit => Camera::frame(framing),
             CameraSpec::Top => {
                 let c = [(lo[0] + hi[0]) * 0.5, (lo[1] + hi[1]) * 0.5];
                 let half = ((hi[0] - lo[0]).max(hi[1] - lo[1]) * 0.5 * 1.1).max(5.0);
@@ -172,10 +175,10 @@ impl RenderArgs {
         }
     }
 
-    /// Frame parameters for a scene.
-    pub fn frame_params(&self, scene: &Scene) -> FrameParams {
+    /// Frame parameters for a scene framed by `framing`.
+    pub fn frame_params(&self, framing: &Framing) -> FrameParams {
         FrameParams {
-            camera: self.camera_for(scene),
+            camera: self.camera_for(framing),
             density: self.density,
             overlays: self.overlays(),
             ..FrameParams::default()
@@ -185,6 +188,21 @@ impl RenderArgs {
     /// The terrain under a scene: centred on it, three times its extent unless told.
     pub fn terrain_for(&self, scene: &Scene) -> Result<Terrain, String> {
         let (lo, hi) = scene.bounds();
+        self.terrain_for_bounds(lo, hi)
+    }
+
+    /// [`RenderArgs::terrain_for`] by the scene's bounds `(min, max)`, for a document's
+    /// loader: its `SLOPE_LIMIT`s are measured on this terrain
+    /// ([`crate::document::LoadOptions::ground`]).
+    pub fn ground(&self) -> crate::document::Ground {
+        let args = self.clone();
+        crate::document::Ground(std::sync::Arc::new(move |lo, hi| {
+            args.terrain_for_bounds(lo, hi)
+        }))
+    }
+
+    /// The terrain centred on the bounds `(min, max)`, three times their extent unless told.
+    pub fn terrain_for_bounds(&self, lo: [f32; 2], hi: [f32; 2]) -> Result<Terrain, String> {
         let center = [(lo[0] + hi[0]) * 0.5, (lo[1] + hi[1]) * 0.5];
         let size = self
             .terrain_size
@@ -209,6 +227,37 @@ impl RenderArgs {
         };
         t.exaggeration = self.exaggeration;
         Ok(t.with_center(center))
+    }
+}
+
+/// The render options' terrain flags, which `layout` takes too: an autogen point placed by
+/// library path is screened by its `SLOPE_LIMIT` on this terrain. Without `--terrain`
+/// nothing is screened.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct TerrainArgs {
+    /// Terrain to screen SLOPE_LIMITs on: flat, hills, or a 16-bit PNG / GeoTIFF height map
+    /// (as `render --terrain`). Without it no autogen point is dropped.
+    #[arg(long, value_parser = |s: &str| s.parse::<TerrainSpec>())]
+    pub terrain: Option<TerrainSpec>,
+    /// Side of the terrain square in meters (default: three times the scene's extent).
+    #[arg(long, value_name = "M")]
+    pub terrain_size: Option<f32>,
+    /// Height in meters of the height map's white (65535), or the hills' amplitude.
+    #[arg(long, value_name = "M")]
+    pub terrain_height: Option<f32>,
+}
+
+impl TerrainArgs {
+    /// The terrain a document's loader screens on, when `--terrain` is given.
+    pub fn ground(&self) -> Option<crate::document::Ground> {
+        let spec = self.terrain.clone()?;
+        let r = RenderArgs {
+            terrain: spec,
+            terrain_size: self.terrain_size,
+            terrain_height: self.terrain_height,
+            ..RenderArgs::default()
+        };
+        Some(r.ground())
     }
 }
 

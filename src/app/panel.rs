@@ -311,7 +311,10 @@ fn scene_section(ui: &mut egui::Ui, v: &Document, info: &Info) {
                         if !f.corners.is_empty() {
                             t.push_str(&format!(", {} corners", f.corners.len()));
                         }
-                        if f.choice.as_ref().is_some_and(|c| !c.fits) {
+                        if let Some(why) = &f.dropped {
+                            ui.colored_label(ERROR, "dropped by SLOPE_LIMIT")
+                                .on_hover_text(why);
+                        } else if f.choice.as_ref().is_some_and(|c| !c.fits) {
                             ui.colored_label(ERROR, t + ", no fit");
                         } else {
                             ui.label(t);
@@ -409,6 +412,7 @@ fn controls_section(ui: &mut egui::Ui, c: &mut Controls, info: &Info, actions: &
                 ui.checkbox(&mut o.corners, "corners, sides");
                 ui.checkbox(&mut o.caps, "caps");
                 ui.checkbox(&mut o.edge_rects, "edges (rects, crossing tiles)");
+                ui.checkbox(&mut o.slope_drops, "slope drops");
             });
         });
     egui::CollapsingHeader::new("Camera")

@@ -23,7 +23,7 @@ use crate::art::ArtSet;
 use crate::diag::Diagnostic;
 use crate::document::{self, Document, LoadOptions};
 use crate::input::LayoutArgs;
-use crate::render::{GpuContext, Renderer, SceneGpu};
+use crate::render::{Framing, GpuContext, Renderer, SceneGpu};
 
 /// Quiet time after the last file event before reloading: editors write a file in several
 /// steps (truncate, write, rename), which become one reload.
@@ -65,6 +65,9 @@ pub struct Ready {
     pub view: Document,
     pub art_warnings: Vec<Diagnostic>,
     pub gpu: SceneGpu,
+    /// What the default view frames, over the terrain the scene is drawn on (the fly camera
+    /// keeps above it).
+    pub framing: Framing,
     /// Files to watch: the scene's, and every art file loaded.
     pub files: Vec<PathBuf>,
     pub trigger: Trigger,
@@ -270,6 +273,8 @@ fn load_one(
                 },
                 atlas: Vec::new(),
                 times: Default::default(),
+                terrain: None,
+                terrain_dependent: false,
             };
             (view, Arc::new(art), terrain)
         }
@@ -277,7 +282,13 @@ fn load_one(
             if let Some(p) = &j.load.progress {
                 p.reset();
             }
-            let mut view = match document::load_with(&j.asset, &j.layout, &j.load) {
+            // The terrain is a layout input of autogen points placed by library path
+            // (SLOPE_LIMIT): a terrain change reloads, and the loader screens them again.
+            let load = document::LoadOptions {
+                ground: Some(j.render.ground()),
+                ..j.load.clone()
+            };
+            let mut view = match document::load_with(&j.asset, &j.layout, &load) {
                 Ok(v) => v,
                 Err(e) => return Some(fail(e.to_string(), watch)),
             };
@@ -296,9 +307,12 @@ fn load_one(
                     a
                 }
             };
-            let terrain = match j.render.terrain_for(&view.loaded.scene) {
-                Ok(t) => t,
-                Err(e) => return Some(fail(e, watch)),
+            let terrain = match view.terrain.take() {
+                Some(t) => t,
+                None => match j.render.terrain_for(&view.loaded.scene) {
+                    Ok(t) => t,
+                    Err(e) => return Some(fail(e, watch)),
+                },
             };
             (view, art, terrain)
         }
@@ -318,6 +332,8 @@ fn load_one(
         Err(e) => return Some(fail(format!("{}: error: {e}", j.asset.display()), watch)),
     };
     let upload_ms = up.elapsed().as_secs_f64() * 1e3;
+    let framing =
+        Framing::new(&view.loaded.scene, Some(&art), Some(&terrain)).with_ground(Arc::new(terrain));
     let mut files = view.loaded.files.clone();
     files.extend(art_files(&art));
     files.extend(watch);
@@ -328,6 +344,7 @@ fn load_one(
         art_warnings: art.warnings.clone(),
         view,
         gpu: scene_gpu,
+        framing,
         files,
         trigger,
         load_ms,

@@ -288,7 +288,8 @@ pub fn run(args: &SweepArgs) -> anyhow::Result<ExitCode> {
                         .render
                         .terrain_for(&scene)
                         .map_err(anyhow::Error::msg)?;
-                    let params = args.render.frame_params(&scene);
+                    let framing = crate::render::Framing::new(&scene, Some(art), Some(&terrain));
+                    let params = args.render.frame_params(&framing);
                     let mut gpu = headless.upload(&scene, art, &terrain)?;
                     let img = headless.render(&mut gpu, &params, cw, ch)?;
                     image::imageops::replace(&mut sheet, &img, i64::from(x), i64::from(y));

@@ -39,7 +39,9 @@ use crate::app::reload::{FileWatcher, Gpu, LoadJob, Loader, Outcome, Ready, Trig
 use crate::app::screenshot;
 use crate::document::Document;
 use crate::input::LayoutArgs;
-use crate::render::{DrawStats, FrameParams, FrameTargets, GpuContext, Renderer, SceneGpu};
+use crate::render::{
+    DrawStats, FrameParams, FrameTargets, Framing, GpuContext, Renderer, SceneGpu,
+};
 
 /// `agview view` options.
 #[derive(Debug, Clone, clap::Args)]
@@ -127,6 +129,7 @@ pub fn run(args: ViewArgs) -> anyhow::Result<ExitCode> {
         load: crate::document::LoadOptions {
             threads: 0,
             progress: Some(Default::default()),
+            ground: None,
         },
     };
     loader.load(job.clone(), Trigger::Startup);
@@ -159,6 +162,8 @@ pub fn run(args: ViewArgs) -> anyhow::Result<ExitCode> {
 struct Shown {
     view: Document,
     gpu: SceneGpu,
+    /// What the default view frames.
+    framing: Framing,
     /// Warning lines of this scene: reading, layout, art, upload.
     messages: Vec<String>,
 }
@@ -287,7 +292,7 @@ impl App {
         let c = &self.controls;
         let camera = match (&self.cam, &self.shown) {
             (Some(cam), _) => cam.camera,
-            (None, Some(s)) => self.args.render.camera_for(&s.view.loaded.scene),
+            (None, Some(s)) => self.args.render.camera_for(&s.framing),
             (None, None) => FrameParams::default().camera,
         };
         FrameParams {
@@ -370,6 +375,7 @@ impl App {
             view,
             art_warnings,
             gpu,
+            framing,
             files,
             trigger,
             load_ms,
@@ -392,13 +398,12 @@ impl App {
             );
         }
         self.watcher.set_files(&files);
-        let bounds = view.loaded.scene.bounds();
         match &mut self.cam {
-            Some(c) => c.set_bounds(bounds),
+            Some(c) => c.set_framing(framing.clone()),
             None => {
                 self.cam = Some(CameraControl::new(
-                    self.args.render.camera_for(&view.loaded.scene),
-                    bounds,
+                    self.args.render.camera_for(&framing),
+                    framing.clone(),
                 ))
             }
         }
@@ -416,6 +421,7 @@ impl App {
             view,
             gpu,
             messages,
+            framing,
         });
     }
 

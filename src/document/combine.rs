@@ -8,7 +8,9 @@
 //! its texture's edge would sample the next slot; autogen tiles stay inside their texture.
 
 use std::collections::HashMap;
+use std::mem::MaybeUninit;
 use std::path::Path;
+use std::sync::Arc;
 
 use crate::art::{ArtSet, ImageData, ImagePixels};
 use crate::diag::Diagnostic;
@@ -29,6 +31,22 @@ const ATLAS_MAX_HEIGHT: u32 = 8192;
 /// Returns the scene and the atlas textures (empty when all tiles use one texture as
 /// declared).
 pub fn combine(parts: Vec<Scene>) -> (Scene, Vec<String>) {
+    combine_with(parts, 1)
+}
+
+/// [`combine`] on `threads` workers (0: one per core); the result is the same for any
+/// thread count.
+pub fn combine_with(parts: Vec<Scene>, threads: usize) -> (Scene, Vec<String>) {
+    let chunks = chunk_parts(&parts, threads, MIN_ITEMS_PER_THREAD);
+    combine_in_chunks(parts, &chunks)
+}
+
+/// Scenes with fewer items than this per thread merge on one thread.
+const MIN_ITEMS_PER_THREAD: usize = 20_000;
+
+/// [`combine`], the parts moved by one worker per run of parts starting at each of
+/// `chunks` (the first is 0).
+pub(super) fn combine_in_chunks(parts: Vec<Scene>, chunks: &[usize]) -> (Scene, Vec<String>) {
     let mut out = Scene {
         kind: SceneKind::Dsf,
         tile_lod: 0.0,
@@ -84,6 +102,7 @@ pub fn combine(parts: Vec<Scene>) -> (Scene, Vec<String>) {
             }
         }
     }
+    let (mut mesh_maps, mut facade_maps) = (MapCache::default(), MapCache::default());
     // First, on this thread, what each part's items become: art indices in the merged
     // lists, atlas slot, drawing orders.
     let mut plans = Vec::with_capacity(parts.len());
@@ -99,13 +118,8 @@ pub fn combine(parts: Vec<Scene>) -> (Scene, Vec<String>) {
             [t.width_px.max(1e-6), t.height_px.max(1e-6)]
         });
         let order_base = order_bases[i];
-        let map_refs = |refs: &[ArtRef], list: &mut Vec<ArtRef>, seen: &mut RefIndex| {
-            refs.iter()
-                .map(|r| seen.index(r, list))
-                .collect::<Vec<usize>>()
-        };
-        let mesh_map = map_refs(&s.meshes, &mut out.meshes, &mut meshes);
-        let facade_map = map_refs(&s.facade_defs, &mut out.facade_defs, &mut facades);
+        let mesh_map = mesh_maps.map(&s.meshes, &mut out.meshes, &mut meshes);
+        let facade_map = facade_maps.map(&s.facade_defs, &mut out.facade_defs, &mut facades);
         let forest_map: Vec<u32> = if s.trees.is_empty() {
             Vec::new()
         } else {
@@ -115,6 +129,16 @@ pub fn combine(parts: Vec<Scene>) -> (Scene, Vec<String>) {
                 .map(|f| f.map_or(0, |f| forest_index(&mut out, f)))
                 .collect()
         };
+        let counts = Counts {
+            tiles: if draw_tiles { s.tiles.len() } else { 0 },
+            objects: s
+                .objects
+                .iter()
+                .filter(|o| o.index < mesh_map.len())
+                .count(),
+            facades: s.facades.len(),
+            trees: s.trees.len(),
+        };
         plans.push(Plan {
             draw_tiles,
             slot,
@@ -123,46 +147,86 @@ pub fn combine(parts: Vec<Scene>) -> (Scene, Vec<String>) {
             mesh_map,
             facade_map,
             forest_map,
+            counts,
         });
     }
-    // Then the items move: tiles on one thread, instances on this one, and what is left of
-    // the parts (overlays, warnings, and the freeing) on a third.
-    let mut tiles: Vec<Vec<Tile>> = Vec::with_capacity(parts.len());
-    let mut runs: Vec<Vec<TileRun>> = Vec::with_capacity(parts.len());
-    let mut instances = Vec::with_capacity(parts.len());
-    let mut parts = parts;
-    for s in &mut parts {
-        tiles.push(std::mem::take(&mut s.tiles));
-        runs.push(std::mem::take(&mut s.runs));
-        instances.push((
-            std::mem::take(&mut s.objects),
-            std::mem::take(&mut s.facades),
-            std::mem::take(&mut s.trees),
-        ));
-    }
+    // Then the items move: one worker per run of consecutive parts writes its parts' items
+    // straight into its own region of the merged lists, so each item is moved once and
+    // the result never depends on the thread count.
     let plans = &plans;
-    let mut rest = Scene::default();
-    let ((t, r), (o, f, tr)) = std::thread::scope(|scope| {
-        let moved = scope.spawn(move || merge_tiles(plans, tiles, runs));
-        let shells = scope.spawn(|| merge_rest(&mut rest, parts));
-        let inst = merge_instances(plans, instances);
-        shells
-            .join()
-            .unwrap_or_else(|p| std::panic::resume_unwind(p));
-        let t = moved
-            .join()
-            .unwrap_or_else(|p| std::panic::resume_unwind(p));
-        (t, inst)
-    });
-    out.polygon = rest.polygon;
-    out.spawn = rest.spawn;
-    out.corners = rest.corners;
-    out.stop_points = rest.stop_points;
-    out.library_objects = rest.library_objects;
-    out.vegetation = rest.vegetation;
-    out.debug = rest.debug;
-    out.warnings.append(&mut rest.warnings);
-    (out.tiles, out.runs, out.objects, out.facades, out.trees) = (t, r, o, f, tr);
+    let total = plans
+        .iter()
+        .fold(Counts::default(), |a, p| a.plus(&p.counts));
+    let (mut tiles, mut objects, mut facades, mut trees) = (
+        Vec::with_capacity(total.tiles),
+        Vec::with_capacity(total.objects),
+        Vec::with_capacity(total.facades),
+        Vec::with_capacity(total.trees),
+    );
+    let mut slots = Slots {
+        tiles: &mut tiles.spare_capacity_mut()[..total.tiles],
+        objects: &mut objects.spare_capacity_mut()[..total.objects],
+        facades: &mut facades.spare_capacity_mut()[..total.facades],
+        trees: &mut trees.spare_capacity_mut()[..total.trees],
+    };
+    let mut parts = parts;
+    let mut jobs = Vec::with_capacity(chunks.len());
+    for (k, &start) in chunks.iter().enumerate().rev() {
+        let run = parts.split_off(start.min(parts.len()));
+        let end = chunks.get(k + 1).copied().unwrap_or(plans.len());
+        let counts = plans[start..end]
+            .iter()
+            .fold(Counts::default(), |a, p| a.plus(&p.counts));
+        jobs.push((start, run, counts));
+    }
+    jobs.reverse();
+    let mut work = Vec::with_capacity(jobs.len());
+    let mut tile_base = 0;
+    for (start, run, counts) in jobs {
+        work.push((start, run, slots.take(&counts), tile_base, counts));
+        tile_base += counts.tiles;
+    }
+    let merged: Vec<Merged> = if work.len() <= 1 {
+        work.into_iter()
+            .map(|(start, run, slots, base, _)| merge_parts(plans, start, run, slots, base))
+            .collect()
+    } else {
+        std::thread::scope(|scope| {
+            let handles: Vec<_> = work
+                .into_iter()
+                .map(|(start, run, slots, base, _)| {
+                    scope.spawn(move || merge_parts(plans, start, run, slots, base))
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
+                .collect()
+        })
+    };
+    let written = merged
+        .iter()
+        .fold(Counts::default(), |a, m| a.plus(&m.written));
+    // Every slot was written: the plans counted exactly what `merge_parts` writes. Were it
+    // otherwise (a bug), the lists stay empty rather than expose unwritten memory.
+    assert_eq!(
+        written, total,
+        "combine: items written differ from items planned"
+    );
+    // SAFETY: the first `total.*` elements of each list's spare capacity were initialised by
+    // the workers above (each wrote its whole region, as the assertion checks), and the
+    // lists were allocated with that capacity.
+    unsafe {
+        tiles.set_len(total.tiles);
+        objects.set_len(total.objects);
+        facades.set_len(total.facades);
+        trees.set_len(total.trees);
+    }
+    (out.tiles, out.objects, out.facades, out.trees) = (tiles, objects, facades, trees);
+    for m in merged {
+        out.runs.extend(m.runs);
+        append_rest(&mut out, m.rest);
+    }
     if out.tile_lod <= 0.0 {
         out.tile_lod = 20_000.0;
     }
@@ -170,30 +234,190 @@ pub fn combine(parts: Vec<Scene>) -> (Scene, Vec<String>) {
     (out, if use_atlas { atlas_paths } else { Vec::new() })
 }
 
-/// What is left of the parts once their tiles and instances are taken: their polygons,
-/// overlay marks and warnings, in part order. The parts are freed here too.
-fn merge_rest(out: &mut Scene, parts: Vec<Scene>) {
-    for mut s in parts {
-        // `spawn` stays beside `polygon`, contour for contour, once some part has it.
-        if !s.spawn.is_empty() || !out.spawn.is_empty() {
-            out.spawn.resize(out.polygon.len(), Vec::new());
-            s.spawn.resize(s.polygon.len(), Vec::new());
-            out.spawn.append(&mut s.spawn);
+/// Where each run of parts merged by one worker starts: runs of consecutive parts with
+/// about the same number of tiles and instances, at most `threads` of them.
+pub(super) fn chunk_parts(parts: &[Scene], threads: usize, min_per_thread: usize) -> Vec<usize> {
+    let threads = if threads == 0 {
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    } else {
+        threads
+    };
+    let weight = |s: &Scene| 1 + s.tiles.len() + s.objects.len() + s.facades.len() + s.trees.len();
+    let total: usize = parts.iter().map(weight).sum();
+    // Small scenes are not worth a thread.
+    let threads = threads
+        .min(total / min_per_thread.max(1) + 1)
+        .min(parts.len())
+        .max(1);
+    let mut starts = vec![0];
+    let mut acc = 0usize;
+    for (i, s) in parts.iter().enumerate() {
+        if acc * threads >= total * starts.len() && i > *starts.last().unwrap_or(&0) {
+            starts.push(i);
         }
-        out.polygon.append(&mut s.polygon);
-        out.corners.append(&mut s.corners);
-        out.stop_points.append(&mut s.stop_points);
-        out.library_objects.append(&mut s.library_objects);
-        out.vegetation.append(&mut s.vegetation);
-        let d = &mut out.debug;
-        d.cut_lines.append(&mut s.debug.cut_lines);
-        d.slop_regions.append(&mut s.debug.slop_regions);
-        d.ground_points.append(&mut s.debug.ground_points);
-        d.caps.append(&mut s.debug.caps);
-        d.edge_min.append(&mut s.debug.edge_min);
-        d.edge_max.append(&mut s.debug.edge_max);
-        out.warnings.append(&mut s.warnings);
+        acc += weight(s);
     }
+    starts
+}
+
+/// How many items a part (or a run of parts) puts in each merged list.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+struct Counts {
+    tiles: usize,
+    objects: usize,
+    facades: usize,
+    trees: usize,
+}
+
+impl Counts {
+    fn plus(&self, o: &Counts) -> Counts {
+        Counts {
+            tiles: self.tiles + o.tiles,
+            objects: self.objects + o.objects,
+            facades: self.facades + o.facades,
+            trees: self.trees + o.trees,
+        }
+    }
+}
+
+/// Unwritten regions of the merged lists.
+struct Slots<'a> {
+    tiles: &'a mut [MaybeUninit<Tile>],
+    objects: &'a mut [MaybeUninit<ObjectInstance>],
+    facades: &'a mut [MaybeUninit<FacadeInstance>],
+    trees: &'a mut [MaybeUninit<TreeInstance>],
+}
+
+impl<'a> Slots<'a> {
+    /// The first `n` slots of each list, leaving the rest.
+    fn take(&mut self, n: &Counts) -> Slots<'a> {
+        fn cut<'a, T>(s: &mut &'a mut [T], n: usize) -> &'a mut [T] {
+            let n = n.min(s.len());
+            let (head, tail) = std::mem::take(s).split_at_mut(n);
+            *s = tail;
+            head
+        }
+        Slots {
+            tiles: cut(&mut self.tiles, n.tiles),
+            objects: cut(&mut self.objects, n.objects),
+            facades: cut(&mut self.facades, n.facades),
+            trees: cut(&mut self.trees, n.trees),
+        }
+    }
+}
+
+/// Writes `items` into the next slots; returns how many were written (never more than
+/// there are slots).
+fn put<T>(slots: &mut &mut [MaybeUninit<T>], items: impl Iterator<Item = T>) -> usize {
+    let mut n = 0;
+    for item in items {
+        let Some((slot, rest)) = std::mem::take(slots).split_first_mut() else {
+            break;
+        };
+        slot.write(item);
+        *slots = rest;
+        n += 1;
+    }
+    n
+}
+
+/// One worker's share of the merged scene: the runs of tiles and what is left of a run of
+/// consecutive parts, and how many items it wrote into its slots.
+struct Merged {
+    runs: Vec<TileRun>,
+    /// Polygons, overlay marks and warnings.
+    rest: Scene,
+    written: Counts,
+}
+
+/// Merges the parts `first..` (their plans are `plans[first..]`) into `slots`: tiles get
+/// their orders offset and their `uv`s moved into atlas slots (those of parts that hide
+/// them are dropped), runs are re-based (the run's first tile is merged tile `tile_base`),
+/// instances name the merged art lists. The parts are freed here too.
+fn merge_parts(
+    plans: &[Plan],
+    first: usize,
+    parts: Vec<Scene>,
+    mut slots: Slots,
+    tile_base: usize,
+) -> Merged {
+    let plans = &plans[first..first + parts.len()];
+    let mut m = Merged {
+        runs: Vec::new(),
+        rest: Scene::default(),
+        written: Counts::default(),
+    };
+    for (plan, mut s) in plans.iter().zip(parts) {
+        if plan.draw_tiles {
+            let base = tile_base + m.written.tiles;
+            let [w, h] = plan.declared;
+            m.written.tiles += put(
+                &mut slots.tiles,
+                std::mem::take(&mut s.tiles).into_iter().map(|mut t| {
+                    if let Some(k) = plan.slot {
+                        let k = k as f32;
+                        t.uv = [t.uv[0] / w, t.uv[1] / h + k, t.uv[2] / w, t.uv[3] / h + k];
+                    }
+                    t.order += plan.order_base;
+                    t
+                }),
+            );
+            m.runs.extend(s.runs.iter().map(|r| TileRun {
+                first: r.first + base,
+                len: r.len,
+            }));
+        }
+        m.written.objects += put(
+            &mut slots.objects,
+            std::mem::take(&mut s.objects)
+                .into_iter()
+                .filter_map(|mut o| {
+                    o.index = *plan.mesh_map.get(o.index)?;
+                    Some(o)
+                }),
+        );
+        m.written.facades += put(
+            &mut slots.facades,
+            std::mem::take(&mut s.facades).into_iter().map(|mut f| {
+                f.facade = f.facade.and_then(|i| plan.facade_map.get(i).copied());
+                f
+            }),
+        );
+        m.written.trees += put(
+            &mut slots.trees,
+            std::mem::take(&mut s.trees).into_iter().map(|mut t| {
+                t.forest = plan.forest_map.get(t.forest as usize).copied().unwrap_or(0);
+                t
+            }),
+        );
+        append_rest(&mut m.rest, s);
+    }
+    m
+}
+
+/// Moves what is left of a part once its tiles and instances are taken (its polygons,
+/// overlay marks and warnings) to the end of `out`'s.
+fn append_rest(out: &mut Scene, mut s: Scene) {
+    // `spawn` stays beside `polygon`, contour for contour, once some part has it.
+    if !s.spawn.is_empty() || !out.spawn.is_empty() {
+        out.spawn.resize(out.polygon.len(), Vec::new());
+        s.spawn.resize(s.polygon.len(), Vec::new());
+        out.spawn.append(&mut s.spawn);
+    }
+    out.polygon.append(&mut s.polygon);
+    out.corners.append(&mut s.corners);
+    out.stop_points.append(&mut s.stop_points);
+    out.library_objects.append(&mut s.library_objects);
+    out.vegetation.append(&mut s.vegetation);
+    let d = &mut out.debug;
+    d.cut_lines.append(&mut s.debug.cut_lines);
+    d.slop_regions.append(&mut s.debug.slop_regions);
+    d.ground_points.append(&mut s.debug.ground_points);
+    d.caps.append(&mut s.debug.caps);
+    d.edge_min.append(&mut s.debug.edge_min);
+    d.edge_max.append(&mut s.debug.edge_max);
+    d.slope_drops.append(&mut s.debug.slope_drops);
+    out.warnings.append(&mut s.warnings);
 }
 
 /// The merged list of art references, each distinct (name, resolved file) once. Looked up
@@ -219,6 +443,35 @@ impl RefIndex {
     }
 }
 
+/// Art lists already mapped into the merged lists: the parts of one asset carry the same
+/// list, so most parts' maps are found here without a lookup per reference.
+#[derive(Default)]
+struct MapCache<'p> {
+    seen: Vec<(&'p [ArtRef], Arc<[usize]>)>,
+}
+
+impl<'p> MapCache<'p> {
+    /// How many distinct lists are remembered (a document uses a few assets many times).
+    const SIZE: usize = 32;
+
+    /// The merged index of each of `refs`, adding those that are new to `list`.
+    fn map(
+        &mut self,
+        refs: &'p [ArtRef],
+        list: &mut Vec<ArtRef>,
+        index: &mut RefIndex,
+    ) -> Arc<[usize]> {
+        if let Some((_, m)) = self.seen.iter().find(|(r, _)| *r == refs) {
+            return m.clone();
+        }
+        let m: Arc<[usize]> = refs.iter().map(|r| index.index(r, list)).collect();
+        if self.seen.len() < Self::SIZE {
+            self.seen.push((refs, m.clone()));
+        }
+        m
+    }
+}
+
 /// What one part's items become in the combined scene.
 struct Plan {
     draw_tiles: bool,
@@ -227,71 +480,11 @@ struct Plan {
     /// The part's declared texture size in pixels (its tiles' `uv` units).
     declared: [f32; 2],
     order_base: u32,
-    mesh_map: Vec<usize>,
-    facade_map: Vec<usize>,
+    mesh_map: Arc<[usize]>,
+    facade_map: Arc<[usize]>,
     forest_map: Vec<u32>,
-}
-
-/// The parts' tiles in one list: orders offset, `uv`s moved into atlas slots, runs
-/// re-based. Tiles of parts that hide them are dropped.
-fn merge_tiles(
-    plans: &[Plan],
-    tiles: Vec<Vec<Tile>>,
-    runs: Vec<Vec<TileRun>>,
-) -> (Vec<Tile>, Vec<TileRun>) {
-    let n = plans
-        .iter()
-        .zip(&tiles)
-        .filter(|(p, _)| p.draw_tiles)
-        .map(|(_, t)| t.len())
-        .sum();
-    let mut out = Vec::with_capacity(n);
-    let mut out_runs = Vec::new();
-    for ((plan, part), part_runs) in plans.iter().zip(tiles).zip(runs) {
-        if !plan.draw_tiles {
-            continue;
-        }
-        let base = out.len();
-        let [w, h] = plan.declared;
-        out.extend(part.into_iter().map(|mut t| {
-            if let Some(k) = plan.slot {
-                let k = k as f32;
-                t.uv = [t.uv[0] / w, t.uv[1] / h + k, t.uv[2] / w, t.uv[3] / h + k];
-            }
-            t.order += plan.order_base;
-            t
-        }));
-        out_runs.extend(part_runs.iter().map(|r| TileRun {
-            first: r.first + base,
-            len: r.len,
-        }));
-    }
-    (out, out_runs)
-}
-
-type Instances = (Vec<ObjectInstance>, Vec<FacadeInstance>, Vec<TreeInstance>);
-
-/// The parts' objects, facades and trees in one list each, naming the merged art lists.
-fn merge_instances(plans: &[Plan], parts: Vec<Instances>) -> Instances {
-    let (mut objects, mut facades, mut trees) = (Vec::new(), Vec::new(), Vec::new());
-    objects.reserve(parts.iter().map(|p| p.0.len()).sum());
-    facades.reserve(parts.iter().map(|p| p.1.len()).sum());
-    trees.reserve(parts.iter().map(|p| p.2.len()).sum());
-    for (plan, (o, f, t)) in plans.iter().zip(parts) {
-        objects.extend(o.into_iter().filter_map(|mut o| {
-            o.index = *plan.mesh_map.get(o.index)?;
-            Some(o)
-        }));
-        facades.extend(f.into_iter().map(|mut f| {
-            f.facade = f.facade.and_then(|i| plan.facade_map.get(i).copied());
-            f
-        }));
-        trees.extend(t.into_iter().map(|mut t| {
-            t.forest = plan.forest_map.get(t.forest as usize).copied().unwrap_or(0);
-            t
-        }));
-    }
-    (objects, facades, trees)
+    /// What it puts in each merged list.
+    counts: Counts,
 }
 
 /// The index of forest `f` in the combined scene (0: `forest`, k: `more_forests[k - 1]`),

@@ -28,13 +28,15 @@ use std::sync::Arc;
 use crate::diag::{Diagnostic, Severity};
 use crate::format::{self, FileKind};
 use crate::input::{self, LayoutArgs};
+use crate::layout::slope::{slope_at, Slope, SlopeLimit};
 use crate::layout::{placed, LayoutInput, PointInput};
 use crate::pipeline::{self, Loaded};
 use crate::resolve::Resolver;
-use crate::scene::{FeatureInfo, FeatureKind, GeoFrame, Scene, SceneKind};
+use crate::scene::{FeatureInfo, FeatureKind, GeoFrame, Scene, SceneKind, SlopeDrop};
+use crate::terrain::Terrain;
 
 pub use asset::OpenedAsset;
-pub use combine::{atlas_image, combine, load_document_art};
+pub use combine::{atlas_image, combine, combine_with, load_document_art};
 pub use features::{DocFeature, Geometry};
 
 /// The file name WED gives a project.
@@ -49,6 +51,13 @@ pub struct Document {
     pub atlas: Vec<String>,
     /// Where a document's load spent its time (zero for a single asset).
     pub times: LoadTimes,
+    /// The terrain `SLOPE_LIMIT`s were screened on ([`LoadOptions::ground`]), framed on the
+    /// scene as laid out before the screening: draw on this one, so what was measured is
+    /// what is shown. `None` when nothing was screened.
+    pub terrain: Option<Terrain>,
+    /// True when the document places an autogen point by library path: its layout depends
+    /// on the terrain (`SLOPE_LIMIT`), so a new terrain needs a new load.
+    pub terrain_dependent: bool,
 }
 
 /// Milliseconds each stage of a document's load took.
@@ -94,6 +103,23 @@ pub struct LoadOptions {
     /// Worker threads for laying out features; 0 means one per core.
     pub threads: usize,
     pub progress: Option<Arc<Progress>>,
+    /// The terrain under the document, for `SLOPE_LIMIT`: without it nothing is screened.
+    pub ground: Option<Ground>,
+}
+
+/// Makes the terrain for the bounds `(min, max)` of what a document places (meters, in its
+/// frame), as the drawing commands frame it. Plain data comes back; the layout measures
+/// slopes on it and does no I/O itself.
+#[derive(Clone)]
+pub struct Ground(pub Arc<GroundFn>);
+
+/// The function behind [`Ground`].
+pub type GroundFn = dyn Fn([f32; 2], [f32; 2]) -> Result<Terrain, String> + Send + Sync;
+
+impl std::fmt::Debug for Ground {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Ground(..)")
+    }
 }
 
 /// What a command's path names: a file, or for a folder the WED project in it.
@@ -143,6 +169,8 @@ pub fn load_with(
             loaded,
             atlas: Vec::new(),
             times: LoadTimes::default(),
+            terrain: None,
+            terrain_dependent: false,
         });
     }
     let mut diags = Vec::new();
@@ -228,6 +256,15 @@ struct Resolution {
     resolved: Option<PathBuf>,
     package: Option<String>,
     opened: Arc<Opened>,
+    /// Found through a library (not relative to the document or in its package).
+    library: bool,
+}
+
+impl Resolution {
+    /// Whether `SLOPE_LIMIT` counts for `f`: an autogen point placed by library path.
+    fn screened(&self, f: &DocFeature) -> bool {
+        self.library && f.kind == FeatureKind::Agp && matches!(f.geometry, Geometry::Point { .. })
+    }
 }
 
 /// What laying out one feature gave.
@@ -290,6 +327,34 @@ fn load_features(
         (r, info)
     });
 
+    let mut results = results;
+    let terrain_dependent = feats.iter().zip(&resolutions).any(|(f, r)| r.screened(f));
+    let mut drops = Vec::new();
+    let mut drop_lines = Vec::new();
+    let terrain = match opts.ground.as_ref().filter(|_| terrain_dependent) {
+        Some(ground) => {
+            let screen = Screen {
+                doc: path,
+                resolver: &resolver,
+                args,
+                origin,
+                seed: args.seed,
+            };
+            let t = screen.run(
+                ground,
+                &feats,
+                &resolutions,
+                &mut results,
+                &mut cache,
+                &mut diags,
+                &mut files,
+            )?;
+            (drops, drop_lines) = (t.1, t.2);
+            Some(t.0)
+        }
+        None => None,
+    };
+
     times.layout_ms = ms(stage);
     let stage = std::time::Instant::now();
     let mut infos = Vec::with_capacity(feats.len());
@@ -300,7 +365,7 @@ fn load_features(
         parts.extend(r.scene);
         infos.push(info);
     }
-    if parts.is_empty() {
+    if parts.is_empty() && drops.is_empty() {
         if let Some(first) = diags.iter().find(|d| d.is_error()) {
             return Err(first.clone());
         }
@@ -312,12 +377,14 @@ fn load_features(
             ),
         ));
     }
-    let (mut scene, atlas) = combine(parts);
+    let (mut scene, atlas) = combine_with(parts, opts.threads);
     scene.kind = scene_kind;
     scene.asset = path.display().to_string();
     scene.seed = args.seed;
     scene.geo = Some(geo);
     scene.features = infos;
+    scene.debug.slope_drops = drops;
+    scene.warnings.extend(drop_lines);
     // What was skipped is reported in the JSON too, as the error it is.
     for d in diags.iter().filter(|d| d.is_error()) {
         scene.warnings.push(d.to_string());
@@ -333,7 +400,150 @@ fn load_features(
         },
         atlas,
         times,
+        terrain,
+        terrain_dependent,
     })
+}
+
+/// `SLOPE_LIMIT` screening of a document's autogen points placed by library path.
+struct Screen<'a> {
+    doc: &'a Path,
+    resolver: &'a Resolver,
+    args: &'a LayoutArgs,
+    /// The document frame's origin (lon, lat).
+    origin: [f64; 2],
+    seed: u64,
+}
+
+impl Screen<'_> {
+    /// Makes the terrain from the scene as laid out so far, measures each screened point's
+    /// slope on it, and draws each point's variant again among those whose limits admit
+    /// the slope: a point whose variant changes is laid out again, one that no variant
+    /// admits is dropped (its feature keeps its entry, with the reason, and a warning says
+    /// it). Returns the terrain and the dropped points.
+    #[allow(clippy::too_many_arguments)]
+    fn run(
+        &self,
+        ground: &Ground,
+        feats: &[DocFeature],
+        resolutions: &[Resolution],
+        results: &mut [(FeatureResult, FeatureInfo)],
+        cache: &mut ResolveCache,
+        diags: &mut Vec<Diagnostic>,
+        files: &mut Vec<PathBuf>,
+    ) -> Result<(Terrain, Vec<SlopeDrop>, Vec<String>), Diagnostic> {
+        // The terrain is framed on what the document places before any point is dropped,
+        // as `render` frames it on a scene: dropping a point does not move the ground.
+        // The union of the parts' extents is the combined scene's (a part's tiles lie in
+        // its polygon, which counts even when the tiles are hidden).
+        let (lo, hi) = results
+            .iter()
+            .filter_map(|(r, _)| r.scene.as_ref()?.extent())
+            .reduce(|(alo, ahi), (blo, bhi)| {
+                (
+                    [alo[0].min(blo[0]), alo[1].min(blo[1])],
+                    [ahi[0].max(bhi[0]), ahi[1].max(bhi[1])],
+                )
+            })
+            .unwrap_or(([-10.0, -10.0], [10.0, 10.0]));
+        let terrain = (ground.0)(lo, hi).map_err(|m| Diagnostic::error_file(self.doc, m))?;
+        // Slopes are X-Plane's: the heights as stored, not exaggerated for the view.
+        let step = (terrain.cell_size() * 0.5).clamp(0.5, 5.0);
+        let mut drops = Vec::new();
+        let mut lines = Vec::new();
+        for (i, f) in feats.iter().enumerate() {
+            let res = &resolutions[i];
+            let (Some(at), Geometry::Point { heading, .. }) = (f.origin(), &f.geometry) else {
+                continue;
+            };
+            if !res.screened(f) {
+                continue;
+            }
+            let pos = input::project(self.origin, at);
+            let heading = *heading as f32;
+            let slope = slope_at(|x, y| terrain.raw_height_at(x, y), pos, heading, step);
+            let lat_lon = Some(crate::resolve::LatLon {
+                lat: at[1],
+                lon: at[0],
+            });
+            let mut limits: Vec<(PathBuf, Option<SlopeLimit>)> = Vec::new();
+            let mut admit = |p: &Path| {
+                let limit = match &*cache.open(f.kind, p, diags, files) {
+                    Opened::Autogen(a) => a.autogen.slope_limit.map(SlopeLimit::from_array),
+                    _ => None,
+                };
+                limits.push((p.to_path_buf(), limit));
+                limit.is_none_or(|l| l.admits(slope))
+            };
+            let found = self
+                .resolver
+                .resolve_library_admitted(&f.asset, lat_lon, self.seed, &mut admit);
+            match found {
+                Some(found) if Some(&found.path) == res.resolved.as_ref() => {}
+                Some(found) => {
+                    let package = found.package.clone();
+                    let opened = cache.open(f.kind, &found.path, diags, files);
+                    let now = Resolution {
+                        resolved: Some(found.path),
+                        package,
+                        opened,
+                        library: true,
+                    };
+                    let mut r = layout_feature(self.doc, f, &now, self.origin, self.args, i);
+                    let info = describe(f, &now, r.scene.as_mut(), i as u32);
+                    results[i] = (r, info);
+                }
+                None => {
+                    let why = drop_reason(&f.asset, slope, &limits);
+                    let d = f.diag(self.doc, Severity::Warning, why.clone());
+                    let (r, info) = &mut results[i];
+                    r.scene = None;
+                    info.stats = Default::default();
+                    info.choice = None;
+                    info.corners.clear();
+                    info.dropped = Some(why);
+                    lines.push(d.to_string());
+                    r.diags.push(d);
+                    drops.push(SlopeDrop {
+                        pos,
+                        heading,
+                        pitch: slope.pitch,
+                        roll: slope.roll,
+                        feature: i as u32,
+                    });
+                }
+            }
+        }
+        Ok((terrain, drops, lines))
+    }
+}
+
+/// Why a point was dropped: its slope and each variant's limits.
+fn drop_reason(asset: &str, slope: Slope, limits: &[(PathBuf, Option<SlopeLimit>)]) -> String {
+    let each: Vec<String> = limits
+        .iter()
+        .map(|(p, l)| {
+            let name = p.file_name().map_or_else(
+                || p.display().to_string(),
+                |n| n.to_string_lossy().into_owned(),
+            );
+            match l {
+                Some(l) => format!("{name}: {l}"),
+                None => format!("{name}: no limit"),
+            }
+        })
+        .collect();
+    let variants = if each.is_empty() {
+        "no variant of it is exported here".to_string()
+    } else {
+        format!(
+            "SLOPE_LIMIT of every variant excludes it ({})",
+            each.join("; ")
+        )
+    };
+    format!(
+        "{asset} not placed: the terrain here has {slope} along the point's heading; {variants}"
+    )
 }
 
 fn ms(since: std::time::Instant) -> f64 {
@@ -391,19 +601,13 @@ impl ResolveCache {
                 resolved: None,
                 package: None,
                 opened: Arc::new(Opened::Missing),
+                library: false,
             };
             self.missing.insert(f.asset.clone(), r.clone());
             return r;
         };
         let fixed = matches!(found.via.as_str(), "relative path" | "path in package");
-        let opened = self
-            .opened
-            .entry(found.path.clone())
-            .or_insert_with(|| {
-                files.push(found.path.clone());
-                Arc::new(open_definition(f.kind, &found.path, diags, files))
-            })
-            .clone();
+        let opened = self.open(f.kind, &found.path, diags, files);
         let package = found.package.clone().or_else(|| {
             resolver
                 .root
@@ -416,11 +620,31 @@ impl ResolveCache {
             resolved: Some(found.path),
             package,
             opened,
+            library: !fixed,
         };
         if fixed {
             self.fixed.insert(f.asset.clone(), r.clone());
         }
         r
+    }
+}
+
+impl ResolveCache {
+    /// The definition in `file`, opened once.
+    fn open(
+        &mut self,
+        kind: FeatureKind,
+        file: &Path,
+        diags: &mut Vec<Diagnostic>,
+        files: &mut Vec<PathBuf>,
+    ) -> Arc<Opened> {
+        self.opened
+            .entry(file.to_path_buf())
+            .or_insert_with(|| {
+                files.push(file.to_path_buf());
+                Arc::new(open_definition(kind, file, diags, files))
+            })
+            .clone()
     }
 }
 

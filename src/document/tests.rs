@@ -55,6 +55,45 @@ fn combine_shares_art_and_keeps_one_texture_as_declared() {
     assert_eq!(s.kind, SceneKind::Dsf);
 }
 
+/// Merging on several workers (each over a run of parts) gives exactly the serial result,
+/// runs of tiles re-based, art indices, atlas slots and drawing orders included.
+#[test]
+fn combine_on_several_workers_equals_serial() {
+    let parts = || {
+        let mut v = Vec::new();
+        for i in 0..9 {
+            let (tex, mesh) = [("a.png", "m.obj"), ("b.png", "n.obj"), ("a.png", "k.obj")][i % 3];
+            let mut p = part(tex, mesh, 1 + i % 4);
+            p.runs.push(crate::scene::TileRun {
+                first: 0,
+                len: p.tiles.len(),
+            });
+            p.warnings.push(format!("part {i}"));
+            p.polygon.push(vec![[i as f32, 0.0]]);
+            v.push(p);
+        }
+        v
+    };
+    let json = |(s, atlas): (Scene, Vec<String>)| (serde_json::to_string(&s).expect("json"), atlas);
+    let serial = json(combine(parts()));
+    for chunks in [vec![0], vec![0, 1], vec![0, 4, 5], vec![0, 2, 3, 7, 8]] {
+        assert_eq!(
+            json(combine::combine_in_chunks(parts(), &chunks)),
+            serial,
+            "{chunks:?}"
+        );
+    }
+    assert_eq!(json(combine_with(parts(), 4)), serial);
+    // Runs of parts hold about the same number of items.
+    let many: Vec<Scene> = (0..100).map(|_| part("a.png", "m.obj", 10)).collect();
+    assert_eq!(combine::chunk_parts(&many, 4, 1), vec![0, 25, 50, 75]);
+    assert_eq!(
+        combine::chunk_parts(&many, 4, 100_000),
+        vec![0],
+        "small scenes: one run"
+    );
+}
+
 #[test]
 fn combine_moves_tiles_of_other_textures_into_atlas_slots() {
     let (s, atlas) = combine(vec![part("a.png", "m.obj", 1), part("b.png", "n.obj", 1)]);
@@ -316,6 +355,7 @@ fn parallel_layout_equals_serial() {
         &LoadOptions {
             threads: 1,
             progress: None,
+            ground: None,
         },
     )
     .unwrap();
@@ -326,6 +366,7 @@ fn parallel_layout_equals_serial() {
         &LoadOptions {
             threads: 4,
             progress: Some(progress.clone()),
+            ground: None,
         },
     )
     .unwrap();
@@ -667,4 +708,163 @@ fn translate_moves_a_shared_crop_once() {
         std::sync::Arc::ptr_eq(a.unwrap(), b.unwrap()),
         "still shared"
     );
+}
+
+/// A package with `lib/pad.agp` exported twice (a variant for steep ground and one for flat
+/// ground), `lib/flat_only.agp` exported once (flat ground only), and `pad_rel.agp` beside
+/// the DSF (flat ground only, but placed by relative path). The DSF places each once, at
+/// heading `heading`.
+fn slope_package(name: &str, heading: f32) -> (PathBuf, PathBuf) {
+    let root = std::env::temp_dir().join(format!("agview-slope-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&root).unwrap();
+    let agp = |limit: &str| {
+        format!(
+            "A\n1000\nAG_POINT\nTEXTURE_SCALE 100 100\nTEXTURE_WIDTH 10\n{limit}\nOBJECT o.obj\nTILE 0 0 100 100\nOBJ_DRAPED 50 50 0 0\n"
+        )
+    };
+    std::fs::write(root.join("steep.agp"), agp("SLOPE_LIMIT -30 30 -30 30")).unwrap();
+    std::fs::write(root.join("flat.agp"), agp("SLOPE_LIMIT -2 2 -2 2")).unwrap();
+    std::fs::write(root.join("pad_rel.agp"), agp("SLOPE_LIMIT -2 2 -2 2")).unwrap();
+    std::fs::write(
+        root.join("library.txt"),
+        "A\n800\nLIBRARY\nEXPORT lib/pad.agp steep.agp\nEXPORT lib/pad.agp flat.agp\nEXPORT lib/flat_only.agp flat.agp\n",
+    )
+    .unwrap();
+    let dsf = root.join("points.txt");
+    std::fs::write(
+        &dsf,
+        format!(
+            "I\n800\nDSF2TEXT\nOBJECT_DEF lib/pad.agp\nOBJECT_DEF lib/flat_only.agp\nOBJECT_DEF pad_rel.agp\n\
+             OBJECT 0 8.5 47.5 {heading}\nOBJECT 1 8.501 47.5 {heading}\nOBJECT 2 8.502 47.5 {heading}\n"
+        ),
+    )
+    .unwrap();
+    (root, dsf)
+}
+
+/// Ground rising `grade` (rise over run) to the north, whatever the scene's bounds.
+fn ramp(grade: f32) -> Ground {
+    Ground(Arc::new(move |_, _| {
+        Ok(Terrain {
+            size_m: 4000.0,
+            resolution: 3,
+            heights: [-2000.0, 0.0, 2000.0]
+                .iter()
+                .flat_map(|y| [grade * y; 3])
+                .collect(),
+            exaggeration: 1.0,
+            center: [0.0, 0.0],
+        })
+    }))
+}
+
+fn load_on(dsf: &Path, seed: u64, ground: Option<Ground>) -> Document {
+    let args = LayoutArgs {
+        seed,
+        ..LayoutArgs::default()
+    };
+    let opts = LoadOptions {
+        threads: 1,
+        progress: None,
+        ground,
+    };
+    load_with(dsf, &args, &opts).unwrap()
+}
+
+fn file_of(f: &FeatureInfo) -> String {
+    let r = f.resolved.as_deref().unwrap_or("(none)");
+    Path::new(r)
+        .file_name()
+        .unwrap()
+        .to_string_lossy()
+        .into_owned()
+}
+
+#[test]
+fn without_terrain_slope_limit_drops_nothing() {
+    let (root, dsf) = slope_package("none", 0.0);
+    let mut picked = std::collections::BTreeSet::new();
+    for seed in 0..20 {
+        let d = load_on(&dsf, seed, None);
+        let s = &d.loaded.scene;
+        assert!(s.features.iter().all(|f| f.dropped.is_none()));
+        assert!(s.debug.slope_drops.is_empty());
+        assert_eq!(s.objects.len(), 3);
+        assert!(d.terrain.is_none());
+        assert!(
+            d.terrain_dependent,
+            "library-path points depend on the terrain"
+        );
+        picked.insert(file_of(&s.features[0]));
+    }
+    // Unscreened, the seeded pick takes both variants.
+    assert_eq!(picked.len(), 2, "{picked:?}");
+    let _ = std::fs::remove_dir_all(&root);
+}
+
+#[test]
+fn slope_limit_screens_library_variants_on_a_slope() {
+    // 20% to the north: facing north the point pitches up 11.3°.
+    let (root, dsf) = slope_package("ramp", 0.0);
+    for seed in 0..20 {
+        let d = load_on(&dsf, seed, Some(ramp(0.2)));
+        let s = &d.loaded.scene;
+        let f = &s.features;
+        // Only the steep variant admits the slope.
+        assert_eq!(file_of(&f[0]), "steep.agp", "seed {seed}");
+        assert!(f[0].dropped.is_none());
+        // The flat-only library path has no variant left: nothing is placed.
+        let why = f[1].dropped.as_deref().expect("dropped");
+        assert!(why.contains("pitch 11.3°, roll 0.0°"), "{why}");
+        assert!(why.contains("flat.agp: pitch -2..2°, roll -2..2°"), "{why}");
+        assert_eq!(f[1].stats.objects, 0);
+        // A point placed by relative path is always placed.
+        assert_eq!(file_of(&f[2]), "pad_rel.agp");
+        assert!(f[2].dropped.is_none());
+        assert_eq!(s.objects.len(), 2);
+        assert!(s.objects.iter().all(|o| o.feature != Some(1)));
+        // The overlay mark, the JSON warning and the diagnostic say which and why.
+        assert_eq!(s.debug.slope_drops.len(), 1);
+        let drop = &s.debug.slope_drops[0];
+        assert_eq!(drop.feature, 1);
+        assert!((drop.pitch - 11.31).abs() < 0.01 && drop.roll.abs() < 0.01);
+        let line = s
+            .warnings
+            .iter()
+            .find(|w| w.contains("lib/flat_only.agp not placed"))
+            .expect("a warning in the JSON");
+        assert!(line.contains("points.txt:8"), "{line}");
+        assert!(d
+            .loaded
+            .diagnostics
+            .iter()
+            .any(|d| d.message.contains("lib/flat_only.agp not placed")));
+        assert!(d.terrain.is_some(), "the terrain screened on comes back");
+    }
+    let _ = std::fs::remove_dir_all(&root);
+}
+
+#[test]
+fn slope_is_measured_along_the_points_heading() {
+    // Facing east on ground rising north: a roll, not a pitch.
+    let (root, dsf) = slope_package("east", 90.0);
+    let d = load_on(&dsf, 0, Some(ramp(0.2)));
+    let s = &d.loaded.scene;
+    let drop = &s.debug.slope_drops[0];
+    assert!(
+        drop.pitch.abs() < 0.01 && (drop.roll - 11.31).abs() < 0.01,
+        "{drop:?}"
+    );
+    assert!((drop.heading - 90.0).abs() < 1e-3);
+    // On flat ground every variant is admitted: the pick is the unscreened one.
+    let (root2, dsf2) = slope_package("flat", 0.0);
+    for seed in 0..10 {
+        let screened = load_on(&dsf2, seed, Some(ramp(0.0)));
+        let plain = load_on(&dsf2, seed, None);
+        let a = serde_json::to_string(&screened.loaded.scene).unwrap();
+        let b = serde_json::to_string(&plain.loaded.scene).unwrap();
+        assert!(a == b, "seed {seed}: flat ground changes nothing");
+    }
+    let _ = std::fs::remove_dir_all(&root);
+    let _ = std::fs::remove_dir_all(&root2);
 }

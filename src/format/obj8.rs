@@ -8,8 +8,9 @@
 //! +z south, meters; triangles wind clockwise seen from their front (XPlane2Blender reverses
 //! Blender's counter-clockwise order on export).
 //!
-//! What a previewer cannot show (animation, lights, manipulators, attributes other than LOD
-//! and draping) is read past silently; a directive this reader does not know is warned about
+//! `ATTR_layer_group` / `ATTR_layer_group_draped` name the layer group draped geometry
+//! draws in. What a previewer cannot show (animation, lights, manipulators, attributes other
+//! than LOD, draping and layer groups) is read past silently; a directive this reader does not know is warned about
 //! once per keyword.
 //!
 //! Real objects run to megabytes, so the `VT`/`IDX10`/`IDX` lines take a fast path: the
@@ -135,9 +136,24 @@ pub struct Obj8 {
     pub light_vertex_count: u32,
     pub indices: Vec<u32>,
     pub lods: Vec<Lod>,
+    /// `ATTR_layer_group <name> [offset]`: the object's layer group, `(name, offset)`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub layer_group: Option<(String, i32)>,
+    /// `ATTR_layer_group_draped <name> [offset]`: the layer group of its draped geometry.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub layer_group_draped: Option<(String, i32)>,
 }
 
 impl Obj8 {
+    /// The layer group the draped geometry draws in: `ATTR_layer_group_draped`, else
+    /// `ATTR_layer_group`, else `objects` 0 (see `docs/spec-decisions.md`).
+    pub fn draped_layer_group(&self) -> (String, i32) {
+        self.layer_group_draped
+            .clone()
+            .or_else(|| self.layer_group.clone())
+            .unwrap_or_else(|| ("objects".to_string(), 0))
+    }
+
     /// Bytes the model holds on the heap (vertex and index pools and draw lists).
     pub fn heap_size(&self) -> usize {
         self.vertices.capacity() * std::mem::size_of::<Obj8Vertex>()
@@ -222,6 +238,8 @@ pub fn parse(path: &Path, src: &[u8], warnings: &mut Vec<Diagnostic>) -> Result<
             light_vertex_count: 0,
             indices: Vec::new(),
             lods: Vec::new(),
+            layer_group: None,
+            layer_group_draped: None,
         },
         src_len: src.len(),
         draped: false,
@@ -379,6 +397,35 @@ impl Obj8Parser {
             "ATTR_no_draped" => {
                 self.draped = false;
                 line.expect_end(warnings);
+            }
+            "ATTR_layer_group" | "ATTR_layer_group_draped" => {
+                let draped = line.keyword == "ATTR_layer_group_draped";
+                let name = line.word("layer group")?.to_ascii_lowercase();
+                let offset = match line.next_token() {
+                    Some((t, col)) => t.parse::<i32>().unwrap_or_else(|_| {
+                        warnings.push(line.warning(
+                            col,
+                            format!("offset `{t}` is not a whole number; 0 is used"),
+                        ));
+                        0
+                    }),
+                    None => 0,
+                };
+                line.expect_end(warnings);
+                let known = crate::scene::LAYER_GROUPS.contains(&name.as_str()) || name == "cars";
+                if !known {
+                    warnings.push(
+                        line.warning_kw(format!(
+                            "unknown layer group `{name}`; drawn as footprints"
+                        )),
+                    );
+                }
+                let group = Some((name, offset));
+                if draped {
+                    self.obj.layer_group_draped = group;
+                } else {
+                    self.obj.layer_group = group;
+                }
             }
             kw if KNOWN_SILENT.contains(&kw)
                 || KNOWN_PREFIXES.iter().any(|p| kw.starts_with(p)) => {}
@@ -939,6 +986,32 @@ LIGHT_NAMED airplane_beacon 0 3 0\n";
                 line: 22
             }]
         );
+    }
+
+    #[test]
+    fn layer_groups_of_draped_geometry() {
+        let base = CUBE.replace(
+            "ANIM_begin\n",
+            "ATTR_layer_group_draped RUNWAYS -2\nANIM_begin\n",
+        );
+        let (r, w) = p(&base);
+        let o = r.unwrap();
+        assert!(w.is_empty(), "{w:?}");
+        assert_eq!(o.draped_layer_group(), ("runways".to_string(), -2));
+        // ATTR_layer_group alone serves the draped geometry too; the default is objects 0.
+        let (r, _) = p(&CUBE.replace("ANIM_begin\n", "ATTR_layer_group markings\nANIM_begin\n"));
+        assert_eq!(r.unwrap().draped_layer_group(), ("markings".to_string(), 0));
+        assert_eq!(
+            p(CUBE).0.unwrap().draped_layer_group(),
+            ("objects".to_string(), 0)
+        );
+        // An unknown name or a bad offset is a warning, not an error.
+        let (r, w) = p(&CUBE.replace(
+            "ANIM_begin\n",
+            "ATTR_layer_group_draped nowhere x\nANIM_begin\n",
+        ));
+        assert_eq!(r.unwrap().draped_layer_group(), ("nowhere".to_string(), 0));
+        assert_eq!(w.len(), 2, "{w:?}");
     }
 
     #[test]

@@ -11,6 +11,7 @@ pub mod ags;
 pub mod geom;
 pub mod placed;
 pub mod rng;
+pub mod slope;
 
 use std::path::PathBuf;
 

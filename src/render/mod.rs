@@ -27,7 +27,9 @@
 mod bench;
 mod camera;
 mod context;
+mod draped;
 mod facades;
+mod framing;
 mod geom;
 mod headless;
 mod objects;
@@ -41,6 +43,7 @@ mod trees;
 pub use bench::{bench, bench_on, synthetic_city, BenchOptions, BenchReport};
 pub use camera::Camera;
 pub use context::{GpuContext, RenderError};
+pub use framing::Framing;
 pub use headless::{render_to_rgba, write_png, Headless};
 pub use overlay::Overlays;
 pub use pipelines::{DrawStats, FrameTargets, Renderer};

@@ -30,6 +30,9 @@ pub struct Overlays {
     /// polygon's boundary or a hole with no stop point to stop them (`crosses`: a warning
     /// red outline with a cross).
     pub edge_rects: bool,
+    /// Autogen points `SLOPE_LIMIT` dropped: a red square with a cross, and a line along
+    /// the point's heading.
+    pub slope_drops: bool,
 }
 
 impl Overlays {
@@ -44,6 +47,7 @@ impl Overlays {
             corners: true,
             caps: true,
             edge_rects: true,
+            slope_drops: true,
         }
     }
 
@@ -58,6 +62,7 @@ impl Overlays {
             self.corners,
             self.caps,
             self.edge_rects,
+            self.slope_drops,
         ]
         .iter()
         .enumerate()
@@ -77,6 +82,7 @@ enum Kind {
     Corners = 5,
     Caps = 6,
     EdgeRects = 7,
+    SlopeDrops = 8,
 }
 
 /// One line vertex as uploaded (20 bytes).
@@ -184,6 +190,22 @@ pub(crate) fn build(scene: &Scene, step: f32, marker: f32) -> Vec<LineVertex> {
             seg(o.pos, o.ground_pt, Kind::GroundPoints, WHITE);
         }
     }
+    for d in &scene.debug.slope_drops {
+        let p = d.pos;
+        let (m2, k) = ((m * 2.0).max(2.0), Kind::SlopeDrops);
+        let square = [
+            [p[0] - m2, p[1] - m2],
+            [p[0] + m2, p[1] - m2],
+            [p[0] + m2, p[1] + m2],
+            [p[0] - m2, p[1] + m2],
+        ];
+        ring(&square, k, RED, &mut seg);
+        for (a, b) in cross(p) {
+            seg(a, b, k, RED);
+        }
+        let (sin, cos) = d.heading.to_radians().sin_cos();
+        seg(p, [p[0] + sin * m2 * 2.0, p[1] + cos * m2 * 2.0], k, RED);
+    }
     for p in &scene.stop_points {
         for (a, b) in cross(*p) {
             seg(a, b, Kind::StopPoints, ORANGE);
@@ -264,7 +286,7 @@ mod tests {
     #[test]
     fn mask_bits_follow_the_kinds() {
         assert_eq!(Overlays::default().mask(), 0);
-        assert_eq!(Overlays::all().mask(), 0xff);
+        assert_eq!(Overlays::all().mask(), 0x1ff);
         let o = Overlays {
             cut_lines: true,
             caps: true,
@@ -274,6 +296,35 @@ mod tests {
             o.mask(),
             (1 << Kind::CutLines as u32) | (1 << Kind::Caps as u32)
         );
+    }
+
+    #[test]
+    fn slope_drops_are_marked_where_the_point_was() {
+        let scene = Scene {
+            debug: DebugMarks {
+                slope_drops: vec![crate::scene::SlopeDrop {
+                    pos: [50.0, 60.0],
+                    heading: 90.0,
+                    pitch: 12.0,
+                    roll: 0.0,
+                    feature: 3,
+                }],
+                ..DebugMarks::default()
+            },
+            ..Scene::default()
+        };
+        let v = build(&scene, 100.0, 1.0);
+        let marks: Vec<&LineVertex> = v
+            .iter()
+            .filter(|x| x.kind == Kind::SlopeDrops as u32)
+            .collect();
+        // A square (4 sides), a cross (2) and the heading line (1).
+        assert_eq!(marks.len(), 2 * 7);
+        assert!(marks
+            .iter()
+            .all(|m| (m.xy[0] - 50.0).abs() <= 4.0 + 1e-3 && (m.xy[1] - 60.0).abs() <= 2.0 + 1e-3));
+        // The heading line points east.
+        assert!(marks.iter().any(|m| (m.xy[0] - 54.0).abs() < 1e-3));
     }
 
     #[test]

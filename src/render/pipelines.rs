@@ -4,6 +4,7 @@
 use std::borrow::Cow;
 
 use super::context::GpuContext;
+use super::draped::{ground_order, GroundDraw};
 use super::facades::FacadeVertex;
 use super::objects::{InstanceGpu, MeshVertexGpu};
 use super::overlay::LineVertex;
@@ -393,14 +394,47 @@ impl Renderer {
             stats.triangles += u64::from(scene.terrain_index_count / 3);
         }
 
-        if let Some(t) = scene.tiles.as_ref().filter(|_| f.show_tiles) {
+        // Tiles and the draped parts of objects, interleaved by layer group.
+        let tiles = scene.tiles.as_ref().filter(|_| f.show_tiles);
+        let draped = scene.draped.as_ref().filter(|_| f.show_objects);
+        let tile_keys: Vec<(u32, i32)> =
+            tiles.map_or(Vec::new(), |t| t.segments.iter().map(|(k, _)| *k).collect());
+        let draped_keys: Vec<(u32, i32)> =
+            draped.map_or(Vec::new(), |d| d.groups.iter().map(|g| g.0).collect());
+        let order = ground_order(&tile_keys, &draped_keys);
+        if !order.is_empty() {
             pass.set_pipeline(&self.tiles);
-            pass.set_bind_group(1, &t.material, &[]);
-            pass.set_vertex_buffer(0, t.vertices.slice(..));
-            pass.set_index_buffer(t.indices.slice(..), wgpu::IndexFormat::Uint32);
-            pass.draw_indexed(0..t.index_count, 0, 0..1);
+        }
+        for draw in order {
+            let (material, vertices, indices, range) = match draw {
+                GroundDraw::Tiles(i) => match tiles {
+                    Some(t) => (
+                        &t.material,
+                        &t.vertices,
+                        &t.indices,
+                        t.segments[i].1.clone(),
+                    ),
+                    None => continue,
+                },
+                GroundDraw::Draped(i) => match draped {
+                    Some(d) => (
+                        &d.groups[i].1,
+                        &d.vertices,
+                        &d.indices,
+                        d.groups[i].2.clone(),
+                    ),
+                    None => continue,
+                },
+            };
+            if range.is_empty() {
+                continue;
+            }
+            pass.set_bind_group(1, material, &[]);
+            pass.set_vertex_buffer(0, vertices.slice(..));
+            pass.set_index_buffer(indices.slice(..), wgpu::IndexFormat::Uint32);
+            stats.triangles += u64::from(range.len() as u32 / 3);
+            pass.draw_indexed(range, 0, 0..1);
             stats.draw_calls += 1;
-            stats.triangles += u64::from(t.index_count / 3);
         }
 
         if let Some(o) = scene.objects.as_ref().filter(|_| f.show_objects) {

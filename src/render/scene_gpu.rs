@@ -13,6 +13,7 @@ use crate::scene::Scene;
 use crate::terrain::Terrain;
 
 use super::context::{GpuContext, RenderError};
+use super::draped::DrapedSet;
 use super::facades::{self, FacadeKey};
 use super::objects::{InstanceGpu, ObjectSet, TexSource};
 use super::overlay;
@@ -69,8 +70,19 @@ const AMBIENT: f32 = 0.38;
 pub(crate) struct TilesGpu {
     pub vertices: wgpu::Buffer,
     pub indices: wgpu::Buffer,
-    pub index_count: u32,
     pub material: wgpu::BindGroup,
+    /// Index ranges by layer group, in drawing order (see `tiles::TileMesh::segments`).
+    pub segments: Vec<((u32, i32), Range<u32>)>,
+}
+
+/// The draped parts of objects (`draped::DrapedSet`): drawn with the tiles' pipeline.
+pub(crate) struct DrapedGpu {
+    pub vertices: wgpu::Buffer,
+    /// The pieces shown at the current density; rebuilt when it changes.
+    pub indices: wgpu::Buffer,
+    /// Per group: its layer group's place, its material and its range in `indices`.
+    pub groups: Vec<((u32, i32), wgpu::BindGroup, Range<u32>)>,
+    set: DrapedSet,
 }
 
 pub(crate) struct BatchGpu {
@@ -136,6 +148,7 @@ pub struct SceneGpu {
     pub(crate) terrain_indices: wgpu::Buffer,
     pub(crate) terrain_index_count: u32,
     pub(crate) tiles: Option<TilesGpu>,
+    pub(crate) draped: Option<DrapedGpu>,
     pub(crate) objects: Option<ObjectsGpu>,
     pub(crate) facades: Option<FacadesGpu>,
     pub(crate) trees: Option<TreesGpu>,
@@ -393,10 +406,43 @@ impl SceneGpu {
                         vertex,
                     ),
                     indices: buffer("tile indices", bytemuck::cast_slice(&mesh.indices), index),
-                    index_count: mesh.indices.len() as u32,
                     material: material(view, MaterialUniforms::plain([1.0; 3], 0.0)),
+                    segments: mesh.segments,
                 })
             }
+        };
+
+        // Draped parts of objects: pieces on the terrain like tiles.
+        let dset = DrapedSet::build(scene, art, &grid);
+        warnings.extend(dset.warnings.iter().cloned());
+        let draped = if dset.groups.is_empty() {
+            None
+        } else {
+            let (list, ranges) = dset.indices_at(6);
+            let groups = dset
+                .groups
+                .iter()
+                .zip(ranges)
+                .map(|(g, r)| {
+                    let view = cache.view(g.texture);
+                    (
+                        g.key,
+                        material(view, MaterialUniforms::plain([1.0; 3], 0.0)),
+                        r,
+                    )
+                })
+                .collect();
+            buffer_bytes.set(buffer_bytes.get() + (list.len() * 4) as u64);
+            Some(DrapedGpu {
+                vertices: buffer(
+                    "draped vertices",
+                    bytemuck::cast_slice(&dset.vertices),
+                    vertex,
+                ),
+                indices: draped_index_buffer(device, &list),
+                groups,
+                set: dset,
+            })
         };
 
         // Objects.
@@ -573,6 +619,7 @@ impl SceneGpu {
             terrain_indices,
             terrain_index_count: grid_indices.len() as u32,
             tiles,
+            draped,
             objects,
             facades,
             trees,
@@ -607,6 +654,13 @@ impl SceneGpu {
             }
             self.stats.objects_shown = list.len();
             self.stats.object_draws = count_object_draws(o);
+        }
+        if let Some(d) = &mut self.draped {
+            let (list, ranges) = d.set.indices_at(level);
+            d.indices = draped_index_buffer(&ctx.device, &list);
+            for (g, r) in d.groups.iter_mut().zip(ranges) {
+                g.2 = r;
+            }
         }
     }
 
@@ -687,6 +741,16 @@ fn instance_buffer(device: &wgpu::Device, list: &[InstanceGpu]) -> wgpu::Buffer 
         label: Some("object instances"),
         contents: bytemuck::cast_slice(data),
         usage: wgpu::BufferUsages::VERTEX,
+    })
+}
+
+fn draped_index_buffer(device: &wgpu::Device, list: &[u32]) -> wgpu::Buffer {
+    // Never empty: a zero-sized buffer cannot be bound.
+    let data: &[u32] = if list.is_empty() { &[0, 0, 0] } else { list };
+    device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+        label: Some("draped indices"),
+        contents: bytemuck::cast_slice(data),
+        usage: wgpu::BufferUsages::INDEX,
     })
 }
 

@@ -52,6 +52,10 @@ pub(crate) struct TileMesh {
     /// Quads drawn once runs are merged.
     pub quads: usize,
     pub warnings: Vec<String>,
+    /// Runs of `indices` whose tiles share a layer group and offset, in drawing order, with
+    /// the group's place ([`crate::scene::LayerGroup::draw_key`]): draped object parts draw
+    /// between them ([`super::draped::ground_order`]).
+    pub segments: Vec<((u32, i32), std::ops::Range<u32>)>,
 }
 
 /// A quad to draw: corners BL, BR, TR, TL and normalised `[s1, t1, s2, t2]`.
@@ -64,6 +68,8 @@ struct Quad<'a> {
     first: usize,
     /// `TILE_LOD` of the tile's feature (see [`Scene::tile_lod_of`]).
     lod: f32,
+    /// The layer group's place (the tile's feature's in a document, else the scene's).
+    key: (u32, i32),
 }
 
 /// The most terrain cells one tile triangle is cut along; beyond it (a tile kilometres
@@ -77,7 +83,7 @@ pub(crate) fn build(scene: &Scene, grid: &Grid) -> TileMesh {
     };
     let (tw, th) = (sane_px(tex.width_px), sane_px(tex.height_px));
     let mut quads = merge_runs(scene, tw, th);
-    quads.sort_by_key(|q| (q.order, q.first));
+    quads.sort_by_key(|q| (q.key, q.order, q.first));
     mesh.quads = quads.len();
     let mut crop_cache: Vec<(*const P, Vec<Vec<HalfPlane>>)> = Vec::new();
     for q in &quads {
@@ -94,6 +100,7 @@ pub(crate) fn build(scene: &Scene, grid: &Grid) -> TileMesh {
         // A crop polygon with no area crops nothing away (the spec asks for at least
         // three points; fewer is treated as no crop).
         let crop_planes = crop_planes.filter(|p| !p.is_empty());
+        let start = mesh.indices.len() as u32;
         let [bl, br, tr, tl] = q.corners;
         let [s1, t1, s2, t2] = q.st;
         let tris = [
@@ -108,8 +115,22 @@ pub(crate) fn build(scene: &Scene, grid: &Grid) -> TileMesh {
                 }
             }
         }
+        let end = mesh.indices.len() as u32;
+        match mesh.segments.last_mut() {
+            Some((k, r)) if *k == q.key => r.end = end,
+            _ => mesh.segments.push((q.key, start..end)),
+        }
     }
+    mesh.segments.retain(|(_, r)| !r.is_empty());
     mesh
+}
+
+/// The layer group's place of a tile: its feature's group in a document, else the scene's.
+fn tile_key(scene: &Scene, t: &Tile) -> (u32, i32) {
+    t.feature
+        .and_then(|f| scene.features.get(f as usize))
+        .map_or(&scene.layer_group, |f| &f.layer_group)
+        .draw_key()
 }
 
 fn sane_px(v: f32) -> f32 {
@@ -128,6 +149,7 @@ fn tile_quad<'a>(scene: &Scene, t: &'a Tile, index: usize, tw: f32, th: f32) -> 
         crop: t.crop.as_deref(),
         order: t.order,
         first: index,
+        key: tile_key(scene, t),
     }
 }
 
@@ -156,6 +178,7 @@ fn merge_runs(scene: &Scene, tw: f32, th: f32) -> Vec<Quad<'_>> {
             lod: scene.tile_lod_of(a),
             order: tiles.iter().map(|t| t.order).min().unwrap_or(0),
             first: run.first,
+            key: tile_key(scene, a),
         });
         merged_into[run.first..end]
             .iter_mut()
@@ -185,7 +208,7 @@ fn run_is_seamless(tiles: &[Tile]) -> bool {
 
 /// Cuts one tile triangle along the terrain triangles and the crop pieces, appending the
 /// pieces to `mesh`. Returns a warning when the triangle was too large to cut.
-fn cut_triangle(
+pub(crate) fn cut_triangle(
     grid: &Grid,
     pts: [P; 3],
     sts: [[f32; 2]; 3],
@@ -510,5 +533,59 @@ mod tests {
             let want = if v.xy[0] < 10.0 { 300.0 } else { 9000.0 };
             assert_eq!(v.lod, want, "{v:?}");
         }
+    }
+
+    /// A document's tiles form one index segment per layer group and offset, in drawing
+    /// order, each named by its group's place: draped object parts draw between them.
+    #[test]
+    fn segments_follow_the_features_layer_groups() {
+        let grid = Grid::of(&Terrain::flat(200.0));
+        let group = |name: &str, offset: i32| crate::scene::LayerGroup {
+            name: name.into(),
+            offset,
+        };
+        // Feature 0 in roads, 1 and 2 in footprints (offsets 0 and 1); combine numbers
+        // `order` by group, which build follows.
+        let groups = [
+            group("roads", 0),
+            group("footprints", 0),
+            group("footprints", 1),
+        ];
+        let mut tiles = Vec::new();
+        for (k, order) in [(0u32, 9u32), (1, 1), (1, 2), (2, 5)] {
+            let mut t = tile(k as f32 * 20.0, 0.0, 10.0, 10.0, [0.0, 0.0, 512.0, 512.0]);
+            t.feature = Some(k);
+            t.order = order;
+            tiles.push(t);
+        }
+        let mut scene = scene_with(tiles);
+        for g in &groups {
+            scene.features.push(crate::scene::FeatureInfo {
+                layer_group: g.clone(),
+                ..crate::scene::FeatureInfo::new(
+                    String::new(),
+                    String::new(),
+                    crate::scene::FeatureKind::Agp,
+                    0,
+                )
+            });
+        }
+        let mesh = build(&scene, &grid);
+        let keys: Vec<(u32, i32)> = mesh.segments.iter().map(|(k, _)| *k).collect();
+        assert_eq!(
+            keys,
+            vec![
+                groups[1].draw_key(),
+                groups[2].draw_key(),
+                groups[0].draw_key()
+            ]
+        );
+        // The segments cover every index once, in order.
+        let mut next = 0;
+        for (_, r) in &mesh.segments {
+            assert_eq!(r.start, next);
+            next = r.end;
+        }
+        assert_eq!(next as usize, mesh.indices.len());
     }
 }

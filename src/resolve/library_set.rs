@@ -277,7 +277,31 @@ impl LibrarySet {
     /// Resolves `virtual_path` at `at`. A picked file that does not exist gives way to the
     /// first alternative that does; `None` when no alternative exists on disk.
     pub fn resolve(&self, virtual_path: &str, at: Option<LatLon>, pick: Pick) -> Option<Choice> {
-        let alts = self.alternatives(virtual_path, at);
+        self.resolve_admitted(virtual_path, at, pick, &mut |_| true)
+    }
+
+    /// The files of the alternatives for `virtual_path` at `at`, highest priority first
+    /// (whether they exist or not).
+    pub fn alternative_paths(&self, virtual_path: &str, at: Option<LatLon>) -> Vec<PathBuf> {
+        self.alternatives(virtual_path, at)
+            .iter()
+            .map(|e| e.path.clone())
+            .collect()
+    }
+
+    /// [`LibrarySet::resolve`] among only the alternatives whose file `admit` accepts (the
+    /// variants an autogen point's `SLOPE_LIMIT` screens out are left out before the draw,
+    /// so when `admit` accepts all of them the pick is the same as without it). `None`
+    /// when none is admitted.
+    pub fn resolve_admitted(
+        &self,
+        virtual_path: &str,
+        at: Option<LatLon>,
+        pick: Pick,
+        admit: &mut dyn FnMut(&Path) -> bool,
+    ) -> Option<Choice> {
+        let mut alts = self.alternatives(virtual_path, at);
+        alts.retain(|e| admit(&e.path));
         if alts.is_empty() {
             return None;
         }

@@ -19,6 +19,11 @@
 //! decoded on demand ([`DsfBinary::windings`]), so a tile's model is about the size of the
 //! file (`model.rs` says how).
 //!
+//! The file is read in one pass, atom by atom ([`parse_source`]): a 7-Zip archive is read as
+//! it decompresses, each top-level atom copied out of the stream, handled and dropped, so the
+//! whole decompressed DSF is never in memory at once (peak: the model plus the largest
+//! atom, about 1.7× the decompressed size in `benches/parse.rs`).
+//!
 //! Decisions where X-Plane's reader is loose or strict:
 //! - X-Plane refuses a whole file for one bad command; here a command naming a pool,
 //!   definition or point that does not exist is an error for that command alone, which is
@@ -39,6 +44,7 @@ pub mod write;
 #[cfg(test)]
 mod tests;
 
+use std::borrow::Cow;
 use std::io::{Cursor, Read};
 use std::path::Path;
 
@@ -90,8 +96,7 @@ pub fn parse_with_limit(
     warnings: &mut Vec<Diagnostic>,
 ) -> Result<DsfBinary, Diagnostic> {
     if bytes.starts_with(SEVEN_ZIP_MAGIC) {
-        let dsf = unpack_7z(path, bytes, max_decompressed)?;
-        let mut d = parse_plain(path, &dsf, warnings)?;
+        let mut d = parse_7z(path, bytes, max_decompressed, warnings)?;
         d.compressed = true;
         Ok(d)
     } else {
@@ -99,25 +104,28 @@ pub fn parse_with_limit(
     }
 }
 
-/// The DSF inside a 7-Zip archive: its first file entry, refused with an error when it
-/// declares or produces more than `limit` bytes.
-pub fn unpack_7z(path: &Path, bytes: &[u8], limit: u64) -> Result<Vec<u8>, Diagnostic> {
-    use sevenz_rust2::{ArchiveReader, EntryDecision, Password};
-    let bad = |e: &dyn std::fmt::Display| {
-        Diagnostic::error_offset(path, 0, format!("cannot read the 7-Zip archive: {e}"))
-    };
+type Archive<'a> = sevenz_rust2::ArchiveReader<Cursor<&'a [u8]>>;
+
+/// Opens a 7-Zip archive and checks its first file entry against `limit`: returns the
+/// reader, the entry's name and its declared size.
+fn open_7z<'a>(
+    path: &Path,
+    bytes: &'a [u8],
+    limit: u64,
+) -> Result<(Archive<'a>, String, u64), Diagnostic> {
+    use sevenz_rust2::{ArchiveReader, Password};
     let mut reader = ArchiveReader::new_with_memory_limit(
         Cursor::new(bytes),
         Password::empty(),
         MAX_7Z_MEMORY_KB,
     )
-    .map_err(|e| bad(&e))?;
+    .map_err(|e| bad_7z(path, &e))?;
     reader.set_thread_count(1);
-    let Some(index) = reader
+    let Some(entry) = reader
         .archive()
         .files
         .iter()
-        .position(|f| f.has_stream && !f.is_directory)
+        .find(|f| f.has_stream && !f.is_directory)
     else {
         return Err(Diagnostic::error_offset(
             path,
@@ -125,21 +133,42 @@ pub fn unpack_7z(path: &Path, bytes: &[u8], limit: u64) -> Result<Vec<u8>, Diagn
             "the 7-Zip archive holds no file",
         ));
     };
-    let entry = &reader.archive().files[index];
     let (name, declared) = (entry.name.clone(), entry.size);
-    let too_big = || {
-        Diagnostic::error_offset(
-            path,
-            0,
-            format!("the 7-Zip archive's `{name}` decompresses to more than {limit} bytes"),
-        )
-    };
     if declared > limit {
-        return Err(too_big());
+        return Err(too_big_7z(path, &name, limit));
     }
-    let mut out = Vec::new();
+    Ok((reader, name, declared))
+}
+
+fn bad_7z(path: &Path, e: &dyn std::fmt::Display) -> Diagnostic {
+    Diagnostic::error_offset(path, 0, format!("cannot read the 7-Zip archive: {e}"))
+}
+
+fn too_big_7z(path: &Path, name: &str, limit: u64) -> Diagnostic {
+    Diagnostic::error_offset(
+        path,
+        0,
+        format!("the 7-Zip archive's `{name}` decompresses to more than {limit} bytes"),
+    )
+}
+
+/// Reads the DSF inside a 7-Zip archive as it decompresses (atom by atom: the whole
+/// decompressed file is never held at once). Only the first file entry is read; one that
+/// declares more than `limit` bytes is refused before decompressing, and a stream longer than
+/// it declares is refused by the archive reader. Offsets in messages are offsets in the
+/// decompressed DSF.
+fn parse_7z(
+    path: &Path,
+    bytes: &[u8],
+    limit: u64,
+    warnings: &mut Vec<Diagnostic>,
+) -> Result<DsfBinary, Diagnostic> {
+    use sevenz_rust2::EntryDecision;
+    let (mut reader, _name, declared) = open_7z(path, bytes, limit)?;
+    let total = usize::try_from(declared).unwrap_or(usize::MAX);
     let mut seen = 0usize;
-    let mut over = false;
+    let mut parsed: Option<Result<DsfBinary, Diagnostic>> = None;
+    let mut stream_error: Option<String> = None;
     let result = reader.for_each_entries_with_decision(|e, r| {
         if !e.has_stream || e.is_directory {
             return Ok(EntryDecision::Continue);
@@ -149,20 +178,57 @@ pub fn unpack_7z(path: &Path, bytes: &[u8], limit: u64) -> Result<Vec<u8>, Diagn
             // Later entries are never decompressed.
             return Ok(EntryDecision::Stop);
         }
+        let mut src = StreamSource { r, error: None };
+        parsed = Some(parse_source(path, &mut src, total, warnings));
+        stream_error = src.error;
+        // Continue: the reader drains the rest (nothing, when the size was honest), refuses
+        // a stream longer than declared and checks the entry's CRC.
+        Ok(EntryDecision::Continue)
+    });
+    // A damaged archive is refused whole, as before the parse looked at it: its bytes may
+    // be anything.
+    if let Some(e) = stream_error {
+        return Err(bad_7z(path, &e));
+    }
+    result.map_err(|e| bad_7z(path, &e))?;
+    parsed.unwrap_or_else(|| {
+        Err(Diagnostic::error_offset(
+            path,
+            0,
+            "the 7-Zip archive holds no file",
+        ))
+    })
+}
+
+/// The DSF inside a 7-Zip archive, decompressed whole: its first file entry, refused with an
+/// error when it declares or produces more than `limit` bytes. ([`parse`] does not use this:
+/// it reads the DSF as it decompresses.)
+pub fn unpack_7z(path: &Path, bytes: &[u8], limit: u64) -> Result<Vec<u8>, Diagnostic> {
+    use sevenz_rust2::EntryDecision;
+    let (mut reader, name, declared) = open_7z(path, bytes, limit)?;
+    let mut out = Vec::new();
+    let mut seen = 0usize;
+    let mut over = false;
+    let result = reader.for_each_entries_with_decision(|e, r| {
+        if !e.has_stream || e.is_directory {
+            return Ok(EntryDecision::Continue);
+        }
+        seen += 1;
+        if seen > 1 {
+            return Ok(EntryDecision::Stop);
+        }
         // sevenz-rust2 already ends the entry at its declared size (checked against the
         // limit above) and rejects a longer stream; this cap guards the limit on its own.
-        over = read_capped(r, e.size, limit, &mut out)?;
+        over = read_capped(r, declared, limit, &mut out)?;
         if over {
             return Ok(EntryDecision::Stop);
         }
-        // Continue: the reader drains the rest (nothing, when the size was honest) and
-        // checks the entry's CRC.
         Ok(EntryDecision::Continue)
     });
     if over {
-        return Err(too_big());
+        return Err(too_big_7z(path, &name, limit));
     }
-    result.map_err(|e| bad(&e))?;
+    result.map_err(|e| bad_7z(path, &e))?;
     Ok(out)
 }
 
@@ -254,47 +320,48 @@ fn atom_id(raw: [u8; 4]) -> [u8; 4] {
     [raw[3], raw[2], raw[1], raw[0]]
 }
 
-/// Splits `bytes[start..end]` into atoms. Problems are pushed as errors; a truncated atom
-/// keeps what the span holds of it. Returns the atoms and where the last one ended.
+/// Splits `span`, which starts at file offset `base`, into atoms. Problems are pushed as
+/// errors; a truncated atom keeps what the span holds of it. Returns the atoms and the file
+/// offset where the last one ended.
 fn atoms<'a>(
     path: &Path,
-    bytes: &'a [u8],
-    start: usize,
-    end: usize,
+    span: &'a [u8],
+    base: usize,
     container: &str,
     warnings: &mut Vec<Diagnostic>,
 ) -> (Vec<Atom<'a>>, usize) {
     let mut out = Vec::new();
-    let mut pos = start;
+    let end = span.len();
+    let mut pos = 0usize;
     while pos < end {
         if end - pos < 8 {
             warnings.push(Diagnostic::error_offset(
                 path,
-                pos as u64,
+                (base + pos) as u64,
                 format!(
                     "{container}: {} stray byte(s) where an 8-byte atom header should be",
                     end - pos
                 ),
             ));
-            return (out, pos);
+            return (out, base + pos);
         }
-        let h = &bytes[pos..pos + 8];
+        let h = &span[pos..pos + 8];
         let id = atom_id([h[0], h[1], h[2], h[3]]);
         let size = u32::from_le_bytes([h[4], h[5], h[6], h[7]]) as usize;
         let name = String::from_utf8_lossy(&id).into_owned();
         if size < 8 {
             warnings.push(Diagnostic::error_offset(
                 path,
-                pos as u64,
+                (base + pos) as u64,
                 format!("{container}: atom `{name}` has length {size}, less than its 8-byte header; the rest of {container} is unreadable"),
             ));
-            return (out, pos);
+            return (out, base + pos);
         }
         let atom_end = pos.saturating_add(size);
         if atom_end > end {
             warnings.push(Diagnostic::error_offset(
                 path,
-                pos as u64,
+                (base + pos) as u64,
                 format!(
                     "{container}: atom `{name}` claims {size} bytes but only {} remain: the file is truncated; reading what there is",
                     end - pos
@@ -302,19 +369,19 @@ fn atoms<'a>(
             ));
             out.push(Atom {
                 id,
-                start: pos,
-                body: &bytes[pos + 8..end],
+                start: base + pos,
+                body: &span[pos + 8..end],
             });
-            return (out, atom_end);
+            return (out, base.saturating_add(atom_end));
         }
         out.push(Atom {
             id,
-            start: pos,
-            body: &bytes[pos + 8..atom_end],
+            start: base + pos,
+            body: &span[pos + 8..atom_end],
         });
         pos = atom_end;
     }
-    (out, pos)
+    (out, base + pos)
 }
 
 /// The strings of a string-table atom (`PROP`, `TERT`, …): each NUL-terminated.
@@ -362,27 +429,118 @@ fn first<'a, 'b>(
     Some(a)
 }
 
-/// Parses an uncompressed DSF.
+/// Where a DSF's bytes come from: the file in memory (borrowed, no copy) or a 7-Zip entry
+/// read as it decompresses (each atom copied out of the stream in turn, so the whole
+/// decompressed file is never in memory at once).
+trait Source<'a> {
+    /// The next `n` bytes; fewer only when the input ends first. `Err`: the input failed.
+    fn take(&mut self, n: usize) -> Result<Cow<'a, [u8]>, String>;
+
+    /// Passes over the next `n` bytes, hashing them; returns how many there were.
+    fn skip(&mut self, n: usize, md5: &mut Md5) -> Result<usize, String>;
+}
+
+struct SliceSource<'a> {
+    bytes: &'a [u8],
+    pos: usize,
+}
+
+impl<'a> Source<'a> for SliceSource<'a> {
+    fn take(&mut self, n: usize) -> Result<Cow<'a, [u8]>, String> {
+        let end = self.pos.saturating_add(n).min(self.bytes.len());
+        let s = &self.bytes[self.pos..end];
+        self.pos = end;
+        Ok(Cow::Borrowed(s))
+    }
+
+    fn skip(&mut self, n: usize, md5: &mut Md5) -> Result<usize, String> {
+        let s = self.take(n)?;
+        md5.update(&s);
+        Ok(s.len())
+    }
+}
+
+struct StreamSource<'r> {
+    r: &'r mut dyn Read,
+    /// The first read error: the data ends there.
+    error: Option<String>,
+}
+
+impl<'a> Source<'a> for StreamSource<'_> {
+    fn take(&mut self, n: usize) -> Result<Cow<'a, [u8]>, String> {
+        // `n` is bounded by the declared size, itself bounded by the caller's limit.
+        let mut v = Vec::with_capacity(n);
+        if self.error.is_none() {
+            if let Err(e) = (&mut *self.r).take(n as u64).read_to_end(&mut v) {
+                self.error = Some(e.to_string());
+            }
+        }
+        Ok(Cow::Owned(v))
+    }
+
+    fn skip(&mut self, n: usize, md5: &mut Md5) -> Result<usize, String> {
+        let mut buf = vec![0u8; 64 * 1024];
+        let mut left = n;
+        while left > 0 && self.error.is_none() {
+            let want = left.min(buf.len());
+            let got = match self.r.read(&mut buf[..want]) {
+                Ok(0) => break,
+                Ok(n) => n,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(e) => {
+                    self.error = Some(e.to_string());
+                    break;
+                }
+            };
+            md5.update(&buf[..got]);
+            left -= got;
+        }
+        Ok(n - left)
+    }
+}
+
+/// Parses an uncompressed DSF held in memory.
 fn parse_plain(
     path: &Path,
     bytes: &[u8],
     warnings: &mut Vec<Diagnostic>,
 ) -> Result<DsfBinary, Diagnostic> {
-    if !bytes.starts_with(DSF_COOKIE) {
+    let mut src = SliceSource { bytes, pos: 0 };
+    parse_source(path, &mut src, bytes.len(), warnings)
+}
+
+/// Parses a DSF of `total` bytes from `src`, atom by atom, in one pass: each top-level atom is
+/// read, handled and dropped in turn (`CMDS`, which needs the definitions and pools, is
+/// handled last). The MD5 is computed as the bytes go by.
+///
+/// The atoms should end exactly where the 16-byte footer starts; when they run to the end
+/// of the file instead there is no footer (a warning); otherwise the file is truncated or
+/// damaged, and what can be read is still read, with errors.
+fn parse_source<'a>(
+    path: &Path,
+    src: &mut dyn Source<'a>,
+    total: usize,
+    warnings: &mut Vec<Diagnostic>,
+) -> Result<DsfBinary, Diagnostic> {
+    let failed = |at: usize, e: String| {
+        Diagnostic::error_offset(path, at as u64, format!("reading the DSF failed: {e}"))
+    };
+    let head = src.take(12).map_err(|e| failed(0, e))?;
+    if !head.starts_with(DSF_COOKIE) {
         return Err(Diagnostic::error_offset(
             path,
             0,
             "not a binary DSF: it does not start with `XPLNEDSF` (nor the 7-Zip signature)",
         ));
     }
-    if bytes.len() < 12 {
+    if head.len() < 12 {
         return Err(Diagnostic::error_offset(
             path,
-            bytes.len() as u64,
+            head.len() as u64,
             "truncated: the file ends inside the 12-byte header",
         ));
     }
-    let version = u32::from_le_bytes([bytes[8], bytes[9], bytes[10], bytes[11]]);
+    let version = u32::from_le_bytes([head[8], head[9], head[10], head[11]]);
     if version != 1 {
         return Err(Diagnostic::error_offset(
             path,
@@ -394,146 +552,166 @@ fn parse_plain(
         version,
         ..DsfBinary::default()
     };
+    let mut md5 = Md5::new();
+    md5.update(&head);
+    drop(head);
 
-    // The atoms fill the file up to the 16-byte footer.
-    let footer_at = bytes.len().saturating_sub(16).max(12);
-    let (top, has_footer) = atoms_to_footer(path, bytes, footer_at, warnings);
-    d.md5 = if has_footer {
-        // The largest share of the parse: md-5 runs at about 560 MB/s on one core, the rest
-        // of the parse at about 1 GB/s (benches/parse.rs). Hashing while parsing would not
-        // make it cheaper: the hash is compute-bound, not memory-bound.
-        let digest = Md5::digest(&bytes[..footer_at]);
-        if digest.as_slice() == &bytes[footer_at..] {
-            Md5Check::Match
-        } else {
-            warnings.push(Diagnostic::warning_offset(
-                path,
-                footer_at as u64,
-                "the MD5 footer does not match the file's contents (damaged or edited after writing)",
-            ));
-            Md5Check::Mismatch
-        }
-    } else {
-        Md5Check::Missing
-    };
-
-    for a in &top {
-        if !matches!(&a.id, b"HEAD" | b"DEFN" | b"GEOD" | b"DEMS" | b"CMDS") {
-            warnings.push(Diagnostic::warning_offset(
-                path,
-                a.start as u64,
-                format!("unknown atom `{}` skipped", a.name()),
-            ));
-        }
-    }
-
-    let sub = |a: &Atom, warnings: &mut Vec<Diagnostic>| {
-        let s = a.body_start();
-        atoms(path, bytes, s, s + a.body.len(), &a.name(), warnings).0
-    };
-
-    match first(path, &top, b"HEAD", warnings) {
-        Some(head) => {
-            let inner = sub(head, warnings);
-            if let Some(prop) = first(path, &inner, b"PROP", warnings) {
-                let strings = string_table(path, prop, warnings);
-                if strings.len() % 2 == 1 {
-                    warnings.push(Diagnostic::error_offset(
-                        path,
-                        prop.start as u64,
-                        format!(
-                            "PROP: an odd number of strings; `{}` has no value",
-                            strings.last().map(String::as_str).unwrap_or_default()
-                        ),
-                    ));
-                }
-                let mut it = strings.into_iter();
-                while let (Some(name), Some(value)) = (it.next(), it.next()) {
-                    d.properties.push(DsfBinProperty { name, value });
-                }
+    // The largest share of the parse is the MD5: md-5 runs at about 560 MB/s on one core,
+    // the rest of the parse at about 1 GB/s (benches/parse.rs).
+    let footer_at = total.saturating_sub(16).max(12);
+    let mut pos = 12usize;
+    // False once the walk met a problem: then a missing footer is not worth its own note.
+    let mut clean = true;
+    let mut footer = false;
+    let mut seen: Vec<[u8; 4]> = Vec::new();
+    let mut pools: Option<pool::Pools> = None;
+    let mut cmds: Option<(usize, Cow<'a, [u8]>)> = None;
+    while pos < total {
+        if pos == footer_at && total - pos == 16 {
+            let f = src.take(16).map_err(|e| failed(pos, e))?;
+            let digest = std::mem::take(&mut md5).finalize();
+            d.md5 = if f.len() == 16 && digest.as_slice() == &f[..] {
+                Md5Check::Match
             } else {
-                warnings.push(Diagnostic::error_offset(
+                warnings.push(Diagnostic::warning_offset(
                     path,
-                    head.start as u64,
-                    "HEAD has no PROP atom",
+                    footer_at as u64,
+                    "the MD5 footer does not match the file's contents (damaged or edited after writing)",
                 ));
-            }
-        }
-        None => warnings.push(Diagnostic::error_offset(
-            path,
-            12,
-            "no HEAD atom (properties)",
-        )),
-    }
-
-    match first(path, &top, b"DEFN", warnings) {
-        Some(defn) => {
-            let inner = sub(defn, warnings);
-            let table = |id: &[u8; 4], required: bool, warnings: &mut Vec<Diagnostic>| match first(
-                path, &inner, id, warnings,
-            ) {
-                Some(a) => string_table(path, a, warnings),
-                None => {
-                    if required {
-                        warnings.push(Diagnostic::warning_offset(
-                            path,
-                            defn.start as u64,
-                            format!(
-                                "DEFN has no `{}` table (X-Plane requires it)",
-                                String::from_utf8_lossy(id)
-                            ),
-                        ));
-                    }
-                    Vec::new()
-                }
+                Md5Check::Mismatch
             };
-            d.terrain_defs = table(b"TERT", true, warnings);
-            d.object_defs = table(b"OBJT", true, warnings);
-            d.polygon_defs = table(b"POLY", true, warnings);
-            d.network_defs = table(b"NETW", true, warnings);
-            d.raster_defs = table(b"DEMN", false, warnings);
+            footer = true;
+            break;
         }
-        None => warnings.push(Diagnostic::error_offset(
+        let left = total - pos;
+        if left < 8 {
+            warnings.push(Diagnostic::error_offset(
+                path,
+                pos as u64,
+                format!("DSF: {left} stray byte(s) where an 8-byte atom header should be"),
+            ));
+            clean = false;
+            break;
+        }
+        let h = src.take(8).map_err(|e| failed(pos, e))?;
+        if h.len() < 8 {
+            warnings.push(ended_early(path, pos + h.len()));
+            clean = false;
+            break;
+        }
+        md5.update(&h);
+        let id = atom_id([h[0], h[1], h[2], h[3]]);
+        let size = u32::from_le_bytes([h[4], h[5], h[6], h[7]]) as usize;
+        drop(h);
+        let name = String::from_utf8_lossy(&id).into_owned();
+        if size < 8 {
+            warnings.push(Diagnostic::error_offset(
+                path,
+                pos as u64,
+                format!("DSF: atom `{name}` has length {size}, less than its 8-byte header; the rest of DSF is unreadable"),
+            ));
+            clean = false;
+            break;
+        }
+        let want = size - 8;
+        let there = want.min(left - 8);
+        let truncated = there < want;
+        if truncated {
+            warnings.push(Diagnostic::error_offset(
+                path,
+                pos as u64,
+                format!(
+                    "DSF: atom `{name}` claims {size} bytes but only {left} remain: the file is truncated; reading what there is"
+                ),
+            ));
+            clean = false;
+        }
+        let known = matches!(&id, b"HEAD" | b"DEFN" | b"GEOD" | b"DEMS" | b"CMDS");
+        let repeated = seen.contains(&id);
+        if !known {
+            warnings.push(Diagnostic::warning_offset(
+                path,
+                pos as u64,
+                format!("unknown atom `{name}` skipped"),
+            ));
+        } else if repeated {
+            warnings.push(Diagnostic::warning_offset(
+                path,
+                pos as u64,
+                format!("a second `{name}` atom: X-Plane reads only the first"),
+            ));
+        }
+        seen.push(id);
+        let got = if !known || repeated || &id == b"DEMS" {
+            src.skip(there, &mut md5).map_err(|e| failed(pos, e))?
+        } else {
+            let body = src.take(there).map_err(|e| failed(pos, e))?;
+            md5.update(&body);
+            let got = body.len();
+            let atom = Atom {
+                id,
+                start: pos,
+                body: &body,
+            };
+            match &id {
+                b"HEAD" => read_head(path, &atom, &mut d, warnings),
+                b"DEFN" => read_defn(path, &atom, &mut d, warnings),
+                b"GEOD" => {
+                    let inner = sub_atoms(path, &atom, warnings);
+                    pools = Some(pool::read_pools(path, &inner, warnings));
+                }
+                _ => cmds = Some((pos, body)),
+            }
+            got
+        };
+        if got < there {
+            warnings.push(ended_early(path, pos + 8 + got));
+            clean = false;
+            break;
+        }
+        pos += 8 + got;
+        if truncated {
+            break;
+        }
+    }
+    if !footer && clean && pos == total {
+        warnings.push(Diagnostic::warning_offset(
             path,
-            12,
-            "no DEFN atom (definitions)",
-        )),
+            pos as u64,
+            "no MD5 footer: the atoms run to the end of the file",
+        ));
     }
 
-    let pools = match first(path, &top, b"GEOD", warnings) {
-        Some(geod) => {
-            let inner = sub(geod, warnings);
-            pool::read_pools(path, &inner, warnings)
-        }
-        None => {
+    for (id, what) in [(b"HEAD", "properties"), (b"DEFN", "definitions")] {
+        if !seen.contains(id) {
             warnings.push(Diagnostic::error_offset(
                 path,
                 12,
-                "no GEOD atom (point pools)",
+                format!("no {} atom ({what})", String::from_utf8_lossy(id)),
             ));
-            pool::Pools::default()
         }
-    };
-
-    let mut used = vec![false; pools.p16.len()];
-    match first(path, &top, b"CMDS", warnings) {
-        Some(cmds) => commands::run(
+    }
+    let pools = pools.unwrap_or_else(|| {
+        warnings.push(Diagnostic::error_offset(
             path,
-            cmds.body,
-            cmds.body_start(),
-            &pools,
-            &mut used,
-            &mut d,
-            warnings,
-        ),
+            12,
+            "no GEOD atom (point pools)",
+        ));
+        pool::Pools::default()
+    });
+    let mut used = vec![false; pools.p16.len()];
+    match cmds {
+        Some((start, body)) => {
+            commands::run(path, &body, start + 8, &pools, &mut used, &mut d, warnings);
+        }
         None => warnings.push(Diagnostic::error_offset(
             path,
             12,
             "no CMDS atom: the file places nothing",
         )),
     }
-    // Keep the pools polygons read from; the others (terrain mesh, objects, roads) are
-    // decoded already or not needed.
+    // Keep the pools polygons and objects read from; the others (terrain mesh, roads) are
+    // not needed.
     d.pools = pools.p16;
     for (pool, used) in d.pools.iter_mut().zip(used) {
         if !used {
@@ -543,32 +721,74 @@ fn parse_plain(
     Ok(d)
 }
 
-/// The top-level atoms and whether the 16-byte footer follows them. They should end exactly
-/// at `footer_at`; when they fill the file instead there is no footer; when neither reading
-/// works the file is truncated (or damaged), and the atoms are read to the end of the file
-/// with errors.
-fn atoms_to_footer<'a>(
-    path: &Path,
-    bytes: &'a [u8],
-    footer_at: usize,
-    warnings: &mut Vec<Diagnostic>,
-) -> (Vec<Atom<'a>>, bool) {
-    let mut quiet = Vec::new();
-    let (with_footer, end) = atoms(path, bytes, 12, footer_at, "DSF", &mut quiet);
-    if quiet.is_empty() && end == footer_at && bytes.len() >= 28 {
-        return (with_footer, true);
-    }
-    let mut diags = Vec::new();
-    let (all, end) = atoms(path, bytes, 12, bytes.len(), "DSF", &mut diags);
-    if diags.is_empty() && end == bytes.len() {
-        warnings.push(Diagnostic::warning_offset(
+/// The stream ended before the size it declared.
+fn ended_early(path: &Path, at: usize) -> Diagnostic {
+    Diagnostic::error_offset(
+        path,
+        at as u64,
+        "the data ends before its declared size: the file is truncated; reading what there is",
+    )
+}
+
+/// The atoms inside an atom's contents.
+fn sub_atoms<'a>(path: &Path, a: &Atom<'a>, warnings: &mut Vec<Diagnostic>) -> Vec<Atom<'a>> {
+    atoms(path, a.body, a.body_start(), &a.name(), warnings).0
+}
+
+/// `HEAD`: the `PROP` string table of name/value pairs.
+fn read_head(path: &Path, head: &Atom, d: &mut DsfBinary, warnings: &mut Vec<Diagnostic>) {
+    let inner = sub_atoms(path, head, warnings);
+    let Some(prop) = first(path, &inner, b"PROP", warnings) else {
+        warnings.push(Diagnostic::error_offset(
             path,
-            end as u64,
-            "no MD5 footer: the atoms run to the end of the file",
+            head.start as u64,
+            "HEAD has no PROP atom",
+        ));
+        return;
+    };
+    let strings = string_table(path, prop, warnings);
+    if strings.len() % 2 == 1 {
+        warnings.push(Diagnostic::error_offset(
+            path,
+            prop.start as u64,
+            format!(
+                "PROP: an odd number of strings; `{}` has no value",
+                strings.last().map(String::as_str).unwrap_or_default()
+            ),
         ));
     }
-    warnings.append(&mut diags);
-    (all, false)
+    let mut it = strings.into_iter();
+    while let (Some(name), Some(value)) = (it.next(), it.next()) {
+        d.properties.push(DsfBinProperty { name, value });
+    }
+}
+
+/// `DEFN`: the definition string tables.
+fn read_defn(path: &Path, defn: &Atom, d: &mut DsfBinary, warnings: &mut Vec<Diagnostic>) {
+    let inner = sub_atoms(path, defn, warnings);
+    let table = |id: &[u8; 4], required: bool, warnings: &mut Vec<Diagnostic>| match first(
+        path, &inner, id, warnings,
+    ) {
+        Some(a) => string_table(path, a, warnings),
+        None => {
+            if required {
+                warnings.push(Diagnostic::warning_offset(
+                    path,
+                    defn.start as u64,
+                    format!(
+                        "DEFN has no `{}` table (X-Plane requires it)",
+                        String::from_utf8_lossy(id)
+                    ),
+                ));
+            }
+            Vec::new()
+        }
+    };
+    d.terrain_defs = table(b"TERT", true, warnings);
+    d.object_defs = table(b"OBJT", true, warnings);
+    d.polygon_defs = table(b"POLY", true, warnings);
+    d.network_defs = table(b"NETW", true, warnings);
+    d.raster_defs = table(b"DEMN", false, warnings);
 }
 
 /// The short name of a DSF file's contents for `agview dump --summary`.

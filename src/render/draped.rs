@@ -1,0 +1,389 @@
+//! Draped object parts: the OBJ8 `ATTR_draped` geometry of every placed object, laid on the
+//! terrain as tiles are, textured with the mesh's `TEXTURE_DRAPED`, and drawn in its layer
+//! group among the tiles (`tile.wgsl`, the tiles' pipeline).
+//!
+//! Each placed object's draped triangles are turned into the world (OBJ8 +x east, −z
+//! north, turned by the heading; the OBJ8 height is ignored: draped geometry lies on the
+//! ground) and cut along the terrain grid's triangles with the tiles' own cutter
+//! ([`super::tiles::cut_triangle`]), so every piece lies exactly on the drawn ground. A
+//! mesh's pieces of all its instances form one draw: one per (mesh, draped LOD, texture),
+//! never one per object. Density thins them as it thins objects: each instance's pieces
+//! are one range, and the index list is rebuilt from the ranges shown
+//! ([`DrapedSet::indices_at`]).
+//!
+//! Only the nearest LOD that has draped geometry is drawn (out to its far distance, where it
+//! fades as tiles fade at `TILE_LOD`): a draped part paints the ground, and drawing the
+//! draped geometry of two LODs at once would paint it twice (agview's choice; see
+//! `docs/spec-decisions.md`).
+
+use std::ops::Range;
+
+use crate::art::ArtSet;
+use crate::scene::{ObjectInstance, Scene};
+
+use super::objects::{TexSource, INFINITE_LOD};
+use super::tiles::{cut_triangle, Grid, TileMesh, TileVertex};
+
+/// A layer group's place in the drawing order ([`crate::scene::LayerGroup::draw_key`]).
+pub(crate) type DrawKey = (u32, i32);
+
+/// One mesh's draped pieces of all its instances.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct DrapedGroup {
+    /// Where the group draws among tiles and other draped parts.
+    pub key: DrawKey,
+    pub texture: TexSource,
+    /// Each instance's show levels, thinning number and its pieces' range in the group's
+    /// index list.
+    instances: Vec<([u8; 2], f32, Range<u32>)>,
+    /// The group's indices (into [`DrapedSet::vertices`]).
+    indices: Vec<u32>,
+}
+
+/// The draped parts of a scene, on the CPU.
+#[derive(Debug, Default)]
+pub(crate) struct DrapedSet {
+    pub vertices: Vec<TileVertex>,
+    pub groups: Vec<DrapedGroup>,
+    pub warnings: Vec<String>,
+}
+
+impl DrapedSet {
+    pub fn build(scene: &Scene, art: &ArtSet, grid: &Grid) -> Self {
+        let mut set = DrapedSet::default();
+        let images = art.images.len();
+        // Group by mesh: objects of one mesh share its draped geometry and texture.
+        let mut by_mesh: Vec<Vec<&ObjectInstance>> = vec![Vec::new(); art.meshes.len()];
+        for o in &scene.objects {
+            if let Some(list) = by_mesh.get_mut(o.index) {
+                list.push(o);
+            }
+        }
+        for (mesh, objects) in art.meshes.iter().zip(by_mesh) {
+            let Some(d) = mesh.draped.as_ref().filter(|_| !mesh.missing) else {
+                continue;
+            };
+            if objects.is_empty() {
+                continue;
+            }
+            let Some(lod) = d
+                .lods
+                .iter()
+                .filter(|l| l.index_count >= 3)
+                .min_by(|a, b| a.near.total_cmp(&b.near))
+            else {
+                continue;
+            };
+            let start = lod.first_index as usize;
+            let Some(tris) = start
+                .checked_add(lod.index_count as usize - lod.index_count as usize % 3)
+                .and_then(|end| mesh.indices.get(start..end))
+            else {
+                set.warnings.push(format!(
+                    "mesh {}: draped indices out of range; its draped part is not drawn",
+                    mesh.name
+                ));
+                continue;
+            };
+            let far = if lod.far > lod.near && lod.far.is_finite() {
+                lod.far.min(INFINITE_LOD)
+            } else {
+                INFINITE_LOD
+            };
+            let texture = match d.texture {
+                None => TexSource::White,
+                Some(t) if t < images => TexSource::Image(t),
+                Some(_) => TexSource::Checker,
+            };
+            let mut group = DrapedGroup {
+                key: d.layer_group.draw_key(),
+                texture,
+                instances: Vec::with_capacity(objects.len()),
+                indices: Vec::new(),
+            };
+            for o in objects {
+                let finite = o.pos.iter().all(|v| v.is_finite()) && o.heading.is_finite();
+                if !finite {
+                    continue;
+                }
+                let (s, c) = o.heading.to_radians().sin_cos();
+                let first = group.indices.len() as u32;
+                let mut pieces = TileMesh {
+                    vertices: std::mem::take(&mut set.vertices),
+                    ..TileMesh::default()
+                };
+                for t in tris.chunks_exact(3) {
+                    let corner = |i: u32| {
+                        let v = mesh.vertices.get(i as usize)?;
+                        // OBJ8 axes to the world (east = x, north = −z), turned clockwise.
+                        let (lx, ly) = (v.pos[0], -v.pos[2]);
+                        let p = [o.pos[0] + lx * c + ly * s, o.pos[1] - lx * s + ly * c];
+                        Some((p, v.uv))
+                    };
+                    let (Some(a), Some(b), Some(e)) = (corner(t[0]), corner(t[1]), corner(t[2]))
+                    else {
+                        continue;
+                    };
+                    if let Some(w) = cut_triangle(
+                        grid,
+                        [a.0, b.0, e.0],
+                        [a.1, b.1, e.1],
+                        far,
+                        None,
+                        &mut pieces,
+                    ) {
+                        if !set.warnings.contains(&w) {
+                            set.warnings.push(w);
+                        }
+                    }
+                }
+                set.vertices = pieces.vertices;
+                group.indices.extend(pieces.indices);
+                let end = group.indices.len() as u32;
+                group.instances.push((o.show, o.thin, first..end));
+            }
+            if !group.indices.is_empty() {
+                set.groups.push(group);
+            }
+        }
+        set
+    }
+
+    /// The pieces shown at density level `level` (1..6): one index list, and each group's
+    /// range in it.
+    pub fn indices_at(&self, level: u8) -> (Vec<u32>, Vec<Range<u32>>) {
+        let mut list = Vec::new();
+        let mut ranges = Vec::with_capacity(self.groups.len());
+        for g in &self.groups {
+            let start = list.len() as u32;
+            for (show, thin, r) in &g.instances {
+                let o = ObjectInstance {
+                    show: *show,
+                    thin: *thin,
+                    ..ObjectInstance::default()
+                };
+                if o.visible_at(level) {
+                    list.extend_from_slice(&g.indices[r.start as usize..r.end as usize]);
+                }
+            }
+            ranges.push(start..list.len() as u32);
+        }
+        (list, ranges)
+    }
+}
+
+/// One draw of the draped pass: a range of tile pieces or of a draped group's pieces.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum GroundDraw {
+    /// `TilesGpu::segments[i]`.
+    Tiles(usize),
+    /// `DrapedGpu::groups[i]`.
+    Draped(usize),
+}
+
+/// The order tiles and draped parts draw in: by layer group and offset, as X-Plane orders
+/// draped geometry; within one group and offset, tiles first (an object's draped part lies
+/// on the ground its tile paints), then each in its own order.
+pub(crate) fn ground_order(tiles: &[DrawKey], draped: &[DrawKey]) -> Vec<GroundDraw> {
+    let mut all: Vec<(DrawKey, u8, usize)> = tiles
+        .iter()
+        .enumerate()
+        .map(|(i, k)| (*k, 0, i))
+        .chain(draped.iter().enumerate().map(|(i, k)| (*k, 1, i)))
+        .collect();
+    all.sort();
+    all.into_iter()
+        .map(|(_, kind, i)| {
+            if kind == 0 {
+                GroundDraw::Tiles(i)
+            } else {
+                GroundDraw::Draped(i)
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::art::{DrapedArt, MeshArt, MeshLod, MeshVertex};
+    use crate::scene::LayerGroup;
+    use crate::terrain::Terrain;
+
+    /// A 4 m square pad, draped, in `group`.
+    fn pad(group: &str, offset: i32) -> MeshArt {
+        let v = |x: f32, z: f32, s: f32, t: f32| MeshVertex {
+            pos: [x, 0.0, z],
+            normal: [0.0, 1.0, 0.0],
+            uv: [s, t],
+        };
+        MeshArt {
+            name: "pad.obj".into(),
+            vertices: vec![
+                v(-2.0, 2.0, 0.0, 0.0),
+                v(2.0, 2.0, 1.0, 0.0),
+                v(2.0, -2.0, 1.0, 1.0),
+                v(-2.0, -2.0, 0.0, 1.0),
+            ],
+            indices: vec![0, 2, 1, 0, 3, 2],
+            draped: Some(DrapedArt {
+                lods: vec![MeshLod {
+                    near: 0.0,
+                    far: 1000.0,
+                    first_index: 0,
+                    index_count: 6,
+                }],
+                texture: Some(0),
+                layer_group: LayerGroup {
+                    name: group.into(),
+                    offset,
+                },
+            }),
+            ..MeshArt::default()
+        }
+    }
+
+    fn placed(index: usize, pos: [f32; 2], show: [u8; 2], thin: f32) -> ObjectInstance {
+        ObjectInstance {
+            index,
+            pos,
+            show,
+            thin,
+            ..ObjectInstance::default()
+        }
+    }
+
+    #[test]
+    fn pieces_are_cut_along_the_terrain_and_placed_in_the_world() {
+        let art = ArtSet {
+            meshes: vec![pad("runways", 1)],
+            images: vec![crate::art::ImageData::checkerboard("t")],
+            ..ArtSet::default()
+        };
+        let scene = Scene {
+            objects: vec![
+                placed(0, [10.0, 20.0], [1, 1], 0.0),
+                ObjectInstance {
+                    heading: 90.0,
+                    ..placed(0, [-10.0, 0.0], [1, 1], 0.0)
+                },
+            ],
+            ..Scene::default()
+        };
+        // 1 m cells: the 4 m pad is cut into many pieces.
+        let grid = Grid::of(&Terrain::flat(64.0));
+        let set = DrapedSet::build(&scene, &art, &grid);
+        assert_eq!(
+            set.groups.len(),
+            1,
+            "one draw for the mesh, whatever the instances"
+        );
+        let g = &set.groups[0];
+        assert_eq!(
+            g.key,
+            LayerGroup {
+                name: "runways".into(),
+                offset: 1
+            }
+            .draw_key()
+        );
+        assert_eq!(g.texture, TexSource::Image(0));
+        assert!(
+            g.indices.len() / 3 >= 2 * 16,
+            "{} triangles",
+            g.indices.len() / 3
+        );
+        // Every piece vertex lies inside its instance's square (turned or not).
+        for (k, (_, _, r)) in g.instances.iter().enumerate() {
+            let c = scene.objects[k].pos;
+            for i in &g.indices[r.start as usize..r.end as usize] {
+                let v = set.vertices[*i as usize];
+                assert!(
+                    (v.xy[0] - c[0]).abs() <= 2.0 + 1e-3 && (v.xy[1] - c[1]).abs() <= 2.0 + 1e-3,
+                    "{v:?}"
+                );
+                assert_eq!(v.lod, 1000.0);
+            }
+        }
+        // The +z (south) edge of the pad carries t = 0: at heading 0 it is the south side.
+        let south: Vec<&TileVertex> = set
+            .vertices
+            .iter()
+            .filter(|v| (v.xy[1] - 18.0).abs() < 1e-3)
+            .collect();
+        assert!(!south.is_empty() && south.iter().all(|v| v.st[1].abs() < 1e-3));
+    }
+
+    #[test]
+    fn density_thins_draped_parts_with_their_objects() {
+        let art = ArtSet {
+            meshes: vec![pad("objects", 0)],
+            ..ArtSet::default()
+        };
+        let scene = Scene {
+            objects: vec![
+                placed(0, [0.0, 0.0], [1, 1], 0.0),
+                placed(0, [20.0, 0.0], [4, 4], 0.0),
+            ],
+            ..Scene::default()
+        };
+        let set = DrapedSet::build(&scene, &art, &Grid::of(&Terrain::flat(100.0)));
+        assert_eq!(set.groups[0].texture, TexSource::Checker, "no image 0");
+        let (all, r6) = set.indices_at(6);
+        let (some, r1) = set.indices_at(1);
+        assert_eq!(r6[0].len(), all.len());
+        assert!(!some.is_empty() && some.len() < all.len());
+        assert_eq!(r1[0].len(), some.len());
+    }
+
+    #[test]
+    fn draped_parts_sort_with_tiles_by_layer_group() {
+        let key = |n: &str, o: i32| {
+            LayerGroup {
+                name: n.into(),
+                offset: o,
+            }
+            .draw_key()
+        };
+        // Tile segments: footprints (an AGP's default) and roads; draped parts: runways,
+        // objects (the OBJ default), footprints +1 and footprints 0.
+        let tiles = [key("footprints", 0), key("roads", 0)];
+        let draped = [
+            key("runways", 0),
+            key("objects", 0),
+            key("footprints", 1),
+            key("footprints", 0),
+        ];
+        use GroundDraw::{Draped, Tiles};
+        assert_eq!(
+            ground_order(&tiles, &draped),
+            vec![
+                Draped(0),
+                Tiles(0),
+                Draped(3),
+                Draped(2),
+                Tiles(1),
+                Draped(1)
+            ]
+        );
+    }
+
+    #[test]
+    fn a_mesh_without_draped_geometry_or_objects_draws_nothing() {
+        let mut plain = pad("objects", 0);
+        plain.draped = None;
+        let art = ArtSet {
+            meshes: vec![plain, pad("objects", 0)],
+            ..ArtSet::default()
+        };
+        let scene = Scene {
+            objects: vec![
+                placed(0, [0.0, 0.0], [1, 1], 0.0),
+                placed(7, [0.0, 0.0], [1, 1], 0.0),
+            ],
+            ..Scene::default()
+        };
+        let set = DrapedSet::build(&scene, &art, &Grid::of(&Terrain::flat(100.0)));
+        assert!(set.groups.is_empty());
+    }
+}
