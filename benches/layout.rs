@@ -1,4 +1,4 @@
-//! Layout throughput: `cargo bench --bench layout`.
+//! Layout throughput: `cargo bench --bench layout` (`-- ags`: the string towns only).
 //!
 //! Lays out, on one core, 10,000 autogen blocks of random sizes and headings with the sample
 //! block (several grids, spelling sets and spellings), 100,000 placements of the sample
@@ -81,6 +81,11 @@ fn load(path: &str) -> autogen::Autogen {
 }
 
 fn main() {
+    // `cargo bench --bench layout -- ags` runs the string towns only.
+    if std::env::args().skip(1).any(|a| a == "ags") {
+        ags();
+        return;
+    }
     let block = load("sample_scenery/autogen/city_block.agb");
     let mut rng = Rng(0x2545_F491_4F6C_DD1D);
     let inputs: Vec<LayoutInput> = (0..10_000u64)

@@ -271,3 +271,37 @@ impl Checker {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `agview check` on a string whose `TILE_ID` equals another tile's implicit id: a
+    /// warning (not an error) that names both lines.
+    #[test]
+    fn tile_id_collisions_are_a_warning_naming_both_lines() {
+        let dir = std::env::temp_dir().join(format!("agview-check-tileid-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        let f = dir.join("s.ags");
+        std::fs::write(
+            &f,
+            "A\n1000\nAG_STRING\nTEXTURE_SCALE 512 512\nTEXTURE_WIDTH 50\nTILE 0 0 10 10\nTILE 10 0 20 10\nTILE_ID 1\nTILE 20 0 30 10\nSPELLING 1\n",
+        )
+        .expect("write");
+        let report = check_paths(std::slice::from_ref(&f));
+        let _ = std::fs::remove_dir_all(&dir);
+        assert_eq!(report.errors(), 0, "{:?}", report.diagnostics);
+        let hit: Vec<String> = report
+            .diagnostics
+            .iter()
+            .map(ToString::to_string)
+            .filter(|d| d.contains("TILE_ID 1"))
+            .collect();
+        assert_eq!(hit.len(), 1, "{:?}", report.diagnostics);
+        assert!(
+            hit[0].contains("s.ags:8:") && hit[0].contains("line 7") && hit[0].contains("line 9"),
+            "{}",
+            hit[0]
+        );
+    }
+}

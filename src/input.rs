@@ -282,6 +282,7 @@ fn read_polygon_file(
             let p = &gj.polygons[pick(gj.polygons.len(), "polygon(s)")?];
             let (rings, frame) = project_rings(&p.rings);
             input.polygon = Some(rings);
+            input.spawn = p.spawn.clone();
             input.geo = Some(frame);
             input.param = input.param.or(p.param);
             input.height = input.height.or(p.height.map(|h| h as f32));
@@ -334,6 +335,7 @@ fn read_polygon_file(
             };
             let (rings, frame) = project_rings(&chosen.windings);
             input.polygon = Some(rings);
+            input.windings = true;
             input.geo = Some(frame);
             input.param = input.param.or(Some(chosen.param));
             input.polygon_source = Some((file.to_path_buf(), chosen.line));

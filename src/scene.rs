@@ -79,6 +79,10 @@ pub struct Scene {
     /// AGB: which spelling set, grid and spellings were chosen.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub choice: Option<BlockChoice>,
+    /// AGS: for each contour of `polygon`, whether the edge leaving each vertex spawns tiles
+    /// (empty for a contour of another feature in a document).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub spawn: Vec<Vec<bool>>,
     /// AGS: the corners found on the contours.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub corners: Vec<CornerMark>,
@@ -324,6 +328,10 @@ pub struct Tile {
     /// polygon, allocated once.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub crop: Option<std::sync::Arc<[[f32; 2]]>>,
+    /// AGS: the tile crosses the polygon's boundary or a hole (no stop point kept it
+    /// out); placed as X-Plane would place it, and marked by the `edges` overlay.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub crosses: bool,
     /// Drawing order within the layer group (lower first).
     pub order: u32,
     /// A document's feature the tile belongs to (index into `Scene::features`).

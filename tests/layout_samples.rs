@@ -286,6 +286,69 @@ fn lakeside_string_from_dsf_text() {
     );
 }
 
+/// Issue 12: a 100 x 60 m block whose south side alone spawns tiles, in the three forms an
+/// author meets: DSF windings (the spawning run first, the rest second, sharing their ends),
+/// a GeoJSON ring with `spawn`, and a WED project (whose exporter writes those windings).
+/// Tiles stand along the south side only; all three lay out alike.
+#[test]
+fn partly_spawning_block_three_ways() {
+    let asset = "sample_scenery/autogen/lakeside.ags";
+    check(
+        "partial_block_dsf",
+        asset,
+        LayoutArgs {
+            polygon: Some("sample_scenery/polygons/partial_block.txt".into()),
+            ..args()
+        },
+    );
+    check(
+        "partial_block_geojson",
+        asset,
+        LayoutArgs {
+            polygon: Some("sample_scenery/polygons/partial_block.geojson".into()),
+            ..args()
+        },
+    );
+    check("partial_block_wed", "sample_scenery/partial_block", args());
+    let load = |doc: &str, polygon: Option<&str>| {
+        let a = LayoutArgs {
+            polygon: polygon.map(Into::into),
+            ..args()
+        };
+        agview::document::load(Path::new(doc), &a)
+            .expect("lays out")
+            .loaded
+            .scene
+    };
+    let dsf = load(asset, Some("sample_scenery/polygons/partial_block.txt"));
+    let gj = load(asset, Some("sample_scenery/polygons/partial_block.geojson"));
+    let wed = load("sample_scenery/partial_block", None);
+    assert!(!dsf.tiles.is_empty());
+    assert_eq!(dsf.spawn, vec![vec![true, false, false, false]]);
+    for t in &dsf.tiles {
+        assert!(
+            t.corners[0][1].abs() < 1e-3 && t.corners[1][1].abs() < 1e-3,
+            "south side only: {t:?}"
+        );
+    }
+    let corners = |s: &agview::scene::Scene| -> Vec<[[f32; 2]; 4]> {
+        s.tiles.iter().map(|t| t.corners).collect()
+    };
+    let same = |a: &[[[f32; 2]; 4]], b: &[[[f32; 2]; 4]]| {
+        a.len() == b.len()
+            && a.iter().zip(b).all(|(p, q)| {
+                p.iter()
+                    .zip(q)
+                    .all(|(u, v)| (u[0] - v[0]).abs() < 1e-3 && (u[1] - v[1]).abs() < 1e-3)
+            })
+    };
+    assert!(
+        same(&corners(&dsf), &corners(&gj)),
+        "DSF and GeoJSON differ"
+    );
+    assert!(same(&corners(&dsf), &corners(&wed)), "DSF and WED differ");
+}
+
 /// With no polygon a string is laid out on the built-in outline with a lake, and says so.
 #[test]
 fn lakeside_string_on_the_default_polygon() {

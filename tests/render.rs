@@ -1158,12 +1158,24 @@ fn check_sample_from(
     layout: agview::input::LayoutArgs,
     camera: &str,
 ) -> image::RgbaImage {
+    check_sample_with(name, asset, layout, camera, Vec::new())
+}
+
+/// As [`check_sample_from`], with debug overlays on.
+fn check_sample_with(
+    name: &str,
+    asset: &str,
+    layout: agview::input::LayoutArgs,
+    camera: &str,
+    overlays: Vec<agview::app::options::OverlayName>,
+) -> image::RgbaImage {
     let mut doc = agview::document::load(std::path::Path::new(asset), &layout)
         .unwrap_or_else(|e| panic!("{asset}: {e}"));
     let art = agview::document::load_document_art(&mut doc);
     let scene = &doc.loaded.scene;
     let opts = agview::app::options::RenderArgs {
         camera: camera.parse().expect("camera"),
+        overlays,
         ..Default::default()
     };
     let terrain = opts.terrain_for(scene).expect("terrain");
@@ -1229,6 +1241,50 @@ fn sample_lakeside_string() {
             polygon: Some("sample_scenery/polygons/lakeside.geojson".into()),
             ..Default::default()
         },
+    );
+}
+
+#[test]
+fn sample_lakeside_crossing_tiles_overlay() {
+    // From above, with the polygon (yellow), corners and sides (magenta, pink and violet)
+    // and `edges`: the tiles placed across the boundary or into the lake with no stop point
+    // to stop them (the sharp corner tile at the south-west, the houses whose backs reach
+    // into the lake on the east) outlined and crossed in red.
+    use agview::app::options::OverlayName;
+    let scene = agview::document::load(
+        std::path::Path::new("sample_scenery/autogen/lakeside.ags"),
+        &agview::input::LayoutArgs {
+            polygon: Some("sample_scenery/polygons/lakeside.geojson".into()),
+            ..Default::default()
+        },
+    )
+    .expect("lays out")
+    .loaded
+    .scene;
+    assert!(scene.tiles.iter().any(|t| t.crosses), "some tile crosses");
+    check_sample_with(
+        "lakeside_crossing_overlay",
+        "sample_scenery/autogen/lakeside.ags",
+        agview::input::LayoutArgs {
+            polygon: Some("sample_scenery/polygons/lakeside.geojson".into()),
+            ..Default::default()
+        },
+        "top",
+        vec![
+            OverlayName::Polygon,
+            OverlayName::Corners,
+            OverlayName::Edges,
+        ],
+    );
+}
+
+/// Issue 12's partly spawning block (a WED project): houses along the south side only.
+#[test]
+fn sample_partial_block_wed() {
+    check_sample(
+        "partial_block_wed",
+        "sample_scenery/partial_block",
+        agview::input::LayoutArgs::default(),
     );
 }
 

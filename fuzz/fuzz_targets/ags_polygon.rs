@@ -1,6 +1,7 @@
 //! The sample autogen string laid out on polygons taken from the input: any number of
 //! contours of any points (repeated, collinear, crossing, wound either way, huge or tiny),
-//! any DSF parameter and seed. The layout returns a scene or an error; it never panics or
+//! any DSF parameter and seed, read as rings (with or without `spawn` flags) or as DSF
+//! windings to join. The layout returns a scene or an error; it never panics or
 //! loops.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
@@ -40,10 +41,20 @@ fuzz_target!(|data: &[u8]| {
             r.push([f32::from(x) * scale, f32::from(y) * scale]);
         }
     }
+    // Bit 1: the contours are DSF windings to join; bit 2: spawn flags drawn from the seed.
+    let spawn: Option<Vec<Vec<bool>>> = (head[7] & 4 == 4).then(|| {
+        rings
+            .iter()
+            .enumerate()
+            .map(|(k, r)| (0..r.len()).map(|i| (seed >> ((k * 7 + i) % 32)) & 1 == 1).collect())
+            .collect()
+    });
     let input = agview::layout::LayoutInput {
         polygon: Some(rings),
         param: (head[7] & 1 == 1).then_some(param),
         seed,
+        windings: head[7] & 2 == 2,
+        spawn,
         ..Default::default()
     };
     AG.with(|ag| {

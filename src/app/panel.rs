@@ -411,7 +411,7 @@ fn controls_section(ui: &mut egui::Ui, c: &mut Controls, info: &Info, actions: &
                 ui.checkbox(&mut o.stop_points, "stop points");
                 ui.checkbox(&mut o.corners, "corners, sides");
                 ui.checkbox(&mut o.caps, "caps");
-                ui.checkbox(&mut o.edge_rects, "edge rects");
+                ui.checkbox(&mut o.edge_rects, "edges (rects, crossing tiles)");
                 ui.checkbox(&mut o.slope_drops, "slope drops");
             });
         });

@@ -398,6 +398,12 @@ fn merge_parts(
 /// Moves what is left of a part once its tiles and instances are taken (its polygons,
 /// overlay marks and warnings) to the end of `out`'s.
 fn append_rest(out: &mut Scene, mut s: Scene) {
+    // `spawn` stays beside `polygon`, contour for contour, once some part has it.
+    if !s.spawn.is_empty() || !out.spawn.is_empty() {
+        out.spawn.resize(out.polygon.len(), Vec::new());
+        s.spawn.resize(s.polygon.len(), Vec::new());
+        out.spawn.append(&mut s.spawn);
+    }
     out.polygon.append(&mut s.polygon);
     out.corners.append(&mut s.corners);
     out.stop_points.append(&mut s.stop_points);

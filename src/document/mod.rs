@@ -756,6 +756,10 @@ fn layout_feature(
                     ..GeoFrame::default()
                 }),
                 forest_spacing: None,
+                // A document's polygon is its DSF windings (WED's as its exporter writes
+                // them): an AGS joins them into contours.
+                windings: true,
+                spawn: None,
             };
             a.layout(input)
         }

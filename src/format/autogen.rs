@@ -541,6 +541,8 @@ struct Reader<'a, 'w> {
     cutting: Option<CutState>,
     /// AGS: the next tile's `TILE_ID`.
     next_tile_id: Option<(i64, u32)>,
+    /// Whether each tile's id came from a `TILE_ID` (else it is its index in file order).
+    explicit_id: Vec<bool>,
     named_s: HashMap<String, Vec<(usize, u32)>>,
     named_t: HashMap<String, Vec<(usize, u32)>>,
     /// The line of each `DEFINE_SPELLING_*` name, by direction, to warn on a second one.
@@ -602,6 +604,7 @@ pub fn parse(
         target: Target::None,
         cutting: None,
         next_tile_id: None,
+        explicit_id: Vec::new(),
         named_s: HashMap::new(),
         named_t: HashMap::new(),
         named_lines: HashMap::new(),
@@ -1112,23 +1115,47 @@ impl Reader<'_, '_> {
         if let Some(prev) = self.ag.tiles.last_mut() {
             prev.annotations.shrink_to_fit();
         }
-        let id = match self.next_tile_id.take() {
+        // The spec: "If TILE_ID is omitted, tiles are assigned integers in file order
+        // starting from 0." Two explicit ids alike are an error; an explicit id equal to
+        // another tile's implicit one is a warning naming both lines, and rules naming that
+        // id take the first of the two tiles in file order.
+        let (id, explicit) = match self.next_tile_id.take() {
             Some((id, col)) => {
-                if let Some(prev) = self.ag.tiles.iter().find(|t| t.id == id) {
-                    return Err(Diagnostic::error_at(
-                        self.path,
-                        l.number.saturating_sub(1).max(1),
-                        col,
-                        format!(
-                            "TILE_ID {id} is already used by the tile on line {}",
-                            prev.line
-                        ),
-                    ));
+                let at = l.number.saturating_sub(1).max(1);
+                if let Some(k) = self.ag.tiles.iter().position(|t| t.id == id) {
+                    let prev = &self.ag.tiles[k];
+                    if self.explicit_id.get(k).copied().unwrap_or(true) {
+                        return Err(Diagnostic::error_at(
+                            self.path,
+                            at,
+                            col,
+                            format!(
+                                "TILE_ID {id} is already used by the tile on line {}",
+                                prev.line
+                            ),
+                        ));
+                    }
+                    let msg = format!(
+                        "TILE_ID {id} is also the implicit id of the tile on line {} (its index in file order; it has no TILE_ID): rules naming {id} use that tile, not the one on line {}",
+                        prev.line, l.number
+                    );
+                    self.warn(Diagnostic::warning_at(self.path, at, col, msg));
                 }
-                id
+                (id, true)
             }
-            None => index as i64,
+            None => {
+                let id = index as i64;
+                if let Some(prev) = self.ag.tiles.iter().find(|t| t.id == id) {
+                    let msg = format!(
+                        "this tile's implicit id {id} (its index in file order; it has no TILE_ID) is the TILE_ID of the tile on line {}: rules naming {id} use that tile, not this one",
+                        prev.line
+                    );
+                    self.warn(l.warning_kw(msg));
+                }
+                (id, false)
+            }
         };
+        self.explicit_id.push(explicit);
         // Tiles of one file tend to carry alike numbers of annotations: start this one with
         // room for as many as the previous had, so its list is not grown step by step.
         let expect = self.ag.tiles.last().map_or(0, |t| t.annotations.len());

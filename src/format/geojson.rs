@@ -6,8 +6,11 @@
 //! (one [`GeoPoint`] each), and `GeometryCollection` (its members, recursively). Other
 //! geometries (`LineString`, `MultiLineString`) are skipped with a warning naming their line.
 //! Feature properties read: `param` (the DSF polygon parameter, a whole number 0..=65535),
-//! `height` (meters, at least 0), `heading` (degrees clockwise from north) and `name` (a
-//! string; the feature's `id` stands in when there is none).
+//! `height` (meters, at least 0), `heading` (degrees clockwise from north), `name` (a
+//! string; the feature's `id` stands in when there is none) and `spawn` (AGS: which edges
+//! spawn tiles, one array of booleans per ring; a ring of n positions after the closing one
+//! is dropped has n flags, flag i for the edge from position i to i + 1, the last closing
+//! the ring; a count that does not match is an error pointing at the array).
 //!
 //! JSON is read by a small strict parser (RFC 8259, no comments, no trailing commas, no
 //! `NaN`/`Infinity`, nesting at most [`MAX_DEPTH`] deep) that keeps the line and column of
@@ -54,6 +57,10 @@ pub struct GeoPolygon {
     pub heading: Option<f64>,
     /// `name`, or the feature's `id`.
     pub name: Option<String>,
+    /// `spawn` (AGS): per ring, whether each edge spawns tiles (edge i from position i to
+    /// i + 1, the last closing the ring).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub spawn: Option<Vec<Vec<bool>>>,
     /// 1-based line of the geometry (the `Polygon` object, or the polygon's array inside a
     /// `MultiPolygon`).
     pub line: u32,
@@ -122,7 +129,7 @@ struct JValue {
 #[derive(Debug)]
 enum JKind {
     Null,
-    Bool,
+    Bool(bool),
     Number(f64),
     String(String),
     Array(Vec<JValue>),
@@ -141,7 +148,7 @@ impl JKind {
     fn describe(&self) -> &'static str {
         match self {
             JKind::Null => "null",
-            JKind::Bool => "a boolean",
+            JKind::Bool(_) => "a boolean",
             JKind::Number(_) => "a number",
             JKind::String(_) => "a string",
             JKind::Array(_) => "an array",
@@ -276,8 +283,8 @@ impl<'a> JsonParser<'a> {
             b'[' => self.array(depth).map(at),
             b'"' => self.string().map(|s| at(JKind::String(s))),
             b'-' | b'0'..=b'9' => self.number().map(|n| at(JKind::Number(n))),
-            b't' => self.literal("true").map(|_| at(JKind::Bool)),
-            b'f' => self.literal("false").map(|_| at(JKind::Bool)),
+            b't' => self.literal("true").map(|_| at(JKind::Bool(true))),
+            b'f' => self.literal("false").map(|_| at(JKind::Bool(false))),
             b'n' => self.literal("null").map(|_| at(JKind::Null)),
             b'N' | b'I' => {
                 Err(self.error_here("`NaN` and `Infinity` are not JSON: numbers must be finite"))
@@ -598,7 +605,12 @@ struct Props {
     height: Option<f64>,
     heading: Option<f64>,
     name: Option<String>,
+    /// `spawn`, with the line and column of its array.
+    spawn: Option<SpawnFlags>,
 }
+
+/// `spawn` flags (one list per ring) and the line and column of their array.
+type SpawnFlags = (Vec<Vec<bool>>, u32, u32);
 
 struct Reader<'a> {
     path: &'a Path,
@@ -771,7 +783,42 @@ impl Reader<'_> {
         {
             props.name = Some(s.clone());
         }
+        if let Some(v) = self.get(members, "spawn") {
+            props.spawn = self.spawn(v)?;
+        }
         Ok(props)
+    }
+
+    /// `spawn`: null, or an array (one per ring) of arrays of booleans (`0` and `1` read as
+    /// false and true).
+    fn spawn(&self, v: &JValue) -> Result<Option<SpawnFlags>, Diagnostic> {
+        if matches!(v.kind, JKind::Null) {
+            return Ok(None);
+        }
+        let should = "an array with one array of booleans per ring (which edges spawn tiles)";
+        let rings = self.array(v, "`spawn`", should)?;
+        let mut out = Vec::with_capacity(rings.len());
+        for r in rings {
+            let flags = self.array(r, "each ring's `spawn`", "an array of booleans")?;
+            let mut ring = Vec::with_capacity(flags.len());
+            for f in flags {
+                ring.push(match f.kind {
+                    JKind::Bool(b) => b,
+                    JKind::Number(n) if n == 0.0 || n == 1.0 => n == 1.0,
+                    ref k => {
+                        return Err(self.error(
+                            f,
+                            format!(
+                                "a `spawn` flag must be true or false (or 0 or 1), found {}",
+                                k.describe()
+                            ),
+                        ))
+                    }
+                });
+            }
+            out.push(ring);
+        }
+        Ok(Some((out, v.line, v.col)))
     }
 
     fn opt_number(&self, v: &JValue, key: &str, unit: &str) -> Result<Option<f64>, Diagnostic> {
@@ -883,6 +930,25 @@ impl Reader<'_> {
             out.push(self.ring(r)?);
             ring_lines.push(r.line);
         }
+        if let Some((flags, l, c)) = &props.spawn {
+            let err = |m: String| Diagnostic::error_at(self.path, *l, *c, m);
+            if flags.len() != out.len() {
+                return Err(err(format!(
+                    "`spawn` has {} array(s) but the polygon at line {line} has {} ring(s): one array of flags per ring",
+                    flags.len(),
+                    out.len()
+                )));
+            }
+            for (k, (f, r)) in flags.iter().zip(&out).enumerate() {
+                if f.len() != r.len() {
+                    return Err(err(format!(
+                        "`spawn` ring {k} has {} flag(s) but the ring has {} edge(s) (its positions, less the closing one): one flag per edge",
+                        f.len(),
+                        r.len()
+                    )));
+                }
+            }
+        }
         self.out.polygons.push(GeoPolygon {
             rings: out,
             ring_lines,
@@ -890,6 +956,7 @@ impl Reader<'_> {
             height: props.height,
             heading: props.heading,
             name: props.name.clone(),
+            spawn: props.spawn.as_ref().map(|s| s.0.clone()),
             line,
         });
         Ok(())
@@ -1052,6 +1119,38 @@ mod tests {
         format!(
             "{{\"type\": \"Feature\",\n\"properties\": {props},\n\"geometry\": {geometry}\n}}\n"
         )
+    }
+
+    #[test]
+    fn spawn_flags_one_per_edge_of_each_ring() {
+        let poly = r#"{"type": "Polygon", "coordinates": [[[0, 0], [0.001, 0], [0.001, 0.001], [0, 0.001], [0, 0]]]}"#;
+        let g = run(&feature(r#"{"spawn": [[true, false, 0, 1]]}"#, poly))
+            .0
+            .unwrap();
+        assert_eq!(
+            g.polygons[0].spawn,
+            Some(vec![vec![true, false, false, true]])
+        );
+        // Without it: none.
+        let g = run(&feature("{}", poly)).0.unwrap();
+        assert_eq!(g.polygons[0].spawn, None);
+        // Counts must match, and the error points at the array (line 2, column 24).
+        let e = err(&feature(r#"{"spawn": [[true, false]]}"#, poly));
+        assert!(
+            e.starts_with(
+                "g.json:2:25: error: `spawn` ring 0 has 2 flag(s) but the ring has 4 edge(s)"
+            ),
+            "{e}"
+        );
+        let e = err(&feature(
+            r#"{"spawn": [[true, true, true, true], []]}"#,
+            poly,
+        ));
+        assert!(e.contains("`spawn` has 2 array(s) but the polygon"), "{e}");
+        let e = err(&feature(r#"{"spawn": [["yes", true, true, true]]}"#, poly));
+        assert!(e.contains("a `spawn` flag must be true or false"), "{e}");
+        let e = err(&feature(r#"{"spawn": true}"#, poly));
+        assert!(e.contains("`spawn` must be an array"), "{e}");
     }
 
     #[test]

@@ -2,36 +2,45 @@
 //! spellings, then caps, then trees in what is left.
 //!
 //! The steps follow the AGS spec:
-//! 1. **Contours.** The polygon is the outer contour (counter-clockwise) then holes
-//!    (clockwise), in local meters. The DSF parameter's low byte counts the tile-spawning
-//!    contours, which come first; the high byte is the height / 4 (scrapers use it).
-//! 2. **Corners.** Walking each spawning contour in its vertex order (the polygon's interior
-//!    on the left), a vertex is a corner when the heading turns by more than the crease
-//!    angle (left turns, which are negative, against the left crease; right turns, positive,
-//!    against the right one). The poly-line between two corners is a side. Corner rules are
-//!    tried tier by tier (`PRIORITY_MARKER_CORNER`), in a seeded shuffle within a tier.
+//! 1. **Contours** (see [`join`]). A DSF polygon's windings are poly-lines; adjacent ones
+//!    share a duplicated end point, and the first N (the parameter's low byte) spawn tiles.
+//!    They are joined into closed contours at those shared points, as WED's importer joins
+//!    them, and every edge keeps whether it spawns. Rings (GeoJSON, `--rect`) are closed
+//!    already; their edges spawn as the GeoJSON `spawn` property says, else the first N
+//!    rings spawn whole. The outer contour (counter-clockwise) comes first, then the holes
+//!    (clockwise), in local meters; the high byte is the height / 4 (scrapers use it).
+//! 2. **Corners.** Walking each contour in its vertex order (the polygon's interior on the
+//!    left), a vertex is a corner when the heading turns by more than the crease angle (left
+//!    turns, which are negative, against the left crease; right turns, positive, against
+//!    the right one). A side is a run of spawning edges from a corner, or from where
+//!    spawning starts, to the next corner or to where it stops. Corner rules are tried at
+//!    the corners between two spawning edges, tier by tier (`PRIORITY_MARKER_CORNER`), in a
+//!    seeded shuffle within a tier.
 //! 3. **Edges.** What is left of each side between its corners' tiles is filled with
-//!    spellings, tier by tier (`PRIORITY_MARKER`), the way WED's facade picker fills a wall:
-//!    while even the longest spelling fits, any spelling of the first tier is drawn with
-//!    equal probability; then the one that lands closest to the end without passing it
-//!    (from the first tier that has one that fits), until nothing fits.
+//!    spellings by the best fit (see [`spell`]): at each place the highest tier that has a
+//!    spelling that can go there, and among the sequences those allow one that leaves the
+//!    least unfilled length, drawn with the seed among equals.
 //! 4. **Caps** cover the end of the last tile of each side.
-//! 5. **Fill.** `FILL_LAYER` trees over the interior outside every tile, at the forest's
-//!    `SPACING` (`LayoutInput::forest_spacing`, else 8 m): rows at that spacing, each row
-//!    moved by a seeded jitter and every other one by half a spacing, each tree jittered
-//!    along its row; at most [`MAX_FILL_TREES`] (the spacing grows, with a warning).
-//!    Trees therefore stand in (jittered, staggered) rows: a row is one scanline. Jittering
-//!    each tree off its row too, with the exact test that then needs, cost 17–22 % of the
-//!    whole layout on [`bench_polygons`], so it is not done.
+//! 5. **Fill.** `FILL_LAYER` trees over the interior outside every tile and every hole, at
+//!    the forest's `SPACING` (`LayoutInput::forest_spacing`, else 8 m): rows at that
+//!    spacing, each row moved by a seeded jitter and every other one by half a spacing, each
+//!    tree jittered along its row; at most [`MAX_FILL_TREES`] (the spacing grows, with a
+//!    warning). Trees therefore stand in (jittered, staggered) rows: a row is one scanline.
+//!    Jittering each tree off its row too, with the exact test that then needs, cost 17–22 %
+//!    of the whole layout on [`bench_polygons`], so it is not done.
 //!
-//! Every tile must fit: its body (the quad less a 2 cm inset, and less the band its own
-//! side's bends poke into, see below) lies inside the polygon and off every hole, its stop
-//! points lie inside the polygon at least [`STOP_CLEARANCE`] from every contour, and it does
-//! not cover (within [`STOP_CLEARANCE`] along its own axes) a stop point placed before it.
-//! A tile whose body does not fit is dropped where it is (an atomic group whole). An edge
-//! tile whose stop point falls outside slides forward along its side in [`SLIDE_STEP`]
-//! steps; one that covers an earlier stop point slides forward just past it; at most
-//! [`MAX_SLIDES`] moves, never past the side's free length, else it is skipped.
+//! **Stop points** decide where a tile goes, as the spec says, and nothing else does: a
+//! tile's stop points must lie inside the polygon (a hole is outside), and it must not cover
+//! a stop point placed before it (one on its edge, within [`COVER_EPS`], is not covered, so
+//! tiles with stop points at their ends abut). An edge tile whose stop point is outside
+//! slides forward along its side in [`SLIDE_STEP`] steps, then back by halves to within
+//! 2 cm of where its stop points come inside (an atomic spelling moves in whole steps); one
+//! that covers an earlier stop
+//! point slides forward just to it; at most [`MAX_SLIDES`] moves, never past the side's free
+//! length, else it is skipped (an atomic spelling slides and is skipped whole). Corner tiles
+//! and caps do not slide. A tile that crosses the boundary or a hole with no stop point to
+//! stop it is placed, as X-Plane would place it, and marked `crosses` (drawn in a warning
+//! colour by the `edges` overlay). Holes keep out fill trees and stop points, not tiles.
 //!
 //! Decisions where the spec leaves room (to be collected in `docs/spec-decisions.md`; the
 //! tests named are in `src/layout/ags/tests.rs`):
@@ -43,9 +52,10 @@
 //!   tile ended and ends on the side where the side is its width away, so both bottom
 //!   corners lie on the contour and tiles are contiguous. Within one segment this is the
 //!   segment itself. Where the side's vertices poke into the tile from below (right bends on
-//!   an outer contour), the band up to the highest such vertex is not tested against the
-//!   contour (it is road edge), up to [`BEND_BAND`] of the tile's depth; deeper, the tile
-//!   does not fit. Test: `spellings_fill_by_priority_and_best_fit` (a 90-segment circle).
+//!   an outer contour), the band up to the highest such vertex is not counted as crossing
+//!   the contour (it is road edge), up to [`BEND_BAND`] of the tile's depth; deeper, the
+//!   tile is marked `crosses`. Test: `spellings_fill_by_priority_and_best_fit` (a
+//!   90-segment circle).
 //! - **A one-tile corner** has its bottom edge on the line of the segment arriving at the
 //!   corner. At a convex corner (left turn) it ends at the corner vertex (its bottom-right
 //!   on the vertex, its right edge along the next side at a square corner); at a reflex
@@ -67,17 +77,25 @@
 //!   the first corner and the second at the second. The group condition looks at the tiles
 //!   of the previous corner placed on the same contour (any of them in the group); the
 //!   first corner placed on a contour passes it. A corner rule that places no tile (all of
-//!   them blocked) counts as not placed and the next rule is tried; an atomic one is tried
-//!   whole. Tests: `corner_groups_follow_the_previous_corner`,
+//!   them stopped by stop points) counts as not placed and the next rule is tried; an
+//!   atomic one is tried whole. A one-tile corner sharper than 90° is placed though it
+//!   pokes out of the polygon (marked `crosses`). Only corners between two spawning edges
+//!   get corner tiles; where a spawning run meets a non-spawning edge the side simply ends
+//!   (its cap goes there). Tests: `corner_groups_follow_the_previous_corner`,
 //!   `corner_pairs_take_both_corners`, `atomic_corners_are_whole_or_replaced`.
 //! - **Edge rules.** An `ATOMIC_SPELLING`'s side length is the single segment where the
 //!   spelling starts; its group condition looks at the previous tile placed on the side
-//!   (none yet: it passes). An atomic spelling that does not fit after sliding is discarded
-//!   for that spot and the next choice is made. A plain spelling's tiles slide or are
-//!   skipped one by one.
+//!   (none yet: it passes). An atomic spelling that cannot be placed whole after sliding is
+//!   removed from the candidates for that place and the next best one is taken (a plain
+//!   spelling may slide past the obstacle); when only atomic spellings fit there and none
+//!   can be placed, filling moves [`SKIP_STEP`] on: a blocked atomic spelling never ends
+//!   the side. A plain spelling's tiles slide or are skipped one by one. Tests:
+//!   `a_blocked_atomic_spelling_does_not_end_the_side`.
 //! - **Stop points** block tiles of later placements, not the other tiles of their own
 //!   corner or atomic spelling (which the author drew to overlap). Corner tiles do not
-//!   slide: a corner is where it is. Test: `stop_points_make_tiles_slide_or_skip`.
+//!   slide: a corner is where it is. Tiles slide forward only (the side is filled in its
+//!   walking order). Tests: `stop_points_make_tiles_slide_or_skip`,
+//!   `stop_points_are_the_only_obstacle`.
 //! - **Caps** go at the end of the last edge tile placed on a side (its bottom-right), drawn
 //!   over it; a cap is drawn from `CAPS` with the seed, the next tried when it does not fit.
 //!   `debug.caps` marks those ends. A side without edge tiles gets no cap.
@@ -87,25 +105,37 @@
 //!   `share_y_gives_an_atomic_spelling_one_ground_point`.
 //! - **`HIDE_TILE`**: tiles are laid out (their annotations need them) and the scene says
 //!   `hide_tiles`.
-//! - **Spawning contours.** Without a DSF parameter every contour spawns tiles; a low byte
-//!   above the contour count is a warning and all of them spawn. A winding is closed
-//!   implicitly; a copy of the first point at the end is dropped silently (the DSF way of
-//!   closing), other repeated points and zero-width spikes with a warning. A contour left
-//!   with fewer than 3 points or no area is open: a warning and it is left out (an error
-//!   for the outer contour). A wrong winding is reversed with a warning naming the contour.
-//!   A hole outside the outer contour is left out with a warning. Contours that cross
-//!   themselves or each other are an error. Without a polygon, [`default_polygon`] is used
-//!   with a warning. Test: `bad_polygons_warn_or_fail_cleanly`.
+//! - **Spawning edges.** Without a DSF parameter (and without `spawn`) every edge spawns
+//!   tiles; a low byte above the winding (or ring) count is a warning and all of them
+//!   spawn. Windings are joined as [`join`] says; a chain of windings that does not come
+//!   back to its start is closed by an edge that spawns no tiles (the spec's poly-lines: no
+//!   winding holds that edge), with a warning when the chain spawns tiles (WED writes holes
+//!   that way, which never spawn: no warning). The contour enclosing the largest area is
+//!   the outer one. A copy of the first point at the end is dropped silently (the DSF way
+//!   of closing), other repeated points and zero-width spikes with a warning; flags follow
+//!   their edges through this cleaning and through reversal. A contour left with fewer
+//!   than 3 points or no area is open: a warning and it is left out (an error for the outer
+//!   contour). A wrong winding is reversed with a warning naming the contour. A hole whose
+//!   area lies outside the outer contour is left out with a warning (a hole touching the
+//!   outer contour, or starting on it, is still a hole). Contours that cross themselves or
+//!   each other are an error. Without a polygon, [`default_polygon`] is used with a
+//!   warning. Tests: `bad_polygons_warn_or_fail_cleanly`, `a_partly_spawning_block`,
+//!   `holes_are_judged_by_their_area`.
 //! - **Output.** Tiles are drawn corners first, then edges, then caps, each in placement
 //!   order. A corner tile's `side` is the side that starts at its corner. `atomic` numbers
-//!   the atomic placements (corners and spellings) from 0. `corners` lists every corner of
-//!   every spawning contour, with the rule's line where one was placed.
+//!   the atomic placements (corners and spellings) from 0. `contour` indexes the joined
+//!   contours, outer first. `corners` lists every corner of every contour with a spawning
+//!   edge, with the rule's line where one was placed.
 //!
 //! Every loop is bounded: by the point or rule counts, by [`MAX_SLIDES`], by a step limit
 //! per side, by [`MAX_TILES`] and [`MAX_FILL_TREES`].
 
 mod contour;
+mod corners;
+mod edges;
+mod fill;
 mod index;
+mod join;
 mod spell;
 #[cfg(test)]
 mod tests;
@@ -121,18 +151,23 @@ use super::rng::Rng;
 use super::{scene_for, Emit, LayoutInput, TileXf, DEFAULT_TREE_SPACING};
 use contour::{Corner, Side, Sides};
 use index::{Buckets, PolyIndex};
-use spell::{Candidate, FIT_TOLERANCE};
+use spell::{Plan, Spelling, FIT_TOLERANCE};
 
 pub use contour::turn_angle;
 
-/// How far (meters) a stop point must stay from the contours and from later tiles.
-pub const STOP_CLEARANCE: f32 = 0.5;
+/// A stop point this close (meters) to a tile's edge, or outside, is not covered by it:
+/// tiles whose stop points are at their ends abut.
+pub const COVER_EPS: f32 = 1e-3;
 /// Up to this many stop points are tested one by one; more are looked up by cell.
 const STOP_SCAN: usize = 64;
-/// How far (meters) a blocked edge tile slides forward per try.
-pub const SLIDE_STEP: f32 = 0.5;
-/// At most this many slides per tile or atomic spelling.
-pub const MAX_SLIDES: usize = 40;
+/// How far (meters) an edge tile whose stop point is outside the polygon slides forward per
+/// try (a tile covering an earlier stop point slides just past it in one move).
+pub const SLIDE_STEP: f32 = 0.25;
+/// At most this many slides per tile or atomic spelling (20 m of steps).
+pub const MAX_SLIDES: usize = 80;
+/// How far (meters) filling moves on when every spelling that fits a place is an atomic one
+/// that cannot be placed there.
+pub const SKIP_STEP: f32 = 0.5;
 /// At most this many tiles in one layout (a warning says when the limit is hit).
 pub const MAX_TILES: usize = 100_000;
 /// At most this many fill trees (the spacing grows to stay under it, with a warning).
@@ -303,6 +338,13 @@ struct Tables {
     spellings: Vec<Option<(usize, usize, f32)>>,
     /// Cap tile indices, without repeats.
     caps: Vec<usize>,
+    /// The usable spellings as the best-fit search sees them.
+    spells: Vec<Spelling>,
+    /// The group bits of each class of "previous tile" (see [`spell`]); class 0 is the
+    /// start of a side, which passes every group condition.
+    masks: Vec<u64>,
+    /// The largest common measure of the spelling lengths (whole centimetres).
+    quantum: f32,
 }
 
 impl Tables {
@@ -382,6 +424,59 @@ impl Tables {
                 )),
             }
         }
+        // The groups ATOMIC_SPELLINGs ask about tell the previous tiles apart: a tile's
+        // class is the set of those groups it is in (at most 64 groups are told apart; a
+        // further one is checked when placing, not planned for).
+        let mut groups: Vec<u32> = Vec::new();
+        for sp in &rules.spellings {
+            if let Some(at) = &sp.atomic {
+                if at.group != 0 && !groups.contains(&at.group) && groups.len() < 64 {
+                    groups.push(at.group);
+                }
+            }
+        }
+        let mask_of = |id: i64| {
+            groups
+                .iter()
+                .enumerate()
+                .filter(|(_, &g)| rules.in_group(g, id))
+                .fold(0u64, |m, (b, _)| m | (1 << b))
+        };
+        let mut masks = vec![u64::MAX];
+        let class_of_tile: Vec<usize> = ag
+            .tiles
+            .iter()
+            .map(|t| {
+                let m = mask_of(t.id);
+                match masks.iter().skip(1).position(|&x| x == m) {
+                    Some(k) => k + 1,
+                    None => {
+                        masks.push(m);
+                        masks.len() - 1
+                    }
+                }
+            })
+            .collect();
+        let spells: Vec<Spelling> = rules
+            .spellings
+            .iter()
+            .enumerate()
+            .filter_map(|(i, sp)| {
+                let (a, b, len) = spellings[i]?;
+                let last = *lists[a..b].last()?;
+                Some(Spelling {
+                    index: i,
+                    len,
+                    tier: sp.priority,
+                    atomic: sp.atomic.as_ref().map(|at| {
+                        let bit = groups.iter().position(|&g| g == at.group && g != 0);
+                        (at.length, bit.map(|b| b as u32))
+                    }),
+                    class_after: class_of_tile[last],
+                })
+            })
+            .collect();
+        let quantum = spell::quantum(&spells);
         Tables {
             mpp,
             size,
@@ -389,6 +484,9 @@ impl Tables {
             corners,
             spellings,
             caps,
+            spells,
+            masks,
+            quantum,
         }
     }
 
@@ -407,9 +505,9 @@ impl Tables {
 #[derive(Debug, Clone, Copy, PartialEq)]
 enum Check {
     Fits,
-    /// Its body leaves the polygon or meets a hole (or the layout is full): it is dropped.
+    /// The layout is full: nothing more is placed.
     Blocked,
-    /// One of its own stop points lies outside the polygon or too near a contour.
+    /// One of its own stop points lies outside the polygon (or in a hole).
     StopOut,
     /// It covers an earlier stop point; sliding it this far (meters) forward uncovers it.
     Covers(f32),
@@ -421,7 +519,7 @@ impl Check {
         match self {
             Check::Fits | Check::Blocked => None,
             Check::StopOut => Some(SLIDE_STEP),
-            Check::Covers(d) => Some(d.max(SLIDE_STEP)),
+            Check::Covers(d) => Some(d.max(COVER_EPS)),
         }
     }
 
@@ -466,7 +564,8 @@ impl Placed {
         [[0.0, 0.0], [w, 0.0], [w, d], [0.0, d]].map(|p| self.frame.to_world(p))
     }
 
-    /// The part of the tile tested against the contours, as a box `(lo, hi)` in its frame.
+    /// The part of the tile that must not meet a contour for it to count as inside (else it
+    /// is marked `crosses`), as a box `(lo, hi)` in its frame.
     fn body(&self) -> Option<(P2, P2)> {
         let [w, d] = self.size;
         let b = self.allowance + INSET;
@@ -524,8 +623,9 @@ struct Placer<'a> {
 /// Buffers the side filling reuses from side to side.
 #[derive(Default)]
 struct Scratch {
-    excluded: Vec<usize>,
-    cands: Vec<Candidate>,
+    /// Spellings refused at the current place, and whether for an atomic failure.
+    excluded: Vec<(usize, bool)>,
+    plan: Plan,
     chords: Vec<(P2, P2, f32)>,
     tries: Vec<Placed>,
 }
@@ -540,8 +640,7 @@ impl<'a> Placer<'a> {
             stops: Vec::with_capacity(64),
             stop_head: std::collections::HashMap::new(),
             stop_next: Vec::new(),
-            stop_cell: t.size.iter().map(|s| geom::len(*s)).fold(1.0, f32::max)
-                + 4.0 * STOP_CLEARANCE,
+            stop_cell: t.size.iter().map(|s| geom::len(*s)).fold(1.0, f32::max) + 1.0,
             units: 0,
             atomics: 0,
             full: false,
@@ -558,44 +657,31 @@ impl<'a> Placer<'a> {
             .map(move |s| frame.to_world([(s[0] - bl[0]) * mpp[0], (s[1] - bl[1]) * mpp[1]]))
     }
 
-    /// Whether the tile may go where it is (see the module doc), and if not, why.
+    /// Whether the tile may go where it is (see the module doc), and if not, why: its stop
+    /// points must lie inside the polygon (not in a hole), and it must not cover a stop point
+    /// placed before it by another unit (strictly: one on its edge is not covered).
     fn check(&self, p: &Placed) -> Check {
         if self.full {
             return Check::Blocked;
         }
-        let Some((lo, hi)) = p.body() else {
-            return Check::Blocked;
-        };
-        if !self.index.box_inside(&p.frame, lo, hi) {
-            return Check::Blocked;
-        }
-        let r = STOP_CLEARANCE;
         for s in self.stops_of(p) {
-            // The body is inside and no contour meets it: a stop point at least the clearance
-            // within it needs no query.
-            let l = p.frame.to_local(s);
-            let deep =
-                l[0] >= lo[0] + r && l[0] <= hi[0] - r && l[1] >= lo[1] + r && l[1] <= hi[1] - r;
-            if !deep && (!self.index.contains(s) || !self.index.clear_of_edges(s, r)) {
+            if !self.index.contains(s) {
                 return Check::StopOut;
             }
         }
         if self.stops.is_empty() {
             return Check::Fits;
         }
-        let c = STOP_CLEARANCE;
+        let e = COVER_EPS;
         let [w, d] = p.size;
         let (lo, hi) = index::bbox(p.quad());
-        // The quad grown by c along its own axes reaches c·√2 past its corners.
-        let g = c * 1.415;
-        let (lo, hi) = ([lo[0] - g, lo[1] - g], [hi[0] + g, hi[1] + g]);
         let mut slide = 0.0f32;
         let mut test = |s: P2, unit: usize| {
-            if unit != p.unit && s[0] >= lo[0] && s[0] <= hi[0] && s[1] >= lo[1] && s[1] <= hi[1] {
+            if unit != p.unit && s[0] > lo[0] && s[0] < hi[0] && s[1] > lo[1] && s[1] < hi[1] {
                 let l = p.frame.to_local(s);
-                if l[0] >= -c && l[0] <= w + c && l[1] >= -c && l[1] <= d + c {
-                    // Uncovered once the tile starts past it.
-                    slide = slide.max(l[0] + c + 0.01);
+                if l[0] > e && l[0] < w - e && l[1] > e && l[1] < d - e {
+                    // Uncovered once the tile starts at it.
+                    slide = slide.max(l[0]);
                 }
             }
         };
@@ -666,485 +752,6 @@ impl<'a> Placer<'a> {
         }
         self.placed.push(p);
     }
-
-    /// The frames of a corner's tiles (one, or three articulated), or `None` when the
-    /// three cannot be joined (a turn too close to 0 or 180 degrees).
-    fn corner_frames(&self, c: &Corner, tiles: &[usize]) -> Option<([Frame; 3], usize)> {
-        let frame = |origin: P2, u: P2| Frame {
-            origin,
-            u,
-            v: left(u),
-        };
-        match tiles {
-            [one] => {
-                let w = self.t.size[*one][0];
-                let origin = if c.turn < 0.0 {
-                    geom::sub(c.pos, geom::scale(c.d_in, w))
-                } else {
-                    c.pos
-                };
-                let f = frame(origin, c.d_in);
-                Some(([f; 3], 1))
-            }
-            [t0, t1, t2] => {
-                let (d1, d2) = (c.d_in, c.d_out);
-                let phi = geom::cross(d1, d2).atan2(geom::dot(d1, d2));
-                let (s, co) = (phi * 0.5).sin_cos();
-                let u = [d1, [d1[0] * co - d1[1] * s, d1[0] * s + d1[1] * co], d2];
-                let mpp = self.t.mpp;
-                let pivots = |i: usize| {
-                    let r = self.ag.tiles[i].rect;
-                    let tl = &self.ag.tiles[i];
-                    let lead = tl.pivot_lead.unwrap_or([r[2], r[1]]);
-                    let trail = tl.pivot_trail.unwrap_or([r[0], r[1]]);
-                    let m = |p: P2| [(p[0] - r[0]) * mpp[0], (p[1] - r[1]) * mpp[1]];
-                    (m(lead), m(trail))
-                };
-                let rot =
-                    |u: P2, p: P2| geom::add(geom::scale(u, p[0]), geom::scale(left(u), p[1]));
-                let (a0, _) = pivots(*t0);
-                let (a1, b1) = pivots(*t1);
-                let (_, b2) = pivots(*t2);
-                let step01 = geom::sub(rot(u[0], a0), rot(u[1], b1));
-                let step12 = geom::sub(rot(u[1], a1), rot(u[2], b2));
-                let chain = geom::add(step01, step12);
-                let den = geom::cross(d2, d1);
-                if den.abs() < 1e-3 {
-                    return None;
-                }
-                let s = -geom::cross(d2, chain) / den;
-                let o0 = geom::add(c.pos, geom::scale(d1, s));
-                let o1 = geom::add(o0, step01);
-                let o2 = geom::add(o1, step12);
-                Some(([frame(o0, u[0]), frame(o1, u[1]), frame(o2, u[2])], 3))
-            }
-            _ => None,
-        }
-    }
-
-    /// Places one corner unit (one tile or an articulated three) at `c`; returns how many
-    /// tiles it placed. An atomic unit is placed whole or not at all.
-    #[allow(clippy::too_many_arguments)]
-    fn corner_unit(
-        &mut self,
-        c: &Corner,
-        tiles: &[usize],
-        order: [u8; 3],
-        atomic: bool,
-        shared: bool,
-        contour: usize,
-        side: usize,
-    ) -> usize {
-        let Some((frames, count)) = self.corner_frames(c, tiles) else {
-            return 0;
-        };
-        let seq: &[u8] = if count == 3 { &order } else { &[0] };
-        let unit = self.units;
-        let mut tries: [Option<Placed>; 3] = [None; 3];
-        for (slot, &k) in tries.iter_mut().zip(seq) {
-            let k = k as usize;
-            let (Some(&tile), Some(&frame)) = (tiles.get(k), frames.get(k)) else {
-                continue;
-            };
-            let size = self.t.size[tile];
-            *slot = Some(Placed {
-                tile,
-                frame,
-                size,
-                allowance: allowance_of(&frame, size, &[c.pos]),
-                role: TileRole::Corner,
-                contour,
-                side,
-                unit,
-                atomic: None,
-                shared,
-            });
-        }
-        let mut n = 0;
-        if atomic {
-            if !tries.iter().flatten().all(|p| self.fits(p)) {
-                return 0;
-            }
-            let id = self.atomics;
-            self.atomics += 1;
-            for mut p in tries.into_iter().flatten() {
-                p.atomic = Some(id);
-                self.commit(p);
-                n += 1;
-            }
-        } else {
-            for p in tries.into_iter().flatten() {
-                if self.fits(&p) {
-                    self.commit(p);
-                    n += 1;
-                }
-            }
-        }
-        if n > 0 {
-            self.units += 1;
-        }
-        n
-    }
-
-    /// How far the tiles `from..` reach back along the arriving side and on along the
-    /// leaving side of corner `c`.
-    fn reach(&self, c: &Corner, from: usize) -> P2 {
-        let mut r = [0.0f32; 2];
-        for p in &self.placed[from..] {
-            for q in p.quad() {
-                let d = geom::sub(q, c.pos);
-                r[0] = r[0].max(-geom::dot(d, c.d_in));
-                r[1] = r[1].max(geom::dot(d, c.d_out));
-            }
-        }
-        r
-    }
-
-    /// Walks the corners of one contour and places corner rules; returns each corner's
-    /// reach (see [`Placer::reach`]) and the line of the rule placed there.
-    fn corners(
-        &mut self,
-        rules: &StringRules,
-        contour: usize,
-        corners: &[Corner],
-        rng: &mut Rng,
-    ) -> Vec<(P2, Option<u32>)> {
-        let t = self.t;
-        let k = corners.len();
-        let mut out = vec![([0.0f32; 2], None); k];
-        let mut done = vec![false; k];
-        // The tiles (a range of `placed`) of the previous corner placed on this contour.
-        let mut prev: Option<(usize, usize)> = None;
-        let mut applies = std::mem::take(&mut self.rule_order);
-        for j in 0..k {
-            if done[j] {
-                continue;
-            }
-            done[j] = true;
-            let c = corners[j];
-            let placed = &self.placed;
-            let group_ok = |g: u32| {
-                g == 0
-                    || prev.is_none_or(|(a, b)| {
-                        placed[a..b]
-                            .iter()
-                            .any(|p| rules.in_group(g, self.ag.tiles[p.tile].id))
-                    })
-            };
-            applies.clear();
-            applies.extend(
-                rules
-                    .corners
-                    .iter()
-                    .enumerate()
-                    .filter(|(i, r)| {
-                        t.corner(*i).is_some()
-                            && within(Some(r.angle), c.turn)
-                            && match r.kind {
-                                CornerKind::Corner => true,
-                                CornerKind::CornerLen | CornerKind::AtomicSpellingCorner => {
-                                    within(r.len1, c.len_in)
-                                        && within(r.len2, c.len_out)
-                                        && group_ok(r.group)
-                                }
-                                CornerKind::CornerPair => {
-                                    j + 1 < k
-                                        && !done[j + 1]
-                                        && within(r.angle2, corners[j + 1].turn)
-                                        && within(r.pair_len, c.len_out)
-                                        && group_ok(r.group)
-                                }
-                            }
-                    })
-                    .map(|(i, r)| (i, r.priority)),
-            );
-            spell::tier_order(&mut applies, rng);
-            for &(ri, _) in &applies {
-                let rule = &rules.corners[ri];
-                let Some(tiles) = t.corner(ri) else {
-                    continue;
-                };
-                let atomic = rule.kind == CornerKind::AtomicSpellingCorner;
-                let shared = rules.share_y && (atomic || tiles.len() == 3);
-                if rule.kind == CornerKind::CornerPair {
-                    let (ta, tb) = if tiles.len() == 2 {
-                        (&tiles[..1], &tiles[1..])
-                    } else {
-                        (tiles, tiles)
-                    };
-                    let c2 = corners[j + 1];
-                    let start = self.placed.len();
-                    let na = self.corner_unit(&c, ta, rule.order, false, shared, contour, j);
-                    let mid = self.placed.len();
-                    let nb = self.corner_unit(&c2, tb, rule.order, false, shared, contour, j + 1);
-                    if na + nb == 0 {
-                        continue;
-                    }
-                    out[j] = (self.reach(&c, start), Some(rule.line));
-                    out[j + 1] = (self.reach(&c2, mid), Some(rule.line));
-                    done[j + 1] = true;
-                    let end = self.placed.len();
-                    prev = Some(if nb > 0 { (mid, end) } else { (start, mid) });
-                    break;
-                }
-                let start = self.placed.len();
-                if self.corner_unit(&c, tiles, rule.order, atomic, shared, contour, j) > 0 {
-                    out[j] = (self.reach(&c, start), Some(rule.line));
-                    prev = Some((start, self.placed.len()));
-                    break;
-                }
-            }
-        }
-        self.rule_order = applies;
-        out
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    fn edge_tile(
-        &self,
-        tile: usize,
-        side: &Side<'_>,
-        s0: f32,
-        (a, b, s1): (P2, P2, f32),
-        contour: usize,
-        side_index: usize,
-        unit: usize,
-        shared: bool,
-    ) -> Placed {
-        let frame = Frame::along(a, b);
-        let size = self.t.size[tile];
-        Placed {
-            tile,
-            frame,
-            size,
-            allowance: allowance_of(&frame, size, side.points_between(s0, s1)),
-            role: TileRole::Edge,
-            contour,
-            side: side_index,
-            unit,
-            atomic: None,
-            shared,
-        }
-    }
-
-    /// Fills `[a, b]` (arc lengths) of a side with spellings. Returns the last edge tile
-    /// placed (index into `placed`) with the arc lengths it spans.
-    #[allow(clippy::too_many_arguments)]
-    fn fill_side(
-        &mut self,
-        rules: &StringRules,
-        contour: usize,
-        side_index: usize,
-        side: &Side<'_>,
-        a: f32,
-        b: f32,
-        rng: &mut Rng,
-    ) -> Option<(usize, f32, f32)> {
-        let t = self.t;
-        let mut pos = a;
-        let mut prev: Option<i64> = None;
-        let mut last = None;
-        let mut scratch = std::mem::take(&mut self.scratch);
-        let Scratch {
-            excluded,
-            cands,
-            chords,
-            tries,
-        } = &mut scratch;
-        excluded.clear();
-        for _ in 0..MAX_STEPS_PER_SIDE {
-            if self.full {
-                break;
-            }
-            let rem = b - pos;
-            if rem <= FIT_TOLERANCE {
-                break;
-            }
-            let seg = side.segment_len(side.segment_at(pos));
-            cands.clear();
-            for (i, sp) in rules.spellings.iter().enumerate() {
-                let Some((_, len)) = t.spelling(i) else {
-                    continue;
-                };
-                if excluded.contains(&i) {
-                    continue;
-                }
-                if let Some(at) = sp.atomic {
-                    let group_ok =
-                        at.group == 0 || prev.is_none_or(|id| rules.in_group(at.group, id));
-                    if !within(Some(at.length), seg) || !group_ok {
-                        continue;
-                    }
-                }
-                cands.push(Candidate {
-                    index: i,
-                    len,
-                    tier: sp.priority,
-                });
-            }
-            let Some(pick) = spell::choose(cands, rem, rng) else {
-                break;
-            };
-            let si = cands[pick].index;
-            let Some((tiles, _)) = t.spelling(si) else {
-                break;
-            };
-            let atomic = rules.spellings[si].atomic.is_some();
-            // The chords of the spelling's tiles from `from` (they take more arc across
-            // bends than the tiles' widths).
-            let walk = |from: f32, out: &mut Vec<(P2, P2, f32)>| {
-                out.clear();
-                let mut s = from;
-                for &ti in tiles {
-                    let c = side.chord(s, t.size[ti][0]);
-                    s = c.2;
-                    out.push(c);
-                }
-            };
-            walk(pos, chords);
-            let end = chords.last().map_or(pos, |c| c.2);
-            if end > b + FIT_TOLERANCE {
-                excluded.push(si);
-                continue;
-            }
-            excluded.clear();
-            if atomic {
-                let unit = self.units;
-                let shared = rules.share_y;
-                let mut ok = false;
-                let mut slide = 0.0f32;
-                for k in 0..=MAX_SLIDES {
-                    let from = pos + slide;
-                    if k > 0 {
-                        walk(from, chords);
-                    }
-                    if chords.last().is_some_and(|c| c.2 > b + FIT_TOLERANCE) {
-                        break;
-                    }
-                    let mut s = from;
-                    tries.clear();
-                    for (&ti, &c) in tiles.iter().zip(chords.iter()) {
-                        tries.push(
-                            self.edge_tile(ti, side, s, c, contour, side_index, unit, shared),
-                        );
-                        s = c.2;
-                    }
-                    let mut verdict = Check::Fits;
-                    for p in tries.iter() {
-                        verdict = verdict.and(self.check(p));
-                        if verdict == Check::Blocked {
-                            break;
-                        }
-                    }
-                    if verdict == Check::Fits {
-                        let id = self.atomics;
-                        self.atomics += 1;
-                        self.units += 1;
-                        let mut s = from;
-                        for (p, c) in tries.iter().zip(chords.iter()) {
-                            last = Some((self.placed.len(), s, c.2));
-                            s = c.2;
-                            self.commit(Placed {
-                                atomic: Some(id),
-                                ..*p
-                            });
-                        }
-                        prev = tiles.last().map(|&ti| self.ag.tiles[ti].id);
-                        pos = s;
-                        ok = true;
-                        break;
-                    }
-                    match verdict.slide() {
-                        Some(d) => slide += d,
-                        None => break,
-                    }
-                }
-                if !ok {
-                    // Discarded here; the side moves on without it.
-                    excluded.push(si);
-                }
-                continue;
-            }
-            let mut cursor = pos;
-            for (k, &ti) in tiles.iter().enumerate() {
-                let rest: f32 = tiles[k + 1..].iter().map(|&i| t.size[i][0]).sum();
-                let w = t.size[ti][0];
-                let mut skip_to = cursor + w;
-                let mut placed = false;
-                let mut slide = 0.0f32;
-                for step in 0..=MAX_SLIDES {
-                    let s = cursor + slide;
-                    let c = side.chord(s, w);
-                    if step == 0 {
-                        skip_to = c.2;
-                    }
-                    if c.2 + rest > b + FIT_TOLERANCE {
-                        break;
-                    }
-                    let p = self.edge_tile(ti, side, s, c, contour, side_index, self.units, false);
-                    let verdict = self.check(&p);
-                    if verdict == Check::Fits {
-                        last = Some((self.placed.len(), s, c.2));
-                        self.commit(p);
-                        self.units += 1;
-                        prev = Some(self.ag.tiles[ti].id);
-                        cursor = c.2;
-                        placed = true;
-                        break;
-                    }
-                    match verdict.slide() {
-                        Some(d) => slide += d,
-                        None => break,
-                    }
-                }
-                if !placed {
-                    cursor = skip_to;
-                }
-            }
-            pos = cursor.max(pos + MIN_SPELLING);
-        }
-        self.scratch = scratch;
-        last
-    }
-
-    /// Puts a cap over the end of the last edge tile of a side; returns that end (`None`
-    /// when that tile was never kept: the tile limit was reached as it was placed).
-    fn cap(&mut self, last: usize, side: &Side<'_>, s0: f32, s1: f32, rng: &mut Rng) -> Option<P2> {
-        let prev = *self.placed.get(last)?;
-        let end = prev.frame.to_world([prev.size[0], 0.0]);
-        let mut order = std::mem::take(&mut self.rule_order);
-        order.clear();
-        order.extend((0..self.t.caps.len()).map(|i| (i, 0)));
-        spell::tier_order(&mut order, rng);
-        for &(ci, _) in &order {
-            let tile = self.t.caps[ci];
-            let size = self.t.size[tile];
-            let frame = Frame {
-                origin: geom::sub(end, geom::scale(prev.frame.u, size[0])),
-                u: prev.frame.u,
-                v: prev.frame.v,
-            };
-            let p = Placed {
-                tile,
-                frame,
-                size,
-                allowance: allowance_of(&frame, size, side.points_between(s0, s1)),
-                role: TileRole::Cap,
-                contour: prev.contour,
-                side: prev.side,
-                unit: self.units,
-                atomic: None,
-                shared: false,
-            };
-            if self.fits(&p) {
-                self.commit(p);
-                self.units += 1;
-                break;
-            }
-        }
-        self.rule_order = order;
-        Some(end)
-    }
 }
 
 /// A spawning contour walked for corners: its sides and what each corner took.
@@ -1159,27 +766,71 @@ struct Walk {
 /// One contour after cleaning.
 struct Contour {
     pts: Vec<P2>,
+    /// Whether the edge leaving each point spawns tiles.
+    spawn: Vec<bool>,
     /// Usable: closed, with area, inside the outer contour.
     usable: bool,
 }
 
-/// Cleans the input contours (see the module doc) and checks that they do not cross.
+/// A point of the ring's own area (strictly inside it, near its first edge that offers
+/// one), whatever the ring's winding; `None` for a ring with no area.
+fn point_inside(ring: &[P2]) -> Option<P2> {
+    let n = ring.len();
+    let ccw = geom::signed_area2(ring) > 0.0;
+    for k in 0..n {
+        let (a, b) = (ring[k], ring[(k + 1) % n]);
+        let d = geom::sub(b, a);
+        let len = geom::len(d);
+        if len <= contour::SAME_POINT {
+            continue;
+        }
+        let inward = if ccw { left(d) } else { [d[1], -d[0]] };
+        let off = (len * 0.01).min(0.05) / len;
+        let p = geom::add(geom::lerp(a, b, 0.5), geom::scale(inward, off));
+        if point_in(p, ring) {
+            return Some(p);
+        }
+    }
+    None
+}
+
+fn point_in(p: P2, ring: &[P2]) -> bool {
+    let n = ring.len();
+    let mut inside = false;
+    let mut j = n.wrapping_sub(1);
+    for i in 0..n {
+        let (a, b) = (ring[i], ring[j]);
+        if (a[1] > p[1]) != (b[1] > p[1]) {
+            let x = a[0] + (p[1] - a[1]) / (b[1] - a[1]) * (b[0] - a[0]);
+            if p[0] < x {
+                inside = !inside;
+            }
+        }
+        j = i;
+    }
+    inside
+}
+
+/// Cleans the contours (see the module doc). A hole is judged by its area: it is kept when
+/// a point of its own area lies inside the outer contour, so a hole touching the outer
+/// contour, or starting on it, is still a hole.
 fn contours(
-    rings: &[Vec<P2>],
+    raw: Vec<join::RawContour<'_>>,
     asset: &Path,
     input: &LayoutInput,
     msgs: &mut Msgs,
 ) -> Result<Vec<Contour>, Diagnostic> {
-    if rings.is_empty() {
+    if raw.is_empty() {
         return Err(input.polygon_error(asset, "the polygon has no contour"));
     }
-    let mut out = Vec::with_capacity(rings.len());
-    for (i, ring) in rings.iter().enumerate() {
+    let mut out: Vec<Contour> = Vec::with_capacity(raw.len());
+    for (i, rc) in raw.into_iter().enumerate() {
         let what = if i == 0 {
             "the outer contour"
         } else {
             "a hole"
         };
+        let ring = &rc.pts;
         if let Some(k) = ring
             .iter()
             .position(|p| !p[0].is_finite() || !p[1].is_finite())
@@ -1189,7 +840,14 @@ fn contours(
                 format!("contour {i} ({what}): point {k} is not a finite number"),
             ));
         }
-        let (pts, info) = contour::clean(ring, i == 0);
+        if rc.unclosed && rc.spawn.iter().any(|&f| f) {
+            let list: Vec<String> = rc.windings.iter().map(|w| w.to_string()).collect();
+            msgs.polygon(format!(
+                "contour {i} ({what}): winding(s) {} do not come back to where they start (the spec wants every winding closed: the last point repeats the first, or the next winding starts there); closed by an edge that spawns no tiles",
+                list.join(", ")
+            ));
+        }
+        let (pts, spawn, info) = contour::clean(ring, &rc.spawn, i == 0);
         if info.repeated > 0 {
             msgs.polygon(format!(
                 "contour {i} ({what}): dropped {} repeated (zero-length) vertex(es)",
@@ -1220,7 +878,11 @@ fn contours(
                 return Err(input.polygon_error(asset, msg));
             }
             msgs.polygon(format!("{msg}; left out"));
-            out.push(Contour { pts, usable: false });
+            out.push(Contour {
+                pts,
+                spawn,
+                usable: false,
+            });
             continue;
         }
         if info.reversed {
@@ -1232,13 +894,13 @@ fn contours(
                 format!("contour {i} (a hole) runs counter-clockwise; reversed to clockwise")
             });
         }
-        let usable = i == 0 || geom::point_in_rings(pts[0], std::slice::from_ref(&out[0].pts));
+        let usable = i == 0 || point_inside(&pts).is_some_and(|p| point_in(p, &out[0].pts));
         if !usable {
             msgs.polygon(format!(
                 "contour {i} (a hole) lies outside the outer contour; left out"
             ));
         }
-        out.push(Contour { pts, usable });
+        out.push(Contour { pts, spawn, usable });
     }
     Ok(out)
 }
@@ -1266,7 +928,8 @@ fn run(ag: &Autogen, asset_path: &Path, input: &LayoutInput) -> Result<Detailed,
     let default_rules = StringRules::default();
     let rules = ag.string.as_ref().unwrap_or(&default_rules);
 
-    // 1. Contours.
+    // 1. Contours: the windings joined (or the rings taken), each edge knowing whether it
+    // spawns tiles.
     let fallback;
     let rings: &[Vec<P2>] = match &input.polygon {
         Some(p) => p,
@@ -1276,7 +939,38 @@ fn run(ag: &Autogen, asset_path: &Path, input: &LayoutInput) -> Result<Detailed,
             &fallback
         }
     };
-    let cs = contours(rings, asset_path, input, &mut msgs)?;
+    let what = if input.windings { "winding" } else { "contour" };
+    let spawn = input.spawn.as_deref().filter(|_| !input.windings);
+    let spawning = match input.param {
+        Some(_) if spawn.is_none() => {
+            let claimed = input.low_byte() as usize;
+            if claimed > rings.len() {
+                msgs.polygon(format!(
+                    "the DSF parameter's low byte says {claimed} tile-spawning {what}(s), but the polygon has {}; all of them spawn tiles",
+                    rings.len()
+                ));
+            } else if claimed == 0 {
+                msgs.polygon(format!(
+                    "the DSF parameter's low byte is 0: no {what} spawns tiles"
+                ));
+            }
+            claimed.min(rings.len())
+        }
+        _ => rings.len(),
+    };
+    if let Some(flags) = spawn {
+        let fits =
+            flags.len() == rings.len() && flags.iter().zip(rings).all(|(f, r)| f.len() == r.len());
+        if !fits {
+            msgs.polygon("the `spawn` flags do not give one flag per edge of each ring: ignored; every ring spawns tiles");
+        }
+    }
+    let raw = if input.windings {
+        join::join(rings, spawning)
+    } else {
+        join::rings(rings, spawn, spawning)
+    };
+    let cs = contours(raw, asset_path, input, &mut msgs)?;
     let index = {
         let live: Vec<&[P2]> = cs
             .iter()
@@ -1292,38 +986,28 @@ fn run(ag: &Autogen, asset_path: &Path, input: &LayoutInput) -> Result<Detailed,
         };
         return Err(input.polygon_error(asset_path, msg));
     }
-    scene.polygon = cs.iter().map(|c| c.pts.clone()).collect();
-    let spawning = match input.param {
-        Some(_) => {
-            let claimed = input.low_byte() as usize;
-            if claimed > rings.len() {
-                msgs.polygon(format!(
-                    "the DSF parameter's low byte says {claimed} tile-spawning contour(s), but the polygon has {}; all of them spawn tiles",
-                    rings.len()
-                ));
-            } else if claimed == 0 {
-                msgs.polygon("the DSF parameter's low byte is 0: no contour spawns tiles");
-            }
-            claimed.min(rings.len())
-        }
-        None => rings.len(),
-    };
     let tables = Tables::new(ag, rules, mpp, &mut msgs);
 
-    // 2. Corners and sides of the spawning contours.
+    // 2. Corners and sides of the contours with spawning edges.
     let rng = Rng::new(input.seed);
     let mut corner_rng = rng.fork(1);
     let mut edge_rng = rng.fork(2);
     let mut cap_rng = rng.fork(3);
     let mut placer = Placer::new(ag, &tables, &index);
     let mut walks: Vec<Walk> = Vec::new();
-    for (ci, c) in cs.iter().enumerate().take(spawning) {
-        if !c.usable {
+    for (ci, c) in cs.iter().enumerate() {
+        if !c.usable || !c.spawn.iter().any(|&f| f) {
             continue;
         }
         let corners = contour::corners(&c.pts, rules.crease_left, rules.crease_right);
-        let sides = contour::sides(&c.pts, &corners);
-        let reach = placer.corners(rules, ci, &corners, &mut corner_rng);
+        let sides = contour::sides(&c.pts, &corners, &c.spawn);
+        let mut side_of = vec![None; corners.len()];
+        for (j, side) in sides.iter().enumerate() {
+            if let Some(k) = side.start_corner {
+                side_of[k] = Some(j);
+            }
+        }
+        let reach = placer.corners(rules, ci, &corners, &side_of, &mut corner_rng);
         for (k, corner) in corners.iter().enumerate() {
             scene.corners.push(CornerMark {
                 pos: corner.pos,
@@ -1338,6 +1022,8 @@ fn run(ag: &Autogen, asset_path: &Path, input: &LayoutInput) -> Result<Detailed,
             reach,
         });
     }
+    // The contours as laid out (the walks keep what they need of them).
+    (scene.polygon, scene.spawn) = cs.into_iter().map(|c| (c.pts, c.spawn)).unzip();
 
     // 3. Edges.
     let mut ends = Vec::new();
@@ -1437,6 +1123,9 @@ fn run(ag: &Autogen, asset_path: &Path, input: &LayoutInput) -> Result<Detailed,
             side: Some(p.side),
             atomic: p.atomic,
             crop,
+            crosses: !p
+                .body()
+                .is_some_and(|(lo, hi)| index.box_inside(&p.frame, lo, hi)),
             order: order as u32,
             ..Default::default()
         });
@@ -1449,7 +1138,7 @@ fn run(ag: &Autogen, asset_path: &Path, input: &LayoutInput) -> Result<Detailed,
     // 6. Fill.
     let fill_from = scene.trees.len();
     if let Some(layer) = rules.fill_layer {
-        fill(
+        fill::fill(
             &placer,
             &index,
             input,
@@ -1466,183 +1155,4 @@ fn run(ag: &Autogen, asset_path: &Path, input: &LayoutInput) -> Result<Detailed,
         fill_from,
         scene,
     })
-}
-
-/// A placed tile as the fill's scanlines meet it.
-struct Span {
-    /// The tile's least and greatest `y`.
-    y: P2,
-    origin: P2,
-    /// For each of the tile's axes `(u, v)`: its `y` component, `1 / x` component (0 when
-    /// the axis is vertical) and the tile's length along it.
-    axes: [(f32, f32, f32); 2],
-}
-
-impl Span {
-    fn new(p: &Placed) -> Span {
-        let q = p.quad();
-        let axis = |a: P2, len: f32| {
-            let inv = if a[0].abs() < 1e-9 { 0.0 } else { 1.0 / a[0] };
-            (a[1], inv, len)
-        };
-        Span {
-            y: [
-                q[0][1].min(q[1][1]).min(q[2][1].min(q[3][1])),
-                q[0][1].max(q[1][1]).max(q[2][1].max(q[3][1])),
-            ],
-            origin: p.frame.origin,
-            axes: [axis(p.frame.u, p.size[0]), axis(p.frame.v, p.size[1])],
-        }
-    }
-
-    /// Where the horizontal line at `y` crosses the tile: `[min x, max x]`. Each axis bounds
-    /// `x` to an interval (`0 <= (x - o.x)·a.x + (y - o.y)·a.y <= len`); the answer is their
-    /// intersection.
-    fn at(&self, y: f32) -> Option<P2> {
-        if y < self.y[0] || y > self.y[1] {
-            return None;
-        }
-        let dy = y - self.origin[1];
-        let mut lo = f32::NEG_INFINITY;
-        let mut hi = f32::INFINITY;
-        for (ay, inv, len) in self.axes {
-            let base = dy * ay;
-            if inv == 0.0 {
-                if base < 0.0 || base > len {
-                    return None;
-                }
-                continue;
-            }
-            let a = self.origin[0] - base * inv;
-            let b = self.origin[0] + (len - base) * inv;
-            lo = lo.max(a.min(b));
-            hi = hi.min(a.max(b));
-        }
-        (lo <= hi).then_some([lo, hi])
-    }
-}
-
-/// Trees of `layer` over the interior outside every tile: rows at the forest's spacing,
-/// each row shifted by a seeded jitter (and every other one by half a spacing), each tree
-/// jittered along its row. Rows make the inside test a scanline.
-fn fill(
-    placer: &Placer,
-    index: &PolyIndex,
-    input: &LayoutInput,
-    layer: i32,
-    mut rng: Rng,
-    scene: &mut Scene,
-    msgs: &mut Msgs,
-) {
-    let (lo, hi) = index::bbox(scene.polygon.iter().flatten().copied());
-    if !(lo[0] < hi[0] && lo[1] < hi[1]) {
-        return;
-    }
-    let base = input
-        .forest_spacing
-        .unwrap_or([DEFAULT_TREE_SPACING; 2])
-        .map(|s| {
-            if s.is_finite() {
-                s.max(1.0)
-            } else {
-                DEFAULT_TREE_SPACING
-            }
-        });
-    let mut sp = base;
-    let cells =
-        f64::from((hi[0] - lo[0]) / sp[0]).ceil() * f64::from((hi[1] - lo[1]) / sp[1]).ceil();
-    if cells > MAX_FILL_TREES as f64 {
-        let k = (cells / MAX_FILL_TREES as f64).sqrt() as f32 * 1.01;
-        sp = [sp[0] * k, sp[1] * k];
-        msgs.file(format!(
-            "the fill would need about {cells:.0} trees at {:.1} x {:.1} m; spaced {:.1} x {:.1} m instead",
-            base[0], base[1], sp[0], sp[1]
-        ));
-    }
-    let nx = (((hi[0] - lo[0]) / sp[0]).ceil() as usize + 1).min(MAX_FILL_TREES);
-    let ny = (((hi[1] - lo[1]) / sp[1]).ceil() as usize).min(MAX_FILL_TREES);
-    let bands = index.bands;
-    let spans: Vec<Span> = placer.placed.iter().map(Span::new).collect();
-    let by_band = Buckets::build(bands.n, 8 * spans.len(), |pairs| {
-        for (i, sp) in spans.iter().enumerate() {
-            for b in bands.of(sp.y[0])..=bands.of(sp.y[1]) {
-                pairs.push((b as u32, i as u32));
-            }
-        }
-    });
-    let mut xs = Vec::new();
-    let mut cover: Vec<P2> = Vec::new();
-    let mut free: Vec<P2> = Vec::new();
-    let mut count = 0;
-    for iy in 0..ny {
-        let y = lo[1] + (iy as f32 + 0.5 + rng.f32() * 0.8 - 0.4) * sp[1];
-        // Each tree draws from its own grid cell's stream, so a contour or tile moved by
-        // millimetres (a binary DSF's quantised points) changes only the trees it reaches,
-        // never the draws of the trees after them.
-        let row_rng = rng.fork(iy as u64);
-        index.crossings(y, &mut xs);
-        if xs.len() < 2 {
-            continue;
-        }
-        // The row's free runs: inside the polygon, outside every tile.
-        cover.clear();
-        cover.extend(
-            by_band
-                .get(bands.of(y))
-                .iter()
-                .filter_map(|&i| spans[i as usize].at(y)),
-        );
-        if cover.len() > 1 {
-            cover.sort_unstable_by(|a, b| a[0].total_cmp(&b[0]));
-        }
-        free.clear();
-        for run in xs.chunks_exact(2) {
-            let mut from = run[0];
-            for c in &cover {
-                if c[1] < from {
-                    continue;
-                }
-                if c[0] >= run[1] {
-                    break;
-                }
-                if c[0] > from {
-                    free.push([from, c[0]]);
-                }
-                from = from.max(c[1]);
-            }
-            if from < run[1] {
-                free.push([from, run[1]]);
-            }
-        }
-        let shift = if iy % 2 == 1 { 1.0 } else { 0.5 };
-        // Grid column of x (before jitter): x = lo + (ix + shift + jitter) * sp.
-        let col = |x: f32| (x - lo[0]) / sp[0] - shift;
-        let mut next_ix = 0usize;
-        for f in &free {
-            let first = (col(f[0]) - 0.4).ceil().max(0.0) as usize;
-            let last = ((col(f[1]) + 0.4).floor().max(-1.0) + 1.0) as usize;
-            for ix in first.max(next_ix)..last.min(nx) {
-                next_ix = ix + 1;
-                let mut tree_rng = row_rng.fork(ix as u64);
-                let x = lo[0] + (ix as f32 + shift + tree_rng.f32() * 0.8 - 0.4) * sp[0];
-                if x <= f[0] || x >= f[1] {
-                    continue;
-                }
-                scene.trees.push(TreeInstance {
-                    pos: [x, y],
-                    width: 0.0,
-                    heading: tree_rng.f32() * 360.0,
-                    layer,
-                    pick: tree_rng.u32(),
-                    forest: 0,
-                    height: 0.0,
-                    feature: None,
-                });
-                count += 1;
-                if count >= MAX_FILL_TREES {
-                    return;
-                }
-            }
-        }
-    }
 }

@@ -73,6 +73,15 @@ pub struct LayoutInput {
     pub geo: Option<GeoFrame>,
     /// The forest's `SPACING`, when it was loaded, for `TREE_LINE` and fills.
     pub forest_spacing: Option<[f32; 2]>,
+    /// AGS: `polygon` holds a DSF polygon's windings as the document wrote them: poly-lines
+    /// that join into closed contours at shared end points, the first `low byte` of them
+    /// spawning tiles. Otherwise it holds closed rings (GeoJSON, `--rect`, the built-in
+    /// polygon), of which the first `low byte` spawn tiles whole.
+    pub windings: bool,
+    /// AGS: which edges of each ring spawn tiles (GeoJSON `spawn`): flag `i` of ring `k` is
+    /// the edge from vertex `i` to vertex `i + 1`, the last one closing the ring. Overrides
+    /// the parameter's low byte.
+    pub spawn: Option<Vec<Vec<bool>>>,
 }
 
 impl LayoutInput {

@@ -26,7 +26,9 @@ pub struct Overlays {
     pub corners: bool,
     /// AGS caps: side end points (blue squares).
     pub caps: bool,
-    /// AGB EDGE_MIN / EDGE_MAX rectangles (light and dark green).
+    /// AGB EDGE_MIN / EDGE_MAX rectangles (light and dark green); AGS tiles that cross the
+    /// polygon's boundary or a hole with no stop point to stop them (`crosses`: a warning
+    /// red outline with a cross).
     pub edge_rects: bool,
     /// Autogen points `SLOPE_LIMIT` dropped: a red square with a cross, and a line along
     /// the point's heading.
@@ -141,6 +143,7 @@ pub(crate) fn build(scene: &Scene, step: f32, marker: f32) -> Vec<LineVertex> {
     const BLUE: [u8; 4] = [40, 90, 255, 255];
     const GREEN: [u8; 4] = [120, 255, 120, 255];
     const DARK_GREEN: [u8; 4] = [0, 150, 60, 255];
+    const WARNING_RED: [u8; 4] = [255, 30, 60, 255];
     for contour in &scene.polygon {
         ring(contour, Kind::Polygon, YELLOW, &mut seg);
     }
@@ -152,6 +155,12 @@ pub(crate) fn build(scene: &Scene, step: f32, marker: f32) -> Vec<LineVertex> {
     }
     ring(&scene.debug.edge_min, Kind::EdgeRects, GREEN, &mut seg);
     ring(&scene.debug.edge_max, Kind::EdgeRects, DARK_GREEN, &mut seg);
+    // AGS tiles placed across the boundary or a hole: outlined and crossed in warning red.
+    for t in scene.tiles.iter().filter(|t| t.crosses) {
+        ring(&t.corners, Kind::EdgeRects, WARNING_RED, &mut seg);
+        seg(t.corners[0], t.corners[2], Kind::EdgeRects, WARNING_RED);
+        seg(t.corners[1], t.corners[3], Kind::EdgeRects, WARNING_RED);
+    }
     let m = marker;
     let plus = |p: P| {
         [
@@ -220,10 +229,18 @@ pub(crate) fn build(scene: &Scene, step: f32, marker: f32) -> Vec<LineVertex> {
         .iter()
         .map(|c| c.pos.map(f32::to_bits))
         .collect();
-    for ring in &scene.polygon {
+    for (r, ring) in scene.polygon.iter().enumerate() {
         let n = ring.len();
         let Some(first) = (0..n).find(|&i| corner_at.contains(&ring[i].map(f32::to_bits))) else {
             continue;
+        };
+        // Only the edges that spawn tiles are sides (all, when the scene does not say).
+        let spawns = |i: usize| {
+            scene
+                .spawn
+                .get(r)
+                .filter(|f| f.len() == n)
+                .is_none_or(|f| f[i])
         };
         let inset = m * 0.5;
         let mut side = 0usize;
@@ -235,7 +252,7 @@ pub(crate) fn build(scene: &Scene, step: f32, marker: f32) -> Vec<LineVertex> {
             let (a, b) = (ring[i], ring[(i + 1) % n]);
             let d = [b[0] - a[0], b[1] - a[1]];
             let len = (d[0] * d[0] + d[1] * d[1]).sqrt();
-            if len.is_nan() || len <= 1e-6 {
+            if len.is_nan() || len <= 1e-6 || !spawns(i) {
                 continue;
             }
             let off = [-d[1] / len * inset, d[0] / len * inset];

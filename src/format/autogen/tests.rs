@@ -440,6 +440,41 @@ fn ags(body: &str) -> String {
     format!("A\n1000\nAG_STRING\nTEXTURE_SCALE 512 512\nTEXTURE_WIDTH 50\nTILE 0 0 10 10\nTILE 10 0 20 10\n{body}\n")
 }
 
+/// The spec: a tile without `TILE_ID` gets its index in file order. An explicit id equal to
+/// an implicit one is a warning naming both lines, whichever comes first; rules naming the
+/// id take the first tile.
+#[test]
+fn tile_id_collisions_name_both_lines() {
+    // Tiles on lines 6 (id 0) and 7 (id 1) are implicit; line 9's TILE_ID 1 collides.
+    let (ag, w) = parse_str(&ags("TILE_ID 1\nTILE 20 0 30 10\nSPELLING 1")).unwrap();
+    assert_eq!(
+        ag.tiles.iter().map(|t| t.id).collect::<Vec<_>>(),
+        vec![0, 1, 1]
+    );
+    assert_eq!(w.len(), 1, "{w:?}");
+    let msg = w[0].to_string();
+    assert!(
+        msg.starts_with("t.ag:8:")
+            && msg.contains("implicit id of the tile on line 7")
+            && msg.contains("line 9"),
+        "{msg}"
+    );
+    // The other way round: an explicit id first, then a tile whose index is that id.
+    let src = "A\n1000\nAG_STRING\nTEXTURE_SCALE 512 512\nTEXTURE_WIDTH 50\nTILE_ID 1\nTILE 0 0 10 10\nTILE 10 0 20 10\n";
+    let (ag, w) = parse_str(src).unwrap();
+    assert_eq!(
+        ag.tiles.iter().map(|t| t.id).collect::<Vec<_>>(),
+        vec![1, 1]
+    );
+    let w: Vec<_> = w.iter().filter(|d| d.message.contains("TILE_ID")).collect();
+    assert_eq!(w.len(), 1, "{w:?}");
+    let msg = w[0].to_string();
+    assert!(
+        msg.starts_with("t.ag:8:") && msg.contains("TILE_ID of the tile on line 7"),
+        "{msg}"
+    );
+}
+
 #[test]
 fn string_rule_errors() {
     assert_eq!(
@@ -453,7 +488,17 @@ fn string_rule_errors() {
         .contains("applies only to 3-tile corners"));
     assert!(err(&ags("CORNER -100 -80 0 1 0\nCORNER_ORDER 0 0 2")).contains("0, 1 and 2 once each"));
     assert!(err(&ags("GROUP 0 1")).contains("positive integer"));
-    assert!(err(&ags("TILE_ID 0\nTILE 0 0 1 1")).contains("TILE_ID 0 is already used"));
+    // An explicit id equal to an implicit one is a warning (see the test above).
+    let (_, w) = parse_str(&ags("TILE_ID 0\nTILE 0 0 1 1\nSPELLING 0")).unwrap();
+    assert!(
+        w[0].to_string()
+            .contains("implicit id of the tile on line 6"),
+        "{w:?}"
+    );
+    assert!(
+        err(&ags("TILE_ID 7\nTILE 0 0 1 1\nTILE_ID 7\nTILE 0 0 1 1"))
+            .contains("TILE_ID 7 is already used by the tile on line 9")
+    );
     assert!(err(&ags("CORNER -80 -100 0")).contains("range is empty"));
     let (_, w) = parse_str(&ags("SPELLING 0\nATOMIC_SPELLING 0 10 5 1")).unwrap();
     assert!(w[0].to_string().contains("group 5 is not defined"), "{w:?}");

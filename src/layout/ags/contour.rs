@@ -34,41 +34,57 @@ fn doubles_back(a: P2, b: P2, c: P2) -> bool {
 
 /// Drops a closing copy of the first point (silently: that is how a DSF closes a winding),
 /// repeated points and zero-width spikes, and turns the contour to the wanted winding
-/// (`ccw` for the outer contour, clockwise for holes). Every loop is bounded by the point
-/// count.
-pub fn clean(pts: &[P2], ccw: bool) -> (Vec<P2>, Cleaned) {
+/// (`ccw` for the outer contour, clockwise for holes). `spawn[i]` says whether the edge
+/// leaving point `i` spawns tiles; the flags follow their edges: a dropped repeated point
+/// hands its edge's flag to the point it repeats, a spike keeps the flag of the edge before
+/// it, and reversing the contour reverses the flags with it. Every loop is bounded by the
+/// point count.
+pub fn clean(pts: &[P2], spawn: &[bool], ccw: bool) -> (Vec<P2>, Vec<bool>, Cleaned) {
     let mut info = Cleaned::default();
+    let flag = |i: usize| spawn.get(i).copied().unwrap_or(false);
     let mut src = pts;
     while src.len() >= 2 && same(src[0], src[src.len() - 1]) {
         src = &src[..src.len() - 1];
     }
     let mut out: Vec<P2> = Vec::with_capacity(src.len());
-    for &p in src {
+    let mut flags: Vec<bool> = Vec::with_capacity(src.len());
+    for (i, &p) in src.iter().enumerate() {
         if out.last().is_some_and(|&q| same(q, p)) {
             info.repeated += 1;
+            if let Some(f) = flags.last_mut() {
+                *f = flag(i);
+            }
             continue;
         }
         while out.len() >= 2 && doubles_back(out[out.len() - 2], out[out.len() - 1], p) {
             out.pop();
+            flags.pop();
             info.spikes += 1;
         }
         if out.last().is_some_and(|&q| same(q, p)) {
             info.repeated += 1;
+            if let Some(f) = flags.last_mut() {
+                *f = flag(i);
+            }
             continue;
         }
         out.push(p);
+        flags.push(flag(i));
     }
     // The seam between the last and the first point, bounded by the point count.
     for _ in 0..=src.len() {
         let n = out.len();
         if n >= 2 && same(out[0], out[n - 1]) {
             out.pop();
+            flags.pop();
             info.repeated += 1;
         } else if n >= 3 && doubles_back(out[n - 2], out[n - 1], out[0]) {
             out.pop();
+            flags.pop();
             info.spikes += 1;
         } else if n >= 3 && doubles_back(out[n - 1], out[0], out[1]) {
             out.remove(0);
+            flags.remove(0);
             info.spikes += 1;
         } else {
             break;
@@ -82,9 +98,17 @@ pub fn clean(pts: &[P2], ccw: bool) -> (Vec<P2>, Cleaned) {
     info.area = area2.abs() * 0.5;
     if out.len() >= 3 && (area2 > 0.0) != ccw {
         out.reverse();
+        flags = reversed_flags(&flags);
         info.reversed = true;
     }
-    (out, info)
+    (out, flags, info)
+}
+
+/// The edge flags of a ring walked backwards: reversed point `j` is old point `n - 1 - j`,
+/// and the edge leaving it is the old edge arriving there, `n - 2 - j` (mod n).
+pub fn reversed_flags(flags: &[bool]) -> Vec<bool> {
+    let n = flags.len();
+    (0..n).map(|j| flags[(2 * n - 2 - j) % n]).collect()
 }
 
 /// The turn in degrees at `at`, walking `prev → at → next`: left turns negative, right
@@ -306,20 +330,25 @@ impl Side<'_> {
     }
 }
 
-/// The sides of a closed contour with the given corners: side `j` runs from corner `j` to
-/// corner `j + 1` (the last one back to the first). Without corners the contour is one side
-/// that starts and ends at its sharpest vertex (the first of equals).
-pub fn sides(ring: &[P2], corners: &[Corner]) -> Sides {
+/// The sides of a closed contour: the runs of spawning edges (`spawn[i]`: the edge leaving
+/// vertex `i`), cut at the corners. A side starts at a corner or where spawning starts, and
+/// ends at the next corner or where spawning stops; its `start_corner`/`end_corner` name
+/// the corner (index into `corners`) when there is one. A corner between a spawning and a
+/// non-spawning edge cuts nothing: it is where a run starts or stops anyway. A contour
+/// whose every edge spawns and that has no corners is one side that starts and ends at its
+/// sharpest vertex (the first of equals).
+pub fn sides(ring: &[P2], corners: &[Corner], spawn: &[bool]) -> Sides {
     let n = ring.len();
     let mut out = Sides::default();
-    if n < 3 {
+    if n < 3 || spawn.len() != n || !spawn.iter().any(|&f| f) {
         return out;
     }
     out.pts.reserve(n + corners.len().max(1));
     out.cum.reserve(n + corners.len().max(1));
     // Vertices from..=to going forward, `to` taken modulo n (to > from, to <= from + n).
     let run = |from: usize, to: usize| (from..=to).map(move |i| ring[i % n]);
-    if corners.is_empty() {
+    let all = spawn.iter().all(|&f| f);
+    if corners.is_empty() && all {
         // The sharpest turn has the smallest cosine.
         let mut start = 0;
         let mut lowest = f32::INFINITY;
@@ -335,14 +364,35 @@ pub fn sides(ring: &[P2], corners: &[Corner]) -> Sides {
         out.push(run(start, start + n), None, None);
         return out;
     }
-    let k = corners.len();
-    for j in 0..k {
-        let from = corners[j].vertex;
-        let mut to = corners[(j + 1) % k].vertex;
-        if to <= from {
-            to += n;
+    let mut corner_at = vec![None; n];
+    for (k, c) in corners.iter().enumerate() {
+        if let Some(slot) = corner_at.get_mut(c.vertex) {
+            *slot = Some(k);
         }
-        out.push(run(from, to), Some(j), Some((j + 1) % k));
+    }
+    // A vertex cuts the contour when it is a corner or the flag changes there.
+    let cuts = |v: usize| corner_at[v].is_some() || spawn[(v + n - 1) % n] != spawn[v];
+    let Some(first) = (0..n).find(|&v| cuts(v)) else {
+        return out;
+    };
+    // Walk once round from the first cut, by absolute position.
+    let mut pos = first;
+    while pos < first + n {
+        let v = pos % n;
+        if !spawn[v] {
+            pos += 1;
+            continue;
+        }
+        // A run of spawning edges from v to the next cut (at the latest `first` again).
+        let mut to = pos + 1;
+        while to < first + n && !cuts(to % n) {
+            to += 1;
+        }
+        let end = to % n;
+        let start_corner = corner_at[v].filter(|_| spawn[(v + n - 1) % n]);
+        let end_corner = corner_at[end].filter(|_| spawn[end]);
+        out.push(run(v, v + (to - pos)), start_corner, end_corner);
+        pos = to;
     }
     out
 }
@@ -395,7 +445,8 @@ mod tests {
             [0.0, 10.0],
             [0.0, 0.0],
         ];
-        let (out, info) = clean(&pts, true);
+        let (out, flags, info) = clean(&pts, &[true; 8], true);
+        assert_eq!(flags, vec![true; 4]);
         // The first repeat, and the spike 10 → 15 → 10 returning to a point already there.
         assert_eq!(info.repeated, 2);
         assert_eq!(info.spikes, 1, "{out:?}");
@@ -404,9 +455,67 @@ mod tests {
             out,
             vec![[0.0, 0.0], [10.0, 0.0], [10.0, 10.0], [0.0, 10.0]]
         );
-        let (out2, info2) = clean(&out, false);
+        let (out2, _, info2) = clean(&out, &[true; 4], false);
         assert!(info2.reversed);
         assert!(geom::signed_area2(&out2) < 0.0);
+    }
+
+    #[test]
+    fn sides_are_the_spawning_runs_cut_at_corners() {
+        let sq = [[0.0, 0.0], [100.0, 0.0], [100.0, 60.0], [0.0, 60.0]];
+        let c = corners(&sq, 30.0, 30.0);
+        // Only the south edge spawns: one side, no corner tile at either end.
+        let s = sides(&sq, &c, &[true, false, false, false]);
+        assert_eq!(s.len(), 1);
+        let side = s.get(0);
+        assert_eq!(side.pts, &[[0.0, 0.0], [100.0, 0.0]]);
+        assert_eq!((side.start_corner, side.end_corner), (None, None));
+        // South and east: two sides meeting at the live corner (100, 0).
+        let s = sides(&sq, &c, &[true, true, false, false]);
+        assert_eq!(s.len(), 2);
+        assert_eq!(
+            (s.get(0).start_corner, s.get(0).end_corner),
+            (None, Some(1))
+        );
+        assert_eq!(
+            (s.get(1).start_corner, s.get(1).end_corner),
+            (Some(1), None)
+        );
+        // Everything: the four sides from corner to corner.
+        let s = sides(&sq, &c, &[true; 4]);
+        assert_eq!(s.len(), 4);
+        assert!(s
+            .iter()
+            .all(|x| x.start_corner.is_some() && x.end_corner.is_some()));
+        // Nothing spawns: no side.
+        assert_eq!(sides(&sq, &c, &[false; 4]).len(), 0);
+        // No corners (a crease above 90), two runs.
+        let s = sides(&sq, &[], &[true, false, true, false]);
+        assert_eq!(s.len(), 2);
+        assert_eq!(s.get(1).pts, &[[100.0, 60.0], [0.0, 60.0]]);
+    }
+
+    #[test]
+    fn flags_follow_their_edges_when_reversed() {
+        // Edge 0 (p0 → p1) spawns; walked backwards it is the edge leaving p1, the last
+        // reversed point but one.
+        let pts = [[0.0, 0.0], [0.0, 10.0], [10.0, 10.0], [10.0, 0.0]];
+        let (out, flags, info) = clean(&pts, &[true, false, false, false], true);
+        assert!(info.reversed);
+        assert_eq!(out[2], [0.0, 10.0]);
+        assert_eq!(flags, vec![false, false, true, false]);
+        assert_eq!(
+            reversed_flags(&reversed_flags(&[true, false, true, true])),
+            vec![true, false, true, true]
+        );
+        // A repeated point hands its edge's flag to the point it repeats.
+        let (out, flags, _) = clean(
+            &[[0.0, 0.0], [10.0, 0.0], [10.0, 0.0], [10.0, 10.0]],
+            &[false, false, true, false],
+            true,
+        );
+        assert_eq!(out.len(), 3);
+        assert_eq!(flags, vec![false, true, false]);
     }
 
     #[test]

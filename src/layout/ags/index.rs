@@ -281,6 +281,7 @@ impl PolyIndex {
     }
 
     /// Whether no contour edge comes within `r` of `p`.
+    #[cfg(test)]
     pub fn clear_of_edges(&self, p: P2, r: f32) -> bool {
         let mut clear = true;
         self.grid

@@ -130,18 +130,26 @@ fn role_rank(r: Option<TileRole>) -> u8 {
     }
 }
 
+/// The distance from `p` to the spawning edges of `ring`.
+fn spawning_dist(p: P2, ring: &[P2], spawn: &[bool]) -> f32 {
+    let n = ring.len();
+    (0..n)
+        .filter(|&i| spawn.get(i).copied().unwrap_or(false))
+        .map(|i| geom::dist_to_segment(p, ring[i], ring[(i + 1) % n]))
+        .fold(f32::INFINITY, f32::min)
+}
+
 /// Checks what the spec states about a laid-out string.
-fn check_spec(ag: &Autogen, input: &LayoutInput, d: &Detailed) {
+fn check_spec(ag: &Autogen, _input: &LayoutInput, d: &Detailed) {
     let s = &d.scene;
     let rules = ag.string.as_ref().unwrap();
     let rings = &s.polygon;
-    let spawning = (input.low_byte() as usize).min(rings.len());
     let mut last_rank = 0;
     for (i, t) in s.tiles.iter().enumerate() {
         let c = t.contour.unwrap();
         assert!(
-            c < spawning,
-            "tile {i} on contour {c}, only {spawning} spawn tiles"
+            d.scene.spawn[c].iter().any(|&f| f),
+            "tile {i} on contour {c}, which spawns no tiles"
         );
         // Draw order: corners, then edges, then caps.
         let rank = role_rank(t.role);
@@ -152,35 +160,37 @@ fn check_spec(ag: &Autogen, input: &LayoutInput, d: &Detailed) {
         );
         last_rank = rank;
         assert_eq!(t.order as usize, i);
-        // Inside the polygon, not over a hole: the centre and the top corners (5 cm in)
-        // are inside, and no vertex of another contour lies in the tile.
-        let q = shrunk(t, 0.05);
-        let centre = geom::scale(
-            geom::add(geom::add(q[0], q[1]), geom::add(q[2], q[3])),
-            0.25,
-        );
-        for p in [centre, q[2], q[3]] {
-            assert!(
-                point_in_rings(p, rings),
-                "tile {i} leaves the polygon at {p:?}: {t:?}"
+        // A tile not marked `crosses` is inside the polygon, not over a hole: the centre and
+        // the top corners (5 cm in) are inside, and no vertex of another contour lies in it.
+        if !t.crosses {
+            let q = shrunk(t, 0.05);
+            let centre = geom::scale(
+                geom::add(geom::add(q[0], q[1]), geom::add(q[2], q[3])),
+                0.25,
             );
-        }
-        for (k, ring) in rings.iter().enumerate() {
-            if k != c && ring.len() >= 3 {
-                for v in ring {
-                    assert!(
-                        !index::in_quad(&q, *v),
-                        "tile {i} covers contour {k}'s {v:?}"
-                    );
+            for p in [centre, q[2], q[3]] {
+                assert!(
+                    point_in_rings(p, rings),
+                    "tile {i} leaves the polygon at {p:?} unmarked: {t:?}"
+                );
+            }
+            for (k, ring) in rings.iter().enumerate() {
+                if k != c && ring.len() >= 3 {
+                    for v in ring {
+                        assert!(
+                            !index::in_quad(&q, *v),
+                            "tile {i} covers contour {k}'s {v:?} unmarked"
+                        );
+                    }
                 }
             }
         }
-        // Edges sit on their contour: both bottom corners on it.
+        // Edges sit on spawning edges of their contour: both bottom corners on them.
         if t.role == Some(TileRole::Edge) {
             for p in [t.corners[0], t.corners[1]] {
                 assert!(
-                    ring_dist(p, &rings[c]) < 0.01,
-                    "edge tile {i} off its contour: {p:?}"
+                    spawning_dist(p, &rings[c], &d.scene.spawn[c]) < 0.01,
+                    "edge tile {i} off its contour's spawning edges: {p:?}"
                 );
             }
         }
@@ -272,12 +282,9 @@ fn check_spec(ag: &Autogen, input: &LayoutInput, d: &Detailed) {
             }
         }
     }
-    // Stop points: inside, clear of the contours, and not covered by a later placement.
+    // Stop points: inside (not in a hole), and not covered by a later placement.
     for (k, sp) in s.stop_points.iter().enumerate() {
         assert!(point_in_rings(*sp, rings), "stop point {sp:?} outside");
-        for ring in rings.iter().filter(|r| r.len() >= 3) {
-            assert!(ring_dist(*sp, ring) >= STOP_CLEARANCE - 1e-3);
-        }
         let unit = d.stop_units[k];
         let last = d.tile_units.iter().rposition(|&u| u == unit).unwrap();
         for (j, t) in s.tiles.iter().enumerate().skip(last + 1) {
@@ -288,9 +295,9 @@ fn check_spec(ag: &Autogen, input: &LayoutInput, d: &Detailed) {
             let l = f.to_local(*sp);
             let w = geom::len(geom::sub(t.corners[1], t.corners[0]));
             let dd = geom::len(geom::sub(t.corners[3], t.corners[0]));
-            let c = STOP_CLEARANCE - 1e-3;
+            let e = COVER_EPS + 2e-3;
             assert!(
-                !(l[0] > -c && l[0] < w + c && l[1] > -c && l[1] < dd + c),
+                !(l[0] > e && l[0] < w - e && l[1] > e && l[1] < dd - e),
                 "stop point {sp:?} covered by later tile {j}"
             );
         }
@@ -570,21 +577,52 @@ fn corner_pairs_take_both_corners() {
 
 #[test]
 fn atomic_corners_are_whole_or_replaced() {
-    // A small hole right at the inside of corner 2 blocks part of the articulated corner:
-    // the atomic rule yields to the next tier, never leaving part of it.
-    let hole = vec![[88.0, 62.0], [88.0, 70.0], [96.0, 70.0], [96.0, 62.0]];
+    // A small lake under one stop point of the articulated corner at (100, 80) stops that
+    // tile: the atomic rule yields to the next tier, never leaving part of it.
     let ag = asset(ASSET);
+    let atomic_line = line_of(ASSET, "ATOMIC_SPELLING_CORNER");
+    let at_c2 = |d: &Detailed| {
+        d.scene
+            .corners
+            .iter()
+            .find(|c| near(c.pos, [100.0, 80.0], 1e-3))
+            .unwrap()
+            .rule_line
+    };
+    let free = go(&ag, &input(vec![rect(100.0, 80.0)], 1, 5));
+    assert_eq!(at_c2(&free), Some(atomic_line));
+    // A stop point of the atomic corner at c2: the unit of a tile whose corner is c2's.
+    let k = free
+        .scene
+        .stop_points
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| {
+            let unit = free.stop_units[*i];
+            free.scene
+                .tiles
+                .iter()
+                .zip(&free.tile_units)
+                .any(|(t, &u)| {
+                    u == unit
+                        && t.atomic.is_some()
+                        && t.corners.iter().any(|p| near(*p, [100.0, 80.0], 14.0))
+                })
+        })
+        .map(|(i, _)| i)
+        .next()
+        .expect("a stop point of the atomic corner");
+    let sp = free.scene.stop_points[k];
+    let hole = vec![
+        [sp[0] - 0.5, sp[1] - 0.5],
+        [sp[0] - 0.5, sp[1] + 0.5],
+        [sp[0] + 0.5, sp[1] + 0.5],
+        [sp[0] + 0.5, sp[1] - 0.5],
+    ];
     let inp = input(vec![rect(100.0, 80.0), hole], 1, 5);
     let d = go(&ag, &inp);
     check_spec(&ag, &inp, &d);
-    let atomic_line = line_of(ASSET, "ATOMIC_SPELLING_CORNER");
-    let c2 = d
-        .scene
-        .corners
-        .iter()
-        .find(|c| near(c.pos, [100.0, 80.0], 1e-3))
-        .unwrap();
-    assert_ne!(c2.rule_line, Some(atomic_line));
+    assert_ne!(at_c2(&d), Some(atomic_line));
 }
 
 #[test]
@@ -638,11 +676,313 @@ fn stop_points_make_tiles_slide_or_skip() {
         .collect();
     assert!(!bottom.is_empty());
     for t in &bottom {
+        // Its stop point is 5 m along: never in the hole. The tile itself may reach over
+        // the hole: holes keep out stop points, not tiles.
+        let stop = t.corners[0][0] + 5.0;
         assert!(
-            t.corners[1][0] <= 20.0 + 1e-3 || t.corners[0][0] >= 45.0 - 1e-3,
-            "tile over the hole: {t:?}"
+            !(stop > 20.0 && stop < 45.0),
+            "stop point in the hole: {t:?}"
         );
     }
+    assert!(
+        bottom.iter().any(|t| t.corners[0][0] >= 40.0),
+        "the side goes on past the hole"
+    );
+    // Tiles that reach over the hole without a stop point in it are marked.
+    for t in &bottom {
+        let over = t.corners[1][0] > 20.0 + 0.1 && t.corners[0][0] < 45.0 - 0.1;
+        assert_eq!(t.crosses, over, "{t:?}");
+    }
+}
+
+fn windings_input(w: Vec<Vec<P2>>, low: u32, seed: u64) -> LayoutInput {
+    LayoutInput {
+        windings: true,
+        ..input(w, low, seed)
+    }
+}
+
+fn geojson_input(rings: Vec<Vec<P2>>, spawn: Vec<Vec<bool>>, seed: u64) -> LayoutInput {
+    LayoutInput {
+        spawn: Some(spawn),
+        ..input(rings, 1, seed)
+    }
+}
+
+/// The issue's example: a 100 x 60 block written as winding (SW→SE), then (SE→NE→NW→SW),
+/// low byte 1: tiles along the south side only; neither rejected as open nor tiled along a
+/// diagonal. The same block as rings with `spawn` flags (in either direction) lays out the
+/// same.
+#[test]
+fn a_partly_spawning_block() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("sample_scenery/autogen/lakeside.ags");
+    let bytes = std::fs::read(&path).expect("the sample string");
+    let ag = parse(&path, &bytes, &mut Vec::new()).unwrap();
+    let (sw, se, ne, nw) = ([0.0, 0.0], [100.0, 0.0], [100.0, 60.0], [0.0, 60.0]);
+    let inp = windings_input(vec![vec![sw, se], vec![se, ne, nw, sw]], 1, 4);
+    let d = run(&ag, &path, &inp).unwrap();
+    check_spec(&ag, &inp, &d);
+    let s = &d.scene;
+    assert!(s.warnings.is_empty(), "{:?}", s.warnings);
+    assert_eq!(s.polygon, vec![vec![sw, se, ne, nw]]);
+    assert_eq!(d.scene.spawn, vec![vec![true, false, false, false]]);
+    assert!(s.tiles.len() >= 4, "{}", s.tiles.len());
+    for t in &s.tiles {
+        // Bottom edges on the south side, running east.
+        assert!(
+            t.corners[0][1].abs() < 1e-3 && t.corners[1][1].abs() < 1e-3,
+            "{t:?}"
+        );
+        assert!(t.corners[1][0] > t.corners[0][0]);
+        assert_ne!(
+            t.role,
+            Some(TileRole::Corner),
+            "no corner between spawning edges"
+        );
+    }
+    // The south side is filled by the best fit: its edge tiles reach within the shortest
+    // spelling (10 m) of its end.
+    let end = s
+        .tiles
+        .iter()
+        .filter(|t| t.role == Some(TileRole::Edge))
+        .map(|t| t.corners[1][0])
+        .fold(0.0, f32::max);
+    assert!(end > 90.0 - 1e-3, "{end}");
+    // Four corners found, none with a rule (no corner lies between two spawning edges).
+    assert_eq!(s.corners.len(), 4);
+    assert!(s.corners.iter().all(|c| c.rule_line.is_none()));
+    let json = |d: &Detailed| {
+        let mut v = serde_json::to_value(&d.scene).unwrap();
+        v["warnings"] = serde_json::Value::Null;
+        v
+    };
+    // As rings with `spawn`.
+    let g = geojson_input(
+        vec![vec![sw, se, ne, nw]],
+        vec![vec![true, false, false, false]],
+        4,
+    );
+    let dg = run(&ag, &path, &g).unwrap();
+    assert_eq!(json(&dg), json(&d));
+    // Given clockwise, the flags follow their edges when the ring is reversed.
+    let cw = geojson_input(
+        vec![vec![sw, nw, ne, se]],
+        vec![vec![false, false, false, true]],
+        4,
+    );
+    let dc = run(&ag, &path, &cw).unwrap();
+    assert_eq!(dc.scene.tiles, d.scene.tiles);
+    // Without `spawn`, the parameter's meaning stays: the whole ring spawns.
+    let all = run(&ag, &path, &input(vec![vec![sw, se, ne, nw]], 1, 4)).unwrap();
+    assert!(all
+        .scene
+        .tiles
+        .iter()
+        .any(|t| t.corners[0][0] > 99.0 && t.corners[1][1] > 1.0));
+    // Spawning windings that stop short of closing: the closing edge spawns nothing, and
+    // a warning says so.
+    let open = windings_input(vec![vec![sw, se, ne]], 1, 4);
+    let dopen = run(&ag, &path, &open).unwrap();
+    assert_eq!(dopen.scene.spawn, vec![vec![true, true, false]]);
+    assert!(dopen
+        .scene
+        .warnings
+        .iter()
+        .any(|w| w.contains("do not come back")));
+}
+
+/// WED's own forms: a ring whose first edge does not spawn (a one-point winding first), and
+/// an open non-spawning hole, join back into the ring and the hole.
+#[test]
+fn wed_windings_join_back() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("sample_scenery/autogen/lakeside.ags");
+    let bytes = std::fs::read(&path).expect("the sample string");
+    let ag = parse(&path, &bytes, &mut Vec::new()).unwrap();
+    let p = [[0.0, 0.0], [120.0, 0.0], [120.0, 90.0], [0.0, 90.0]];
+    let hole = vec![[50.0, 40.0], [50.0, 50.0], [70.0, 50.0], [70.0, 40.0]];
+    let w = vec![
+        vec![p[0]],
+        vec![p[2], p[3], p[0]],
+        vec![p[0], p[1], p[2]],
+        hole,
+    ];
+    let inp = windings_input(w, 2, 1);
+    let d = run(&ag, &path, &inp).unwrap();
+    check_spec(&ag, &inp, &d);
+    assert!(d.scene.warnings.is_empty(), "{:?}", d.scene.warnings);
+    assert_eq!(d.scene.polygon.len(), 2);
+    assert_eq!(d.scene.spawn[0], vec![true, true, false, false]);
+    assert_eq!(d.scene.spawn[1], vec![false; 4]);
+    assert!(d.scene.tiles.iter().all(|t| t.contour == Some(0)));
+    // The corner between the two spawning edges (0, 90) may get a corner rule.
+    let live = d
+        .scene
+        .corners
+        .iter()
+        .find(|c| near(c.pos, p[3], 1e-3))
+        .unwrap();
+    assert!(live.rule_line.is_some(), "{:?}", d.scene.corners);
+}
+
+/// A hole that touches the outer contour, or starts on it, is still a hole: trees stay out
+/// of it, and it is not "outside the outer contour".
+#[test]
+fn holes_are_judged_by_their_area() {
+    let ag = asset(ASSET);
+    let hole = vec![[40.0, 0.0], [20.0, 20.0], [40.0, 40.0], [60.0, 20.0]];
+    let inp = input(vec![rect(100.0, 80.0), hole.clone()], 1, 0);
+    let d = go(&ag, &inp);
+    check_spec(&ag, &inp, &d);
+    assert!(
+        !d.scene.warnings.iter().any(|w| w.contains("outside")),
+        "{:?}",
+        d.scene.warnings
+    );
+    let fill = &d.scene.trees[d.fill_from..];
+    assert!(!fill.is_empty());
+    for t in fill {
+        assert!(
+            !point_in_rings(t.pos, std::slice::from_ref(&hole)),
+            "tree in the lake: {t:?}"
+        );
+    }
+}
+
+/// Stop points decide, and nothing else: a stop point 0.3 m inside the edge is legal;
+/// tiles with stop points at their ends abut; a one-tile corner sharper than 90 degrees is
+/// placed; a tile over a hole with no stop point in it is placed and marked.
+#[test]
+fn stop_points_are_the_only_obstacle() {
+    // Tile 50: 10 x 12 m, stop points 0.3 m in from the road at both ends.
+    let src = only_rules("CORNER -170 -100 21\nSPELLING 50\n").replace(
+        "TILE_ID 40\n",
+        "TILE_ID 50\nTILE 600 0 700 120\nSTOP_PT 600 3\nSTOP_PT 700 3\nTILE_ID 40\n",
+    );
+    let ag = asset(&src);
+    let inp = input(vec![rect(100.0, 80.0)], 1, 0);
+    let d = go(&ag, &inp);
+    check_spec(&ag, &inp, &d);
+    let mut bottom: Vec<&SceneTile> = d
+        .scene
+        .tiles
+        .iter()
+        .filter(|t| t.tile_id == Some(50) && t.corners[0][1].abs() < 1e-3)
+        .collect();
+    bottom.sort_by(|a, b| a.corners[0][0].total_cmp(&b.corners[0][0]));
+    assert!(bottom.len() >= 6, "{}", bottom.len());
+    for w in bottom.windows(2) {
+        assert!(
+            near(w[0].corners[1], w[1].corners[0], 1e-3),
+            "they abut: {w:?}"
+        );
+    }
+    // A triangle with a 45-degree corner: the one-tile corner rule places its tile there,
+    // marked as crossing the boundary.
+    let tri = vec![[0.0, 0.0], [100.0, 0.0], [0.0, 100.0]];
+    let inp = input(vec![tri], 1, 0);
+    let d = go(&ag, &inp);
+    check_spec(&ag, &inp, &d);
+    let sharp: Vec<_> = d
+        .scene
+        .corners
+        .iter()
+        .filter(|c| c.angle < -100.0)
+        .collect();
+    assert_eq!(sharp.len(), 2);
+    assert!(sharp.iter().all(|c| c.rule_line.is_some()));
+    assert!(d
+        .scene
+        .tiles
+        .iter()
+        .any(|t| t.role == Some(TileRole::Corner) && t.crosses));
+}
+
+/// "When the tile is placed, it will be moved so that the stop point is within the DSF
+/// polygon": just so far (within 2 cm), not to the next half metre.
+#[test]
+fn a_tile_moves_just_far_enough_to_bring_its_stop_points_in() {
+    // Tile 0: 10 m wide, its stop point 5 m along and 6 m in; a lake over that point for
+    // the first 23.3 m of the bottom side.
+    let ag = asset(&only_rules("SPELLING 0\n"));
+    let lake = vec![[-1.0, 5.0], [-1.0, 7.0], [23.3, 7.0], [23.3, 5.0]];
+    let outer = vec![[-2.0, 0.0], [100.0, 0.0], [100.0, 80.0], [-2.0, 80.0]];
+    let inp = LayoutInput {
+        spawn: Some(vec![vec![true, false, false, false], vec![false; 4]]),
+        ..input(vec![outer, lake], 1, 0)
+    };
+    let d = go(&ag, &inp);
+    check_spec(&ag, &inp, &d);
+    let first = d
+        .scene
+        .tiles
+        .iter()
+        .map(|t| t.corners[0][0])
+        .fold(f32::INFINITY, f32::min);
+    // Its stop point (first + 5) just past the lake's end at 23.3.
+    assert!(first + 5.0 > 23.3 && first + 5.0 < 23.3 + 0.02, "{first}");
+}
+
+/// An atomic spelling blocked by a lake under its stop point is discarded there, and the
+/// side goes on: the other spellings fill past it, and with no other spelling the side
+/// moves on until the atomic one can be placed.
+#[test]
+fn a_blocked_atomic_spelling_does_not_end_the_side() {
+    // Tile 11's stop point is 12 m along the 24 m atomic spelling, 6 m in.
+    let lake = vec![[2.0, 4.0], [2.0, 8.0], [60.0, 8.0], [60.0, 4.0]];
+    for rules in [
+        "ATOMIC_SPELLING 0 10000 0 10 11 12\nPRIORITY_MARKER\nSPELLING 1\n",
+        "ATOMIC_SPELLING 0 10000 0 10 11 12\n",
+    ] {
+        let ag = asset(&only_rules(rules));
+        let inp = input(vec![rect(200.0, 80.0), lake.clone()], 1, 0);
+        let d = go(&ag, &inp);
+        check_spec(&ag, &inp, &d);
+        let bottom: Vec<&SceneTile> = d
+            .scene
+            .tiles
+            .iter()
+            .filter(|t| t.corners[0][1].abs() < 1e-3 && t.corners[1][1].abs() < 1e-3)
+            .collect();
+        assert!(
+            bottom
+                .iter()
+                .any(|t| t.atomic.is_some() && t.corners[0][0] > 60.0),
+            "{rules}: atomic spellings after the lake"
+        );
+        let n_atomic = bottom.iter().filter(|t| t.atomic.is_some()).count();
+        assert!(n_atomic >= 12, "{rules}: {n_atomic}");
+    }
+}
+
+/// "Spellings of 20, 25 and 30 m on a 45 m side give 20+25 or 25+20, never a 15 m gap."
+#[test]
+fn a_side_some_combination_fills_is_filled_exactly() {
+    let src = only_rules("SPELLING 60\nSPELLING 61\nSPELLING 62\n").replace(
+        "TILE_ID 40\n",
+        "TILE_ID 60\nTILE 0 600 200 700\nTILE_ID 61\nTILE 200 600 450 700\nTILE_ID 62\nTILE 450 600 750 700\nTILE_ID 40\n",
+    );
+    let ag = asset(&src);
+    let mut seen = std::collections::BTreeSet::new();
+    for seed in 0..30 {
+        let inp = geojson_input(
+            vec![rect(45.0, 40.0)],
+            vec![vec![true, false, false, false]],
+            seed,
+        );
+        let d = go(&ag, &inp);
+        check_spec(&ag, &inp, &d);
+        let ids: Vec<i64> = d.scene.tiles.iter().filter_map(|t| t.tile_id).collect();
+        let total: f32 = d
+            .scene
+            .tiles
+            .iter()
+            .map(|t| geom::len(geom::sub(t.corners[1], t.corners[0])))
+            .sum();
+        assert!((total - 45.0).abs() < 1e-3, "seed {seed}: {ids:?}");
+        seen.insert(ids);
+    }
+    assert_eq!(seen.len(), 2, "{seen:?}");
 }
 
 #[test]
@@ -1071,6 +1411,116 @@ proptest! {
         let inp = input(polygon(kind, n, seed), 2, seed);
         let d = run(&ag, &path, &inp).unwrap();
         check_spec(&ag, &inp, &d);
+    }
+}
+
+/// The windings WED's exporter writes for an outer ring with these edge flags (see
+/// `format::wed::export`): the spawning runs first, then the non-spawning runs (adjacent
+/// runs sharing their end point; a one-point first winding when the first edge does not
+/// spawn), then the holes, whole and open; and the number of spawning windings.
+fn wed_windings(rings: &[Vec<P2>], flags: &[bool]) -> (Vec<Vec<P2>>, u32) {
+    let outer = &rings[0];
+    let mut spawning: Vec<Vec<P2>> = vec![Vec::new()];
+    let mut other: Vec<Vec<P2>> = Vec::new();
+    let mut last = true;
+    for (p, &f) in outer.iter().zip(flags) {
+        if last {
+            spawning.last_mut().unwrap().push(*p);
+        } else {
+            other.last_mut().unwrap().push(*p);
+        }
+        if f != last {
+            if last {
+                other.push(vec![*p]);
+            } else {
+                spawning.push(vec![*p]);
+            }
+            last = f;
+        }
+    }
+    if last {
+        spawning.last_mut().unwrap().push(outer[0]);
+    } else {
+        other.last_mut().unwrap().push(outer[0]);
+    }
+    let n = spawning.len() as u32;
+    let mut w = spawning;
+    w.extend(other);
+    w.extend(rings[1..].iter().cloned());
+    (w, n)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: 200,
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    })]
+
+    /// Any spawn flags on the outer ring: the windings WED writes for them join back into the
+    /// ring with those flags (the GeoJSON `spawn` form; the joined ring may start at another
+    /// vertex), and the spec's statements hold (tiles only on spawning edges, see
+    /// `check_spec`).
+    #[test]
+    fn windings_and_spawn_flags_lay_out_alike(kind in 0u8..4, n in 0usize..1000, seed in any::<u64>()) {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("sample_scenery/autogen/lakeside.ags");
+        let bytes = std::fs::read(&path).expect("the sample string");
+        let ag = parse(&path, &bytes, &mut Vec::new()).unwrap();
+        let rings = polygon(kind, n, seed);
+        let mut rng = Rng::new(seed ^ 0x5eed);
+        let flags: Vec<bool> = rings[0].iter().map(|_| rng.below(3) > 0).collect();
+        let (w, low) = wed_windings(&rings, &flags);
+        let mut spawn: Vec<Vec<bool>> = rings.iter().map(|r| vec![false; r.len()]).collect();
+        spawn[0] = flags;
+        let a = windings_input(w, low, seed);
+        let b = geojson_input(rings, spawn, seed);
+        let (da, db) = (run(&ag, &path, &a), run(&ag, &path, &b));
+        match (da, db) {
+            (Ok(da), Ok(db)) => {
+                check_spec(&ag, &a, &da);
+                check_spec(&ag, &b, &db);
+                let (pa, pb) = (&da.scene.polygon, &db.scene.polygon);
+                prop_assert_eq!(pa.len(), pb.len());
+                prop_assert_eq!(&pa[1..], &pb[1..]);
+                prop_assert_eq!(&da.scene.spawn[1..], &db.scene.spawn[1..]);
+                let m = pb[0].len();
+                prop_assert_eq!(pa[0].len(), m);
+                let k = pb[0].iter().position(|p| *p == pa[0][0]).expect("same vertices");
+                for i in 0..m {
+                    prop_assert_eq!(pa[0][i], pb[0][(i + k) % m]);
+                    prop_assert_eq!(da.scene.spawn[0][i], db.scene.spawn[0][(i + k) % m]);
+                }
+            }
+            (Err(ea), Err(eb)) => prop_assert_eq!(ea.message, eb.message),
+            (x, y) => prop_assert!(false, "{:?} vs {:?}", x.map(|_| ()), y.map(|_| ())),
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: 300,
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    })]
+
+    /// Windings of any points (one-point windings, repeats, chains that close or not, ends
+    /// shared by several) join and lay out, or fail with an error; never a panic.
+    #[test]
+    fn any_windings_lay_out_or_fail_cleanly(
+        w in proptest::collection::vec(
+            proptest::collection::vec((0i32..6, 0i32..6), 0..6),
+            0..6,
+        ),
+        low in 0u32..8,
+        seed in any::<u64>(),
+    ) {
+        let ag = asset(ASSET);
+        let w: Vec<Vec<P2>> = w
+            .into_iter()
+            .map(|r| r.into_iter().map(|(x, y)| [x as f32 * 20.0, y as f32 * 20.0]).collect())
+            .collect();
+        let _ = run(&ag, Path::new("s.ags"), &windings_input(w, low, seed));
     }
 }
 
