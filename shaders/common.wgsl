@@ -129,12 +129,13 @@ fn lift_depth(clip: vec4<f32>, fraction: f32) -> vec4<f32> {
     return vec4<f32>(clip.x, clip.y, clip.z * (1.0 + fraction), clip.w);
 }
 
-// A stable hash of a pixel position and a seed, in [0, 1).
-fn dither_hash(p: vec2<f32>, seed: f32) -> f32 {
-    let q = vec2<u32>(vec2<i32>(floor(p))) + vec2<u32>(u32(seed * 4096.0), 0u);
-    var h = q.x * 1664525u + q.y * 1013904223u;
-    h = (h ^ (h >> 16u)) * 2246822519u;
-    h = (h ^ (h >> 13u)) * 3266489917u;
-    h = h ^ (h >> 16u);
-    return f32(h >> 8u) / 16777216.0;
+// LOD cross-fade threshold at pixel `p`: a fixed 4×4 ordered-dither (Bayer) pattern in
+// screen space, shifted by an instance's seed in [0, 1) so neighbours in the same band do not
+// open the same holes. In [0, 1); the same every frame. Two LODs that compare one value
+// against the same fraction keep complementary pixels.
+fn lod_dither(p: vec2<f32>, seed: f32) -> f32 {
+    let s = u32(seed * 16.0) & 15u;
+    let q = (vec2<u32>(vec2<i32>(floor(p))) + vec2<u32>(s & 3u, s >> 2u)) & vec2<u32>(3u, 3u);
+    var bayer = array<u32, 16>(0u, 8u, 2u, 10u, 12u, 4u, 14u, 6u, 3u, 11u, 1u, 9u, 15u, 7u, 13u, 5u);
+    return (f32(bayer[q.y * 4u + q.x]) + 0.5) / 16.0;
 }

@@ -93,7 +93,7 @@ fn vs_main(v: VertexIn, inst: InstanceIn) -> ObjectOut {
 fn fs_main(in: ObjectOut) -> @location(0) vec4<f32> {
     // Sample first: derivatives are only defined before any pixel is discarded.
     let texel = textureSample(material_texture, material_sampler, in.uv);
-    let hash = dither_hash(in.clip.xy, in.fade.z);
+    let hash = lod_dither(in.clip.xy, in.fade.z);
     if (hash < in.fade.x || hash >= in.fade.y || texel.a < material.tint.a) {
         discard;
     }

@@ -36,10 +36,14 @@ fn vs_main(in: TileIn) -> TileOut {
 @fragment
 fn fs_main(in: TileOut) -> @location(0) vec4<f32> {
     let texel = textureSample(material_texture, material_sampler, in.uv);
-    // Tiles fade out over the last tenth of TILE_LOD.
+    // Tiles fade out over the last tenth of TILE_LOD; with hard LOD switching
+    // (frame.params.z = 0) they end at it.
     let lod = in.lod;
     let d = distance(in.world, frame.camera.xyz);
-    let fade = 1.0 - smoothstep(lod * 0.9, lod, d);
+    var fade = 1.0 - smoothstep(lod * 0.9, lod, d);
+    if (frame.params.z <= 0.0) {
+        fade = select(0.0, 1.0, d < lod);
+    }
     let n = normalize(in.normal);
     let color = fog(shade(texel.rgb * material.tint.rgb, n), in.world);
     return vec4<f32>(color, texel.a * fade);

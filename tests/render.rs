@@ -1133,6 +1133,24 @@ fn lod_switch_cross_fades() {
     let mid = at(100.0, 128);
     let (r, b) = (count_reddish(&mid), blue(&mid));
     assert!(r > 20 && b > 20, "red {r}, blue {b}");
+    // The dither is fixed in screen space: the same frame twice is the same image.
+    assert_eq!(at(100.0, 128), mid);
+    // Inside the band but short of the distance: fading shows some of the far LOD, a hard
+    // switch none; just past it, a hard switch shows the far LOD alone.
+    let hard_at = |d: f32| {
+        let params = FrameParams {
+            camera: Camera::orbit([0.0, 0.0, 4.0], d, 30.0, 20.0),
+            lod_switch: agview::render::LodSwitch::Hard,
+            ..FrameParams::default()
+        };
+        render(&scene, &art, &terrain, &params, 128, 128)
+    };
+    let before = at(98.0, 128);
+    assert!(blue(&before) > 10 && count_reddish(&before) > 10);
+    let hard_before = hard_at(98.0);
+    assert!(blue(&hard_before) == 0 && count_reddish(&hard_before) > 50);
+    let hard_after = hard_at(102.0);
+    assert!(count_reddish(&hard_after) == 0 && blue(&hard_after) > 50);
     // The top view measures LOD from an equivalent height, not from its far-away eye.
     let top = FrameParams {
         camera: Camera::top([0.0, 0.0], 30.0),

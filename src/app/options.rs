@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::render::{Camera, FrameParams, Framing, Overlays};
+use crate::render::{Camera, FrameParams, Framing, LodSwitch, Overlays};
 use crate::scene::Scene;
 use crate::terrain::Terrain;
 
@@ -124,6 +124,10 @@ pub struct RenderArgs {
     /// edges, dropped (points SLOPE_LIMIT dropped), all.
     #[arg(long = "debug", value_enum, value_name = "OVERLAY")]
     pub overlays: Vec<OverlayName>,
+    /// How objects change LOD: fade (cross-fade by a fixed dither around the switch
+    /// distance) or hard (switch at the distance, as X-Plane does, so the pop shows).
+    #[arg(long, default_value = "fade", value_name = "fade|hard", value_parser = |s: &str| s.parse::<LodSwitch>())]
+    pub lod_switch: LodSwitch,
 }
 
 impl Default for RenderArgs {
@@ -136,6 +140,7 @@ impl Default for RenderArgs {
             exaggeration: 1.0,
             density: 6,
             overlays: Vec::new(),
+            lod_switch: LodSwitch::Fade,
         }
     }
 }
@@ -181,6 +186,7 @@ impl RenderArgs {
             camera: self.camera_for(framing),
             density: self.density,
             overlays: self.overlays(),
+            lod_switch: self.lod_switch,
             ..FrameParams::default()
         }
     }

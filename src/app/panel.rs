@@ -59,6 +59,8 @@ pub struct Controls {
     pub rect: Option<[f32; 2]>,
     pub layers: Layers,
     pub overlays: Overlays,
+    /// Objects switch LOD at the distance (X-Plane's pop), not by a cross-fade.
+    pub hard_lod_switch: bool,
     pub show_panel: bool,
 }
 
@@ -340,6 +342,8 @@ fn controls_section(ui: &mut egui::Ui, c: &mut Controls, info: &Info, actions: &
                 }
             });
             ui.add(egui::Slider::new(&mut c.density, 1..=6).text("object density"));
+            ui.checkbox(&mut c.hard_lod_switch, "hard LOD switch (as X-Plane)")
+                .on_hover_text("Objects switch LOD at the distance instead of cross-fading");
             let kind = info.view.map(|v| v.loaded.scene.kind);
             if kind == Some(SceneKind::Agb) {
                 match &mut c.rect {

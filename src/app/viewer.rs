@@ -250,6 +250,7 @@ impl App {
             rect,
             layers: Layers::default(),
             overlays: r.overlays(),
+            hard_lod_switch: r.lod_switch == crate::render::LodSwitch::Hard,
             show_panel: !args.no_panel,
         };
         App {
@@ -304,6 +305,11 @@ impl App {
             show_objects: c.layers.objects,
             show_facades: c.layers.facades,
             show_trees: c.layers.trees,
+            lod_switch: if c.hard_lod_switch {
+                crate::render::LodSwitch::Hard
+            } else {
+                crate::render::LodSwitch::Fade
+            },
             ..FrameParams::default()
         }
     }

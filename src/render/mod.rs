@@ -44,6 +44,7 @@ pub use bench::{bench, bench_on, synthetic_city, BenchOptions, BenchReport};
 pub use camera::Camera;
 pub use context::{GpuContext, RenderError};
 pub use framing::Framing;
+
 pub use headless::{render_to_rgba, write_png, Headless};
 pub use overlay::Overlays;
 pub use pipelines::{DrawStats, FrameTargets, Renderer};
@@ -68,6 +69,33 @@ pub struct FrameParams {
     pub show_facades: bool,
     pub show_trees: bool,
     pub overlays: Overlays,
+    /// How an object changes LOD at a switch distance.
+    pub lod_switch: LodSwitch,
+}
+
+/// How an object changes from one LOD to the next at the switch distance.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum LodSwitch {
+    /// Cross-fade over a band around the distance: each pixel shows one LOD or the other by
+    /// a fixed screen-space ordered-dither pattern, shifted per instance, the two LODs'
+    /// pixels complementary; nothing changes from frame to frame. Tiles fade out over the
+    /// last tenth of their LOD.
+    #[default]
+    Fade,
+    /// Switch at the distance, as X-Plane does: the pop shows. Tiles end at their LOD.
+    Hard,
+}
+
+impl std::str::FromStr for LodSwitch {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "fade" => Ok(LodSwitch::Fade),
+            "hard" => Ok(LodSwitch::Hard),
+            _ => Err(format!("`{s}`: expected fade or hard")),
+        }
+    }
 }
 
 impl Default for FrameParams {
@@ -85,6 +113,7 @@ impl Default for FrameParams {
             show_facades: true,
             show_trees: true,
             overlays: Overlays::default(),
+            lod_switch: LodSwitch::Fade,
         }
     }
 }

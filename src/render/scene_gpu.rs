@@ -62,7 +62,8 @@ const TILE_DEPTH_LIFT: f32 = 2e-5;
 /// The same on GL, which remaps depth to -1..1 in the shader (`2z - w`) and so loses most
 /// of the precision reversed depth gives.
 const TILE_DEPTH_LIFT_GL: f32 = 1e-4;
-/// Width of the LOD cross-fade band, as a fraction of the switch distance.
+/// Width of the LOD cross-fade band, as a fraction of the switch distance (0 under
+/// [`super::LodSwitch::Hard`]).
 const LOD_BAND: f32 = 0.1;
 /// Ambient share of the light.
 const AMBIENT: f32 = 0.38;
@@ -707,7 +708,15 @@ impl SceneGpu {
                 self.grid.cell,
                 self.resolution as f32,
             ],
-            params: [self.exaggeration, self.tile_lod, LOD_BAND, lift],
+            params: [
+                self.exaggeration,
+                self.tile_lod,
+                match params.lod_switch {
+                    super::LodSwitch::Fade => LOD_BAND,
+                    super::LodSwitch::Hard => 0.0,
+                },
+                lift,
+            ],
             flags: [params.overlays.mask(), 0, 0, 0],
         };
         ctx.queue
