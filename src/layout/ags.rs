@@ -787,28 +787,11 @@ fn point_inside(ring: &[P2]) -> Option<P2> {
         let inward = if ccw { left(d) } else { [d[1], -d[0]] };
         let off = (len * 0.01).min(0.05) / len;
         let p = geom::add(geom::lerp(a, b, 0.5), geom::scale(inward, off));
-        if point_in(p, ring) {
+        if geom::point_in_ring(p, ring) {
             return Some(p);
         }
     }
     None
-}
-
-fn point_in(p: P2, ring: &[P2]) -> bool {
-    let n = ring.len();
-    let mut inside = false;
-    let mut j = n.wrapping_sub(1);
-    for i in 0..n {
-        let (a, b) = (ring[i], ring[j]);
-        if (a[1] > p[1]) != (b[1] > p[1]) {
-            let x = a[0] + (p[1] - a[1]) / (b[1] - a[1]) * (b[0] - a[0]);
-            if p[0] < x {
-                inside = !inside;
-            }
-        }
-        j = i;
-    }
-    inside
 }
 
 /// Cleans the contours (see the module doc). A hole is judged by its area: it is kept when
@@ -894,7 +877,8 @@ fn contours(
                 format!("contour {i} (a hole) runs counter-clockwise; reversed to clockwise")
             });
         }
-        let usable = i == 0 || point_inside(&pts).is_some_and(|p| point_in(p, &out[0].pts));
+        let usable =
+            i == 0 || point_inside(&pts).is_some_and(|p| geom::point_in_ring(p, &out[0].pts));
         if !usable {
             msgs.polygon(format!(
                 "contour {i} (a hole) lies outside the outer contour; left out"

@@ -74,20 +74,22 @@ pub fn self_intersects(ring: &[P2]) -> bool {
 
 /// Point in polygon (even-odd over every ring: holes count).
 pub fn point_in_rings(p: P2, rings: &[Vec<P2>]) -> bool {
+    rings.iter().filter(|r| point_in_ring(p, r)).count() % 2 == 1
+}
+
+/// Even-odd point in one ring.
+pub fn point_in_ring(p: P2, ring: &[P2]) -> bool {
     let mut inside = false;
-    for ring in rings {
-        let n = ring.len();
-        let mut j = n.wrapping_sub(1);
-        for i in 0..n {
-            let (a, b) = (ring[i], ring[j]);
-            if (a[1] > p[1]) != (b[1] > p[1]) {
-                let x = a[0] + (p[1] - a[1]) / (b[1] - a[1]) * (b[0] - a[0]);
-                if p[0] < x {
-                    inside = !inside;
-                }
+    let mut j = ring.len().wrapping_sub(1);
+    for (i, &a) in ring.iter().enumerate() {
+        let b = ring[j];
+        if (a[1] > p[1]) != (b[1] > p[1]) {
+            let x = a[0] + (p[1] - a[1]) / (b[1] - a[1]) * (b[0] - a[0]);
+            if p[0] < x {
+                inside = !inside;
             }
-            j = i;
         }
+        j = i;
     }
     inside
 }

@@ -272,7 +272,7 @@ pub fn fill_trees(
             ];
             let heading = rng.f32() * 360.0;
             let pick = rng.u32();
-            if kept >= limit || !inside(p, outline) {
+            if kept >= limit || !crate::layout::geom::point_in_ring(p, outline) {
                 continue;
             }
             kept += 1;
@@ -288,22 +288,4 @@ pub fn fill_trees(
             });
         }
     }
-}
-
-/// Even-odd point in polygon for one ring (as [`super::geom::point_in_rings`], without needing
-/// the ring in a `Vec`).
-fn inside(p: P2, ring: &[P2]) -> bool {
-    let mut inside = false;
-    let mut j = ring.len().wrapping_sub(1);
-    for (i, &a) in ring.iter().enumerate() {
-        let b = ring[j];
-        if (a[1] > p[1]) != (b[1] > p[1]) {
-            let x = a[0] + (p[1] - a[1]) / (b[1] - a[1]) * (b[0] - a[0]);
-            if p[0] < x {
-                inside = !inside;
-            }
-        }
-        j = i;
-    }
-    inside
 }
