@@ -21,7 +21,7 @@ struct Frame {
     grid: vec4<f32>,
     // x: exaggeration; y: the scene's tile LOD (tiles carry their own per vertex); z: LOD cross-fade band (fraction); w: tile depth lift
     params: vec4<f32>,
-    // x: debug overlay mask (one bit per overlay kind)
+    // x: debug overlay mask (one bit per overlay kind); y: object density level 1..6
     flags: vec4<u32>,
 };
 
@@ -127,6 +127,22 @@ fn st_to_uv(st: vec2<f32>) -> vec2<f32> {
 // Clip-space position lifted toward the camera by a fraction of its distance (reversed Z).
 fn lift_depth(clip: vec4<f32>, fraction: f32) -> vec4<f32> {
     return vec4<f32>(clip.x, clip.y, clip.z * (1.0 + fraction), clip.w);
+}
+
+// Whether something with show levels `code` (lo × 8 + hi) and thinning number `thin` shows
+// at the frame's density level (flags.y), by the rule of `ObjectInstance::visible_at`.
+fn shown_at_density(code: u32, thin: f32) -> bool {
+    let lo = code >> 3u;
+    let hi = code & 7u;
+    let level = frame.flags.y;
+    if (level < lo) {
+        return false;
+    }
+    if (level >= hi) {
+        return true;
+    }
+    let p = (1.0 + f32(level) - f32(lo)) / (1.0 + f32(hi) - f32(lo));
+    return thin < p;
 }
 
 // LOD cross-fade threshold at pixel `p`: a fixed 4×4 ordered-dither (Bayer) pattern in

@@ -9,7 +9,8 @@
 // Vertex buffer 1 (per instance, 32 bytes): x, y, heading (radians clockwise from north),
 //   z offset; the unexaggerated ground height where the placement mode says (the
 //   height field's bilinear `height_at`, evaluated once per instance at upload), placement
-//   mode (0 draped, 1 graded, 2 delta, 3 scraper), dither seed in [0, 1), unused.
+//   mode (0 draped, 1 graded, 2 delta, 3 scraper) plus 4 × the show levels' code (lo × 8 +
+//   hi), dither seed in [0, 1), thinning number (the density test, `shown_at_density`).
 //
 // The exaggeration is applied here, so changing it moves every object without touching
 // the instance buffer. An instance outside this draw's LOD range collapses to a point
@@ -41,7 +42,7 @@ struct ObjectOut {
 // height, delta and scraper that plus their offset.
 fn instance_origin(inst: InstanceIn) -> vec3<f32> {
     var z = inst.ground_mode.x * frame.params.x;
-    if (inst.ground_mode.y > 1.5) {
+    if ((u32(inst.ground_mode.y) & 3u) >= 2u) {
         z = z + inst.pos_heading.w;
     }
     return vec3<f32>(inst.pos_heading.xy, z);
@@ -63,8 +64,10 @@ fn vs_main(v: VertexIn, inst: InstanceIn) -> ObjectOut {
         fade_in = band_step(material.lod.x, d);
     }
     let fade_out = band_step(material.lod.y, d);
-    if (fade_in <= 0.0 || fade_out >= 1.0) {
-        // Not this LOD: a point outside the view, so every triangle is dropped.
+    let shown = shown_at_density(u32(inst.ground_mode.y) >> 2u, inst.ground_mode.w);
+    if (fade_in <= 0.0 || fade_out >= 1.0 || !shown) {
+        // Not this LOD, or not at this density: a point outside the view, so every triangle
+        // is dropped.
         out.clip = vec4<f32>(2.0, 2.0, 0.5, 1.0);
         out.world = vec3<f32>(0.0);
         out.normal = vec3<f32>(0.0, 0.0, 1.0);

@@ -11,6 +11,8 @@ struct TileIn {
     @location(0) xy: vec2<f32>,
     @location(1) st: vec2<f32>,
     @location(2) lod: f32,
+    // an object's draped part: its show levels' code and thinning number; 0, 0 for tiles
+    @location(3) show: vec2<f32>,
 };
 
 struct TileOut {
@@ -26,6 +28,10 @@ fn vs_main(in: TileIn) -> TileOut {
     let world = vec3<f32>(in.xy, surface_at(in.xy));
     var out: TileOut;
     out.clip = lift_depth(frame.view_proj * vec4<f32>(world, 1.0), frame.params.w);
+    if (!shown_at_density(u32(in.show.x), in.show.y)) {
+        // A draped part of an object not shown at this density: outside the view.
+        out.clip = vec4<f32>(2.0, 2.0, 0.5, 1.0);
+    }
     out.world = world;
     out.uv = st_to_uv(in.st);
     out.normal = terrain_normal(in.xy);

@@ -757,6 +757,24 @@ fn density_1_vs_6() {
     let (l, h) = (count_reddish(&low), count_reddish(&high));
     assert!(l * 3 < h, "density 1 shows {l} red pixels, density 6 {h}");
     assert!(l > 0);
+    // One upload, the density changed between frames: the shaders thin by a uniform, so the
+    // images are those of fresh uploads and no buffer was made again.
+    let hl = headless();
+    let mut gpu = hl.upload(&scene, &art, &terrain).expect("upload");
+    let bytes = gpu.stats().buffer_bytes;
+    for (level, want) in [(6, &high), (1, &low), (6, &high)] {
+        params.density = level;
+        let img = hl.render(&mut gpu, &params, 320, 240).expect("render");
+        assert!(
+            img == *want,
+            "density {level} after a change differs from a fresh upload"
+        );
+    }
+    assert_eq!(gpu.stats().buffer_bytes, bytes);
+    assert_eq!(
+        gpu.stats().objects_shown,
+        scene.objects.iter().filter(|o| o.visible_at(6)).count()
+    );
 }
 
 /// BC1 blocks for a `w × h` image where `f(bx, by)` gives each 4×4 block's 565 colour.

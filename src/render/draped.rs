@@ -7,9 +7,9 @@
 //! ground) and cut along the terrain grid's triangles with the tiles' own cutter
 //! ([`super::tiles::cut_triangle`]), so every piece lies exactly on the drawn ground. A
 //! mesh's pieces of all its instances form one draw: one per (mesh, draped LOD, texture),
-//! never one per object. Density thins them as it thins objects: each instance's pieces
-//! are one range, and the index list is rebuilt from the ranges shown
-//! ([`DrapedSet::indices_at`]).
+//! never one per object. Density thins them as it thins objects: each piece's vertices carry
+//! their object's show levels and thinning number, and the tile shader drops the pieces
+//! not shown at the frame's density level.
 //!
 //! Only the nearest LOD that has draped geometry is drawn (out to its far distance, where it
 //! fades as tiles fade at `TILE_LOD`): a draped part paints the ground, and drawing the
@@ -108,6 +108,7 @@ impl DrapedSet {
                 }
                 let (s, c) = o.heading.to_radians().sin_cos();
                 let first = group.indices.len() as u32;
+                let first_vertex = set.vertices.len();
                 let mut pieces = TileMesh {
                     vertices: std::mem::take(&mut set.vertices),
                     ..TileMesh::default()
@@ -138,6 +139,10 @@ impl DrapedSet {
                     }
                 }
                 set.vertices = pieces.vertices;
+                let show = [super::objects::show_code(o.show) as f32, o.thin];
+                for v in &mut set.vertices[first_vertex..] {
+                    v.show = show;
+                }
                 group.indices.extend(pieces.indices);
                 let end = group.indices.len() as u32;
                 group.instances.push((o.show, o.thin, first..end));
@@ -149,23 +154,14 @@ impl DrapedSet {
         set
     }
 
-    /// The pieces shown at density level `level` (1..6): one index list, and each group's
-    /// range in it.
-    pub fn indices_at(&self, level: u8) -> (Vec<u32>, Vec<Range<u32>>) {
+    /// Every piece: one index list, and each group's range in it (what is uploaded: the
+    /// shader applies the density).
+    pub fn indices(&self) -> (Vec<u32>, Vec<Range<u32>>) {
         let mut list = Vec::new();
         let mut ranges = Vec::with_capacity(self.groups.len());
         for g in &self.groups {
             let start = list.len() as u32;
-            for (show, thin, r) in &g.instances {
-                let o = ObjectInstance {
-                    show: *show,
-                    thin: *thin,
-                    ..ObjectInstance::default()
-                };
-                if o.visible_at(level) {
-                    list.extend_from_slice(&g.indices[r.start as usize..r.end as usize]);
-                }
-            }
+            list.extend_from_slice(&g.indices);
             ranges.push(start..list.len() as u32);
         }
         (list, ranges)
@@ -329,11 +325,16 @@ mod tests {
         };
         let set = DrapedSet::build(&scene, &art, &Grid::of(&Terrain::flat(100.0)));
         assert_eq!(set.groups[0].texture, TexSource::Checker, "no image 0");
-        let (all, r6) = set.indices_at(6);
-        let (some, r1) = set.indices_at(1);
-        assert_eq!(r6[0].len(), all.len());
-        assert!(!some.is_empty() && some.len() < all.len());
-        assert_eq!(r1[0].len(), some.len());
+        let (all, r) = set.indices();
+        assert_eq!(r[0].len(), all.len());
+        // Each piece carries its object's show levels for the shader's density test.
+        let codes: Vec<f32> = set.vertices.iter().map(|v| v.show[0]).collect();
+        let (one, four) = (
+            super::super::objects::show_code([1, 1]) as f32,
+            super::super::objects::show_code([4, 4]) as f32,
+        );
+        assert!(codes.contains(&one) && codes.contains(&four));
+        assert!(codes.iter().all(|&c| c == one || c == four));
     }
 
     #[test]

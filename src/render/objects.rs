@@ -3,8 +3,9 @@
 //!
 //! One draw per (mesh, LOD): the mesh's LOD index range, all its instances. The vertex
 //! shader places each instance and drops the ones outside the LOD's distance range, so
-//! the draw list never changes with the camera. Density thins the instance list on the
-//! CPU ([`ObjectSet::instances_at`]), which is cheap and changes only the instance buffer.
+//! the draw list never changes with the camera. Density works the same way: every instance
+//! is uploaded with its show levels and thinning number, and the vertex shader drops those
+//! not shown at the frame's density level (a uniform), so a new density rebuilds nothing.
 //!
 //! Placement: each instance carries the unexaggerated terrain height where its placement
 //! mode says (under its origin when draped, at its ground point otherwise), evaluated once
@@ -36,7 +37,9 @@ pub(crate) struct InstanceGpu {
     /// x, y, heading (radians clockwise from north), z offset (delta / scraper).
     pub pos_heading: [f32; 4],
     /// Unexaggerated ground height (m); placement mode (0 draped, 1 graded, 2 delta, 3
-    /// scraper); dither seed; unused.
+    /// scraper) plus 4 × the show levels' code ([`show_code`]); dither seed; the thinning
+    /// number. The density test runs in the vertex shader against the frame's level, so a
+    /// new density changes a uniform and rebuilds nothing.
     pub ground_mode: [f32; 4],
 }
 
@@ -234,17 +237,25 @@ impl ObjectSet {
         }
     }
 
-    /// The instances shown at a density level, grouped by batch: the list and each batch's
-    /// range in it.
-    pub fn instances_at(&self, level: u8) -> (Vec<InstanceGpu>, Vec<std::ops::Range<u32>>) {
+    /// Every instance, grouped by batch (what is uploaded: the shader applies the density).
+    pub fn instances(&self) -> (Vec<InstanceGpu>, Vec<std::ops::Range<u32>>) {
         let mut list = Vec::new();
         let mut ranges = Vec::with_capacity(self.placed.len());
         for batch in &self.placed {
             let start = list.len() as u32;
-            list.extend(batch.iter().filter(|p| shown(p, level)).map(|p| p.gpu));
+            list.extend(batch.iter().map(|p| p.gpu));
             ranges.push(start..list.len() as u32);
         }
         (list, ranges)
+    }
+
+    /// How many objects show at a density level.
+    pub fn shown_at(&self, level: u8) -> usize {
+        self.placed
+            .iter()
+            .flatten()
+            .filter(|p| shown(p, level))
+            .count()
     }
 
     /// All objects of the scene (at any density).
@@ -282,11 +293,17 @@ fn placed(o: &ObjectInstance, k: usize, terrain: &Terrain) -> Option<Placed> {
     Some(Placed {
         gpu: InstanceGpu {
             pos_heading: [o.pos[0], o.pos[1], o.heading.to_radians(), o.z_offset],
-            ground_mode: [ground, mode, seed, 0.0],
+            ground_mode: [ground, mode + 4.0 * show_code(o.show) as f32, seed, o.thin],
         },
         show: o.show,
         thin: o.thin,
     })
+}
+
+/// The show levels `[lo, hi]` (each 0..=7) as one small integer, `lo × 8 + hi`, decoded by
+/// `shown_at_density` in `common.wgsl`. `[0, 0]` always shows.
+pub(crate) fn show_code(show: [u8; 2]) -> u32 {
+    u32::from(show[0].min(7)) * 8 + u32::from(show[1].min(7))
 }
 
 fn bounds_ok(mesh: &MeshArt) -> bool {
@@ -425,14 +442,40 @@ mod tests {
         };
         let set = ObjectSet::build(&scene, &art, &Terrain::flat(100.0));
         assert_eq!(set.total(), 5);
+        // Every instance is uploaded; the shader's test on the packed levels and thinning
+        // number (`shown_at_density`, mirrored here) agrees with `visible_at`.
+        let (list, ranges) = set.instances();
+        assert_eq!(list.len(), 5);
+        assert_eq!(ranges.len(), 2);
+        assert_eq!(ranges[1].len(), 1, "the out-of-range object");
+        let shader_shows = |g: &InstanceGpu, level: u32| {
+            let code = (g.ground_mode[1] as u32) >> 2;
+            let (lo, hi) = (code >> 3, code & 7);
+            if level < lo {
+                return false;
+            }
+            if level >= hi {
+                return true;
+            }
+            g.ground_mode[3] < (1.0 + level as f32 - lo as f32) / (1.0 + hi as f32 - lo as f32)
+        };
+        let order = [0usize, 1, 2, 3, 4];
         for level in 1..=6u8 {
             let want = scene.objects.iter().filter(|o| o.visible_at(level)).count();
-            let (list, ranges) = set.instances_at(level);
-            assert_eq!(list.len(), want, "level {level}");
-            assert_eq!(ranges.len(), 2);
-            assert_eq!(ranges[1].len(), 1, "the out-of-range object");
+            assert_eq!(set.shown_at(level), want, "level {level}");
+            for (g, &k) in list.iter().zip(&order) {
+                assert_eq!(
+                    shader_shows(g, u32::from(level)),
+                    scene.objects[k].visible_at(level),
+                    "object {k} at level {level}"
+                );
+            }
         }
-        let (list, _) = set.instances_at(6);
+        assert_eq!(
+            list[3].ground_mode[1] as u32 & 3,
+            0,
+            "the mode stays in the low bits"
+        );
         assert!((list[0].pos_heading[2] - std::f32::consts::FRAC_PI_2).abs() < 1e-6);
         assert_eq!(std::mem::size_of::<InstanceGpu>(), 32);
     }
@@ -453,11 +496,12 @@ mod tests {
             ..Scene::default()
         };
         let set = ObjectSet::build(&scene, &ArtSet::default(), &terrain);
-        let (list, _) = set.instances_at(6);
+        let (list, _) = set.instances();
         assert_eq!(list[0].ground_mode[0], terrain.height_at(50.0, -20.0));
         assert_eq!(list[1].ground_mode[0], terrain.height_at(-100.0, 80.0));
         assert_ne!(list[0].ground_mode[0], list[1].ground_mode[0]);
-        assert_eq!(list[2].ground_mode[..2], [list[1].ground_mode[0], 2.0]);
+        assert_eq!(list[2].ground_mode[0], list[1].ground_mode[0]);
+        assert_eq!(list[2].ground_mode[1] as u32 & 3, 2, "delta");
         assert_eq!(list[2].pos_heading[3], 7.0);
     }
 

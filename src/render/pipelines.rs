@@ -202,7 +202,7 @@ impl Renderer {
             buffers: &[Some(wgpu::VertexBufferLayout {
                 array_stride: std::mem::size_of::<TileVertex>() as u64,
                 step_mode: wgpu::VertexStepMode::Vertex,
-                attributes: &wgpu::vertex_attr_array![0 => Float32x2, 1 => Float32x2, 2 => Float32],
+                attributes: &wgpu::vertex_attr_array![0 => Float32x2, 1 => Float32x2, 2 => Float32, 3 => Float32x2],
             })],
             topology: wgpu::PrimitiveTopology::TriangleList,
             cull: None,

@@ -79,11 +79,10 @@ pub(crate) struct TilesGpu {
 /// The draped parts of objects (`draped::DrapedSet`): drawn with the tiles' pipeline.
 pub(crate) struct DrapedGpu {
     pub vertices: wgpu::Buffer,
-    /// The pieces shown at the current density; rebuilt when it changes.
+    /// Every piece (the shader applies the density).
     pub indices: wgpu::Buffer,
     /// Per group: its layer group's place, its material and its range in `indices`.
     pub groups: Vec<((u32, i32), wgpu::BindGroup, Range<u32>)>,
-    set: DrapedSet,
 }
 
 pub(crate) struct BatchGpu {
@@ -419,7 +418,7 @@ impl SceneGpu {
         let draped = if dset.groups.is_empty() {
             None
         } else {
-            let (list, ranges) = dset.indices_at(6);
+            let (list, ranges) = dset.indices();
             let groups = dset
                 .groups
                 .iter()
@@ -442,7 +441,6 @@ impl SceneGpu {
                 ),
                 indices: draped_index_buffer(device, &list),
                 groups,
-                set: dset,
             })
         };
 
@@ -467,7 +465,7 @@ impl SceneGpu {
                 }
                 lod_materials.push(lods);
             }
-            let (list, ranges) = set.instances_at(6);
+            let (list, ranges) = set.instances();
             let instances = instance_buffer(device, &list);
             buffer_bytes
                 .set(buffer_bytes.get() + (list.len() * std::mem::size_of::<InstanceGpu>()) as u64);
@@ -640,28 +638,17 @@ impl SceneGpu {
         })
     }
 
-    /// Shows objects at density level `level` (1..6): rebuilds only the instance buffer.
-    pub fn set_density(&mut self, ctx: &GpuContext, level: u8) {
+    /// Shows objects (and their draped parts) at density level `level` (1..6). The level is
+    /// a frame uniform the shaders test each instance against: nothing is rebuilt or
+    /// uploaded; only the count of objects shown (for the panel) is taken again.
+    pub fn set_density(&mut self, level: u8) {
         let level = level.clamp(1, 6);
         if level == self.density {
             return;
         }
         self.density = level;
-        if let Some(o) = &mut self.objects {
-            let (list, ranges) = o.set.instances_at(level);
-            o.instances = instance_buffer(&ctx.device, &list);
-            for (b, r) in o.batches.iter_mut().zip(ranges) {
-                b.instances = r;
-            }
-            self.stats.objects_shown = list.len();
-            self.stats.object_draws = count_object_draws(o);
-        }
-        if let Some(d) = &mut self.draped {
-            let (list, ranges) = d.set.indices_at(level);
-            d.indices = draped_index_buffer(&ctx.device, &list);
-            for (g, r) in d.groups.iter_mut().zip(ranges) {
-                g.2 = r;
-            }
+        if let Some(o) = &self.objects {
+            self.stats.objects_shown = o.set.shown_at(level);
         }
     }
 
@@ -679,7 +666,7 @@ impl SceneGpu {
     /// Writes the frame uniforms for a `width × height` image and applies the density of
     /// `params`. Call before [`Renderer::draw`].
     pub fn prepare(&mut self, ctx: &GpuContext, params: &FrameParams, width: u32, height: u32) {
-        self.set_density(ctx, params.density);
+        self.set_density(params.density);
         let aspect = width.max(1) as f32 / height.max(1) as f32;
         let eye = params.camera.lod_eye();
         let (az, el) = (
@@ -717,7 +704,7 @@ impl SceneGpu {
                 },
                 lift,
             ],
-            flags: [params.overlays.mask(), 0, 0, 0],
+            flags: [params.overlays.mask(), u32::from(self.density), 0, 0],
         };
         ctx.queue
             .write_buffer(&self.frame_buffer, 0, bytemuck::bytes_of(&u));

@@ -23,6 +23,10 @@ pub(crate) struct TileVertex {
     pub st: [f32; 2],
     /// The tile's `TILE_LOD` (meters): in a document each feature keeps its own.
     pub lod: f32,
+    /// For an object's draped part: its show levels' code ([`super::objects::show_code`])
+    /// and thinning number, tested against the frame's density in the shader; `[0, 0]`
+    /// (tiles) always shows.
+    pub show: [f32; 2],
 }
 
 /// The terrain grid's geometry (not its heights): what tiles are cut along.
@@ -246,6 +250,7 @@ pub(crate) fn cut_triangle(
                 xy: *p,
                 st: st_at(*p),
                 lod,
+                show: [0.0, 0.0],
             });
         }
         for k in 1..poly.len() as u32 - 1 {
