@@ -39,8 +39,8 @@ use std::collections::HashMap;
 use std::path::{Component, Path, PathBuf};
 
 use crate::art::{
-    ArtSet, BcFormat, FacadeArt, ForestArt, ImageData, ImagePixels, MeshArt, MeshLod, MeshVertex,
-    TreeArt,
+    self, ArtSet, BcFormat, FacadeArt, ForestArt, ImageData, ImagePixels, MeshArt, MeshLod,
+    MeshVertex, TreeArt,
 };
 use crate::diag::{Diagnostic, Severity};
 use crate::format::{facade, forest, obj8};
@@ -503,6 +503,7 @@ fn facade_from_image(
         floor_height: IMAGE_FACADE_HEIGHT_M,
         roof_texture: Some(index),
         roof_uv: [0.0, 0.98, 0.02, 1.0],
+        ..FacadeArt::default()
     }
 }
 
@@ -516,6 +517,7 @@ fn placeholder_facade(path: &Path) -> FacadeArt {
         floor_height: FALLBACK_FLOOR,
         roof_texture: None,
         roof_uv: [0.0, 0.0, 1.0, 1.0],
+        ..FacadeArt::default()
     }
 }
 
@@ -562,6 +564,25 @@ pub fn load_facade(path: &Path, pool: &mut ImagePool, warnings: &mut Vec<Diagnos
         art.wall_uv = [0.0, 0.0, 1.0, 1.0];
         art.bay_width = FALLBACK_BAY;
         art.floor_height = FALLBACK_FLOOR;
+    }
+    art.open = !fac.ring;
+    art.two_sided = fac.two_sided || fac.doubled;
+    let floors = |v: Option<f32>, d: u32| {
+        v.filter(|v| v.is_finite() && *v >= 0.0)
+            .map_or(d, |v| v.round().min(9999.0) as u32)
+    };
+    art.floors_min = floors(fac.floors_min, 1).max(1);
+    art.floors_max = floors(fac.floors_max, 999).max(art.floors_min);
+    if usable {
+        if fac.version == 1000 {
+            art.segment_floors = segment_floors(&fac);
+            art.roof_scale = fac
+                .roof_scale
+                .filter(|r| r.iter().all(|v| v.is_finite() && *v > 0.0))
+                .unwrap_or([10.0, 10.0]);
+        } else {
+            art.lods = panel_lods(&fac);
+        }
     }
     let roof_tex = fac.roof_texture.as_ref().or(fac.wall_texture.as_ref());
     let has_roof = if fac.version == 1000 {
@@ -619,6 +640,93 @@ fn facade_v8(
     art.bay_width = (s[1] - s[0]).abs() * scale[0];
     art.floor_height = (t[1] - t[0]).abs() * scale[1];
     art.bay_width > 0.0 && art.floor_height > 0.0
+}
+
+/// Type 1: every LOD's walls that have at least one panel across, one up and a positive
+/// `SCALE` (a wall without `SCALE` gets 10 m × 10 m, as `facade_v8` warns).
+fn panel_lods(fac: &facade::Facade) -> Vec<art::PanelLod> {
+    let ok = |v: &[[f32; 2]]| v.iter().all(|p| p[0].is_finite() && p[1].is_finite());
+    fac.lods
+        .iter()
+        .map(|lod| art::PanelLod {
+            near: lod.near,
+            far: lod.far,
+            roof: lod.roof.clone(),
+            walls: lod
+                .walls
+                .iter()
+                .filter(|w| {
+                    let panels = [&w.left, &w.center, &w.right, &w.bottom, &w.middle, &w.top];
+                    panels.iter().all(|p| ok(p))
+                        && !(w.left.is_empty() && w.center.is_empty() && w.right.is_empty())
+                        && !(w.bottom.is_empty() && w.middle.is_empty() && w.top.is_empty())
+                })
+                .map(|w| art::PanelWall {
+                    min_width: w.min_width,
+                    max_width: w.max_width,
+                    scale: w.scale.unwrap_or([10.0, 10.0]),
+                    roof_slope: w
+                        .roof_slope
+                        .filter(|s| s.is_finite())
+                        .unwrap_or(0.0)
+                        .clamp(-89.0, 89.0),
+                    slant: w.slant || w.roof_slope.is_some_and(|s| s.abs() >= 90.0),
+                    basement: w.basement_depth.filter(|b| b.is_finite()).unwrap_or(0.0),
+                    left: w.left.clone(),
+                    center: w.center.clone(),
+                    right: w.right.clone(),
+                    bottom: w.bottom.clone(),
+                    middle: w.middle.clone(),
+                    top: w.top.clone(),
+                })
+                .collect(),
+        })
+        .filter(|l| !l.walls.is_empty())
+        .collect()
+}
+
+/// Type 2: each floor's segments (their meshes merged), walls and roof heights.
+fn segment_floors(fac: &facade::Facade) -> Vec<art::SegmentFloor> {
+    fac.floors
+        .iter()
+        .map(|f| art::SegmentFloor {
+            segments: f
+                .segments
+                .iter()
+                .map(|seg| {
+                    let mut out = art::SegmentArt::default();
+                    for m in &seg.meshes {
+                        let base = out.vertices.len() as u32;
+                        let n = m.vertices.len();
+                        out.vertices.extend(m.vertices.iter().map(|v| MeshVertex {
+                            pos: v.pos,
+                            normal: v.normal,
+                            uv: v.uv,
+                        }));
+                        // Whole triangles whose indices are in range (a cut-short mesh is an
+                        // error at parse time; this only guards).
+                        for t in m.indices.chunks_exact(3) {
+                            if t.iter().all(|&i| (i as usize) < n) {
+                                out.indices.extend(t.iter().map(|&i| base + i));
+                            }
+                        }
+                    }
+                    out
+                })
+                .collect(),
+            walls: f
+                .walls
+                .iter()
+                .map(|w| art::SegmentWall {
+                    min_width: w.min_width,
+                    max_width: w.max_width,
+                    spellings: w.spellings.iter().map(|s| s.segments.clone()).collect(),
+                })
+                .collect(),
+            roof_heights: f.roof_heights.clone(),
+        })
+        .filter(|f| f.segments.iter().any(|s| !s.indices.is_empty()))
+        .collect()
 }
 
 /// Type 2: the segment the first spelling starts with. False when it has no geometry.

@@ -990,6 +990,7 @@ fn facades_trees_and_overlays() {
             floor_height: 3.0,
             roof_texture: Some(0),
             roof_uv: [0.5, 0.0, 1.0, 1.0],
+            ..FacadeArt::default()
         }],
         forest: Some(ForestArt {
             name: "trees.for".into(),
