@@ -1283,3 +1283,46 @@ fn sample_missing_art_placeholder() {
         "no placeholder box visible: {with_box} orange pixels with it, {without_box} without"
     );
 }
+
+/// The sample facade (`sample_scenery/facades/brick.fac`, read as the commands read it) up
+/// close: a 20 m × 10 m building asked 12 m tall, seen from the south-west and a little
+/// above. X-Plane builds it of the shop ground floor (4 m), two upper floors (3 m) and the
+/// cornice (2 m), with a pier at each corner and the tar roof on top.
+#[test]
+fn sample_facade_up_close() {
+    let mut warnings = Vec::new();
+    let mut pool = agview::art_load::ImagePool::new();
+    let fa = agview::art_load::load_facade(
+        std::path::Path::new("sample_scenery/facades/brick.fac"),
+        &mut pool,
+        &mut warnings,
+    );
+    assert!(warnings.is_empty(), "{warnings:?}");
+    assert!(!fa.missing && !fa.lods.is_empty());
+    let scene = Scene {
+        facade_defs: refs(&["brick.fac"]),
+        facades: vec![FacadeInstance {
+            facade: Some(0),
+            footprint: vec![[-10.0, -5.0], [10.0, -5.0], [10.0, 5.0], [-10.0, 5.0]],
+            height: 12.0,
+            ..FacadeInstance::default()
+        }],
+        ..Scene::default()
+    };
+    let art = ArtSet {
+        facades: vec![fa],
+        images: pool.into_images(),
+        ..ArtSet::default()
+    };
+    let params = FrameParams {
+        camera: Camera::orbit([0.0, -5.0, 6.0], 27.0, 32.0, 14.0),
+        ..FrameParams::default()
+    };
+    check(
+        "sample_facade_up_close",
+        &scene,
+        &art,
+        &Terrain::flat(400.0),
+        &params,
+    );
+}
