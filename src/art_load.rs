@@ -24,7 +24,11 @@
 //!   Each `ATTR_LOD` becomes one [`MeshLod`] whose `TRIS` ranges are copied into one
 //!   contiguous index range; a file without `ATTR_LOD` has one LOD from 0 to `f32::MAX`.
 //!   A missing mesh gets placeholder bounds of a 2 m cube standing on the ground.
-//! - **Facades**: type 1 uses the first LOD's first `WALL`: its first `CENTER` panel
+//! - **Facades** keep what the renderer needs to build them as X-Plane does: type 1 its
+//!   `LOD`s with their walls' panels (`FacadeArt::lods`; walls without a panel across or up
+//!   are dropped), type 2 its floors of segments (`FacadeArt::segment_floors`), with `RING`,
+//!   `TWO_SIDED`/`DOUBLED` and `FLOORS_MIN`/`FLOORS_MAX`. For the repeated-bay fallback,
+//!   type 1 uses the first LOD's first `WALL`: its first `CENTER` panel
 //!   (else `LEFT`, else `RIGHT`) across and first `MIDDLE` panel (else `BOTTOM`, else `TOP`)
 //!   up give the bay rectangle; `SCALE` gives the meters (bay width = panel width × SCALE x,
 //!   floor height = panel height × SCALE y); the roof rectangle bounds the `ROOF` points.
