@@ -1722,6 +1722,27 @@ WALL 4 100 0 360\nSCALE 10 5\nLEFT 0 32\nCENTER 32 288\nBOTTOM 0 64\nMIDDLE 64 1
         assert_eq!((f.bay_width, f.floor_height), (5.0, 1.25));
         assert_eq!(f.roof_uv, [0.0, 0.5, 0.5, 1.0]);
         assert_eq!((f.texture, f.roof_texture), (Some(0), Some(0)));
+        // The walls are kept for the renderer to lay out, panel by panel.
+        assert_eq!(f.lods.len(), 1);
+        let wall = &f.lods[0].walls[0];
+        assert_eq!(
+            (wall.scale, wall.left.len(), wall.center.len()),
+            ([10.0, 5.0], 1, 1)
+        );
+        assert_eq!(f.lods[0].roof, [[0.0, 0.5], [0.5, 1.0]]);
+        assert_eq!((f.open, f.two_sided), (false, false));
+        assert_eq!((f.floors_min, f.floors_max), (1, 999));
+        std::fs::write(
+            d.join("fence.fac"),
+            "A\n800\nFACADE\nTEXTURE h.png\nRING 0\nTWO_SIDED 1\nFLOORS_MIN 2\nFLOORS_MAX 1\n\
+WALL 0 100\nSCALE 4 2\nCENTER 0 1\nMIDDLE 0 1\nWALL 0 100\nSCALE 4 2\nMIDDLE 0 1\n",
+        )
+        .unwrap();
+        let f = load_facade(&d.join("fence.fac"), &mut pool, &mut w);
+        assert!(f.open && f.two_sided);
+        // FLOORS_MAX below FLOORS_MIN is raised to it; a wall with no panel across is dropped.
+        assert_eq!((f.floors_min, f.floors_max), (2, 2));
+        assert_eq!(f.lods[0].walls.len(), 1);
         std::fs::write(
             d.join("v10.fac"),
             "A\n1000\nFACADE\nSHADER_WALL\nTEXTURE w.png\nSHADER_ROOF\nTEXTURE r.png\nFLOOR f\n\
@@ -1734,6 +1755,20 @@ WALL 0 100 0 360 w\nSPELLING 1 0\nROOF_HEIGHT 6\n",
         assert_eq!(f.wall_uv, [0.5, 0.0, 1.0, 0.5]);
         assert_eq!((f.bay_width, f.floor_height), (2.0, 6.0));
         assert_eq!((f.texture, f.roof_texture), (Some(1), Some(2)));
+        // Its meshes have no triangles: nothing to place, so the bay repeats.
+        assert!(f.segment_floors.is_empty());
+        std::fs::write(
+            d.join("v10b.fac"),
+            "A\n1000\nFACADE\nSHADER_WALL\nTEXTURE w.png\nFLOOR f\nSEGMENT 0\nMESH 0 1 0 3 3\n\
+VERTEX 0 0 0 1 0 0 0 0\nVERTEX 0 0 -4 1 0 0 1 0\nVERTEX 0 3 -4 1 0 0 1 1\nIDX 0 1 2\n\
+WALL 0 100 0 360 w\nSPELLING 0 0\nROOF_HEIGHT 3 6\n",
+        )
+        .unwrap();
+        let f = load_facade(&d.join("v10b.fac"), &mut pool, &mut w);
+        let fl = &f.segment_floors[0];
+        assert_eq!(fl.segments[0].indices, [0, 1, 2]);
+        assert_eq!(fl.walls[0].spellings, [vec![0, 0]]);
+        assert_eq!(fl.roof_heights, [3.0, 6.0]);
         let f = load_facade(&d.join("none.fac"), &mut pool, &mut w);
         assert!(f.missing && f.bay_width > 0.0);
     }
