@@ -79,6 +79,9 @@ pub(crate) struct FacadeMesh {
     pub warnings: Vec<String>,
 }
 
+/// Most panels (columns × floors) one side of a type 1 facade is built of.
+const MAX_PANELS_PER_SIDE: usize = 16_384;
+
 /// Height of the boxes drawn for AGN library objects, which carry none.
 pub(crate) const LIBRARY_OBJECT_HEIGHT: f32 = 8.0;
 
@@ -365,7 +368,9 @@ fn add_panel_facade(
         pts.clone()
     };
     for (k, (p, q, len, l)) in layouts.iter().enumerate() {
-        if *len < 1e-4 {
+        // A side of absurd size (a tiny SCALE on a long wall) is left out rather than built
+        // from millions of panels.
+        if *len < 1e-4 || l.columns.len() * l.rows.len() > MAX_PANELS_PER_SIDE {
             continue;
         }
         let (ip, iq) = (inner[k], inner[(k + 1) % n]);
@@ -1054,6 +1059,24 @@ mod layout_tests {
 
     fn pick(s: &[Vec<u32>], w: &[f32], len: f32) -> Vec<u32> {
         segments::pick_spelling(s, w, len)
+    }
+
+    #[test]
+    fn absurd_sizes_stay_bounded() {
+        // 1 cm per texture on a 1 km wall, 2 km tall: the side is left out.
+        let mut fa = brick();
+        fa.floors_max = 9999;
+        fa.lods[0].walls[0].scale = [0.01, 0.01];
+        let mesh = build(
+            &scene_of(vec![[0.0, 0.0], [1000.0, 0.0], [1000.0, 10.0]], 2000.0),
+            &[fa],
+            100.0,
+        );
+        assert!(
+            mesh.vertices.len() < 4 * 4 * MAX_PANELS_PER_SIDE,
+            "{}",
+            mesh.vertices.len()
+        );
     }
 
     #[test]
