@@ -1,25 +1,25 @@
-// facade.wgsl — facade walls (the footprint extruded to its height) and roofs (flat, or
-// the slopes of a gable).
+// facade.wgsl — facade walls and roofs.
 //
 // Bind groups:
 //   @group(0) frame: Frame uniforms, height field, sampler (common.wgsl)
-//   @group(1) material: the wall or roof texture; Material.rect is the wall (or roof)
-//             rectangle and Material.repeat_m the meters it covers: bay width × floor height
-//             for walls, a square for roofs (common.wgsl)
-// Vertex buffer 0: footprint point x, y; the facade's ground point x, y (its roof is flat at
-//   the terrain height there plus the wall height); wall: meters along the wall, top (1) or
-//   bottom (0), wall height, kind (0 wall, 1 roof); outward normal x, y (for a roof: the
-//   slope's outward direction times its rise per meter, 0 for a flat roof; the 3D normal is
-//   then (normal, 1) normalised).
-//
-// Wall bottoms sink a meter below the lower of the ground under them and the ground point,
-// so a building on a slope shows a foundation and never floats.
+//   @group(1) material: the wall or roof texture and Material (common.wgsl). When
+//             repeat_m.z is 1 the vertices carry their texture coordinates (facades laid
+//             out from their definition); otherwise Material.rect is the wall (or roof)
+//             rectangle and repeat_m.xy the meters it covers: bay width × floor height for
+//             walls, a square for roofs. Material.lod.xy: the camera distances (to the
+//             facade's ground point) the group is drawn between.
+// Vertex buffer 0: footprint point x, y; the facade's ground point x, y (its walls stand on
+//   the terrain there, its roof is flat); wall: meters along the wall (repeated bays),
+//   meters above the ground point, sink (1: lowered a meter below the ground under it, or
+//   below the ground point if that is lower), kind (0 wall, 1 roof); normal x, y, z;
+//   texture coordinate s, t.
 
 struct FacadeIn {
     @location(0) xy: vec2<f32>,
     @location(1) ground: vec2<f32>,
     @location(2) wall: vec4<f32>,
-    @location(3) normal: vec2<f32>,
+    @location(3) normal: vec3<f32>,
+    @location(4) uv: vec2<f32>,
 };
 
 struct FacadeOut {
@@ -28,25 +28,28 @@ struct FacadeOut {
     @location(1) normal: vec3<f32>,
     // x: meters along the wall; y: meters above the base; z: kind
     @location(2) wall: vec3<f32>,
+    @location(3) uv: vec2<f32>,
 };
 
 @vertex
 fn vs_main(in: FacadeIn) -> FacadeOut {
     let base = height_at(in.ground);
-    var z = base + in.wall.z;
-    if (in.wall.y < 0.5) {
-        z = min(surface_at(in.xy), base) - 1.0;
+    var z = base + in.wall.y;
+    if (in.wall.z > 0.5) {
+        z = min(surface_at(in.xy), z) - 1.0;
     }
     let world = vec3<f32>(in.xy, z);
     var out: FacadeOut;
     out.clip = frame.view_proj * vec4<f32>(world, 1.0);
-    out.world = world;
-    if (in.wall.w > 0.5) {
-        out.normal = normalize(vec3<f32>(in.normal, 1.0));
-    } else {
-        out.normal = vec3<f32>(in.normal, 0.0);
+    // A level of detail is drawn only between its distances, as X-Plane switches them.
+    let d = distance(vec3<f32>(in.ground, base), frame.camera.xyz);
+    if (d < material.lod.x || d >= material.lod.y) {
+        out.clip = vec4<f32>(2.0, 2.0, 2.0, 1.0);
     }
+    out.world = world;
+    out.normal = in.normal;
     out.wall = vec3<f32>(in.wall.x, z - base, in.wall.w);
+    out.uv = in.uv;
     return out;
 }
 
@@ -60,6 +63,11 @@ fn repeat_in(x: f32, period: f32, lo: f32, hi: f32) -> f32 {
 
 @fragment
 fn fs_main(in: FacadeOut) -> @location(0) vec4<f32> {
+    if (material.repeat_m.z > 0.5) {
+        let mapped = textureSample(material_texture, material_sampler, st_to_uv(in.uv));
+        let c = fog(shade(mapped.rgb * material.tint.rgb, normalize(in.normal)), in.world);
+        return vec4<f32>(c, 1.0);
+    }
     var coord = in.wall.xy;
     if (in.wall.z > 0.5) {
         coord = in.world.xy;

@@ -131,8 +131,11 @@ impl ImageData {
     }
 }
 
-/// How to texture a facade: one texture for the walls, one rectangle for a bay of one floor,
-/// and a roof rectangle. Rectangles are normalised `[s1, t1, s2, t2]`.
+/// How to texture a facade. A type 1 facade (`800 FACADE`) keeps its levels of detail with
+/// their walls (`lods`), which the renderer lays out panel by panel as X-Plane builds them.
+/// A type 2 facade (`1000 FACADE`) keeps its floors of mesh segments (`segment_floors`).
+/// Everything else (image facades, fallbacks) has neither and repeats one rectangle for a
+/// bay of one floor. Rectangles are normalised `[s1, t1, s2, t2]`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct FacadeArt {
     pub name: String,
@@ -144,6 +147,72 @@ pub struct FacadeArt {
     pub floor_height: f32,
     pub roof_texture: Option<usize>,
     pub roof_uv: [f32; 4],
+    /// Type 1 `LOD`s with their walls; empty when the facade repeats `wall_uv`.
+    pub lods: Vec<PanelLod>,
+    /// Type 2 `FLOOR`s; empty unless the facade is type 2 with usable segments.
+    pub segment_floors: Vec<SegmentFloor>,
+    /// Type 2 `ROOF_SCALE s t`: meters the roof texture covers.
+    pub roof_scale: [f32; 2],
+    /// `RING 0`: an open line of walls (a fence): no closing wall and no roof.
+    pub open: bool,
+    /// `TWO_SIDED 1` (or type 1 `DOUBLED 1`): walls are seen from both sides.
+    pub two_sided: bool,
+    /// Type 1 `FLOORS_MIN` / `FLOORS_MAX`: the range the floor count is kept in.
+    pub floors_min: u32,
+    pub floors_max: u32,
+}
+
+/// A type 1 `LOD near far`: its walls and its `ROOF` points (texture fractions).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct PanelLod {
+    pub near: f32,
+    pub far: f32,
+    pub walls: Vec<PanelWall>,
+    pub roof: Vec<[f32; 2]>,
+}
+
+/// A type 1 `WALL`: its panels as texture ranges `[start, end]` (fractions), `SCALE` in
+/// meters per whole texture, `ROOF_SLOPE` in degrees and `BASEMENT_DEPTH` as a fraction.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct PanelWall {
+    pub min_width: f32,
+    pub max_width: f32,
+    pub scale: [f32; 2],
+    pub roof_slope: f32,
+    pub slant: bool,
+    pub basement: f32,
+    pub left: Vec<[f32; 2]>,
+    pub center: Vec<[f32; 2]>,
+    pub right: Vec<[f32; 2]>,
+    pub bottom: Vec<[f32; 2]>,
+    pub middle: Vec<[f32; 2]>,
+    pub top: Vec<[f32; 2]>,
+}
+
+/// A type 2 `FLOOR`: its segments (each a list of triangles), its walls' spellings and its
+/// `ROOF_HEIGHT`s.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct SegmentFloor {
+    pub segments: Vec<SegmentArt>,
+    /// Per `WALL`: its width range and its `SPELLING`s (segment indices, left to right).
+    pub walls: Vec<SegmentWall>,
+    pub roof_heights: Vec<f32>,
+}
+
+/// A type 2 `SEGMENT`: vertices in the facade's frame (+y up, z along the wall, x out of
+/// it) and triangle indices.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct SegmentArt {
+    pub vertices: Vec<MeshVertex>,
+    pub indices: Vec<u32>,
+}
+
+/// A type 2 `WALL min_width max_width …` and its `SPELLING`s.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct SegmentWall {
+    pub min_width: f32,
+    pub max_width: f32,
+    pub spellings: Vec<Vec<u32>>,
 }
 
 /// One tree of a forest: a texture rectangle and its size.

@@ -24,7 +24,11 @@
 //!   Each `ATTR_LOD` becomes one [`MeshLod`] whose `TRIS` ranges are copied into one
 //!   contiguous index range; a file without `ATTR_LOD` has one LOD from 0 to `f32::MAX`.
 //!   A missing mesh gets placeholder bounds of a 2 m cube standing on the ground.
-//! - **Facades**: type 1 uses the first LOD's first `WALL`: its first `CENTER` panel
+//! - **Facades** keep what the renderer needs to build them as X-Plane does: type 1 its
+//!   `LOD`s with their walls' panels (`FacadeArt::lods`; walls without a panel across or up
+//!   are dropped), type 2 its floors of segments (`FacadeArt::segment_floors`), with `RING`,
+//!   `TWO_SIDED`/`DOUBLED` and `FLOORS_MIN`/`FLOORS_MAX`. For the repeated-bay fallback,
+//!   type 1 uses the first LOD's first `WALL`: its first `CENTER` panel
 //!   (else `LEFT`, else `RIGHT`) across and first `MIDDLE` panel (else `BOTTOM`, else `TOP`)
 //!   up give the bay rectangle; `SCALE` gives the meters (bay width = panel width × SCALE x,
 //!   floor height = panel height × SCALE y); the roof rectangle bounds the `ROOF` points.
@@ -39,8 +43,8 @@ use std::collections::HashMap;
 use std::path::{Component, Path, PathBuf};
 
 use crate::art::{
-    ArtSet, BcFormat, FacadeArt, ForestArt, ImageData, ImagePixels, MeshArt, MeshLod, MeshVertex,
-    TreeArt,
+    self, ArtSet, BcFormat, FacadeArt, ForestArt, ImageData, ImagePixels, MeshArt, MeshLod,
+    MeshVertex, TreeArt,
 };
 use crate::diag::{Diagnostic, Severity};
 use crate::format::{facade, forest, obj8};
@@ -503,6 +507,7 @@ fn facade_from_image(
         floor_height: IMAGE_FACADE_HEIGHT_M,
         roof_texture: Some(index),
         roof_uv: [0.0, 0.98, 0.02, 1.0],
+        ..FacadeArt::default()
     }
 }
 
@@ -516,6 +521,7 @@ fn placeholder_facade(path: &Path) -> FacadeArt {
         floor_height: FALLBACK_FLOOR,
         roof_texture: None,
         roof_uv: [0.0, 0.0, 1.0, 1.0],
+        ..FacadeArt::default()
     }
 }
 
@@ -562,6 +568,25 @@ pub fn load_facade(path: &Path, pool: &mut ImagePool, warnings: &mut Vec<Diagnos
         art.wall_uv = [0.0, 0.0, 1.0, 1.0];
         art.bay_width = FALLBACK_BAY;
         art.floor_height = FALLBACK_FLOOR;
+    }
+    art.open = !fac.ring;
+    art.two_sided = fac.two_sided || fac.doubled;
+    let floors = |v: Option<f32>, d: u32| {
+        v.filter(|v| v.is_finite() && *v >= 0.0)
+            .map_or(d, |v| v.round().min(9999.0) as u32)
+    };
+    art.floors_min = floors(fac.floors_min, 1).max(1);
+    art.floors_max = floors(fac.floors_max, 999).max(art.floors_min);
+    if usable {
+        if fac.version == 1000 {
+            art.segment_floors = segment_floors(&fac);
+            art.roof_scale = fac
+                .roof_scale
+                .filter(|r| r.iter().all(|v| v.is_finite() && *v > 0.0))
+                .unwrap_or([10.0, 10.0]);
+        } else {
+            art.lods = panel_lods(&fac);
+        }
     }
     let roof_tex = fac.roof_texture.as_ref().or(fac.wall_texture.as_ref());
     let has_roof = if fac.version == 1000 {
@@ -619,6 +644,93 @@ fn facade_v8(
     art.bay_width = (s[1] - s[0]).abs() * scale[0];
     art.floor_height = (t[1] - t[0]).abs() * scale[1];
     art.bay_width > 0.0 && art.floor_height > 0.0
+}
+
+/// Type 1: every LOD's walls that have at least one panel across, one up and a positive
+/// `SCALE` (a wall without `SCALE` gets 10 m × 10 m, as `facade_v8` warns).
+fn panel_lods(fac: &facade::Facade) -> Vec<art::PanelLod> {
+    let ok = |v: &[[f32; 2]]| v.iter().all(|p| p[0].is_finite() && p[1].is_finite());
+    fac.lods
+        .iter()
+        .map(|lod| art::PanelLod {
+            near: lod.near,
+            far: lod.far,
+            roof: lod.roof.clone(),
+            walls: lod
+                .walls
+                .iter()
+                .filter(|w| {
+                    let panels = [&w.left, &w.center, &w.right, &w.bottom, &w.middle, &w.top];
+                    panels.iter().all(|p| ok(p))
+                        && !(w.left.is_empty() && w.center.is_empty() && w.right.is_empty())
+                        && !(w.bottom.is_empty() && w.middle.is_empty() && w.top.is_empty())
+                })
+                .map(|w| art::PanelWall {
+                    min_width: w.min_width,
+                    max_width: w.max_width,
+                    scale: w.scale.unwrap_or([10.0, 10.0]),
+                    roof_slope: w
+                        .roof_slope
+                        .filter(|s| s.is_finite())
+                        .unwrap_or(0.0)
+                        .clamp(-89.0, 89.0),
+                    slant: w.slant || w.roof_slope.is_some_and(|s| s.abs() >= 90.0),
+                    basement: w.basement_depth.filter(|b| b.is_finite()).unwrap_or(0.0),
+                    left: w.left.clone(),
+                    center: w.center.clone(),
+                    right: w.right.clone(),
+                    bottom: w.bottom.clone(),
+                    middle: w.middle.clone(),
+                    top: w.top.clone(),
+                })
+                .collect(),
+        })
+        .filter(|l| !l.walls.is_empty())
+        .collect()
+}
+
+/// Type 2: each floor's segments (their meshes merged), walls and roof heights.
+fn segment_floors(fac: &facade::Facade) -> Vec<art::SegmentFloor> {
+    fac.floors
+        .iter()
+        .map(|f| art::SegmentFloor {
+            segments: f
+                .segments
+                .iter()
+                .map(|seg| {
+                    let mut out = art::SegmentArt::default();
+                    for m in &seg.meshes {
+                        let base = out.vertices.len() as u32;
+                        let n = m.vertices.len();
+                        out.vertices.extend(m.vertices.iter().map(|v| MeshVertex {
+                            pos: v.pos,
+                            normal: v.normal,
+                            uv: v.uv,
+                        }));
+                        // Whole triangles whose indices are in range (a cut-short mesh is an
+                        // error at parse time; this only guards).
+                        for t in m.indices.chunks_exact(3) {
+                            if t.iter().all(|&i| (i as usize) < n) {
+                                out.indices.extend(t.iter().map(|&i| base + i));
+                            }
+                        }
+                    }
+                    out
+                })
+                .collect(),
+            walls: f
+                .walls
+                .iter()
+                .map(|w| art::SegmentWall {
+                    min_width: w.min_width,
+                    max_width: w.max_width,
+                    spellings: w.spellings.iter().map(|s| s.segments.clone()).collect(),
+                })
+                .collect(),
+            roof_heights: f.roof_heights.clone(),
+        })
+        .filter(|f| f.segments.iter().any(|s| !s.indices.is_empty()))
+        .collect()
 }
 
 /// Type 2: the segment the first spelling starts with. False when it has no geometry.
@@ -1610,6 +1722,27 @@ WALL 4 100 0 360\nSCALE 10 5\nLEFT 0 32\nCENTER 32 288\nBOTTOM 0 64\nMIDDLE 64 1
         assert_eq!((f.bay_width, f.floor_height), (5.0, 1.25));
         assert_eq!(f.roof_uv, [0.0, 0.5, 0.5, 1.0]);
         assert_eq!((f.texture, f.roof_texture), (Some(0), Some(0)));
+        // The walls are kept for the renderer to lay out, panel by panel.
+        assert_eq!(f.lods.len(), 1);
+        let wall = &f.lods[0].walls[0];
+        assert_eq!(
+            (wall.scale, wall.left.len(), wall.center.len()),
+            ([10.0, 5.0], 1, 1)
+        );
+        assert_eq!(f.lods[0].roof, [[0.0, 0.5], [0.5, 1.0]]);
+        assert_eq!((f.open, f.two_sided), (false, false));
+        assert_eq!((f.floors_min, f.floors_max), (1, 999));
+        std::fs::write(
+            d.join("fence.fac"),
+            "A\n800\nFACADE\nTEXTURE h.png\nRING 0\nTWO_SIDED 1\nFLOORS_MIN 2\nFLOORS_MAX 1\n\
+WALL 0 100\nSCALE 4 2\nCENTER 0 1\nMIDDLE 0 1\nWALL 0 100\nSCALE 4 2\nMIDDLE 0 1\n",
+        )
+        .unwrap();
+        let f = load_facade(&d.join("fence.fac"), &mut pool, &mut w);
+        assert!(f.open && f.two_sided);
+        // FLOORS_MAX below FLOORS_MIN is raised to it; a wall with no panel across is dropped.
+        assert_eq!((f.floors_min, f.floors_max), (2, 2));
+        assert_eq!(f.lods[0].walls.len(), 1);
         std::fs::write(
             d.join("v10.fac"),
             "A\n1000\nFACADE\nSHADER_WALL\nTEXTURE w.png\nSHADER_ROOF\nTEXTURE r.png\nFLOOR f\n\
@@ -1622,6 +1755,20 @@ WALL 0 100 0 360 w\nSPELLING 1 0\nROOF_HEIGHT 6\n",
         assert_eq!(f.wall_uv, [0.5, 0.0, 1.0, 0.5]);
         assert_eq!((f.bay_width, f.floor_height), (2.0, 6.0));
         assert_eq!((f.texture, f.roof_texture), (Some(1), Some(2)));
+        // Its meshes have no triangles: nothing to place, so the bay repeats.
+        assert!(f.segment_floors.is_empty());
+        std::fs::write(
+            d.join("v10b.fac"),
+            "A\n1000\nFACADE\nSHADER_WALL\nTEXTURE w.png\nFLOOR f\nSEGMENT 0\nMESH 0 1 0 3 3\n\
+VERTEX 0 0 0 1 0 0 0 0\nVERTEX 0 0 -4 1 0 0 1 0\nVERTEX 0 3 -4 1 0 0 1 1\nIDX 0 1 2\n\
+WALL 0 100 0 360 w\nSPELLING 0 0\nROOF_HEIGHT 3 6\n",
+        )
+        .unwrap();
+        let f = load_facade(&d.join("v10b.fac"), &mut pool, &mut w);
+        let fl = &f.segment_floors[0];
+        assert_eq!(fl.segments[0].indices, [0, 1, 2]);
+        assert_eq!(fl.walls[0].spellings, [vec![0, 0]]);
+        assert_eq!(fl.roof_heights, [3.0, 6.0]);
         let f = load_facade(&d.join("none.fac"), &mut pool, &mut w);
         assert!(f.missing && f.bay_width > 0.0);
     }

@@ -25,7 +25,7 @@ use std::sync::OnceLock;
 
 use agview::art::{
     ArtSet, BcFormat, FacadeArt, ForestArt, ImageData, ImagePixels, MeshArt, MeshLod, MeshVertex,
-    TreeArt,
+    SegmentArt, SegmentFloor, SegmentWall, TreeArt,
 };
 use agview::render::{Camera, FrameParams, Headless, Overlays};
 use agview::scene::{
@@ -1008,6 +1008,7 @@ fn facades_trees_and_overlays() {
             floor_height: 3.0,
             roof_texture: Some(0),
             roof_uv: [0.5, 0.0, 1.0, 1.0],
+            ..FacadeArt::default()
         }],
         forest: Some(ForestArt {
             name: "trees.for".into(),
@@ -1425,4 +1426,181 @@ fn trees_from_above_and_at_50_and_500_m() {
         };
         check(name, &scene, &art, &terrain, &params);
     }
+}
+
+/// The sample facade (`sample_scenery/facades/brick.fac`, read as the commands read it) up
+/// close: a 20 m × 10 m building asked 12 m tall, seen from the south-west and a little
+/// above. X-Plane builds it of the shop ground floor (4 m), two upper floors (3 m) and the
+/// cornice (2 m), with a pier at each corner and the tar roof on top.
+#[test]
+fn sample_facade_up_close() {
+    let mut warnings = Vec::new();
+    let mut pool = agview::art_load::ImagePool::new();
+    let fa = agview::art_load::load_facade(
+        std::path::Path::new("sample_scenery/facades/brick.fac"),
+        &mut pool,
+        &mut warnings,
+    );
+    assert!(warnings.is_empty(), "{warnings:?}");
+    assert!(!fa.missing && !fa.lods.is_empty());
+    let scene = Scene {
+        facade_defs: refs(&["brick.fac"]),
+        facades: vec![FacadeInstance {
+            facade: Some(0),
+            footprint: vec![[-10.0, -5.0], [10.0, -5.0], [10.0, 5.0], [-10.0, 5.0]],
+            height: 12.0,
+            ..FacadeInstance::default()
+        }],
+        ..Scene::default()
+    };
+    let art = ArtSet {
+        facades: vec![fa],
+        images: pool.into_images(),
+        ..ArtSet::default()
+    };
+    let params = FrameParams {
+        camera: Camera::orbit([0.0, -5.0, 6.0], 27.0, 32.0, 14.0),
+        ..FrameParams::default()
+    };
+    check(
+        "sample_facade_up_close",
+        &scene,
+        &art,
+        &Terrain::flat(400.0),
+        &params,
+    );
+}
+
+/// The sample brick facade, as the commands read it, with its image pool.
+fn sample_brick() -> (FacadeArt, Vec<ImageData>) {
+    let mut warnings = Vec::new();
+    let mut pool = agview::art_load::ImagePool::new();
+    let fa = agview::art_load::load_facade(
+        std::path::Path::new("sample_scenery/facades/brick.fac"),
+        &mut pool,
+        &mut warnings,
+    );
+    assert!(warnings.is_empty(), "{warnings:?}");
+    (fa, pool.into_images())
+}
+
+/// Three variants of the brick facade from the south-south-west: with `ROOF_SLOPE 40` (left:
+/// the cornice leans in and the roof is smaller than the footprint), as a `RING 0`,
+/// `TWO_SIDED` fence of two walls (middle: no closing wall, no roof; the north-running wall
+/// faces east and is seen here from behind, textured because the fence is two-sided), and a type 2 facade of one 5 m segment showing the
+/// whole texture width, spelled along each side (right, with its roof).
+#[test]
+fn facade_slope_fence_and_type_2() {
+    let (brick, images) = sample_brick();
+    let mut sloped = brick.clone();
+    sloped.lods[0].walls[0].roof_slope = 40.0;
+    let mut fence = brick.clone();
+    fence.open = true;
+    fence.two_sided = true;
+    let vtx = |z: f32, y: f32, u: f32, v: f32| MeshVertex {
+        pos: [0.0, y, z],
+        normal: [1.0, 0.0, 0.0],
+        uv: [u, v],
+    };
+    let mut v10 = brick;
+    v10.lods.clear();
+    v10.segment_floors = vec![SegmentFloor {
+        segments: vec![SegmentArt {
+            vertices: vec![
+                vtx(0.0, 0.0, 0.0, 0.0),
+                vtx(-5.0, 0.0, 1.0, 0.0),
+                vtx(-5.0, 9.0, 1.0, 0.5625),
+                vtx(0.0, 9.0, 0.0, 0.5625),
+            ],
+            indices: vec![0, 1, 2, 0, 2, 3],
+        }],
+        walls: vec![SegmentWall {
+            min_width: 0.0,
+            max_width: 1000.0,
+            spellings: vec![vec![0]],
+        }],
+        roof_heights: vec![9.0],
+    }];
+    v10.roof_scale = [10.0, 10.0];
+    let inst = |def: usize, footprint: Vec<[f32; 2]>| FacadeInstance {
+        facade: Some(def),
+        footprint,
+        height: 12.0,
+        ..FacadeInstance::default()
+    };
+    let scene = Scene {
+        facade_defs: refs(&["sloped.fac", "fence.fac", "type2.fac"]),
+        facades: vec![
+            inst(
+                0,
+                vec![[-30.0, -5.0], [-10.0, -5.0], [-10.0, 5.0], [-30.0, 5.0]],
+            ),
+            inst(1, vec![[-5.0, -10.0], [10.0, -10.0], [10.0, 20.0]]),
+            inst(
+                2,
+                vec![[15.0, -5.0], [35.0, -5.0], [35.0, 5.0], [15.0, 5.0]],
+            ),
+        ],
+        ..Scene::default()
+    };
+    let art = ArtSet {
+        facades: vec![sloped, fence, v10],
+        images,
+        ..ArtSet::default()
+    };
+    let params = FrameParams {
+        camera: Camera::orbit([0.0, 0.0, 5.0], 80.0, 20.0, 25.0),
+        ..FrameParams::default()
+    };
+    check(
+        "facade_slope_fence_and_type_2",
+        &scene,
+        &art,
+        &Terrain::flat(400.0),
+        &params,
+    );
+}
+
+/// A facade's `LOD` is drawn only between its distances: the brick facade with its LOD cut
+/// to 0–50 m disappears from 80 m away and is there from 40 m.
+#[test]
+fn facade_lods_switch_at_their_distances() {
+    let (mut brick, images) = sample_brick();
+    brick.lods[0].far = 50.0;
+    let scene = Scene {
+        facade_defs: refs(&["brick.fac"]),
+        facades: vec![FacadeInstance {
+            facade: Some(0),
+            footprint: vec![[-10.0, -5.0], [10.0, -5.0], [10.0, 5.0], [-10.0, 5.0]],
+            height: 12.0,
+            ..FacadeInstance::default()
+        }],
+        ..Scene::default()
+    };
+    let art = ArtSet {
+        facades: vec![brick],
+        images,
+        ..ArtSet::default()
+    };
+    let terrain = Terrain::flat(400.0);
+    // Pixels where the facade is: those that differ from the same view without it.
+    let at_with = |art: &ArtSet, d: f32| {
+        let params = FrameParams {
+            camera: Camera::orbit([0.0, 0.0, 6.0], d, 0.0, 10.0),
+            ..FrameParams::default()
+        };
+        let with = render(&scene, art, &terrain, &params, 96, 64);
+        let without = render(&Scene::default(), art, &terrain, &params, 96, 64);
+        with.pixels()
+            .zip(without.pixels())
+            .filter(|(a, b)| (0..3).any(|c| a[c].abs_diff(b[c]) > 30))
+            .count()
+    };
+    let at = |d: f32| at_with(&art, d);
+    assert!(at(40.0) > 100, "{}", at(40.0));
+    assert_eq!(at(80.0), 0);
+    // With its LOD out to 4000 m it is seen from 80 m.
+    let mut far = art.clone();
+    far.facades[0].lods[0].far = 4000.0;
+    assert!(at_with(&far, 80.0) > 30, "{}", at_with(&far, 80.0));
 }

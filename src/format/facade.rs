@@ -80,6 +80,9 @@ pub struct Wall8 {
     /// `SCALE x y`: meters the whole texture covers horizontally and vertically.
     pub scale: Option<[f32; 2]>,
     pub roof_slope: Option<f32>,
+    /// `ROOF_SLOPE deg SLANT`: the sloped top panel keeps its texture length along the
+    /// slope (its height is scaled by the cosine) instead of being sheared.
+    pub slant: bool,
     pub basement_depth: Option<f32>,
     pub left: Vec<[f32; 2]>,
     pub center: Vec<[f32; 2]>,
@@ -101,6 +104,7 @@ impl Wall8 {
             name: None,
             scale: None,
             roof_slope: None,
+            slant: false,
             basement_depth: None,
             left: Vec::new(),
             center: Vec::new(),
@@ -441,9 +445,11 @@ impl FacParser {
             "ROOF_SLOPE" => {
                 let v = line.f32("slope")?;
                 // An optional `SLANT` follows.
-                let _ = line.next_token();
+                let slant = line.next_token().is_some_and(|(t, _)| t == "SLANT");
                 line.expect_end(warnings);
-                self.wall8().roof_slope = Some(v);
+                let w = self.wall8();
+                w.roof_slope = Some(v);
+                w.slant = slant;
             }
             "BASEMENT_DEPTH" => {
                 let v = line.f32("depth")? / self.tex_size[1];
@@ -818,6 +824,7 @@ LOD 10000 20000\nFLOOR far\nSEGMENT 0\n";
         assert_eq!(wall.name.as_deref(), Some("front"));
         assert_eq!(wall.scale, Some([10.0, 5.0]));
         assert_eq!(wall.roof_slope, Some(30.0));
+        assert!(wall.slant);
         assert_eq!(wall.left, vec![[0.0, 0.0625]]);
         assert_eq!(wall.center, vec![[0.0625, 0.4375]]);
         assert_eq!(wall.bottom, vec![[0.0, 0.25]]);

@@ -238,11 +238,14 @@ impl Renderer {
                 array_stride: std::mem::size_of::<FacadeVertex>() as u64,
                 step_mode: wgpu::VertexStepMode::Vertex,
                 attributes: &wgpu::vertex_attr_array![
-                    0 => Float32x2, 1 => Float32x2, 2 => Float32x4, 3 => Float32x2
+                    0 => Float32x2, 1 => Float32x2, 2 => Float32x4, 3 => Float32x3,
+                    4 => Float32x2
                 ],
             })],
             topology: wgpu::PrimitiveTopology::TriangleList,
-            cull: None,
+            // Facades are seen from outside only, as in X-Plane; TWO_SIDED ones carry their
+            // back faces as geometry of their own.
+            cull: Some(wgpu::Face::Back),
             depth_write: true,
             blend: None,
         });

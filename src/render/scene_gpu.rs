@@ -483,8 +483,7 @@ impl SceneGpu {
         };
 
         // Facades and library objects.
-        let defs_ok: Vec<bool> = art.facades.iter().map(|f| !f.missing).collect();
-        let fmesh = facades::build(scene, &defs_ok, grid.cell);
+        let fmesh = facades::build(scene, &art.facades, grid.cell);
         warnings.extend(fmesh.warnings.iter().cloned());
         stats.facades = scene.facades.len();
         let facades = if fmesh.indices.is_empty() {
@@ -500,17 +499,32 @@ impl SceneGpu {
                             Some(_) => cache.image_or_checker(fa.roof_texture),
                             None => wall_src,
                         };
-                        let bay = sane_len(fa.bay_width, 10.0);
-                        let floor = sane_len(fa.floor_height, 3.0);
-                        let w = MaterialUniforms {
-                            rect: fa.wall_uv,
-                            repeat_m: [bay, floor, 0.0, 0.0],
-                            ..MaterialUniforms::plain([1.0; 3], 0.0)
-                        };
-                        let r = MaterialUniforms {
-                            rect: fa.roof_uv,
-                            repeat_m: [bay, bay, 0.0, 0.0],
-                            ..MaterialUniforms::plain([1.0; 3], 0.0)
+                        let lod = [g.lod[0], g.lod[1], 0.0, 0.0];
+                        let (w, r) = if g.mapped {
+                            // Texture coordinates come with the vertices (repeat_m.z = 1).
+                            let m = MaterialUniforms {
+                                repeat_m: [0.0, 0.0, 1.0, 0.0],
+                                lod,
+                                ..MaterialUniforms::plain([1.0; 3], 0.0)
+                            };
+                            (m, m)
+                        } else {
+                            let bay = sane_len(fa.bay_width, 10.0);
+                            let floor = sane_len(fa.floor_height, 3.0);
+                            (
+                                MaterialUniforms {
+                                    rect: fa.wall_uv,
+                                    repeat_m: [bay, floor, 0.0, 0.0],
+                                    lod,
+                                    ..MaterialUniforms::plain([1.0; 3], 0.0)
+                                },
+                                MaterialUniforms {
+                                    rect: fa.roof_uv,
+                                    repeat_m: [bay, bay, 0.0, 0.0],
+                                    lod,
+                                    ..MaterialUniforms::plain([1.0; 3], 0.0)
+                                },
+                            )
                         };
                         let wall = material(cache.view(wall_src), w);
                         let roof = material(cache.view(roof_src), r);
