@@ -109,8 +109,7 @@ pub(crate) fn upload_image(
                     img.name, img.width, img.height
                 ));
             }
-            let blocks_ok = w % 4 == 0 && h % 4 == 0;
-            if ctx.has_bc() && blocks_ok && w <= max && h <= max {
+            if keep_compressed(ctx.has_bc(), w, h, max, n - first as usize) {
                 let slice: Vec<&[u8]> = levels[first as usize..n]
                     .iter()
                     .enumerate()
@@ -121,7 +120,8 @@ pub(crate) fn upload_image(
                     .collect();
                 return upload_bc_levels(ctx, &img.name, *format, w, h, &slice);
             }
-            // No BC on this device (or a size BC cannot hold): decode on the CPU.
+            // No BC on this device, a size BC cannot hold, or a file without mips: decode on
+            // the CPU (and make the mip chain).
             let mut rgba = decode_bc(*format, w, h, &levels[first as usize]);
             let (mut w, mut h) = (w, h);
             while w > max || h > max {
@@ -167,6 +167,16 @@ fn valid_bc_levels(format: BcFormat, w: u32, h: u32, levels: &[Vec<u8>]) -> usiz
             l.len() >= bc_level_len(format, mip_dim(w, *i as u32), mip_dim(h, *i as u32))
         })
         .count()
+}
+
+/// Whether a block-compressed image of `w × h` with `levels` mip levels is uploaded as it is:
+/// the device must take BC, the size whole blocks within its limit; and a file without mips
+/// is decoded instead, so that its mip chain can be made (a texture without mips shimmers and
+/// loses its alpha-tested coverage in the distance).
+fn keep_compressed(has_bc: bool, w: u32, h: u32, max: u32, levels: usize) -> bool {
+    let blocks_ok = w.is_multiple_of(4) && h.is_multiple_of(4);
+    let has_mips = levels > 1 || (w <= 4 && h <= 4);
+    has_bc && blocks_ok && w <= max && h <= max && has_mips
 }
 
 /// Appends box-filtered levels (in linear light) until the chain is complete.
@@ -455,5 +465,34 @@ mod tests {
         assert_eq!(chain.len(), 3);
         assert_eq!(chain[1].len(), 2 * 4);
         assert_eq!(chain[2].len(), 4);
+    }
+
+    #[test]
+    fn a_compressed_texture_without_mips_is_decoded_to_get_them() {
+        assert!(keep_compressed(true, 256, 256, 8192, 9));
+        assert!(
+            keep_compressed(true, 256, 256, 8192, 2),
+            "a partial chain is kept"
+        );
+        assert!(
+            !keep_compressed(true, 256, 256, 8192, 1),
+            "no mips: decoded, chain made"
+        );
+        assert!(
+            keep_compressed(true, 4, 4, 8192, 1),
+            "one block needs no mips"
+        );
+        assert!(
+            !keep_compressed(false, 256, 256, 8192, 9),
+            "no BC on the device"
+        );
+        assert!(
+            !keep_compressed(true, 258, 256, 8192, 9),
+            "not whole blocks"
+        );
+        assert!(
+            !keep_compressed(true, 256, 256, 128, 9),
+            "over the device's limit"
+        );
     }
 }
