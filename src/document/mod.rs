@@ -891,19 +891,23 @@ pub fn parallel_map<T: Sync, R: Send>(
         }
         mine
     };
-    let mut all: Vec<(usize, R)> = if threads == 1 {
-        work()
-    } else {
-        std::thread::scope(|s| {
-            let handles: Vec<_> = (0..threads).map(|_| s.spawn(work)).collect();
-            handles
-                .into_iter()
-                .flat_map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
-                .collect()
-        })
-    };
-    all.sort_by_key(|(i, _)| *i);
-    all.into_iter().map(|(_, r)| r).collect()
+    if threads == 1 {
+        return work().into_iter().map(|(_, r)| r).collect();
+    }
+    let per_thread: Vec<Vec<(usize, R)>> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..threads).map(|_| s.spawn(work)).collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
+            .collect()
+    });
+    // Each result straight to its item's place (results are large: no sort moving them).
+    let mut slots: Vec<Option<R>> = std::iter::repeat_with(|| None).take(items.len()).collect();
+    for (i, r) in per_thread.into_iter().flatten() {
+        slots[i] = Some(r);
+    }
+    // Every item was taken by exactly one worker, so every slot is filled.
+    slots.into_iter().flatten().collect()
 }
 
 #[cfg(test)]
