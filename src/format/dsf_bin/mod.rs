@@ -499,6 +499,28 @@ impl<'a> Source<'a> for StreamSource<'_> {
     }
 }
 
+/// Reads an uncompressed DSF of `total` bytes from a stream, atom by atom, as a 7-Zip
+/// archive is read ([`parse`] uses this for archives). A stream that ends or fails before
+/// `total` bytes is read as a truncated file.
+pub fn parse_stream(
+    path: &Path,
+    r: &mut dyn Read,
+    total: u64,
+    warnings: &mut Vec<Diagnostic>,
+) -> Result<DsfBinary, Diagnostic> {
+    let mut src = StreamSource { r, error: None };
+    let total = usize::try_from(total.min(MAX_DECOMPRESSED_BYTES)).unwrap_or(usize::MAX);
+    let d = parse_source(path, &mut src, total, warnings);
+    if let Some(e) = src.error {
+        warnings.push(Diagnostic::error_offset(
+            path,
+            0,
+            format!("reading the DSF failed: {e}"),
+        ));
+    }
+    d
+}
+
 /// Parses an uncompressed DSF held in memory.
 fn parse_plain(
     path: &Path,

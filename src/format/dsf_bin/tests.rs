@@ -623,6 +623,29 @@ fn streamed_archives_read_as_the_same_bytes_in_memory() {
     }
 }
 
+/// A stream that ends before the size it declares reads as a truncated file (located
+/// errors, what came before kept); one that declares less is read up to that size.
+#[test]
+fn a_stream_shorter_or_longer_than_declared_is_read_as_far_as_it_goes() {
+    let bytes = write_dsf(&sample());
+    let n = bytes.len() as u64;
+    let (mut w, mut stream) = (Vec::new(), &bytes[..]);
+    let whole = parse_stream(p(), &mut stream, n, &mut w).expect("whole");
+    assert!(w.is_empty(), "{w:#?}");
+    assert_eq!(whole.md5, Md5Check::Match);
+    let (mut w, mut stream) = (Vec::new(), &bytes[..bytes.len() - 100]);
+    let short = parse_stream(p(), &mut stream, n, &mut w).expect("short stream");
+    assert!(
+        has_errors(&w) && w.iter().any(|d| d.message.contains("truncated")),
+        "{w:#?}"
+    );
+    assert_eq!(short.objects.len(), 300);
+    let (mut w, mut stream) = (Vec::new(), &bytes[..]);
+    let less = parse_stream(p(), &mut stream, n - 100, &mut w).expect("declared less");
+    assert!(has_errors(&w), "{w:#?}");
+    assert_eq!(less.objects.len(), 300);
+}
+
 #[test]
 fn seven_zip_bomb_is_refused_before_and_while_decompressing() {
     let zeros = vec![0u8; 4 << 20];
