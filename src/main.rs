@@ -126,6 +126,22 @@ fn main() -> ExitCode {
     }
 }
 
+/// `println!` that ends the program quietly when stdout is closed early (`agview layout …
+/// --json | head`), as command-line tools do, instead of panicking on the broken pipe.
+macro_rules! out {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let mut o = std::io::stdout().lock();
+        if let Err(e) = writeln!(o, $($arg)*) {
+            if e.kind() == std::io::ErrorKind::BrokenPipe {
+                std::process::exit(0);
+            }
+            eprintln!("agview: error: writing to standard output: {e}");
+            std::process::exit(1);
+        }
+    }};
+}
+
 /// Headless commands open no display, so nothing may ask one anything. Mesa's Vulkan
 /// device-select layer (an implicit layer, on wherever Mesa is) asks the Wayland and X11
 /// displays which GPU they use, to put that one first; with no display, libwayland prints
@@ -183,9 +199,9 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             match parsed {
                 Ok(p) => {
                     if summary {
-                        println!("{}", agview::format::summary(&p));
+                        out!("{}", agview::format::summary(&p));
                     } else {
-                        println!("{}", serde_json::to_string_pretty(&p)?);
+                        out!("{}", serde_json::to_string_pretty(&p)?);
                     }
                     Ok(ExitCode::SUCCESS)
                 }
@@ -213,7 +229,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             }
             let scene = &doc.loaded.scene;
             if json {
-                println!("{}", serde_json::to_string_pretty(scene)?);
+                out!("{}", serde_json::to_string_pretty(scene)?);
             } else {
                 print_scene_summary(scene);
             }
@@ -246,7 +262,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 ..Default::default()
             };
             let report = agview::render::bench(&opts)?;
-            println!("{report}");
+            out!("{report}");
             Ok(ExitCode::SUCCESS)
         }
     }
@@ -363,10 +379,10 @@ fn render_command(
 fn print_scene_summary(scene: &agview::scene::Scene) {
     let s = &scene.stats;
     if !scene.features.is_empty() {
-        println!("{} feature(s):", scene.features.len());
+        out!("{} feature(s):", scene.features.len());
         for f in &scene.features {
             let fs = &f.stats;
-            println!(
+            out!(
                 "  {}: {} -> {}: {} tile(s), {} object(s), {} facade(s), {} tree(s){}",
                 f.source,
                 f.asset,
@@ -383,12 +399,17 @@ fn print_scene_summary(scene: &agview::scene::Scene) {
             );
         }
     }
-    println!(
+    out!(
         "{}: {} tile(s) in {} quad(s), {} object(s), {} facade(s), {} tree(s)",
-        scene.asset, s.tiles, s.tile_quads, s.objects, s.facades, s.trees
+        scene.asset,
+        s.tiles,
+        s.tile_quads,
+        s.objects,
+        s.facades,
+        s.trees
     );
     if let Some(c) = &scene.choice {
-        println!(
+        out!(
             "spelling set {} on grid {}: columns {:?}, rows {:?}{}",
             c.spelling_set,
             c.grid,
@@ -402,5 +423,5 @@ fn print_scene_summary(scene: &agview::scene::Scene) {
         );
     }
     let (lo, hi) = scene.bounds();
-    println!("extent: {:.1} x {:.1} m", hi[0] - lo[0], hi[1] - lo[1]);
+    out!("extent: {:.1} x {:.1} m", hi[0] - lo[0], hi[1] - lo[1]);
 }
