@@ -163,27 +163,15 @@ fn parse_7z(
     limit: u64,
     warnings: &mut Vec<Diagnostic>,
 ) -> Result<DsfBinary, Diagnostic> {
-    use sevenz_rust2::EntryDecision;
     let (mut reader, _name, declared) = open_7z(path, bytes, limit)?;
     let total = usize::try_from(declared).unwrap_or(usize::MAX);
-    let mut seen = 0usize;
     let mut parsed: Option<Result<DsfBinary, Diagnostic>> = None;
     let mut stream_error: Option<String> = None;
-    let result = reader.for_each_entries_with_decision(|e, r| {
-        if !e.has_stream || e.is_directory {
-            return Ok(EntryDecision::Continue);
-        }
-        seen += 1;
-        if seen > 1 {
-            // Later entries are never decompressed.
-            return Ok(EntryDecision::Stop);
-        }
+    let result = on_first_entry(&mut reader, |r| {
         let mut src = StreamSource { r, error: None };
         parsed = Some(parse_source(path, &mut src, total, warnings));
         stream_error = src.error;
-        // Continue: the reader drains the rest (nothing, when the size was honest), refuses
-        // a stream longer than declared and checks the entry's CRC.
-        Ok(EntryDecision::Continue)
+        Ok(false)
     });
     // A damaged archive is refused whole, as before the parse looked at it: its bytes may
     // be anything.
@@ -204,32 +192,46 @@ fn parse_7z(
 /// error when it declares or produces more than `limit` bytes. ([`parse`] does not use this:
 /// it reads the DSF as it decompresses.)
 pub fn unpack_7z(path: &Path, bytes: &[u8], limit: u64) -> Result<Vec<u8>, Diagnostic> {
-    use sevenz_rust2::EntryDecision;
     let (mut reader, name, declared) = open_7z(path, bytes, limit)?;
     let mut out = Vec::new();
-    let mut seen = 0usize;
     let mut over = false;
-    let result = reader.for_each_entries_with_decision(|e, r| {
-        if !e.has_stream || e.is_directory {
-            return Ok(EntryDecision::Continue);
-        }
-        seen += 1;
-        if seen > 1 {
-            return Ok(EntryDecision::Stop);
-        }
+    let result = on_first_entry(&mut reader, |r| {
         // sevenz-rust2 already ends the entry at its declared size (checked against the
         // limit above) and rejects a longer stream; this cap guards the limit on its own.
         over = read_capped(r, declared, limit, &mut out)?;
-        if over {
-            return Ok(EntryDecision::Stop);
-        }
-        Ok(EntryDecision::Continue)
+        Ok(over)
     });
     if over {
         return Err(too_big_7z(path, &name, limit));
     }
     result.map_err(|e| bad_7z(path, &e))?;
     Ok(out)
+}
+
+/// Runs `read` on the stream of the archive's first file entry; later entries are never
+/// decompressed. When `read` returns false the reader then drains the rest of the entry
+/// (nothing, when its size was honest), refuses a stream longer than declared and checks the
+/// entry's CRC; true stops at once.
+fn on_first_entry(
+    reader: &mut Archive,
+    mut read: impl FnMut(&mut dyn Read) -> Result<bool, sevenz_rust2::Error>,
+) -> Result<(), sevenz_rust2::Error> {
+    use sevenz_rust2::EntryDecision;
+    let mut seen = false;
+    reader.for_each_entries_with_decision(|e, r| {
+        if !e.has_stream || e.is_directory {
+            return Ok(EntryDecision::Continue);
+        }
+        if seen {
+            return Ok(EntryDecision::Stop);
+        }
+        seen = true;
+        Ok(if read(r)? {
+            EntryDecision::Stop
+        } else {
+            EntryDecision::Continue
+        })
+    })
 }
 
 /// Reads `r` to its end into `out`, expecting `declared` bytes, but stopping one byte past

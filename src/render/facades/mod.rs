@@ -222,6 +222,16 @@ fn lerp2(a: P, b: P, t: f32) -> P {
     [a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t]
 }
 
+/// The points a facade's walls run through: the footprint as an open line (`RING 0`) or as
+/// a cleaned counter-clockwise ring; `None` when too few are left.
+pub(super) fn wall_points(fa: &FacadeArt, f: &FacadeInstance) -> Option<Vec<P>> {
+    if fa.open {
+        open_line(&f.footprint)
+    } else {
+        normalized(&f.footprint)
+    }
+}
+
 /// The points of an open line of walls (`RING 0`) in the order given: non-finite and
 /// repeated points dropped; `None` under two points.
 pub(super) fn open_line(line: &[P]) -> Option<Vec<P>> {
@@ -339,12 +349,9 @@ fn add_panel_facade(
     height: f32,
     step: f32,
 ) -> bool {
-    let pts = if fa.open {
-        open_line(&f.footprint)
-    } else {
-        normalized(&f.footprint)
+    let Some(pts) = wall_points(fa, f) else {
+        return false;
     };
-    let Some(pts) = pts else { return false };
     let Some(first) = lod.walls.first() else {
         return false;
     };

@@ -11,8 +11,8 @@
 use crate::art::{FacadeArt, SegmentArt, SegmentFloor};
 use crate::scene::FacadeInstance;
 
-use super::super::geom::{normalized, triangulate, P};
-use super::{centroid, open_line, FacadeVertex};
+use super::super::geom::{triangulate, P};
+use super::{centroid, wall_points, FacadeVertex};
 
 /// Most segments placed along one side.
 const MAX_SEGMENTS: usize = 512;
@@ -80,12 +80,9 @@ pub(super) fn add_segment_facade(
     f: &FacadeInstance,
     height: f32,
 ) -> bool {
-    let pts = if fa.open {
-        open_line(&f.footprint)
-    } else {
-        normalized(&f.footprint)
+    let Some(pts) = wall_points(fa, f) else {
+        return false;
     };
-    let Some(pts) = pts else { return false };
     let Some(floor) = floor_for(&fa.segment_floors, height) else {
         return false;
     };
