@@ -30,6 +30,33 @@ pub struct BenchOptions {
     pub height: u32,
     /// Frames measured (after one warm-up frame).
     pub frames: u32,
+    /// Where the camera stands.
+    pub camera: BenchCamera,
+}
+
+/// The bench's views of the synthetic city.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum BenchCamera {
+    /// The default framing: the whole city from the south-west at 35°.
+    #[default]
+    Orbit,
+    /// An eye 2 m above the ground in the city, looking north along a street.
+    Ground,
+    /// Straight down over the whole city.
+    Top,
+}
+
+impl std::str::FromStr for BenchCamera {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "orbit" => Ok(BenchCamera::Orbit),
+            "ground" => Ok(BenchCamera::Ground),
+            "top" => Ok(BenchCamera::Top),
+            _ => Err(format!("`{s}`: expected orbit, ground or top")),
+        }
+    }
 }
 
 impl Default for BenchOptions {
@@ -44,6 +71,7 @@ impl Default for BenchOptions {
             width: 640,
             height: 400,
             frames: 5,
+            camera: BenchCamera::Orbit,
         }
     }
 }
@@ -114,8 +142,59 @@ pub fn bench(opts: &BenchOptions) -> Result<BenchReport, RenderError> {
 /// [`bench`] on an existing headless renderer.
 pub fn bench_on(h: &Headless, opts: &BenchOptions) -> Result<BenchReport, RenderError> {
     let (scene, art, terrain) = synthetic_city(opts);
+    let camera = bench_camera(opts.camera, &scene, &terrain);
+    let frame = BenchFrame {
+        camera,
+        width: opts.width,
+        height: opts.height,
+        frames: opts.frames,
+    };
+    bench_scene(h, &scene, &art, &terrain, &frame)
+}
+
+/// The camera and image of a measured frame.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BenchFrame {
+    pub camera: Camera,
+    pub width: u32,
+    pub height: u32,
+    /// Frames measured (after one warm-up frame).
+    pub frames: u32,
+}
+
+/// Where a [`BenchCamera`] stands over a scene (the synthetic city's streets for `Ground`).
+pub fn bench_camera(which: BenchCamera, scene: &Scene, terrain: &Terrain) -> Camera {
+    let (lo, hi) = scene.bounds();
+    match which {
+        BenchCamera::Orbit => Camera::frame_scene((lo, hi)),
+        BenchCamera::Top => {
+            let half = 0.5 * (hi[1] - lo[1]).max(hi[0] - lo[0]).max(10.0);
+            Camera::top([(lo[0] + hi[0]) * 0.5, (lo[1] + hi[1]) * 0.5], half)
+        }
+        BenchCamera::Ground => {
+            // The city's blocks start at `lo` on a 100 m pitch with a 20 m street after each
+            // 80 m block: stand in the middle of the street east of the middle column, a
+            // tenth of the way in from the south edge, looking north.
+            let pitch = CITY_BLOCK + CITY_STREET;
+            let cols = ((hi[0] - lo[0]) / pitch).round().max(1.0);
+            let x = lo[0] + (cols * 0.5).floor() * pitch - CITY_STREET * 0.5;
+            let y = lo[1] + (hi[1] - lo[1]) * 0.1;
+            let z = terrain.height_at(x, y) + 2.0;
+            Camera::free(x, y, z, 0.0, 2.0)
+        }
+    }
+}
+
+/// Uploads a scene and measures `frame.frames` frames of it (after a warm-up frame).
+pub fn bench_scene(
+    h: &Headless,
+    scene: &Scene,
+    art: &ArtSet,
+    terrain: &Terrain,
+    frame: &BenchFrame,
+) -> Result<BenchReport, RenderError> {
     let started = Instant::now();
-    let mut gpu = h.upload(&scene, &art, &terrain)?;
+    let mut gpu = h.upload(scene, art, terrain)?;
     h.ctx
         .device
         .poll(wgpu::PollType::wait_indefinitely())
@@ -123,9 +202,9 @@ pub fn bench_on(h: &Headless, opts: &BenchOptions) -> Result<BenchReport, Render
     let upload_ms = started.elapsed().as_secs_f64() * 1000.0;
     let stats = gpu.stats();
 
-    let (w, hgt) = (opts.width.max(16), opts.height.max(16));
+    let (w, hgt) = (frame.width.max(16), frame.height.max(16));
     let params = FrameParams {
-        camera: Camera::frame_scene(scene.bounds()),
+        camera: frame.camera,
         ..FrameParams::default()
     };
     let ctx = &h.ctx;
@@ -143,7 +222,7 @@ pub fn bench_on(h: &Headless, opts: &BenchOptions) -> Result<BenchReport, Render
     let mut gpu_frames = 0u32;
     let mut draw_calls = 0;
     let mut triangles = 0;
-    let frames = opts.frames.max(1);
+    let frames = frame.frames.max(1);
     for frame in 0..=frames {
         let t0 = Instant::now();
         gpu.prepare(ctx, &params, w, hgt);
@@ -266,6 +345,10 @@ impl Timestamps {
     }
 }
 
+/// The synthetic city's block side and street width, meters.
+const CITY_BLOCK: f32 = 80.0;
+const CITY_STREET: f32 = 20.0;
+
 /// A city of `blocks` square blocks (80 m, 20 m streets) on rolling hills: each block a
 /// grid of tiles from one 512 px texture, objects spread over the blocks from `meshes`
 /// two-LOD boxes. Deterministic.
@@ -273,7 +356,7 @@ pub fn synthetic_city(opts: &BenchOptions) -> (Scene, ArtSet, Terrain) {
     let blocks = opts.blocks.max(1);
     let cols = (blocks as f64).sqrt().ceil() as usize;
     let rows = blocks.div_ceil(cols);
-    let (block, street) = (80.0f32, 20.0f32);
+    let (block, street) = (CITY_BLOCK, CITY_STREET);
     let pitch = block + street;
     let n = opts.tiles_per_side.max(1);
     let tile = block / n as f32;

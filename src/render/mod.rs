@@ -40,7 +40,10 @@ mod texture;
 mod tiles;
 mod trees;
 
-pub use bench::{bench, bench_on, synthetic_city, BenchOptions, BenchReport};
+pub use bench::{
+    bench, bench_camera, bench_on, bench_scene, synthetic_city, BenchCamera, BenchFrame,
+    BenchOptions, BenchReport,
+};
 pub use camera::Camera;
 pub use context::{GpuContext, RenderError};
 pub use framing::Framing;
