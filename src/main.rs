@@ -95,7 +95,7 @@ enum Command {
 
 #[derive(Subcommand)]
 enum BenchWhat {
-    /// 2,000 AGB blocks' worth of tiles (50,000) and 200,000 object instances.
+    /// A synthetic city of N object instances (200,000 by default) on tiled blocks.
     Render {
         /// Frame size in pixels.
         #[arg(long, default_value = "1920x1080", value_parser = parse_size)]
@@ -103,12 +103,19 @@ enum BenchWhat {
         /// Frames measured after a warm-up frame.
         #[arg(long, default_value_t = 5)]
         frames: u32,
-        /// Object instances in the city.
+        /// Object instances in the city (N).
         #[arg(long, default_value_t = 200_000)]
         objects: usize,
-        /// City blocks (25 tiles each).
-        #[arg(long, default_value_t = 2000)]
-        blocks: usize,
+        /// City blocks of 25 tiles each; by default one per 100 objects (at most 40,000).
+        #[arg(long)]
+        blocks: Option<usize>,
+        /// Where the camera stands: the whole city (orbit), in a street at 2 m (ground), or
+        /// straight above (top).
+        #[arg(long, default_value = "orbit")]
+        camera: agview::render::BenchCamera,
+        /// Print one JSON object instead of the table.
+        #[arg(long)]
+        json: bool,
     },
 }
 
@@ -251,18 +258,25 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                     frames,
                     objects,
                     blocks,
+                    camera,
+                    json,
                 },
         } => {
             let opts = agview::render::BenchOptions {
-                blocks,
+                blocks: blocks.unwrap_or_else(|| objects.div_ceil(100).clamp(1, 40_000)),
                 objects,
                 width: size.0,
                 height: size.1,
                 frames: frames.max(1),
+                camera,
                 ..Default::default()
             };
             let report = agview::render::bench(&opts)?;
-            out!("{report}");
+            if json {
+                out!("{}", report.to_json());
+            } else {
+                out!("{report}");
+            }
             Ok(ExitCode::SUCCESS)
         }
     }

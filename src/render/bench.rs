@@ -77,7 +77,7 @@ impl Default for BenchOptions {
 }
 
 /// What the bench measured.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct BenchReport {
     pub adapter: String,
     pub tiles: usize,
@@ -99,6 +99,13 @@ pub struct BenchReport {
     pub texture_bytes: u64,
     pub width: u32,
     pub height: u32,
+}
+
+impl BenchReport {
+    /// The report as one JSON object (`agview bench render --json`).
+    pub fn to_json(&self) -> serde_json::Value {
+        serde_json::to_value(self).unwrap_or(serde_json::Value::Null)
+    }
 }
 
 impl std::fmt::Display for BenchReport {
