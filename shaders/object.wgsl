@@ -6,7 +6,8 @@
 //             draw's LOD range [near, far] (common.wgsl)
 // Vertex buffer 0 (per vertex): mesh position, normal, s t — OBJ8 axes (+x east, +y up,
 //   +z south).
-// Vertex buffer 1 (per instance, 32 bytes): x, y, heading (radians clockwise from north),
+//   @group(2) culled path only: all instances and the visible lists (storage buffers)
+// Vertex buffer 1 (per instance, 32 bytes; or read from group 2 on the culled path): x, y, heading (radians clockwise from north),
 //   z offset; the unexaggerated ground height where the placement mode says (the
 //   height field's bilinear `height_at`, evaluated once per instance at upload), placement
 //   mode (0 draped, 1 graded, 2 delta, 3 scraper) plus 4 × the show levels' code (lo × 8 +
@@ -54,8 +55,22 @@ fn band_step(edge: f32, d: f32) -> f32 {
     return clamp((d - (edge - b)) / (2.0 * b), 0.0, 1.0);
 }
 
+// The culled path (src/render/cull.rs): the instances and this frame's visible lists, one
+// list per (mesh, LOD); each indirect draw's first instance is its list's place.
+@group(2) @binding(0) var<storage, read> all_instances: array<InstanceIn>;
+@group(2) @binding(1) var<storage, read> visible: array<u32>;
+
 @vertex
 fn vs_main(v: VertexIn, inst: InstanceIn) -> ObjectOut {
+    return place_vertex(v, inst);
+}
+
+@vertex
+fn vs_culled(v: VertexIn, @builtin(instance_index) k: u32) -> ObjectOut {
+    return place_vertex(v, all_instances[visible[k]]);
+}
+
+fn place_vertex(v: VertexIn, inst: InstanceIn) -> ObjectOut {
     var out: ObjectOut;
     let origin = instance_origin(inst);
     let d = distance(origin, frame.camera.xyz);

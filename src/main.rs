@@ -379,9 +379,10 @@ fn render_command(
         format!("{} feature(s): ", scene.features.len())
     };
     eprintln!(
-        "wrote {} ({width}x{height}) on {}: {features}{} tile(s), {} object(s), {} facade(s), {} tree(s)",
+        "wrote {} ({width}x{height}) on {}, {}: {features}{} tile(s), {} object(s), {} facade(s), {} tree(s)",
         out.display(),
         headless.ctx.describe(),
+        headless.renderer.culling().1,
         s.tiles,
         s.objects,
         s.facades,

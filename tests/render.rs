@@ -27,7 +27,7 @@ use agview::art::{
     ArtSet, BcFormat, FacadeArt, ForestArt, ImageData, ImagePixels, MeshArt, MeshLod, MeshVertex,
     SegmentArt, SegmentFloor, SegmentWall, TreeArt,
 };
-use agview::render::{Camera, FrameParams, Headless, Overlays};
+use agview::render::{Camera, Culling, FrameParams, Headless, Overlays};
 use agview::scene::{
     ArtRef, CornerMark, DebugMarks, FacadeInstance, ObjectInstance, Placement, Scene, Tile,
     TileTexture, TreeInstance,
@@ -73,7 +73,40 @@ fn render(
 ) -> image::RgbaImage {
     let hl = headless();
     let mut gpu = hl.upload(scene, art, terrain).expect("upload");
-    hl.render(&mut gpu, params, w, h).expect("render")
+    let img = hl.render(&mut gpu, params, w, h).expect("render");
+    same_on_every_path(&mut gpu, params, &img);
+    img
+}
+
+/// Every golden image must pass on every culling path: the scene is drawn again with the
+/// others (GPU, CPU, none) and each image must equal the first, pixel for pixel.
+fn same_on_every_path(
+    gpu: &mut agview::render::SceneGpu,
+    params: &FrameParams,
+    img: &image::RgbaImage,
+) {
+    let hl = headless();
+    let Some(first) = gpu.culling() else {
+        return; // no objects
+    };
+    for path in [Culling::Gpu, Culling::Cpu, Culling::Off] {
+        if path == first || gpu.set_culling(&hl.ctx, &hl.renderer, path) != path {
+            continue;
+        }
+        let other = hl
+            .render(gpu, params, img.width(), img.height())
+            .expect("render");
+        let differing = img
+            .pixels()
+            .zip(other.pixels())
+            .filter(|(a, b)| a != b)
+            .count();
+        assert_eq!(
+            differing, 0,
+            "{differing} pixels differ between culling {first} and {path}"
+        );
+    }
+    gpu.set_culling(&hl.ctx, &hl.renderer, first);
 }
 
 fn compare(name: &str, actual: &image::RgbaImage) {
@@ -775,6 +808,129 @@ fn density_1_vs_6() {
         gpu.stats().objects_shown,
         scene.objects.iter().filter(|o| o.visible_at(6)).count()
     );
+}
+
+#[test]
+fn city_from_the_ground_culled() {
+    // The bench's synthetic city seen from a street at 2 m: most of it is behind the camera
+    // or outside the view, and the far houses are at their second LOD. `render` checks that
+    // culling on the GPU, on the CPU and not at all give this same image.
+    let opts = agview::render::BenchOptions {
+        blocks: 64,
+        tiles_per_side: 2,
+        objects: 3000,
+        meshes: 3,
+        ..agview::render::BenchOptions::default()
+    };
+    let (scene, art, terrain) = agview::render::synthetic_city(&opts);
+    let camera =
+        agview::render::bench_camera(agview::render::BenchCamera::Ground, &scene, &terrain);
+    let params = FrameParams {
+        camera,
+        ..FrameParams::default()
+    };
+    check("city_from_the_ground", &scene, &art, &terrain, &params);
+    // What the culling kept: fewer than all, and every LOD draw's instances in the view.
+    let hl = headless();
+    let mut gpu = hl.upload(&scene, &art, &terrain).expect("upload");
+    hl.render(&mut gpu, &params, 320, 240).expect("render");
+    let s = gpu.cull_stats(&hl.ctx).expect("stats");
+    assert!(s.in_frustum > 0 && s.in_frustum < 3000, "{s:?}");
+    assert!(
+        s.submitted >= s.in_frustum && s.submitted < 2 * s.in_frustum,
+        "{s:?}"
+    );
+}
+
+#[test]
+fn gpu_and_cpu_culling_keep_the_same_instances_at_scale() {
+    // 70,000 houses of two LODs: 140,000 slots, so the GPU's prefix sum runs on two levels
+    // of workgroup totals. Its counts must be the CPU's, from the ground and from afar.
+    let opts = agview::render::BenchOptions {
+        blocks: 700,
+        tiles_per_side: 1,
+        objects: 70_000,
+        meshes: 3,
+        ..agview::render::BenchOptions::default()
+    };
+    let (scene, art, terrain) = agview::render::synthetic_city(&opts);
+    let hl = headless();
+    let mut gpu = hl.upload(&scene, &art, &terrain).expect("upload");
+    if gpu.set_culling(&hl.ctx, &hl.renderer, Culling::Gpu) != Culling::Gpu {
+        return; // an adapter without the GPU path: nothing to compare
+    }
+    for which in [
+        agview::render::BenchCamera::Ground,
+        agview::render::BenchCamera::Orbit,
+    ] {
+        let params = FrameParams {
+            camera: agview::render::bench_camera(which, &scene, &terrain),
+            density: 4,
+            ..FrameParams::default()
+        };
+        let mut counts = Vec::new();
+        for path in [Culling::Gpu, Culling::Cpu] {
+            gpu.set_culling(&hl.ctx, &hl.renderer, path);
+            hl.render(&mut gpu, &params, 64, 48).expect("render");
+            counts.push(gpu.cull_stats(&hl.ctx).expect("stats"));
+        }
+        assert_eq!(counts[0], counts[1], "{which:?}: GPU, then CPU");
+        assert!(counts[0].submitted > 0, "{which:?}");
+    }
+}
+
+#[test]
+fn an_instance_just_outside_the_view_is_not_submitted() {
+    // A 1 m cube whose bounding sphere lies half a meter outside the view's right edge, and
+    // the same cube half a meter further in, on every culling path.
+    let camera = Camera::free(0.0, 0.0, 1.5, 0.0, 0.0);
+    let (w, h) = (320u32, 240u32);
+    let m = camera.view_proj(w as f32 / h as f32);
+    let row = |i: usize| glam::Vec4::new(m.x_axis[i], m.y_axis[i], m.z_axis[i], m.w_axis[i]);
+    let right = row(3) - row(0);
+    let n = right.truncate().length();
+    let (normal, d) = (right.truncate() / n, right.w / n);
+    let radius = 0.5 * 3f32.sqrt();
+    // The cube's centre stands half a meter above its origin.
+    let place = |gap: f32| {
+        // A point on the ray along the view's right edge at 40 m, pushed along the plane's
+        // normal so that the sphere's surface is `gap` meters outside (negative: inside).
+        let mut p = glam::Vec3::new(0.0, 40.0, 1.5);
+        p -= normal * (normal.dot(p) + d);
+        p -= normal * (radius + gap);
+        [p.x, p.y]
+    };
+    let art = ArtSet {
+        meshes: vec![box_mesh("cube.obj", 1.0, 1.0, 1.0, Some(0))],
+        images: vec![solid("red", [220, 30, 30, 255])],
+        ..ArtSet::default()
+    };
+    let hl = headless();
+    for (gap, want) in [(0.5, 0), (-0.5, 1)] {
+        let pos = place(gap);
+        let mut o = object(0, pos, 0.0, Placement::Delta);
+        o.z_offset = 1.0; // centre at 1.5 m: level with the eye
+        let scene = Scene {
+            meshes: refs(&["cube.obj"]),
+            objects: vec![o],
+            ..Scene::default()
+        };
+        let terrain = Terrain::flat(400.0);
+        let mut gpu = hl.upload(&scene, &art, &terrain).expect("upload");
+        let params = FrameParams {
+            camera,
+            ..FrameParams::default()
+        };
+        for path in [Culling::Gpu, Culling::Cpu] {
+            let taken = gpu.set_culling(&hl.ctx, &hl.renderer, path);
+            hl.render(&mut gpu, &params, w, h).expect("render");
+            let s = gpu.cull_stats(&hl.ctx).expect("stats");
+            assert_eq!(
+                s.submitted, want,
+                "gap {gap} m on the {taken} path: {s:?} (cube at {pos:?})"
+            );
+        }
+    }
 }
 
 /// BC1 blocks for a `w × h` image where `f(bx, by)` gives each 4×4 block's 565 colour.

@@ -477,6 +477,7 @@ impl App {
                 Renderer::new(&ctx, format, samples)
             })
             .map_err(|e| e.to_string())?;
+        eprintln!("agview: {} on {}", renderer.culling().1, ctx.describe());
         let targets = FrameTargets::new(&ctx.device, &renderer, config.width, config.height);
         let egui =
             egui_wgpu::Renderer::new(&ctx.device, format, egui_wgpu::RendererOptions::default());
@@ -630,7 +631,14 @@ impl App {
                     messages.extend(s.messages.iter().cloned());
                 }
                 let watched = self.watcher.files().len();
-                let adapter = g.gpu.ctx.describe();
+                let adapter = format!(
+                    "{}, culling {}",
+                    g.gpu.ctx.describe(),
+                    self.shown
+                        .as_ref()
+                        .and_then(|s| s.gpu.culling())
+                        .map_or("-".to_string(), |c| c.to_string())
+                );
                 let cam = self.cam.as_ref();
                 let info = panel::Info {
                     asset: &self.args.asset,

@@ -80,11 +80,17 @@ impl Default for BenchOptions {
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct BenchReport {
     pub adapter: String,
+    /// The objects' culling path: `gpu`, `cpu` or `off`.
+    pub path: String,
     pub tiles: usize,
     pub tile_quads: usize,
     pub tile_triangles: usize,
     pub objects: usize,
     pub draw_calls: u32,
+    /// Instances shown at the density whose bounds meet the view.
+    pub instances_in_frustum: u64,
+    /// Instances submitted, summed over the (mesh, LOD) draws.
+    pub instances_submitted: u64,
     pub triangles_submitted: u64,
     /// Scene build on the CPU plus upload, milliseconds.
     pub upload_ms: f64,
@@ -94,9 +100,12 @@ pub struct BenchReport {
     pub gpu_ms: Option<f64>,
     /// Mean wall time from submit to the frame being done, milliseconds.
     pub frame_wall_ms: f64,
+    /// GPU bytes of the instances and the culling lists, per object.
     pub bytes_per_instance: usize,
     pub buffer_bytes: u64,
     pub texture_bytes: u64,
+    /// GPU bytes of every buffer and texture of the scene.
+    pub gpu_bytes: u64,
     pub width: u32,
     pub height: u32,
 }
@@ -117,7 +126,13 @@ impl std::fmt::Display for BenchReport {
             self.tiles, self.tile_quads, self.tile_triangles, self.objects
         )?;
         writeln!(f, "frame:              {}x{}", self.width, self.height)?;
+        writeln!(f, "culling:            {}", self.path)?;
         writeln!(f, "draw calls/frame:   {}", self.draw_calls)?;
+        writeln!(
+            f,
+            "instances/frame:    {} in the frustum, {} submitted (over the LOD draws)",
+            self.instances_in_frustum, self.instances_submitted
+        )?;
         writeln!(
             f,
             "triangles/frame:    {} submitted",
@@ -133,7 +148,8 @@ impl std::fmt::Display for BenchReport {
         writeln!(f, "GPU bytes/instance: {}", self.bytes_per_instance)?;
         write!(
             f,
-            "GPU memory:         {:.1} MB buffers, {:.1} MB textures",
+            "GPU memory:         {:.1} MB in all ({:.1} MB buffers, {:.1} MB textures)",
+            self.gpu_bytes as f64 / 1e6,
             self.buffer_bytes as f64 / 1e6,
             self.texture_bytes as f64 / 1e6
         )
@@ -207,7 +223,6 @@ pub fn bench_scene(
         .poll(wgpu::PollType::wait_indefinitely())
         .map_err(|e| RenderError::ReadBack(e.to_string()))?;
     let upload_ms = started.elapsed().as_secs_f64() * 1000.0;
-    let stats = gpu.stats();
 
     let (w, hgt) = (frame.width.max(16), frame.height.max(16));
     let params = FrameParams {
@@ -272,8 +287,19 @@ pub fn bench_scene(
         draw_calls = drawn.draw_calls;
         triangles = drawn.triangles;
     }
+    let culled = gpu.cull_stats(ctx)?;
+    let path = gpu.culling();
+    if path == Some(super::Culling::Gpu) {
+        // The object draws' counts are the GPU's: the CPU counted the other layers only.
+        triangles += culled.triangles;
+    }
+    let stats = gpu.stats();
     Ok(BenchReport {
         adapter: ctx.describe(),
+        path: path.map_or_else(|| "none".to_string(), |p| p.to_string()),
+        instances_in_frustum: culled.in_frustum,
+        instances_submitted: culled.submitted,
+        gpu_bytes: gpu.gpu_bytes(),
         tiles: scene.tiles.len(),
         tile_quads: stats.tile_quads,
         tile_triangles: stats.tile_triangles,
@@ -284,7 +310,7 @@ pub fn bench_scene(
         encode_ms: encode_total / f64::from(frames),
         gpu_ms: (gpu_frames > 0).then(|| gpu_total / f64::from(gpu_frames)),
         frame_wall_ms: wall_total / f64::from(frames),
-        bytes_per_instance: stats.bytes_per_instance,
+        bytes_per_instance: gpu.bytes_per_instance(),
         buffer_bytes: stats.buffer_bytes,
         texture_bytes: stats.texture_bytes,
         width: w,

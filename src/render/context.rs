@@ -41,7 +41,11 @@ impl std::fmt::Debug for GpuContext {
 /// Features used when the adapter has them: BC textures uploaded compressed, GPU timestamps
 /// for the bench.
 fn wanted_features() -> wgpu::Features {
-    wgpu::Features::TEXTURE_COMPRESSION_BC | wgpu::Features::TIMESTAMP_QUERY
+    // INDIRECT_FIRST_INSTANCE: the GPU culling path draws each (mesh, LOD) list from its own
+    // place in one buffer of visible instances (`cull.rs`).
+    wgpu::Features::TEXTURE_COMPRESSION_BC
+        | wgpu::Features::TIMESTAMP_QUERY
+        | wgpu::Features::INDIRECT_FIRST_INSTANCE
 }
 
 impl GpuContext {

@@ -27,6 +27,7 @@
 mod bench;
 mod camera;
 mod context;
+mod cull;
 mod draped;
 mod facades;
 mod framing;
@@ -46,6 +47,7 @@ pub use bench::{
 };
 pub use camera::Camera;
 pub use context::{GpuContext, RenderError};
+pub use cull::{CullStats, Culling};
 pub use framing::Framing;
 
 pub use headless::{render_to_rgba, write_png, Headless};

@@ -75,6 +75,8 @@ pub(crate) struct MeshBatch {
     pub texture: TexSource,
     /// A placeholder box standing for a missing mesh.
     pub placeholder: bool,
+    /// The mesh's bounds in OBJ8 axes (min, max), over all its LODs (culling).
+    pub bounds: ([f32; 3], [f32; 3]),
 }
 
 /// An instance with what density filtering needs.
@@ -177,10 +179,22 @@ impl ObjectSet {
             Some(t) if t < images => TexSource::Image(t),
             Some(_) => TexSource::Checker,
         };
+        let mut bounds = ([f32::MAX; 3], [f32::MIN; 3]);
+        for &i in &mesh.indices {
+            let p = mesh.vertices[i as usize].pos;
+            for (k, v) in p.into_iter().enumerate() {
+                bounds.0[k] = bounds.0[k].min(v);
+                bounds.1[k] = bounds.1[k].max(v);
+            }
+        }
+        if mesh.indices.is_empty() {
+            bounds = ([0.0; 3], [0.0; 3]);
+        }
         MeshBatch {
             lods,
             texture,
             placeholder: false,
+            bounds,
         }
     }
 
@@ -234,6 +248,7 @@ impl ObjectSet {
             }],
             texture: TexSource::Hazard,
             placeholder: true,
+            bounds: (lo, hi),
         }
     }
 

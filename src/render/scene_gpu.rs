@@ -13,6 +13,7 @@ use crate::scene::Scene;
 use crate::terrain::Terrain;
 
 use super::context::{GpuContext, RenderError};
+use super::cull::{self, CullStats, CullView, Culling, GpuCull, SegmentGpu, ViewGpu};
 use super::draped::DrapedSet;
 use super::facades::{self, FacadeKey};
 use super::objects::{InstanceGpu, ObjectSet, TexSource};
@@ -95,9 +96,138 @@ pub(crate) struct BatchGpu {
 pub(crate) struct ObjectsGpu {
     pub vertices: wgpu::Buffer,
     pub indices: wgpu::Buffer,
+    /// Every instance, grouped by mesh (a vertex buffer, and a storage buffer the culling
+    /// and the culled draws read where the GPU path is supported).
     pub instances: wgpu::Buffer,
     pub batches: Vec<BatchGpu>,
     set: ObjectSet,
+    /// The uploaded instances, on the CPU (the CPU path culls them).
+    list: Vec<InstanceGpu>,
+    /// One per (mesh, LOD) with instances, in drawing order, and the (batch, LOD) of each.
+    pub segments: Vec<SegmentGpu>,
+    pub owners: Vec<(usize, usize)>,
+    /// How this scene's instances are culled.
+    pub path: Culling,
+    /// The GPU path's buffers (built when the path is first taken).
+    pub gpu_cull: Option<GpuCull>,
+    /// The CPU path's visible instances of the last frame, and each segment's range in it.
+    pub cpu_buffer: Option<wgpu::Buffer>,
+    pub cpu_ranges: Vec<Range<u32>>,
+    /// The culling uniform of the last frame prepared (for the statistics).
+    last_view: Option<ViewGpu>,
+}
+
+impl ObjectsGpu {
+    /// Culls for the frame about to be drawn: writes the GPU path's view, or the CPU path's
+    /// lists.
+    fn prepare_cull(&mut self, ctx: &GpuContext, view: &CullView) {
+        let uniform = match &self.gpu_cull {
+            Some(g) => g.view_uniform(view),
+            None => cull_uniform(view, &self.segments),
+        };
+        self.last_view = Some(uniform);
+        match self.path {
+            Culling::Gpu => {
+                if let Some(g) = &self.gpu_cull {
+                    g.set_view(&ctx.queue, view);
+                }
+            }
+            Culling::Cpu => {
+                let mut visible = Vec::new();
+                self.cpu_ranges.clear();
+                for seg in &self.segments {
+                    let start = visible.len() as u32;
+                    let list = &self.list[seg.first as usize..(seg.first + seg.count) as usize];
+                    visible.extend(
+                        list.iter()
+                            .filter(|i| cull::test_instance(i, seg, &uniform).1)
+                            .copied(),
+                    );
+                    self.cpu_ranges.push(start..visible.len() as u32);
+                }
+                let bytes: &[u8] = bytemuck::cast_slice(&visible);
+                let fits = self
+                    .cpu_buffer
+                    .as_ref()
+                    .is_some_and(|b| b.size() >= bytes.len() as u64);
+                if !fits {
+                    self.cpu_buffer = Some(ctx.device.create_buffer(&wgpu::BufferDescriptor {
+                        label: Some("visible instances (CPU culling)"),
+                        size: (bytes.len() as u64).next_power_of_two().max(64),
+                        usage: wgpu::BufferUsages::VERTEX | wgpu::BufferUsages::COPY_DST,
+                        mapped_at_creation: false,
+                    }));
+                }
+                if let Some(b) = &self.cpu_buffer {
+                    if !bytes.is_empty() {
+                        ctx.queue.write_buffer(b, 0, bytes);
+                    }
+                }
+            }
+            Culling::Off => {}
+        }
+    }
+
+    /// What the last frame culled and submitted. The GPU path reads its counts back (waits
+    /// for the GPU); the others count on the CPU.
+    fn cull_stats(&self, ctx: &GpuContext) -> Result<CullStats, RenderError> {
+        if let (Culling::Gpu, Some(g)) = (self.path, &self.gpu_cull) {
+            return g.read_stats(ctx);
+        }
+        let Some(view) = &self.last_view else {
+            return Ok(CullStats::default());
+        };
+        let mut s = cull::cpu_stats(&self.list, &self.segments, view);
+        if self.path == Culling::Off {
+            s.submitted = 0;
+            s.triangles = 0;
+            for seg in &self.segments {
+                s.submitted += u64::from(seg.count);
+                s.triangles += u64::from(seg.count) * u64::from(seg.index_count / 3);
+            }
+        }
+        Ok(s)
+    }
+
+    /// Takes a culling path: the GPU path where the renderer and the instance buffer allow
+    /// it (its buffers are built the first time), else the CPU path.
+    fn set_path(&mut self, device: &wgpu::Device, renderer: &Renderer, path: Culling) {
+        let storage = self.instances.usage().contains(wgpu::BufferUsages::STORAGE);
+        self.path = match (path, &renderer.cull) {
+            (Culling::Gpu, Some(pipes)) if storage => {
+                if self.gpu_cull.is_none() {
+                    self.gpu_cull = Some(GpuCull::new(
+                        device,
+                        pipes,
+                        &self.instances,
+                        self.segments.clone(),
+                        self.owners.clone(),
+                    ));
+                }
+                Culling::Gpu
+            }
+            (Culling::Gpu, _) => Culling::Cpu,
+            (p, _) => p,
+        };
+        if self.path != Culling::Cpu {
+            self.cpu_buffer = None;
+            self.cpu_ranges.clear();
+        }
+    }
+
+    /// GPU bytes of the instances and the culling lists.
+    fn instance_bytes(&self) -> u64 {
+        self.instances.size()
+            + self.gpu_cull.as_ref().map_or(0, |g| g.bytes)
+            + self.cpu_buffer.as_ref().map_or(0, |b| b.size())
+    }
+}
+
+/// The culling uniform of a view over `segments` (the CPU path's copy of what the GPU path
+/// writes).
+fn cull_uniform(view: &CullView, segments: &[SegmentGpu]) -> ViewGpu {
+    let slots = segments.iter().map(|s| s.count).sum();
+    view.uniform(slots, segments.len() as u32)
 }
 
 pub(crate) struct FacadesGpu {
@@ -466,10 +596,25 @@ impl SceneGpu {
                 lod_materials.push(lods);
             }
             let (list, ranges) = set.instances();
-            let instances = instance_buffer(device, &list);
+            let (segments, owners) = cull::segments(&set.batches, &ranges);
+            let mut path = renderer.culling;
+            let storage_ok = (list.len() * std::mem::size_of::<InstanceGpu>()) as u64
+                <= device.limits().max_storage_buffer_binding_size;
+            if path == Culling::Gpu && (renderer.cull.is_none() || !storage_ok) {
+                if !storage_ok {
+                    warnings.push(format!(
+                        "{} object instances are more than the adapter can bind for GPU culling; \
+                         culled on the CPU",
+                        list.len()
+                    ));
+                }
+                path = Culling::Cpu;
+            }
+            let gpu_usable = renderer.cull.is_some() && storage_ok;
+            let instances = instance_buffer(device, &list, gpu_usable);
             buffer_bytes
                 .set(buffer_bytes.get() + (list.len() * std::mem::size_of::<InstanceGpu>()) as u64);
-            Some(ObjectsGpu {
+            let mut o = ObjectsGpu {
                 vertices: buffer("mesh vertices", bytemuck::cast_slice(&set.vertices), vertex),
                 indices: buffer("mesh indices", bytemuck::cast_slice(&set.indices), index),
                 instances,
@@ -479,7 +624,17 @@ impl SceneGpu {
                     .map(|(lods, instances)| BatchGpu { lods, instances })
                     .collect(),
                 set,
-            })
+                list,
+                segments,
+                owners,
+                path: Culling::Off,
+                gpu_cull: None,
+                cpu_buffer: None,
+                cpu_ranges: Vec::new(),
+                last_view: None,
+            };
+            o.set_path(device, renderer, path);
+            Some(o)
         };
 
         // Facades and library objects.
@@ -619,7 +774,9 @@ impl SceneGpu {
         stats.object_draws = objects.as_ref().map_or(0, count_object_draws);
         stats.buffer_bytes = buffer_bytes.get();
         stats.texture_bytes = texture_bytes;
-        stats.bytes_per_instance = std::mem::size_of::<InstanceGpu>();
+        stats.bytes_per_instance = objects
+            .as_ref()
+            .map_or(std::mem::size_of::<InstanceGpu>(), bytes_per_instance);
         stats.upload_ms = started.elapsed().as_secs_f64() * 1000.0;
         let tile_lod = if scene.tile_lod.is_finite() && scene.tile_lod > 0.0 {
             scene.tile_lod
@@ -664,6 +821,47 @@ impl SceneGpu {
         if let Some(o) = &self.objects {
             self.stats.objects_shown = o.set.shown_at(level);
         }
+    }
+
+    /// Culls this scene's objects another way ([`Culling`]); `Gpu` falls back to `Cpu` where
+    /// the renderer cannot run it. Returns the path taken.
+    pub fn set_culling(&mut self, ctx: &GpuContext, renderer: &Renderer, path: Culling) -> Culling {
+        match &mut self.objects {
+            Some(o) => {
+                o.set_path(&ctx.device, renderer, path);
+                self.stats.bytes_per_instance = bytes_per_instance(o);
+                o.path
+            }
+            None => path,
+        }
+    }
+
+    /// The culling path of this scene's objects.
+    pub fn culling(&self) -> Option<Culling> {
+        self.objects.as_ref().map(|o| o.path)
+    }
+
+    /// What the last frame's culling kept and submitted (waits for the GPU on the GPU path:
+    /// for tests and benches).
+    pub fn cull_stats(&self, ctx: &GpuContext) -> Result<CullStats, RenderError> {
+        match &self.objects {
+            Some(o) => o.cull_stats(ctx),
+            None => Ok(CullStats::default()),
+        }
+    }
+
+    /// GPU bytes per object instance now: the instance records and the culling lists.
+    pub fn bytes_per_instance(&self) -> usize {
+        self.objects.as_ref().map_or(0, bytes_per_instance)
+    }
+
+    /// GPU bytes of buffers and textures, the culling's included.
+    pub fn gpu_bytes(&self) -> u64 {
+        let extra = self.objects.as_ref().map_or(0, |o| {
+            o.gpu_cull.as_ref().map_or(0, |g| g.bytes)
+                + o.cpu_buffer.as_ref().map_or(0, |b| b.size())
+        });
+        self.stats.buffer_bytes + self.stats.texture_bytes + extra
     }
 
     /// Changes the terrain's vertical exaggeration: a uniform, nothing is re-uploaded.
@@ -722,6 +920,16 @@ impl SceneGpu {
         };
         ctx.queue
             .write_buffer(&self.frame_buffer, 0, bytemuck::bytes_of(&u));
+        if let Some(o) = &mut self.objects {
+            let view = CullView {
+                view_proj: params.camera.view_proj(aspect),
+                lod_eye: eye,
+                exaggeration: self.exaggeration,
+                band: u.params[2],
+                density: self.density,
+            };
+            o.prepare_cull(ctx, &view);
+        }
         self.frame = params.clone();
     }
 
@@ -735,6 +943,13 @@ impl SceneGpu {
     }
 }
 
+/// GPU bytes per object instance: the instance records and the culling lists, divided by
+/// the instance count.
+fn bytes_per_instance(o: &ObjectsGpu) -> usize {
+    let n = o.list.len().max(1) as u64;
+    o.instance_bytes().div_ceil(n) as usize
+}
+
 fn sane_len(v: f32, default: f32) -> f32 {
     if v.is_finite() && v > 0.01 {
         v
@@ -743,14 +958,18 @@ fn sane_len(v: f32, default: f32) -> f32 {
     }
 }
 
-fn instance_buffer(device: &wgpu::Device, list: &[InstanceGpu]) -> wgpu::Buffer {
+fn instance_buffer(device: &wgpu::Device, list: &[InstanceGpu], storage: bool) -> wgpu::Buffer {
     // Never empty: a zero-sized vertex buffer cannot be bound.
     let dummy = [InstanceGpu::zeroed()];
     let data: &[InstanceGpu] = if list.is_empty() { &dummy } else { list };
+    let mut usage = wgpu::BufferUsages::VERTEX | wgpu::BufferUsages::COPY_DST;
+    if storage {
+        usage |= wgpu::BufferUsages::STORAGE;
+    }
     device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
         label: Some("object instances"),
         contents: bytemuck::cast_slice(data),
-        usage: wgpu::BufferUsages::VERTEX,
+        usage,
     })
 }
 
