@@ -843,6 +843,61 @@ fn city_from_the_ground_culled() {
 }
 
 #[test]
+fn a_new_terrain_moves_the_objects_without_a_new_upload() {
+    // Houses graded and draped on hills; the hills then grow twice as high. The scene on the
+    // new terrain (heights rewritten, ground heights placed on the GPU) must look like a
+    // fresh upload on it, with not a byte more uploaded.
+    let opts = agview::render::BenchOptions {
+        blocks: 16,
+        tiles_per_side: 2,
+        objects: 400,
+        meshes: 2,
+        ..agview::render::BenchOptions::default()
+    };
+    let (mut scene, art, low) = agview::render::synthetic_city(&opts);
+    for (k, o) in scene.objects.iter_mut().enumerate() {
+        if k % 2 == 0 {
+            o.mode = Placement::Draped;
+        }
+    }
+    let mut high = low.clone();
+    for h in &mut high.heights {
+        *h *= 2.0;
+    }
+    let params = FrameParams {
+        camera: Camera::orbit([0.0, 0.0, 40.0], 500.0, 30.0, 25.0),
+        ..FrameParams::default()
+    };
+    let hl = headless();
+    let mut gpu = hl.upload(&scene, &art, &low).expect("upload");
+    let before = hl.render(&mut gpu, &params, 320, 240).expect("render");
+    let bytes = gpu.stats().buffer_bytes;
+    assert!(gpu
+        .set_terrain(&hl.ctx, &hl.renderer, &high)
+        .expect("terrain"));
+    let moved = hl.render(&mut gpu, &params, 320, 240).expect("render");
+    let mut fresh = hl.upload(&scene, &art, &high).expect("upload");
+    let want = hl.render(&mut fresh, &params, 320, 240).expect("render");
+    let differing = |a: &image::RgbaImage, b: &image::RgbaImage| {
+        a.pixels()
+            .zip(b.pixels())
+            .filter(|(p, q)| p.0.iter().zip(q.0).any(|(x, y)| x.abs_diff(y) > 8))
+            .count()
+    };
+    assert!(differing(&before, &want) > 3000, "the terrain change shows");
+    let off = differing(&moved, &want);
+    assert!(
+        off <= 80,
+        "{off} pixels differ from a fresh upload on the new terrain"
+    );
+    assert_eq!(gpu.stats().buffer_bytes, bytes);
+    // Another grid cannot be swapped in: the tiles are cut along it.
+    assert!(!gpu
+        .set_terrain(&hl.ctx, &hl.renderer, &Terrain::flat(300.0))
+        .expect("terrain"));
+}
+
+#[test]
 fn gpu_and_cpu_culling_keep_the_same_instances_at_scale() {
     // 70,000 houses of two LODs: 140,000 slots, so the GPU's prefix sum runs on two levels
     // of workgroup totals. Its counts must be the CPU's, from the ground and from afar.

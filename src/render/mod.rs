@@ -36,6 +36,7 @@ mod headless;
 mod objects;
 mod overlay;
 mod pipelines;
+mod placement;
 mod scene_gpu;
 mod texture;
 mod tiles;

@@ -83,6 +83,8 @@ pub(crate) struct MeshBatch {
 #[derive(Debug, Clone, Copy)]
 struct Placed {
     gpu: InstanceGpu,
+    /// Where the ground height is read: under the origin when draped, else the ground point.
+    at: [f32; 2],
     show: [u8; 2],
     thin: f32,
 }
@@ -264,6 +266,11 @@ impl ObjectSet {
         (list, ranges)
     }
 
+    /// Where each instance's ground height is read, in the order of [`ObjectSet::instances`].
+    pub fn ground_points(&self) -> Vec<[f32; 2]> {
+        self.placed.iter().flatten().map(|p| p.at).collect()
+    }
+
     /// How many objects show at a density level.
     pub fn shown_at(&self, level: u8) -> usize {
         self.placed
@@ -306,6 +313,7 @@ fn placed(o: &ObjectInstance, k: usize, terrain: &Terrain) -> Option<Placed> {
     // A per-object seed so neighbouring objects do not dither in the same pattern.
     let seed = ((k as f64 * 0.618_033_988_749_895).fract()) as f32;
     Some(Placed {
+        at,
         gpu: InstanceGpu {
             pos_heading: [o.pos[0], o.pos[1], o.heading.to_radians(), o.z_offset],
             ground_mode: [ground, mode + 4.0 * show_code(o.show) as f32, seed, o.thin],

@@ -64,6 +64,8 @@ pub struct Renderer {
     /// The objects drawn from the GPU culling's lists (`vs_culled`), where supported.
     objects_culled: Option<wgpu::RenderPipeline>,
     pub(crate) cull: Option<CullPipelines>,
+    /// The placement pass ([`super::placement`]), with the GPU culling's needs.
+    pub(crate) place: Option<super::placement::PlacePipeline>,
     /// The culling path new scenes take ([`Culling::choose`]) and why.
     pub(crate) culling: Culling,
     culling_reason: String,
@@ -260,6 +262,8 @@ impl Renderer {
         });
         let (culling, culling_reason) = Culling::choose(ctx);
         let cull = Culling::gpu_supported(ctx).then(|| CullPipelines::new(device));
+        let place =
+            Culling::gpu_supported(ctx).then(|| super::placement::PlacePipeline::new(device));
         let objects_culled = cull.as_ref().map(|c| {
             let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
                 label: Some("frame + material + culled instances"),
@@ -347,6 +351,7 @@ impl Renderer {
             objects,
             objects_culled,
             cull,
+            place,
             culling,
             culling_reason,
             facades,

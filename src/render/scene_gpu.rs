@@ -19,6 +19,7 @@ use super::facades::{self, FacadeKey};
 use super::objects::{InstanceGpu, ObjectSet, TexSource};
 use super::overlay;
 use super::pipelines::Renderer;
+use super::placement::GpuPlacement;
 use super::texture::{self, GpuTexture};
 use super::tiles::{self, Grid};
 use super::trees;
@@ -115,6 +116,8 @@ pub(crate) struct ObjectsGpu {
     pub cpu_ranges: Vec<Range<u32>>,
     /// The culling uniform of the last frame prepared (for the statistics).
     last_view: Option<ViewGpu>,
+    /// The sample points the placement pass reads ground heights at (GPU path adapters).
+    placement: Option<GpuPlacement>,
 }
 
 impl ObjectsGpu {
@@ -218,6 +221,7 @@ impl ObjectsGpu {
     /// GPU bytes of the instances and the culling lists.
     fn instance_bytes(&self) -> u64 {
         self.instances.size()
+            + self.placement.as_ref().map_or(0, |p| p.bytes())
             + self.gpu_cull.as_ref().map_or(0, |g| g.bytes)
             + self.cpu_buffer.as_ref().map_or(0, |b| b.size())
     }
@@ -274,6 +278,9 @@ pub struct SceneGpuStats {
 /// Everything one scene needs on the GPU.
 pub struct SceneGpu {
     frame_buffer: wgpu::Buffer,
+    /// The height field (R32Float, `resolution²`), rewritten in place by `set_terrain`.
+    height_texture: wgpu::Texture,
+    height_view: wgpu::TextureView,
     pub(crate) frame_bind_group: wgpu::BindGroup,
     pub(crate) terrain_indices: wgpu::Buffer,
     pub(crate) terrain_index_count: u32,
@@ -632,7 +639,11 @@ impl SceneGpu {
                 cpu_buffer: None,
                 cpu_ranges: Vec::new(),
                 last_view: None,
+                placement: None,
             };
+            if gpu_usable && renderer.place.is_some() {
+                o.placement = Some(GpuPlacement::new(device, &o.set.ground_points()));
+            }
             o.set_path(device, renderer, path);
             Some(o)
         };
@@ -785,6 +796,8 @@ impl SceneGpu {
         };
         Ok(SceneGpu {
             frame_buffer,
+            height_texture,
+            height_view,
             frame_bind_group,
             terrain_indices,
             terrain_index_count: grid_indices.len() as u32,
@@ -862,6 +875,82 @@ impl SceneGpu {
                 + o.cpu_buffer.as_ref().map_or(0, |b| b.size())
         });
         self.stats.buffer_bytes + self.stats.texture_bytes + extra
+    }
+
+    /// Puts the scene on another terrain. When the new height field has the old one's grid
+    /// (the same resolution, size and centre), only the heights are uploaded: tiles and
+    /// draped parts follow the height field in their shaders, and the objects' ground
+    /// heights are computed from it again on the GPU by the placement pass — nothing is laid
+    /// out or uploaded again (without compute shaders they are computed on the CPU and the
+    /// instance buffer is rewritten). Returns `false`, changing nothing, when the grid
+    /// differs or the terrain is inconsistent: tiles are cut along the grid, so the scene
+    /// must then be uploaded again ([`SceneGpu::new`]).
+    pub fn set_terrain(
+        &mut self,
+        ctx: &GpuContext,
+        renderer: &Renderer,
+        terrain: &Terrain,
+    ) -> Result<bool, RenderError> {
+        if !terrain.is_valid()
+            || terrain.resolution != self.resolution
+            || Grid::of(terrain) != self.grid
+        {
+            return Ok(false);
+        }
+        ctx.checked("changing the terrain", || {
+            let n = self.resolution;
+            ctx.queue.write_texture(
+                wgpu::TexelCopyTextureInfo {
+                    texture: &self.height_texture,
+                    mip_level: 0,
+                    origin: wgpu::Origin3d::ZERO,
+                    aspect: wgpu::TextureAspect::All,
+                },
+                bytemuck::cast_slice(&terrain.heights),
+                wgpu::TexelCopyBufferLayout {
+                    offset: 0,
+                    bytes_per_row: Some(n * 4),
+                    rows_per_image: Some(n),
+                },
+                wgpu::Extent3d {
+                    width: n,
+                    height: n,
+                    depth_or_array_layers: 1,
+                },
+            );
+            if let Some(o) = &mut self.objects {
+                // The CPU's copy (the CPU path culls it) follows the terrain too.
+                let points = o.set.ground_points();
+                for (inst, at) in o.list.iter_mut().zip(&points) {
+                    inst.ground_mode[0] = terrain.raw_height_at(at[0], at[1]);
+                }
+                match (&o.placement, &renderer.place) {
+                    (Some(p), Some(pipe)) => {
+                        let mut encoder =
+                            ctx.device
+                                .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                                    label: Some("placement"),
+                                });
+                        p.encode(
+                            &ctx.device,
+                            &mut encoder,
+                            pipe,
+                            &o.instances,
+                            &self.height_view,
+                            (self.grid.origin, self.grid.cell, n),
+                        );
+                        ctx.queue.submit([encoder.finish()]);
+                    }
+                    _ => ctx
+                        .queue
+                        .write_buffer(&o.instances, 0, bytemuck::cast_slice(&o.list)),
+                }
+            }
+        })?;
+        if terrain.exaggeration.is_finite() {
+            self.exaggeration = terrain.exaggeration;
+        }
+        Ok(true)
     }
 
     /// Changes the terrain's vertical exaggeration: a uniform, nothing is re-uploaded.
