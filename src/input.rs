@@ -18,7 +18,7 @@ use crate::scene::GeoFrame;
 pub const METERS_PER_DEGREE: f64 = 111_319.490_793_273_6;
 
 /// The layout options every layout-driven command takes.
-#[derive(Debug, Clone, Default, clap::Args)]
+#[derive(Debug, Clone, Default, PartialEq, clap::Args)]
 pub struct LayoutArgs {
     /// Polygon (or point) file: GeoJSON, or DSF text (its polygons whose POLYGON_DEF names
     /// the asset).

@@ -63,6 +63,8 @@ pub enum Trigger {
 /// A scene ready to draw.
 pub struct Ready {
     pub view: Document,
+    /// The art the scene was uploaded with (a new terrain is framed with it).
+    pub art: Arc<ArtSet>,
     pub art_warnings: Vec<Diagnostic>,
     pub gpu: SceneGpu,
     /// What the default view frames, over the terrain the scene is drawn on (the fly camera
@@ -342,6 +344,7 @@ fn load_one(
     }
     Some(Outcome::Ready(Box::new(Ready {
         art_warnings: art.warnings.clone(),
+        art: art.clone(),
         view,
         gpu: scene_gpu,
         framing,

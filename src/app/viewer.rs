@@ -161,6 +161,7 @@ pub fn run(args: ViewArgs) -> anyhow::Result<ExitCode> {
 /// The scene on screen.
 struct Shown {
     view: Document,
+    art: Arc<crate::art::ArtSet>,
     gpu: SceneGpu,
     /// What the default view frames.
     framing: Framing,
@@ -323,14 +324,56 @@ impl App {
             self.job.layout.polygon = None;
             self.job.layout.polygon_index = None;
         }
+        let before = self.job.clone();
         self.job.render.terrain = match c.terrain {
             TerrainKind::Flat => TerrainSpec::Flat,
             TerrainKind::Hills => TerrainSpec::Hills,
             TerrainKind::Heightmap => TerrainSpec::Heightmap(PathBuf::from(c.heightmap.trim())),
         };
+        if self.new_terrain_in_place(&before) {
+            self.request_redraw();
+            return;
+        }
         self.loading = true;
         self.loader.load(self.job.clone(), Trigger::Params);
         self.request_redraw();
+    }
+
+    /// When only the terrain changed and the layout does not depend on it (no `SLOPE_LIMIT`
+    /// screening), puts the shown scene on the new terrain without loading it again: the
+    /// height field is rewritten and the objects are placed on it on the GPU
+    /// ([`SceneGpu::set_terrain`]); where the new terrain has another grid, the laid-out
+    /// scene is uploaded again, still without a new layout. False when a load is needed.
+    fn new_terrain_in_place(&mut self, before: &LoadJob) -> bool {
+        let same_layout = self.job.layout == before.layout
+            && self.job.asset == before.asset
+            && self.job.synthetic_city.is_none()
+            && before.synthetic_city.is_none();
+        let (Some(s), Some(g)) = (self.shown.as_mut(), self.gfx.as_ref()) else {
+            return false;
+        };
+        if !same_layout || s.view.terrain_dependent || self.loading {
+            return false;
+        }
+        let scene = &s.view.loaded.scene;
+        let Ok(terrain) = self.job.render.terrain_for(scene) else {
+            return false; // the loader reports the error
+        };
+        let (ctx, renderer) = (&g.gpu.ctx, &g.gpu.renderer);
+        match s.gpu.set_terrain(ctx, renderer, &terrain) {
+            Ok(true) => {}
+            Ok(false) => match SceneGpu::new(ctx, renderer, scene, &s.art, &terrain) {
+                Ok(gpu) => s.gpu = gpu,
+                Err(_) => return false,
+            },
+            Err(_) => return false,
+        }
+        s.framing =
+            Framing::new(scene, Some(&s.art), Some(&terrain)).with_ground(Arc::new(terrain));
+        if let Some(c) = &mut self.cam {
+            c.set_framing(s.framing.clone());
+        }
+        true
     }
 
     fn request_redraw(&self) {
@@ -379,6 +422,7 @@ impl App {
     fn accept(&mut self, r: Ready) {
         let Ready {
             view,
+            art,
             art_warnings,
             gpu,
             framing,
@@ -425,6 +469,7 @@ impl App {
         self.error = None;
         self.shown = Some(Shown {
             view,
+            art,
             gpu,
             messages,
             framing,
