@@ -7,8 +7,12 @@
 //!   and never changed afterwards.
 //! - [`SceneGpu`]: everything uploaded for one scene (height field, tile pieces, meshes,
 //!   instances, facades, trees, overlay lines, textures). Built once per scene change;
-//!   changing the object density rebuilds only the instance buffer, changing the terrain
-//!   exaggeration only a uniform.
+//!   the object density and the terrain exaggeration are uniforms, and a new terrain on the
+//!   same grid rewrites the height field and places the objects on it in a compute pass
+//!   ([`SceneGpu::set_terrain`]).
+//! - Culling ([`Culling`], `cull.rs`): per frame and view, compute passes keep the instances
+//!   in the frustum, their LOD bands and the density, in order-keeping lists drawn with
+//!   indirect draws; a CPU path for adapters without compute or indirect draws.
 //! - [`FrameParams`]: the camera and toggles of one frame, written to a uniform buffer by
 //!   [`SceneGpu::prepare`].
 //!

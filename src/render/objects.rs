@@ -117,8 +117,14 @@ impl ObjectSet {
         }
         let unknown = set.add_box(None);
         set.batches.push(unknown);
-        set.placed = vec![Vec::new(); set.batches.len()];
         let last = set.batches.len() - 1;
+        // Each batch's list made at its size once: growing ten million instances by doubling
+        // copied them several times over.
+        let mut sizes = vec![0usize; set.batches.len()];
+        for o in &scene.objects {
+            sizes[o.index.min(last)] += 1;
+        }
+        set.placed = sizes.into_iter().map(Vec::with_capacity).collect();
         let mut out_of_range = 0usize;
         for (k, o) in scene.objects.iter().enumerate() {
             let b = if o.index < art.meshes.len() {
@@ -256,7 +262,7 @@ impl ObjectSet {
 
     /// Every instance, grouped by batch (what is uploaded: the shader applies the density).
     pub fn instances(&self) -> (Vec<InstanceGpu>, Vec<std::ops::Range<u32>>) {
-        let mut list = Vec::new();
+        let mut list = Vec::with_capacity(self.total());
         let mut ranges = Vec::with_capacity(self.placed.len());
         for batch in &self.placed {
             let start = list.len() as u32;
