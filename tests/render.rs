@@ -911,6 +911,11 @@ fn gpu_and_cpu_culling_keep_the_same_instances_at_scale() {
     let (scene, art, terrain) = agview::render::synthetic_city(&opts);
     let hl = headless();
     let mut gpu = hl.upload(&scene, &art, &terrain).expect("upload");
+    // The same scene culled in windows of 10,000 instances, as an adapter with a small
+    // storage binding limit culls ten million.
+    std::env::set_var("AGVIEW_CULL_PAGE_BYTES", (32 * 10_000).to_string());
+    let mut paged = hl.upload(&scene, &art, &terrain).expect("upload");
+    std::env::remove_var("AGVIEW_CULL_PAGE_BYTES");
     if gpu.set_culling(&hl.ctx, &hl.renderer, Culling::Gpu) != Culling::Gpu {
         return; // an adapter without the GPU path: nothing to compare
     }
@@ -924,12 +929,17 @@ fn gpu_and_cpu_culling_keep_the_same_instances_at_scale() {
             ..FrameParams::default()
         };
         let mut counts = Vec::new();
+        let mut images = Vec::new();
         for path in [Culling::Gpu, Culling::Cpu] {
             gpu.set_culling(&hl.ctx, &hl.renderer, path);
-            hl.render(&mut gpu, &params, 64, 48).expect("render");
+            images.push(hl.render(&mut gpu, &params, 64, 48).expect("render"));
             counts.push(gpu.cull_stats(&hl.ctx).expect("stats"));
         }
+        images.push(hl.render(&mut paged, &params, 64, 48).expect("render"));
+        counts.push(paged.cull_stats(&hl.ctx).expect("stats"));
         assert_eq!(counts[0], counts[1], "{which:?}: GPU, then CPU");
+        assert_eq!(counts[0], counts[2], "{which:?}: GPU, then GPU in windows");
+        assert!(images[0] == images[1] && images[0] == images[2], "{which:?}");
         assert!(counts[0].submitted > 0, "{which:?}");
     }
 }

@@ -179,17 +179,21 @@ pub(crate) fn frustum_planes(m: Mat4) -> [[f32; 4]; 6] {
     })
 }
 
-/// The segments of a scene's objects: one per (mesh, LOD) of every mesh with instances, in
-/// drawing order, with the (batch, LOD) each stands for.
+/// The segments of a scene's objects in the instances `page` (all of them, or one window of
+/// the instance buffer the adapter can bind at once): one per (mesh, LOD) of every mesh with
+/// instances there, in drawing order, counted from the page's start, with the (batch, LOD)
+/// each stands for.
 pub(crate) fn segments(
     batches: &[MeshBatch],
     ranges: &[Range<u32>],
+    page: Range<u32>,
 ) -> (Vec<SegmentGpu>, Vec<(usize, usize)>) {
     let mut list = Vec::new();
     let mut owners = Vec::new();
     let mut slot = 0u32;
     for (b, (batch, range)) in batches.iter().zip(ranges).enumerate() {
-        if range.is_empty() {
+        let (start, end) = (range.start.max(page.start), range.end.min(page.end));
+        if start >= end {
             continue;
         }
         let (lo, hi) = batch.bounds;
@@ -201,8 +205,8 @@ pub(crate) fn segments(
         let radius = 0.5 * Vec3::from(hi).distance(Vec3::from(lo));
         for (l, lod) in batch.lods.iter().enumerate() {
             list.push(SegmentGpu {
-                first: range.start,
-                count: range.len() as u32,
+                first: start - page.start,
+                count: end - start,
                 slot_base: slot,
                 rank: l as u32,
                 index_count: lod.index_count,
@@ -212,10 +216,36 @@ pub(crate) fn segments(
                 sphere: [centre[0], centre[1], centre[2], radius],
             });
             owners.push((b, l));
-            slot += range.len() as u32;
+            slot += end - start;
         }
     }
     (list, owners)
+}
+
+/// The largest storage binding the culling and placement passes use: the adapter's, or less
+/// when `AGVIEW_CULL_PAGE_BYTES` says so (a test of the windows on a small scene).
+pub(crate) fn max_binding(device: &wgpu::Device) -> u64 {
+    let adapter = device.limits().max_storage_buffer_binding_size;
+    std::env::var("AGVIEW_CULL_PAGE_BYTES")
+        .ok()
+        .and_then(|v| v.parse::<u64>().ok())
+        .map_or(adapter, |v| v.min(adapter))
+}
+
+/// The instance buffer cut into windows of at most `max_bytes` each (the adapter's largest
+/// storage binding), each starting at a multiple of 256 instances (so that every buffer laid
+/// out per instance starts its window on the binding alignment).
+pub(crate) fn pages(instances: u32, max_bytes: u64) -> Vec<Range<u32>> {
+    let size = std::mem::size_of::<InstanceGpu>() as u64;
+    let per = ((max_bytes / size) / 256 * 256).clamp(256, u64::from(u32::MAX / 2)) as u32;
+    let mut out = Vec::new();
+    let mut start = 0u32;
+    while start < instances {
+        let end = instances.min(start.saturating_add(per));
+        out.push(start..end);
+        start = end;
+    }
+    out
 }
 
 /// The cull shader's tests for one instance and one segment, on the CPU: whether its bounds
@@ -276,6 +306,14 @@ pub struct CullStats {
     pub submitted: u64,
     /// Triangles submitted.
     pub triangles: u64,
+}
+
+impl std::ops::AddAssign for CullStats {
+    fn add_assign(&mut self, o: CullStats) {
+        self.in_frustum += o.in_frustum;
+        self.submitted += o.submitted;
+        self.triangles += o.triangles;
+    }
 }
 
 /// [`CullStats`] of a view on the CPU (the CPU path's lists, or what the GPU path computes).
@@ -434,15 +472,24 @@ pub(crate) struct GpuCull {
 }
 
 impl GpuCull {
-    /// Buffers for culling `instances` (a storage buffer of `InstanceGpu`) grouped as
-    /// `segments` say.
+    /// Buffers for culling the instances `page` of `instances` (a storage buffer of
+    /// `InstanceGpu`), grouped as `segments` say.
     pub fn new(
         device: &wgpu::Device,
         pipes: &CullPipelines,
         instances: &wgpu::Buffer,
+        page: Range<u32>,
         segments: Vec<SegmentGpu>,
         owners: Vec<(usize, usize)>,
     ) -> Self {
+        let size = std::mem::size_of::<InstanceGpu>() as u64;
+        let window = || {
+            wgpu::BindingResource::Buffer(wgpu::BufferBinding {
+                buffer: instances,
+                offset: u64::from(page.start) * size,
+                size: wgpu::BufferSize::new(u64::from(page.len() as u32).max(1) * size),
+            })
+        };
         let slots: u32 = segments.iter().map(|s| s.count).sum();
         // The scan's levels: level 0 holds a total per workgroup of slots, each next level a
         // total per workgroup of the one below, up to a level one workgroup scans whole.
@@ -526,7 +573,10 @@ impl GpuCull {
             layout: &pipes.view_layout,
             entries: &[
                 entry(0, &view_buffer),
-                entry(1, instances),
+                wgpu::BindGroupEntry {
+                    binding: 1,
+                    resource: window(),
+                },
                 entry(2, &segment_buffer),
                 entry(3, &slot_buffer),
                 entry(4, &sums),
@@ -550,7 +600,13 @@ impl GpuCull {
         let draw_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
             label: Some("culled instances"),
             layout: &pipes.draw_layout,
-            entries: &[entry(0, instances), entry(1, &visible)],
+            entries: &[
+                wgpu::BindGroupEntry {
+                    binding: 0,
+                    resource: window(),
+                },
+                entry(1, &visible),
+            ],
         });
         let bytes = [
             &slot_buffer,
@@ -585,11 +641,6 @@ impl GpuCull {
     pub fn set_view(&self, queue: &wgpu::Queue, view: &CullView) {
         let u = view.uniform(self.slots, self.segments.len() as u32);
         queue.write_buffer(&self.view_buffer, 0, bytemuck::bytes_of(&u));
-    }
-
-    /// The view's uniform as the shader gets it (for CPU checks).
-    pub fn view_uniform(&self, view: &CullView) -> ViewGpu {
-        view.uniform(self.slots, self.segments.len() as u32)
     }
 
     /// Records the culling passes; `timestamp` writes the first pass's start to query 0.
@@ -635,6 +686,9 @@ impl GpuCull {
     /// Reads back what the last culled frame submitted (tests and benches: waits for the
     /// GPU).
     pub fn read_stats(&self, ctx: &GpuContext) -> Result<CullStats, RenderError> {
+        if self.segments.is_empty() {
+            return Ok(CullStats::default());
+        }
         let args_bytes = self.args.size();
         let read = ctx.device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("cull stats read-back"),
@@ -693,6 +747,17 @@ fn dispatch(pass: &mut wgpu::ComputePass<'_>, groups: u32) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn pages_cover_the_instances_on_aligned_bounds() {
+        let p = pages(1000, 300 * 32);
+        assert_eq!(p[0], 0..256);
+        assert_eq!(p.last().unwrap().end, 1000);
+        assert!(p.windows(2).all(|w| w[0].end == w[1].start));
+        assert!(p.iter().all(|r| r.start % 256 == 0));
+        assert_eq!(pages(0, 1 << 27), Vec::<Range<u32>>::new());
+        assert_eq!(pages(5, 1 << 27), vec![0..5]);
+    }
 
     #[test]
     fn planes_keep_what_the_camera_sees() {

@@ -419,11 +419,13 @@ impl Renderer {
             .objects
             .as_ref()
             .filter(|o| scene.frame.show_objects && o.path == Culling::Gpu)
-            .and_then(|o| o.gpu_cull.as_ref())
+            .map(|o| &o.gpu_cull)
             .zip(self.cull.as_ref())
-            .filter(|(g, _)| !g.segments.is_empty());
-        if let Some((g, pipes)) = culled {
-            g.encode(encoder, pipes, timestamps);
+            .filter(|(pages, _)| pages.iter().any(|g| !g.segments.is_empty()));
+        if let Some((pages, pipes)) = culled {
+            for (k, g) in pages.iter().enumerate() {
+                g.encode(encoder, pipes, timestamps.filter(|_| k == 0));
+            }
         }
         let (view, resolve) = match &targets.msaa {
             Some(msaa) => (msaa, Some(target)),
@@ -571,20 +573,23 @@ impl Renderer {
         stats: &mut DrawStats,
     ) {
         let stride = std::mem::size_of::<InstanceGpu>() as u64;
-        let culled = match (o.path, &o.gpu_cull, &self.objects_culled) {
-            (Culling::Gpu, Some(g), Some(p)) => Some((g, p)),
+        let culled = match (o.path, &self.objects_culled) {
+            (Culling::Gpu, Some(p)) if !o.gpu_cull.is_empty() => Some((&o.gpu_cull, p)),
             _ => None,
         };
         pass.set_vertex_buffer(0, o.vertices.slice(..));
         pass.set_index_buffer(o.indices.slice(..), wgpu::IndexFormat::Uint32);
-        if let Some((g, pipeline)) = culled {
-            // One indirect draw per (mesh, LOD): the counts are the GPU's.
+        if let Some((pages, pipeline)) = culled {
+            // One indirect draw per (mesh, LOD) and window of the instance buffer: the counts
+            // are the GPU's.
             pass.set_pipeline(pipeline);
-            pass.set_bind_group(2, &g.draw_group, &[]);
-            for (k, &(b, l)) in g.owners.iter().enumerate() {
-                pass.set_bind_group(1, &o.batches[b].lods[l].0, &[]);
-                pass.draw_indexed_indirect(&g.args, k as u64 * 20);
-                stats.draw_calls += 1;
+            for g in pages {
+                pass.set_bind_group(2, &g.draw_group, &[]);
+                for (k, &(b, l)) in g.owners.iter().enumerate() {
+                    pass.set_bind_group(1, &o.batches[b].lods[l].0, &[]);
+                    pass.draw_indexed_indirect(&g.args, k as u64 * 20);
+                    stats.draw_calls += 1;
+                }
             }
             return;
         }

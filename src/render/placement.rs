@@ -102,7 +102,8 @@ impl GpuPlacement {
     }
 
     /// Records the pass that writes every instance's ground height from `heights` (an
-    /// R32Float height field of `resolution²` samples from `origin`, `cell` meters apart).
+    /// R32Float height field of `resolution²` samples from `origin`, `cell` meters apart),
+    /// one dispatch per window of the instance buffer the adapter can bind.
     pub fn encode(
         &self,
         device: &wgpu::Device,
@@ -112,13 +113,35 @@ impl GpuPlacement {
         heights: &wgpu::TextureView,
         grid: ([f32; 2], f32, u32),
     ) {
-        if self.count == 0 {
-            return;
+        let max = super::cull::max_binding(device);
+        for page in super::cull::pages(self.count, max) {
+            self.encode_page(device, encoder, pipe, instances, heights, grid, page);
         }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn encode_page(
+        &self,
+        device: &wgpu::Device,
+        encoder: &mut wgpu::CommandEncoder,
+        pipe: &PlacePipeline,
+        instances: &wgpu::Buffer,
+        heights: &wgpu::TextureView,
+        grid: ([f32; 2], f32, u32),
+        page: std::ops::Range<u32>,
+    ) {
+        let count = page.end - page.start;
+        let window = |buffer, size: u64| {
+            wgpu::BindingResource::Buffer(wgpu::BufferBinding {
+                buffer,
+                offset: u64::from(page.start) * size,
+                size: wgpu::BufferSize::new(u64::from(count) * size),
+            })
+        };
         let (origin, cell, resolution) = grid;
         let u = GridGpu {
             grid: [origin[0], origin[1], cell, resolution as f32],
-            counts: [self.count, 0, 0, 0],
+            counts: [count, 0, 0, 0],
         };
         let uniform = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
             label: Some("placement grid"),
@@ -139,11 +162,11 @@ impl GpuPlacement {
                 },
                 wgpu::BindGroupEntry {
                     binding: 2,
-                    resource: instances.as_entire_binding(),
+                    resource: window(instances, 32),
                 },
                 wgpu::BindGroupEntry {
                     binding: 3,
-                    resource: self.points.as_entire_binding(),
+                    resource: window(&self.points, 8),
                 },
             ],
         });
@@ -153,7 +176,7 @@ impl GpuPlacement {
         });
         pass.set_pipeline(&pipe.pipeline);
         pass.set_bind_group(0, &group, &[]);
-        let groups = self.count.div_ceil(256);
+        let groups = count.div_ceil(256);
         let x = groups.min(65_535);
         pass.dispatch_workgroups(x, groups.div_ceil(x), 1);
     }

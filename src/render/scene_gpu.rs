@@ -104,13 +104,16 @@ pub(crate) struct ObjectsGpu {
     set: ObjectSet,
     /// The uploaded instances, on the CPU (the CPU path culls them).
     list: Vec<InstanceGpu>,
+    /// Each batch's range in `list`.
+    ranges: Vec<Range<u32>>,
     /// One per (mesh, LOD) with instances, in drawing order, and the (batch, LOD) of each.
     pub segments: Vec<SegmentGpu>,
     pub owners: Vec<(usize, usize)>,
     /// How this scene's instances are culled.
     pub path: Culling,
-    /// The GPU path's buffers (built when the path is first taken).
-    pub gpu_cull: Option<GpuCull>,
+    /// The GPU path's buffers, one per window of the instance buffer the adapter can bind
+    /// (built when the path is first taken; empty otherwise).
+    pub gpu_cull: Vec<GpuCull>,
     /// The CPU path's visible instances of the last frame, and each segment's range in it.
     pub cpu_buffer: Option<wgpu::Buffer>,
     pub cpu_ranges: Vec<Range<u32>>,
@@ -124,14 +127,11 @@ impl ObjectsGpu {
     /// Culls for the frame about to be drawn: writes the GPU path's view, or the CPU path's
     /// lists.
     fn prepare_cull(&mut self, ctx: &GpuContext, view: &CullView) {
-        let uniform = match &self.gpu_cull {
-            Some(g) => g.view_uniform(view),
-            None => cull_uniform(view, &self.segments),
-        };
+        let uniform = cull_uniform(view, &self.segments);
         self.last_view = Some(uniform);
         match self.path {
             Culling::Gpu => {
-                if let Some(g) = &self.gpu_cull {
+                for g in &self.gpu_cull {
                     g.set_view(&ctx.queue, view);
                 }
             }
@@ -174,8 +174,12 @@ impl ObjectsGpu {
     /// What the last frame culled and submitted. The GPU path reads its counts back (waits
     /// for the GPU); the others count on the CPU.
     fn cull_stats(&self, ctx: &GpuContext) -> Result<CullStats, RenderError> {
-        if let (Culling::Gpu, Some(g)) = (self.path, &self.gpu_cull) {
-            return g.read_stats(ctx);
+        if self.path == Culling::Gpu && !self.gpu_cull.is_empty() {
+            let mut s = CullStats::default();
+            for g in &self.gpu_cull {
+                s += g.read_stats(ctx)?;
+            }
+            return Ok(s);
         }
         let Some(view) = &self.last_view else {
             return Ok(CullStats::default());
@@ -198,14 +202,20 @@ impl ObjectsGpu {
         let storage = self.instances.usage().contains(wgpu::BufferUsages::STORAGE);
         self.path = match (path, &renderer.cull) {
             (Culling::Gpu, Some(pipes)) if storage => {
-                if self.gpu_cull.is_none() {
-                    self.gpu_cull = Some(GpuCull::new(
-                        device,
-                        pipes,
-                        &self.instances,
-                        self.segments.clone(),
-                        self.owners.clone(),
-                    ));
+                if self.gpu_cull.is_empty() {
+                    let max = cull::max_binding(device);
+                    for page in cull::pages(self.list.len() as u32, max) {
+                        let (segments, owners) =
+                            cull::segments(&self.set.batches, &self.ranges, page.clone());
+                        self.gpu_cull.push(GpuCull::new(
+                            device,
+                            pipes,
+                            &self.instances,
+                            page,
+                            segments,
+                            owners,
+                        ));
+                    }
                 }
                 Culling::Gpu
             }
@@ -222,7 +232,7 @@ impl ObjectsGpu {
     fn instance_bytes(&self) -> u64 {
         self.instances.size()
             + self.placement.as_ref().map_or(0, |p| p.bytes())
-            + self.gpu_cull.as_ref().map_or(0, |g| g.bytes)
+            + self.gpu_cull.iter().map(|g| g.bytes).sum::<u64>()
             + self.cpu_buffer.as_ref().map_or(0, |b| b.size())
     }
 }
@@ -603,21 +613,12 @@ impl SceneGpu {
                 lod_materials.push(lods);
             }
             let (list, ranges) = set.instances();
-            let (segments, owners) = cull::segments(&set.batches, &ranges);
+            let (segments, owners) = cull::segments(&set.batches, &ranges, 0..list.len() as u32);
             let mut path = renderer.culling;
-            let storage_ok = (list.len() * std::mem::size_of::<InstanceGpu>()) as u64
-                <= device.limits().max_storage_buffer_binding_size;
-            if path == Culling::Gpu && (renderer.cull.is_none() || !storage_ok) {
-                if !storage_ok {
-                    warnings.push(format!(
-                        "{} object instances are more than the adapter can bind for GPU culling; \
-                         culled on the CPU",
-                        list.len()
-                    ));
-                }
+            if path == Culling::Gpu && renderer.cull.is_none() {
                 path = Culling::Cpu;
             }
-            let gpu_usable = renderer.cull.is_some() && storage_ok;
+            let gpu_usable = renderer.cull.is_some();
             let instances = instance_buffer(device, &list, gpu_usable);
             buffer_bytes
                 .set(buffer_bytes.get() + (list.len() * std::mem::size_of::<InstanceGpu>()) as u64);
@@ -627,15 +628,16 @@ impl SceneGpu {
                 instances,
                 batches: lod_materials
                     .into_iter()
-                    .zip(ranges)
+                    .zip(ranges.iter().cloned())
                     .map(|(lods, instances)| BatchGpu { lods, instances })
                     .collect(),
                 set,
                 list,
+                ranges,
                 segments,
                 owners,
                 path: Culling::Off,
-                gpu_cull: None,
+                gpu_cull: Vec::new(),
                 cpu_buffer: None,
                 cpu_ranges: Vec::new(),
                 last_view: None,
@@ -871,7 +873,7 @@ impl SceneGpu {
     /// GPU bytes of buffers and textures, the culling's included.
     pub fn gpu_bytes(&self) -> u64 {
         let extra = self.objects.as_ref().map_or(0, |o| {
-            o.gpu_cull.as_ref().map_or(0, |g| g.bytes)
+            o.gpu_cull.iter().map(|g| g.bytes).sum::<u64>()
                 + o.cpu_buffer.as_ref().map_or(0, |b| b.size())
         });
         self.stats.buffer_bytes + self.stats.texture_bytes + extra
