@@ -1,10 +1,16 @@
 // terrain.wgsl — the ground: a lit grid over the height field with a procedural grass and
-// earth texture.
+// earth texture, drawn in chunks (src/render/terrain_chunks.rs).
 //
 // Bind groups:
 //   @group(0) frame: Frame uniforms, height field, sampler (common.wgsl)
-//   (no material group; no vertex buffers: the grid point comes from the vertex index, and
-//    the index buffer splits each cell along its south-west → north-east diagonal)
+//   (no material group)
+// Vertex input: per instance, the grid sample at the chunk's south-west corner. The index
+// buffer holds the chunk's pattern at its level of detail as points of a shared lattice
+// (index = j × CHUNK_LATTICE + i): each cell split along its south-west → north-east
+// diagonal, edges toward a finer neighbour taking its vertices.
+
+// Lattice points per row: `LATTICE` in src/render/terrain_chunks.rs.
+const CHUNK_LATTICE: u32 = 65u;
 
 struct TerrainOut {
     @builtin(position) clip: vec4<f32>,
@@ -13,10 +19,11 @@ struct TerrainOut {
 };
 
 @vertex
-fn vs_main(@builtin(vertex_index) vi: u32) -> TerrainOut {
-    let n = u32(frame.grid.w);
-    let i = i32(vi % n);
-    let j = i32(vi / n);
+fn vs_main(@builtin(vertex_index) vi: u32, @location(0) chunk: vec2<u32>) -> TerrainOut {
+    // A chunk past the grid's edge folds onto it: no area, no sample outside the texture.
+    let last = u32(frame.grid.w) - 1u;
+    let i = i32(min(chunk.x + vi % CHUNK_LATTICE, last));
+    let j = i32(min(chunk.y + vi / CHUNK_LATTICE, last));
     let xy = frame.grid.xy + vec2<f32>(f32(i), f32(j)) * frame.grid.z;
     let world = vec3<f32>(xy, height_sample(i, j));
     var out: TerrainOut;

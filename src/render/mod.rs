@@ -14,7 +14,14 @@
 //!   in the frustum, their LOD bands and the density, in order-keeping lists drawn with
 //!   indirect draws; a CPU path for adapters without compute or indirect draws.
 //! - [`FrameParams`]: the camera and toggles of one frame, written to a uniform buffer by
-//!   [`SceneGpu::prepare`].
+//!   [`SceneGpu::prepare`], which also chooses the terrain chunks to draw.
+//!
+//! The terrain is the height field (a texture) drawn in square chunks of up to 64 cells
+//! (`terrain_chunks`): each frame every chunk gets a level of detail from its distance to
+//! the camera (full resolution near it, neighbours at most one level apart, edges toward a
+//! finer neighbour stitched), chunks outside the view frustum are dropped, and the rest are
+//! drawn with one instanced draw per (level, neighbour mask) over a few shared index
+//! patterns. Buffers, draws and triangles stay small however large the height map.
 //!
 //! [`Renderer::draw`] records one frame into a `&TextureView`, so the interactive window
 //! and the headless screenshot ([`Headless::render`]) share every line of drawing code.
@@ -42,6 +49,7 @@ mod overlay;
 mod pipelines;
 mod placement;
 mod scene_gpu;
+mod terrain_chunks;
 mod texture;
 mod tiles;
 mod trees;

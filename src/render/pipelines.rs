@@ -216,7 +216,12 @@ impl Renderer {
             source: TERRAIN_WGSL,
             entry: "vs_main",
             layout: &frame_only,
-            buffers: &[],
+            // Per instance: the chunk's origin (`terrain_chunks::ChunkOrigin`).
+            buffers: &[Some(wgpu::VertexBufferLayout {
+                array_stride: std::mem::size_of::<super::terrain_chunks::ChunkOrigin>() as u64,
+                step_mode: wgpu::VertexStepMode::Instance,
+                attributes: &wgpu::vertex_attr_array![0 => Uint32x2],
+            })],
             topology: wgpu::PrimitiveTopology::TriangleList,
             cull: Some(wgpu::Face::Back),
             depth_write: true,
@@ -472,12 +477,19 @@ impl Renderer {
         pass.set_bind_group(0, &scene.frame_bind_group, &[]);
         let f = &scene.frame;
 
-        if f.show_terrain {
+        if f.show_terrain && !scene.terrain.draws().is_empty() {
+            // One instanced draw per (level, finer-neighbour mask): the chunks chosen in
+            // `SceneGpu::prepare`, each draw binding its slice of the chunk origins.
+            let t = &scene.terrain;
             pass.set_pipeline(&self.terrain);
-            pass.set_index_buffer(scene.terrain_indices.slice(..), wgpu::IndexFormat::Uint32);
-            pass.draw_indexed(0..scene.terrain_index_count, 0, 0..1);
-            stats.draw_calls += 1;
-            stats.triangles += u64::from(scene.terrain_index_count / 3);
+            pass.set_index_buffer(t.indices.slice(..), wgpu::IndexFormat::Uint16);
+            for draw in t.draws() {
+                let origins = super::terrain_chunks::TerrainChunks::instance_bytes(draw);
+                pass.set_vertex_buffer(0, t.instances.slice(origins));
+                pass.draw_indexed(draw.indices.clone(), 0, 0..draw.instances.len() as u32);
+                stats.draw_calls += 1;
+                stats.triangles += draw.triangles();
+            }
         }
 
         // Tiles and the draped parts of objects, interleaved by layer group.

@@ -1,5 +1,9 @@
 //! [`SceneGpu`]: one scene's data on the GPU, uploaded once per scene change, and the
 //! per-frame uniforms written by [`SceneGpu::prepare`].
+//!
+//! The terrain is its height field (an `R32Float` texture the shaders read) and
+//! [`TerrainChunks`]: shared index patterns per level of detail, and the chunks chosen for
+//! each frame in `prepare` (level by distance, frustum-culled) written as instance origins.
 
 use std::collections::HashMap;
 use std::ops::Range;
@@ -20,6 +24,7 @@ use super::objects::{InstanceGpu, ObjectSet, TexSource};
 use super::overlay;
 use super::pipelines::Renderer;
 use super::placement::GpuPlacement;
+use super::terrain_chunks::TerrainChunks;
 use super::texture::{self, GpuTexture};
 use super::tiles::{self, Grid};
 use super::trees;
@@ -292,8 +297,7 @@ pub struct SceneGpu {
     height_texture: wgpu::Texture,
     height_view: wgpu::TextureView,
     pub(crate) frame_bind_group: wgpu::BindGroup,
-    pub(crate) terrain_indices: wgpu::Buffer,
-    pub(crate) terrain_index_count: u32,
+    pub(crate) terrain: TerrainChunks,
     pub(crate) tiles: Option<TilesGpu>,
     pub(crate) draped: Option<DrapedGpu>,
     pub(crate) objects: Option<ObjectsGpu>,
@@ -417,7 +421,7 @@ impl SceneGpu {
         let vertex = wgpu::BufferUsages::VERTEX;
         let index = wgpu::BufferUsages::INDEX;
 
-        // Terrain: the height field and the grid's triangles.
+        // Terrain: the height field and the chunks it is drawn in.
         let flat;
         let terrain = if terrain.is_valid() {
             terrain
@@ -455,20 +459,10 @@ impl SceneGpu {
             bytemuck::cast_slice(&terrain.heights),
         );
         let mut texture_bytes = u64::from(n) * u64::from(n) * 4;
-        let mut grid_indices = Vec::with_capacity(((n - 1) * (n - 1) * 6) as usize);
-        for j in 0..n - 1 {
-            for i in 0..n - 1 {
-                let a = j * n + i;
-                let (b, c, d) = (a + 1, a + n + 1, a + n);
-                // South-west → north-east diagonal, as `Terrain::surface_at`.
-                grid_indices.extend_from_slice(&[a, b, c, a, c, d]);
-            }
-        }
-        let terrain_indices = buffer(
-            "terrain indices",
-            bytemuck::cast_slice(&grid_indices),
-            index,
-        );
+        // The grid is drawn in chunks at levels of detail chosen per frame: a few small
+        // index patterns shared by every chunk.
+        let terrain_chunks = TerrainChunks::new(device, terrain);
+        buffer_bytes.set(buffer_bytes.get() + terrain_chunks.buffer_bytes());
         let frame_buffer = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("frame uniforms"),
             size: std::mem::size_of::<FrameUniforms>() as u64,
@@ -801,8 +795,7 @@ impl SceneGpu {
             height_texture,
             height_view,
             frame_bind_group,
-            terrain_indices,
-            terrain_index_count: grid_indices.len() as u32,
+            terrain: terrain_chunks,
             tiles,
             draped,
             objects,
@@ -920,6 +913,7 @@ impl SceneGpu {
                     depth_or_array_layers: 1,
                 },
             );
+            self.terrain.set_heights(terrain);
             if let Some(o) = &mut self.objects {
                 // The CPU's copy (the CPU path culls it) follows the terrain too.
                 let points = o.set.ground_points();
@@ -1021,6 +1015,13 @@ impl SceneGpu {
             };
             o.prepare_cull(ctx, &view);
         }
+        // The terrain chunks in view and their levels of detail.
+        self.terrain.prepare(
+            &ctx.queue,
+            params.camera.view_proj(aspect),
+            eye,
+            self.exaggeration,
+        );
         self.frame = params.clone();
     }
 
