@@ -109,8 +109,8 @@ enum BenchWhat {
         /// City blocks of 25 tiles each; by default one per 100 objects (at most 40,000).
         #[arg(long)]
         blocks: Option<usize>,
-        /// Where the camera stands: the whole city (orbit), in a street at 2 m (ground), or
-        /// straight above (top).
+        /// Where the camera stands: over the city from the south-west at 35°, at most 4 km
+        /// from its centre (orbit), in a street at 2 m (ground), or straight above (top).
         #[arg(long, default_value = "orbit")]
         camera: agview::render::BenchCamera,
         /// Print one JSON object instead of the table.

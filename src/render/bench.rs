@@ -37,7 +37,7 @@ pub struct BenchOptions {
 /// The bench's views of the synthetic city.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum BenchCamera {
-    /// The default framing: the whole city from the south-west at 35°.
+    /// The whole city from the south-west at 35°, at most 4 km from its centre.
     #[default]
     Orbit,
     /// An eye 2 m above the ground in the city, looking north along a street.
@@ -189,7 +189,20 @@ pub struct BenchFrame {
 pub fn bench_camera(which: BenchCamera, scene: &Scene, terrain: &Terrain) -> Camera {
     let (lo, hi) = scene.bounds();
     match which {
-        BenchCamera::Orbit => Camera::frame_scene((lo, hi)),
+        BenchCamera::Orbit => {
+            // The whole city from the south-west at 35°, but no further than 4 km from its
+            // centre: a city of millions framed whole would be seen from past every LOD's
+            // far distance, and nothing would be drawn.
+            match Camera::frame_scene((lo, hi)) {
+                Camera::Orbit {
+                    target,
+                    distance,
+                    yaw_deg,
+                    pitch_deg,
+                } => Camera::orbit(target, distance.min(ORBIT_MAX_M), yaw_deg, pitch_deg),
+                other => other,
+            }
+        }
         BenchCamera::Top => {
             let half = 0.5 * (hi[1] - lo[1]).max(hi[0] - lo[0]).max(10.0);
             Camera::top([(lo[0] + hi[0]) * 0.5, (lo[1] + hi[1]) * 0.5], half)
@@ -377,6 +390,9 @@ impl Timestamps {
         Ok((ns > 0.0).then_some(ns / 1e6))
     }
 }
+
+/// The furthest the orbit camera stands from the city's centre, meters.
+const ORBIT_MAX_M: f32 = 4000.0;
 
 /// The synthetic city's block side and street width, meters.
 const CITY_BLOCK: f32 = 80.0;
