@@ -80,7 +80,7 @@ enum Command {
         size: (u32, u32),
     },
     /// Measure the renderer on a synthetic city (draw calls, encode and GPU time, upload,
-    /// bytes per instance).
+    /// bytes per instance), or the whole way from a document to a frame on a synthetic tile.
     Bench {
         #[command(subcommand)]
         what: BenchWhat,
@@ -113,6 +113,35 @@ enum BenchWhat {
         /// from its centre (orbit), in a street at 2 m (ground), or straight above (top).
         #[arg(long, default_value = "orbit")]
         camera: agview::render::BenchCamera,
+        /// Print one JSON object instead of the table.
+        #[arg(long)]
+        json: bool,
+    },
+    /// A synthetic 1°×1° DSF of N autogen features (100,000 by default) from the sample
+    /// package, laid out on every core, uploaded and drawn: layout, upload and frame figures.
+    ///
+    /// The mix: 60% blocks (city_block.agb), 15% strings (lakeside.ags), 10% squares
+    /// (plaza.agp), 15% street-corner sets (props.agp); 80% of each in towns of falling
+    /// sizes (one city, a few towns, many villages), 20% spread over the countryside. The
+    /// assets are sample_scenery's, found in the current directory or agview's source tree.
+    Tile {
+        /// Autogen features in the tile (N).
+        #[arg(long, default_value_t = 100_000)]
+        features: usize,
+        /// Frame size in pixels.
+        #[arg(long, default_value = "1920x1080", value_parser = parse_size)]
+        size: (u32, u32),
+        /// Frames measured after the first.
+        #[arg(long, default_value_t = 1)]
+        frames: u32,
+        /// Where the camera stands: the whole tile from the south-west at 35° (tile: every
+        /// feature in view, the worst case), or the largest town framed whole from the
+        /// south-west at 35° (town).
+        #[arg(long, default_value = "tile")]
+        camera: agview::app::bench_tile::TileCamera,
+        /// Layout workers (0: one per core).
+        #[arg(long, default_value_t = 0)]
+        threads: usize,
         /// Print one JSON object instead of the table.
         #[arg(long)]
         json: bool,
@@ -272,6 +301,33 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 ..Default::default()
             };
             let report = agview::render::bench(&opts)?;
+            if json {
+                out!("{}", report.to_json());
+            } else {
+                out!("{report}");
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Bench {
+            what:
+                BenchWhat::Tile {
+                    features,
+                    size,
+                    frames,
+                    camera,
+                    threads,
+                    json,
+                },
+        } => {
+            let opts = agview::app::bench_tile::TileBenchOptions {
+                features,
+                threads,
+                width: size.0,
+                height: size.1,
+                frames: frames.max(1),
+                camera,
+            };
+            let report = agview::app::bench_tile::run(&opts)?;
             if json {
                 out!("{}", report.to_json());
             } else {

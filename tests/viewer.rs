@@ -609,3 +609,74 @@ fn sweep_makes_a_sheet_with_one_cell_per_size() {
     );
     assert!(err.contains("without a fitting spelling"), "{err}");
 }
+
+#[test]
+fn bench_tile_prints_the_layout_and_frame_figures_as_one_json_object() {
+    let out = agview()
+        .args([
+            "bench",
+            "tile",
+            "--features",
+            "200",
+            "--size",
+            "64x64",
+            "--json",
+        ])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{}: {err}", out.status);
+    let j: serde_json::Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stdout)));
+    // The figures, the layout's beside the frame's in one object.
+    for key in [
+        "features",
+        "threads",
+        "layout_ms",
+        "tiles",
+        "objects",
+        "trees",
+        "upload_ms",
+        "adapter",
+        "draw_calls",
+        "triangles_submitted",
+        "encode_ms",
+        "gpu_ms",
+        "bytes_per_instance",
+        "total_ms",
+    ] {
+        assert!(j.get(key).is_some(), "no {key} in {j}");
+    }
+    assert_eq!(j["features"], 200);
+    assert_eq!(j["errors"], 0);
+    for key in ["tiles", "objects", "trees", "draw_calls", "threads"] {
+        assert!(j[key].as_u64().is_some_and(|n| n > 0), "{key} in {j}");
+    }
+}
+
+#[test]
+fn the_synthetic_tile_opens_as_a_document_from_the_temporary_folder() {
+    let x = Xvfb::start();
+    let dir = TempDir::new("synthetic-tile");
+    let shot = dir.0.join("tile.png");
+    let mut view = x.agview();
+    view.arg("view")
+        .args(["--synthetic-tile", "200"])
+        .args(["--size", "160x120", "--frames", "2", "--screenshot"])
+        .arg(&shot);
+    let err = run_ok(view, "agview view --synthetic-tile 200");
+    assert!(err.contains("loaded "), "{err}");
+    assert!(shot.is_file());
+    // The document was in a folder of its own in the temporary folder, gone on exit.
+    let doc = err
+        .lines()
+        .find_map(|l| l.strip_prefix("synthetic tile of 200 feature(s): "))
+        .map(PathBuf::from)
+        .unwrap_or_else(|| panic!("no document path in:\n{err}"));
+    assert!(doc.starts_with(std::env::temp_dir()), "{}", doc.display());
+    assert!(
+        doc.parent().is_some_and(|d| !d.exists()),
+        "{}",
+        doc.display()
+    );
+}

@@ -48,6 +48,15 @@ use crate::render::{
 pub struct ViewArgs {
     /// The .agp, .agb, .ags or .agn to view, or a document: a DSF (text or binary) or a WED
     /// project (earth.wed.xml or its folder), every feature in it.
+    // Not needed with a hidden development flag that makes its own scene: empty then (a
+    // parser that takes the empty default, which clap's path parser refuses; the default is
+    // hidden, so help shows the argument as before).
+    #[arg(
+        required_unless_present_any = ["synthetic_tile", "synthetic_city"],
+        default_value = "",
+        hide_default_value = true,
+        value_parser = |s: &str| Ok::<PathBuf, std::convert::Infallible>(PathBuf::from(s))
+    )]
     pub asset: PathBuf,
     #[command(flatten)]
     pub layout: LayoutArgs,
@@ -76,6 +85,11 @@ pub struct ViewArgs {
     /// each) instead of the asset, to check that a city stays interactive.
     #[arg(long, hide = true, value_name = "BLOCKS")]
     pub synthetic_city: Option<usize>,
+    /// Development: open the synthetic 1°×1° tile of N autogen features that `agview bench
+    /// tile` measures, written to a folder of its own in the temporary folder and opened as a
+    /// document (removed on exit), to fly through a tile-sized scene.
+    #[arg(long, hide = true, value_name = "N", conflicts_with_all = ["synthetic_city", "asset"])]
+    pub synthetic_tile: Option<usize>,
     /// Test hook: keep running after --screenshot; after the K-th reload caused by a file
     /// change, write `<FILE stem>-reloadK.png` (once a frame shows its outcome); exit after
     /// the N-th.
@@ -91,8 +105,25 @@ enum UserEvent {
 }
 
 /// Opens the window and runs until it is closed (or the screenshot hooks are done).
-pub fn run(args: ViewArgs) -> anyhow::Result<ExitCode> {
+pub fn run(mut args: ViewArgs) -> anyhow::Result<ExitCode> {
     let launch = Instant::now();
+    // The synthetic tile is a document like any other: written to the temporary folder (never
+    // beside the user's files) and opened as the asset, so the load, the panel and hot
+    // reload are the documents' own. It is removed when the window closes.
+    let _synthetic_tile = match args.synthetic_tile {
+        Some(n) => {
+            let assets = crate::document::synthetic::sample_assets().map_err(anyhow::Error::msg)?;
+            let tile = crate::document::synthetic::synthetic_tile(n, &assets);
+            let doc = crate::document::synthetic::TempDocument::write("synthetic-tile", &tile.text)
+                .map_err(|e| {
+                    anyhow::anyhow!("writing the synthetic tile to the temporary folder: {e}")
+                })?;
+            eprintln!("synthetic tile of {n} feature(s): {}", doc.path.display());
+            args.asset = doc.path.clone();
+            Some(doc)
+        }
+        None => None,
+    };
     if let Some(shot) = &args.screenshot {
         let dir = match shot.parent() {
             Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),

@@ -19,6 +19,7 @@
 pub mod asset;
 pub mod combine;
 pub mod features;
+pub mod synthetic;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};

@@ -9,6 +9,8 @@
 //! writes, so later tiles cover earlier ones with no z-fighting; a tiny depth lift
 //! (`Frame.params.w`) keeps them above the terrain they coincide with.
 
+use std::collections::HashMap;
+
 use bytemuck::{Pod, Zeroable};
 
 use crate::scene::{Scene, Tile};
@@ -89,17 +91,16 @@ pub(crate) fn build(scene: &Scene, grid: &Grid) -> TileMesh {
     let mut quads = merge_runs(scene, tw, th);
     quads.sort_by_key(|q| (q.key, q.order, q.first));
     mesh.quads = quads.len();
-    let mut crop_cache: Vec<(*const P, Vec<Vec<HalfPlane>>)> = Vec::new();
+    // A crop polygon's planes, by the polygon's address: every tile of a cropped block
+    // shares one allocation (`Tile::crop`). A map, not a list: a document has a crop per
+    // block, and a search of a list of them for every quad grew as blocks × tiles.
+    let mut crop_cache: HashMap<*const P, Vec<Vec<HalfPlane>>> = HashMap::new();
     for q in &quads {
         let crop_planes: Option<Vec<Vec<HalfPlane>>> = q.crop.map(|c| {
-            let key = c.as_ptr();
-            if let Some((_, planes)) = crop_cache.iter().find(|(k, _)| *k == key) {
-                return planes.clone();
-            }
-            let planes: Vec<Vec<HalfPlane>> =
-                convex_pieces(c).iter().map(|p| planes_of(p)).collect();
-            crop_cache.push((key, planes.clone()));
-            planes
+            crop_cache
+                .entry(c.as_ptr())
+                .or_insert_with(|| convex_pieces(c).iter().map(|p| planes_of(p)).collect())
+                .clone()
         });
         // A crop polygon with no area crops nothing away (the spec asks for at least
         // three points; fewer is treated as no crop).

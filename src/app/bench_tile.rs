@@ -1,0 +1,245 @@
+//! `agview bench tile`: the whole way from a scenery document to a frame on a tile-sized
+//! scene. A synthetic 1°×1° tile of N autogen features ([`crate::document::synthetic`]) is
+//! written to the temporary folder, loaded as every command loads a document (laid out on
+//! every core), its art loaded, uploaded and drawn ([`bench_scene`]).
+//!
+//! The report is the layout's figures and the frame's ([`BenchReport`]) side by side; in
+//! JSON one object, the frame's fields flattened among the layout's.
+
+use std::time::Instant;
+
+use crate::app::options::RenderArgs;
+use crate::document::synthetic::{self, SyntheticMix, SyntheticTile, TempDocument};
+use crate::document::{self, LoadOptions, LoadTimes};
+use crate::input::LayoutArgs;
+use crate::render::{bench_scene, BenchFrame, BenchReport, Camera, Framing, Headless};
+use crate::scene::Scene;
+
+/// What to measure.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TileBenchOptions {
+    /// Autogen features in the tile.
+    pub features: usize,
+    /// Layout workers; 0 for one per core.
+    pub threads: usize,
+    pub width: u32,
+    pub height: u32,
+    /// Frames measured after the first.
+    pub frames: u32,
+    pub camera: TileCamera,
+}
+
+impl Default for TileBenchOptions {
+    fn default() -> Self {
+        TileBenchOptions {
+            features: 100_000,
+            threads: 0,
+            width: 1920,
+            height: 1080,
+            frames: 1,
+            camera: TileCamera::Tile,
+        }
+    }
+}
+
+/// Where the tile bench's camera stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum TileCamera {
+    /// The default framing of the whole tile (from the south-west at 35°): every feature in
+    /// view, the most a frame of the tile can hold.
+    #[default]
+    Tile,
+    /// From the south-west at 35° over the largest town, framing it whole: a view a pilot
+    /// flying over it could have.
+    Town,
+}
+
+impl std::str::FromStr for TileCamera {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "tile" => Ok(TileCamera::Tile),
+            "town" => Ok(TileCamera::Town),
+            _ => Err(format!("`{s}`: expected tile or town")),
+        }
+    }
+}
+
+/// Milliseconds of each stage of the document's load ([`LoadTimes`]).
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
+pub struct LoadStages {
+    /// Reading and parsing the DSF text.
+    pub read_ms: f64,
+    /// Resolving the definitions and opening the assets.
+    pub resolve_ms: f64,
+    /// Laying the features out, on every worker.
+    pub layout_ms: f64,
+    /// Combining them into one scene.
+    pub combine_ms: f64,
+}
+
+impl From<LoadTimes> for LoadStages {
+    fn from(t: LoadTimes) -> Self {
+        LoadStages {
+            read_ms: t.read_ms,
+            resolve_ms: t.resolve_ms,
+            layout_ms: t.layout_ms,
+            combine_ms: t.combine_ms,
+        }
+    }
+}
+
+/// What `agview bench tile` measured.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct TileBenchReport {
+    /// Autogen features in the document.
+    pub features: usize,
+    /// Of each asset.
+    pub mix: SyntheticMix,
+    pub towns: usize,
+    /// Layout workers used.
+    pub threads: usize,
+    /// Writing the synthetic DSF text (not part of the load).
+    pub generate_ms: f64,
+    /// Loading the document (read, resolve, lay out, combine), wall time.
+    pub layout_ms: f64,
+    /// [`Self::layout_ms`] by stage.
+    pub load: LoadStages,
+    /// Loading the art the scene names (meshes, textures).
+    pub art_ms: f64,
+    /// Opening the headless device and building the pipelines.
+    pub device_ms: f64,
+    pub trees: usize,
+    pub facades: usize,
+    /// Features skipped with an error (none, when the tile is laid out whole).
+    pub errors: usize,
+    /// From the start of the load to the end of the last measured frame: the document laid
+    /// out and on screen. The time to generate the document is not in it.
+    pub total_ms: f64,
+    /// The frame's figures: upload, draw calls, encode and GPU time, memory.
+    #[serde(flatten)]
+    pub frame: BenchReport,
+}
+
+impl TileBenchReport {
+    /// The report as one JSON object (`agview bench tile --json`).
+    pub fn to_json(&self) -> serde_json::Value {
+        serde_json::to_value(self).unwrap_or(serde_json::Value::Null)
+    }
+}
+
+impl std::fmt::Display for TileBenchReport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let m = &self.mix;
+        writeln!(
+            f,
+            "features:           {} ({} blocks, {} strings, {} plazas, {} props) in {} towns and the countryside",
+            self.features, m.blocks, m.strings, m.plazas, m.props, self.towns
+        )?;
+        writeln!(f, "generate:           {:.0} ms", self.generate_ms)?;
+        let l = &self.load;
+        writeln!(
+            f,
+            "layout:             {:.0} ms on {} threads (read {:.0}, resolve {:.0}, lay out {:.0}, combine {:.0})",
+            self.layout_ms, self.threads, l.read_ms, l.resolve_ms, l.layout_ms, l.combine_ms
+        )?;
+        writeln!(
+            f,
+            "laid out:           {} tiles, {} objects, {} facades, {} trees; {} feature(s) skipped",
+            self.frame.tiles, self.frame.objects, self.facades, self.trees, self.errors
+        )?;
+        writeln!(f, "art:                {:.0} ms", self.art_ms)?;
+        writeln!(f, "device:             {:.0} ms", self.device_ms)?;
+        writeln!(f, "{}", self.frame)?;
+        write!(
+            f,
+            "total:              {:.0} ms from the start of the load to the last frame",
+            self.total_ms
+        )
+    }
+}
+
+/// Generates the tile, then loads, uploads and draws it.
+pub fn run(opts: &TileBenchOptions) -> anyhow::Result<TileBenchReport> {
+    let assets = synthetic::sample_assets().map_err(anyhow::Error::msg)?;
+    let t = Instant::now();
+    let tile = synthetic::synthetic_tile(opts.features, &assets);
+    let file = TempDocument::write("synthetic-tile", &tile.text)
+        .map_err(|e| anyhow::anyhow!("writing the synthetic tile to the temporary folder: {e}"))?;
+    let generate_ms = ms(t);
+
+    let started = Instant::now();
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let threads = match opts.threads {
+        0 => cores,
+        n => n,
+    };
+    let load = LoadOptions {
+        threads,
+        ..LoadOptions::default()
+    };
+    let mut doc = document::load_with(&file.path, &LayoutArgs::default(), &load)
+        .map_err(|e| anyhow::anyhow!("{e}"))?;
+    let layout_ms = ms(started);
+    drop(file);
+    let errors = doc
+        .loaded
+        .diagnostics
+        .iter()
+        .filter(|d| d.is_error())
+        .count();
+    let t = Instant::now();
+    let art = document::load_document_art(&mut doc);
+    let art_ms = ms(t);
+    let scene = &doc.loaded.scene;
+    let terrain = RenderArgs::default()
+        .terrain_for(scene)
+        .map_err(anyhow::Error::msg)?;
+    let camera = match opts.camera {
+        TileCamera::Tile => Camera::frame(&Framing::new(scene, Some(&art), Some(&terrain))),
+        TileCamera::Town => town_camera(&tile, scene),
+    };
+
+    let t = Instant::now();
+    let headless = Headless::new()?;
+    let device_ms = ms(t);
+    let frame = BenchFrame {
+        camera,
+        width: opts.width,
+        height: opts.height,
+        frames: opts.frames.max(1),
+    };
+    let frame = bench_scene(&headless, scene, &art, &terrain, &frame)?;
+    Ok(TileBenchReport {
+        features: scene.features.len(),
+        mix: tile.mix,
+        towns: tile.towns.len(),
+        // The workers the layout ran on: one per core, never more than features.
+        threads: threads.min(scene.features.len()).max(1),
+        generate_ms,
+        layout_ms,
+        load: doc.times.into(),
+        art_ms,
+        device_ms,
+        trees: scene.stats.trees,
+        facades: scene.stats.facades,
+        errors,
+        total_ms: ms(started),
+        frame,
+    })
+}
+
+/// [`TileCamera::Town`]: the largest town seen whole from the south-west at 35°.
+fn town_camera(tile: &SyntheticTile, scene: &Scene) -> Camera {
+    let (Some(town), Some(geo)) = (tile.towns.first(), scene.geo.as_ref()) else {
+        return Camera::frame_scene(scene.bounds());
+    };
+    let c = crate::input::project([geo.origin_lon, geo.origin_lat], town.center);
+    let r = town.radius_m as f32;
+    Camera::frame_scene(([c[0] - r, c[1] - r], [c[0] + r, c[1] + r]))
+}
+
+fn ms(since: Instant) -> f64 {
+    since.elapsed().as_secs_f64() * 1e3
+}
