@@ -939,7 +939,10 @@ fn gpu_and_cpu_culling_keep_the_same_instances_at_scale() {
         counts.push(paged.cull_stats(&hl.ctx).expect("stats"));
         assert_eq!(counts[0], counts[1], "{which:?}: GPU, then CPU");
         assert_eq!(counts[0], counts[2], "{which:?}: GPU, then GPU in windows");
-        assert!(images[0] == images[1] && images[0] == images[2], "{which:?}");
+        assert!(
+            images[0] == images[1] && images[0] == images[2],
+            "{which:?}"
+        );
         assert!(counts[0].submitted > 0, "{which:?}");
     }
 }
