@@ -704,16 +704,7 @@ impl GpuCull {
         encoder.copy_buffer_to_buffer(&self.args, 0, &read, 0, args_bytes);
         encoder.copy_buffer_to_buffer(&self.counters, 0, &read, args_bytes, 16);
         ctx.queue.submit([encoder.finish()]);
-        let (tx, rx) = std::sync::mpsc::channel();
-        read.map_async(wgpu::MapMode::Read, .., move |r| {
-            let _ = tx.send(r);
-        });
-        ctx.device
-            .poll(wgpu::PollType::wait_indefinitely())
-            .map_err(|e| RenderError::ReadBack(e.to_string()))?;
-        rx.recv()
-            .map_err(|e| RenderError::ReadBack(e.to_string()))?
-            .map_err(|e| RenderError::ReadBack(e.to_string()))?;
+        super::headless::map_for_reading(ctx, &read)?;
         let stats = {
             let data = read
                 .get_mapped_range(..)

@@ -156,14 +156,8 @@ fn copy_to_buffer(
     (buffer, padded)
 }
 
-/// Maps the read-back buffer and strips the row padding.
-fn read_back(
-    ctx: &GpuContext,
-    buffer: &wgpu::Buffer,
-    padded: u32,
-    width: u32,
-    height: u32,
-) -> Result<Vec<u8>, RenderError> {
+/// Maps a `MAP_READ` buffer whose copies are submitted, waiting for the GPU.
+pub(crate) fn map_for_reading(ctx: &GpuContext, buffer: &wgpu::Buffer) -> Result<(), RenderError> {
     let (tx, rx) = std::sync::mpsc::channel();
     buffer.map_async(wgpu::MapMode::Read, .., move |r| {
         let _ = tx.send(r);
@@ -173,7 +167,18 @@ fn read_back(
         .map_err(|e| RenderError::ReadBack(e.to_string()))?;
     rx.recv()
         .map_err(|e| RenderError::ReadBack(e.to_string()))?
-        .map_err(|e| RenderError::ReadBack(e.to_string()))?;
+        .map_err(|e| RenderError::ReadBack(e.to_string()))
+}
+
+/// Maps the read-back buffer and strips the row padding.
+fn read_back(
+    ctx: &GpuContext,
+    buffer: &wgpu::Buffer,
+    padded: u32,
+    width: u32,
+    height: u32,
+) -> Result<Vec<u8>, RenderError> {
+    map_for_reading(ctx, buffer)?;
     let row = width as usize * 4;
     let mut out = Vec::with_capacity(row * height as usize);
     {
