@@ -134,10 +134,11 @@ enum BenchWhat {
         /// Frames measured after the first.
         #[arg(long, default_value_t = 1)]
         frames: u32,
-        /// Where the camera stands: the whole tile from the south-west at 35° (tile: every
-        /// feature in view, the worst case), or the largest town framed whole from the
-        /// south-west at 35° (town).
-        #[arg(long, default_value = "tile")]
+        /// Where the camera stands: over the largest town from the south-west at 35°, the
+        /// town filling the image (town), or the whole tile framed from the south-west at
+        /// 35° (tile: every feature in the frustum, the worst case, but from about 160 km
+        /// the haze hides nearly all of it).
+        #[arg(long, default_value = "town")]
         camera: agview::app::bench_tile::TileCamera,
         /// Layout workers (0: one per core).
         #[arg(long, default_value_t = 0)]

@@ -37,7 +37,7 @@ impl Default for TileBenchOptions {
             width: 1920,
             height: 1080,
             frames: 1,
-            camera: TileCamera::Tile,
+            camera: TileCamera::Town,
         }
     }
 }
@@ -45,13 +45,16 @@ impl Default for TileBenchOptions {
 /// Where the tile bench's camera stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum TileCamera {
-    /// The default framing of the whole tile (from the south-west at 35°): every feature in
-    /// view, the most a frame of the tile can hold.
+    /// The default: from the south-west at 35° over the largest town, 1.5 town radii from
+    /// its middle (the town and its ring of strings fill the image): a view a pilot flying
+    /// over it could have, and one where the haze (40 km visibility) leaves the town
+    /// visible. The rest of the tile is behind the camera or beyond it.
     #[default]
-    Tile,
-    /// From the south-west at 35° over the largest town, framing it whole: a view a pilot
-    /// flying over it could have.
     Town,
+    /// The default framing of the whole tile (from the south-west at 35°): every feature in
+    /// the frustum, the most one frame can be asked to draw. The camera is about 160 km
+    /// away, so the haze hides nearly everything.
+    Tile,
 }
 
 impl std::str::FromStr for TileCamera {
@@ -230,14 +233,13 @@ pub fn run(opts: &TileBenchOptions) -> anyhow::Result<TileBenchReport> {
     })
 }
 
-/// [`TileCamera::Town`]: the largest town seen whole from the south-west at 35°.
+/// [`TileCamera::Town`]: the largest town from the south-west at 35°, 1.5 radii away.
 fn town_camera(tile: &SyntheticTile, scene: &Scene) -> Camera {
     let (Some(town), Some(geo)) = (tile.towns.first(), scene.geo.as_ref()) else {
         return Camera::frame_scene(scene.bounds());
     };
     let c = crate::input::project([geo.origin_lon, geo.origin_lat], town.center);
-    let r = town.radius_m as f32;
-    Camera::frame_scene(([c[0] - r, c[1] - r], [c[0] + r, c[1] + r]))
+    Camera::orbit([c[0], c[1], 0.0], town.radius_m as f32 * 1.5, 45.0, 35.0)
 }
 
 fn ms(since: Instant) -> f64 {

@@ -13,9 +13,10 @@
 //! towns (1 to 60) whose sizes fall off as 1, 1/2, 1/3, … (one city, a few towns, many
 //! villages). A town is a street grid of 120 m cells turned to its own heading, filled from
 //! its middle out with a ragged edge: a block (at most 100 × 100 m, leaving 20 m streets) or a
-//! point per cell; shops (spelling set 7, 20 to 40 m high) in the inner third, houses (sets 0
-//! and 2) further out. Its strings ring it. The countryside gets single features anywhere
-//! outside the towns: small house blocks (set 0), strings and points at any heading.
+//! point per cell. Blocks are shops (low byte 7, 20 to 40 m high) in the inner third and
+//! houses (low bytes 0 and 2, 8 m high) further out, each of a size the sample block's
+//! spellings fit. The town's strings ring it. The countryside gets single features anywhere
+//! outside the towns, at any heading: small houses (low byte 0), strings and points.
 //!
 //! Everything is drawn from one [`Rng`] with a fixed seed: the same N gives the same text.
 //! Definitions are written as absolute paths into the assets folder, so the document can be
@@ -167,9 +168,11 @@ pub fn synthetic_tile(features: usize, assets: &Path) -> SyntheticTile {
         let frame = Frame::new(at, heading);
         match kind {
             Kind::Block => {
-                let w = between(&mut rng, 40.0, 90.0);
-                let d = between(&mut rng, 24.0, 60.0);
-                out.block(&frame, [0.0, 0.0], [w, d], 6 << 8);
+                let size = [
+                    within(&mut rng, &[[30.5, 37.5], [46.5, 90.0]]),
+                    within(&mut rng, &HOUSE_DEPTHS[..2]),
+                ];
+                out.block(&frame, [0.0, 0.0], size, param(6.0, 0));
             }
             Kind::String => {
                 if let Some(s) = strings.next() {
@@ -252,6 +255,38 @@ enum Kind {
 fn between(rng: &mut Rng, lo: f64, hi: f64) -> f64 {
     lo + f64::from(rng.f32()) * (hi - lo)
 }
+
+/// Uniform in one of the ranges, each range as likely.
+fn within(rng: &mut Rng, ranges: &[[f64; 2]]) -> f64 {
+    let [lo, hi] = ranges[rng.below(ranges.len())];
+    between(rng, lo, hi)
+}
+
+/// An autogen DSF parameter: the height in meters over four in the high byte, `low` (an
+/// AGB's spelling set, an AGS's tile-spawning windings) in the low byte.
+fn param(height_m: f64, low: u32) -> u32 {
+    ((height_m / 4.0).round() as u32).min(255) << 8 | low
+}
+
+// Block sizes that `city_block.agb`'s spellings fit between its EDGE_MIN and EDGE_MAX (a
+// real tile's blocks come from its roads, and its blocks' author makes the spellings fit
+// them; a tile of closest fits would measure the warnings), half a meter in from each end,
+// at most BLOCK_MAX.
+/// Widths of the houses grid (spelling sets 0 and 2, whose WIDTH_RANGE starts at 30 m).
+const HOUSE_WIDTHS: [[f64; 2]; 2] = [[30.5, 37.5], [46.5, BLOCK_MAX]];
+/// Depths of spelling set 0 (houses on the front street; its DEPTH_RANGE starts at 20 m).
+const HOUSE_DEPTHS: [[f64; 2]; 5] = [
+    [20.5, 23.5],
+    [28.5, 39.5],
+    [44.5, 55.5],
+    [60.5, 71.5],
+    [76.5, 87.5],
+];
+/// Depths of spelling set 2 (houses on the front and the back street).
+const HOUSE_2_DEPTHS: [[f64; 2]; 3] = [[48.5, 59.5], [64.5, 75.5], [80.5, 91.5]];
+/// Widths and depths of the shops grid (spelling set 3, low byte 7).
+const SHOP_WIDTHS: [[f64; 2]; 3] = [[40.5, 47.5], [64.5, 71.5], [88.5, 95.5]];
+const SHOP_DEPTHS: [[f64; 2]; 2] = [[56.5, 63.5], [88.5, 95.5]];
 
 fn shuffle<T>(rng: &mut Rng, v: &mut [T]) {
     for i in (1..v.len()).rev() {
@@ -403,19 +438,18 @@ fn lay_town(
         let c = [f64::from(i) * CELL, f64::from(j) * CELL];
         match kind {
             Kind::Block => {
-                let w = between(rng, 50.0, BLOCK_MAX);
                 // Shops in the inner third, then houses facing one street or two.
-                let (depth, param) = if d < reach / 3.0 {
-                    (
-                        between(rng, 66.0, BLOCK_MAX),
-                        (20 + rng.below(21) as u32) << 8 | 7,
-                    )
+                let (size, param) = if d < reach / 3.0 {
+                    let size = [within(rng, &SHOP_WIDTHS), within(rng, &SHOP_DEPTHS)];
+                    (size, param(between(rng, 20.0, 40.0), 7))
                 } else if rng.f32() < 0.5 {
-                    (between(rng, 50.0, BLOCK_MAX), 8 << 8 | 2)
+                    let size = [within(rng, &HOUSE_WIDTHS), within(rng, &HOUSE_2_DEPTHS)];
+                    (size, param(8.0, 2))
                 } else {
-                    (between(rng, 26.0, 90.0), 8 << 8)
+                    let size = [within(rng, &HOUSE_WIDTHS), within(rng, &HOUSE_DEPTHS[1..])];
+                    (size, param(8.0, 0))
                 };
-                out.block(&frame, c, [w, depth], param);
+                out.block(&frame, c, size, param);
             }
             _ => out.point(&frame, kind, c),
         }
@@ -520,7 +554,7 @@ impl Writer {
     /// not; each winding closed explicitly.
     fn string(&mut self, f: &Frame, c: [f64; 2], rings: &[Vec<[f32; 2]>]) {
         let s = &mut self.polygons;
-        let _ = writeln!(s, "BEGIN_POLYGON 1 {} 2", 2 << 8 | 1);
+        let _ = writeln!(s, "BEGIN_POLYGON 1 {} 2", param(8.0, 1));
         for ring in rings {
             s.push_str("BEGIN_WINDING\n");
             for p in ring.iter().chain(ring.first()) {
@@ -655,6 +689,14 @@ mod tests {
             .map(|d| d.to_string())
             .collect();
         assert!(errors.is_empty(), "{errors:#?}");
+        // Every block has a size and a height its spellings fit.
+        let misfits: Vec<String> = d
+            .loaded
+            .warning_lines()
+            .into_iter()
+            .filter(|w| w.contains("no spelling"))
+            .collect();
+        assert!(misfits.is_empty(), "{misfits:#?}");
         let scene = &d.loaded.scene;
         assert_eq!(scene.features.len(), 300);
         let s = &scene.stats;
