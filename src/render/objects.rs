@@ -79,16 +79,6 @@ pub(crate) struct MeshBatch {
     pub bounds: ([f32; 3], [f32; 3]),
 }
 
-/// An instance with what density filtering needs.
-#[derive(Debug, Clone, Copy)]
-struct Placed {
-    gpu: InstanceGpu,
-    /// Where the ground height is read: under the origin when draped, else the ground point.
-    at: [f32; 2],
-    show: [u8; 2],
-    thin: f32,
-}
-
 /// All meshes and instances of a scene, on the CPU.
 #[derive(Debug, Default)]
 pub(crate) struct ObjectSet {
@@ -98,7 +88,13 @@ pub(crate) struct ObjectSet {
     /// Parallel to `ArtSet::meshes`, plus one last placeholder for objects whose mesh
     /// index is out of range.
     pub batches: Vec<MeshBatch>,
-    placed: Vec<Vec<Placed>>,
+    /// Every instance as uploaded, grouped by batch (`ranges`).
+    list: Vec<InstanceGpu>,
+    ranges: Vec<std::ops::Range<u32>>,
+    /// Per instance: where its ground height is read (under the origin when draped, else
+    /// the ground point), and its show levels (the density's count, by `visible_at`).
+    points: Vec<[f32; 2]>,
+    show: Vec<[u8; 2]>,
     pub warnings: Vec<String>,
 }
 
@@ -118,23 +114,37 @@ impl ObjectSet {
         let unknown = set.add_box(None);
         set.batches.push(unknown);
         let last = set.batches.len() - 1;
-        // Each batch's list made at its size once: growing ten million instances by doubling
-        // copied them several times over.
-        let mut sizes = vec![0usize; set.batches.len()];
-        for o in &scene.objects {
-            sizes[o.index.min(last)] += 1;
+        // Every list made at its size once, each instance written straight to its place:
+        // ten million instances are not copied from list to list.
+        let batch_of = |o: &ObjectInstance| o.index.min(last);
+        let mut sizes = vec![0u32; set.batches.len()];
+        for o in scene.objects.iter().filter(|o| is_finite(o)) {
+            sizes[batch_of(o)] += 1;
         }
-        set.placed = sizes.into_iter().map(Vec::with_capacity).collect();
-        let mut out_of_range = 0usize;
+        let mut next = Vec::with_capacity(sizes.len());
+        let mut start = 0u32;
+        for &n in &sizes {
+            set.ranges.push(start..start + n);
+            next.push(start as usize);
+            start += n;
+        }
+        let total = start as usize;
+        set.list = vec![InstanceGpu::zeroed(); total];
+        set.points = vec![[0.0; 2]; total];
+        set.show = vec![[0; 2]; total];
+        let out_of_range = scene
+            .objects
+            .iter()
+            .filter(|o| o.index >= art.meshes.len())
+            .count();
         for (k, o) in scene.objects.iter().enumerate() {
-            let b = if o.index < art.meshes.len() {
-                o.index
-            } else {
-                out_of_range += 1;
-                last
-            };
-            if let Some(p) = placed(o, k, terrain) {
-                set.placed[b].push(p);
+            if let Some((gpu, at)) = placed(o, k, terrain) {
+                let b = batch_of(o);
+                let i = next[b];
+                next[b] += 1;
+                set.list[i] = gpu;
+                set.points[i] = at;
+                set.show[i] = o.show;
             }
         }
         if out_of_range > 0 {
@@ -260,53 +270,57 @@ impl ObjectSet {
         }
     }
 
-    /// Every instance, grouped by batch (what is uploaded: the shader applies the density).
-    pub fn instances(&self) -> (Vec<InstanceGpu>, Vec<std::ops::Range<u32>>) {
-        let mut list = Vec::with_capacity(self.total());
-        let mut ranges = Vec::with_capacity(self.placed.len());
-        for batch in &self.placed {
-            let start = list.len() as u32;
-            list.extend(batch.iter().map(|p| p.gpu));
-            ranges.push(start..list.len() as u32);
+    /// Every instance, grouped by batch (what is uploaded: the shader applies the density),
+    /// and each batch's range.
+    pub fn instances(&self) -> (&[InstanceGpu], &[std::ops::Range<u32>]) {
+        (&self.list, &self.ranges)
+    }
+
+    /// Sets every instance's ground height to `height(point)` at its sample point.
+    pub fn reground(&mut self, height: impl Fn([f32; 2]) -> f32) {
+        for (inst, &at) in self.list.iter_mut().zip(&self.points) {
+            inst.ground_mode[0] = height(at);
         }
-        (list, ranges)
     }
 
     /// Where each instance's ground height is read, in the order of [`ObjectSet::instances`].
-    pub fn ground_points(&self) -> Vec<[f32; 2]> {
-        self.placed.iter().flatten().map(|p| p.at).collect()
+    pub fn ground_points(&self) -> &[[f32; 2]] {
+        &self.points
     }
 
     /// How many objects show at a density level.
     pub fn shown_at(&self, level: u8) -> usize {
-        self.placed
+        self.list
             .iter()
-            .flatten()
-            .filter(|p| shown(p, level))
+            .zip(&self.show)
+            .filter(|(g, show)| {
+                // The rule of `ObjectInstance::visible_at`, on the copy.
+                let o = ObjectInstance {
+                    show: **show,
+                    thin: g.ground_mode[3],
+                    ..ObjectInstance::default()
+                };
+                o.visible_at(level)
+            })
             .count()
     }
 
     /// All objects of the scene (at any density).
     pub fn total(&self) -> usize {
-        self.placed.iter().map(Vec::len).sum()
+        self.list.len()
     }
 }
 
-fn shown(p: &Placed, level: u8) -> bool {
-    // The rule of `ObjectInstance::visible_at`, kept on the copy.
-    let o = ObjectInstance {
-        show: p.show,
-        thin: p.thin,
-        ..ObjectInstance::default()
-    };
-    o.visible_at(level)
+/// Whether an object's numbers can be drawn (the others are dropped).
+fn is_finite(o: &ObjectInstance) -> bool {
+    o.pos.iter().chain(&o.ground_pt).all(|v| v.is_finite())
+        && o.heading.is_finite()
+        && o.z_offset.is_finite()
 }
 
-fn placed(o: &ObjectInstance, k: usize, terrain: &Terrain) -> Option<Placed> {
-    let finite = o.pos.iter().chain(&o.ground_pt).all(|v| v.is_finite())
-        && o.heading.is_finite()
-        && o.z_offset.is_finite();
-    if !finite {
+/// An object as uploaded, and where its ground height is read.
+fn placed(o: &ObjectInstance, k: usize, terrain: &Terrain) -> Option<(InstanceGpu, [f32; 2])> {
+    if !is_finite(o) {
         return None;
     }
     let (mode, at) = match o.mode {
@@ -318,15 +332,13 @@ fn placed(o: &ObjectInstance, k: usize, terrain: &Terrain) -> Option<Placed> {
     let ground = terrain.raw_height_at(at[0], at[1]);
     // A per-object seed so neighbouring objects do not dither in the same pattern.
     let seed = ((k as f64 * 0.618_033_988_749_895).fract()) as f32;
-    Some(Placed {
-        at,
-        gpu: InstanceGpu {
+    Some((
+        InstanceGpu {
             pos_heading: [o.pos[0], o.pos[1], o.heading.to_radians(), o.z_offset],
             ground_mode: [ground, mode + 4.0 * show_code(o.show) as f32, seed, o.thin],
         },
-        show: o.show,
-        thin: o.thin,
-    })
+        at,
+    ))
 }
 
 /// The show levels `[lo, hi]` (each 0..=7) as one small integer, `lo × 8 + hi`, decoded by

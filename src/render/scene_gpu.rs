@@ -107,10 +107,6 @@ pub(crate) struct ObjectsGpu {
     pub instances: wgpu::Buffer,
     pub batches: Vec<BatchGpu>,
     set: ObjectSet,
-    /// The uploaded instances, on the CPU (the CPU path culls them).
-    list: Vec<InstanceGpu>,
-    /// Each batch's range in `list`.
-    ranges: Vec<Range<u32>>,
     /// One per (mesh, LOD) with instances, in drawing order, and the (batch, LOD) of each.
     pub segments: Vec<SegmentGpu>,
     pub owners: Vec<(usize, usize)>,
@@ -145,7 +141,8 @@ impl ObjectsGpu {
                 self.cpu_ranges.clear();
                 for seg in &self.segments {
                     let start = visible.len() as u32;
-                    let list = &self.list[seg.first as usize..(seg.first + seg.count) as usize];
+                    let all = self.set.instances().0;
+                    let list = &all[seg.first as usize..(seg.first + seg.count) as usize];
                     visible.extend(
                         list.iter()
                             .filter(|i| cull::test_instance(i, seg, &uniform).1)
@@ -189,7 +186,7 @@ impl ObjectsGpu {
         let Some(view) = &self.last_view else {
             return Ok(CullStats::default());
         };
-        let mut s = cull::cpu_stats(&self.list, &self.segments, view);
+        let mut s = cull::cpu_stats(self.set.instances().0, &self.segments, view);
         if self.path == Culling::Off {
             s.submitted = 0;
             s.triangles = 0;
@@ -209,9 +206,10 @@ impl ObjectsGpu {
             (Culling::Gpu, Some(pipes)) if storage => {
                 if self.gpu_cull.is_empty() {
                     let max = cull::max_binding(device);
-                    for page in cull::pages(self.list.len() as u32, max) {
+                    let ranges = self.set.instances().1;
+                    for page in cull::pages(self.set.total() as u32, max) {
                         let (segments, owners) =
-                            cull::segments(&self.set.batches, &self.ranges, page.clone());
+                            cull::segments(&self.set.batches, ranges, page.clone());
                         self.gpu_cull.push(GpuCull::new(
                             device,
                             pipes,
@@ -607,7 +605,7 @@ impl SceneGpu {
                 lod_materials.push(lods);
             }
             let (list, ranges) = set.instances();
-            let (segments, owners) = cull::segments(&set.batches, &ranges, 0..list.len() as u32);
+            let (segments, owners) = cull::segments(&set.batches, ranges, 0..list.len() as u32);
             let mut path = renderer.culling;
             if path == Culling::Gpu && renderer.cull.is_none() {
                 path = Culling::Cpu;
@@ -626,8 +624,6 @@ impl SceneGpu {
                     .map(|(lods, instances)| BatchGpu { lods, instances })
                     .collect(),
                 set,
-                list,
-                ranges,
                 segments,
                 owners,
                 path: Culling::Off,
@@ -638,7 +634,7 @@ impl SceneGpu {
                 placement: None,
             };
             if gpu_usable && renderer.place.is_some() {
-                o.placement = Some(GpuPlacement::new(device, &o.set.ground_points()));
+                o.placement = Some(GpuPlacement::new(device, o.set.ground_points()));
             }
             o.set_path(device, renderer, path);
             Some(o)
@@ -916,10 +912,7 @@ impl SceneGpu {
             self.terrain.set_heights(terrain);
             if let Some(o) = &mut self.objects {
                 // The CPU's copy (the CPU path culls it) follows the terrain too.
-                let points = o.set.ground_points();
-                for (inst, at) in o.list.iter_mut().zip(&points) {
-                    inst.ground_mode[0] = terrain.raw_height_at(at[0], at[1]);
-                }
+                o.set.reground(|at| terrain.raw_height_at(at[0], at[1]));
                 match (&o.placement, &renderer.place) {
                     (Some(p), Some(pipe)) => {
                         let mut encoder =
@@ -937,9 +930,11 @@ impl SceneGpu {
                         );
                         ctx.queue.submit([encoder.finish()]);
                     }
-                    _ => ctx
-                        .queue
-                        .write_buffer(&o.instances, 0, bytemuck::cast_slice(&o.list)),
+                    _ => ctx.queue.write_buffer(
+                        &o.instances,
+                        0,
+                        bytemuck::cast_slice(o.set.instances().0),
+                    ),
                 }
             }
         })?;
@@ -1038,7 +1033,7 @@ impl SceneGpu {
 /// GPU bytes per object instance: the instance records and the culling lists, divided by
 /// the instance count.
 fn bytes_per_instance(o: &ObjectsGpu) -> usize {
-    let n = o.list.len().max(1) as u64;
+    let n = o.set.total().max(1) as u64;
     o.instance_bytes().div_ceil(n) as usize
 }
 
