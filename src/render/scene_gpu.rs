@@ -611,9 +611,8 @@ impl SceneGpu {
                 path = Culling::Cpu;
             }
             let gpu_usable = renderer.cull.is_some();
-            let instances = instance_buffer(device, &list, gpu_usable);
-            buffer_bytes
-                .set(buffer_bytes.get() + (list.len() * std::mem::size_of::<InstanceGpu>()) as u64);
+            let instances = instance_buffer(device, list, gpu_usable);
+            buffer_bytes.set(buffer_bytes.get() + std::mem::size_of_val(list) as u64);
             let mut o = ObjectsGpu {
                 vertices: buffer("mesh vertices", bytemuck::cast_slice(&set.vertices), vertex),
                 indices: buffer("mesh indices", bytemuck::cast_slice(&set.indices), index),
