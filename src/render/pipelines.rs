@@ -266,9 +266,10 @@ impl Renderer {
             blend: None,
         });
         let (culling, culling_reason) = Culling::choose(ctx);
-        let cull = Culling::gpu_supported(ctx).then(|| CullPipelines::new(device));
-        let place =
-            Culling::gpu_supported(ctx).then(|| super::placement::PlacePipeline::new(device));
+        // Culling and placement on the GPU need the same compute and storage support.
+        let compute = Culling::gpu_supported(ctx);
+        let cull = compute.then(|| CullPipelines::new(device));
+        let place = compute.then(|| super::placement::PlacePipeline::new(device));
         let objects_culled = cull.as_ref().map(|c| {
             let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
                 label: Some("frame + material + culled instances"),

@@ -773,7 +773,8 @@ impl SceneGpu {
         texture_bytes += cache.bytes();
         stats.textures = cache.made.len() + cache.extra.len();
         stats.objects_shown = stats.objects;
-        stats.object_draws = objects.as_ref().map_or(0, count_object_draws);
+        // One draw per (mesh, LOD) with instances: a segment.
+        stats.object_draws = objects.as_ref().map_or(0, |o| o.segments.len());
         stats.buffer_bytes = buffer_bytes.get();
         stats.texture_bytes = texture_bytes;
         stats.bytes_per_instance = objects
@@ -1067,12 +1068,4 @@ fn draped_index_buffer(device: &wgpu::Device, list: &[u32]) -> wgpu::Buffer {
         contents: bytemuck::cast_slice(data),
         usage: wgpu::BufferUsages::INDEX,
     })
-}
-
-fn count_object_draws(o: &ObjectsGpu) -> usize {
-    o.batches
-        .iter()
-        .filter(|b| !b.instances.is_empty())
-        .map(|b| b.lods.len())
-        .sum()
 }
