@@ -240,6 +240,8 @@ pub struct ForestArt {
     pub trees: Vec<TreeArt>,
     /// `SPACING x z`: meters between trees, used to fill areas.
     pub spacing: [f32; 2],
+    /// `LOD max_distance`: trees farther from the eye are not drawn. None: no limit.
+    pub lod: Option<f32>,
 }
 
 impl ForestArt {

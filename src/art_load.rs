@@ -470,6 +470,7 @@ pub fn load_forest(path: &Path, pool: &mut ImagePool, warnings: &mut Vec<Diagnos
         texture,
         trees,
         spacing: f.spacing,
+        lod: f.lod.filter(|d| d.is_finite() && *d > 0.0),
     }
 }
 

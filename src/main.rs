@@ -426,6 +426,7 @@ fn render_command(
     let params = render.frame_params(&framing);
     let headless = agview::render::Headless::new()?;
     let mut gpu = headless.upload(scene, &art, &terrain)?;
+    gpu.prepare_overlays(&headless.ctx, scene, params.overlays);
     let image = headless.render(&mut gpu, &params, width, height)?;
     agview::render::write_png(out, &image)
         .map_err(|e| anyhow::anyhow!("writing {}: {e}", out.display()))?;

@@ -73,6 +73,7 @@ fn render(
 ) -> image::RgbaImage {
     let hl = headless();
     let mut gpu = hl.upload(scene, art, terrain).expect("upload");
+    gpu.prepare_overlays(&hl.ctx, scene, params.overlays);
     let img = hl.render(&mut gpu, params, w, h).expect("render");
     same_on_every_path(&mut gpu, params, &img);
     img
@@ -1248,6 +1249,7 @@ fn facades_trees_and_overlays() {
                 percent: 100.0,
             }],
             spacing: [10.0, 10.0],
+            lod: None,
         }),
         images: vec![walls, tree_img],
         ..ArtSet::default()
@@ -1649,6 +1651,27 @@ fn trees_from_above_and_at_50_and_500_m() {
             ..FrameParams::default()
         };
         check(name, &scene, &art, &terrain, &params);
+    }
+    // A forest's `LOD` bounds how far its trees are drawn: with `LOD 200` the trees show at
+    // 50 m as without it, and at 500 m not at all.
+    let mut near_only = art.clone();
+    near_only.forest.as_mut().expect("forest").lod = Some(200.0);
+    for (distance, drawn) in [(50.0, true), (500.0, false)] {
+        let params = FrameParams {
+            camera: Camera::orbit([20.0, 20.0, 0.0], distance, 30.0, 12.0),
+            ..FrameParams::default()
+        };
+        let img = render(&scene, &near_only, &terrain, &params, 320, 240);
+        let expected = if drawn {
+            render(&scene, &art, &terrain, &params, 320, 240)
+        } else {
+            render(&Scene::default(), &art, &terrain, &params, 320, 240)
+        };
+        assert!(
+            img == expected,
+            "with LOD 200, at {distance} m the trees should {}",
+            if drawn { "show" } else { "not show" }
+        );
     }
 }
 

@@ -291,6 +291,7 @@ pub fn run(args: &SweepArgs) -> anyhow::Result<ExitCode> {
                     let framing = crate::render::Framing::new(&scene, Some(art), Some(&terrain));
                     let params = args.render.frame_params(&framing);
                     let mut gpu = headless.upload(&scene, art, &terrain)?;
+                    gpu.prepare_overlays(&headless.ctx, &scene, params.overlays);
                     let img = headless.render(&mut gpu, &params, cw, ch)?;
                     image::imageops::replace(&mut sheet, &img, i64::from(x), i64::from(y));
                     if scene.choice.as_ref().is_some_and(|ch| !ch.fits) {

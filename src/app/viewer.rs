@@ -683,6 +683,8 @@ impl App {
         let draw = match &mut self.shown {
             Some(s) => {
                 s.gpu.set_exaggeration(self.controls.exaggeration);
+                s.gpu
+                    .prepare_overlays(ctx, &s.view.loaded.scene, params.overlays);
                 s.gpu.prepare(ctx, &params, w, h);
                 g.gpu.renderer.draw(&mut encoder, &view, &g.targets, &s.gpu)
             }
@@ -1211,6 +1213,7 @@ fn warm_up(gpu: Arc<Gpu>) {
                 overlays: crate::render::Overlays::all(),
                 ..FrameParams::framing(scene.bounds())
             };
+            s.prepare_overlays(&gpu.ctx, &scene, params.overlays);
             let _ = capture(&gpu, &mut s, &params, 16, 16, None);
         });
 }

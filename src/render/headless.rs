@@ -89,6 +89,7 @@ pub fn render_to_rgba(
 ) -> Result<image::RgbaImage, RenderError> {
     let h = Headless::new()?;
     let mut gpu = h.upload(scene, art, terrain)?;
+    gpu.prepare_overlays(&h.ctx, scene, params.overlays);
     h.render(&mut gpu, params, width, height)
 }
 

@@ -68,6 +68,27 @@ pub(crate) struct LodRange {
 /// Stands for "no far limit" in the shader.
 pub(crate) const INFINITE_LOD: f32 = 1e30;
 
+/// How far an object without `ATTR_LOD` is drawn: X-Plane then "calculates an LOD for your
+/// entire object based on its overall bounding box size, that starts at 0 meters and goes to
+/// some distance we think no one would care if your object disappeared" (X-Plane's LOD
+/// guide). Its formula is not published; agview draws such an object until its bounding
+/// sphere would cover about two pixels of a 1080-line, 60° view (500 radii), and never less
+/// than 250 m. See `docs/spec-decisions.md`.
+pub(crate) fn default_far(bounds: ([f32; 3], [f32; 3])) -> f32 {
+    let (lo, hi) = bounds;
+    let d: f32 = (0..3).map(|k| (hi[k] - lo[k]).powi(2)).sum::<f32>().sqrt();
+    let far = (d * 0.5 * DEFAULT_LOD_RADII).max(DEFAULT_LOD_MIN_M);
+    if far.is_finite() {
+        far
+    } else {
+        INFINITE_LOD
+    }
+}
+
+/// [`default_far`]: bounding radii, and the least distance (m).
+const DEFAULT_LOD_RADII: f32 = 500.0;
+const DEFAULT_LOD_MIN_M: f32 = 250.0;
+
 /// One mesh's part of the buffers.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct MeshBatch {
@@ -172,11 +193,22 @@ impl ObjectSet {
                 st: v.uv,
             }));
         self.indices.extend(mesh.indices.iter().map(|i| i + base));
+        let mut bounds = ([f32::MAX; 3], [f32::MIN; 3]);
+        for &i in &mesh.indices {
+            let p = mesh.vertices[i as usize].pos;
+            for (k, v) in p.into_iter().enumerate() {
+                bounds.0[k] = bounds.0[k].min(v);
+                bounds.1[k] = bounds.1[k].max(v);
+            }
+        }
+        if mesh.indices.is_empty() {
+            bounds = ([0.0; 3], [0.0; 3]);
+        }
         let len = mesh.indices.len() as u32;
         let lods: Vec<LodRange> = if mesh.lods.is_empty() {
             vec![LodRange {
                 near: 0.0,
-                far: INFINITE_LOD,
+                far: default_far(bounds),
                 first_index: first,
                 index_count: len - len % 3,
             }]
@@ -197,17 +229,6 @@ impl ObjectSet {
             Some(t) if t < images => TexSource::Image(t),
             Some(_) => TexSource::Checker,
         };
-        let mut bounds = ([f32::MAX; 3], [f32::MIN; 3]);
-        for &i in &mesh.indices {
-            let p = mesh.vertices[i as usize].pos;
-            for (k, v) in p.into_iter().enumerate() {
-                bounds.0[k] = bounds.0[k].min(v);
-                bounds.1[k] = bounds.1[k].max(v);
-            }
-        }
-        if mesh.indices.is_empty() {
-            bounds = ([0.0; 3], [0.0; 3]);
-        }
         MeshBatch {
             lods,
             texture,
@@ -379,6 +400,19 @@ fn display_name(mesh: &MeshArt, scene: &Scene, i: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_object_without_lod_is_drawn_to_500_radii() {
+        // A 10 × 20 × 10 m box: radius 12.25 m, drawn to about 6.1 km.
+        let far = default_far(([-5.0, 0.0, -5.0], [5.0, 20.0, 5.0]));
+        assert!((far - 500.0 * 150f32.sqrt()).abs() < 1.0, "{far}");
+        // Small things still show across a street and a square.
+        assert_eq!(default_far(([0.0; 3], [0.2, 0.5, 0.2])), 250.0);
+        assert_eq!(
+            default_far(([0.0; 3], [f32::INFINITY, 1.0, 1.0])),
+            INFINITE_LOD
+        );
+    }
     use crate::art::{MeshLod, MeshVertex};
 
     fn tri_mesh() -> MeshArt {

@@ -1,6 +1,7 @@
 //! Debug overlays: the layout's marks as coloured lines draped on the terrain
-//! (`lines.wgsl`). All kinds are uploaded once per scene; which show is a bit mask in the
-//! frame uniforms, so toggling one re-uploads nothing.
+//! (`lines.wgsl`). Each kind is built and uploaded the first time it is shown
+//! (`SceneGpu::prepare_overlays`); which show is a bit mask in the frame uniforms, so
+//! toggling one again re-uploads nothing.
 
 use bytemuck::{Pod, Zeroable};
 
@@ -101,17 +102,20 @@ const SIDE_COLORS: [[u8; 4]; 2] = [[255, 120, 200, 255], [150, 60, 255, 255]];
 /// How high above the drawn ground lines float.
 const LIFT: f32 = 0.25;
 
-/// Builds every overlay's lines; segments are split every `step` meters so they follow
-/// the ground. `marker` is the half size of point markers in meters.
-pub(crate) fn build(scene: &Scene, step: f32, marker: f32) -> Vec<LineVertex> {
+/// Builds the lines of the overlays in `mask` ([`Overlays::mask`]); segments are split
+/// every `step` meters so they follow the ground. `marker` is the half size of point
+/// markers in meters. An overlay not asked for costs nothing: a tile's debug marks run to
+/// hundreds of megabytes, so they are built when first shown.
+pub(crate) fn build(scene: &Scene, step: f32, marker: f32, mask: u32) -> Vec<LineVertex> {
     let mut out = Vec::new();
+    let on = |kind: Kind| mask & (1 << kind as u32) != 0;
     let step = if step.is_finite() && step > 0.1 {
         step
     } else {
         0.1
     };
     let mut seg = |a: P, b: P, kind: Kind, color: [u8; 4]| {
-        if !(a.iter().chain(&b).all(|v| v.is_finite())) {
+        if !on(kind) || !(a.iter().chain(&b).all(|v| v.is_finite())) {
             return;
         }
         let len = ((b[0] - a[0]).powi(2) + (b[1] - a[1]).powi(2)).sqrt();
@@ -156,7 +160,11 @@ pub(crate) fn build(scene: &Scene, step: f32, marker: f32) -> Vec<LineVertex> {
     ring(&scene.debug.edge_min, Kind::EdgeRects, GREEN, &mut seg);
     ring(&scene.debug.edge_max, Kind::EdgeRects, DARK_GREEN, &mut seg);
     // AGS tiles placed across the boundary or a hole: outlined and crossed in warning red.
-    for t in scene.tiles.iter().filter(|t| t.crosses) {
+    for t in scene
+        .tiles
+        .iter()
+        .filter(|t| on(Kind::EdgeRects) && t.crosses)
+    {
         ring(&t.corners, Kind::EdgeRects, WARNING_RED, &mut seg);
         seg(t.corners[0], t.corners[2], Kind::EdgeRects, WARNING_RED);
         seg(t.corners[1], t.corners[3], Kind::EdgeRects, WARNING_RED);
@@ -174,14 +182,23 @@ pub(crate) fn build(scene: &Scene, step: f32, marker: f32) -> Vec<LineVertex> {
             ([p[0] - m, p[1] + m], [p[0] + m, p[1] - m]),
         ]
     };
-    for p in &scene.debug.ground_points {
+    for p in scene
+        .debug
+        .ground_points
+        .iter()
+        .filter(|_| on(Kind::GroundPoints))
+    {
         for (a, b) in plus(*p) {
             seg(a, b, Kind::GroundPoints, WHITE);
         }
     }
     // Which object uses each ground point: a line from the object to it.
-    for o in scene
-        .objects
+    let objects = if on(Kind::GroundPoints) {
+        &scene.objects[..]
+    } else {
+        &[]
+    };
+    for o in objects
         .iter()
         .filter(|o| o.mode != crate::scene::Placement::Draped)
     {
@@ -229,7 +246,12 @@ pub(crate) fn build(scene: &Scene, step: f32, marker: f32) -> Vec<LineVertex> {
         .iter()
         .map(|c| c.pos.map(f32::to_bits))
         .collect();
-    for (r, ring) in scene.polygon.iter().enumerate() {
+    for (r, ring) in scene
+        .polygon
+        .iter()
+        .enumerate()
+        .filter(|_| on(Kind::Corners))
+    {
         let n = ring.len();
         let Some(first) = (0..n).find(|&i| corner_at.contains(&ring[i].map(f32::to_bits))) else {
             continue;
@@ -313,7 +335,7 @@ mod tests {
             },
             ..Scene::default()
         };
-        let v = build(&scene, 100.0, 1.0);
+        let v = build(&scene, 100.0, 1.0, Overlays::all().mask());
         let marks: Vec<&LineVertex> = v
             .iter()
             .filter(|x| x.kind == Kind::SlopeDrops as u32)
@@ -338,7 +360,7 @@ mod tests {
             },
             ..Scene::default()
         };
-        let v = build(&scene, 2.0, 1.0);
+        let v = build(&scene, 2.0, 1.0, Overlays::all().mask());
         let count = |k: Kind| v.iter().filter(|x| x.kind == k as u32).count();
         // Polygon: 10 + 10 + 14.1 m at 2 m steps = 5 + 5 + 8 segments.
         assert_eq!(count(Kind::Polygon), 2 * 18);
@@ -375,7 +397,7 @@ mod tests {
             },
             ..Scene::default()
         };
-        let v = build(&scene, 100.0, 1.0);
+        let v = build(&scene, 100.0, 1.0, Overlays::all().mask());
         let ground: Vec<[f32; 2]> = v
             .iter()
             .filter(|x| x.kind == Kind::GroundPoints as u32)
@@ -402,7 +424,7 @@ mod tests {
             corners: vec![corner(ring[1]), corner(ring[2]), corner(ring[3])],
             ..Scene::default()
         };
-        let v = build(&scene, 2.0, 1.0);
+        let v = build(&scene, 2.0, 1.0, Overlays::all().mask());
         let sides: Vec<&LineVertex> = v
             .iter()
             .filter(|x| x.kind == Kind::Corners as u32 && SIDE_COLORS.contains(&x.color))

@@ -11,7 +11,7 @@ use super::objects::{InstanceGpu, MeshVertexGpu};
 use super::overlay::LineVertex;
 use super::scene_gpu::SceneGpu;
 use super::tiles::TileVertex;
-use super::trees::TreeVertex;
+use super::trees::TreeInstanceGpu;
 
 /// Anisotropic filtering: 8× on GPUs. A software rasterizer filters anisotropically in
 /// software, which made a street-level view of a textured city 180 times slower on lavapipe
@@ -318,10 +318,10 @@ impl Renderer {
             entry: "vs_main",
             layout: &with_material,
             buffers: &[Some(wgpu::VertexBufferLayout {
-                array_stride: std::mem::size_of::<TreeVertex>() as u64,
-                step_mode: wgpu::VertexStepMode::Vertex,
+                array_stride: std::mem::size_of::<TreeInstanceGpu>() as u64,
+                step_mode: wgpu::VertexStepMode::Instance,
                 attributes: &wgpu::vertex_attr_array![
-                    0 => Float32x2, 1 => Float32x2, 2 => Float32, 3 => Float32x2
+                    0 => Float32x4, 1 => Float32x4, 2 => Float32x4
                 ],
             })],
             topology: wgpu::PrimitiveTopology::TriangleList,
@@ -557,21 +557,22 @@ impl Renderer {
 
         if let Some(t) = scene.trees.as_ref().filter(|_| f.show_trees) {
             pass.set_pipeline(&self.trees);
-            pass.set_vertex_buffer(0, t.vertices.slice(..));
-            pass.set_index_buffer(t.indices.slice(..), wgpu::IndexFormat::Uint32);
-            for (range, material) in &t.groups {
+            pass.set_vertex_buffer(0, t.instances.slice(..));
+            for (g, material) in &t.groups {
                 pass.set_bind_group(1, material, &[]);
-                pass.draw_indexed(range.clone(), 0, 0..1);
+                pass.draw(0..g.vertices(), g.first..g.first + g.count);
                 stats.draw_calls += 1;
-                stats.triangles += u64::from(range.len() as u32 / 3);
+                stats.triangles += u64::from(g.vertices() / 3) * u64::from(g.count);
             }
         }
 
-        if let Some(l) = scene.lines.as_ref().filter(|_| f.overlays.mask() != 0) {
-            pass.set_pipeline(&self.lines);
-            pass.set_vertex_buffer(0, l.vertices.slice(..));
-            pass.draw(0..l.vertex_count, 0..1);
-            stats.draw_calls += 1;
+        if f.overlays.mask() != 0 {
+            for l in &scene.lines {
+                pass.set_pipeline(&self.lines);
+                pass.set_vertex_buffer(0, l.vertices.slice(..));
+                pass.draw(0..l.vertex_count, 0..1);
+                stats.draw_calls += 1;
+            }
         }
         stats
     }

@@ -21,7 +21,7 @@ use super::cull::{self, CullStats, CullView, Culling, GpuCull, SegmentGpu, ViewG
 use super::draped::DrapedSet;
 use super::facades::{self, FacadeKey};
 use super::objects::{InstanceGpu, ObjectSet, TexSource};
-use super::overlay;
+use super::overlay::{self, Overlays};
 use super::pipelines::Renderer;
 use super::placement::GpuPlacement;
 use super::terrain_chunks::TerrainChunks;
@@ -254,10 +254,10 @@ pub(crate) struct FacadesGpu {
 }
 
 pub(crate) struct TreesGpu {
-    pub vertices: wgpu::Buffer,
-    pub indices: wgpu::Buffer,
-    /// One draw per forest: its index range and its material.
-    pub groups: Vec<(std::ops::Range<u32>, wgpu::BindGroup)>,
+    /// One record per tree (`trees::TreeInstanceGpu`).
+    pub instances: wgpu::Buffer,
+    /// One draw per forest: its instances and its material.
+    pub groups: Vec<(trees::TreeGroup, wgpu::BindGroup)>,
 }
 
 pub(crate) struct LinesGpu {
@@ -301,7 +301,12 @@ pub struct SceneGpu {
     pub(crate) objects: Option<ObjectsGpu>,
     pub(crate) facades: Option<FacadesGpu>,
     pub(crate) trees: Option<TreesGpu>,
-    pub(crate) lines: Option<LinesGpu>,
+    /// Overlay lines, one buffer per `prepare_overlays` that built something.
+    pub(crate) lines: Vec<LinesGpu>,
+    /// The overlay kinds (`Overlays::mask`) whose lines are built.
+    overlays_built: u32,
+    /// Overlay segment step and point marker size, meters.
+    overlay_sizes: (f32, f32),
     /// The parameters of the frame last prepared.
     pub(crate) frame: FrameParams,
     grid: Grid,
@@ -726,48 +731,44 @@ impl SceneGpu {
             .map(|f| f.filter(|f| usable(f)))
             .collect();
         let tmesh = trees::build(scene, &forests);
-        let trees = if tmesh.indices.is_empty() {
+        let trees = if tmesh.instances.is_empty() {
             None
         } else {
             let groups = tmesh
                 .groups
                 .iter()
-                .map(|&(k, first, count)| {
-                    let view = match forests.get(k).copied().flatten() {
+                .map(|&g| {
+                    let forest = forests.get(g.forest).copied().flatten();
+                    let view = match forest {
                         Some(f) => {
                             let src = cache.image_or_checker(f.texture);
                             cache.view(src)
                         }
                         None => cache.placeholder_tree(),
                     };
-                    let m = material(view, MaterialUniforms::plain([1.0; 3], 0.5));
-                    (first..first + count, m)
+                    let mut u = MaterialUniforms::plain([1.0; 3], 0.5);
+                    // The forest's `LOD`: how far its trees are drawn.
+                    let far = forest
+                        .and_then(|f| f.lod)
+                        .unwrap_or(super::objects::INFINITE_LOD);
+                    u.lod = [0.0, far, 0.0, 0.0];
+                    (g, material(view, u))
                 })
                 .collect();
             Some(TreesGpu {
-                vertices: buffer(
-                    "tree vertices",
-                    bytemuck::cast_slice(&tmesh.vertices),
+                instances: buffer(
+                    "tree instances",
+                    bytemuck::cast_slice(&tmesh.instances),
                     vertex,
                 ),
-                indices: buffer("tree indices", bytemuck::cast_slice(&tmesh.indices), index),
                 groups,
             })
         };
 
-        // Overlays.
+        // Overlays are built when first shown (`prepare_overlays`).
         let (lo, hi) = scene.bounds();
         let extent = (hi[0] - lo[0]).max(hi[1] - lo[1]).max(1.0);
-        let marker = (extent * 0.008).clamp(0.4, 6.0);
-        let line_vertices = overlay::build(scene, (grid.cell * 0.5).max(0.5), marker);
-        let lines = (!line_vertices.is_empty()).then(|| LinesGpu {
-            vertices: buffer(
-                "overlay lines",
-                bytemuck::cast_slice(&line_vertices),
-                vertex,
-            ),
-            vertex_count: line_vertices.len() as u32,
-        });
+        let overlay_sizes = ((grid.cell * 0.5).max(0.5), (extent * 0.008).clamp(0.4, 6.0));
 
         warnings.append(&mut cache.warnings);
         texture_bytes += cache.bytes();
@@ -797,7 +798,9 @@ impl SceneGpu {
             objects,
             facades,
             trees,
-            lines,
+            lines: Vec::new(),
+            overlays_built: 0,
+            overlay_sizes,
             frame: FrameParams::default(),
             grid,
             resolution: n,
@@ -866,6 +869,34 @@ impl SceneGpu {
                 + o.cpu_buffer.as_ref().map_or(0, |b| b.size())
         });
         self.stats.buffer_bytes + self.stats.texture_bytes + extra
+    }
+
+    /// Builds the lines of the overlays in `wanted` that are not built yet, from `scene` (the
+    /// scene this was uploaded from). Each kind is built once: toggling it again is free.
+    /// A frame draws only the overlays built; callers that show overlays call this first.
+    pub fn prepare_overlays(&mut self, ctx: &GpuContext, scene: &Scene, wanted: Overlays) {
+        let missing = wanted.mask() & !self.overlays_built;
+        if missing == 0 {
+            return;
+        }
+        self.overlays_built |= missing;
+        let (step, marker) = self.overlay_sizes;
+        let vertices = overlay::build(scene, step, marker, missing);
+        if vertices.is_empty() {
+            return;
+        }
+        let bytes: &[u8] = bytemuck::cast_slice(&vertices);
+        self.stats.buffer_bytes += bytes.len() as u64;
+        self.lines.push(LinesGpu {
+            vertices: ctx
+                .device
+                .create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                    label: Some("overlay lines"),
+                    contents: bytes,
+                    usage: wgpu::BufferUsages::VERTEX,
+                }),
+            vertex_count: vertices.len() as u32,
+        });
     }
 
     /// Puts the scene on another terrain. When the new height field has the old one's grid

@@ -1,29 +1,50 @@
-//! Trees: each placed tree as crossed vertical quads (its forest tree's `quads`), for
-//! `tree.wgsl`. The ground height is found in the shader, so trees follow exaggeration.
+//! Trees: one instance record per placed tree, from which `tree.wgsl` builds the tree's
+//! crossed vertical quads (its forest tree's `quads`) and a flat crown quad. A tile holds
+//! millions of trees: a 48-byte record each, where four corners per quad were 450 bytes
+//! (and most of a tile's upload time). The ground height is found in the shader, so trees
+//! follow exaggeration.
 
 use bytemuck::{Pod, Zeroable};
 
 use crate::art::{ForestArt, TreeArt};
 use crate::scene::Scene;
 
-/// One tree corner as uploaded (32 bytes).
+/// One placed tree as uploaded (48 bytes).
 #[repr(C)]
 #[derive(Debug, Clone, Copy, PartialEq, Pod, Zeroable)]
-pub(crate) struct TreeVertex {
-    pub base: [f32; 2],
-    pub offset: [f32; 2],
-    pub up: f32,
-    pub st: [f32; 2],
-    pub _pad: f32,
+pub(crate) struct TreeInstanceGpu {
+    /// The trunk's x, y; the heading (radians clockwise from north) the first quad faces
+    /// across; the number of crossed quads (1..=8).
+    pub base_heading_quads: [f32; 4],
+    /// Width and height (m); where the trunk stands across the width (0..=1); unused.
+    pub size_offset: [f32; 4],
+    /// The tree's picture [s1, t1, s2, t2], normalised, t up.
+    pub uv: [f32; 4],
 }
 
 #[derive(Debug, Default)]
 pub(crate) struct TreeMesh {
-    pub vertices: Vec<TreeVertex>,
-    pub indices: Vec<u32>,
-    /// One draw per forest that has trees: `(forest, first index, index count)`, in forest
-    /// order (0 is `Scene::forest`, k is `Scene::more_forests[k - 1]`).
-    pub groups: Vec<(usize, u32, u32)>,
+    pub instances: Vec<TreeInstanceGpu>,
+    /// One draw per forest that has trees, in forest order (0 is `Scene::forest`, k is
+    /// `Scene::more_forests[k - 1]`).
+    pub groups: Vec<TreeGroup>,
+}
+
+/// The trees of one forest: instances `first..first + count`, each drawn with
+/// `6 × (max_quads + 1)` vertices (its quads, the crown, and nothing for the rest).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct TreeGroup {
+    pub forest: usize,
+    pub first: u32,
+    pub count: u32,
+    pub max_quads: u32,
+}
+
+impl TreeGroup {
+    /// Vertices per instance of this group's draw.
+    pub fn vertices(&self) -> u32 {
+        6 * (self.max_quads + 1)
+    }
 }
 
 /// The tree drawn when the forest or its tree list is missing: the whole placeholder
@@ -42,123 +63,84 @@ pub(crate) const PLACEHOLDER_TREE: TreeArt = TreeArt {
 /// is missing (or a tree names a forest past the list): those trees are placeholders.
 pub(crate) fn build(scene: &Scene, forests: &[Option<&ForestArt>]) -> TreeMesh {
     let mut mesh = TreeMesh::default();
-    // Trees bucketed by forest, each bucket in scene order.
-    let mut buckets: Vec<Vec<usize>> = Vec::new();
-    for (i, t) in scene.trees.iter().enumerate() {
+    // Trees counted by forest, then each written straight to its place (scene order within
+    // a forest): millions of trees are not copied from list to list.
+    let mut counts: Vec<u32> = Vec::new();
+    for t in scene.trees.iter().filter(|t| is_finite(t)) {
         let k = t.forest as usize;
-        if buckets.len() <= k {
-            buckets.resize_with(k + 1, Vec::new);
+        if counts.len() <= k {
+            counts.resize(k + 1, 0);
         }
-        buckets[k].push(i);
+        counts[k] += 1;
     }
-    for (k, bucket) in buckets.iter().enumerate() {
-        let first = mesh.indices.len() as u32;
-        let forest = forests.get(k).copied().flatten();
-        for &i in bucket {
-            add_tree(&mut mesh, &scene.trees[i], forest);
+    let mut next = Vec::with_capacity(counts.len());
+    let mut start = 0u32;
+    for (k, &n) in counts.iter().enumerate() {
+        next.push(start as usize);
+        if n > 0 {
+            mesh.groups.push(TreeGroup {
+                forest: k,
+                first: start,
+                count: n,
+                max_quads: 1,
+            });
         }
-        let count = mesh.indices.len() as u32 - first;
-        if count > 0 {
-            mesh.groups.push((k, first, count));
-        }
+        start += n;
+    }
+    mesh.instances = vec![TreeInstanceGpu::zeroed(); start as usize];
+    let mut max_quads = vec![1u32; counts.len()];
+    for t in scene.trees.iter().filter(|t| is_finite(t)) {
+        let k = t.forest as usize;
+        let g = tree_instance(t, forests.get(k).copied().flatten());
+        max_quads[k] = max_quads[k].max(g.base_heading_quads[3] as u32);
+        mesh.instances[next[k]] = g;
+        next[k] += 1;
+    }
+    for g in &mut mesh.groups {
+        g.max_quads = max_quads[g.forest];
     }
     mesh
 }
 
-fn add_tree(mesh: &mut TreeMesh, t: &crate::scene::TreeInstance, forest: Option<&ForestArt>) {
-    {
-        if !(t.pos[0].is_finite() && t.pos[1].is_finite() && t.heading.is_finite()) {
-            return;
-        }
-        let art = forest
-            .and_then(|f| f.tree(t.layer, t.pick))
-            .filter(|a| {
-                a.width > 0.0 && a.height > 0.0 && a.width.is_finite() && a.height.is_finite()
-            })
-            .unwrap_or(&PLACEHOLDER_TREE);
-        // A tree's own width (an explicit `TREE` width) and height (seeded in its `TREE`'s
-        // range) both count; with one of them, the other follows the art's aspect; with
-        // neither, the art's own size.
-        let given = |v: f32| v > 0.0 && v.is_finite();
-        let (w, h) = if given(t.height) && given(t.width) {
-            (t.width.min(500.0), t.height.min(500.0))
-        } else if given(t.height) {
-            let h = t.height.min(500.0);
-            (art.width * h / art.height, h)
-        } else if t.width > 0.0 && t.width.is_finite() {
-            (
-                t.width.min(500.0),
-                art.height * t.width.min(500.0) / art.width,
-            )
-        } else {
-            (art.width, art.height)
-        };
-        let quads = art.quads.clamp(1, 8);
-        let offset = if (0.0..=1.0).contains(&art.offset) {
-            art.offset
-        } else {
-            0.5
-        };
-        let [s1, t1, s2, t2] = art.uv;
-        for q in 0..quads {
-            let angle = (t.heading + q as f32 * 180.0 / quads as f32).to_radians();
-            // The quad's horizontal axis: east at heading 0, turned clockwise.
-            let axis = [angle.cos(), -angle.sin()];
-            let (left, right) = (-offset * w, (1.0 - offset) * w);
-            let start = mesh.vertices.len() as u32;
-            for (along, up, s, tt) in [
-                (left, 0.0, s1, t1),
-                (right, 0.0, s2, t1),
-                (right, h, s2, t2),
-                (left, h, s1, t2),
-            ] {
-                mesh.vertices.push(TreeVertex {
-                    base: t.pos,
-                    offset: [axis[0] * along, axis[1] * along],
-                    up,
-                    st: [s, tt],
-                    _pad: 0.0,
-                });
-            }
-            mesh.indices.extend_from_slice(&[
-                start,
-                start + 1,
-                start + 2,
-                start,
-                start + 2,
-                start + 3,
-            ]);
-        }
-        // Seen from straight above, the vertical quads are edge-on and vanish: a horizontal
-        // quad across the crown (the picture's upper part, where the foliage is) keeps the
-        // tree visible from above, and is itself edge-on from the side.
-        let (sn, cs) = t.heading.to_radians().sin_cos();
-        let r = 0.4 * w;
-        let crown = t1 + CROWN_FROM * (t2 - t1);
-        let start = mesh.vertices.len() as u32;
-        for (x, y, s, tt) in [
-            (-r, -r, s1, crown),
-            (r, -r, s2, crown),
-            (r, r, s2, t2),
-            (-r, r, s1, t2),
-        ] {
-            mesh.vertices.push(TreeVertex {
-                base: t.pos,
-                offset: [x * cs + y * sn, -x * sn + y * cs],
-                up: CROWN_AT * h,
-                st: [s, tt],
-                _pad: 0.0,
-            });
-        }
-        mesh.indices
-            .extend_from_slice(&[start, start + 1, start + 2, start, start + 2, start + 3]);
-    }
+fn is_finite(t: &crate::scene::TreeInstance) -> bool {
+    t.pos[0].is_finite() && t.pos[1].is_finite() && t.heading.is_finite()
 }
 
-/// Where the crown quad sits, as a fraction of the tree's height.
-const CROWN_AT: f32 = 0.6;
-/// The part of the picture mapped onto the crown quad: from this fraction of its height up.
-const CROWN_FROM: f32 = 0.4;
+/// A tree's record: its art (or the placeholder), its size and its picture.
+fn tree_instance(t: &crate::scene::TreeInstance, forest: Option<&ForestArt>) -> TreeInstanceGpu {
+    let art = forest
+        .and_then(|f| f.tree(t.layer, t.pick))
+        .filter(|a| a.width > 0.0 && a.height > 0.0 && a.width.is_finite() && a.height.is_finite())
+        .unwrap_or(&PLACEHOLDER_TREE);
+    // A tree's own width (an explicit `TREE` width) and height (seeded in its `TREE`'s
+    // range) both count; with one of them, the other follows the art's aspect; with
+    // neither, the art's own size.
+    let given = |v: f32| v > 0.0 && v.is_finite();
+    let (w, h) = if given(t.height) && given(t.width) {
+        (t.width.min(500.0), t.height.min(500.0))
+    } else if given(t.height) {
+        let h = t.height.min(500.0);
+        (art.width * h / art.height, h)
+    } else if given(t.width) {
+        (
+            t.width.min(500.0),
+            art.height * t.width.min(500.0) / art.width,
+        )
+    } else {
+        (art.width, art.height)
+    };
+    let quads = art.quads.clamp(1, 8);
+    let offset = if (0.0..=1.0).contains(&art.offset) {
+        art.offset
+    } else {
+        0.5
+    };
+    TreeInstanceGpu {
+        base_heading_quads: [t.pos[0], t.pos[1], t.heading.to_radians(), quads as f32],
+        size_offset: [w, h, offset, 0.0],
+        uv: art.uv,
+    }
+}
 
 #[cfg(test)]
 mod tests {
@@ -166,7 +148,7 @@ mod tests {
     use crate::scene::TreeInstance;
 
     #[test]
-    fn trees_are_crossed_quads_of_their_art() {
+    fn a_tree_is_one_record_of_its_art() {
         let forest = ForestArt {
             trees: vec![TreeArt {
                 layer: 1,
@@ -184,6 +166,7 @@ mod tests {
                 TreeInstance {
                     pos: [10.0, 20.0],
                     width: 8.0,
+                    heading: 90.0,
                     layer: 1,
                     ..TreeInstance::default()
                 },
@@ -195,45 +178,16 @@ mod tests {
             ..Scene::default()
         };
         let mesh = build(&scene, &[Some(&forest)]);
-        // Three crossed quads and the crown quad.
-        assert_eq!(mesh.vertices.len(), 16);
-        assert_eq!(mesh.indices.len(), 24);
-        // Scaled to 8 m wide: 16 m tall; the trunk at a quarter of the width.
-        let v = &mesh.vertices[..4];
-        assert_eq!(v[2].up, 16.0);
-        assert!((v[0].offset[0] + 2.0).abs() < 1e-5 && (v[1].offset[0] - 6.0).abs() < 1e-5);
-        assert_eq!(v[2].st, [0.25, 1.0]);
-        assert_eq!(v[0].base, [10.0, 20.0]);
-    }
-
-    /// From straight above a tree is not edge-on: its crown quad lies flat, at 60 % of its
-    /// height, over the trunk, with the picture's foliage.
-    #[test]
-    fn a_tree_has_a_flat_crown_seen_from_above() {
-        let scene = Scene {
-            trees: vec![TreeInstance {
-                pos: [3.0, 4.0],
-                height: 10.0,
-                heading: 30.0,
-                ..TreeInstance::default()
-            }],
-            ..Scene::default()
-        };
-        let mesh = build(&scene, &[None]);
-        let crown = &mesh.vertices[8..12];
-        assert!(crown.iter().all(|v| v.up == 6.0 && v.base == [3.0, 4.0]));
-        let area = {
-            let p: Vec<[f32; 2]> = crown.iter().map(|v| v.offset).collect();
-            (0..4)
-                .map(|i| p[i][0] * p[(i + 1) % 4][1] - p[(i + 1) % 4][0] * p[i][1])
-                .sum::<f32>()
-                .abs()
-                / 2.0
-        };
-        // 6 m wide placeholder: a 4.8 m square.
-        assert!((area - 4.8 * 4.8).abs() < 1e-3, "{area}");
-        assert_eq!(crown[0].st[1], 0.4);
-        assert_eq!(crown[2].st[1], 1.0);
+        // The tree that is not a number is left out.
+        assert_eq!(mesh.instances.len(), 1);
+        let t = mesh.instances[0];
+        // Three crossed quads, turned to its heading; scaled to 8 m wide: 16 m tall, the
+        // trunk at a quarter of the width.
+        assert_eq!(t.base_heading_quads, [10.0, 20.0, 90f32.to_radians(), 3.0]);
+        assert_eq!(t.size_offset, [8.0, 16.0, 0.25, 0.0]);
+        assert_eq!(t.uv, [0.0, 0.5, 0.25, 1.0]);
+        // Its draw: three quads and the crown.
+        assert_eq!(mesh.groups[0].vertices(), 24);
     }
 
     #[test]
@@ -259,14 +213,13 @@ mod tests {
         };
         // The placeholder is 6 m wide and 10 m tall, its trunk in the middle.
         let mesh = build(&scene, &[None]);
-        let v = &mesh.vertices;
-        assert_eq!(v[2].up, 15.0);
-        assert!((v[1].offset[0] - 4.5).abs() < 1e-5, "{:?}", v[1].offset);
-        // Two crossed quads and the crown per tree: 12 vertices.
-        assert_eq!(v[12 + 2].up, 5.0);
-        assert!((v[12 + 1].offset[0] - 20.0).abs() < 1e-5);
-        // Not a number: the art's own height.
-        assert_eq!(v[24 + 2].up, 10.0);
+        let size: Vec<[f32; 2]> = mesh
+            .instances
+            .iter()
+            .map(|t| [t.size_offset[0], t.size_offset[1]])
+            .collect();
+        // Not a number: the art's own size.
+        assert_eq!(size, vec![[9.0, 15.0], [40.0, 5.0], [6.0, 10.0]]);
     }
 
     #[test]
@@ -276,8 +229,10 @@ mod tests {
             ..Scene::default()
         };
         let mesh = build(&scene, &[None]);
-        assert_eq!(mesh.vertices.len(), 12);
-        assert_eq!(mesh.vertices[2].up, 10.0);
+        let t = mesh.instances[0];
+        assert_eq!(t.base_heading_quads[3], 2.0);
+        assert_eq!(t.size_offset, [6.0, 10.0, 0.5, 0.0]);
+        assert_eq!(t.uv, [0.0, 0.0, 1.0, 1.0]);
     }
 
     #[test]
@@ -285,6 +240,7 @@ mod tests {
         let tall = ForestArt {
             trees: vec![TreeArt {
                 height: 20.0,
+                quads: 4,
                 ..PLACEHOLDER_TREE
             }],
             ..ForestArt::default()
@@ -300,11 +256,15 @@ mod tests {
             ..Scene::default()
         };
         let mesh = build(&scene, &[None, Some(&tall)]);
-        // Forest 0: one placeholder; 1: two tall trees; 3 (past the list): a placeholder.
-        let groups: Vec<(usize, u32)> = mesh.groups.iter().map(|g| (g.0, g.2)).collect();
-        // Each tree: two crossed quads and the crown, 18 indices.
-        assert_eq!(groups, vec![(0, 18), (1, 36), (3, 18)]);
-        let first_tall = mesh.indices[18] as usize;
-        assert_eq!(mesh.vertices[first_tall + 2].up, 20.0);
+        // Forest 0: one placeholder; 1: two tall trees of four quads; 3 (past the list): a
+        // placeholder.
+        let groups: Vec<(usize, u32, u32, u32)> = mesh
+            .groups
+            .iter()
+            .map(|g| (g.forest, g.first, g.count, g.max_quads))
+            .collect();
+        assert_eq!(groups, vec![(0, 0, 1, 2), (1, 1, 2, 4), (3, 3, 1, 2)]);
+        assert_eq!(mesh.instances[1].size_offset[1], 20.0);
+        assert_eq!(mesh.instances[3].size_offset[1], 10.0);
     }
 }
