@@ -366,6 +366,53 @@ fn window_screenshot_matches_the_headless_render() {
     }
 }
 
+/// What the window shows is what `render` writes: the frame the window presented, read
+/// back from its own surface texture (not a second offscreen render), matches the headless
+/// render of the same asset at the same size.
+#[test]
+fn the_presented_frame_matches_the_headless_render() {
+    let x = Xvfb::start();
+    let dir = TempDir::new("presented");
+    let block = sample("polygons/block_100x80.geojson");
+    let cases: Vec<(&str, Vec<String>)> = vec![
+        (
+            "plaza",
+            vec![sample("autogen/plaza.agp").display().to_string()],
+        ),
+        (
+            "block",
+            vec![
+                sample("autogen/city_block.agb").display().to_string(),
+                "--polygon".into(),
+                block.display().to_string(),
+                "--debug".into(),
+                "polygon".into(),
+            ],
+        ),
+    ];
+    for (name, args) in cases {
+        let shown = dir.0.join(format!("{name}-presented.png"));
+        let headless = dir.0.join(format!("{name}-headless.png"));
+        let mut view = x.agview();
+        view.arg("view")
+            .args(&args)
+            .args(["--size", "320x240", "--frames", "3", "--no-panel"])
+            .arg("--presented-frame")
+            .arg(&shown);
+        let err = run_ok(view, &format!("agview view ({name})"));
+        assert!(err.contains("the presented frame"), "{err}");
+        let mut render = agview();
+        render
+            .arg("render")
+            .args(&args)
+            .args(["--size", "320x240", "--out"])
+            .arg(&headless);
+        run_ok(render, &format!("agview render ({name})"));
+        assert_eq!(load(&shown).dimensions(), (320, 240));
+        assert_same(&shown, &headless);
+    }
+}
+
 #[test]
 fn an_edit_on_disk_shows_up_and_a_broken_one_keeps_the_last_scene() {
     let x = Xvfb::start();

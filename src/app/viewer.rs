@@ -90,6 +90,11 @@ pub struct ViewArgs {
     /// document (removed on exit), to fly through a tile-sized scene.
     #[arg(long, hide = true, value_name = "N", conflicts_with_all = ["synthetic_city", "asset"])]
     pub synthetic_tile: Option<usize>,
+    /// Test hook: after --frames frames with the scene, copy the next frame the window
+    /// presents (panel included unless --no-panel) to FILE, read back from the window's own
+    /// surface texture, and exit.
+    #[arg(long, hide = true, value_name = "FILE")]
+    pub presented_frame: Option<PathBuf>,
     /// Test hook: keep running after --screenshot; after the K-th reload caused by a file
     /// change, write `<FILE stem>-reloadK.png` (once a frame shows its outcome); exit after
     /// the N-th.
@@ -240,6 +245,8 @@ struct App {
     reload_to_report: Option<(u32, Option<Instant>, bool)>,
     reloads: u32,
     shot_taken: bool,
+    /// `--presented-frame` is written.
+    presented_taken: bool,
     /// `--exit-after-reloads` is reached; exit once `--screenshot` is written.
     exit_pending: bool,
     /// Frame intervals while drawing continuously: count, sum and largest, milliseconds.
@@ -311,6 +318,7 @@ impl App {
             reload_to_report: None,
             reloads: 0,
             shot_taken: false,
+            presented_taken: false,
             exit_pending: false,
             last_ui: None,
             timing: (0, 0.0, 0.0),
@@ -524,6 +532,7 @@ impl App {
             eprintln!("agview: GPU error: {e}");
         }));
         let caps = surface.get_capabilities(&ctx.adapter);
+        let read_presented = self.args.presented_frame.is_some();
         let format = caps
             .formats
             .iter()
@@ -531,8 +540,13 @@ impl App {
             .find(|f| f.is_srgb())
             .or_else(|| caps.formats.first().copied())
             .ok_or("the window's surface offers no colour format")?;
+        // `--presented-frame` reads the surface texture back: it must be a copy source.
+        let mut usage = wgpu::TextureUsages::RENDER_ATTACHMENT;
+        if read_presented && caps.usages.contains(wgpu::TextureUsages::COPY_SRC) {
+            usage |= wgpu::TextureUsages::COPY_SRC;
+        }
         let config = wgpu::SurfaceConfiguration {
-            usage: wgpu::TextureUsages::RENDER_ATTACHMENT,
+            usage,
             format,
             color_space: wgpu::SurfaceColorSpace::Auto,
             width: size.width.max(1),
@@ -669,6 +683,7 @@ impl App {
         };
         let (frame, suboptimal) = frame;
         let params = self.frame_params();
+        let presented_due = self.presented_due();
         let view = frame
             .texture
             .create_view(&wgpu::TextureViewDescriptor::default());
@@ -762,12 +777,26 @@ impl App {
                 }
             }
         }
+        // `--presented-frame`: this frame, as it goes to the window, copied for reading.
+        let presented = presented_due.then(|| {
+            let copy = ReadBack::copy(ctx, &mut encoder, &frame.texture, w, h);
+            (copy, g.config.format, g.config.usage)
+        });
         ctx.queue
             .submit(extra.into_iter().chain([encoder.finish()]));
         if let Some(window) = &self.window {
             window.pre_present_notify();
         }
         ctx.queue.present(frame);
+        if let Some((copy, format, usage)) = presented {
+            self.presented_taken = true;
+            let result = if usage.contains(wgpu::TextureUsages::COPY_SRC) {
+                copy.read(&g.gpu.ctx, format)
+            } else {
+                Err("the window's surface cannot be read back (no COPY_SRC)".to_string())
+            };
+            self.write_presented(result);
+        }
         if suboptimal {
             self.recover_surface(false);
         }
@@ -788,9 +817,37 @@ impl App {
         }
     }
 
+    /// Whether the frame being drawn is the one `--presented-frame` reads back.
+    fn presented_due(&self) -> bool {
+        self.args.presented_frame.is_some()
+            && !self.presented_taken
+            && self.shown.is_some()
+            && self.frames_with_scene >= self.args.frames
+    }
+
+    /// Writes what `--presented-frame` read back, and ends the program.
+    fn write_presented(&mut self, result: Result<image::RgbaImage, String>) {
+        let Some(path) = self.args.presented_frame.clone() else {
+            return;
+        };
+        match result.and_then(|img| {
+            crate::render::write_png(&path, &img)
+                .map(|()| img.dimensions())
+                .map_err(|e| format!("writing {}: {e}", path.display()))
+        }) {
+            Ok((w, h)) => eprintln!("wrote {} ({w}x{h}, the presented frame)", path.display()),
+            Err(e) => {
+                eprintln!("agview: error: presented frame: {e}");
+                self.exit_code = ExitCode::from(1);
+            }
+        }
+        self.exit_pending = true;
+    }
+
     /// Whether the screenshot hooks still need frames.
     fn wants_frames(&self) -> bool {
-        (self.args.screenshot.is_some() && !self.shot_taken)
+        (self.args.presented_frame.is_some() && !self.presented_taken)
+            || (self.args.screenshot.is_some() && !self.shot_taken)
             || self.reload_to_report.is_some()
             || self.exit_pending
     }
@@ -1296,7 +1353,7 @@ pub fn capture(
     if width == 0 || height == 0 || width > max || height > max {
         return Err(format!("cannot capture a {width}x{height} image"));
     }
-    let (texture, buffer, padded) = ctx
+    let (texture, copy) = ctx
         .checked("taking a screenshot", || {
             let texture = ctx.device.create_texture(&wgpu::TextureDescriptor {
                 label: Some("screenshot"),
@@ -1325,72 +1382,118 @@ pub fn capture(
                 Some(f) => f(&mut encoder, &view),
                 None => Vec::new(),
             };
-            let align = wgpu::COPY_BYTES_PER_ROW_ALIGNMENT;
-            let padded = (width * 4).div_ceil(align) * align;
-            let buffer = ctx.device.create_buffer(&wgpu::BufferDescriptor {
-                label: Some("screenshot read-back"),
-                size: u64::from(padded) * u64::from(height),
-                usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::MAP_READ,
-                mapped_at_creation: false,
-            });
-            encoder.copy_texture_to_buffer(
-                wgpu::TexelCopyTextureInfo {
-                    texture: &texture,
-                    mip_level: 0,
-                    origin: wgpu::Origin3d::ZERO,
-                    aspect: wgpu::TextureAspect::All,
-                },
-                wgpu::TexelCopyBufferInfo {
-                    buffer: &buffer,
-                    layout: wgpu::TexelCopyBufferLayout {
-                        offset: 0,
-                        bytes_per_row: Some(padded),
-                        rows_per_image: Some(height),
-                    },
-                },
-                wgpu::Extent3d {
-                    width,
-                    height,
-                    depth_or_array_layers: 1,
-                },
-            );
+            let copy = ReadBack::copy(ctx, &mut encoder, &texture, width, height);
             ctx.queue
                 .submit(first.into_iter().chain([encoder.finish()]));
-            (texture, buffer, padded)
+            (texture, copy)
         })
         .map_err(|e| e.to_string())?;
-    let (tx, rx) = std::sync::mpsc::channel();
-    buffer.map_async(wgpu::MapMode::Read, .., move |r| {
-        let _ = tx.send(r);
-    });
-    ctx.device
-        .poll(wgpu::PollType::wait_indefinitely())
-        .map_err(|e| e.to_string())?;
-    rx.recv()
-        .map_err(|e| e.to_string())?
-        .map_err(|e| e.to_string())?;
-    let row = width as usize * 4;
-    let mut pixels = Vec::with_capacity(row * height as usize);
-    {
-        let data = buffer.get_mapped_range(..).map_err(|e| e.to_string())?;
-        for y in 0..height as usize {
-            let start = y * padded as usize;
-            let Some(src) = data.get(start..start + row) else {
-                return Err("read-back buffer is short".into());
-            };
-            pixels.extend_from_slice(src);
-        }
-    }
-    buffer.unmap();
+    let image = copy.read(ctx, format);
     drop(texture);
-    if matches!(
-        format,
-        wgpu::TextureFormat::Bgra8Unorm | wgpu::TextureFormat::Bgra8UnormSrgb
-    ) {
-        for px in pixels.chunks_exact_mut(4) {
-            px.swap(0, 2);
+    image
+}
+
+/// A texture's pixels copied into a buffer to be read on the CPU: the offscreen screenshot
+/// and the window's own presented frame share it.
+struct ReadBack {
+    buffer: wgpu::Buffer,
+    /// Bytes per row in the buffer (rows are padded to `COPY_BYTES_PER_ROW_ALIGNMENT`).
+    padded: u32,
+    width: u32,
+    height: u32,
+}
+
+impl ReadBack {
+    /// Records the copy of `texture`'s `width × height` pixels (4 bytes each).
+    fn copy(
+        ctx: &crate::render::GpuContext,
+        encoder: &mut wgpu::CommandEncoder,
+        texture: &wgpu::Texture,
+        width: u32,
+        height: u32,
+    ) -> Self {
+        let align = wgpu::COPY_BYTES_PER_ROW_ALIGNMENT;
+        let padded = (width * 4).div_ceil(align) * align;
+        let buffer = ctx.device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("frame read-back"),
+            size: u64::from(padded) * u64::from(height),
+            usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::MAP_READ,
+            mapped_at_creation: false,
+        });
+        encoder.copy_texture_to_buffer(
+            wgpu::TexelCopyTextureInfo {
+                texture,
+                mip_level: 0,
+                origin: wgpu::Origin3d::ZERO,
+                aspect: wgpu::TextureAspect::All,
+            },
+            wgpu::TexelCopyBufferInfo {
+                buffer: &buffer,
+                layout: wgpu::TexelCopyBufferLayout {
+                    offset: 0,
+                    bytes_per_row: Some(padded),
+                    rows_per_image: Some(height),
+                },
+            },
+            wgpu::Extent3d {
+                width,
+                height,
+                depth_or_array_layers: 1,
+            },
+        );
+        ReadBack {
+            buffer,
+            padded,
+            width,
+            height,
         }
     }
-    image::RgbaImage::from_raw(width, height, pixels)
-        .ok_or_else(|| "image has the wrong size".into())
+
+    /// Waits for the copy (submitted by then) and returns the pixels as RGBA, swizzling a
+    /// BGRA `format`.
+    fn read(
+        self,
+        ctx: &crate::render::GpuContext,
+        format: wgpu::TextureFormat,
+    ) -> Result<image::RgbaImage, String> {
+        let ReadBack {
+            buffer,
+            padded,
+            width,
+            height,
+        } = self;
+        let (tx, rx) = std::sync::mpsc::channel();
+        buffer.map_async(wgpu::MapMode::Read, .., move |r| {
+            let _ = tx.send(r);
+        });
+        ctx.device
+            .poll(wgpu::PollType::wait_indefinitely())
+            .map_err(|e| e.to_string())?;
+        rx.recv()
+            .map_err(|e| e.to_string())?
+            .map_err(|e| e.to_string())?;
+        let row = width as usize * 4;
+        let mut pixels = Vec::with_capacity(row * height as usize);
+        {
+            let data = buffer.get_mapped_range(..).map_err(|e| e.to_string())?;
+            for y in 0..height as usize {
+                let start = y * padded as usize;
+                let Some(src) = data.get(start..start + row) else {
+                    return Err("read-back buffer is short".into());
+                };
+                pixels.extend_from_slice(src);
+            }
+        }
+        buffer.unmap();
+        if matches!(
+            format,
+            wgpu::TextureFormat::Bgra8Unorm | wgpu::TextureFormat::Bgra8UnormSrgb
+        ) {
+            for px in pixels.chunks_exact_mut(4) {
+                px.swap(0, 2);
+            }
+        }
+        image::RgbaImage::from_raw(width, height, pixels)
+            .ok_or_else(|| "image has the wrong size".into())
+    }
 }
