@@ -413,6 +413,60 @@ fn the_presented_frame_matches_the_headless_render() {
     }
 }
 
+/// When the GPU device is lost (here destroyed by a test hook, as a driver reset would lose
+/// it), the viewer opens a new one, uploads the scene again and goes on: the window then
+/// presents what `render` writes, and its panel (egui's textures sent again) still draws.
+#[test]
+fn a_lost_device_is_opened_again_and_the_scene_comes_back() {
+    let x = Xvfb::start();
+    let dir = TempDir::new("lost");
+    let plaza = sample("autogen/plaza.agp");
+    let shown = dir.0.join("presented.png");
+    let headless = dir.0.join("headless.png");
+    let mut view = x.agview();
+    view.arg("view")
+        .arg(&plaza)
+        .args([
+            "--size",
+            "320x240",
+            "--lose-device-after",
+            "2",
+            "--frames",
+            "5",
+        ])
+        .args(["--no-panel", "--presented-frame"])
+        .arg(&shown);
+    let err = run_ok(view, "agview view (device lost)");
+    assert!(err.contains("the GPU device was lost"), "{err}");
+    assert!(err.contains("GPU device opened again"), "{err}");
+    let mut render = agview();
+    render
+        .arg("render")
+        .arg(&plaza)
+        .args(["--size", "320x240", "--out"])
+        .arg(&headless);
+    run_ok(render, "agview render (device lost)");
+    assert_same(&shown, &headless);
+    // With the panel shown: no panic, and a screenshot after the loss.
+    let shot = dir.0.join("with-panel.png");
+    let mut view = x.agview();
+    view.arg("view")
+        .arg(&plaza)
+        .args([
+            "--size",
+            "320x240",
+            "--lose-device-after",
+            "2",
+            "--frames",
+            "5",
+        ])
+        .arg("--screenshot")
+        .arg(&shot);
+    let err = run_ok(view, "agview view (device lost, panel)");
+    assert!(err.contains("GPU device opened again"), "{err}");
+    assert_same(&shot, &headless);
+}
+
 #[test]
 fn an_edit_on_disk_shows_up_and_a_broken_one_keeps_the_last_scene() {
     let x = Xvfb::start();

@@ -67,6 +67,8 @@ pub struct Ready {
     pub art: Arc<ArtSet>,
     pub art_warnings: Vec<Diagnostic>,
     pub gpu: SceneGpu,
+    /// The device `gpu` was uploaded with (one lost since is replaced).
+    pub uploaded_on: Arc<Gpu>,
     /// What the default view frames, over the terrain the scene is drawn on (the fly camera
     /// keeps above it).
     pub framing: Framing,
@@ -347,6 +349,7 @@ fn load_one(
         art: art.clone(),
         view,
         gpu: scene_gpu,
+        uploaded_on: g.clone(),
         framing,
         files,
         trigger,

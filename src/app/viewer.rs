@@ -23,6 +23,7 @@
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -90,6 +91,10 @@ pub struct ViewArgs {
     /// document (removed on exit), to fly through a tile-sized scene.
     #[arg(long, hide = true, value_name = "N", conflicts_with_all = ["synthetic_city", "asset"])]
     pub synthetic_tile: Option<usize>,
+    /// Test hook: destroy the GPU device after N frames with the scene, as a driver reset
+    /// would lose it; the viewer opens it again and goes on.
+    #[arg(long, hide = true, value_name = "N")]
+    pub lose_device_after: Option<u32>,
     /// Test hook: after --frames frames with the scene, copy the next frame the window
     /// presents (panel included unless --no-panel) to FILE, read back from the window's own
     /// surface texture, and exit.
@@ -107,6 +112,8 @@ pub struct ViewArgs {
 enum UserEvent {
     /// The loader has an outcome.
     Loaded,
+    /// The GPU device was lost (a driver reset, a removed GPU, `destroy`).
+    DeviceLost,
 }
 
 /// Opens the window and runs until it is closed (or the screenshot hooks are done).
@@ -173,7 +180,14 @@ pub fn run(mut args: ViewArgs) -> anyhow::Result<ExitCode> {
     let mut first_watch = vec![args.asset.clone()];
     first_watch.extend(args.layout.polygon.iter().cloned());
     watcher.set_files(&first_watch);
-    let mut app = App::new(args, launch, loader, watcher, job);
+    let mut app = App::new(
+        args,
+        launch,
+        loader,
+        watcher,
+        job,
+        event_loop.create_proxy(),
+    );
     event_loop.set_control_flow(ControlFlow::Wait);
     event_loop.run_app(&mut app)?;
     let (n, sum, max) = app.timing;
@@ -247,6 +261,14 @@ struct App {
     shot_taken: bool,
     /// `--presented-frame` is written.
     presented_taken: bool,
+    /// Wakes the event loop from other threads (the device-lost callback).
+    proxy: EventLoopProxy<UserEvent>,
+    /// How many devices were opened; the device-lost callback stores its device's number
+    /// in `device_lost` (0: none lost), so dropping a replaced device is not a new loss.
+    device_generation: u64,
+    device_lost: Arc<AtomicU64>,
+    /// `--lose-device-after` has destroyed the device.
+    device_destroyed: bool,
     /// `--exit-after-reloads` is reached; exit once `--screenshot` is written.
     exit_pending: bool,
     /// Frame intervals while drawing continuously: count, sum and largest, milliseconds.
@@ -267,6 +289,7 @@ impl App {
         loader: Loader,
         watcher: FileWatcher,
         job: LoadJob,
+        proxy: EventLoopProxy<UserEvent>,
     ) -> Self {
         let r = &args.render;
         let (terrain, heightmap) = match &r.terrain {
@@ -319,6 +342,10 @@ impl App {
             reloads: 0,
             shot_taken: false,
             presented_taken: false,
+            proxy,
+            device_generation: 0,
+            device_lost: Arc::new(AtomicU64::new(0)),
+            device_destroyed: false,
             exit_pending: false,
             last_ui: None,
             timing: (0, 0.0, 0.0),
@@ -464,6 +491,7 @@ impl App {
             art,
             art_warnings,
             gpu,
+            uploaded_on,
             framing,
             files,
             trigger,
@@ -513,24 +541,35 @@ impl App {
             messages,
             framing,
         });
+        // Uploaded with a device lost since: upload it again with the new one.
+        if self
+            .gfx
+            .as_ref()
+            .is_some_and(|g| !Arc::ptr_eq(&g.gpu, &uploaded_on))
+        {
+            self.upload_shown_again();
+        }
     }
 
-    fn init_window(&mut self, event_loop: &ActiveEventLoop) -> Result<(), String> {
-        let (w, h) = self.args.size;
-        let title = format!("agview — {}", self.args.asset.display());
-        let attrs = Window::default_attributes()
-            .with_title(title)
-            .with_inner_size(winit::dpi::PhysicalSize::new(w, h));
-        let window = Arc::new(
-            event_loop
-                .create_window(attrs)
-                .map_err(|e| format!("cannot open a window: {e}"))?,
-        );
+    /// Opens the GPU device for `window`: the surface, the pipelines, the frame targets and
+    /// the panel's renderer; the loader thread uploads with the new device from now on.
+    fn open_gfx(&mut self, window: &Arc<Window>) -> Result<(), String> {
         let size = window.inner_size();
-        let (surface, ctx) = open_gpu(&window)?;
+        let (surface, ctx) = open_gpu(window)?;
         ctx.device.on_uncaptured_error(Arc::new(|e| {
             eprintln!("agview: GPU error: {e}");
         }));
+        self.device_generation += 1;
+        let (generation, lost, proxy) = (
+            self.device_generation,
+            self.device_lost.clone(),
+            self.proxy.clone(),
+        );
+        ctx.device
+            .set_device_lost_callback(move |_reason, _message| {
+                lost.store(generation, Ordering::SeqCst);
+                let _ = proxy.send_event(UserEvent::DeviceLost);
+            });
         let caps = surface.get_capabilities(&ctx.adapter);
         let read_presented = self.args.presented_frame.is_some();
         let format = caps
@@ -571,21 +610,8 @@ impl App {
         let targets = FrameTargets::new(&ctx.device, &renderer, config.width, config.height);
         let egui =
             egui_wgpu::Renderer::new(&ctx.device, format, egui_wgpu::RendererOptions::default());
-        if let Err(e) = install_fonts(&self.egui_ctx) {
-            eprintln!("agview: warning: {e}");
-        }
-        let max_side = ctx.device.limits().max_texture_dimension_2d as usize;
-        self.egui_state = Some(egui_winit::State::new(
-            self.egui_ctx.clone(),
-            egui::ViewportId::ROOT,
-            window.as_ref(),
-            Some(window.scale_factor() as f32),
-            window.theme(),
-            Some(max_side),
-        ));
         let gpu = Arc::new(Gpu { ctx, renderer });
         self.loader.set_gpu(gpu.clone());
-        warm_up(gpu.clone());
         self.minimized = size.width == 0 || size.height == 0;
         self.gfx = Some(Gfx {
             gpu,
@@ -594,6 +620,119 @@ impl App {
             targets,
             egui,
         });
+        Ok(())
+    }
+
+    /// The panel's egui state for `window`, with the fonts; its textures go to the panel
+    /// renderer of the current device with the next frame.
+    fn start_panel(&mut self, window: &Arc<Window>) {
+        if let Err(e) = install_fonts(&self.egui_ctx) {
+            eprintln!("agview: warning: {e}");
+        }
+        let max_side = self.gfx.as_ref().map_or(8192, |g| {
+            g.gpu.ctx.device.limits().max_texture_dimension_2d as usize
+        });
+        self.egui_state = Some(egui_winit::State::new(
+            self.egui_ctx.clone(),
+            egui::ViewportId::ROOT,
+            window.as_ref(),
+            Some(window.scale_factor() as f32),
+            window.theme(),
+            Some(max_side),
+        ));
+    }
+
+    /// Whether the device is lost (a surface that fails may be why): polls it so its
+    /// device-lost callback runs, and recovers when it did.
+    fn device_was_lost(&mut self, event_loop: &ActiveEventLoop) -> bool {
+        if let Some(g) = &self.gfx {
+            let _ = g.gpu.ctx.device.poll(wgpu::PollType::Poll);
+        }
+        if self.device_lost.load(Ordering::SeqCst) != self.device_generation {
+            return false;
+        }
+        self.recover_device(event_loop);
+        true
+    }
+
+    /// After the device was lost: opens a new one and uploads the shown scene again (its
+    /// layout and art are kept), so the viewer goes on where it was.
+    fn recover_device(&mut self, event_loop: &ActiveEventLoop) {
+        let lost = self.device_lost.swap(0, Ordering::SeqCst);
+        if lost == 0 || lost != self.device_generation {
+            return; // none lost, or a device already replaced
+        }
+        let Some(window) = self.window.clone() else {
+            return;
+        };
+        eprintln!("agview: the GPU device was lost; opening it again");
+        let started = Instant::now();
+        self.gfx = None;
+        if let Err(e) = self.open_gfx(&window) {
+            eprintln!("agview: error: the GPU device was lost and cannot be opened again: {e}");
+            self.exit_code = ExitCode::from(1);
+            self.fatal = Some(e);
+            event_loop.exit();
+            return;
+        }
+        // egui sends its textures (the font atlas) once, to the renderer of the lost
+        // device: a new context sends them again to the new one.
+        self.egui_ctx = egui::Context::default();
+        self.last_ui = None;
+        self.start_panel(&window);
+        self.upload_shown_again();
+        eprintln!(
+            "agview: GPU device opened again and the scene uploaded in {:.0} ms",
+            started.elapsed().as_secs_f64() * 1e3
+        );
+        self.request_redraw();
+    }
+
+    /// Uploads the shown scene again with the current device (after the one it was
+    /// uploaded with was lost).
+    fn upload_shown_again(&mut self) {
+        let (Some(s), Some(g)) = (self.shown.as_mut(), self.gfx.as_ref()) else {
+            return;
+        };
+        let scene = &s.view.loaded.scene;
+        let terrain = match s.framing.terrain() {
+            Some(t) => t.clone(),
+            None => match self.job.render.terrain_for(scene) {
+                Ok(t) => Arc::new(t),
+                Err(e) => {
+                    self.error = Some(e);
+                    self.shown = None;
+                    return;
+                }
+            },
+        };
+        match SceneGpu::new(&g.gpu.ctx, &g.gpu.renderer, scene, &s.art, &terrain) {
+            Ok(gpu) => s.gpu = gpu,
+            Err(e) => {
+                let e = format!("uploading the scene to the new GPU device: {e}");
+                eprintln!("agview: error: {e}");
+                self.error = Some(e);
+                self.shown = None;
+            }
+        }
+    }
+
+    fn init_window(&mut self, event_loop: &ActiveEventLoop) -> Result<(), String> {
+        let (w, h) = self.args.size;
+        let title = format!("agview — {}", self.args.asset.display());
+        let attrs = Window::default_attributes()
+            .with_title(title)
+            .with_inner_size(winit::dpi::PhysicalSize::new(w, h));
+        let window = Arc::new(
+            event_loop
+                .create_window(attrs)
+                .map_err(|e| format!("cannot open a window: {e}"))?,
+        );
+        self.open_gfx(&window)?;
+        self.start_panel(&window);
+        if let Some(g) = &self.gfx {
+            warm_up(g.gpu.clone());
+        }
         window.request_redraw();
         self.window = Some(window);
         Ok(())
@@ -671,12 +810,16 @@ impl App {
                     return;
                 }
                 wgpu::CurrentSurfaceTexture::Lost => {
-                    self.recover_surface(true);
+                    if !self.device_was_lost(event_loop) {
+                        self.recover_surface(true);
+                    }
                     return;
                 }
                 wgpu::CurrentSurfaceTexture::Validation => {
-                    eprintln!("agview: the window's surface reported a validation error");
-                    self.recover_surface(false);
+                    if !self.device_was_lost(event_loop) {
+                        eprintln!("agview: the window's surface reported a validation error");
+                        self.recover_surface(false);
+                    }
                     return;
                 }
             }
@@ -864,6 +1007,18 @@ impl App {
             }
         } else {
             self.frames_with_scene += 1;
+            if self
+                .args
+                .lose_device_after
+                .is_some_and(|n| self.frames_with_scene >= n && !self.device_destroyed)
+            {
+                self.device_destroyed = true;
+                if let Some(g) = &self.gfx {
+                    eprintln!("agview: test hook: destroying the GPU device");
+                    g.gpu.ctx.device.destroy();
+                    let _ = g.gpu.ctx.device.poll(wgpu::PollType::Poll);
+                }
+            }
             if !self.first_frame_reported {
                 self.first_frame_reported = true;
                 eprintln!("first frame after {} ms", self.launch.elapsed().as_millis());
@@ -1076,6 +1231,7 @@ impl ApplicationHandler<UserEvent> for App {
     fn user_event(&mut self, event_loop: &ActiveEventLoop, event: UserEvent) {
         match event {
             UserEvent::Loaded => self.take_outcomes(event_loop),
+            UserEvent::DeviceLost => self.recover_device(event_loop),
         }
     }
 
@@ -1096,7 +1252,10 @@ impl ApplicationHandler<UserEvent> for App {
         match event {
             WindowEvent::CloseRequested => event_loop.exit(),
             WindowEvent::Resized(size) => self.resize(size.width, size.height),
-            WindowEvent::RedrawRequested => self.redraw(event_loop),
+            WindowEvent::RedrawRequested => {
+                self.recover_device(event_loop);
+                self.redraw(event_loop)
+            }
             WindowEvent::KeyboardInput {
                 event,
                 is_synthetic,

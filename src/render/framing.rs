@@ -109,6 +109,11 @@ impl Framing {
         self
     }
 
+    /// The terrain given by [`Framing::with_ground`] (the one the scene was drawn on).
+    pub fn terrain(&self) -> Option<&Arc<Terrain>> {
+        self.terrain.as_ref()
+    }
+
     /// The ground rectangle `(min, max)`.
     pub fn bounds(&self) -> ([f32; 2], [f32; 2]) {
         ([self.lo[0], self.lo[1]], [self.hi[0], self.hi[1]])
