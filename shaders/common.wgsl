@@ -18,7 +18,7 @@ struct Frame {
     camera: vec4<f32>,
     // xyz: unit vector toward the sun; w: 1 when the shadow map is drawn this frame
     sun: vec4<f32>,
-    // rgb: sky colour at the horizon (and the haze); w: unused
+    // rgb: sky colour at the horizon (and the haze); w: 1 for four shadow-map taps, 0 for one
     sky: vec4<f32>,
     // x, y: south-west corner of the height field; z: cell size (m); w: samples per side
     grid: vec4<f32>,
@@ -125,7 +125,8 @@ fn terrain_normal(p: vec2<f32>) -> vec3<f32> {
 // an object, a facade or a tree. The point is moved a texel and a half along the normal (more
 // where the surface turns from the sun) before it is looked up, so that a surface does not
 // shadow itself (acne); the shadow map's own depth bias is slope-scaled. Four linear
-// comparison taps half a texel apart: 3×3 texels of percentage-closer filtering.
+// comparison taps half a texel apart (3×3 texels of percentage-closer filtering), or on a
+// software rasterizer one (2×2 texels), where four cost as much as the rest of the frame.
 fn sun_visibility(world: vec3<f32>, n: vec3<f32>) -> f32 {
     if (frame.sun.w < 0.5) {
         return 1.0;
@@ -140,6 +141,9 @@ fn sun_visibility(world: vec3<f32>, n: vec3<f32>) -> f32 {
     }
     // Below the light's far plane: compare as at it, so an empty map (cleared to 1) is lit.
     let depth = min(c.z, 0.99999);
+    if (frame.sky.w < 0.5) {
+        return textureSampleCompareLevel(shadow_map, shadow_sampler, uv, depth);
+    }
     let d = 0.5 / vec2<f32>(textureDimensions(shadow_map));
     var lit = 0.0;
     lit += textureSampleCompareLevel(shadow_map, shadow_sampler, uv + vec2<f32>(-d.x, -d.y), depth);
