@@ -1979,7 +1979,10 @@ fn terrain_with_partial_chunks_has_no_cracks() {
     let camera = Camera::free(50.0, 50.0, 400.0, 45.0, 70.0);
     let (inside, outside) = count_holes(hl, &mut gpu, camera, 349.5 - 30.0);
     assert_eq!(inside, 0);
-    assert!(outside < 400, "{outside} pixels of sky along the square's edge");
+    assert!(
+        outside < 400,
+        "{outside} pixels of sky along the square's edge"
+    );
     let (w, h) = (320u32, 240u32);
     let inverse = camera.view_proj(w as f32 / h as f32).inverse();
     let past_the_edge = (0..h)
