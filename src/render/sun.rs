@@ -267,8 +267,8 @@ mod tests {
             "afternoon sun in the west"
         );
         assert!((Sun::at_hour(9.5).nearest_hour() - 9.5).abs() < 0.051);
-        // The presets: noon is mid-afternoon on the model's day, dusk just before sunset.
-        assert!((14.0..16.0).contains(&Sun::NOON.nearest_hour()));
+        // The presets: noon is early afternoon on the model's day, dusk just before sunset.
+        assert!((13.0..14.0).contains(&Sun::NOON.nearest_hour()));
         assert!((17.0..18.0).contains(&Sun::DUSK.nearest_hour()));
     }
 
