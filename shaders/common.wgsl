@@ -18,7 +18,7 @@ struct Frame {
     camera: vec4<f32>,
     // xyz: unit vector toward the sun; w: 1 when the shadow map is drawn this frame
     sun: vec4<f32>,
-    // rgb: sky colour at the horizon (and the haze); w: 1 for four shadow-map taps, 0 for one
+    // rgb: sky colour at the horizon (and the haze); w: unused
     sky: vec4<f32>,
     // x, y: south-west corner of the height field; z: cell size (m); w: samples per side
     grid: vec4<f32>,
@@ -50,6 +50,10 @@ struct Material {
     // x: LOD near, y: LOD far (m); z: 1 when the texture is a placeholder
     lod: vec4<f32>,
 };
+
+// Shadow-map taps per lookup: 4 (3×3 texels of PCF), or 1 (2×2) on software rasterizers; a
+// pipeline constant (src/render/pipelines.rs), so the branch not taken is compiled out.
+override SHADOW_TAPS: f32 = 4.0;
 
 @group(0) @binding(0) var<uniform> frame: Frame;
 @group(0) @binding(1) var height_field: texture_2d<f32>;
@@ -141,7 +145,7 @@ fn sun_visibility(world: vec3<f32>, n: vec3<f32>) -> f32 {
     }
     // Below the light's far plane: compare as at it, so an empty map (cleared to 1) is lit.
     let depth = min(c.z, 0.99999);
-    if (frame.sky.w < 0.5) {
+    if (SHADOW_TAPS < 2.0) {
         return textureSampleCompareLevel(shadow_map, shadow_sampler, uv, depth);
     }
     let d = 0.5 / vec2<f32>(textureDimensions(shadow_map));
