@@ -4,6 +4,9 @@
 //   @group(0) frame    binding 0: Frame uniforms (camera, sun, sky, terrain grid, exaggeration)
 //                      binding 1: the terrain height field, R32Float, read with textureLoad
 //                      binding 2: the linear/repeat/mipmapped sampler used by materials
+//                      binding 3: the sun's shadow map (Depth32Float, 0 toward the sun; a
+//                                 1×1 stand-in while the shadow map itself is drawn)
+//                      binding 4: its comparison sampler (less-equal, linear: 2×2 PCF a tap)
 //   @group(1) material binding 0: the material's texture (sRGB)
 //                      binding 1: Material uniforms (texture rectangle, repeat, tint, LOD)
 //
@@ -13,9 +16,9 @@ struct Frame {
     view_proj: mat4x4<f32>,
     // xyz: the eye distances are measured from (LOD, tile fade, haze); w: fog density (1/m)
     camera: vec4<f32>,
-    // xyz: unit vector toward the sun; w: ambient light
+    // xyz: unit vector toward the sun; w: 1 when the shadow map is drawn this frame
     sun: vec4<f32>,
-    // rgb: sky colour at the horizon; w: unused
+    // rgb: sky colour at the horizon (and the haze); w: unused
     sky: vec4<f32>,
     // x, y: south-west corner of the height field; z: cell size (m); w: samples per side
     grid: vec4<f32>,
@@ -23,6 +26,18 @@ struct Frame {
     params: vec4<f32>,
     // x: debug overlay mask (one bit per overlay kind); y: object density level 1..6
     flags: vec4<u32>,
+    // the light's orthographic view-projection (world -> shadow map, depth 0 toward the sun)
+    light_view_proj: mat4x4<f32>,
+    // clip -> world of the camera (the sky's view rays)
+    inv_view_proj: mat4x4<f32>,
+    // rgb: direct sunlight; w: meters a shadow-map texel covers
+    sun_color: vec4<f32>,
+    // rgb: sky colour at the zenith
+    zenith: vec4<f32>,
+    // rgb: ambient light from the sky (on an upward face)
+    sky_ambient: vec4<f32>,
+    // rgb: ambient light from the ground (on a downward face)
+    ground_ambient: vec4<f32>,
 };
 
 struct Material {
@@ -36,9 +51,15 @@ struct Material {
     lod: vec4<f32>,
 };
 
+// Shadow-map taps per lookup: 4 (3×3 texels of PCF), or 1 (2×2) on software rasterizers; a
+// pipeline constant (src/render/pipelines.rs), so the branch not taken is compiled out.
+override SHADOW_TAPS: f32 = 4.0;
+
 @group(0) @binding(0) var<uniform> frame: Frame;
 @group(0) @binding(1) var height_field: texture_2d<f32>;
 @group(0) @binding(2) var material_sampler: sampler;
+@group(0) @binding(3) var shadow_map: texture_depth_2d;
+@group(0) @binding(4) var shadow_sampler: sampler_comparison;
 
 @group(1) @binding(0) var material_texture: texture_2d<f32>;
 @group(1) @binding(1) var<uniform> material: Material;
@@ -104,12 +125,56 @@ fn terrain_normal(p: vec2<f32>) -> vec3<f32> {
     return normalize(mix(a, b, f.y));
 }
 
-// Sun and sky lighting of an albedo with a surface normal.
-fn shade(albedo: vec3<f32>, n: vec3<f32>) -> vec3<f32> {
-    let sun = max(dot(n, frame.sun.xyz), 0.0);
-    let sky = 0.5 + 0.5 * n.z;
-    let ambient = frame.sun.w * mix(vec3<f32>(0.55, 0.5, 0.45), frame.sky.rgb, sky);
-    return albedo * (ambient + vec3<f32>(1.0, 0.97, 0.9) * sun * (1.0 - frame.sun.w));
+// How much of the sun reaches `world` on a surface of normal `n`: 1 lit, 0 in the shadow of
+// an object, a facade or a tree. The point is moved a texel and a half along the normal (more
+// where the surface turns from the sun) before it is looked up, so that a surface does not
+// shadow itself (acne); the shadow map's own depth bias is slope-scaled. Four linear
+// comparison taps half a texel apart (3×3 texels of percentage-closer filtering), or on a
+// software rasterizer one (2×2 texels), where four cost as much as the rest of the frame.
+fn sun_visibility(world: vec3<f32>, n: vec3<f32>) -> f32 {
+    if (frame.sun.w < 0.5) {
+        return 1.0;
+    }
+    let texel = frame.sun_color.w;
+    let facing = clamp(dot(n, frame.sun.xyz), 0.0, 1.0);
+    let p = world + n * texel * (1.5 + 1.5 * (1.0 - facing));
+    let c = frame.light_view_proj * vec4<f32>(p, 1.0);
+    let uv = vec2<f32>(c.x * 0.5 + 0.5, 0.5 - c.y * 0.5);
+    if (any(uv < vec2<f32>(0.0)) || any(uv > vec2<f32>(1.0))) {
+        return 1.0;
+    }
+    // Below the light's far plane: compare as at it, so an empty map (cleared to 1) is lit.
+    let depth = min(c.z, 0.99999);
+    if (SHADOW_TAPS < 2.0) {
+        return textureSampleCompareLevel(shadow_map, shadow_sampler, uv, depth);
+    }
+    let d = 0.5 / vec2<f32>(textureDimensions(shadow_map));
+    var lit = 0.0;
+    lit += textureSampleCompareLevel(shadow_map, shadow_sampler, uv + vec2<f32>(-d.x, -d.y), depth);
+    lit += textureSampleCompareLevel(shadow_map, shadow_sampler, uv + vec2<f32>(d.x, -d.y), depth);
+    lit += textureSampleCompareLevel(shadow_map, shadow_sampler, uv + vec2<f32>(-d.x, d.y), depth);
+    lit += textureSampleCompareLevel(shadow_map, shadow_sampler, uv + vec2<f32>(d.x, d.y), depth);
+    return lit * 0.25;
+}
+
+// Sun and sky lighting of an albedo at `world` with a surface normal: the sky's and the
+// ground's ambient by how far the normal turns up, and the direct sun where the shadow map
+// lets it through. Colours from `Lighting::of` (src/render/sun.rs).
+fn shade(albedo: vec3<f32>, n: vec3<f32>, world: vec3<f32>) -> vec3<f32> {
+    var sun = max(dot(n, frame.sun.xyz), 0.0);
+    if (sun > 0.0) {
+        sun = sun * sun_visibility(world, n);
+    }
+    let up = 0.5 + 0.5 * n.z;
+    let ambient = mix(frame.ground_ambient.rgb, frame.sky_ambient.rgb, up);
+    return albedo * (ambient + frame.sun_color.rgb * sun);
+}
+
+// The sky seen along a view ray: the horizon colour at and below the horizon, the zenith's
+// overhead (the same horizon colour the haze fades to).
+fn sky_color(dir: vec3<f32>) -> vec3<f32> {
+    let up = clamp(normalize(dir).z, 0.0, 1.0);
+    return mix(frame.sky.rgb, frame.zenith.rgb, pow(up, 0.6));
 }
 
 // Distance haze toward the sky colour.

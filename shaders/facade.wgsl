@@ -65,7 +65,7 @@ fn repeat_in(x: f32, period: f32, lo: f32, hi: f32) -> f32 {
 fn fs_main(in: FacadeOut) -> @location(0) vec4<f32> {
     if (material.repeat_m.z > 0.5) {
         let mapped = textureSample(material_texture, material_sampler, st_to_uv(in.uv));
-        let c = fog(shade(mapped.rgb * material.tint.rgb, normalize(in.normal)), in.world);
+        let c = fog(shade(mapped.rgb * material.tint.rgb, normalize(in.normal), in.world), in.world);
         return vec4<f32>(c, 1.0);
     }
     var coord = in.wall.xy;
@@ -80,6 +80,6 @@ fn fs_main(in: FacadeOut) -> @location(0) vec4<f32> {
     let gx = dpdx(coord) * scale;
     let gy = dpdy(coord) * scale;
     let texel = textureSampleGrad(material_texture, material_sampler, st_to_uv(st), gx, gy);
-    let color = fog(shade(texel.rgb * material.tint.rgb, normalize(in.normal)), in.world);
+    let color = fog(shade(texel.rgb * material.tint.rgb, normalize(in.normal), in.world), in.world);
     return vec4<f32>(color, 1.0);
 }

@@ -119,6 +119,16 @@ fn fs_main(in: ObjectOut) -> @location(0) vec4<f32> {
     if (dot(n, n) < 1e-6) {
         n = vec3<f32>(0.0, 0.0, 1.0);
     }
-    let color = fog(shade(texel.rgb * material.tint.rgb, normalize(n)), in.world);
+    let color = fog(shade(texel.rgb * material.tint.rgb, normalize(n), in.world), in.world);
     return vec4<f32>(color, 1.0);
+}
+
+// The shadow map (depth only): the same pixels as `fs_main` keeps, LOD dither included.
+@fragment
+fn fs_shadow(in: ObjectOut) {
+    let texel = textureSample(material_texture, material_sampler, in.uv);
+    let hash = lod_dither(in.clip.xy, in.fade.z);
+    if (hash < in.fade.x || hash >= in.fade.y || texel.a < material.tint.a) {
+        discard;
+    }
 }

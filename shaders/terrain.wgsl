@@ -33,6 +33,58 @@ fn vs_main(@builtin(vertex_index) vi: u32, @location(0) chunk: vec2<u32>) -> Ter
     return out;
 }
 
+// Segments per side of the skirt.
+const SKIRT_SEGMENTS: u32 = 64u;
+// How far the skirt reaches past the height field (m): where the haze is the sky's colour.
+const SKIRT_REACH: f32 = 300000.0;
+
+// The skirt: a flat ring from the height field's edge out to the horizon, so the ground does
+// not end at the grid (`SKIRT_VERTICES` in src/render/terrain_chunks.rs: 4 sides ×
+// SKIRT_SEGMENTS quads × 6). Each segment joins two points of the grid's border to the
+// points as far along the side of a square SKIRT_REACH larger; each such line is level at
+// the border's height there, so the ring meets the grid's edge and stays at its heights.
+@vertex
+fn vs_skirt(@builtin(vertex_index) vi: u32) -> TerrainOut {
+    let side = vi / (SKIRT_SEGMENTS * 6u);
+    let segment = (vi / 6u) % SKIRT_SEGMENTS;
+    // Two triangles, counter-clockwise from above: (inner a, outer b, inner b) and
+    // (inner a, outer a, outer b).
+    let corner = array<vec2<u32>, 6>(
+        vec2<u32>(0u, 0u), vec2<u32>(1u, 1u), vec2<u32>(1u, 0u),
+        vec2<u32>(0u, 0u), vec2<u32>(0u, 1u), vec2<u32>(1u, 1u),
+    )[vi % 6u];
+    let t = f32(segment + corner.x) / f32(SKIRT_SEGMENTS);
+    let size = (frame.grid.w - 1.0) * frame.grid.z;
+    let lo = frame.grid.xy;
+    let hi = lo + vec2<f32>(size);
+    // Counter-clockwise around the grid seen from above: south, east, north, west; the
+    // outward direction of each side.
+    var a: vec2<f32>;
+    var b: vec2<f32>;
+    var outward: vec2<f32>;
+    switch side {
+        case 0u: { a = lo; b = vec2<f32>(hi.x, lo.y); outward = vec2<f32>(0.0, -1.0); }
+        case 1u: { a = vec2<f32>(hi.x, lo.y); b = hi; outward = vec2<f32>(1.0, 0.0); }
+        case 2u: { a = hi; b = vec2<f32>(lo.x, hi.y); outward = vec2<f32>(0.0, 1.0); }
+        default: { a = vec2<f32>(lo.x, hi.y); b = lo; outward = vec2<f32>(-1.0, 0.0); }
+    }
+    let inner = mix(a, b, t);
+    let along = normalize(b - a);
+    // The outer side is longer by SKIRT_REACH at each end.
+    let outer = inner + outward * SKIRT_REACH + along * SKIRT_REACH * (2.0 * t - 1.0);
+    var xy = inner;
+    if (corner.y == 1u) {
+        xy = outer;
+    }
+    // Against the grid, a hair below its edge, so no crack shows sky between them.
+    let world = vec3<f32>(xy, height_at(inner) - 0.05 * f32(1u - corner.y));
+    var out: TerrainOut;
+    out.clip = frame.view_proj * vec4<f32>(world, 1.0);
+    out.world = world;
+    out.normal = vec3<f32>(0.0, 0.0, 1.0);
+    return out;
+}
+
 fn hash2(p: vec2<f32>) -> f32 {
     let q = fract(p * vec2<f32>(0.1031, 0.1030));
     let r = q + dot(q, q.yx + 33.33);
@@ -78,6 +130,6 @@ fn fs_main(in: TerrainOut) -> @location(0) vec4<f32> {
     albedo = mix(albedo, earth * (0.85 + 0.3 * fine), bare);
 
     let n = normalize(in.normal);
-    let color = fog(shade(albedo, n), in.world);
+    let color = fog(shade(albedo, n, in.world), in.world);
     return vec4<f32>(color, 1.0);
 }

@@ -51,6 +51,6 @@ fn fs_main(in: TileOut) -> @location(0) vec4<f32> {
         fade = select(0.0, 1.0, d < lod);
     }
     let n = normalize(in.normal);
-    let color = fog(shade(texel.rgb * material.tint.rgb, n), in.world);
+    let color = fog(shade(texel.rgb * material.tint.rgb, n, in.world), in.world);
     return vec4<f32>(color, texel.a * fade);
 }

@@ -100,6 +100,15 @@ fn fs_main(in: TreeOut) -> @location(0) vec4<f32> {
     // darker toward the ground.
     let n = normalize(vec3<f32>(0.0, 0.0, 1.0) + frame.sun.xyz * 0.5);
     let occlusion = 0.75 + 0.25 * clamp(in.height / 6.0, 0.0, 1.0);
-    let color = fog(shade(texel.rgb * material.tint.rgb, n) * occlusion, in.world);
+    let color = fog(shade(texel.rgb * material.tint.rgb, n, in.world) * occlusion, in.world);
     return vec4<f32>(color, 1.0);
+}
+
+// The shadow map (depth only): the alpha-tested crown.
+@fragment
+fn fs_shadow(in: TreeOut) {
+    let texel = textureSample(material_texture, material_sampler, in.uv);
+    if (texel.a < material.tint.a) {
+        discard;
+    }
 }

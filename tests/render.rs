@@ -1432,15 +1432,25 @@ fn check_sample_with(
     camera: &str,
     overlays: Vec<agview::app::options::OverlayName>,
 ) -> image::RgbaImage {
-    let mut doc = agview::document::load(std::path::Path::new(asset), &layout)
-        .unwrap_or_else(|e| panic!("{asset}: {e}"));
-    let art = agview::document::load_document_art(&mut doc);
-    let scene = &doc.loaded.scene;
     let opts = agview::app::options::RenderArgs {
         camera: camera.parse().expect("camera"),
         overlays,
         ..Default::default()
     };
+    check_sample_opts(name, asset, layout, &opts)
+}
+
+/// As [`check_sample_from`], with the render options `opts`.
+fn check_sample_opts(
+    name: &str,
+    asset: &str,
+    layout: agview::input::LayoutArgs,
+    opts: &agview::app::options::RenderArgs,
+) -> image::RgbaImage {
+    let mut doc = agview::document::load(std::path::Path::new(asset), &layout)
+        .unwrap_or_else(|e| panic!("{asset}: {e}"));
+    let art = agview::document::load_document_art(&mut doc);
+    let scene = &doc.loaded.scene;
     let terrain = opts.terrain_for(scene).expect("terrain");
     let framing = agview::render::Framing::new(scene, Some(&art), Some(&terrain));
     let params = opts.frame_params(&framing);
@@ -1886,7 +1896,7 @@ fn count_holes(
     let shot = |gpu: &mut agview::render::SceneGpu, sky| {
         let params = FrameParams {
             camera,
-            sky,
+            sky: Some(sky),
             visibility_m: 0.0,
             ..FrameParams::default()
         };
@@ -1986,9 +1996,222 @@ fn terrain_with_partial_chunks_has_no_cracks() {
         .unwrap();
     // Over the north-east corner from 400 m (levels 1 and 2), looking down steeply: no
     // hole inside the square (short of a margin for the hills), the space past its east
-    // and north edges in view.
+    // and north edges in view. There the skirt carries the ground on; where its 64
+    // segments a side meet the finer chunk edges of this rough ground, hairlines may open
+    // along the edge (docs/spec-decisions.md), but no more than a few pixels a row.
     let camera = Camera::free(50.0, 50.0, 400.0, 45.0, 70.0);
     let (inside, outside) = count_holes(hl, &mut gpu, camera, 349.5 - 30.0);
     assert_eq!(inside, 0);
-    assert!(outside > 1000, "the square's edge is in view: {outside}");
+    assert!(
+        outside < 400,
+        "{outside} pixels of sky along the square's edge"
+    );
+    let (w, h) = (320u32, 240u32);
+    let inverse = camera.view_proj(w as f32 / h as f32).inverse();
+    let past_the_edge = (0..h)
+        .flat_map(|y| (0..w).map(move |x| (x, y)))
+        .filter(|&(x, y)| {
+            let ndc = |z: f32| {
+                let p = inverse
+                    * glam::Vec4::new(
+                        (x as f32 + 0.5) / w as f32 * 2.0 - 1.0,
+                        1.0 - (y as f32 + 0.5) / h as f32 * 2.0,
+                        z,
+                        1.0,
+                    );
+                p.truncate() / p.w
+            };
+            let (a, b) = (ndc(1.0), ndc(0.5));
+            let p = a + (b - a) * (a.z / (a.z - b.z));
+            p.x > 349.5 + 30.0 || p.y > 349.5 + 30.0
+        })
+        .count();
+    assert!(
+        past_the_edge > 1000,
+        "the square's edge is in view: {past_the_edge}"
+    );
+}
+
+// ---------------------------------------------------------------- sun, sky and shadow
+
+/// Relative luminance of a pixel, 0..255.
+fn luminance(p: &image::Rgba<u8>) -> f32 {
+    0.2126 * f32::from(p[0]) + 0.7152 * f32::from(p[1]) + 0.0722 * f32::from(p[2])
+}
+
+/// Pixels clearly darker in `a` than in `b` (under 80% of the luminance).
+fn darker_pixels(a: &image::RgbaImage, b: &image::RgbaImage) -> usize {
+    a.pixels()
+        .zip(b.pixels())
+        .filter(|(p, q)| luminance(p) < 0.8 * luminance(q) && luminance(q) > 20.0)
+        .count()
+}
+
+/// Four tiles on flat ground and a 24 m tower at their south-west corner: the noon sun,
+/// from the south-west, throws the tower's shadow north-east across the tiles.
+fn tower_on_tiles() -> (Scene, ArtSet) {
+    let mut tiles = Vec::new();
+    for r in 0..2 {
+        for c in 0..2 {
+            tiles.push(tile(
+                -20.0 + c as f32 * 20.0,
+                -20.0 + r as f32 * 20.0,
+                20.0,
+                20.0,
+                [0.0, 0.0, 128.0, 128.0],
+                10,
+            ));
+        }
+    }
+    let scene = Scene {
+        tile_texture: Some(TileTexture {
+            path: "quadrants.png".into(),
+            width_px: 128.0,
+            height_px: 128.0,
+        }),
+        tile_lod: 20_000.0,
+        tiles,
+        meshes: refs(&["tower.obj", "house.obj"]),
+        objects: vec![
+            object(0, [-18.0, -18.0], 0.0, Placement::Draped),
+            object(1, [10.0, 8.0], 30.0, Placement::Draped),
+        ],
+        polygon: vec![vec![
+            [-20.0, -20.0],
+            [20.0, -20.0],
+            [20.0, 20.0],
+            [-20.0, 20.0],
+        ]],
+        ..Scene::default()
+    };
+    let art = ArtSet {
+        meshes: vec![
+            box_mesh("tower.obj", 4.0, 4.0, 24.0, Some(1)),
+            box_mesh("house.obj", 6.0, 8.0, 5.0, Some(2)),
+        ],
+        tile_texture: Some(0),
+        images: vec![
+            quadrant_texture(),
+            solid("tower.png", [150, 150, 165, 255]),
+            solid("house.png", [235, 225, 200, 255]),
+        ],
+        ..ArtSet::default()
+    };
+    (scene, art)
+}
+
+/// Issue 16's "a shadow falling on tiles": the tower's shadow darkens the tiles it crosses
+/// (and the house's falls beside it); with `--shadows off` they are lit. Seen from the
+/// south-south-east: from the default south-west view the noon sun's shadows fall behind
+/// what casts them.
+#[test]
+fn shadow_falls_on_tiles() {
+    let (scene, art) = tower_on_tiles();
+    let terrain = Terrain::flat(400.0);
+    let params = FrameParams {
+        camera: Camera::orbit([0.0, 0.0, 0.0], 75.0, 330.0, 45.0),
+        ..FrameParams::default()
+    };
+    let img = check("shadow_on_tiles", &scene, &art, &terrain, &params);
+    let off = FrameParams {
+        shadows: false,
+        ..params.clone()
+    };
+    let lit = render(&scene, &art, &terrain, &off, 320, 240);
+    let shaded = darker_pixels(&img, &lit);
+    assert!(shaded > 600, "only {shaded} pixels darker in the shadow");
+    // Nothing is lighter with shadows on.
+    assert_eq!(darker_pixels(&lit, &img), 0);
+}
+
+/// A tower behind the camera, out of its view, still shadows the ground in view: shadow
+/// casters are culled against the sun's view, not the camera's (on every culling path:
+/// `render` compares them).
+#[test]
+fn a_caster_out_of_view_casts_into_view() {
+    let (mut scene, art) = tower_on_tiles();
+    scene.objects.truncate(1);
+    let terrain = Terrain::flat(400.0);
+    // South of the tower looking north-east, down at the tiles; the tower's foot is
+    // behind the camera's near side and its top above the view.
+    let camera = Camera::free(-14.0, -14.0, 6.0, 45.0, 50.0);
+    let vp = camera.view_proj(320.0 / 240.0);
+    for k in 0..8 {
+        let p = [
+            if k & 1 == 0 { -20.0 } else { -16.0 },
+            if k & 2 == 0 { -20.0 } else { -16.0 },
+            if k & 4 == 0 { 0.0 } else { 24.0 },
+        ];
+        let c = vp * glam::Vec4::new(p[0], p[1], p[2], 1.0);
+        let ndc = c / c.w;
+        assert!(
+            c.w <= 0.0 || ndc.x.abs() > 1.0 || ndc.y.abs() > 1.0,
+            "the tower is in view at {p:?}"
+        );
+    }
+    let params = FrameParams {
+        camera,
+        ..FrameParams::default()
+    };
+    let img = render(&scene, &art, &terrain, &params, 320, 240);
+    let off = FrameParams {
+        shadows: false,
+        ..params.clone()
+    };
+    let lit = render(&scene, &art, &terrain, &off, 320, 240);
+    let shaded = darker_pixels(&img, &lit);
+    assert!(shaded > 2000, "only {shaded} pixels in the tower's shadow");
+}
+
+/// The presets light the same scene from the day into the night: the dusk sky is warm, the
+/// night dark and bluish.
+#[test]
+fn noon_dusk_and_night_light_the_scene() {
+    let (scene, art) = tower_on_tiles();
+    let terrain = Terrain::flat(400.0);
+    let mean = |sun: agview::render::Sun| {
+        let params = FrameParams {
+            sun,
+            ..FrameParams::framing(scene.bounds())
+        };
+        let img = render(&scene, &art, &terrain, &params, 160, 120);
+        let n = f64::from(img.width() * img.height());
+        let mut m = [0.0f64; 3];
+        for p in img.pixels() {
+            for c in 0..3 {
+                m[c] += f64::from(p[c]) / n;
+            }
+        }
+        m
+    };
+    let (noon, dusk, night) = (
+        mean(agview::render::Sun::NOON),
+        mean(agview::render::Sun::DUSK),
+        mean(agview::render::Sun::NIGHT),
+    );
+    let lum = |m: [f64; 3]| 0.2126 * m[0] + 0.7152 * m[1] + 0.0722 * m[2];
+    assert!(
+        lum(noon) > lum(dusk) && lum(dusk) > 1.5 * lum(night),
+        "{noon:?} {dusk:?} {night:?}"
+    );
+    assert!(night[2] > night[0], "the night is bluish: {night:?}");
+    assert!(lum(night) < 40.0, "the night is dark: {night:?}");
+}
+
+/// The sample town at dusk, seen low from the south-west: the sun 4° over the western
+/// horizon lights the west walls and leaves the east ones in the ambient, the sky is warm
+/// at the horizon, and the ground goes on into the haze.
+#[test]
+fn sample_town_wed_at_dusk() {
+    let opts = agview::app::options::RenderArgs {
+        camera: "-160,-170,35,50,12".parse().expect("camera"),
+        sun: agview::render::Sun::DUSK,
+        ..Default::default()
+    };
+    check_sample_opts(
+        "town_wed_dusk",
+        "sample_scenery",
+        agview::input::LayoutArgs::default(),
+        &opts,
+    );
 }

@@ -781,3 +781,46 @@ fn the_synthetic_tile_opens_as_a_document_from_the_temporary_folder() {
         doc.display()
     );
 }
+
+/// `--sun` and `--shadows` on `render`: a preset and an angle pair render; a sun the parser
+/// rejects is a usage error (exit 2) that names the option and says why.
+#[test]
+fn a_bad_sun_is_a_usage_error() {
+    let dir = TempDir::new("sun");
+    let out = dir.0.join("plaza.png");
+    for sun in ["dusk", "-5,130"] {
+        let mut ok = agview();
+        ok.arg("render")
+            .arg(sample("autogen/plaza.agp"))
+            .args(["--size", "64x48", "--sun", sun, "--shadows", "off", "--out"])
+            .arg(&out);
+        run_ok(ok, &format!("agview render --sun {sun}"));
+        assert!(out.is_file());
+    }
+    for (sun, why) in [
+        ("95,10", "-90..90"),
+        ("dawn", "expected noon, dusk, night or ELEV,AZIMUTH"),
+    ] {
+        let r = agview()
+            .arg("render")
+            .arg(sample("autogen/plaza.agp"))
+            .args(["--sun", sun, "--out"])
+            .arg(&out)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&r.stderr);
+        assert_eq!(r.status.code(), Some(2), "--sun {sun}: {err}");
+        assert!(
+            err.contains("--sun") && err.contains(why),
+            "--sun {sun}: {err}"
+        );
+    }
+    let r = agview()
+        .arg("render")
+        .arg(sample("autogen/plaza.agp"))
+        .args(["--shadows", "maybe", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert_eq!(r.status.code(), Some(2));
+}

@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::render::{Camera, FrameParams, Framing, LodSwitch, Overlays};
+use crate::render::{Camera, FrameParams, Framing, LodSwitch, Overlays, Sun};
 use crate::scene::Scene;
 use crate::terrain::Terrain;
 
@@ -81,6 +81,15 @@ pub fn parse_size(s: &str) -> Result<(u32, u32), String> {
     Ok((w, h))
 }
 
+/// Parses `on` or `off` (`--shadows`).
+pub fn parse_on_off(s: &str) -> Result<bool, String> {
+    match s {
+        "on" => Ok(true),
+        "off" => Ok(false),
+        _ => Err(format!("`{s}`: expected on or off")),
+    }
+}
+
 /// Overlay names for `--debug`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum OverlayName {
@@ -128,6 +137,14 @@ pub struct RenderArgs {
     /// distance) or hard (switch at the distance, as X-Plane does, so the pop shows).
     #[arg(long, default_value = "fade", value_name = "fade|hard", value_parser = |s: &str| s.parse::<LodSwitch>())]
     pub lod_switch: LodSwitch,
+    /// The sun: noon (60,225, the default), dusk (4,270), night (-20,0, moonlit) or
+    /// ELEV,AZIMUTH in degrees (elevation above the horizon, azimuth clockwise from north,
+    /// toward the sun). The light, ambient and sky colours follow from the elevation.
+    #[arg(long, default_value = "noon", value_name = "noon|dusk|night|ELEV,AZIMUTH", value_parser = |s: &str| s.parse::<Sun>(), allow_hyphen_values = true)]
+    pub sun: Sun,
+    /// Shadows from the sun (objects, facades and trees on the ground and on each other).
+    #[arg(long, default_value = "on", value_name = "on|off", value_parser = parse_on_off, action = clap::ArgAction::Set)]
+    pub shadows: bool,
 }
 
 impl Default for RenderArgs {
@@ -141,6 +158,8 @@ impl Default for RenderArgs {
             density: 6,
             overlays: Vec::new(),
             lod_switch: LodSwitch::Fade,
+            sun: Sun::NOON,
+            shadows: true,
         }
     }
 }
@@ -187,6 +206,8 @@ impl RenderArgs {
             density: self.density,
             overlays: self.overlays(),
             lod_switch: self.lod_switch,
+            sun: self.sun,
+            shadows: self.shadows,
             ..FrameParams::default()
         }
     }
@@ -291,6 +312,8 @@ mod tests {
             Ok(CameraSpec::Free([1.0, 2.0, 3.0, 4.0, -5.0]))
         );
         assert!("1,2".parse::<CameraSpec>().is_err());
+        assert_eq!(parse_on_off("off"), Ok(false));
+        assert!(parse_on_off("no").is_err());
         assert_eq!("hills".parse::<TerrainSpec>(), Ok(TerrainSpec::Hills));
         assert_eq!(
             "h.png".parse::<TerrainSpec>(),

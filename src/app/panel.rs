@@ -61,6 +61,10 @@ pub struct Controls {
     pub overlays: Overlays,
     /// Objects switch LOD at the distance (X-Plane's pop), not by a cross-fade.
     pub hard_lod_switch: bool,
+    /// The sun, and the time of day (hours) the slider last set it from ([`Sun::at_hour`]).
+    pub sun: crate::render::Sun,
+    pub hour: f32,
+    pub shadows: bool,
     pub show_panel: bool,
 }
 
@@ -393,6 +397,36 @@ fn controls_section(ui: &mut egui::Ui, c: &mut Controls, info: &Info, actions: &
                 });
             }
             ui.add(egui::Slider::new(&mut c.exaggeration, 0.0..=5.0).text("exaggeration"));
+        });
+    egui::CollapsingHeader::new("Sun")
+        .default_open(true)
+        .show(ui, |ui| {
+            use crate::render::Sun;
+            // The slider's day: an equinox at 30° north (Sun::at_hour): sunrise in the
+            // east at 6:00, 60° high in the south at 12:00, sunset in the west at 18:00.
+            let slider = egui::Slider::new(&mut c.hour, 0.0..=24.0)
+                .text("time of day (h)")
+                .fixed_decimals(1);
+            if ui
+                .add(slider)
+                .on_hover_text("An equinox day at 30° north: sunrise 6:00, noon 60° high in the south, sunset 18:00")
+                .changed()
+            {
+                c.sun = Sun::at_hour(c.hour);
+            }
+            ui.horizontal(|ui| {
+                for (name, sun) in [("noon", Sun::NOON), ("dusk", Sun::DUSK), ("night", Sun::NIGHT)] {
+                    if ui.button(name).clicked() {
+                        c.sun = sun;
+                        c.hour = sun.nearest_hour();
+                    }
+                }
+            });
+            ui.label(format!(
+                "elevation {:.1}°, azimuth {:.0}°",
+                c.sun.elevation_deg, c.sun.azimuth_deg
+            ));
+            ui.checkbox(&mut c.shadows, "shadows");
         });
     egui::CollapsingHeader::new("Show")
         .default_open(true)

@@ -313,6 +313,9 @@ impl App {
             layers: Layers::default(),
             overlays: r.overlays(),
             hard_lod_switch: r.lod_switch == crate::render::LodSwitch::Hard,
+            sun: r.sun,
+            hour: r.sun.nearest_hour(),
+            shadows: r.shadows,
             show_panel: !args.no_panel,
         };
         App {
@@ -377,6 +380,8 @@ impl App {
             } else {
                 crate::render::LodSwitch::Fade
             },
+            sun: c.sun,
+            shadows: c.shadows,
             ..FrameParams::default()
         }
     }
@@ -847,7 +852,7 @@ impl App {
                 g.gpu.renderer.draw(&mut encoder, &view, &g.targets, &s.gpu)
             }
             None => {
-                clear(&mut encoder, &view, params.sky);
+                clear(&mut encoder, &view, params.horizon());
                 DrawStats::default()
             }
         };

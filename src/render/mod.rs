@@ -49,6 +49,8 @@ mod overlay;
 mod pipelines;
 mod placement;
 mod scene_gpu;
+mod shadow;
+mod sun;
 mod terrain_chunks;
 mod texture;
 mod tiles;
@@ -67,6 +69,7 @@ pub use headless::{render_to_rgba, write_png, Headless};
 pub use overlay::Overlays;
 pub use pipelines::{DrawStats, FrameTargets, Renderer};
 pub use scene_gpu::{SceneGpu, SceneGpuStats};
+pub use sun::{Lighting, Sun};
 
 /// What one frame shows: the camera, the light, which layers and which overlays.
 #[derive(Debug, Clone, PartialEq)]
@@ -74,11 +77,15 @@ pub struct FrameParams {
     pub camera: Camera,
     /// Object density level 1..6 (`ObjectInstance::visible_at`); 6 shows everything.
     pub density: u8,
-    /// Sun direction: azimuth in degrees clockwise from north, elevation above the horizon.
-    pub sun_azimuth_deg: f32,
-    pub sun_elevation_deg: f32,
-    /// Sky colour at the horizon (linear RGB); also the clear colour and the haze.
-    pub sky: [f32; 3],
+    /// Where the sun stands (`--sun`); the light, ambient and sky colours follow from its
+    /// elevation ([`Lighting::of`]).
+    pub sun: Sun,
+    /// Whether the sun casts shadows (`--shadows`): objects, facades and trees through a
+    /// shadow map (`shadow.rs`).
+    pub shadows: bool,
+    /// A plain sky of this colour (linear RGB; also the haze's) instead of the sun's
+    /// gradient: `None`, the default, takes the sky from the sun.
+    pub sky: Option<[f32; 3]>,
     /// Meters at which the haze reaches about 63%; 0 for none.
     pub visibility_m: f32,
     pub show_terrain: bool,
@@ -121,9 +128,9 @@ impl Default for FrameParams {
         FrameParams {
             camera: Camera::orbit([0.0, 0.0, 0.0], 300.0, 45.0, 35.0),
             density: 6,
-            sun_azimuth_deg: 210.0,
-            sun_elevation_deg: 50.0,
-            sky: [0.55, 0.7, 0.9],
+            sun: Sun::NOON,
+            shadows: true,
+            sky: None,
             visibility_m: 40_000.0,
             show_terrain: true,
             show_tiles: true,
@@ -137,6 +144,13 @@ impl Default for FrameParams {
 }
 
 impl FrameParams {
+    /// The sky's colour at the horizon (linear RGB): `sky`, else the sun's. The clear colour
+    /// of a frame.
+    pub fn horizon(&self) -> [f32; 3] {
+        self.sky
+            .unwrap_or_else(|| Lighting::of(self.sun).horizon.to_array())
+    }
+
     /// Default parameters with the camera framing a scene's bounds
     /// ([`Camera::frame_scene`]).
     pub fn framing(bounds: ([f32; 2], [f32; 2])) -> Self {

@@ -24,6 +24,8 @@ use super::objects::{InstanceGpu, ObjectSet, TexSource};
 use super::overlay::{self, Overlays};
 use super::pipelines::Renderer;
 use super::placement::GpuPlacement;
+use super::shadow::{self, LightView};
+use super::sun::Lighting;
 use super::terrain_chunks::TerrainChunks;
 use super::texture::{self, GpuTexture};
 use super::tiles::{self, Grid};
@@ -41,6 +43,12 @@ struct FrameUniforms {
     grid: [f32; 4],
     params: [f32; 4],
     flags: [u32; 4],
+    light_view_proj: [[f32; 4]; 4],
+    inv_view_proj: [[f32; 4]; 4],
+    sun_color: [f32; 4],
+    zenith: [f32; 4],
+    sky_ambient: [f32; 4],
+    ground_ambient: [f32; 4],
 }
 
 /// The `Material` uniform block of `common.wgsl`.
@@ -72,8 +80,6 @@ const TILE_DEPTH_LIFT_GL: f32 = 1e-4;
 /// Width of the LOD cross-fade band, as a fraction of the switch distance (0 under
 /// [`super::LodSwitch::Hard`]).
 const LOD_BAND: f32 = 0.1;
-/// Ambient share of the light.
-const AMBIENT: f32 = 0.38;
 
 pub(crate) struct TilesGpu {
     pub vertices: wgpu::Buffer,
@@ -118,6 +124,10 @@ pub(crate) struct ObjectsGpu {
     /// The CPU path's visible instances of the last frame, and each segment's range in it.
     pub cpu_buffer: Option<wgpu::Buffer>,
     pub cpu_ranges: Vec<Range<u32>>,
+    /// The same three for the sun's view: the shadow casters (`shadow.rs`).
+    pub shadow_gpu_cull: Vec<GpuCull>,
+    pub shadow_cpu_buffer: Option<wgpu::Buffer>,
+    pub shadow_cpu_ranges: Vec<Range<u32>>,
     /// The culling uniform of the last frame prepared (for the statistics).
     last_view: Option<ViewGpu>,
     /// The sample points the placement pass reads ground heights at (GPU path adapters).
@@ -136,39 +146,35 @@ impl ObjectsGpu {
                     g.set_view(&ctx.queue, view);
                 }
             }
-            Culling::Cpu => {
-                let mut visible = Vec::new();
-                self.cpu_ranges.clear();
-                for seg in &self.segments {
-                    let start = visible.len() as u32;
-                    let all = self.set.instances().0;
-                    let list = &all[seg.first as usize..(seg.first + seg.count) as usize];
-                    visible.extend(
-                        list.iter()
-                            .filter(|i| cull::test_instance(i, seg, &uniform).1)
-                            .copied(),
-                    );
-                    self.cpu_ranges.push(start..visible.len() as u32);
-                }
-                let bytes: &[u8] = bytemuck::cast_slice(&visible);
-                let fits = self
-                    .cpu_buffer
-                    .as_ref()
-                    .is_some_and(|b| b.size() >= bytes.len() as u64);
-                if !fits {
-                    self.cpu_buffer = Some(ctx.device.create_buffer(&wgpu::BufferDescriptor {
-                        label: Some("visible instances (CPU culling)"),
-                        size: (bytes.len() as u64).next_power_of_two().max(64),
-                        usage: wgpu::BufferUsages::VERTEX | wgpu::BufferUsages::COPY_DST,
-                        mapped_at_creation: false,
-                    }));
-                }
-                if let Some(b) = &self.cpu_buffer {
-                    if !bytes.is_empty() {
-                        ctx.queue.write_buffer(b, 0, bytes);
-                    }
+            Culling::Cpu => cpu_cull(
+                ctx,
+                &self.set,
+                &self.segments,
+                &uniform,
+                &mut self.cpu_buffer,
+                &mut self.cpu_ranges,
+            ),
+            Culling::Off => {}
+        }
+    }
+
+    /// Culls the shadow casters for the sun's `view` (its frustum; the camera's LOD eye), on
+    /// the scene's path as [`ObjectsGpu::prepare_cull`] does for the camera.
+    fn prepare_shadow_cull(&mut self, ctx: &GpuContext, view: &CullView) {
+        match self.path {
+            Culling::Gpu => {
+                for g in &self.shadow_gpu_cull {
+                    g.set_view(&ctx.queue, view);
                 }
             }
+            Culling::Cpu => cpu_cull(
+                ctx,
+                &self.set,
+                &self.segments,
+                &cull_uniform(view, &self.segments),
+                &mut self.shadow_cpu_buffer,
+                &mut self.shadow_cpu_ranges,
+            ),
             Culling::Off => {}
         }
     }
@@ -207,17 +213,20 @@ impl ObjectsGpu {
                 if self.gpu_cull.is_empty() {
                     let max = cull::max_binding(device);
                     let ranges = self.set.instances().1;
+                    // One culling per view: the camera's and the sun's (shadow casters).
                     for page in cull::pages(self.set.total() as u32, max) {
                         let (segments, owners) =
                             cull::segments(&self.set.batches, ranges, page.clone());
-                        self.gpu_cull.push(GpuCull::new(
-                            device,
-                            pipes,
-                            &self.instances,
-                            page,
-                            segments,
-                            owners,
-                        ));
+                        for list in [&mut self.gpu_cull, &mut self.shadow_gpu_cull] {
+                            list.push(GpuCull::new(
+                                device,
+                                pipes,
+                                &self.instances,
+                                page.clone(),
+                                segments.clone(),
+                                owners.clone(),
+                            ));
+                        }
                     }
                 }
                 Culling::Gpu
@@ -228,6 +237,8 @@ impl ObjectsGpu {
         if self.path != Culling::Cpu {
             self.cpu_buffer = None;
             self.cpu_ranges.clear();
+            self.shadow_cpu_buffer = None;
+            self.shadow_cpu_ranges.clear();
         }
     }
 
@@ -237,6 +248,50 @@ impl ObjectsGpu {
             + self.placement.as_ref().map_or(0, |p| p.bytes())
             + self.gpu_cull.iter().map(|g| g.bytes).sum::<u64>()
             + self.cpu_buffer.as_ref().map_or(0, |b| b.size())
+            + self.shadow_gpu_cull.iter().map(|g| g.bytes).sum::<u64>()
+            + self.shadow_cpu_buffer.as_ref().map_or(0, |b| b.size())
+    }
+}
+
+/// The CPU path's culling of one view: the visible instances of each segment, one list after
+/// the other in `buffer` (grown when too small), and each segment's range in it.
+fn cpu_cull(
+    ctx: &GpuContext,
+    set: &ObjectSet,
+    segments: &[SegmentGpu],
+    uniform: &ViewGpu,
+    buffer: &mut Option<wgpu::Buffer>,
+    ranges: &mut Vec<Range<u32>>,
+) {
+    let mut visible = Vec::new();
+    ranges.clear();
+    let all = set.instances().0;
+    for seg in segments {
+        let start = visible.len() as u32;
+        let list = &all[seg.first as usize..(seg.first + seg.count) as usize];
+        visible.extend(
+            list.iter()
+                .filter(|i| cull::test_instance(i, seg, uniform).1)
+                .copied(),
+        );
+        ranges.push(start..visible.len() as u32);
+    }
+    let bytes: &[u8] = bytemuck::cast_slice(&visible);
+    let fits = buffer
+        .as_ref()
+        .is_some_and(|b| b.size() >= bytes.len() as u64);
+    if !fits {
+        *buffer = Some(ctx.device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("visible instances (CPU culling)"),
+            size: (bytes.len() as u64).next_power_of_two().max(64),
+            usage: wgpu::BufferUsages::VERTEX | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        }));
+    }
+    if let Some(b) = buffer {
+        if !bytes.is_empty() {
+            ctx.queue.write_buffer(b, 0, bytes);
+        }
     }
 }
 
@@ -288,6 +343,41 @@ pub struct SceneGpuStats {
     pub upload_ms: f64,
 }
 
+/// What casts a shadow, for fitting the light's view (`shadow.rs`): the scene's ground
+/// rectangle widened by the largest caster's reach, the terrain's raw height range, and how
+/// far casters reach below and above the ground they stand on (m).
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Casters {
+    lo: [f32; 2],
+    hi: [f32; 2],
+    ground: (f32, f32),
+    below: f32,
+    above: f32,
+}
+
+impl Casters {
+    /// The box at `exaggeration`.
+    fn bounds(&self, exaggeration: f32) -> (glam::Vec3, glam::Vec3) {
+        let (a, b) = (self.ground.0 * exaggeration, self.ground.1 * exaggeration);
+        (
+            glam::Vec3::new(self.lo[0], self.lo[1], a.min(b) + self.below),
+            glam::Vec3::new(self.hi[0], self.hi[1], a.max(b) + self.above),
+        )
+    }
+}
+
+/// The sun's shadow map of a scene: the depth texture and the frame uniforms (and bind group)
+/// it is drawn with.
+pub(crate) struct ShadowGpu {
+    pub view: wgpu::TextureView,
+    frame_buffer: wgpu::Buffer,
+    pub frame_bind_group: wgpu::BindGroup,
+    size: u32,
+    casters: Option<Casters>,
+    /// Whether the frame last prepared draws (and looks up) the shadow map.
+    pub active: bool,
+}
+
 /// Everything one scene needs on the GPU.
 pub struct SceneGpu {
     frame_buffer: wgpu::Buffer,
@@ -307,6 +397,7 @@ pub struct SceneGpu {
     overlays_built: u32,
     /// Overlay segment step and point marker size, meters.
     overlay_sizes: (f32, f32),
+    pub(crate) shadow: ShadowGpu,
     /// The parameters of the frame last prepared.
     pub(crate) frame: FrameParams,
     grid: Grid,
@@ -461,7 +552,7 @@ impl SceneGpu {
             wgpu::util::TextureDataOrder::LayerMajor,
             bytemuck::cast_slice(&terrain.heights),
         );
-        let mut texture_bytes = u64::from(n) * u64::from(n) * 4;
+        let texture_bytes = u64::from(n) * u64::from(n) * 4;
         // The grid is drawn in chunks at levels of detail chosen per frame: a few small
         // index patterns shared by every chunk.
         let terrain_chunks = TerrainChunks::new(device, terrain);
@@ -473,24 +564,67 @@ impl SceneGpu {
             mapped_at_creation: false,
         });
         let height_view = height_texture.create_view(&wgpu::TextureViewDescriptor::default());
-        let frame_bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("frame"),
-            layout: &renderer.frame_layout,
-            entries: &[
-                wgpu::BindGroupEntry {
-                    binding: 0,
-                    resource: frame_buffer.as_entire_binding(),
+        // The sun's shadow map, and the frame uniforms it is drawn with (the light's view;
+        // a stand-in where the map itself would be bound).
+        let shadow_size = renderer.shadow_size;
+        let shadow_view = device
+            .create_texture(&wgpu::TextureDescriptor {
+                label: Some("shadow map"),
+                size: wgpu::Extent3d {
+                    width: shadow_size,
+                    height: shadow_size,
+                    depth_or_array_layers: 1,
                 },
-                wgpu::BindGroupEntry {
-                    binding: 1,
-                    resource: wgpu::BindingResource::TextureView(&height_view),
-                },
-                wgpu::BindGroupEntry {
-                    binding: 2,
-                    resource: wgpu::BindingResource::Sampler(&renderer.sampler),
-                },
-            ],
+                mip_level_count: 1,
+                sample_count: 1,
+                dimension: wgpu::TextureDimension::D2,
+                format: super::pipelines::SHADOW_FORMAT,
+                usage: wgpu::TextureUsages::RENDER_ATTACHMENT
+                    | wgpu::TextureUsages::TEXTURE_BINDING,
+                view_formats: &[],
+            })
+            .create_view(&wgpu::TextureViewDescriptor::default());
+        let mut texture_bytes = texture_bytes + u64::from(shadow_size) * u64::from(shadow_size) * 4;
+        let shadow_frame_buffer = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("shadow frame uniforms"),
+            size: std::mem::size_of::<FrameUniforms>() as u64,
+            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
         });
+        let frame_group = |label, uniforms: &wgpu::Buffer, shadow: &wgpu::TextureView| {
+            device.create_bind_group(&wgpu::BindGroupDescriptor {
+                label: Some(label),
+                layout: &renderer.frame_layout,
+                entries: &[
+                    wgpu::BindGroupEntry {
+                        binding: 0,
+                        resource: uniforms.as_entire_binding(),
+                    },
+                    wgpu::BindGroupEntry {
+                        binding: 1,
+                        resource: wgpu::BindingResource::TextureView(&height_view),
+                    },
+                    wgpu::BindGroupEntry {
+                        binding: 2,
+                        resource: wgpu::BindingResource::Sampler(&renderer.sampler),
+                    },
+                    wgpu::BindGroupEntry {
+                        binding: 3,
+                        resource: wgpu::BindingResource::TextureView(shadow),
+                    },
+                    wgpu::BindGroupEntry {
+                        binding: 4,
+                        resource: wgpu::BindingResource::Sampler(&renderer.shadow_sampler),
+                    },
+                ],
+            })
+        };
+        let frame_bind_group = frame_group("frame", &frame_buffer, &shadow_view);
+        let shadow_frame_bind_group = frame_group(
+            "shadow frame",
+            &shadow_frame_buffer,
+            &renderer.shadow_stand_in,
+        );
 
         let mut cache = TextureCache {
             ctx,
@@ -634,6 +768,9 @@ impl SceneGpu {
                 gpu_cull: Vec::new(),
                 cpu_buffer: None,
                 cpu_ranges: Vec::new(),
+                shadow_gpu_cull: Vec::new(),
+                shadow_cpu_buffer: None,
+                shadow_cpu_ranges: Vec::new(),
                 last_view: None,
                 placement: None,
             };
@@ -765,6 +902,60 @@ impl SceneGpu {
             })
         };
 
+        // What casts shadows, and how far it reaches.
+        let casters = {
+            let mut below = 0.0f32;
+            let mut above = 0.0f32;
+            let mut reach = 0.0f32;
+            if let Some(o) = &objects {
+                let (list, ranges) = o.set.instances();
+                for (batch, range) in o.set.batches.iter().zip(ranges) {
+                    if range.is_empty() {
+                        continue;
+                    }
+                    let (blo, bhi) = batch.bounds;
+                    // OBJ8 axes: y up; x and z across.
+                    reach = reach.max(
+                        (blo[0].abs().max(bhi[0].abs()).powi(2)
+                            + blo[2].abs().max(bhi[2].abs()).powi(2))
+                        .sqrt(),
+                    );
+                    for inst in &list[range.start as usize..range.end as usize] {
+                        let offset = if (inst.ground_mode[1] as u32) & 3 >= 2 {
+                            inst.pos_heading[3]
+                        } else {
+                            0.0
+                        };
+                        below = below.min(offset + blo[1]);
+                        above = above.max(offset + bhi[1]);
+                    }
+                }
+            }
+            for v in &fmesh.vertices {
+                // A wall may sink a meter below the lowest ground under it.
+                below = below.min(-1.0 - v.wall[2]);
+                above = above.max(v.wall[1]);
+            }
+            for t in &tmesh.instances {
+                // A tree reaches its width from its trunk at most, and its height up.
+                let [w, h, _, _] = t.size_offset;
+                above = above.max(h);
+                reach = reach.max(w);
+            }
+            let (lo, hi) = scene.bounds();
+            let margin = reach + 1.0;
+            let anything = objects.is_some() || facades.is_some() || trees.is_some();
+            (anything && below.is_finite() && above.is_finite() && margin.is_finite()).then(|| {
+                Casters {
+                    lo: [lo[0] - margin, lo[1] - margin],
+                    hi: [hi[0] + margin, hi[1] + margin],
+                    ground: terrain.height_range(),
+                    below: below - 1.0,
+                    above: above + 1.0,
+                }
+            })
+        };
+
         // Overlays are built when first shown (`prepare_overlays`).
         let (lo, hi) = scene.bounds();
         let extent = (hi[0] - lo[0]).max(hi[1] - lo[1]).max(1.0);
@@ -801,6 +992,14 @@ impl SceneGpu {
             lines: Vec::new(),
             overlays_built: 0,
             overlay_sizes,
+            shadow: ShadowGpu {
+                view: shadow_view,
+                frame_buffer: shadow_frame_buffer,
+                frame_bind_group: shadow_frame_bind_group,
+                size: shadow_size,
+                casters,
+                active: false,
+            },
             frame: FrameParams::default(),
             grid,
             resolution: n,
@@ -867,6 +1066,8 @@ impl SceneGpu {
         let extra = self.objects.as_ref().map_or(0, |o| {
             o.gpu_cull.iter().map(|g| g.bytes).sum::<u64>()
                 + o.cpu_buffer.as_ref().map_or(0, |b| b.size())
+                + o.shadow_gpu_cull.iter().map(|g| g.bytes).sum::<u64>()
+                + o.shadow_cpu_buffer.as_ref().map_or(0, |b| b.size())
         });
         self.stats.buffer_bytes + self.stats.texture_bytes + extra
     }
@@ -941,6 +1142,9 @@ impl SceneGpu {
                 },
             );
             self.terrain.set_heights(terrain);
+            if let Some(c) = &mut self.shadow.casters {
+                c.ground = terrain.height_range();
+            }
             if let Some(o) = &mut self.objects {
                 // The CPU's copy (the CPU path culls it) follows the terrain too.
                 o.set.reground(|at| terrain.raw_height_at(at[0], at[1]));
@@ -992,11 +1196,11 @@ impl SceneGpu {
         self.set_density(params.density);
         let aspect = width.max(1) as f32 / height.max(1) as f32;
         let eye = params.camera.lod_eye();
-        let (az, el) = (
-            params.sun_azimuth_deg.to_radians(),
-            params.sun_elevation_deg.to_radians(),
-        );
-        let sun = [az.sin() * el.cos(), az.cos() * el.cos(), el.sin()];
+        let view_proj = params.camera.view_proj(aspect);
+        let mut light = Lighting::of(params.sun);
+        if let Some(sky) = params.sky {
+            (light.horizon, light.zenith) = (sky.into(), sky.into());
+        }
         let fog = if params.visibility_m > 0.0 {
             1.0 / params.visibility_m
         } else {
@@ -1007,11 +1211,28 @@ impl SceneGpu {
         } else {
             TILE_DEPTH_LIFT
         };
-        let u = FrameUniforms {
-            view_proj: params.camera.view_proj(aspect).to_cols_array_2d(),
+        // The shadow map: drawn when the sun is up, shadows are asked for and a caster is
+        // shown that can shadow something in view.
+        let casting = (params.show_objects && self.objects.is_some())
+            || (params.show_facades && self.facades.is_some())
+            || (params.show_trees && self.trees.is_some());
+        let sun_view: Option<LightView> = match self.shadow.casters {
+            Some(c) if params.shadows && light.sunlit() && casting => shadow::light_view_proj(
+                &params.camera,
+                aspect,
+                light.sun_dir,
+                c.bounds(self.exaggeration),
+                self.shadow.size,
+            ),
+            _ => None,
+        };
+        self.shadow.active = sun_view.is_some();
+        let v4 = |v: glam::Vec3, w: f32| [v.x, v.y, v.z, w];
+        let mut u = FrameUniforms {
+            view_proj: view_proj.to_cols_array_2d(),
             camera: [eye.x, eye.y, eye.z, fog],
-            sun: [sun[0], sun[1], sun[2], AMBIENT],
-            sky: [params.sky[0], params.sky[1], params.sky[2], 0.0],
+            sun: v4(light.sun_dir, if sun_view.is_some() { 1.0 } else { 0.0 }),
+            sky: v4(light.horizon, 0.0),
             grid: [
                 self.grid.origin[0],
                 self.grid.origin[1],
@@ -1028,26 +1249,41 @@ impl SceneGpu {
                 lift,
             ],
             flags: [params.overlays.mask(), u32::from(self.density), 0, 0],
+            light_view_proj: sun_view
+                .map_or(glam::Mat4::IDENTITY, |l| l.view_proj)
+                .to_cols_array_2d(),
+            inv_view_proj: view_proj.inverse().to_cols_array_2d(),
+            sun_color: v4(light.sun_color, sun_view.map_or(0.0, |l| l.texel_m)),
+            zenith: v4(light.zenith, 0.0),
+            sky_ambient: v4(light.sky_ambient, 0.0),
+            ground_ambient: v4(light.ground_ambient, 0.0),
         };
         ctx.queue
             .write_buffer(&self.frame_buffer, 0, bytemuck::bytes_of(&u));
+        let (exaggeration, density) = (self.exaggeration, self.density);
+        let cull_view = |view_proj| CullView {
+            view_proj,
+            lod_eye: eye,
+            exaggeration,
+            band: u.params[2],
+            density,
+        };
+        if let Some(l) = sun_view {
+            // The same frame seen from the sun: LOD distances still from the camera's eye.
+            u.view_proj = l.view_proj.to_cols_array_2d();
+            u.sun[3] = 0.0;
+            ctx.queue
+                .write_buffer(&self.shadow.frame_buffer, 0, bytemuck::bytes_of(&u));
+            if let Some(o) = &mut self.objects {
+                o.prepare_shadow_cull(ctx, &cull_view(l.view_proj));
+            }
+        }
         if let Some(o) = &mut self.objects {
-            let view = CullView {
-                view_proj: params.camera.view_proj(aspect),
-                lod_eye: eye,
-                exaggeration: self.exaggeration,
-                band: u.params[2],
-                density: self.density,
-            };
-            o.prepare_cull(ctx, &view);
+            o.prepare_cull(ctx, &cull_view(view_proj));
         }
         // The terrain chunks in view and their levels of detail.
-        self.terrain.prepare(
-            &ctx.queue,
-            params.camera.view_proj(aspect),
-            eye,
-            self.exaggeration,
-        );
+        self.terrain
+            .prepare(&ctx.queue, view_proj, eye, self.exaggeration);
         self.frame = params.clone();
     }
 

@@ -49,6 +49,10 @@ pub(crate) const LATTICE: u32 = MAX_CHUNK_CELLS + 1;
 /// image).
 pub(crate) const FULL_DETAIL_CELLS: f32 = 256.0;
 
+/// Vertices of the skirt around the height field, out to the horizon (`vs_skirt` in
+/// `terrain.wgsl`: four sides of `SKIRT_SEGMENTS` = 64 quads, two triangles each).
+pub(crate) const SKIRT_VERTICES: u32 = 4 * 64 * 6;
+
 /// Finer-neighbour mask bits: the chunk to the west, east, south or north is one level
 /// finer, and this chunk's edge toward it takes its vertices.
 pub(crate) const WEST: u8 = 1;

@@ -1,0 +1,293 @@
+//! The sun and the sky: where the light comes from ([`Sun`], `--sun`), and the colours of
+//! the light, the ambient and the sky that follow from its elevation ([`Lighting::of`]).
+//!
+//! Pure functions, no GPU: the frame uniforms (`scene_gpu.rs`) are written from them.
+
+use glam::Vec3;
+
+/// The sun's place: `elevation_deg` above the horizon (negative below it) and
+/// `azimuth_deg` clockwise from north, toward the sun.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Sun {
+    pub elevation_deg: f32,
+    pub azimuth_deg: f32,
+}
+
+impl Sun {
+    /// `noon`: high in the south-west, the default.
+    pub const NOON: Sun = Sun::new(60.0, 225.0);
+    /// `dusk`: 4° over the western horizon.
+    pub const DUSK: Sun = Sun::new(4.0, 270.0);
+    /// `night`: 20° below the northern horizon, under a dim moonlit ambient.
+    pub const NIGHT: Sun = Sun::new(-20.0, 0.0);
+
+    pub const fn new(elevation_deg: f32, azimuth_deg: f32) -> Self {
+        Sun {
+            elevation_deg,
+            azimuth_deg,
+        }
+    }
+
+    /// The unit vector toward the sun (x east, y north, z up).
+    pub fn direction(&self) -> Vec3 {
+        let (az, el) = (
+            self.azimuth_deg.to_radians(),
+            self.elevation_deg.to_radians(),
+        );
+        Vec3::new(az.sin() * el.cos(), az.cos() * el.cos(), el.sin())
+    }
+
+    /// The sun at `hour` (0..24, local solar time) of an equinox day at 30° north, the time
+    /// of day the viewer's slider sets: the hour angle is 15° an hour from noon, and
+    /// `sin(elevation) = cos(30°) · cos(hour angle)`, azimuth `180° + atan2(sin H, cos H ·
+    /// sin 30°)`. It rises in the east at 6:00, stands 60° high in the south at 12:00, sets in
+    /// the west at 18:00 and is 60° below the northern horizon at midnight.
+    pub fn at_hour(hour: f32) -> Sun {
+        let lat = 30f32.to_radians();
+        let h = ((hour - 12.0) * 15.0).to_radians();
+        let elevation = (lat.cos() * h.cos()).clamp(-1.0, 1.0).asin().to_degrees();
+        let azimuth = (180.0 + h.sin().atan2(h.cos() * lat.sin()).to_degrees()).rem_euclid(360.0);
+        Sun::new(elevation, azimuth)
+    }
+}
+
+impl Sun {
+    /// The hour (to a tenth) whose [`Sun::at_hour`] comes nearest this sun in direction:
+    /// where the viewer's time-of-day slider starts for a `--sun` off the model's day.
+    pub fn nearest_hour(&self) -> f32 {
+        let d = self.direction();
+        (0..240)
+            .map(|k| k as f32 / 10.0)
+            .max_by(|a, b| {
+                let (da, db) = (
+                    Sun::at_hour(*a).direction().dot(d),
+                    Sun::at_hour(*b).direction().dot(d),
+                );
+                da.total_cmp(&db)
+            })
+            .unwrap_or(12.0)
+    }
+}
+
+impl Default for Sun {
+    fn default() -> Self {
+        Sun::NOON
+    }
+}
+
+impl std::fmt::Display for Sun {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{},{}", self.elevation_deg, self.azimuth_deg)
+    }
+}
+
+impl std::str::FromStr for Sun {
+    type Err = String;
+
+    /// `noon`, `dusk`, `night` or `ELEV,AZIMUTH` in degrees (elevation -90..90, azimuth any
+    /// finite angle, taken modulo 360).
+    fn from_str(s: &str) -> Result<Self, String> {
+        let expected = "expected noon, dusk, night or ELEV,AZIMUTH in degrees (e.g. 35,200)";
+        match s.trim() {
+            "noon" => return Ok(Sun::NOON),
+            "dusk" => return Ok(Sun::DUSK),
+            "night" => return Ok(Sun::NIGHT),
+            _ => {}
+        }
+        let Some((e, a)) = s.split_once(',') else {
+            return Err(format!("`{s}`: {expected}"));
+        };
+        let num = |v: &str, what: &str| -> Result<f32, String> {
+            match v.trim().parse::<f32>() {
+                Ok(x) if x.is_finite() => Ok(x),
+                _ => Err(format!(
+                    "`{s}`: the {what} `{}` is not a number; {expected}",
+                    v.trim()
+                )),
+            }
+        };
+        let elevation = num(e, "elevation")?;
+        let azimuth = num(a, "azimuth")?;
+        if !(-90.0..=90.0).contains(&elevation) {
+            return Err(format!(
+                "`{s}`: the elevation must be -90..90 degrees above the horizon"
+            ));
+        }
+        Ok(Sun::new(elevation, azimuth.rem_euclid(360.0)))
+    }
+}
+
+/// The light of a frame, linear RGB: everything the shaders' `shade()`, `fog()` and sky
+/// take from the sun.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Lighting {
+    /// Unit vector toward the sun.
+    pub sun_dir: Vec3,
+    /// Direct sunlight on a surface facing the sun (0 with the sun below the horizon).
+    pub sun_color: Vec3,
+    /// Ambient light from the sky (on an upward face) and from the ground (a downward one).
+    pub sky_ambient: Vec3,
+    pub ground_ambient: Vec3,
+    /// Sky colour at the horizon (also the clear colour and the distance haze) and at the
+    /// zenith.
+    pub horizon: Vec3,
+    pub zenith: Vec3,
+}
+
+/// Sky and light at three moments, blended by the sun's elevation in [`Lighting::of`].
+struct Moment {
+    horizon: Vec3,
+    zenith: Vec3,
+    /// Ambient from the sky; the ground's is [`GROUND_BOUNCE`] of it.
+    ambient: Vec3,
+}
+
+const DAY: Moment = Moment {
+    horizon: Vec3::new(0.55, 0.7, 0.9),
+    zenith: Vec3::new(0.22, 0.42, 0.78),
+    // 0.38 of the horizon colour: the ambient agview has always had.
+    ambient: Vec3::new(0.209, 0.266, 0.342),
+};
+const TWILIGHT: Moment = Moment {
+    horizon: Vec3::new(0.85, 0.55, 0.36),
+    zenith: Vec3::new(0.16, 0.22, 0.42),
+    ambient: Vec3::new(0.2, 0.17, 0.19),
+};
+const MOONLIT: Moment = Moment {
+    horizon: Vec3::new(0.035, 0.045, 0.085),
+    zenith: Vec3::new(0.008, 0.012, 0.035),
+    ambient: Vec3::new(0.03, 0.04, 0.075),
+};
+/// The ground's ambient as a share of the sky's, per channel (warmer: sunlit earth; at noon
+/// the 0.38 × (0.55, 0.5, 0.45) agview always had).
+const GROUND_BOUNCE: Vec3 = Vec3::new(1.0, 0.714, 0.5);
+/// Direct sunlight high in the sky, and at the horizon (reddened by the long air path).
+const SUN_HIGH: Vec3 = Vec3::new(0.62, 0.6, 0.56);
+const SUN_LOW: Vec3 = Vec3::new(0.62, 0.3, 0.12);
+
+fn smoothstep(e0: f32, e1: f32, x: f32) -> f32 {
+    let t = ((x - e0) / (e1 - e0)).clamp(0.0, 1.0);
+    t * t * (3.0 - 2.0 * t)
+}
+
+impl Lighting {
+    /// The light, ambient and sky of a sun, from its elevation `e` (degrees) alone:
+    ///
+    /// - the sky and the ambient blend from day (`e ≥ 25°`) to twilight (`e ≤ 2°`) by
+    ///   `smoothstep(2°, 25°, e)`, and from that to moonlit night by
+    ///   `smoothstep(0°, -12°, e)` (night from 12° below the horizon: astronomical dusk);
+    /// - direct sunlight reddens from white (`e ≥ 30°`) to orange at the horizon and fades
+    ///   out by `smoothstep(-2°, 10°, e)`: nothing below 2° under the horizon, half at 4°
+    ///   (the dusk preset), whole from 10°.
+    pub fn of(sun: Sun) -> Lighting {
+        let e = if sun.elevation_deg.is_finite() {
+            sun.elevation_deg
+        } else {
+            Sun::NOON.elevation_deg
+        };
+        let day = smoothstep(2.0, 25.0, e);
+        let night = 1.0 - smoothstep(-12.0, 0.0, e);
+        let blend =
+            |f: fn(&Moment) -> Vec3| f(&TWILIGHT).lerp(f(&DAY), day).lerp(f(&MOONLIT), night);
+        let sky_ambient = blend(|m| m.ambient);
+        let sun_color =
+            SUN_LOW.lerp(SUN_HIGH, smoothstep(0.0, 30.0, e)) * smoothstep(-2.0, 10.0, e);
+        Lighting {
+            sun_dir: sun.direction(),
+            sun_color,
+            sky_ambient,
+            ground_ambient: sky_ambient * GROUND_BOUNCE,
+            horizon: blend(|m| m.horizon),
+            zenith: blend(|m| m.zenith),
+        }
+    }
+
+    /// Whether the sun lights anything directly (and so casts shadows).
+    pub fn sunlit(&self) -> bool {
+        self.sun_color.max_element() > 1e-3 && self.sun_dir.z > 0.0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_presets_and_angles() {
+        assert_eq!("noon".parse::<Sun>(), Ok(Sun::new(60.0, 225.0)));
+        assert_eq!("dusk".parse::<Sun>(), Ok(Sun::new(4.0, 270.0)));
+        assert_eq!("night".parse::<Sun>(), Ok(Sun::new(-20.0, 0.0)));
+        assert_eq!("35,200".parse::<Sun>(), Ok(Sun::new(35.0, 200.0)));
+        assert_eq!(" -5.5 , 370 ".parse::<Sun>(), Ok(Sun::new(-5.5, 10.0)));
+        assert_eq!("10,-90".parse::<Sun>(), Ok(Sun::new(10.0, 270.0)));
+        assert_eq!(Sun::default(), Sun::NOON);
+    }
+
+    #[test]
+    fn rejects_bad_suns_with_a_reason() {
+        for bad in [
+            "", "noonish", "35", "35,", ",200", "a,b", "35,200,1", "NaN,3", "91,0",
+        ] {
+            let e = bad.parse::<Sun>().unwrap_err();
+            assert!(
+                e.contains("expected") || e.contains("-90..90"),
+                "{bad}: {e}"
+            );
+        }
+        assert!("91,0".parse::<Sun>().unwrap_err().contains("-90..90"));
+    }
+
+    #[test]
+    fn direction_is_toward_the_sun() {
+        let d = Sun::new(0.0, 90.0).direction();
+        assert!((d - Vec3::X).length() < 1e-5, "east at the horizon: {d}");
+        let d = Sun::new(90.0, 0.0).direction();
+        assert!((d - Vec3::Z).length() < 1e-5, "overhead: {d}");
+        let d = Sun::NOON.direction();
+        assert!(
+            d.x < 0.0 && d.y < 0.0 && d.z > 0.8,
+            "south-west and high: {d}"
+        );
+    }
+
+    #[test]
+    fn hours_follow_the_day() {
+        let noon = Sun::at_hour(12.0);
+        assert!(
+            (noon.elevation_deg - 60.0).abs() < 1e-3 && (noon.azimuth_deg - 180.0).abs() < 1e-3
+        );
+        let rise = Sun::at_hour(6.0);
+        assert!(rise.elevation_deg.abs() < 1e-3 && (rise.azimuth_deg - 90.0).abs() < 1e-3);
+        let set = Sun::at_hour(18.0);
+        assert!(set.elevation_deg.abs() < 1e-3 && (set.azimuth_deg - 270.0).abs() < 1e-3);
+        let midnight = Sun::at_hour(0.0);
+        assert!((midnight.elevation_deg + 60.0).abs() < 1e-3);
+        assert!(
+            Sun::at_hour(15.0).azimuth_deg > 180.0,
+            "afternoon sun in the west"
+        );
+        assert!((Sun::at_hour(9.5).nearest_hour() - 9.5).abs() < 0.051);
+        // The presets: noon is early afternoon on the model's day, dusk just before sunset.
+        assert!((13.0..14.0).contains(&Sun::NOON.nearest_hour()));
+        assert!((17.0..18.0).contains(&Sun::DUSK.nearest_hour()));
+    }
+
+    #[test]
+    fn light_darkens_toward_night() {
+        let (noon, dusk, night) = (
+            Lighting::of(Sun::NOON),
+            Lighting::of(Sun::DUSK),
+            Lighting::of(Sun::NIGHT),
+        );
+        let lum = |c: Vec3| c.x * 0.2126 + c.y * 0.7152 + c.z * 0.0722;
+        assert!(lum(noon.horizon) > lum(dusk.horizon) && lum(dusk.horizon) > lum(night.horizon));
+        assert!(lum(noon.sun_color) > lum(dusk.sun_color));
+        assert_eq!(night.sun_color, Vec3::ZERO);
+        assert!(noon.sunlit() && dusk.sunlit() && !night.sunlit());
+        // Dusk light is warm; the night's ambient bluish and dim.
+        assert!(dusk.sun_color.x > 2.0 * dusk.sun_color.z);
+        assert!(night.sky_ambient.z > night.sky_ambient.x && lum(night.sky_ambient) < 0.1);
+        // Noon keeps agview's old ambient share.
+        assert!((noon.sky_ambient - DAY.horizon * 0.38).length() < 1e-3);
+    }
+}
