@@ -36,13 +36,20 @@ pub struct MeshVertex {
     pub uv: [f32; 2],
 }
 
-/// A range of indices drawn between two camera distances (OBJ8 `ATTR_LOD near far`).
+/// The material attributes a range of a mesh is drawn with (OBJ8 `ATTR_cull`,
+/// `ATTR_no_blend`, `ATTR_shade_flat` and their opposites).
+pub use crate::format::obj8::DrawState;
+
+/// A range of indices drawn between two camera distances (OBJ8 `ATTR_LOD near far`) with
+/// one set of material attributes. An `ATTR_LOD` whose `TRIS` change attributes becomes
+/// several ranges with the same distances, in the file's order.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct MeshLod {
     pub near: f32,
     pub far: f32,
     pub first_index: u32,
     pub index_count: u32,
+    pub material: DrawState,
 }
 
 /// A mesh ready to upload.

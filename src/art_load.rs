@@ -263,36 +263,63 @@ fn mesh_from_obj8(
         .sum();
     let mut indices = Vec::with_capacity(total.min(o.indices.len().saturating_mul(4)));
     // Each LOD's draws, the draped ones (`ATTR_draped`) or the others: appended to
-    // `indices` as one range.
-    let gather = |lod: &obj8::Lod, draped: bool, indices: &mut Vec<u32>| {
-        let first = indices.len();
+    // `indices`, one range per run of draws with the same material attributes (a LOD
+    // without attribute changes is one range).
+    let gather = |lod: &obj8::Lod, draped: bool, indices: &mut Vec<u32>, out: &mut Vec<MeshLod>| {
+        let mut run: Option<(usize, art::DrawState)> = None;
+        let close = |run: Option<(usize, art::DrawState)>, indices: &Vec<u32>, out: &mut Vec<MeshLod>| {
+            if let Some((first, material)) = run {
+                out.push(MeshLod {
+                    near: lod.near,
+                    far: lod.far,
+                    first_index: u32::try_from(first).unwrap_or(u32::MAX),
+                    index_count: u32::try_from(indices.len() - first).unwrap_or(u32::MAX),
+                    material,
+                });
+            }
+        };
         for d in lod.draws.iter().filter(|d| d.draped == draped) {
             let start = d.offset as usize;
             let end = start + (d.count as usize - d.count as usize % 3);
+            if run.is_some_and(|(_, m)| m != d.state) {
+                close(run.take(), indices, out);
+            }
+            if run.is_none() {
+                run = Some((indices.len(), d.state));
+            }
             // The reader checked every range; `get` keeps this safe regardless.
             if let Some(range) = o.indices.get(start..end) {
                 indices.extend_from_slice(range);
             }
         }
-        MeshLod {
-            near: lod.near,
-            far: lod.far,
-            first_index: u32::try_from(first).unwrap_or(u32::MAX),
-            index_count: u32::try_from(indices.len() - first).unwrap_or(u32::MAX),
+        match run {
+            Some(_) => close(run, indices, out),
+            // A LOD without draws keeps its (empty) place.
+            None => close(Some((indices.len(), art::DrawState::default())), indices, out),
         }
     };
     let mut lods = Vec::with_capacity(o.lods.len());
     for lod in &o.lods {
-        lods.push(gather(lod, false, &mut indices));
+        gather(lod, false, &mut indices, &mut lods);
     }
-    // Draped geometry lies on the terrain: it is not drawn with the mesh.
-    let draped_lods: Vec<MeshLod> = o
-        .lods
-        .iter()
-        .filter(|l| l.draws.iter().any(|d| d.draped))
-        .map(|l| gather(l, true, &mut indices))
-        .filter(|l| l.index_count >= 3)
-        .collect();
+    // Draped geometry lies on the terrain: it is not drawn with the mesh (nor culled: the
+    // tiles' pipeline draws both sides).
+    let mut draped_lods: Vec<MeshLod> = Vec::new();
+    for lod in o.lods.iter().filter(|l| l.draws.iter().any(|d| d.draped)) {
+        let mut parts = Vec::new();
+        gather(lod, true, &mut indices, &mut parts);
+        // One range per LOD: the attributes do not change how draped parts are drawn.
+        if let (Some(first), Some(last)) = (parts.first(), parts.last()) {
+            let merged = MeshLod {
+                index_count: last.first_index + last.index_count - first.first_index,
+                material: art::DrawState::default(),
+                ..*first
+            };
+            if merged.index_count >= 3 {
+                draped_lods.push(merged);
+            }
+        }
+    }
     let draped = (!draped_lods.is_empty()).then(|| {
         let t = o.textures.draped.as_ref().or(o.textures.texture.as_ref());
         let (name, offset) = o.draped_layer_group();
@@ -370,6 +397,7 @@ fn mesh_from_wavefront(
             far: f32::MAX,
             first_index: 0,
             index_count: u32::try_from(indices.len()).unwrap_or(u32::MAX),
+            material: art::DrawState::default(),
         }]
     };
     MeshArt {
@@ -1619,13 +1647,15 @@ ATTR_LOD 0 100\nTRIS 0 3\nTRIS 6 3\nATTR_LOD 100 500\nTRIS 3 3\n";
                     near: 0.0,
                     far: 100.0,
                     first_index: 0,
-                    index_count: 6
+                    index_count: 6,
+                    material: art::DrawState::default(),
                 },
                 MeshLod {
                     near: 100.0,
                     far: 500.0,
                     first_index: 6,
-                    index_count: 3
+                    index_count: 3,
+                    material: art::DrawState::default(),
                 },
             ]
         );
@@ -1653,7 +1683,8 @@ ATTR_LOD 0 100\nTRIS 0 3\nTRIS 6 3\nATTR_LOD 100 500\nTRIS 3 3\n";
                 near: 0.0,
                 far: f32::MAX,
                 first_index: 0,
-                index_count: 3
+                index_count: 3,
+                material: art::DrawState::default(),
             }]
         );
     }

@@ -319,13 +319,14 @@ fn box_mesh(name: &str, w: f32, d: f32, h: f32, texture: Option<usize>) -> MeshA
             });
         }
         m.indices
-            .extend_from_slice(&[base, base + 1, base + 2, base, base + 2, base + 3]);
+            .extend_from_slice(&[base, base + 2, base + 1, base, base + 3, base + 2]);
     }
     m.lods = vec![MeshLod {
         near: 0.0,
         far: 10_000.0,
         first_index: 0,
         index_count: m.indices.len() as u32,
+        material: Default::default(),
     }];
     m
 }
@@ -538,6 +539,7 @@ fn draped_pad_on_slope() {
             far: 10_000.0,
             first_index: first,
             index_count: 6,
+            material: Default::default(),
         }],
         texture: Some(2),
         layer_group: agview::scene::LayerGroup {
@@ -632,6 +634,7 @@ fn draped_square(name: &str, texture: usize, group: &str) -> MeshArt {
             far: 10_000.0,
             first_index: 0,
             index_count: 6,
+            material: Default::default(),
         }],
         texture: Some(texture),
         layer_group: agview::scene::LayerGroup {
@@ -1020,7 +1023,9 @@ fn bc1_image(name: &str, w: u32, h: u32, f: impl Fn(u32, u32) -> u16) -> ImageDa
 }
 
 /// A DDS-like BC1 tile texture (orange and purple stripes) and a BC3 mesh texture whose
-/// alpha cuts windows (alpha-tested) out of a box.
+/// alpha cuts windows out of a box. Its back faces are culled, as X-Plane culls them
+/// (`ATTR_cull` is the default): through a window one sees the ground, not the inside
+/// of the far walls.
 #[test]
 fn bc_compressed_textures() {
     let stripes = bc1_image("stripes.dds", 64, 64, |bx, _| {
@@ -1075,6 +1080,91 @@ fn bc_compressed_textures() {
         &Terrain::flat(2000.0),
         &params,
     );
+}
+
+/// An OBJ8 box (four walls and a roof) written with the wrong winding
+/// (counter-clockwise seen from outside), then `attr` before its `TRIS`.
+fn wrong_winding_box(attr: &str) -> String {
+    let (x, z, h) = (6.0f32, 6.0f32, 8.0f32);
+    let faces: [([[f32; 3]; 4], [f32; 3]); 5] = [
+        ([[-x, 0.0, z], [x, 0.0, z], [x, h, z], [-x, h, z]], [0.0, 0.0, 1.0]),
+        ([[x, 0.0, -z], [-x, 0.0, -z], [-x, h, -z], [x, h, -z]], [0.0, 0.0, -1.0]),
+        ([[x, 0.0, z], [x, 0.0, -z], [x, h, -z], [x, h, z]], [1.0, 0.0, 0.0]),
+        ([[-x, 0.0, -z], [-x, 0.0, z], [-x, h, z], [-x, h, -z]], [-1.0, 0.0, 0.0]),
+        ([[-x, h, z], [x, h, z], [x, h, -z], [-x, h, -z]], [0.0, 1.0, 0.0]),
+    ];
+    let mut src = String::from("A\n800\nOBJ\n\nPOINT_COUNTS 20 0 0 30\n");
+    for (corners, n) in faces {
+        for p in corners {
+            src += &format!("VT {} {} {} {} {} {} 0 0\n", p[0], p[1], p[2], n[0], n[1], n[2]);
+        }
+    }
+    for f in 0..5u32 {
+        let b = f * 4;
+        // Counter-clockwise from outside: OBJ8 wants clockwise.
+        for i in [b, b + 1, b + 2, b, b + 2, b + 3] {
+            src += &format!("IDX {i}\n");
+        }
+    }
+    src += &format!("{attr}\nTRIS 0 30\n");
+    src
+}
+
+/// The same wrong-winding box twice, read from OBJ8 text: on the left as written (back
+/// faces culled, as X-Plane draws it: the near walls and the roof are gone and the box
+/// shows only the inside of its far walls), on the right after `ATTR_no_cull` (whole).
+#[test]
+fn wrong_winding_culled_and_with_no_cull() {
+    let dir = std::env::temp_dir().join(format!("agview-winding-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut pool = agview::art_load::ImagePool::new();
+    let mut warnings = Vec::new();
+    let mut mesh = |name: &str, attr: &str| {
+        let path = dir.join(name);
+        std::fs::write(&path, wrong_winding_box(attr)).unwrap();
+        agview::art_load::load_mesh(&path, &mut pool, &mut warnings)
+    };
+    let culled = mesh("culled.obj", "ATTR_cull");
+    let two_sided = mesh("two_sided.obj", "ATTR_no_cull");
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(warnings.is_empty(), "{warnings:?}");
+    assert!(culled.lods[0].material.cull && !two_sided.lods[0].material.cull);
+    let scene = Scene {
+        meshes: refs(&["culled.obj", "two_sided.obj"]),
+        objects: vec![
+            object(0, [-10.0, 0.0], 20.0, Placement::Draped),
+            object(1, [10.0, 0.0], 20.0, Placement::Draped),
+        ],
+        ..Scene::default()
+    };
+    let art = ArtSet {
+        meshes: vec![culled, two_sided],
+        ..ArtSet::default()
+    };
+    let params = FrameParams {
+        camera: Camera::orbit([0.0, 0.0, 4.0], 60.0, 0.0, 30.0),
+        ..FrameParams::default()
+    };
+    let img = check(
+        "wrong_winding_culled_and_with_no_cull",
+        &scene,
+        &art,
+        &Terrain::flat(2000.0),
+        &params,
+    );
+    // The untextured (white) box: far fewer of its pixels on the culled side.
+    let whitish = |x0: u32, x1: u32| {
+        (x0..x1)
+            .flat_map(|x| (0..img.height()).map(move |y| (x, y)))
+            .filter(|&(x, y)| {
+                let p = img.get_pixel(x, y).0;
+                p[0] > 150 && p[1] > 150 && p[2] > 150 && p[0].abs_diff(p[2]) < 40
+            })
+            .count()
+    };
+    let (left, right) = (whitish(0, 160), whitish(160, 320));
+    assert!(right > 2000, "the two-sided box shows whole: {right} px");
+    assert!(left * 2 < right, "culled {left} px, two-sided {right} px");
 }
 
 /// A mesh whose file is missing (orange/black striped box with its bounds), an object
@@ -1330,12 +1420,14 @@ fn lod_switch_cross_fades() {
             far: 100.0,
             first_index: 0,
             index_count: n,
+            material: Default::default(),
         },
         MeshLod {
             near: 100.0,
             far: 2000.0,
             first_index: n,
             index_count: n,
+            material: Default::default(),
         },
     ];
     let tex = image_from("lods.png", 64, 64, |x, _| {

@@ -60,9 +60,10 @@ pub struct Renderer {
     pub(crate) sampler: wgpu::Sampler,
     terrain: wgpu::RenderPipeline,
     tiles: wgpu::RenderPipeline,
-    objects: wgpu::RenderPipeline,
-    /// The objects drawn from the GPU culling's lists (`vs_culled`), where supported.
-    objects_culled: Option<wgpu::RenderPipeline>,
+    /// One per [`ObjectPipeline`] (material attributes).
+    objects: [wgpu::RenderPipeline; ObjectPipeline::COUNT],
+    /// The same drawn from the GPU culling's lists (`vs_culled`), where supported.
+    objects_culled: Option<[wgpu::RenderPipeline; ObjectPipeline::COUNT]>,
     pub(crate) cull: Option<CullPipelines>,
     /// The placement pass ([`super::placement`]), with the GPU culling's needs.
     pub(crate) place: Option<super::placement::PlacePipeline>,
@@ -247,23 +248,21 @@ impl Renderer {
             step_mode: wgpu::VertexStepMode::Vertex,
             attributes: &wgpu::vertex_attr_array![0 => Float32x3, 1 => Float32x3, 2 => Float32x2],
         };
-        let objects = b.build(&Spec {
-            label: "objects",
-            source: OBJECT_WGSL,
-            entry: "vs_main",
-            layout: &with_material,
-            buffers: &[
-                Some(mesh_vertices.clone()),
-                Some(wgpu::VertexBufferLayout {
-                    array_stride: std::mem::size_of::<InstanceGpu>() as u64,
-                    step_mode: wgpu::VertexStepMode::Instance,
-                    attributes: &wgpu::vertex_attr_array![3 => Float32x4, 4 => Float32x4],
-                }),
-            ],
-            topology: wgpu::PrimitiveTopology::TriangleList,
-            cull: None,
-            depth_write: true,
-            blend: None,
+        let instance_vertices = wgpu::VertexBufferLayout {
+            array_stride: std::mem::size_of::<InstanceGpu>() as u64,
+            step_mode: wgpu::VertexStepMode::Instance,
+            attributes: &wgpu::vertex_attr_array![3 => Float32x4, 4 => Float32x4],
+        };
+        let object_buffers = [Some(mesh_vertices.clone()), Some(instance_vertices)];
+        let objects = ObjectPipeline::ALL.map(|p| {
+            let (spec, raster) = p.spec(
+                OBJECT_WGSL,
+                "vs_main",
+                &with_material,
+                &object_buffers,
+                sample_count,
+            );
+            b.build_with(&spec, &raster)
         });
         let (culling, culling_reason) = Culling::choose(ctx);
         // Culling and placement on the GPU need the same compute and storage support.
@@ -280,16 +279,11 @@ impl Renderer {
                 ],
                 immediate_size: 0,
             });
-            b.build(&Spec {
-                label: "objects (culled)",
-                source: OBJECT_WGSL,
-                entry: "vs_culled",
-                layout: &layout,
-                buffers: &[Some(mesh_vertices.clone())],
-                topology: wgpu::PrimitiveTopology::TriangleList,
-                cull: None,
-                depth_write: true,
-                blend: None,
+            let buffers = [Some(mesh_vertices.clone())];
+            ObjectPipeline::ALL.map(|p| {
+                let (spec, raster) =
+                    p.spec(OBJECT_WGSL, "vs_culled", &layout, &buffers, sample_count);
+                b.build_with(&spec, &raster)
             })
         });
         let facades = b.build(&Spec {
@@ -592,21 +586,30 @@ impl Renderer {
         };
         pass.set_vertex_buffer(0, o.vertices.slice(..));
         pass.set_index_buffer(o.indices.slice(..), wgpu::IndexFormat::Uint32);
-        if let Some((pages, pipeline)) = culled {
+        // Each draw takes the pipeline of its material attributes; set only when it changes.
+        let mut current: Option<u8> = None;
+        let mut use_pipeline =
+            |pass: &mut wgpu::RenderPass<'_>, set: &[wgpu::RenderPipeline], p: u8| {
+                if current != Some(p) {
+                    pass.set_pipeline(&set[usize::from(p)]);
+                    current = Some(p);
+                }
+            };
+        if let Some((pages, pipelines)) = culled {
             // One indirect draw per (mesh, LOD) and window of the instance buffer: the counts
             // are the GPU's.
-            pass.set_pipeline(pipeline);
             for g in pages {
                 pass.set_bind_group(2, &g.draw_group, &[]);
                 for (k, &(b, l)) in g.owners.iter().enumerate() {
-                    pass.set_bind_group(1, &o.batches[b].lods[l].0, &[]);
+                    let lod = &o.batches[b].lods[l];
+                    use_pipeline(pass, pipelines, lod.2);
+                    pass.set_bind_group(1, &lod.0, &[]);
                     pass.draw_indexed_indirect(&g.args, k as u64 * 20);
                     stats.draw_calls += 1;
                 }
             }
             return;
         }
-        pass.set_pipeline(&self.objects);
         if o.path == Culling::Cpu {
             let Some(buffer) = &o.cpu_buffer else {
                 return;
@@ -618,7 +621,8 @@ impl Renderer {
                 }
                 let bytes = u64::from(range.start) * stride..u64::from(range.end) * stride;
                 pass.set_vertex_buffer(1, buffer.slice(bytes));
-                let (material, indices) = &o.batches[b].lods[l];
+                let (material, indices, pipeline) = &o.batches[b].lods[l];
+                use_pipeline(pass, &self.objects, *pipeline);
                 pass.set_bind_group(1, material, &[]);
                 pass.draw_indexed(indices.clone(), 0, 0..count);
                 stats.draw_calls += 1;
@@ -637,7 +641,8 @@ impl Renderer {
             let range =
                 u64::from(batch.instances.start) * stride..u64::from(batch.instances.end) * stride;
             pass.set_vertex_buffer(1, o.instances.slice(range));
-            for (material, indices) in &batch.lods {
+            for (material, indices, pipeline) in &batch.lods {
+                use_pipeline(pass, &self.objects, *pipeline);
                 pass.set_bind_group(1, material, &[]);
                 pass.draw_indexed(indices.clone(), 0, 0..count);
                 stats.draw_calls += 1;
@@ -645,6 +650,95 @@ impl Renderer {
                 stats.triangles += u64::from(indices.len() as u32 / 3) * u64::from(count);
             }
         }
+    }
+}
+
+/// The object pipeline a range of a mesh is drawn with, from its OBJ8 material attributes
+/// ([`crate::art::DrawState`]): back faces culled or not, alpha-tested or blended. The
+/// cutoff and flat shading are the material's uniforms, not pipelines.
+///
+/// OBJ8 triangles are clockwise seen from their front, and the object shader's turn from
+/// OBJ8 axes to the world keeps handedness, so the front face is `Cw`. Alpha-tested
+/// ranges use alpha-to-coverage under MSAA (the shader turns the alpha into a coverage
+/// around the cutoff, `COVERAGE`), so thin cutouts stay whole and smooth in the distance.
+/// Blended ranges blend over what is drawn before them and write depth, as X-Plane draws
+/// them, unsorted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct ObjectPipeline {
+    pub cull: bool,
+    pub blend: bool,
+}
+
+impl ObjectPipeline {
+    pub const COUNT: usize = 4;
+    const ALL: [ObjectPipeline; Self::COUNT] = [
+        ObjectPipeline {
+            cull: false,
+            blend: false,
+        },
+        ObjectPipeline {
+            cull: true,
+            blend: false,
+        },
+        ObjectPipeline {
+            cull: false,
+            blend: true,
+        },
+        ObjectPipeline {
+            cull: true,
+            blend: true,
+        },
+    ];
+
+    /// The pipeline of a range's material attributes.
+    pub fn of(state: &crate::art::DrawState) -> Self {
+        ObjectPipeline {
+            cull: state.cull,
+            blend: state.alpha_cutoff.is_none(),
+        }
+    }
+
+    /// Its place in the renderer's arrays.
+    pub fn index(self) -> u8 {
+        u8::from(self.cull) | (u8::from(self.blend) << 1)
+    }
+
+    fn spec<'a>(
+        self,
+        source: &'static str,
+        entry: &'static str,
+        layout: &'a wgpu::PipelineLayout,
+        buffers: &'a [Option<wgpu::VertexBufferLayout<'a>>],
+        sample_count: u32,
+    ) -> (Spec<'a>, Raster) {
+        let coverage = !self.blend && sample_count > 1;
+        let spec = Spec {
+            label: match (self.cull, self.blend) {
+                (true, false) => "objects: culled, alpha-tested",
+                (false, false) => "objects: two-sided, alpha-tested",
+                (true, true) => "objects: culled, blended",
+                (false, true) => "objects: two-sided, blended",
+            },
+            source,
+            entry,
+            layout,
+            buffers,
+            topology: wgpu::PrimitiveTopology::TriangleList,
+            cull: self.cull.then_some(wgpu::Face::Back),
+            depth_write: true,
+            blend: self.blend.then_some(wgpu::BlendState::ALPHA_BLENDING),
+        };
+        let raster = Raster {
+            front_face: wgpu::FrontFace::Cw,
+            write_mask: if self.blend {
+                wgpu::ColorWrites::ALL
+            } else {
+                wgpu::ColorWrites::COLOR
+            },
+            alpha_to_coverage: coverage,
+            constants: if coverage { &[("COVERAGE", 1.0)] } else { &[] },
+        };
+        (spec, raster)
     }
 }
 
@@ -667,8 +761,33 @@ struct Spec<'a> {
     blend: Option<wgpu::BlendState>,
 }
 
+/// What few pipelines change beside their [`Spec`]: the front face, alpha-to-coverage and
+/// the shader's `override` constants.
+struct Raster {
+    front_face: wgpu::FrontFace,
+    /// The colour channels written (the frame's alpha stays 1 where a shader's alpha is
+    /// only a coverage or a cutoff's input).
+    write_mask: wgpu::ColorWrites,
+    alpha_to_coverage: bool,
+    constants: &'static [(&'static str, f64)],
+}
+
+impl Raster {
+    /// Counter-clockwise fronts, no alpha-to-coverage, no constants.
+    const DEFAULT: Raster = Raster {
+        front_face: wgpu::FrontFace::Ccw,
+        write_mask: wgpu::ColorWrites::ALL,
+        alpha_to_coverage: false,
+        constants: &[],
+    };
+}
+
 impl PipelineBuilder<'_> {
     fn build(&self, s: &Spec<'_>) -> wgpu::RenderPipeline {
+        self.build_with(s, &Raster::DEFAULT)
+    }
+
+    fn build_with(&self, s: &Spec<'_>, r: &Raster) -> wgpu::RenderPipeline {
         let module = self
             .device
             .create_shader_module(wgpu::ShaderModuleDescriptor {
@@ -682,12 +801,15 @@ impl PipelineBuilder<'_> {
                 vertex: wgpu::VertexState {
                     module: &module,
                     entry_point: Some(s.entry),
-                    compilation_options: Default::default(),
+                    compilation_options: wgpu::PipelineCompilationOptions {
+                        constants: r.constants,
+                        ..Default::default()
+                    },
                     buffers: s.buffers,
                 },
                 primitive: wgpu::PrimitiveState {
                     topology: s.topology,
-                    front_face: wgpu::FrontFace::Ccw,
+                    front_face: r.front_face,
                     cull_mode: s.cull,
                     ..Default::default()
                 },
@@ -706,16 +828,20 @@ impl PipelineBuilder<'_> {
                 }),
                 multisample: wgpu::MultisampleState {
                     count: self.sample_count,
+                    alpha_to_coverage_enabled: r.alpha_to_coverage,
                     ..Default::default()
                 },
                 fragment: Some(wgpu::FragmentState {
                     module: &module,
                     entry_point: Some("fs_main"),
-                    compilation_options: Default::default(),
+                    compilation_options: wgpu::PipelineCompilationOptions {
+                        constants: r.constants,
+                        ..Default::default()
+                    },
                     targets: &[Some(wgpu::ColorTargetState {
                         format: self.color_format,
                         blend: s.blend,
-                        write_mask: wgpu::ColorWrites::ALL,
+                        write_mask: r.write_mask,
                     })],
                 }),
                 multiview_mask: None,

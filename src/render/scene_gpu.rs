@@ -22,7 +22,7 @@ use super::draped::DrapedSet;
 use super::facades::{self, FacadeKey};
 use super::objects::{InstanceGpu, ObjectSet, TexSource};
 use super::overlay;
-use super::pipelines::Renderer;
+use super::pipelines::{ObjectPipeline, Renderer};
 use super::placement::GpuPlacement;
 use super::terrain_chunks::TerrainChunks;
 use super::texture::{self, GpuTexture};
@@ -72,6 +72,9 @@ const TILE_DEPTH_LIFT_GL: f32 = 1e-4;
 /// Width of the LOD cross-fade band, as a fraction of the switch distance (0 under
 /// [`super::LodSwitch::Hard`]).
 const LOD_BAND: f32 = 0.1;
+/// Alpha below which a blended (`ATTR_blend`) texel is dropped rather than blended: it
+/// would add nothing to the colour, and dropping it keeps it out of the depth buffer.
+const BLEND_CUTOFF: f32 = 1.0 / 255.0;
 /// Ambient share of the light.
 const AMBIENT: f32 = 0.38;
 
@@ -93,8 +96,9 @@ pub(crate) struct DrapedGpu {
 }
 
 pub(crate) struct BatchGpu {
-    /// Per LOD: its material (texture + LOD range) and index range.
-    pub lods: Vec<(wgpu::BindGroup, Range<u32>)>,
+    /// Per LOD range: its material (texture, LOD range, cutoff, shading), index range and
+    /// pipeline ([`super::pipelines::ObjectPipeline::index`]).
+    pub lods: Vec<(wgpu::BindGroup, Range<u32>, u8)>,
     /// The batch's instances in the instance buffer.
     pub instances: Range<u32>,
 }
@@ -595,11 +599,15 @@ impl SceneGpu {
                 let mut lods = Vec::with_capacity(b.lods.len());
                 for l in &b.lods {
                     let view = cache.view(b.texture);
-                    let mut u = MaterialUniforms::plain([1.0; 3], 0.5);
-                    u.lod = [l.near, l.far, if b.placeholder { 1.0 } else { 0.0 }, 0.0];
+                    // Blended ranges drop only the texels nothing of shows through.
+                    let cutoff = l.material.alpha_cutoff.unwrap_or(BLEND_CUTOFF);
+                    let mut u = MaterialUniforms::plain([1.0; 3], cutoff);
+                    let flat = if l.material.flat { 1.0 } else { 0.0 };
+                    u.lod = [l.near, l.far, if b.placeholder { 1.0 } else { 0.0 }, flat];
                     lods.push((
                         material(view, u),
                         l.first_index..l.first_index + l.index_count,
+                        ObjectPipeline::of(&l.material).index(),
                     ));
                 }
                 lod_materials.push(lods);
