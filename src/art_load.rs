@@ -267,17 +267,18 @@ fn mesh_from_obj8(
     // without attribute changes is one range).
     let gather = |lod: &obj8::Lod, draped: bool, indices: &mut Vec<u32>, out: &mut Vec<MeshLod>| {
         let mut run: Option<(usize, art::DrawState)> = None;
-        let close = |run: Option<(usize, art::DrawState)>, indices: &Vec<u32>, out: &mut Vec<MeshLod>| {
-            if let Some((first, material)) = run {
-                out.push(MeshLod {
-                    near: lod.near,
-                    far: lod.far,
-                    first_index: u32::try_from(first).unwrap_or(u32::MAX),
-                    index_count: u32::try_from(indices.len() - first).unwrap_or(u32::MAX),
-                    material,
-                });
-            }
-        };
+        let close =
+            |run: Option<(usize, art::DrawState)>, indices: &Vec<u32>, out: &mut Vec<MeshLod>| {
+                if let Some((first, material)) = run {
+                    out.push(MeshLod {
+                        near: lod.near,
+                        far: lod.far,
+                        first_index: u32::try_from(first).unwrap_or(u32::MAX),
+                        index_count: u32::try_from(indices.len() - first).unwrap_or(u32::MAX),
+                        material,
+                    });
+                }
+            };
         for d in lod.draws.iter().filter(|d| d.draped == draped) {
             let start = d.offset as usize;
             let end = start + (d.count as usize - d.count as usize % 3);
@@ -295,7 +296,11 @@ fn mesh_from_obj8(
         match run {
             Some(_) => close(run, indices, out),
             // A LOD without draws keeps its (empty) place.
-            None => close(Some((indices.len(), art::DrawState::default())), indices, out),
+            None => close(
+                Some((indices.len(), art::DrawState::default())),
+                indices,
+                out,
+            ),
         }
     };
     let mut lods = Vec::with_capacity(o.lods.len());

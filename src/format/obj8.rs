@@ -1099,7 +1099,12 @@ ATTR_LOD 100 200\nTRIS 0 3\n";
         let (r, w) = p(src);
         assert!(w.is_empty(), "{w:?}");
         let o = r.unwrap();
-        let states: Vec<DrawState> = o.lods.iter().flat_map(|l| &l.draws).map(|d| d.state).collect();
+        let states: Vec<DrawState> = o
+            .lods
+            .iter()
+            .flat_map(|l| &l.draws)
+            .map(|d| d.state)
+            .collect();
         let s = |cull, alpha_cutoff, flat| DrawState {
             cull,
             alpha_cutoff,
@@ -1135,7 +1140,10 @@ ATTR_LOD 100 200\nTRIS 0 3\n";
         let e = err(&format!("{base}ATTR_no_blend half\n"));
         assert!(e.starts_with("dir/obj.obj:5:15: error:"), "{e}");
         let (_, w) = p(&format!("{base}ATTR_no_cull 1\n"));
-        assert!(w[0].to_string().starts_with("dir/obj.obj:5:14: warning:"), "{w:?}");
+        assert!(
+            w[0].to_string().starts_with("dir/obj.obj:5:14: warning:"),
+            "{w:?}"
+        );
     }
 
     #[test]
