@@ -24,8 +24,8 @@ use std::path::PathBuf;
 use std::sync::OnceLock;
 
 use agview::art::{
-    ArtSet, BcFormat, FacadeArt, ForestArt, ImageData, ImagePixels, MeshArt, MeshLod, MeshVertex,
-    SegmentArt, SegmentFloor, SegmentWall, TreeArt,
+    ArtSet, BcFormat, DrawState, FacadeArt, ForestArt, ImageData, ImagePixels, MeshArt, MeshLod,
+    MeshVertex, SegmentArt, SegmentFloor, SegmentWall, TreeArt,
 };
 use agview::render::{Camera, Culling, FrameParams, Headless, Overlays};
 use agview::scene::{
@@ -1183,6 +1183,113 @@ fn wrong_winding_culled_and_with_no_cull() {
     let (left, right) = (whitish(0, 160), whitish(160, 320));
     assert!(right > 2000, "the two-sided box shows whole: {right} px");
     assert!(left * 2 < right, "culled {left} px, two-sided {right} px");
+}
+
+/// `ATTR_no_blend` alpha-tests at its cutoff, `ATTR_blend` (the default) blends, and
+/// `ATTR_shade_flat` lights a triangle with its own normal: a box whose texture is red at
+/// alpha 0.6 is drawn opaque under a 0.5 cutoff, not at all under 0.7, and blended 60 %
+/// over the ground under `ATTR_blend`; a roof whose vertex normals lean apart is shaded as
+/// a gradient, and evenly when flat.
+#[test]
+fn material_cutoff_blending_and_flat_shading() {
+    let one = |mesh: MeshArt, image: ImageData| {
+        let scene = Scene {
+            meshes: refs(&["m.obj"]),
+            objects: vec![object(0, [0.0, 0.0], 0.0, Placement::Draped)],
+            ..Scene::default()
+        };
+        let art = ArtSet {
+            meshes: vec![mesh],
+            images: vec![image],
+            ..ArtSet::default()
+        };
+        let params = FrameParams {
+            camera: Camera::orbit([0.0, 0.0, 1.0], 24.0, 0.0, 70.0),
+            ..FrameParams::default()
+        };
+        render(&scene, &art, &Terrain::flat(2000.0), &params, 96, 96)
+    };
+    let red = solid("red.png", [255, 0, 0, 153]);
+    let with = |state: DrawState| {
+        let mut m = box_mesh("m.obj", 8.0, 8.0, 2.0, Some(0));
+        m.lods[0].material = state;
+        m
+    };
+    let no_blend = |c| DrawState {
+        alpha_cutoff: Some(c),
+        ..DrawState::default()
+    };
+    let ground = one(MeshArt::default(), red.clone());
+    let opaque = one(with(no_blend(0.5)), red.clone());
+    let gone = one(with(no_blend(0.7)), red.clone());
+    let blended = one(with(DrawState::default()), red.clone());
+    let at = |img: &image::RgbaImage| img.get_pixel(48, 48).0;
+    assert_eq!(gone, ground, "alpha 0.6 under a 0.7 cutoff is not drawn");
+    let (o, g, b) = (at(&opaque), at(&ground), at(&blended));
+    assert!(o[0] > 100 && o[1] < 30 && o[2] < 30, "opaque red: {o:?}");
+    // Blending happens in linear light on the sRGB target.
+    let lin = |v: u8| {
+        let c = f64::from(v) / 255.0;
+        if c <= 0.04045 {
+            c / 12.92
+        } else {
+            ((c + 0.055) / 1.055).powf(2.4)
+        }
+    };
+    for k in 0..3 {
+        let want = 0.6 * lin(o[k]) + 0.4 * lin(g[k]);
+        assert!(
+            (lin(b[k]) - want).abs() < 0.02,
+            "channel {k}: blended {b:?}, opaque {o:?}, ground {g:?}"
+        );
+    }
+
+    // A roof 8 m square whose corner normals lean 45° east and west.
+    let roof = |flat: bool| {
+        let s = std::f32::consts::FRAC_1_SQRT_2;
+        let mut m = MeshArt {
+            name: "m.obj".into(),
+            texture: Some(0),
+            bounds_min: [-4.0, 0.0, -4.0],
+            bounds_max: [4.0, 1.0, 4.0],
+            ..MeshArt::default()
+        };
+        for (x, z) in [(-4.0, 4.0), (4.0, 4.0), (4.0, -4.0), (-4.0, -4.0)] {
+            let lean = if x < 0.0 { -s } else { s };
+            m.vertices.push(MeshVertex {
+                pos: [x, 1.0, z],
+                normal: [lean, s, 0.0],
+                uv: [0.0, 0.0],
+            });
+        }
+        // Clockwise seen from above.
+        m.indices = vec![0, 2, 1, 0, 3, 2];
+        m.lods = vec![MeshLod {
+            near: 0.0,
+            far: 10_000.0,
+            first_index: 0,
+            index_count: 6,
+            material: DrawState {
+                flat,
+                ..DrawState::default()
+            },
+        }];
+        m
+    };
+    let white = solid("white.png", [255; 4]);
+    let spread = |img: &image::RgbaImage| {
+        let row: Vec<i32> = (30..66)
+            .map(|x| i32::from(img.get_pixel(x, 48).0[1]))
+            .collect();
+        row.iter().max().unwrap() - row.iter().min().unwrap()
+    };
+    let smooth = spread(&one(roof(false), white.clone()));
+    let flat = spread(&one(roof(true), white));
+    assert!(
+        smooth > 20,
+        "smooth shading varies across the roof: {smooth}"
+    );
+    assert!(flat <= 2, "flat shading is even: {flat}");
 }
 
 /// A mesh whose file is missing (orange/black striped box with its bounds), an object
