@@ -85,12 +85,26 @@ pub struct DrapedArt {
     pub layer_group: crate::scene::LayerGroup,
 }
 
-/// Block-compressed formats (DDS DXT1/3/5).
+/// Block-compressed formats of DDS files: DXT1/3/5 (BC1-3), ATI1 (BC4, one channel, drawn
+/// grey), ATI2 (BC5, two channels, drawn as a normal map's colours) and BC7 (DX10 header).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum BcFormat {
     Bc1,
     Bc2,
     Bc3,
+    Bc4,
+    Bc5,
+    Bc7,
+}
+
+impl BcFormat {
+    /// Bytes of one 4×4 block.
+    pub fn block_bytes(self) -> usize {
+        match self {
+            BcFormat::Bc1 | BcFormat::Bc4 => 8,
+            BcFormat::Bc2 | BcFormat::Bc3 | BcFormat::Bc5 | BcFormat::Bc7 => 16,
+        }
+    }
 }
 
 /// Pixel data of one image with its mip chain (mip 0 first).

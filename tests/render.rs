@@ -1185,6 +1185,62 @@ fn wrong_winding_culled_and_with_no_cull() {
     assert!(left * 2 < right, "culled {left} px, two-sided {right} px");
 }
 
+/// A BC7 texture (uploaded compressed where the adapter samples BC, else decoded) draws
+/// the colour its blocks hold: the same pixels as the RGBA8 image of that colour.
+#[test]
+fn bc7_texture_draws_its_colour() {
+    // Mode 6 blocks of one colour: 7-bit endpoints (both the same), p-bits 1, indices 0.
+    let block = |rgba: [u8; 4]| {
+        let mut bits = 0u128;
+        let mut at = 0;
+        let mut put = |v: u128, n: u32| {
+            bits |= v << at;
+            at += n;
+        };
+        put(1 << 6, 7);
+        for c in rgba {
+            put(u128::from(c), 7);
+            put(u128::from(c), 7);
+        }
+        put(3, 2);
+        bits.to_le_bytes()
+    };
+    let levels = vec![
+        block([100, 50, 25, 127]).repeat(4),
+        block([100, 50, 25, 127]).to_vec(),
+    ];
+    let bc7 = ImageData {
+        name: "c.dds".into(),
+        width: 8,
+        height: 8,
+        pixels: ImagePixels::Bc(BcFormat::Bc7, levels),
+        missing: false,
+    };
+    let draw = |image: ImageData| {
+        let scene = Scene {
+            meshes: refs(&["m.obj"]),
+            objects: vec![object(0, [0.0, 0.0], 0.0, Placement::Draped)],
+            ..Scene::default()
+        };
+        let art = ArtSet {
+            meshes: vec![box_mesh("m.obj", 8.0, 8.0, 2.0, Some(0))],
+            images: vec![image],
+            ..ArtSet::default()
+        };
+        let params = FrameParams {
+            camera: Camera::orbit([0.0, 0.0, 1.0], 24.0, 0.0, 70.0),
+            ..FrameParams::default()
+        };
+        render(&scene, &art, &Terrain::flat(2000.0), &params, 64, 64)
+    };
+    let a = draw(bc7);
+    let b = draw(solid("c.png", [201, 101, 51, 255]));
+    let (pa, pb) = (a.get_pixel(32, 32).0, b.get_pixel(32, 32).0);
+    for k in 0..3 {
+        assert!(pa[k].abs_diff(pb[k]) <= 2, "BC7 {pa:?}, RGBA8 {pb:?}");
+    }
+}
+
 /// `ATTR_no_blend` alpha-tests at its cutoff, `ATTR_blend` (the default) blends, and
 /// `ATTR_shade_flat` lights a triangle with its own normal: a box whose texture is red at
 /// alpha 0.6 is drawn opaque under a 0.5 cutoff, not at all under 0.7, and blended 60 %

@@ -1,5 +1,5 @@
-//! Images to GPU textures: RGBA8 with a full mip chain, BC1/2/3 uploaded compressed where
-//! the device can sample them (decoded on the CPU where it cannot), scaled down to the
+//! Images to GPU textures: RGBA8 with a full mip chain, BC1/2/3/7 uploaded compressed where
+//! the device can sample them (decoded on the CPU where it cannot, and BC4/5 always), scaled down to the
 //! device's size limit, and the few images the renderer makes itself (placeholders).
 
 use crate::art::{BcFormat, ImageData, ImagePixels};
@@ -17,19 +17,21 @@ pub(crate) struct GpuTexture {
     pub bytes: u64,
 }
 
-/// Bytes of one 4×4 block.
 fn block_bytes(format: BcFormat) -> usize {
-    match format {
-        BcFormat::Bc1 => 8,
-        BcFormat::Bc2 | BcFormat::Bc3 => 16,
-    }
+    format.block_bytes()
 }
 
-fn wgpu_bc_format(format: BcFormat) -> wgpu::TextureFormat {
+/// The GPU format a BC image is uploaded as, sampled as sRGB colour like every other
+/// texture; `None` for BC4 and BC5, which are expanded on the CPU instead: their GPU
+/// formats are linear and one- or two-channel, and wgpu views cannot swizzle a channel to
+/// grey.
+fn wgpu_bc_format(format: BcFormat) -> Option<wgpu::TextureFormat> {
     match format {
-        BcFormat::Bc1 => wgpu::TextureFormat::Bc1RgbaUnormSrgb,
-        BcFormat::Bc2 => wgpu::TextureFormat::Bc2RgbaUnormSrgb,
-        BcFormat::Bc3 => wgpu::TextureFormat::Bc3RgbaUnormSrgb,
+        BcFormat::Bc1 => Some(wgpu::TextureFormat::Bc1RgbaUnormSrgb),
+        BcFormat::Bc2 => Some(wgpu::TextureFormat::Bc2RgbaUnormSrgb),
+        BcFormat::Bc3 => Some(wgpu::TextureFormat::Bc3RgbaUnormSrgb),
+        BcFormat::Bc7 => Some(wgpu::TextureFormat::Bc7RgbaUnormSrgb),
+        BcFormat::Bc4 | BcFormat::Bc5 => None,
     }
 }
 
@@ -109,7 +111,8 @@ pub(crate) fn upload_image(
                     img.name, img.width, img.height
                 ));
             }
-            if keep_compressed(ctx.has_bc(), w, h, max, n - first as usize) {
+            let keep = keep_compressed(ctx.has_bc(), w, h, max, n - first as usize);
+            if let Some(gpu_format) = wgpu_bc_format(*format).filter(|_| keep) {
                 let slice: Vec<&[u8]> = levels[first as usize..n]
                     .iter()
                     .enumerate()
@@ -118,10 +121,10 @@ pub(crate) fn upload_image(
                         &l[..len]
                     })
                     .collect();
-                return upload_bc_levels(ctx, &img.name, *format, w, h, &slice);
+                return upload_bc_levels(ctx, &img.name, *format, gpu_format, w, h, &slice);
             }
-            // No BC on this device, a size BC cannot hold, or a file without mips: decode on
-            // the CPU (and make the mip chain).
+            // No BC on this device, a size BC cannot hold, a file without mips, or BC4/BC5:
+            // decode on the CPU (and make the mip chain).
             let mut rgba = decode_bc(*format, w, h, &levels[first as usize]);
             let (mut w, mut h) = (w, h);
             while w > max || h > max {
@@ -312,6 +315,7 @@ fn upload_bc_levels(
     ctx: &GpuContext,
     name: &str,
     format: BcFormat,
+    gpu_format: wgpu::TextureFormat,
     w: u32,
     h: u32,
     levels: &[&[u8]],
@@ -326,7 +330,7 @@ fn upload_bc_levels(
         mip_level_count: levels.len() as u32,
         sample_count: 1,
         dimension: wgpu::TextureDimension::D2,
-        format: wgpu_bc_format(format),
+        format: gpu_format,
         usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
         view_formats: &[],
     });
