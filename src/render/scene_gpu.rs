@@ -72,6 +72,8 @@ const TILE_DEPTH_LIFT_GL: f32 = 1e-4;
 /// Width of the LOD cross-fade band, as a fraction of the switch distance (0 under
 /// [`super::LodSwitch::Hard`]).
 const LOD_BAND: f32 = 0.1;
+/// The alpha trees are tested at.
+const TREE_CUTOFF: f32 = 0.5;
 /// Alpha below which a blended (`ATTR_blend`) texel is dropped rather than blended: it
 /// would add nothing to the colour, and dropping it keeps it out of the depth buffer.
 const BLEND_CUTOFF: f32 = 1.0 / 255.0;
@@ -324,6 +326,26 @@ struct TextureCache<'a> {
     made: HashMap<TexSource, GpuTexture>,
     extra: Vec<GpuTexture>,
     warnings: Vec<String>,
+    /// The alpha cutoff each alpha-tested image is drawn with ([`alpha_cutoffs`]).
+    cutoffs: HashMap<usize, f32>,
+}
+
+/// The alpha cutoff of each image that is alpha-tested, so that its mips keep their
+/// coverage there: an object texture at its first `ATTR_no_blend` cutoff, a forest's at the
+/// trees' [`TREE_CUTOFF`]. Images only blended are not in the map.
+fn alpha_cutoffs(art: &ArtSet) -> HashMap<usize, f32> {
+    let mut out = HashMap::new();
+    for m in &art.meshes {
+        let Some(t) = m.texture else { continue };
+        if let Some(c) = m.lods.iter().find_map(|l| l.material.alpha_cutoff) {
+            out.entry(t).or_insert(c);
+        }
+    }
+    let forests = art.forest.iter().chain(&art.more_forests);
+    for t in forests.filter_map(|f| f.texture) {
+        out.entry(t).or_insert(TREE_CUTOFF);
+    }
+    out
 }
 
 impl<'a> TextureCache<'a> {
@@ -332,7 +354,12 @@ impl<'a> TextureCache<'a> {
             let ctx = self.ctx;
             let tex = match src {
                 TexSource::Image(i) => match self.art.images.get(i) {
-                    Some(img) => texture::upload_image(ctx, img, &mut self.warnings),
+                    Some(img) => texture::upload_image(
+                        ctx,
+                        img,
+                        self.cutoffs.get(&i).copied(),
+                        &mut self.warnings,
+                    ),
                     None => texture::upload_checkerboard(ctx, "missing"),
                 },
                 TexSource::White => texture::upload_solid(ctx, "white", [255; 4]),
@@ -353,6 +380,7 @@ impl<'a> TextureCache<'a> {
         let (w, h, px) = texture::placeholder_tree();
         let mut mips = vec![px];
         complete(&mut mips, w, h);
+        texture::preserve_coverage(&mut mips, TREE_CUTOFF);
         self.extra.push(texture::upload_rgba_levels(
             self.ctx,
             "placeholder tree",
@@ -497,6 +525,7 @@ impl SceneGpu {
             made: HashMap::new(),
             extra: Vec::new(),
             warnings: Vec::new(),
+            cutoffs: alpha_cutoffs(art),
         };
         let material = |view: &wgpu::TextureView, u: MaterialUniforms| -> wgpu::BindGroup {
             let ubuf = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
@@ -748,7 +777,7 @@ impl SceneGpu {
                         }
                         None => cache.placeholder_tree(),
                     };
-                    let m = material(view, MaterialUniforms::plain([1.0; 3], 0.5));
+                    let m = material(view, MaterialUniforms::plain([1.0; 3], TREE_CUTOFF));
                     (first..first + count, m)
                 })
                 .collect();
