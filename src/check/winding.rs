@@ -2,15 +2,18 @@
 //! faces are culled unless `ATTR_no_cull`, so a mesh exported with the wrong winding shows
 //! only from inside.
 //!
-//! The test (see `docs/spec-decisions.md`): each culled, non-draped triangle's front
+//! The test (see `docs/spec-decisions.md`): the culled, non-draped triangles are split into
+//! parts (triangles joined by corners at the same position), and each triangle's front
 //! normal (OBJ8 triangles are clockwise seen from the front) is compared with the direction
-//! from the centre of the object's bounding box to the triangle's centre. A triangle whose
-//! normal points toward the centre faces inward. Triangles whose normal is nearly across
+//! from the centre of its part's bounding box to the triangle's centre. A triangle whose
+//! normal points toward the centre faces inward. Parts keep a thin pole beside a wide lamp
+//! head from counting the pole's near side as inward. Triangles whose normal is nearly across
 //! that direction (|cos| < [`DECISIVE_COS`], such as a flat ground plate through the
 //! centre) say nothing and are left out. When more than [`INWARD_SHARE`] of the rest, by
 //! area, face inward, the object is reported. Unlike a signed volume, this works on the
 //! open meshes most scenery objects are (walls without a floor, single-sided signs).
 
+use std::collections::HashMap;
 use std::path::Path;
 
 use crate::diag::Diagnostic;
@@ -80,6 +83,36 @@ pub fn facing(centre: [f64; 3], triangles: impl IntoIterator<Item = [[f64; 3]; 3
     f
 }
 
+/// The triangles grouped into parts: two triangles are in one part when they share a
+/// corner position (to a tenth of a millimetre), whatever their vertex indices.
+fn parts(tris: &[[[f64; 3]; 3]]) -> Vec<Vec<usize>> {
+    fn find(up: &mut [usize], mut i: usize) -> usize {
+        while up[i] != i {
+            up[i] = up[up[i]];
+            i = up[i];
+        }
+        i
+    }
+    let mut up: Vec<usize> = (0..tris.len()).collect();
+    let mut first_at: HashMap<[i64; 3], usize> = HashMap::new();
+    for (t, tri) in tris.iter().enumerate() {
+        for p in tri {
+            let key = p.map(|v| (v * 1e4).round() as i64);
+            let other = *first_at.entry(key).or_insert(t);
+            let (a, b) = (find(&mut up, t), find(&mut up, other));
+            up[a] = b;
+        }
+    }
+    let mut groups: HashMap<usize, Vec<usize>> = HashMap::new();
+    for t in 0..tris.len() {
+        let root = find(&mut up, t);
+        groups.entry(root).or_default().push(t);
+    }
+    let mut out: Vec<Vec<usize>> = groups.into_values().collect();
+    out.sort();
+    out
+}
+
 /// A warning at the first culled `TRIS` of an object whose culled triangles mostly face
 /// inward; `None` when they do not (or there are none).
 pub fn check_obj8(path: &Path, o: &Obj8) -> Option<Diagnostic> {
@@ -105,20 +138,24 @@ pub fn check_obj8(path: &Path, o: &Obj8) -> Option<Diagnostic> {
                 .filter_map(move |t| Some([pos(t[0])?, pos(t[1])?, pos(t[2])?]))
         })
     };
-    let (mut lo, mut hi) = ([f64::MAX; 3], [f64::MIN; 3]);
-    for t in triangles() {
-        for p in t {
-            for k in 0..3 {
-                lo[k] = lo[k].min(p[k]);
-                hi[k] = hi[k].max(p[k]);
+    let tris: Vec<[[f64; 3]; 3]> = triangles().collect();
+    let mut total = Facing::default();
+    for part in parts(&tris) {
+        let (mut lo, mut hi) = ([f64::MAX; 3], [f64::MIN; 3]);
+        for &t in &part {
+            for p in tris[t] {
+                for k in 0..3 {
+                    lo[k] = lo[k].min(p[k]);
+                    hi[k] = hi[k].max(p[k]);
+                }
             }
         }
+        let centre = [0, 1, 2].map(|k| (lo[k] + hi[k]) * 0.5);
+        let f = facing(centre, part.iter().map(|&t| tris[t]));
+        total.outward += f.outward;
+        total.inward += f.inward;
     }
-    if lo[0] > hi[0] {
-        return None;
-    }
-    let centre = [0, 1, 2].map(|k| (lo[k] + hi[k]) * 0.5);
-    let share = facing(centre, triangles()).inward_share()?;
+    let share = total.inward_share()?;
     (share > INWARD_SHARE).then(|| {
         Diagnostic::warning_at(
             path,
@@ -186,6 +223,29 @@ mod tests {
         );
         // Two-sided geometry shows either way.
         assert_eq!(check(&box_obj(false, "ATTR_no_cull")), None);
+    }
+
+    #[test]
+    fn parts_join_triangles_by_corner_position_not_index() {
+        // A box whose faces have vertices of their own is one part; a second box apart from
+        // it is another (a pole beside a lamp head is judged by its own centre: the sample
+        // street lamp).
+        let src = box_obj(true, "");
+        let o = crate::format::obj8::parse(Path::new("b.obj"), src.as_bytes(), &mut Vec::new())
+            .unwrap();
+        let pos = |i: u32| o.vertices[i as usize].pos.map(f64::from);
+        let mut tris: Vec<[[f64; 3]; 3]> = o
+            .indices
+            .chunks_exact(3)
+            .map(|t| [pos(t[0]), pos(t[1]), pos(t[2])])
+            .collect();
+        assert_eq!(parts(&tris).len(), 1);
+        let moved: Vec<_> = tris
+            .iter()
+            .map(|t| t.map(|p| [p[0] + 10.0, p[1], p[2]]))
+            .collect();
+        tris.extend(moved);
+        assert_eq!(parts(&tris).len(), 2);
     }
 
     #[test]
