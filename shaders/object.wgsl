@@ -13,6 +13,13 @@
 //   mode (0 draped, 1 graded, 2 delta, 3 scraper) plus 4 × the show levels' code (lo × 8 +
 //   hi), dither seed in [0, 1), thinning number (the density test, `shown_at_density`).
 //
+// Material attributes (OBJ8 ATTR_*, `ObjectPipeline` in src/render/pipelines.rs): back-face
+// culling and blending are the pipeline's; `material.tint.a` is the alpha cutoff
+// (ATTR_no_blend's, or 1/255 for blended ranges) and `material.lod.w` is 1 for
+// ATTR_shade_flat. COVERAGE is set on alpha-tested pipelines under MSAA, which have
+// alpha-to-coverage on: the alpha becomes a coverage that crosses one half at the cutoff
+// over about a pixel, so cutout edges are smooth and thin cutouts keep their coverage.
+//
 // The exaggeration is applied here, so changing it moves every object without touching
 // the instance buffer. An instance outside this draw's LOD range collapses to a point
 // outside the view; inside the cross-fade band around `near` and `far` its pixels are
@@ -107,20 +114,37 @@ fn place_vertex(v: VertexIn, inst: InstanceIn) -> ObjectOut {
     return out;
 }
 
+override COVERAGE: bool = false;
+
 @fragment
 fn fs_main(in: ObjectOut) -> @location(0) vec4<f32> {
-    // Sample first: derivatives are only defined before any pixel is discarded.
+    // Sample and take derivatives first: they are only defined before any pixel is
+    // discarded.
     let texel = textureSample(material_texture, material_sampler, in.uv);
+    let cutoff = material.tint.a;
+    let coverage = clamp((texel.a - cutoff) / max(fwidth(texel.a), 1e-4) + 0.5, 0.0, 1.0);
+    let face = cross(dpdx(in.world), dpdy(in.world));
     let hash = lod_dither(in.clip.xy, in.fade.z);
-    if (hash < in.fade.x || hash >= in.fade.y || texel.a < material.tint.a) {
+    var alpha = texel.a;
+    var dropped = texel.a < cutoff;
+    if (COVERAGE) {
+        alpha = coverage;
+        dropped = coverage <= 0.0;
+    }
+    if (hash < in.fade.x || hash >= in.fade.y || dropped) {
         discard;
     }
     var n = in.normal;
+    if (material.lod.w > 0.5 && dot(face, face) > 0.0) {
+        // ATTR_shade_flat: the triangle's own normal, on the side its vertices' normals
+        // face.
+        n = select(face, -face, dot(face, n) < 0.0);
+    }
     if (dot(n, n) < 1e-6) {
         n = vec3<f32>(0.0, 0.0, 1.0);
     }
     let color = fog(shade(texel.rgb * material.tint.rgb, normalize(n), in.world), in.world);
-    return vec4<f32>(color, 1.0);
+    return vec4<f32>(color, alpha);
 }
 
 // The shadow map (depth only): the same pixels as `fs_main` keeps, LOD dither included.

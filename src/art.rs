@@ -36,13 +36,20 @@ pub struct MeshVertex {
     pub uv: [f32; 2],
 }
 
-/// A range of indices drawn between two camera distances (OBJ8 `ATTR_LOD near far`).
+/// The material attributes a range of a mesh is drawn with (OBJ8 `ATTR_cull`,
+/// `ATTR_no_blend`, `ATTR_shade_flat` and their opposites).
+pub use crate::format::obj8::DrawState;
+
+/// A range of indices drawn between two camera distances (OBJ8 `ATTR_LOD near far`) with
+/// one set of material attributes. An `ATTR_LOD` whose `TRIS` change attributes becomes
+/// several ranges with the same distances, in the file's order.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct MeshLod {
     pub near: f32,
     pub far: f32,
     pub first_index: u32,
     pub index_count: u32,
+    pub material: DrawState,
 }
 
 /// A mesh ready to upload.
@@ -78,12 +85,26 @@ pub struct DrapedArt {
     pub layer_group: crate::scene::LayerGroup,
 }
 
-/// Block-compressed formats (DDS DXT1/3/5).
+/// Block-compressed formats of DDS files: DXT1/3/5 (BC1-3), ATI1 (BC4, one channel, drawn
+/// grey), ATI2 (BC5, two channels, drawn as a normal map's colours) and BC7 (DX10 header).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum BcFormat {
     Bc1,
     Bc2,
     Bc3,
+    Bc4,
+    Bc5,
+    Bc7,
+}
+
+impl BcFormat {
+    /// Bytes of one 4×4 block.
+    pub fn block_bytes(self) -> usize {
+        match self {
+            BcFormat::Bc1 | BcFormat::Bc4 => 8,
+            BcFormat::Bc2 | BcFormat::Bc3 | BcFormat::Bc5 | BcFormat::Bc7 => 16,
+        }
+    }
 }
 
 /// Pixel data of one image with its mip chain (mip 0 first).

@@ -263,36 +263,68 @@ fn mesh_from_obj8(
         .sum();
     let mut indices = Vec::with_capacity(total.min(o.indices.len().saturating_mul(4)));
     // Each LOD's draws, the draped ones (`ATTR_draped`) or the others: appended to
-    // `indices` as one range.
-    let gather = |lod: &obj8::Lod, draped: bool, indices: &mut Vec<u32>| {
-        let first = indices.len();
+    // `indices`, one range per run of draws with the same material attributes (a LOD
+    // without attribute changes is one range).
+    let gather = |lod: &obj8::Lod, draped: bool, indices: &mut Vec<u32>, out: &mut Vec<MeshLod>| {
+        let mut run: Option<(usize, art::DrawState)> = None;
+        let close =
+            |run: Option<(usize, art::DrawState)>, indices: &Vec<u32>, out: &mut Vec<MeshLod>| {
+                if let Some((first, material)) = run {
+                    out.push(MeshLod {
+                        near: lod.near,
+                        far: lod.far,
+                        first_index: u32::try_from(first).unwrap_or(u32::MAX),
+                        index_count: u32::try_from(indices.len() - first).unwrap_or(u32::MAX),
+                        material,
+                    });
+                }
+            };
         for d in lod.draws.iter().filter(|d| d.draped == draped) {
             let start = d.offset as usize;
             let end = start + (d.count as usize - d.count as usize % 3);
+            if run.is_some_and(|(_, m)| m != d.state) {
+                close(run.take(), indices, out);
+            }
+            if run.is_none() {
+                run = Some((indices.len(), d.state));
+            }
             // The reader checked every range; `get` keeps this safe regardless.
             if let Some(range) = o.indices.get(start..end) {
                 indices.extend_from_slice(range);
             }
         }
-        MeshLod {
-            near: lod.near,
-            far: lod.far,
-            first_index: u32::try_from(first).unwrap_or(u32::MAX),
-            index_count: u32::try_from(indices.len() - first).unwrap_or(u32::MAX),
+        match run {
+            Some(_) => close(run, indices, out),
+            // A LOD without draws keeps its (empty) place.
+            None => close(
+                Some((indices.len(), art::DrawState::default())),
+                indices,
+                out,
+            ),
         }
     };
     let mut lods = Vec::with_capacity(o.lods.len());
     for lod in &o.lods {
-        lods.push(gather(lod, false, &mut indices));
+        gather(lod, false, &mut indices, &mut lods);
     }
-    // Draped geometry lies on the terrain: it is not drawn with the mesh.
-    let draped_lods: Vec<MeshLod> = o
-        .lods
-        .iter()
-        .filter(|l| l.draws.iter().any(|d| d.draped))
-        .map(|l| gather(l, true, &mut indices))
-        .filter(|l| l.index_count >= 3)
-        .collect();
+    // Draped geometry lies on the terrain: it is not drawn with the mesh (nor culled: the
+    // tiles' pipeline draws both sides).
+    let mut draped_lods: Vec<MeshLod> = Vec::new();
+    for lod in o.lods.iter().filter(|l| l.draws.iter().any(|d| d.draped)) {
+        let mut parts = Vec::new();
+        gather(lod, true, &mut indices, &mut parts);
+        // One range per LOD: the attributes do not change how draped parts are drawn.
+        if let (Some(first), Some(last)) = (parts.first(), parts.last()) {
+            let merged = MeshLod {
+                index_count: last.first_index + last.index_count - first.first_index,
+                material: art::DrawState::default(),
+                ..*first
+            };
+            if merged.index_count >= 3 {
+                draped_lods.push(merged);
+            }
+        }
+    }
     let draped = (!draped_lods.is_empty()).then(|| {
         let t = o.textures.draped.as_ref().or(o.textures.texture.as_ref());
         let (name, offset) = o.draped_layer_group();
@@ -370,6 +402,7 @@ fn mesh_from_wavefront(
             far: f32::MAX,
             first_index: 0,
             index_count: u32::try_from(indices.len()).unwrap_or(u32::MAX),
+            material: art::DrawState::default(),
         }]
     };
     MeshArt {
@@ -967,21 +1000,13 @@ fn u32_at(b: &[u8], off: usize) -> u32 {
         .map_or(0, |s| u32::from_le_bytes([s[0], s[1], s[2], s[3]]))
 }
 
-/// Bytes of one block of a BC format.
-fn block_bytes(f: BcFormat) -> usize {
-    match f {
-        BcFormat::Bc1 => 8,
-        BcFormat::Bc2 | BcFormat::Bc3 => 16,
-    }
-}
-
 /// Bytes of a `w × h` level of a BC format.
 fn bc_level_size(f: BcFormat, w: u32, h: u32) -> usize {
-    w.div_ceil(4).max(1) as usize * h.div_ceil(4).max(1) as usize * block_bytes(f)
+    w.div_ceil(4).max(1) as usize * h.div_ceil(4).max(1) as usize * f.block_bytes()
 }
 
-/// Reads a DDS file: DXT1/DXT3/DXT5 (FourCC or DX10 header) kept compressed, or
-/// uncompressed RGB(A) with bit masks expanded to RGBA8.
+/// Reads a DDS file: BC1-5 and BC7 (DXT1/3/5, ATI1/BC4U, ATI2/BC5U FourCCs or a DX10
+/// header) kept compressed, or uncompressed RGB(A) with bit masks expanded to RGBA8.
 fn decode_dds(
     path: &Path,
     b: &[u8],
@@ -1024,16 +1049,22 @@ fn decode_dds(
             b"DXT1" => (BcFormat::Bc1, 128),
             b"DXT2" | b"DXT3" => (BcFormat::Bc2, 128),
             b"DXT4" | b"DXT5" => (BcFormat::Bc3, 128),
+            b"ATI1" | b"BC4U" => (BcFormat::Bc4, 128),
+            b"ATI2" | b"BC5U" => (BcFormat::Bc5, 128),
             b"DX10" => {
                 let dxgi = u32_at(b, 128);
+                // Typeless, UNORM and UNORM_SRGB; the signed BC4/BC5 (81, 84) are not.
                 let f = match dxgi {
                     70..=72 => BcFormat::Bc1,
                     73..=75 => BcFormat::Bc2,
                     76..=78 => BcFormat::Bc3,
+                    79 | 80 => BcFormat::Bc4,
+                    82 | 83 => BcFormat::Bc5,
+                    97..=99 => BcFormat::Bc7,
                     _ => {
                         return Err(err(
                             128,
-                            format!("DDS DXGI format {dxgi} is not supported (only BC1, BC2, BC3)"),
+                            format!("DDS DXGI format {dxgi} is not supported (only BC1-5 and BC7, unsigned)"),
                         ))
                     }
                 };
@@ -1043,7 +1074,7 @@ fn decode_dds(
                 return Err(err(
                     84,
                     format!(
-                        "DDS FourCC `{}` is not supported (only DXT1, DXT3, DXT5)",
+                        "DDS FourCC `{}` is not supported (only DXT1, DXT3, DXT5, ATI1, ATI2, BC4U, BC5U and DX10)",
                         String::from_utf8_lossy(other)
                     ),
                 ))
@@ -1240,19 +1271,42 @@ fn alpha_palette(a0: u8, a1: u8) -> [u8; 8] {
 }
 
 /// Expands block-compressed data (one mip level, blocks row by row) to RGBA8. Blocks the
-/// data does not hold come out transparent black.
+/// data does not hold come out transparent black. BC4's one channel becomes grey; BC5's
+/// two become red and green with blue the third component of a unit normal (what a
+/// normal map's colour would be); both are opaque.
 pub fn decode_bc(format: BcFormat, width: u32, height: u32, data: &[u8]) -> Vec<u8> {
     let (w, h) = (width as usize, height as usize);
     let mut out = vec![0u8; w * h * 4];
     let bw = w.div_ceil(4);
     let bh = h.div_ceil(4);
-    let bs = block_bytes(format);
+    let bs = format.block_bytes();
     for by in 0..bh {
         for bx in 0..bw {
             let at = (by * bw + bx) * bs;
             let Some(block) = data.get(at..at + bs) else {
                 return out;
             };
+            let px = decode_block(format, block);
+            for py in 0..4 {
+                for pxx in 0..4 {
+                    let (x, y) = (bx * 4 + pxx, by * 4 + py);
+                    if x >= w || y >= h {
+                        continue;
+                    }
+                    let o = (y * w + x) * 4;
+                    out[o..o + 4].copy_from_slice(&px[py * 4 + pxx]);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The 16 RGBA8 texels of one block (`block` holds exactly the format's bytes).
+fn decode_block(format: BcFormat, block: &[u8]) -> [[u8; 4]; 16] {
+    let mut texels = [[0u8; 4]; 16];
+    match format {
+        BcFormat::Bc1 | BcFormat::Bc2 | BcFormat::Bc3 => {
             let (alpha, color) = match format {
                 BcFormat::Bc1 => (None, block),
                 _ => (Some(&block[..8]), &block[8..]),
@@ -1270,30 +1324,45 @@ pub fn decode_bc(format: BcFormat, width: u32, height: u32, data: &[u8]) -> Vec<
                 }
                 v
             });
-            for py in 0..4 {
-                for px in 0..4 {
-                    let (x, y) = (bx * 4 + px, by * 4 + py);
-                    if x >= w || y >= h {
-                        continue;
-                    }
-                    let i = py * 4 + px;
-                    let mut c = pal[((bits >> (2 * i)) & 3) as usize];
-                    match format {
-                        BcFormat::Bc1 => {}
-                        BcFormat::Bc2 => c[3] = (((abits >> (4 * i)) & 15) as u8) * 17,
-                        BcFormat::Bc3 => {
-                            if let Some(ap) = apal {
-                                c[3] = ap[((abits >> (16 + 3 * i)) & 7) as usize];
-                            }
+            for (i, t) in texels.iter_mut().enumerate() {
+                let mut c = pal[((bits >> (2 * i)) & 3) as usize];
+                match format {
+                    BcFormat::Bc2 => c[3] = (((abits >> (4 * i)) & 15) as u8) * 17,
+                    BcFormat::Bc3 => {
+                        if let Some(ap) = apal {
+                            c[3] = ap[((abits >> (16 + 3 * i)) & 7) as usize];
                         }
                     }
-                    let o = (y * w + x) * 4;
-                    out[o..o + 4].copy_from_slice(&c);
+                    _ => {}
                 }
+                *t = c;
+            }
+        }
+        BcFormat::Bc4 => {
+            let mut r = [0u8; 16];
+            bcdec_rs::bc4(block, &mut r, 4, false);
+            for (t, v) in texels.iter_mut().zip(r) {
+                *t = [v, v, v, 255];
+            }
+        }
+        BcFormat::Bc5 => {
+            let mut rg = [0u8; 32];
+            bcdec_rs::bc5(block, &mut rg, 8, false);
+            for (t, v) in texels.iter_mut().zip(rg.chunks_exact(2)) {
+                let (x, y) = (f32::from(v[0]) / 127.5 - 1.0, f32::from(v[1]) / 127.5 - 1.0);
+                let z = (1.0 - x * x - y * y).max(0.0).sqrt();
+                *t = [v[0], v[1], ((z + 1.0) * 127.5).round() as u8, 255];
+            }
+        }
+        BcFormat::Bc7 => {
+            let mut rgba = [0u8; 64];
+            bcdec_rs::bc7(block, &mut rgba, 16);
+            for (t, v) in texels.iter_mut().zip(rgba.chunks_exact(4)) {
+                *t = [v[0], v[1], v[2], v[3]];
             }
         }
     }
-    out
+    texels
 }
 
 /// The RGBA8 mips of any image (block-compressed ones expanded with [`decode_bc`]).
@@ -1469,14 +1538,87 @@ mod tests {
                 .to_string()
         };
         assert!(e(b"DDS 12").contains("header truncated"));
-        let mut h = dds_header(b"ATI2", 4, 4, 1);
-        assert!(e(&h).contains("FourCC `ATI2` is not supported"));
+        let mut h = dds_header(b"BC6H", 4, 4, 1);
+        assert!(e(&h).contains("FourCC `BC6H` is not supported"));
+        // A DX10 header naming signed BC5 (84).
+        h = dds_header(b"DX10", 4, 4, 1);
+        h.extend_from_slice(&84u32.to_le_bytes());
+        h.extend_from_slice(&[0; 16]);
+        assert!(
+            e(&h).contains("DXGI format 84 is not supported"),
+            "{}",
+            e(&h)
+        );
         h = dds_header(b"DXT5", 0, 4, 1);
         assert!(e(&h).contains("sides must be"));
         h = dds_header(b"DXT5", 4, 4, 1);
         h[4] = 0;
         assert!(e(&h).contains("header size is 0"));
         assert!(e(b"GIF89a").contains("not a PNG or DDS"));
+    }
+
+    /// A BC7 mode 6 block of one colour: 7-bit endpoints `rgba` (both the same), p-bits 1,
+    /// every index 0.
+    pub(crate) fn bc7_solid(rgba: [u8; 4]) -> [u8; 16] {
+        let mut bits = 0u128;
+        let mut at = 0;
+        let mut put = |v: u128, n: u32| {
+            bits |= v << at;
+            at += n;
+        };
+        put(1 << 6, 7); // mode 6
+        for c in rgba {
+            put(u128::from(c & 0x7F), 7);
+            put(u128::from(c & 0x7F), 7);
+        }
+        put(1, 1);
+        put(1, 1);
+        bits.to_le_bytes()
+    }
+
+    #[test]
+    fn bc4_bc5_and_bc7_dds_load() {
+        // BC4 (ATI1): one channel, drawn grey; endpoints 200 and 50, every index 0.
+        let mut b = dds_header(b"ATI1", 4, 4, 1);
+        b.extend_from_slice(&[200, 50, 0, 0, 0, 0, 0, 0]);
+        let img = decode_image(Path::new("r.dds"), &b, &mut Vec::new()).unwrap();
+        let ImagePixels::Bc(BcFormat::Bc4, levels) = &img.pixels else {
+            panic!("{:?}", img.pixels)
+        };
+        assert_eq!(
+            &rgba8_mips(&img)[0][..8],
+            &[200, 200, 200, 255, 200, 200, 200, 255]
+        );
+        assert_eq!(levels[0].len(), 8);
+        // BC5 (DX10, BC5_UNORM): x and y of a normal at the middle give z ≈ 1.
+        let mut b = dds_header(b"DX10", 4, 4, 1);
+        b.extend_from_slice(&83u32.to_le_bytes());
+        b.extend_from_slice(&[3, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0]);
+        b.extend_from_slice(&[128, 128, 0, 0, 0, 0, 0, 0, 128, 128, 0, 0, 0, 0, 0, 0]);
+        let img = decode_image(Path::new("n.dds"), &b, &mut Vec::new()).unwrap();
+        assert!(matches!(img.pixels, ImagePixels::Bc(BcFormat::Bc5, _)));
+        assert_eq!(&rgba8_mips(&img)[0][..4], &[128, 128, 255, 255]);
+        // BC7 (DX10, BC7_UNORM_SRGB) with its mips kept: 8 × 8, two levels.
+        let mut b = dds_header(b"DX10", 8, 8, 2);
+        b.extend_from_slice(&99u32.to_le_bytes());
+        b.extend_from_slice(&[3, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0]);
+        for _ in 0..4 {
+            b.extend_from_slice(&bc7_solid([100, 50, 25, 127]));
+        }
+        b.extend_from_slice(&bc7_solid([10, 20, 30, 40]));
+        let mut w = Vec::new();
+        let img = decode_image(Path::new("c.dds"), &b, &mut w).unwrap();
+        assert!(w.is_empty(), "{w:?}");
+        let ImagePixels::Bc(BcFormat::Bc7, levels) = &img.pixels else {
+            panic!("{:?}", img.pixels)
+        };
+        assert_eq!(levels.len(), 2);
+        let mips = rgba8_mips(&img);
+        assert_eq!(&mips[0][..4], &[201, 101, 51, 255]);
+        assert_eq!(mips[0].len(), 8 * 8 * 4);
+        assert_eq!(&mips[1][..4], &[21, 41, 61, 81]);
+        // A truncated block decodes to transparent black, never a panic.
+        assert_eq!(decode_bc(BcFormat::Bc7, 4, 4, &[0x40; 15]), vec![0u8; 64]);
     }
 
     #[test]
@@ -1620,13 +1762,15 @@ ATTR_LOD 0 100\nTRIS 0 3\nTRIS 6 3\nATTR_LOD 100 500\nTRIS 3 3\n";
                     near: 0.0,
                     far: 100.0,
                     first_index: 0,
-                    index_count: 6
+                    index_count: 6,
+                    material: art::DrawState::default(),
                 },
                 MeshLod {
                     near: 100.0,
                     far: 500.0,
                     first_index: 6,
-                    index_count: 3
+                    index_count: 3,
+                    material: art::DrawState::default(),
                 },
             ]
         );
@@ -1654,7 +1798,8 @@ ATTR_LOD 0 100\nTRIS 0 3\nTRIS 6 3\nATTR_LOD 100 500\nTRIS 3 3\n";
                 near: 0.0,
                 far: f32::MAX,
                 first_index: 0,
-                index_count: 3
+                index_count: 3,
+                material: art::DrawState::default(),
             }]
         );
     }

@@ -2,7 +2,10 @@
 //!
 //! Each file is parsed; every art file it names is resolved ([`crate::resolve`]) and, when
 //! found, checked in turn (once, however many files name it). A reference that does not
-//! resolve is a warning on the line that names it: the viewer draws a placeholder.
+//! resolve is a warning on the line that names it: the viewer draws a placeholder. An OBJ8
+//! object whose culled triangles mostly face inward is a warning too ([`winding`]).
+
+mod winding;
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -202,6 +205,7 @@ impl Checker {
                 }
             }
             Parsed::Obj8(o) => {
+                self.report.diagnostics.extend(winding::check_obj8(path, o));
                 let t = &o.textures;
                 for (what, tex) in [
                     ("TEXTURE", &t.texture),

@@ -30,8 +30,8 @@ use std::path::PathBuf;
 use std::sync::OnceLock;
 
 use agview::art::{
-    ArtSet, BcFormat, FacadeArt, ForestArt, ImageData, ImagePixels, MeshArt, MeshLod, MeshVertex,
-    SegmentArt, SegmentFloor, SegmentWall, TreeArt,
+    ArtSet, BcFormat, DrawState, FacadeArt, ForestArt, ImageData, ImagePixels, MeshArt, MeshLod,
+    MeshVertex, SegmentArt, SegmentFloor, SegmentWall, TreeArt,
 };
 use agview::render::{Camera, Culling, FrameParams, Headless, Overlays};
 use agview::scene::{
@@ -392,13 +392,14 @@ fn box_mesh(name: &str, w: f32, d: f32, h: f32, texture: Option<usize>) -> MeshA
             });
         }
         m.indices
-            .extend_from_slice(&[base, base + 1, base + 2, base, base + 2, base + 3]);
+            .extend_from_slice(&[base, base + 2, base + 1, base, base + 3, base + 2]);
     }
     m.lods = vec![MeshLod {
         near: 0.0,
         far: 10_000.0,
         first_index: 0,
         index_count: m.indices.len() as u32,
+        material: Default::default(),
     }];
     m
 }
@@ -611,6 +612,7 @@ fn draped_pad_on_slope() {
             far: 10_000.0,
             first_index: first,
             index_count: 6,
+            material: Default::default(),
         }],
         texture: Some(2),
         layer_group: agview::scene::LayerGroup {
@@ -705,6 +707,7 @@ fn draped_square(name: &str, texture: usize, group: &str) -> MeshArt {
             far: 10_000.0,
             first_index: 0,
             index_count: 6,
+            material: Default::default(),
         }],
         texture: Some(texture),
         layer_group: agview::scene::LayerGroup {
@@ -1093,7 +1096,9 @@ fn bc1_image(name: &str, w: u32, h: u32, f: impl Fn(u32, u32) -> u16) -> ImageDa
 }
 
 /// A DDS-like BC1 tile texture (orange and purple stripes) and a BC3 mesh texture whose
-/// alpha cuts windows (alpha-tested) out of a box.
+/// alpha cuts windows out of a box. Its back faces are culled, as X-Plane culls them
+/// (`ATTR_cull` is the default): through a window one sees the ground, not the inside
+/// of the far walls.
 #[test]
 fn bc_compressed_textures() {
     let stripes = bc1_image("stripes.dds", 64, 64, |bx, _| {
@@ -1148,6 +1153,275 @@ fn bc_compressed_textures() {
         &Terrain::flat(2000.0),
         &params,
     );
+}
+
+/// An OBJ8 box (four walls and a roof) written with the wrong winding
+/// (counter-clockwise seen from outside), then `attr` before its `TRIS`.
+fn wrong_winding_box(attr: &str) -> String {
+    let (x, z, h) = (6.0f32, 6.0f32, 8.0f32);
+    let faces: [([[f32; 3]; 4], [f32; 3]); 5] = [
+        (
+            [[-x, 0.0, z], [x, 0.0, z], [x, h, z], [-x, h, z]],
+            [0.0, 0.0, 1.0],
+        ),
+        (
+            [[x, 0.0, -z], [-x, 0.0, -z], [-x, h, -z], [x, h, -z]],
+            [0.0, 0.0, -1.0],
+        ),
+        (
+            [[x, 0.0, z], [x, 0.0, -z], [x, h, -z], [x, h, z]],
+            [1.0, 0.0, 0.0],
+        ),
+        (
+            [[-x, 0.0, -z], [-x, 0.0, z], [-x, h, z], [-x, h, -z]],
+            [-1.0, 0.0, 0.0],
+        ),
+        (
+            [[-x, h, z], [x, h, z], [x, h, -z], [-x, h, -z]],
+            [0.0, 1.0, 0.0],
+        ),
+    ];
+    let mut src = String::from("A\n800\nOBJ\n\nPOINT_COUNTS 20 0 0 30\n");
+    for (corners, n) in faces {
+        for p in corners {
+            src += &format!(
+                "VT {} {} {} {} {} {} 0 0\n",
+                p[0], p[1], p[2], n[0], n[1], n[2]
+            );
+        }
+    }
+    for f in 0..5u32 {
+        let b = f * 4;
+        // Counter-clockwise from outside: OBJ8 wants clockwise.
+        for i in [b, b + 1, b + 2, b, b + 2, b + 3] {
+            src += &format!("IDX {i}\n");
+        }
+    }
+    src += &format!("{attr}\nTRIS 0 30\n");
+    src
+}
+
+/// The same wrong-winding box twice, read from OBJ8 text: on the left as written (back
+/// faces culled, as X-Plane draws it: the near walls and the roof are gone and the box
+/// shows only the inside of its far walls), on the right after `ATTR_no_cull` (whole).
+#[test]
+fn wrong_winding_culled_and_with_no_cull() {
+    let dir = std::env::temp_dir().join(format!("agview-winding-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut pool = agview::art_load::ImagePool::new();
+    let mut warnings = Vec::new();
+    let mut mesh = |name: &str, attr: &str| {
+        let path = dir.join(name);
+        std::fs::write(&path, wrong_winding_box(attr)).unwrap();
+        agview::art_load::load_mesh(&path, &mut pool, &mut warnings)
+    };
+    let culled = mesh("culled.obj", "ATTR_cull");
+    let two_sided = mesh("two_sided.obj", "ATTR_no_cull");
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(warnings.is_empty(), "{warnings:?}");
+    assert!(culled.lods[0].material.cull && !two_sided.lods[0].material.cull);
+    let scene = Scene {
+        meshes: refs(&["culled.obj", "two_sided.obj"]),
+        objects: vec![
+            object(0, [-10.0, 0.0], 20.0, Placement::Draped),
+            object(1, [10.0, 0.0], 20.0, Placement::Draped),
+        ],
+        ..Scene::default()
+    };
+    let art = ArtSet {
+        meshes: vec![culled, two_sided],
+        ..ArtSet::default()
+    };
+    let params = FrameParams {
+        camera: Camera::orbit([0.0, 0.0, 4.0], 60.0, 0.0, 30.0),
+        ..FrameParams::default()
+    };
+    let img = check(
+        "wrong_winding_culled_and_with_no_cull",
+        &scene,
+        &art,
+        &Terrain::flat(2000.0),
+        &params,
+    );
+    // The untextured (white) box: far fewer of its pixels on the culled side.
+    let whitish = |x0: u32, x1: u32| {
+        (x0..x1)
+            .flat_map(|x| (0..img.height()).map(move |y| (x, y)))
+            .filter(|&(x, y)| {
+                let p = img.get_pixel(x, y).0;
+                p[0] > 150 && p[1] > 150 && p[2] > 150 && p[0].abs_diff(p[2]) < 40
+            })
+            .count()
+    };
+    let (left, right) = (whitish(0, 160), whitish(160, 320));
+    assert!(right > 2000, "the two-sided box shows whole: {right} px");
+    assert!(left * 2 < right, "culled {left} px, two-sided {right} px");
+}
+
+/// A BC7 texture (uploaded compressed where the adapter samples BC, else decoded) draws
+/// the colour its blocks hold: the same pixels as the RGBA8 image of that colour.
+#[test]
+fn bc7_texture_draws_its_colour() {
+    // Mode 6 blocks of one colour: 7-bit endpoints (both the same), p-bits 1, indices 0.
+    let block = |rgba: [u8; 4]| {
+        let mut bits = 0u128;
+        let mut at = 0;
+        let mut put = |v: u128, n: u32| {
+            bits |= v << at;
+            at += n;
+        };
+        put(1 << 6, 7);
+        for c in rgba {
+            put(u128::from(c), 7);
+            put(u128::from(c), 7);
+        }
+        put(3, 2);
+        bits.to_le_bytes()
+    };
+    let levels = vec![
+        block([100, 50, 25, 127]).repeat(4),
+        block([100, 50, 25, 127]).to_vec(),
+    ];
+    let bc7 = ImageData {
+        name: "c.dds".into(),
+        width: 8,
+        height: 8,
+        pixels: ImagePixels::Bc(BcFormat::Bc7, levels),
+        missing: false,
+    };
+    let draw = |image: ImageData| {
+        let scene = Scene {
+            meshes: refs(&["m.obj"]),
+            objects: vec![object(0, [0.0, 0.0], 0.0, Placement::Draped)],
+            ..Scene::default()
+        };
+        let art = ArtSet {
+            meshes: vec![box_mesh("m.obj", 8.0, 8.0, 2.0, Some(0))],
+            images: vec![image],
+            ..ArtSet::default()
+        };
+        let params = FrameParams {
+            camera: Camera::orbit([0.0, 0.0, 1.0], 24.0, 0.0, 70.0),
+            ..FrameParams::default()
+        };
+        render(&scene, &art, &Terrain::flat(2000.0), &params, 64, 64)
+    };
+    let a = draw(bc7);
+    let b = draw(solid("c.png", [201, 101, 51, 255]));
+    let (pa, pb) = (a.get_pixel(32, 32).0, b.get_pixel(32, 32).0);
+    for k in 0..3 {
+        assert!(pa[k].abs_diff(pb[k]) <= 2, "BC7 {pa:?}, RGBA8 {pb:?}");
+    }
+}
+
+/// `ATTR_no_blend` alpha-tests at its cutoff, `ATTR_blend` (the default) blends, and
+/// `ATTR_shade_flat` lights a triangle with its own normal: a box whose texture is red at
+/// alpha 0.6 is drawn opaque under a 0.5 cutoff, not at all under 0.7, and blended 60 %
+/// over the ground under `ATTR_blend`; a roof whose vertex normals lean apart is shaded as
+/// a gradient, and evenly when flat.
+#[test]
+fn material_cutoff_blending_and_flat_shading() {
+    let one = |mesh: MeshArt, image: ImageData| {
+        let scene = Scene {
+            meshes: refs(&["m.obj"]),
+            objects: vec![object(0, [0.0, 0.0], 0.0, Placement::Draped)],
+            ..Scene::default()
+        };
+        let art = ArtSet {
+            meshes: vec![mesh],
+            images: vec![image],
+            ..ArtSet::default()
+        };
+        // Without shadows: the ground seen through the blended box is compared with the
+        // ground alone, which the box would otherwise shade.
+        let params = FrameParams {
+            camera: Camera::orbit([0.0, 0.0, 1.0], 24.0, 0.0, 70.0),
+            shadows: false,
+            ..FrameParams::default()
+        };
+        render(&scene, &art, &Terrain::flat(2000.0), &params, 96, 96)
+    };
+    let red = solid("red.png", [255, 0, 0, 153]);
+    let with = |state: DrawState| {
+        let mut m = box_mesh("m.obj", 8.0, 8.0, 2.0, Some(0));
+        m.lods[0].material = state;
+        m
+    };
+    let no_blend = |c| DrawState {
+        alpha_cutoff: Some(c),
+        ..DrawState::default()
+    };
+    let ground = one(MeshArt::default(), red.clone());
+    let opaque = one(with(no_blend(0.5)), red.clone());
+    let gone = one(with(no_blend(0.7)), red.clone());
+    let blended = one(with(DrawState::default()), red.clone());
+    let at = |img: &image::RgbaImage| img.get_pixel(48, 48).0;
+    assert_eq!(gone, ground, "alpha 0.6 under a 0.7 cutoff is not drawn");
+    let (o, g, b) = (at(&opaque), at(&ground), at(&blended));
+    assert!(o[0] > 100 && o[1] < 30 && o[2] < 30, "opaque red: {o:?}");
+    // Blending happens in linear light on the sRGB target.
+    let lin = |v: u8| {
+        let c = f64::from(v) / 255.0;
+        if c <= 0.04045 {
+            c / 12.92
+        } else {
+            ((c + 0.055) / 1.055).powf(2.4)
+        }
+    };
+    for k in 0..3 {
+        let want = 0.6 * lin(o[k]) + 0.4 * lin(g[k]);
+        assert!(
+            (lin(b[k]) - want).abs() < 0.02,
+            "channel {k}: blended {b:?}, opaque {o:?}, ground {g:?}"
+        );
+    }
+
+    // A roof 8 m square whose corner normals lean 45° east and west.
+    let roof = |flat: bool| {
+        let s = std::f32::consts::FRAC_1_SQRT_2;
+        let mut m = MeshArt {
+            name: "m.obj".into(),
+            texture: Some(0),
+            bounds_min: [-4.0, 0.0, -4.0],
+            bounds_max: [4.0, 1.0, 4.0],
+            ..MeshArt::default()
+        };
+        for (x, z) in [(-4.0, 4.0), (4.0, 4.0), (4.0, -4.0), (-4.0, -4.0)] {
+            let lean = if x < 0.0 { -s } else { s };
+            m.vertices.push(MeshVertex {
+                pos: [x, 1.0, z],
+                normal: [lean, s, 0.0],
+                uv: [0.0, 0.0],
+            });
+        }
+        // Clockwise seen from above.
+        m.indices = vec![0, 2, 1, 0, 3, 2];
+        m.lods = vec![MeshLod {
+            near: 0.0,
+            far: 10_000.0,
+            first_index: 0,
+            index_count: 6,
+            material: DrawState {
+                flat,
+                ..DrawState::default()
+            },
+        }];
+        m
+    };
+    let white = solid("white.png", [255; 4]);
+    let spread = |img: &image::RgbaImage| {
+        let row: Vec<i32> = (30..66)
+            .map(|x| i32::from(img.get_pixel(x, 48).0[1]))
+            .collect();
+        row.iter().max().unwrap() - row.iter().min().unwrap()
+    };
+    let smooth = spread(&one(roof(false), white.clone()));
+    let flat = spread(&one(roof(true), white));
+    assert!(
+        smooth > 20,
+        "smooth shading varies across the roof: {smooth}"
+    );
+    assert!(flat <= 2, "flat shading is even: {flat}");
 }
 
 /// A mesh whose file is missing (orange/black striped box with its bounds), an object
@@ -1404,12 +1678,14 @@ fn lod_switch_cross_fades() {
             far: 100.0,
             first_index: 0,
             index_count: n,
+            material: Default::default(),
         },
         MeshLod {
             near: 100.0,
             far: 2000.0,
             first_index: n,
             index_count: n,
+            material: Default::default(),
         },
     ];
     let tex = image_from("lods.png", 64, 64, |x, _| {

@@ -9,9 +9,11 @@
 //! Blender's counter-clockwise order on export).
 //!
 //! `ATTR_layer_group` / `ATTR_layer_group_draped` name the layer group draped geometry
-//! draws in. What a previewer cannot show (animation, lights, manipulators, attributes other
-//! than LOD, draping and layer groups) is read past silently; a directive this reader does not know is warned about
-//! once per keyword.
+//! draws in. The material attributes `ATTR_cull` / `ATTR_no_cull`, `ATTR_blend` /
+//! `ATTR_no_blend [cutoff]` / `ATTR_shadow_blend`, `ATTR_shade_flat` / `ATTR_shade_smooth`
+//! and `GLOBAL_no_blend` give each `TRIS` its [`DrawState`]. What a previewer cannot show
+//! (animation, lights, manipulators, other attributes) is read past silently; a directive
+//! this reader does not know is warned about once per keyword.
 //!
 //! Real objects run to megabytes, so the `VT`/`IDX10`/`IDX` lines take a fast path: the
 //! numbers are scanned straight from the line text without allocating, with a float parser
@@ -102,13 +104,45 @@ pub struct Obj8Vertex {
     pub uv: [f32; 2],
 }
 
+/// The material attributes in force at a `TRIS`: X-Plane's draw state. The default is
+/// X-Plane's: back faces culled, blended, smooth shading. Every `ATTR_LOD` starts again
+/// from the default (or from `GLOBAL_no_blend`'s cutoff); see `docs/spec-decisions.md`.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct DrawState {
+    /// `ATTR_cull` (the default): back faces are not drawn; `ATTR_no_cull`: both sides are.
+    pub cull: bool,
+    /// `ATTR_no_blend [cutoff]` (or `GLOBAL_no_blend`): alpha-tested at the cutoff, 0.5
+    /// when none is given. `None`: `ATTR_blend` (the default) or `ATTR_shadow_blend`,
+    /// alpha-blended.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub alpha_cutoff: Option<f32>,
+    /// `ATTR_shade_flat`: one normal per triangle; `ATTR_shade_smooth` (the default): the
+    /// vertices' normals.
+    pub flat: bool,
+}
+
+impl Default for DrawState {
+    fn default() -> Self {
+        DrawState {
+            cull: true,
+            alpha_cutoff: None,
+            flat: false,
+        }
+    }
+}
+
+/// `ATTR_no_blend`'s cutoff when none (or 0, as xptools reads it) is given.
+pub const DEFAULT_ALPHA_CUTOFF: f32 = 0.5;
+
 /// One `TRIS offset count`: a range of the index table drawn as triangles.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct Draw {
     pub offset: u32,
     pub count: u32,
     /// Drawn after `ATTR_draped` (on the terrain, with `TEXTURE_DRAPED`).
     pub draped: bool,
+    /// The material attributes in force.
+    pub state: DrawState,
     /// 1-based source line of the `TRIS`.
     pub line: u32,
 }
@@ -243,6 +277,8 @@ pub fn parse(path: &Path, src: &[u8], warnings: &mut Vec<Diagnostic>) -> Result<
         },
         src_len: src.len(),
         draped: false,
+        state: DrawState::default(),
+        global_cutoff: None,
         warned: HashSet::new(),
     };
     while let Some(line) = tf.next() {
@@ -255,6 +291,10 @@ struct Obj8Parser {
     obj: Obj8,
     src_len: usize,
     draped: bool,
+    /// The material attributes in force.
+    state: DrawState,
+    /// `GLOBAL_no_blend cutoff`: where every LOD's blending starts.
+    global_cutoff: Option<f32>,
     warned: HashSet<String>,
 }
 
@@ -357,6 +397,7 @@ impl Obj8Parser {
                     offset,
                     count,
                     draped: self.draped,
+                    state: self.state,
                     line: line.number,
                 };
                 self.current_lod().draws.push(draw);
@@ -373,6 +414,10 @@ impl Obj8Parser {
                     ));
                 }
                 self.draped = false;
+                self.state = DrawState {
+                    alpha_cutoff: self.global_cutoff,
+                    ..DrawState::default()
+                };
                 let only = self.obj.lods.len() == 1;
                 match self.obj.lods.last_mut() {
                     // X-Plane's reader (xptools XObj8Read) gives geometry before the first
@@ -397,6 +442,34 @@ impl Obj8Parser {
             "ATTR_no_draped" => {
                 self.draped = false;
                 line.expect_end(warnings);
+            }
+            "ATTR_cull" | "ATTR_no_cull" => {
+                self.state.cull = line.keyword == "ATTR_cull";
+                line.expect_end(warnings);
+            }
+            "ATTR_shade_flat" | "ATTR_shade_smooth" => {
+                self.state.flat = line.keyword == "ATTR_shade_flat";
+                line.expect_end(warnings);
+            }
+            "ATTR_blend" => {
+                self.state.alpha_cutoff = None;
+                line.expect_end(warnings);
+            }
+            // Blended like ATTR_blend; its cutoff only shapes shadows.
+            "ATTR_shadow_blend" | "GLOBAL_shadow_blend" => {
+                if line.keyword == "ATTR_shadow_blend" {
+                    self.state.alpha_cutoff = None;
+                }
+                cutoff(&mut line, warnings)?;
+                line.expect_end(warnings);
+            }
+            "ATTR_no_blend" | "GLOBAL_no_blend" => {
+                let c = cutoff(&mut line, warnings)?;
+                line.expect_end(warnings);
+                if line.keyword == "GLOBAL_no_blend" {
+                    self.global_cutoff = Some(c);
+                }
+                self.state.alpha_cutoff = Some(c);
             }
             "ATTR_layer_group" | "ATTR_layer_group_draped" => {
                 let draped = line.keyword == "ATTR_layer_group_draped";
@@ -591,6 +664,27 @@ fn texture(
             Ok(Some(TextureRef::new(l.path(), name, l.number)))
         }
     }
+}
+
+/// The optional cutoff of `ATTR_no_blend` and its kin: 0.5 when none or 0 is given (as
+/// xptools reads it); a value outside 0..=1 is clamped with a warning.
+fn cutoff(line: &mut Line<'_>, warnings: &mut Vec<Diagnostic>) -> Result<f32, Diagnostic> {
+    let col = probe(line);
+    let Some(c) = line.opt_f32("alpha cutoff")? else {
+        return Ok(DEFAULT_ALPHA_CUTOFF);
+    };
+    if c == 0.0 {
+        return Ok(DEFAULT_ALPHA_CUTOFF);
+    }
+    if !(0.0..=1.0).contains(&c) {
+        let clamped = c.clamp(0.0, 1.0);
+        warnings.push(line.warning(
+            col,
+            format!("alpha cutoff {c} is outside 0..1; {clamped} is used"),
+        ));
+        return Ok(clamped);
+    }
+    Ok(c)
 }
 
 /// The column of the next argument (1 when there is none), without consuming it.
@@ -966,12 +1060,14 @@ LIGHT_NAMED airplane_beacon 0 3 0\n";
                     offset: 0,
                     count: 6,
                     draped: false,
+                    state: DrawState::default(),
                     line: 17
                 },
                 Draw {
                     offset: 6,
                     count: 3,
                     draped: true,
+                    state: DrawState::default(),
                     line: 19
                 },
             ]
@@ -983,8 +1079,70 @@ LIGHT_NAMED airplane_beacon 0 3 0\n";
                 offset: 9,
                 count: 3,
                 draped: false,
+                state: DrawState::default(),
                 line: 22
             }]
+        );
+    }
+
+    #[test]
+    fn material_attributes_give_each_tris_its_state() {
+        let src = "A\n800\nOBJ\nGLOBAL_no_blend 0.3\nPOINT_COUNTS 3 0 0 3\n\
+VT 0 0 0 0 1 0 0 0\nVT 1 0 0 0 1 0 0 0\nVT 1 1 0 0 1 0 0 0\nIDX 0\nIDX 1\nIDX 2\n\
+TRIS 0 3\n\
+ATTR_no_cull\nATTR_blend\nATTR_shade_flat\nTRIS 0 3\n\
+ATTR_cull\nATTR_no_blend\nATTR_shade_smooth\nTRIS 0 3\n\
+ATTR_no_blend 0.8\nTRIS 0 3\n\
+ATTR_no_blend 0\nTRIS 0 3\n\
+ATTR_shadow_blend 0.6\nTRIS 0 3\n\
+ATTR_LOD 100 200\nTRIS 0 3\n";
+        let (r, w) = p(src);
+        assert!(w.is_empty(), "{w:?}");
+        let o = r.unwrap();
+        let states: Vec<DrawState> = o
+            .lods
+            .iter()
+            .flat_map(|l| &l.draws)
+            .map(|d| d.state)
+            .collect();
+        let s = |cull, alpha_cutoff, flat| DrawState {
+            cull,
+            alpha_cutoff,
+            flat,
+        };
+        assert_eq!(
+            states,
+            vec![
+                s(true, Some(0.3), false),
+                s(false, None, true),
+                s(true, Some(0.5), false),
+                s(true, Some(0.8), false),
+                s(true, Some(0.5), false),
+                s(true, None, false),
+                // A new LOD starts from the defaults, GLOBAL_no_blend's cutoff included.
+                s(true, Some(0.3), false),
+            ]
+        );
+        // Without any attribute: culled, blended, smooth.
+        let o = p(CUBE).0.unwrap();
+        assert_eq!(o.lods[0].draws[0].state, s(true, None, false));
+    }
+
+    #[test]
+    fn bad_material_attributes_are_located() {
+        let base = "A\n800\nOBJ\nPOINT_COUNTS 0 0 0 0\n";
+        let (r, w) = p(&format!("{base}ATTR_no_blend 2\n"));
+        assert_eq!(
+            w[0].to_string(),
+            "dir/obj.obj:5:15: warning: alpha cutoff 2 is outside 0..1; 1 is used"
+        );
+        assert!(r.is_ok());
+        let e = err(&format!("{base}ATTR_no_blend half\n"));
+        assert!(e.starts_with("dir/obj.obj:5:15: error:"), "{e}");
+        let (_, w) = p(&format!("{base}ATTR_no_cull 1\n"));
+        assert!(
+            w[0].to_string().starts_with("dir/obj.obj:5:14: warning:"),
+            "{w:?}"
         );
     }
 

@@ -545,7 +545,7 @@ pub(crate) fn two_lod_house(name: &str, size: [f32; 3], texture: Option<usize>) 
             });
         }
         m.indices
-            .extend_from_slice(&[base, base + 1, base + 2, base, base + 2, base + 3]);
+            .extend_from_slice(&[base, base + 2, base + 1, base, base + 3, base + 2]);
     }
     let walls = |m: &mut MeshArt| {
         quad(
@@ -618,12 +618,14 @@ pub(crate) fn two_lod_house(name: &str, size: [f32; 3], texture: Option<usize>) 
             far: 600.0,
             first_index: 0,
             index_count: lod0,
+            material: Default::default(),
         },
         MeshLod {
             near: 600.0,
             far: 20_000.0,
             first_index: lod0,
             index_count: lod1,
+            material: Default::default(),
         },
     ];
     m.bounds_min = [-w, 0.0, -d];

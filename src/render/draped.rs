@@ -228,6 +228,7 @@ mod tests {
                     far: 1000.0,
                     first_index: 0,
                     index_count: 6,
+                    material: Default::default(),
                 }],
                 texture: Some(0),
                 layer_group: LayerGroup {

@@ -17,7 +17,7 @@
 
 use bytemuck::{Pod, Zeroable};
 
-use crate::art::{ArtSet, MeshArt};
+use crate::art::{ArtSet, DrawState, MeshArt};
 use crate::scene::{ObjectInstance, Placement, Scene};
 use crate::terrain::Terrain;
 
@@ -56,13 +56,15 @@ pub(crate) enum TexSource {
     Checker,
 }
 
-/// The LOD ranges of one mesh, far distance `INFINITE_LOD` when unbounded.
+/// The LOD ranges of one mesh, far distance `INFINITE_LOD` when unbounded; a LOD whose
+/// material attributes change is several ranges, each one draw.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) struct LodRange {
     pub near: f32,
     pub far: f32,
     pub first_index: u32,
     pub index_count: u32,
+    pub material: DrawState,
 }
 
 /// Stands for "no far limit" in the shader.
@@ -211,6 +213,7 @@ impl ObjectSet {
                 far: default_far(bounds),
                 first_index: first,
                 index_count: len - len % 3,
+                material: DrawState::default(),
             }]
         } else {
             mesh.lods
@@ -221,6 +224,7 @@ impl ObjectSet {
                     far: if l.far > l.near { l.far } else { INFINITE_LOD },
                     first_index: first + l.first_index,
                     index_count: l.index_count - l.index_count % 3,
+                    material: l.material,
                 })
                 .collect()
         };
@@ -284,6 +288,8 @@ impl ObjectSet {
                 far: INFINITE_LOD,
                 first_index: first,
                 index_count: 36,
+                // Wound clockwise from outside, as OBJ8.
+                material: DrawState::default(),
             }],
             texture: TexSource::Hazard,
             placeholder: true,
@@ -431,12 +437,14 @@ mod tests {
                     far: 100.0,
                     first_index: 0,
                     index_count: 3,
+                    material: DrawState::default(),
                 },
                 MeshLod {
                     near: 100.0,
                     far: 1000.0,
                     first_index: 3,
                     index_count: 3,
+                    material: DrawState::default(),
                 },
             ],
             texture: Some(0),

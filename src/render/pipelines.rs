@@ -89,9 +89,10 @@ pub struct Renderer {
     shadow_facades: wgpu::RenderPipeline,
     shadow_trees: wgpu::RenderPipeline,
     tiles: wgpu::RenderPipeline,
-    objects: wgpu::RenderPipeline,
-    /// The objects drawn from the GPU culling's lists (`vs_culled`), where supported.
-    objects_culled: Option<wgpu::RenderPipeline>,
+    /// One per [`ObjectPipeline`] (material attributes).
+    objects: [wgpu::RenderPipeline; ObjectPipeline::COUNT],
+    /// The same drawn from the GPU culling's lists (`vs_culled`), where supported.
+    objects_culled: Option<[wgpu::RenderPipeline; ObjectPipeline::COUNT]>,
     pub(crate) cull: Option<CullPipelines>,
     /// The placement pass ([`super::placement`]), with the GPU culling's needs.
     pub(crate) place: Option<super::placement::PlacePipeline>,
@@ -343,26 +344,43 @@ impl Renderer {
             step_mode: wgpu::VertexStepMode::Vertex,
             attributes: &wgpu::vertex_attr_array![0 => Float32x3, 1 => Float32x3, 2 => Float32x2],
         };
-        let objects_spec = Spec {
-            label: "objects",
+        let instance_vertices = wgpu::VertexBufferLayout {
+            array_stride: std::mem::size_of::<InstanceGpu>() as u64,
+            step_mode: wgpu::VertexStepMode::Instance,
+            attributes: &wgpu::vertex_attr_array![3 => Float32x4, 4 => Float32x4],
+        };
+        let object_buffers = [Some(mesh_vertices.clone()), Some(instance_vertices)];
+        let objects = ObjectPipeline::ALL.map(|p| {
+            let (spec, raster) = p.spec(
+                OBJECT_WGSL,
+                "vs_main",
+                &with_material,
+                &object_buffers,
+                sample_count,
+            );
+            b.build_with(&spec, &raster)
+        });
+        // The shadow map's: one for every material (both faces; the cutoff is the shader's).
+        let shadow_spec = |label, entry, layout, buffers| Spec {
+            label,
             source: OBJECT_WGSL,
-            entry: "vs_main",
-            layout: &with_material,
-            buffers: &[
-                Some(mesh_vertices.clone()),
-                Some(wgpu::VertexBufferLayout {
-                    array_stride: std::mem::size_of::<InstanceGpu>() as u64,
-                    step_mode: wgpu::VertexStepMode::Instance,
-                    attributes: &wgpu::vertex_attr_array![3 => Float32x4, 4 => Float32x4],
-                }),
-            ],
+            entry,
+            layout,
+            buffers,
             topology: wgpu::PrimitiveTopology::TriangleList,
             cull: None,
             depth_write: true,
             blend: None,
         };
-        let objects = b.build(&objects_spec);
-        let shadow_objects = b.build_shadow(&objects_spec, Some("fs_shadow"));
+        let shadow_objects = b.build_shadow(
+            &shadow_spec(
+                "objects (shadow)",
+                "vs_main",
+                &with_material,
+                &object_buffers,
+            ),
+            Some("fs_shadow"),
+        );
         let (culling, culling_reason) = Culling::choose(ctx);
         // Culling and placement on the GPU need the same compute and storage support.
         let compute = Culling::gpu_supported(ctx);
@@ -380,21 +398,29 @@ impl Renderer {
             })
         });
         let culled_buffers = [Some(mesh_vertices.clone())];
-        let culled_spec = culled_layout.as_ref().map(|layout| Spec {
-            label: "objects (culled)",
-            source: OBJECT_WGSL,
-            entry: "vs_culled",
-            layout,
-            buffers: &culled_buffers,
-            topology: wgpu::PrimitiveTopology::TriangleList,
-            cull: None,
-            depth_write: true,
-            blend: None,
+        let objects_culled = culled_layout.as_ref().map(|layout| {
+            ObjectPipeline::ALL.map(|p| {
+                let (spec, raster) = p.spec(
+                    OBJECT_WGSL,
+                    "vs_culled",
+                    layout,
+                    &culled_buffers,
+                    sample_count,
+                );
+                b.build_with(&spec, &raster)
+            })
         });
-        let objects_culled = culled_spec.as_ref().map(|s| b.build(s));
-        let shadow_objects_culled = culled_spec
-            .as_ref()
-            .map(|s| b.build_shadow(s, Some("fs_shadow")));
+        let shadow_objects_culled = culled_layout.as_ref().map(|layout| {
+            b.build_shadow(
+                &shadow_spec(
+                    "objects (culled, shadow)",
+                    "vs_culled",
+                    layout,
+                    &culled_buffers,
+                ),
+                Some("fs_shadow"),
+            )
+        });
         let facades_spec = Spec {
             label: "facades",
             source: FACADE_WGSL,
@@ -671,7 +697,10 @@ impl Renderer {
                 cpu_buffer: o.cpu_buffer.as_ref(),
                 cpu_ranges: &o.cpu_ranges,
             };
-            let pipelines = (&self.objects, self.objects_culled.as_ref());
+            let pipelines = (
+                &self.objects[..],
+                self.objects_culled.as_ref().map(|p| &p[..]),
+            );
             self.draw_objects(&mut pass, o, &lists, pipelines, &mut stats);
         }
 
@@ -772,7 +801,12 @@ impl Renderer {
                 cpu_buffer: o.shadow_cpu_buffer.as_ref(),
                 cpu_ranges: &o.shadow_cpu_ranges,
             };
-            let pipelines = (&self.shadow_objects, self.shadow_objects_culled.as_ref());
+            let pipelines = (
+                std::slice::from_ref(&self.shadow_objects),
+                self.shadow_objects_culled
+                    .as_ref()
+                    .map(std::slice::from_ref),
+            );
             self.draw_objects(&mut pass, o, &lists, pipelines, stats);
         }
         if let Some(fc) = scene.facades.as_ref().filter(|_| f.show_facades) {
@@ -808,7 +842,7 @@ impl Renderer {
         pass: &mut wgpu::RenderPass<'_>,
         o: &super::scene_gpu::ObjectsGpu,
         lists: &ObjectLists<'_>,
-        pipelines: (&wgpu::RenderPipeline, Option<&wgpu::RenderPipeline>),
+        pipelines: (&[wgpu::RenderPipeline], Option<&[wgpu::RenderPipeline]>),
         stats: &mut DrawStats,
     ) {
         let stride = std::mem::size_of::<InstanceGpu>() as u64;
@@ -818,21 +852,32 @@ impl Renderer {
         };
         pass.set_vertex_buffer(0, o.vertices.slice(..));
         pass.set_index_buffer(o.indices.slice(..), wgpu::IndexFormat::Uint32);
-        if let Some((pages, pipeline)) = culled {
+        // Each draw takes the pipeline of its material attributes (the shadow map has one
+        // for all); set only when it changes.
+        let mut current: Option<usize> = None;
+        let mut use_pipeline =
+            |pass: &mut wgpu::RenderPass<'_>, set: &[wgpu::RenderPipeline], p: u8| {
+                let p = usize::from(p).min(set.len() - 1);
+                if current != Some(p) {
+                    pass.set_pipeline(&set[p]);
+                    current = Some(p);
+                }
+            };
+        if let Some((pages, pipelines)) = culled {
             // One indirect draw per (mesh, LOD) and window of the instance buffer: the counts
             // are the GPU's.
-            pass.set_pipeline(pipeline);
             for g in pages {
                 pass.set_bind_group(2, &g.draw_group, &[]);
                 for (k, &(b, l)) in g.owners.iter().enumerate() {
-                    pass.set_bind_group(1, &o.batches[b].lods[l].0, &[]);
+                    let lod = &o.batches[b].lods[l];
+                    use_pipeline(pass, pipelines, lod.2);
+                    pass.set_bind_group(1, &lod.0, &[]);
                     pass.draw_indexed_indirect(&g.args, k as u64 * 20);
                     stats.draw_calls += 1;
                 }
             }
             return;
         }
-        pass.set_pipeline(pipelines.0);
         if o.path == Culling::Cpu {
             let Some(buffer) = lists.cpu_buffer else {
                 return;
@@ -844,7 +889,8 @@ impl Renderer {
                 }
                 let bytes = u64::from(range.start) * stride..u64::from(range.end) * stride;
                 pass.set_vertex_buffer(1, buffer.slice(bytes));
-                let (material, indices) = &o.batches[b].lods[l];
+                let (material, indices, pipeline) = &o.batches[b].lods[l];
+                use_pipeline(pass, pipelines.0, *pipeline);
                 pass.set_bind_group(1, material, &[]);
                 pass.draw_indexed(indices.clone(), 0, 0..count);
                 stats.draw_calls += 1;
@@ -863,7 +909,8 @@ impl Renderer {
             let range =
                 u64::from(batch.instances.start) * stride..u64::from(batch.instances.end) * stride;
             pass.set_vertex_buffer(1, o.instances.slice(range));
-            for (material, indices) in &batch.lods {
+            for (material, indices, pipeline) in &batch.lods {
+                use_pipeline(pass, pipelines.0, *pipeline);
                 pass.set_bind_group(1, material, &[]);
                 pass.draw_indexed(indices.clone(), 0, 0..count);
                 stats.draw_calls += 1;
@@ -871,6 +918,95 @@ impl Renderer {
                 stats.triangles += u64::from(indices.len() as u32 / 3) * u64::from(count);
             }
         }
+    }
+}
+
+/// The object pipeline a range of a mesh is drawn with, from its OBJ8 material attributes
+/// ([`crate::art::DrawState`]): back faces culled or not, alpha-tested or blended. The
+/// cutoff and flat shading are the material's uniforms, not pipelines.
+///
+/// OBJ8 triangles are clockwise seen from their front, and the object shader's turn from
+/// OBJ8 axes to the world keeps handedness, so the front face is `Cw`. Alpha-tested
+/// ranges use alpha-to-coverage under MSAA (the shader turns the alpha into a coverage
+/// around the cutoff, `COVERAGE`), so thin cutouts stay whole and smooth in the distance.
+/// Blended ranges blend over what is drawn before them and write depth, as X-Plane draws
+/// them, unsorted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct ObjectPipeline {
+    pub cull: bool,
+    pub blend: bool,
+}
+
+impl ObjectPipeline {
+    pub const COUNT: usize = 4;
+    const ALL: [ObjectPipeline; Self::COUNT] = [
+        ObjectPipeline {
+            cull: false,
+            blend: false,
+        },
+        ObjectPipeline {
+            cull: true,
+            blend: false,
+        },
+        ObjectPipeline {
+            cull: false,
+            blend: true,
+        },
+        ObjectPipeline {
+            cull: true,
+            blend: true,
+        },
+    ];
+
+    /// The pipeline of a range's material attributes.
+    pub fn of(state: &crate::art::DrawState) -> Self {
+        ObjectPipeline {
+            cull: state.cull,
+            blend: state.alpha_cutoff.is_none(),
+        }
+    }
+
+    /// Its place in the renderer's arrays.
+    pub fn index(self) -> u8 {
+        u8::from(self.cull) | (u8::from(self.blend) << 1)
+    }
+
+    fn spec<'a>(
+        self,
+        source: &'static str,
+        entry: &'static str,
+        layout: &'a wgpu::PipelineLayout,
+        buffers: &'a [Option<wgpu::VertexBufferLayout<'a>>],
+        sample_count: u32,
+    ) -> (Spec<'a>, Raster) {
+        let coverage = !self.blend && sample_count > 1;
+        let spec = Spec {
+            label: match (self.cull, self.blend) {
+                (true, false) => "objects: culled, alpha-tested",
+                (false, false) => "objects: two-sided, alpha-tested",
+                (true, true) => "objects: culled, blended",
+                (false, true) => "objects: two-sided, blended",
+            },
+            source,
+            entry,
+            layout,
+            buffers,
+            topology: wgpu::PrimitiveTopology::TriangleList,
+            cull: self.cull.then_some(wgpu::Face::Back),
+            depth_write: true,
+            blend: self.blend.then_some(wgpu::BlendState::ALPHA_BLENDING),
+        };
+        let raster = Raster {
+            front_face: wgpu::FrontFace::Cw,
+            write_mask: if self.blend {
+                wgpu::ColorWrites::ALL
+            } else {
+                wgpu::ColorWrites::COLOR
+            },
+            alpha_to_coverage: coverage,
+            constants: if coverage { &[("COVERAGE", 1.0)] } else { &[] },
+        };
+        (spec, raster)
     }
 }
 
@@ -893,6 +1029,27 @@ struct Spec<'a> {
     cull: Option<wgpu::Face>,
     depth_write: bool,
     blend: Option<wgpu::BlendState>,
+}
+
+/// What few pipelines change beside their [`Spec`]: the front face, alpha-to-coverage and
+/// the shader's `override` constants.
+struct Raster {
+    front_face: wgpu::FrontFace,
+    /// The colour channels written (the frame's alpha stays 1 where a shader's alpha is
+    /// only a coverage or a cutoff's input).
+    write_mask: wgpu::ColorWrites,
+    alpha_to_coverage: bool,
+    constants: &'static [(&'static str, f64)],
+}
+
+impl Raster {
+    /// Counter-clockwise fronts, no alpha-to-coverage, no constants.
+    const DEFAULT: Raster = Raster {
+        front_face: wgpu::FrontFace::Ccw,
+        write_mask: wgpu::ColorWrites::ALL,
+        alpha_to_coverage: false,
+        constants: &[],
+    };
 }
 
 impl PipelineBuilder<'_> {
@@ -947,6 +1104,13 @@ impl PipelineBuilder<'_> {
     }
 
     fn build(&self, s: &Spec<'_>) -> wgpu::RenderPipeline {
+        self.build_with(s, &Raster::DEFAULT)
+    }
+
+    fn build_with(&self, s: &Spec<'_>, r: &Raster) -> wgpu::RenderPipeline {
+        // The builder's constants (every colour pass) and this pipeline's own.
+        let constants: Vec<(&str, f64)> =
+            self.constants.iter().chain(r.constants).copied().collect();
         let module = self
             .device
             .create_shader_module(wgpu::ShaderModuleDescriptor {
@@ -960,12 +1124,15 @@ impl PipelineBuilder<'_> {
                 vertex: wgpu::VertexState {
                     module: &module,
                     entry_point: Some(s.entry),
-                    compilation_options: Default::default(),
+                    compilation_options: wgpu::PipelineCompilationOptions {
+                        constants: r.constants,
+                        ..Default::default()
+                    },
                     buffers: s.buffers,
                 },
                 primitive: wgpu::PrimitiveState {
                     topology: s.topology,
-                    front_face: wgpu::FrontFace::Ccw,
+                    front_face: r.front_face,
                     cull_mode: s.cull,
                     ..Default::default()
                 },
@@ -984,19 +1151,20 @@ impl PipelineBuilder<'_> {
                 }),
                 multisample: wgpu::MultisampleState {
                     count: self.sample_count,
+                    alpha_to_coverage_enabled: r.alpha_to_coverage,
                     ..Default::default()
                 },
                 fragment: Some(wgpu::FragmentState {
                     module: &module,
                     entry_point: Some("fs_main"),
                     compilation_options: wgpu::PipelineCompilationOptions {
-                        constants: self.constants,
+                        constants: &constants,
                         ..Default::default()
                     },
                     targets: &[Some(wgpu::ColorTargetState {
                         format: self.color_format,
                         blend: s.blend,
-                        write_mask: wgpu::ColorWrites::ALL,
+                        write_mask: r.write_mask,
                     })],
                 }),
                 multiview_mask: None,

@@ -22,7 +22,7 @@ use super::draped::DrapedSet;
 use super::facades::{self, FacadeKey};
 use super::objects::{InstanceGpu, ObjectSet, TexSource};
 use super::overlay::{self, Overlays};
-use super::pipelines::Renderer;
+use super::pipelines::{ObjectPipeline, Renderer};
 use super::placement::GpuPlacement;
 use super::shadow::{self, LightView};
 use super::sun::Lighting;
@@ -80,6 +80,11 @@ const TILE_DEPTH_LIFT_GL: f32 = 1e-4;
 /// Width of the LOD cross-fade band, as a fraction of the switch distance (0 under
 /// [`super::LodSwitch::Hard`]).
 const LOD_BAND: f32 = 0.1;
+/// The alpha trees are tested at.
+const TREE_CUTOFF: f32 = 0.5;
+/// Alpha below which a blended (`ATTR_blend`) texel is dropped rather than blended: it
+/// would add nothing to the colour, and dropping it keeps it out of the depth buffer.
+const BLEND_CUTOFF: f32 = 1.0 / 255.0;
 
 pub(crate) struct TilesGpu {
     pub vertices: wgpu::Buffer,
@@ -99,8 +104,9 @@ pub(crate) struct DrapedGpu {
 }
 
 pub(crate) struct BatchGpu {
-    /// Per LOD: its material (texture + LOD range) and index range.
-    pub lods: Vec<(wgpu::BindGroup, Range<u32>)>,
+    /// Per LOD range: its material (texture, LOD range, cutoff, shading), index range and
+    /// pipeline ([`super::pipelines::ObjectPipeline::index`]).
+    pub lods: Vec<(wgpu::BindGroup, Range<u32>, u8)>,
     /// The batch's instances in the instance buffer.
     pub instances: Range<u32>,
 }
@@ -416,6 +422,26 @@ struct TextureCache<'a> {
     made: HashMap<TexSource, GpuTexture>,
     extra: Vec<GpuTexture>,
     warnings: Vec<String>,
+    /// The alpha cutoff each alpha-tested image is drawn with ([`alpha_cutoffs`]).
+    cutoffs: HashMap<usize, f32>,
+}
+
+/// The alpha cutoff of each image that is alpha-tested, so that its mips keep their
+/// coverage there: an object texture at its first `ATTR_no_blend` cutoff, a forest's at the
+/// trees' [`TREE_CUTOFF`]. Images only blended are not in the map.
+fn alpha_cutoffs(art: &ArtSet) -> HashMap<usize, f32> {
+    let mut out = HashMap::new();
+    for m in &art.meshes {
+        let Some(t) = m.texture else { continue };
+        if let Some(c) = m.lods.iter().find_map(|l| l.material.alpha_cutoff) {
+            out.entry(t).or_insert(c);
+        }
+    }
+    let forests = art.forest.iter().chain(&art.more_forests);
+    for t in forests.filter_map(|f| f.texture) {
+        out.entry(t).or_insert(TREE_CUTOFF);
+    }
+    out
 }
 
 impl<'a> TextureCache<'a> {
@@ -424,7 +450,12 @@ impl<'a> TextureCache<'a> {
             let ctx = self.ctx;
             let tex = match src {
                 TexSource::Image(i) => match self.art.images.get(i) {
-                    Some(img) => texture::upload_image(ctx, img, &mut self.warnings),
+                    Some(img) => texture::upload_image(
+                        ctx,
+                        img,
+                        self.cutoffs.get(&i).copied(),
+                        &mut self.warnings,
+                    ),
                     None => texture::upload_checkerboard(ctx, "missing"),
                 },
                 TexSource::White => texture::upload_solid(ctx, "white", [255; 4]),
@@ -445,6 +476,7 @@ impl<'a> TextureCache<'a> {
         let (w, h, px) = texture::placeholder_tree();
         let mut mips = vec![px];
         complete(&mut mips, w, h);
+        texture::preserve_coverage(&mut mips, TREE_CUTOFF);
         self.extra.push(texture::upload_rgba_levels(
             self.ctx,
             "placeholder tree",
@@ -632,6 +664,7 @@ impl SceneGpu {
             made: HashMap::new(),
             extra: Vec::new(),
             warnings: Vec::new(),
+            cutoffs: alpha_cutoffs(art),
         };
         let material = |view: &wgpu::TextureView, u: MaterialUniforms| -> wgpu::BindGroup {
             let ubuf = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
@@ -734,11 +767,15 @@ impl SceneGpu {
                 let mut lods = Vec::with_capacity(b.lods.len());
                 for l in &b.lods {
                     let view = cache.view(b.texture);
-                    let mut u = MaterialUniforms::plain([1.0; 3], 0.5);
-                    u.lod = [l.near, l.far, if b.placeholder { 1.0 } else { 0.0 }, 0.0];
+                    // Blended ranges drop only the texels nothing of shows through.
+                    let cutoff = l.material.alpha_cutoff.unwrap_or(BLEND_CUTOFF);
+                    let mut u = MaterialUniforms::plain([1.0; 3], cutoff);
+                    let flat = if l.material.flat { 1.0 } else { 0.0 };
+                    u.lod = [l.near, l.far, if b.placeholder { 1.0 } else { 0.0 }, flat];
                     lods.push((
                         material(view, u),
                         l.first_index..l.first_index + l.index_count,
+                        ObjectPipeline::of(&l.material).index(),
                     ));
                 }
                 lod_materials.push(lods);
@@ -883,7 +920,7 @@ impl SceneGpu {
                         }
                         None => cache.placeholder_tree(),
                     };
-                    let mut u = MaterialUniforms::plain([1.0; 3], 0.5);
+                    let mut u = MaterialUniforms::plain([1.0; 3], TREE_CUTOFF);
                     // The forest's `LOD`: how far its trees are drawn.
                     let far = forest
                         .and_then(|f| f.lod)

@@ -1,5 +1,5 @@
-//! Images to GPU textures: RGBA8 with a full mip chain, BC1/2/3 uploaded compressed where
-//! the device can sample them (decoded on the CPU where it cannot), scaled down to the
+//! Images to GPU textures: RGBA8 with a full mip chain, BC1/2/3/7 uploaded compressed where
+//! the device can sample them (decoded on the CPU where it cannot, and BC4/5 always), scaled down to the
 //! device's size limit, and the few images the renderer makes itself (placeholders).
 
 use crate::art::{BcFormat, ImageData, ImagePixels};
@@ -17,19 +17,21 @@ pub(crate) struct GpuTexture {
     pub bytes: u64,
 }
 
-/// Bytes of one 4×4 block.
 fn block_bytes(format: BcFormat) -> usize {
-    match format {
-        BcFormat::Bc1 => 8,
-        BcFormat::Bc2 | BcFormat::Bc3 => 16,
-    }
+    format.block_bytes()
 }
 
-fn wgpu_bc_format(format: BcFormat) -> wgpu::TextureFormat {
+/// The GPU format a BC image is uploaded as, sampled as sRGB colour like every other
+/// texture; `None` for BC4 and BC5, which are expanded on the CPU instead: their GPU
+/// formats are linear and one- or two-channel, and wgpu views cannot swizzle a channel to
+/// grey.
+fn wgpu_bc_format(format: BcFormat) -> Option<wgpu::TextureFormat> {
     match format {
-        BcFormat::Bc1 => wgpu::TextureFormat::Bc1RgbaUnormSrgb,
-        BcFormat::Bc2 => wgpu::TextureFormat::Bc2RgbaUnormSrgb,
-        BcFormat::Bc3 => wgpu::TextureFormat::Bc3RgbaUnormSrgb,
+        BcFormat::Bc1 => Some(wgpu::TextureFormat::Bc1RgbaUnormSrgb),
+        BcFormat::Bc2 => Some(wgpu::TextureFormat::Bc2RgbaUnormSrgb),
+        BcFormat::Bc3 => Some(wgpu::TextureFormat::Bc3RgbaUnormSrgb),
+        BcFormat::Bc7 => Some(wgpu::TextureFormat::Bc7RgbaUnormSrgb),
+        BcFormat::Bc4 | BcFormat::Bc5 => None,
     }
 }
 
@@ -48,10 +50,12 @@ fn bc_level_len(format: BcFormat, w: u32, h: u32) -> usize {
 }
 
 /// Uploads one image of the art set. Bad data (wrong lengths, zero sizes) gives a
-/// checkerboard and a warning, never a panic.
+/// checkerboard and a warning, never a panic. With an alpha `cutoff` (the image is
+/// alpha-tested there), its RGBA8 mips keep the coverage of mip 0 ([`preserve_coverage`]).
 pub(crate) fn upload_image(
     ctx: &GpuContext,
     img: &ImageData,
+    cutoff: Option<f32>,
     warnings: &mut Vec<String>,
 ) -> GpuTexture {
     let max = ctx.device.limits().max_texture_dimension_2d.max(1);
@@ -76,6 +80,9 @@ pub(crate) fn upload_image(
                     }
                 }
                 complete_chain(&mut mips, w, h);
+                if let Some(c) = cutoff {
+                    preserve_coverage(&mut mips, c);
+                }
                 upload_rgba_levels(ctx, &img.name, w, h, &mips)
             }
             None => {
@@ -109,7 +116,8 @@ pub(crate) fn upload_image(
                     img.name, img.width, img.height
                 ));
             }
-            if keep_compressed(ctx.has_bc(), w, h, max, n - first as usize) {
+            let keep = keep_compressed(ctx.has_bc(), w, h, max, n - first as usize);
+            if let Some(gpu_format) = wgpu_bc_format(*format).filter(|_| keep) {
                 let slice: Vec<&[u8]> = levels[first as usize..n]
                     .iter()
                     .enumerate()
@@ -118,10 +126,10 @@ pub(crate) fn upload_image(
                         &l[..len]
                     })
                     .collect();
-                return upload_bc_levels(ctx, &img.name, *format, w, h, &slice);
+                return upload_bc_levels(ctx, &img.name, *format, gpu_format, w, h, &slice);
             }
-            // No BC on this device, a size BC cannot hold, or a file without mips: decode on
-            // the CPU (and make the mip chain).
+            // No BC on this device, a size BC cannot hold, a file without mips, or BC4/BC5:
+            // decode on the CPU (and make the mip chain).
             let mut rgba = decode_bc(*format, w, h, &levels[first as usize]);
             let (mut w, mut h) = (w, h);
             while w > max || h > max {
@@ -131,6 +139,9 @@ pub(crate) fn upload_image(
             }
             let mut mips = vec![rgba];
             complete_chain(&mut mips, w, h);
+            if let Some(c) = cutoff {
+                preserve_coverage(&mut mips, c);
+            }
             upload_rgba_levels(ctx, &img.name, w, h, &mips)
         }
     }
@@ -188,6 +199,67 @@ fn complete_chain(mips: &mut Vec<Vec<u8>>, w: u32, h: u32) {
         let next = downsample(last, mip_dim(w, level), mip_dim(h, level));
         mips.push(next);
     }
+}
+
+/// Scales each mip's alpha so that the share of texels at or above `cutoff` (0..1) is
+/// mip 0's, as near as a single scale can make it (Castaño, "Computing alpha mipmaps"):
+/// averaging alone thins alpha-tested foliage and fences away in the distance. The scale of
+/// each level is found by bisection over its alpha histogram. Images without partial alpha
+/// are left alone.
+pub(crate) fn preserve_coverage(mips: &mut [Vec<u8>], cutoff: f32) {
+    let Some(top) = mips.first() else {
+        return;
+    };
+    let threshold = (cutoff.clamp(0.0, 1.0) * 255.0).max(0.5);
+    let target = coverage(&alpha_histogram(top), threshold, 1.0);
+    for level in mips.iter_mut().skip(1) {
+        let hist = alpha_histogram(level);
+        let n: u64 = hist.iter().sum();
+        if n == 0 || hist[255] == n || hist[0] == n {
+            continue;
+        }
+        // Coverage grows with the scale: bisect for the smallest scale that reaches the
+        // target, then keep whichever side lands nearer.
+        let (mut lo, mut hi) = (0.0f32, 16.0f32);
+        for _ in 0..20 {
+            let mid = 0.5 * (lo + hi);
+            if coverage(&hist, threshold, mid) < target {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        let off = |s: f32| (coverage(&hist, threshold, s) - target).abs();
+        let scale = if off(lo) < off(hi) { lo } else { hi };
+        for px in level.chunks_exact_mut(4) {
+            px[3] = (f32::from(px[3]) * scale).round().clamp(0.0, 255.0) as u8;
+        }
+    }
+}
+
+/// How many texels of an RGBA8 level have each alpha.
+fn alpha_histogram(level: &[u8]) -> [u64; 256] {
+    let mut h = [0u64; 256];
+    for px in level.chunks_exact(4) {
+        h[usize::from(px[3])] += 1;
+    }
+    h
+}
+
+/// The share of texels whose alpha, scaled by `scale` and rounded as stored, reaches
+/// `threshold` (0..255).
+fn coverage(hist: &[u64; 256], threshold: f32, scale: f32) -> f32 {
+    let n: u64 = hist.iter().sum();
+    if n == 0 {
+        return 0.0;
+    }
+    let above: u64 = hist
+        .iter()
+        .enumerate()
+        .filter(|(a, _)| (*a as f32 * scale).round().min(255.0) >= threshold)
+        .map(|(_, c)| c)
+        .sum();
+    above as f32 / n as f32
 }
 
 struct SrgbTables {
@@ -312,6 +384,7 @@ fn upload_bc_levels(
     ctx: &GpuContext,
     name: &str,
     format: BcFormat,
+    gpu_format: wgpu::TextureFormat,
     w: u32,
     h: u32,
     levels: &[&[u8]],
@@ -326,7 +399,7 @@ fn upload_bc_levels(
         mip_level_count: levels.len() as u32,
         sample_count: 1,
         dimension: wgpu::TextureDimension::D2,
-        format: wgpu_bc_format(format),
+        format: gpu_format,
         usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
         view_formats: &[],
     });
@@ -465,6 +538,53 @@ mod tests {
         assert_eq!(chain.len(), 3);
         assert_eq!(chain[1].len(), 2 * 4);
         assert_eq!(chain[2].len(), 4);
+    }
+
+    #[test]
+    fn mips_keep_the_alpha_tested_coverage_of_mip_0() {
+        // Sparse foliage: 30 % of texels opaque, scattered.
+        let n = 64u32;
+        let mut top = Vec::new();
+        for y in 0..n {
+            for x in 0..n {
+                let on = (x.wrapping_mul(73_856_093) ^ y.wrapping_mul(19_349_663)) % 100 < 30;
+                top.extend_from_slice(&[40, 90, 30, if on { 255 } else { 0 }]);
+            }
+        }
+        let share = |level: &[u8]| coverage(&alpha_histogram(level), 127.5, 1.0);
+        let target = share(&top);
+        assert!((target - 0.3).abs() < 0.03, "{target}");
+        let mut plain = vec![top];
+        complete_chain(&mut plain, n, n);
+        // Averaging alone: the foliage thins away two levels down.
+        assert!(share(&plain[2]) < 0.15, "{}", share(&plain[2]));
+        let mut kept = plain.clone();
+        preserve_coverage(&mut kept, 0.5);
+        assert_eq!(kept[0], plain[0], "mip 0 is untouched");
+        for (i, level) in kept.iter().enumerate().skip(1) {
+            // One scale moves texels of equal alpha together, so small levels land only
+            // near the target.
+            let texels = level.len() as f32 / 4.0;
+            let slack = 0.05f32.max(1.0 / texels.sqrt());
+            let (off, before) = (
+                (share(level) - target).abs(),
+                (share(&plain[i]) - target).abs(),
+            );
+            assert!(
+                off <= slack && off <= before,
+                "level {i}: {} against {target} (unscaled {})",
+                share(level),
+                share(&plain[i])
+            );
+            // Colour is not touched.
+            assert_eq!(level[..3], plain[i][..3]);
+        }
+        // An opaque image is left alone.
+        let mut opaque = vec![vec![255u8; 16 * 4]];
+        complete_chain(&mut opaque, 4, 4);
+        let before = opaque.clone();
+        preserve_coverage(&mut opaque, 0.5);
+        assert_eq!(opaque, before);
     }
 
     #[test]
