@@ -467,8 +467,23 @@ pub(crate) struct GpuCull {
     pub draw_group: wgpu::BindGroup,
     scans: Vec<Step>,
     adds: Vec<Step>,
-    /// GPU bytes of the culling buffers.
+    /// GPU bytes of the culling buffers this view added (a view sharing another's buffers
+    /// adds only its uniform).
     pub bytes: u64,
+    /// What another view of the same instances shares ([`GpuCull::another_view`]).
+    shared: SharedBuffers,
+}
+
+/// The buffers two views of one window of instances can share: their passes are recorded
+/// one view after the other (a view is culled and drawn before the next is culled), so the
+/// slots, sums, lists and draws of one are free once it is drawn.
+struct SharedBuffers {
+    instances: wgpu::Buffer,
+    page: Range<u32>,
+    segment_buffer: wgpu::Buffer,
+    slot_buffer: wgpu::Buffer,
+    sums: wgpu::Buffer,
+    visible: wgpu::Buffer,
 }
 
 impl GpuCull {
@@ -634,6 +649,77 @@ impl GpuCull {
             scans,
             adds,
             bytes,
+            shared: SharedBuffers {
+                instances: instances.clone(),
+                page,
+                segment_buffer,
+                slot_buffer,
+                sums,
+                visible,
+            },
+        }
+    }
+
+    /// Another view of the same instances (the sun's, beside the camera's) over this one's
+    /// buffers, with a uniform of its own. Its culling and drawing must be recorded before
+    /// this view's culling, or after this view's drawing: the lists and draws are shared.
+    pub fn another_view(&self, device: &wgpu::Device, pipes: &CullPipelines) -> Self {
+        let s = &self.shared;
+        let view_buffer = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("cull view"),
+            size: std::mem::size_of::<ViewGpu>() as u64,
+            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        let size = std::mem::size_of::<InstanceGpu>() as u64;
+        fn at(binding: u32, buffer: &wgpu::Buffer) -> wgpu::BindGroupEntry<'_> {
+            wgpu::BindGroupEntry {
+                binding,
+                resource: buffer.as_entire_binding(),
+            }
+        }
+        let view_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("cull view"),
+            layout: &pipes.view_layout,
+            entries: &[
+                at(0, &view_buffer),
+                wgpu::BindGroupEntry {
+                    binding: 1,
+                    resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
+                        buffer: &s.instances,
+                        offset: u64::from(s.page.start) * size,
+                        size: wgpu::BufferSize::new(u64::from(s.page.len() as u32).max(1) * size),
+                    }),
+                },
+                at(2, &s.segment_buffer),
+                at(3, &s.slot_buffer),
+                at(4, &s.sums),
+                at(5, &s.visible),
+                at(6, &self.args),
+                at(7, &self.counters),
+            ],
+        });
+        GpuCull {
+            segments: self.segments.clone(),
+            owners: self.owners.clone(),
+            slots: self.slots,
+            bytes: view_buffer.size(),
+            view_buffer,
+            args: self.args.clone(),
+            counters: self.counters.clone(),
+            view_group,
+            step_group: self.step_group.clone(),
+            draw_group: self.draw_group.clone(),
+            scans: self.scans.clone(),
+            adds: self.adds.clone(),
+            shared: SharedBuffers {
+                instances: s.instances.clone(),
+                page: s.page.clone(),
+                segment_buffer: s.segment_buffer.clone(),
+                slot_buffer: s.slot_buffer.clone(),
+                sums: s.sums.clone(),
+                visible: s.visible.clone(),
+            },
         }
     }
 

@@ -562,6 +562,12 @@ impl Renderer {
         timestamps: Option<&wgpu::QuerySet>,
     ) -> DrawStats {
         let sky = glam::Vec3::from(scene.frame.horizon());
+        let mut stats = DrawStats::default();
+        // The shadow map first: its culling shares the camera's lists (`GpuCull::another_view`),
+        // which the camera's culling then writes. It writes the frame's start time.
+        if scene.shadow.active {
+            self.draw_shadow_map(encoder, scene, timestamps, &mut stats);
+        }
         // The GPU culling's compute passes, before the frame's render pass.
         let culled = scene
             .objects
@@ -571,16 +577,11 @@ impl Renderer {
             .zip(self.cull.as_ref())
             .filter(|(pages, _)| pages.iter().any(|g| !g.segments.is_empty()));
         if let Some((pages, pipes)) = culled {
+            // The frame's first pass writes the start time: the shadow map's, else this.
+            let start = timestamps.filter(|_| !scene.shadow.active);
             for (k, g) in pages.iter().enumerate() {
-                g.encode(encoder, pipes, timestamps.filter(|_| k == 0));
+                g.encode(encoder, pipes, start.filter(|_| k == 0));
             }
-        }
-        let mut stats = DrawStats::default();
-        // The frame's first pass writes the start time: the culling's, else the shadow map's.
-        let shadow_first = scene.shadow.active && culled.is_none();
-        if scene.shadow.active {
-            let start = timestamps.filter(|_| shadow_first);
-            self.draw_shadow_map(encoder, scene, start, &mut stats);
         }
         let (view, resolve) = match &targets.msaa {
             Some(msaa) => (msaa, Some(target)),
@@ -617,7 +618,8 @@ impl Renderer {
             timestamp_writes: timestamps.map(|q| wgpu::RenderPassTimestampWrites {
                 query_set: q,
                 // The culling's pass wrote the start when it ran.
-                beginning_of_pass_write_index: (culled.is_none() && !shadow_first).then_some(0),
+                beginning_of_pass_write_index: (culled.is_none() && !scene.shadow.active)
+                    .then_some(0),
                 end_of_pass_write_index: Some(1),
             }),
             occlusion_query_set: None,
@@ -768,10 +770,12 @@ impl Renderer {
     ) {
         let f = &scene.frame;
         let objects = scene.objects.as_ref().filter(|_| f.show_objects);
+        // The start time: the first culling pass's, else the shadow pass's.
+        let mut timestamp = timestamp;
         if let (Some(o), Some(pipes)) = (objects, self.cull.as_ref()) {
             if o.path == Culling::Gpu {
-                for g in &o.shadow_gpu_cull {
-                    g.encode(encoder, pipes, None);
+                for g in o.shadow_gpu_cull.iter().filter(|g| !g.segments.is_empty()) {
+                    g.encode(encoder, pipes, timestamp.take());
                 }
             }
         }

@@ -223,16 +223,19 @@ impl ObjectsGpu {
                     for page in cull::pages(self.set.total() as u32, max) {
                         let (segments, owners) =
                             cull::segments(&self.set.batches, ranges, page.clone());
-                        for list in [&mut self.gpu_cull, &mut self.shadow_gpu_cull] {
-                            list.push(GpuCull::new(
-                                device,
-                                pipes,
-                                &self.instances,
-                                page.clone(),
-                                segments.clone(),
-                                owners.clone(),
-                            ));
-                        }
+                        let camera = GpuCull::new(
+                            device,
+                            pipes,
+                            &self.instances,
+                            page.clone(),
+                            segments,
+                            owners,
+                        );
+                        // The sun's view shares the camera's lists: the shadow map is culled
+                        // and drawn before the camera is culled.
+                        self.shadow_gpu_cull
+                            .push(camera.another_view(device, pipes));
+                        self.gpu_cull.push(camera);
                     }
                 }
                 Culling::Gpu
