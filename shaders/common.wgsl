@@ -9,6 +9,7 @@
 //                      binding 4: its comparison sampler (less-equal, linear: 2×2 PCF a tap)
 //   @group(1) material binding 0: the material's texture (sRGB)
 //                      binding 1: Material uniforms (texture rectangle, repeat, tint, LOD)
+//                      binding 2: its lit texture (OBJ8 `TEXTURE_LIT`, sRGB; black when none)
 //
 // World frame: x east, y north, z up, meters. Depth is reversed (1 near, 0 far).
 
@@ -18,7 +19,8 @@ struct Frame {
     camera: vec4<f32>,
     // xyz: unit vector toward the sun; w: 1 when the shadow map is drawn this frame
     sun: vec4<f32>,
-    // rgb: sky colour at the horizon (and the haze); w: unused
+    // rgb: sky colour at the horizon (and the haze); w: how far night has come, 0 (day) to 1:
+    // the factor lit textures and light points are multiplied by (`Lighting::of`)
     sky: vec4<f32>,
     // x, y: south-west corner of the height field; z: cell size (m); w: samples per side
     grid: vec4<f32>,
@@ -63,6 +65,7 @@ override SHADOW_TAPS: f32 = 4.0;
 
 @group(1) @binding(0) var material_texture: texture_2d<f32>;
 @group(1) @binding(1) var<uniform> material: Material;
+@group(1) @binding(2) var material_lit: texture_2d<f32>;
 
 // Exaggerated height of sample (i, j), clamped to the grid.
 fn height_sample(i: i32, j: i32) -> f32 {

@@ -2,8 +2,8 @@
 //
 // Bind groups:
 //   @group(0) frame: Frame uniforms, height field, sampler (common.wgsl)
-//   @group(1) material: the mesh's texture and Material uniforms; `material.lod` holds this
-//             draw's LOD range [near, far] (common.wgsl)
+//   @group(1) material: the mesh's texture, Material uniforms and lit texture; `material.lod`
+//             holds this draw's LOD range [near, far] (common.wgsl)
 // Vertex buffer 0 (per vertex): mesh position, normal, s t — OBJ8 axes (+x east, +y up,
 //   +z south).
 //   @group(2) culled path only: all instances and the visible lists (storage buffers)
@@ -111,6 +111,7 @@ fn place_vertex(v: VertexIn, inst: InstanceIn) -> ObjectOut {
 fn fs_main(in: ObjectOut) -> @location(0) vec4<f32> {
     // Sample first: derivatives are only defined before any pixel is discarded.
     let texel = textureSample(material_texture, material_sampler, in.uv);
+    let glow = textureSample(material_lit, material_sampler, in.uv).rgb;
     let hash = lod_dither(in.clip.xy, in.fade.z);
     if (hash < in.fade.x || hash >= in.fade.y || texel.a < material.tint.a) {
         discard;
@@ -119,7 +120,9 @@ fn fs_main(in: ObjectOut) -> @location(0) vec4<f32> {
     if (dot(n, n) < 1e-6) {
         n = vec3<f32>(0.0, 0.0, 1.0);
     }
-    let color = fog(shade(texel.rgb * material.tint.rgb, normalize(n), in.world), in.world);
+    // `TEXTURE_LIT`: its texels glow as night comes (frame.sky.w), whatever the sun does.
+    let lit = glow * frame.sky.w;
+    let color = fog(shade(texel.rgb * material.tint.rgb, normalize(n), in.world) + lit, in.world);
     return vec4<f32>(color, 1.0);
 }
 

@@ -255,6 +255,14 @@ fn mesh_from_obj8(
 ) -> MeshArt {
     let tex = o.textures.texture.as_ref().or(o.textures.draped.as_ref());
     let texture = tex.map(|t| pool.load(&t.path, warnings));
+    // `TEXTURE_LIT`: loaded like the main texture; a missing one was warned about and is
+    // left out (a glowing checkerboard would show nothing the sim shows).
+    let lit_texture = o
+        .textures
+        .lit
+        .as_ref()
+        .map(|t| pool.load(&t.path, warnings))
+        .filter(|&i| pool.images().get(i).is_some_and(|img| !img.missing));
     let total: usize = o
         .lods
         .iter()
@@ -319,6 +327,8 @@ fn mesh_from_obj8(
         indices,
         lods,
         texture,
+        lit_texture,
+        lights: Vec::new(),
         bounds_min,
         bounds_max,
         draped,
@@ -382,6 +392,7 @@ fn mesh_from_wavefront(
         bounds_min,
         bounds_max,
         draped: None,
+        ..MeshArt::default()
     }
 }
 

@@ -2192,3 +2192,111 @@ fn sample_town_wed_at_dusk() {
         &opts,
     );
 }
+
+// ---------------------------------------------------------------- night lighting
+
+/// An office tower 12 m wide and 30 m tall whose walls are a grid of windows, and a lit
+/// texture (`TEXTURE_LIT`) that lights every other window warm yellow: ground tiles around
+/// it. Image 0 is the tiles', 1 the walls', 2 the lit one.
+fn lit_tower() -> (Scene, ArtSet) {
+    let (mut scene, mut art) = tower_on_tiles();
+    scene.objects = vec![object(0, [0.0, 0.0], 20.0, Placement::Draped)];
+    scene.meshes = refs(&["office.obj"]);
+    let window = |x: u32, y: u32| (x % 16) >= 4 && (x % 16) < 12 && (y % 16) >= 5 && (y % 16) < 12;
+    let walls = image_from("office.png", 64, 64, |x, y| {
+        if window(x, y) {
+            [70, 85, 100, 255]
+        } else {
+            [190, 180, 160, 255]
+        }
+    });
+    let lit = image_from("office_LIT.png", 64, 64, |x, y| {
+        if window(x, y) && (x / 16 + y / 16) % 2 == 0 {
+            [255, 205, 120, 255]
+        } else {
+            [0, 0, 0, 255]
+        }
+    });
+    let mut mesh = box_mesh("office.obj", 12.0, 12.0, 30.0, Some(1));
+    mesh.lit_texture = Some(2);
+    art.meshes = vec![mesh];
+    art.images = vec![quadrant_texture(), walls, lit];
+    (scene, art)
+}
+
+/// Issue 16's "noon versus night with a lit texture": the same tower at `--sun noon`, where
+/// the lit texture adds nothing (the image equals the one without it), and at `--sun
+/// night`, where every other window glows warm against the dark moonlit walls.
+#[test]
+fn noon_versus_night_with_a_lit_texture() {
+    let (scene, art) = lit_tower();
+    let terrain = Terrain::flat(400.0);
+    let at = |sun: agview::render::Sun| FrameParams {
+        camera: Camera::orbit([0.0, 0.0, 14.0], 55.0, 200.0, 15.0),
+        sun,
+        ..FrameParams::default()
+    };
+    let noon = check(
+        "lit_texture_noon",
+        &scene,
+        &art,
+        &terrain,
+        &at(agview::render::Sun::NOON),
+    );
+    let night = check(
+        "lit_texture_night",
+        &scene,
+        &art,
+        &terrain,
+        &at(agview::render::Sun::NIGHT),
+    );
+    let mut unlit = art.clone();
+    unlit.meshes[0].lit_texture = None;
+    let plain_noon = render(
+        &scene,
+        &unlit,
+        &terrain,
+        &at(agview::render::Sun::NOON),
+        320,
+        240,
+    );
+    assert!(noon == plain_noon, "the lit texture shows at noon");
+    let plain_night = render(
+        &scene,
+        &unlit,
+        &terrain,
+        &at(agview::render::Sun::NIGHT),
+        320,
+        240,
+    );
+    // Warm, bright window pixels: many at night with the lit texture, none without it.
+    let glowing = |img: &image::RgbaImage| {
+        img.pixels()
+            .filter(|p| p[0] > 150 && p[1] > 100 && p[0] > p[2] + 60)
+            .count()
+    };
+    assert!(
+        glowing(&night) > 800,
+        "only {} lit window pixels",
+        glowing(&night)
+    );
+    assert_eq!(glowing(&plain_night), 0);
+    // Dusk lights them partly: between the two.
+    let dusk = render(
+        &scene,
+        &art,
+        &terrain,
+        &at(agview::render::Sun::DUSK),
+        320,
+        240,
+    );
+    let plain_dusk = render(
+        &scene,
+        &unlit,
+        &terrain,
+        &at(agview::render::Sun::DUSK),
+        320,
+        240,
+    );
+    assert!(dusk != plain_dusk, "nothing glows at dusk");
+}

@@ -54,6 +54,8 @@ pub(crate) enum TexSource {
     Hazard,
     /// A texture index that points nowhere: the missing-texture checkerboard.
     Checker,
+    /// No lit texture: black, nothing glows.
+    Black,
 }
 
 /// The LOD ranges of one mesh, far distance `INFINITE_LOD` when unbounded.
@@ -73,6 +75,8 @@ pub(crate) const INFINITE_LOD: f32 = 1e30;
 pub(crate) struct MeshBatch {
     pub lods: Vec<LodRange>,
     pub texture: TexSource,
+    /// `TEXTURE_LIT`: `Image(i)`, or `Black` when the mesh has none.
+    pub lit: TexSource,
     /// A placeholder box standing for a missing mesh.
     pub placeholder: bool,
     /// The mesh's bounds in OBJ8 axes (min, max), over all its LODs (culling).
@@ -197,6 +201,10 @@ impl ObjectSet {
             Some(t) if t < images => TexSource::Image(t),
             Some(_) => TexSource::Checker,
         };
+        let lit = match mesh.lit_texture {
+            Some(t) if t < images => TexSource::Image(t),
+            _ => TexSource::Black,
+        };
         let mut bounds = ([f32::MAX; 3], [f32::MIN; 3]);
         for &i in &mesh.indices {
             let p = mesh.vertices[i as usize].pos;
@@ -211,6 +219,7 @@ impl ObjectSet {
         MeshBatch {
             lods,
             texture,
+            lit,
             placeholder: false,
             bounds,
         }
@@ -265,6 +274,7 @@ impl ObjectSet {
                 index_count: 36,
             }],
             texture: TexSource::Hazard,
+            lit: TexSource::Black,
             placeholder: true,
             bounds: (lo, hi),
         }

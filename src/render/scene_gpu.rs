@@ -430,6 +430,7 @@ impl<'a> TextureCache<'a> {
                     texture::upload_rgba_levels(ctx, "missing mesh", w, h, &mips)
                 }
                 TexSource::Checker => texture::upload_checkerboard(ctx, "missing"),
+                TexSource::Black => texture::upload_solid(ctx, "no lit texture", [0, 0, 0, 255]),
             };
             self.made.insert(src, tex);
         }
@@ -628,7 +629,12 @@ impl SceneGpu {
             extra: Vec::new(),
             warnings: Vec::new(),
         };
-        let material = |view: &wgpu::TextureView, u: MaterialUniforms| -> wgpu::BindGroup {
+        // A material with a lit texture (`TEXTURE_LIT`), and one without (black: no glow).
+        let black = cache.view(TexSource::Black).clone();
+        let lit_material = |view: &wgpu::TextureView,
+                            lit: &wgpu::TextureView,
+                            u: MaterialUniforms|
+         -> wgpu::BindGroup {
             let ubuf = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
                 label: Some("material"),
                 contents: bytemuck::bytes_of(&u),
@@ -646,8 +652,15 @@ impl SceneGpu {
                         binding: 1,
                         resource: ubuf.as_entire_binding(),
                     },
+                    wgpu::BindGroupEntry {
+                        binding: 2,
+                        resource: wgpu::BindingResource::TextureView(lit),
+                    },
                 ],
             })
+        };
+        let material = |view: &wgpu::TextureView, u: MaterialUniforms| -> wgpu::BindGroup {
+            lit_material(view, &black, u)
         };
 
         let grid = Grid::of(terrain);
@@ -728,11 +741,12 @@ impl SceneGpu {
             for b in &set.batches {
                 let mut lods = Vec::with_capacity(b.lods.len());
                 for l in &b.lods {
+                    let lit = cache.view(b.lit).clone();
                     let view = cache.view(b.texture);
                     let mut u = MaterialUniforms::plain([1.0; 3], 0.5);
                     u.lod = [l.near, l.far, if b.placeholder { 1.0 } else { 0.0 }, 0.0];
                     lods.push((
-                        material(view, u),
+                        lit_material(view, &lit, u),
                         l.first_index..l.first_index + l.index_count,
                     ));
                 }
@@ -1199,7 +1213,7 @@ impl SceneGpu {
             view_proj: view_proj.to_cols_array_2d(),
             camera: [eye.x, eye.y, eye.z, fog],
             sun: v4(light.sun_dir, if sun_view.is_some() { 1.0 } else { 0.0 }),
-            sky: v4(light.horizon, 0.0),
+            sky: v4(light.horizon, light.night),
             grid: [
                 self.grid.origin[0],
                 self.grid.origin[1],
