@@ -26,7 +26,8 @@ struct Frame {
     grid: vec4<f32>,
     // x: exaggeration; y: the scene's tile LOD (tiles carry their own per vertex); z: LOD cross-fade band (fraction); w: tile depth lift
     params: vec4<f32>,
-    // x: debug overlay mask (one bit per overlay kind); y: object density level 1..6
+    // x: debug overlay mask (one bit per overlay kind); y: object density level 1..6;
+    // z: the frame's height in pixels
     flags: vec4<u32>,
     // the light's orthographic view-projection (world -> shadow map, depth 0 toward the sun)
     light_view_proj: mat4x4<f32>,
@@ -211,6 +212,13 @@ fn shown_at_density(code: u32, thin: f32) -> bool {
     }
     let p = (1.0 + f32(level) - f32(lo)) / (1.0 + f32(hi) - f32(lo));
     return thin < p;
+}
+
+// 0 below the LOD cross-fade band around `edge`, 1 above it, linear inside (object.wgsl's
+// LODs and lights.wgsl's lights).
+fn band_step(edge: f32, d: f32) -> f32 {
+    let b = max(edge * frame.params.z * 0.5, 1e-3);
+    return clamp((d - (edge - b)) / (2.0 * b), 0.0, 1.0);
 }
 
 // LOD cross-fade threshold at pixel `p`: a fixed 4×4 ordered-dither (Bayer) pattern in

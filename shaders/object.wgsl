@@ -49,11 +49,6 @@ fn instance_origin(inst: InstanceIn) -> vec3<f32> {
     return vec3<f32>(inst.pos_heading.xy, z);
 }
 
-// 0 below the band around `edge`, 1 above it, linear inside.
-fn band_step(edge: f32, d: f32) -> f32 {
-    let b = max(edge * frame.params.z * 0.5, 1e-3);
-    return clamp((d - (edge - b)) / (2.0 * b), 0.0, 1.0);
-}
 
 // The culled path (src/render/cull.rs): the instances and this frame's visible lists, one
 // list per (mesh, LOD); each indirect draw's first instance is its list's place.

@@ -43,8 +43,8 @@ use std::collections::HashMap;
 use std::path::{Component, Path, PathBuf};
 
 use crate::art::{
-    self, ArtSet, BcFormat, FacadeArt, ForestArt, ImageData, ImagePixels, MeshArt, MeshLod,
-    MeshVertex, TreeArt,
+    self, ArtSet, BcFormat, FacadeArt, ForestArt, ImageData, ImagePixels, LightArt, MeshArt,
+    MeshLod, MeshVertex, TreeArt,
 };
 use crate::diag::{Diagnostic, Severity};
 use crate::format::{facade, forest, obj8};
@@ -320,6 +320,21 @@ fn mesh_from_obj8(
         })
         .collect();
     let (bounds_min, bounds_max) = bounds(&vertices);
+    let lights = o
+        .lods
+        .iter()
+        .flat_map(|lod| lod.lights.iter().map(move |l| (lod, l)))
+        .map(|(lod, l)| {
+            let (color, size) = light_look(&l.kind);
+            LightArt {
+                pos: l.pos,
+                near: lod.near,
+                far: lod.far,
+                color,
+                size,
+            }
+        })
+        .collect();
     MeshArt {
         name: path.display().to_string(),
         missing: false,
@@ -328,11 +343,57 @@ fn mesh_from_obj8(
         lods,
         texture,
         lit_texture,
-        lights: Vec::new(),
+        lights,
         bounds_min,
         bounds_max,
         draped,
     }
+}
+
+/// How a light point looks: its linear colour and intensity, and its radius in meters.
+/// `LIGHT_CUSTOM` says so itself; a named light (`LIGHT_NAMED`, `LIGHT_PARAM`) takes the
+/// look of [`default_light_look`].
+fn light_look(kind: &obj8::LightKind) -> ([f32; 4], f32) {
+    match kind {
+        obj8::LightKind::Custom { rgba, size, .. } => (
+            rgba.map(|c| {
+                if c.is_finite() {
+                    c.clamp(0.0, 1.0)
+                } else {
+                    0.0
+                }
+            }),
+            if size.is_finite() {
+                size.clamp(0.05, 50.0)
+            } else {
+                0.5
+            },
+        ),
+        obj8::LightKind::Named { name, .. } => default_light_look(name),
+    }
+}
+
+/// The look of a named light without X-Plane's `lights.txt` (see `docs/spec-decisions.md`,
+/// "Night lighting"): by the first of these words its name contains, a colour and a radius
+/// (m); anything else a warm white of half a meter.
+pub fn default_light_look(name: &str) -> ([f32; 4], f32) {
+    let name = name.to_ascii_lowercase();
+    const TABLE: &[(&[&str], [f32; 3], f32)] = &[
+        (&["beacon"], [1.0, 0.12, 0.05], 0.8),
+        (&["strobe"], [1.0, 1.0, 1.0], 0.6),
+        (&["red"], [1.0, 0.1, 0.06], 0.4),
+        (&["green"], [0.1, 1.0, 0.3], 0.4),
+        (&["blue"], [0.15, 0.35, 1.0], 0.35),
+        (&["amber", "yellow"], [1.0, 0.7, 0.15], 0.45),
+        (&["sodium", "street"], [1.0, 0.62, 0.3], 1.2),
+        (&["white"], [1.0, 1.0, 1.0], 0.5),
+    ];
+    for (words, rgb, size) in TABLE {
+        if words.iter().any(|w| name.contains(w)) {
+            return ([rgb[0], rgb[1], rgb[2], 1.0], *size);
+        }
+    }
+    ([1.0, 0.85, 0.65, 1.0], 0.5)
 }
 
 fn mesh_from_wavefront(

@@ -2300,3 +2300,31 @@ fn noon_versus_night_with_a_lit_texture() {
     );
     assert!(dusk != plain_dusk, "nothing glows at dusk");
 }
+
+/// Issue 16's light billboards at night: the sample props tile (street lamps, benches, a
+/// kiosk) at `--sun night`, where each lamp's `LIGHT_NAMED street_sodium` glows orange under
+/// its head over the dark moonlit ground; at noon nothing glows.
+#[test]
+fn sample_props_lamps_at_night() {
+    let at = |sun: agview::render::Sun| agview::app::options::RenderArgs {
+        sun,
+        ..Default::default()
+    };
+    let night = check_sample_opts(
+        "props_night",
+        "sample_scenery/autogen/props.agp",
+        agview::input::LayoutArgs::default(),
+        &at(agview::render::Sun::NIGHT),
+    );
+    // Sodium-orange glow: bright, red well over blue.
+    let glowing = |img: &image::RgbaImage| {
+        img.pixels()
+            .filter(|p| p[0] > 160 && p[0] > p[2] + 80)
+            .count()
+    };
+    assert!(
+        glowing(&night) > 30,
+        "only {} glowing pixels",
+        glowing(&night)
+    );
+}

@@ -98,6 +98,13 @@ pub(crate) struct DrapedGpu {
     pub groups: Vec<((u32, i32), wgpu::BindGroup, Range<u32>)>,
 }
 
+/// The light points of every placed object: one instance per (object, light).
+pub(crate) struct LightsGpu {
+    pub instances: wgpu::Buffer,
+    pub count: u32,
+    set: super::lights::LightSet,
+}
+
 pub(crate) struct BatchGpu {
     /// Per LOD: its material (texture + LOD range) and index range.
     pub lods: Vec<(wgpu::BindGroup, Range<u32>)>,
@@ -392,6 +399,8 @@ pub struct SceneGpu {
     pub(crate) facades: Option<FacadesGpu>,
     pub(crate) trees: Option<TreesGpu>,
     pub(crate) lines: Option<LinesGpu>,
+    /// The objects' light points (`lights.rs`).
+    pub(crate) lights: Option<LightsGpu>,
     pub(crate) shadow: ShadowGpu,
     /// The parameters of the frame last prepared.
     pub(crate) frame: FrameParams,
@@ -789,6 +798,22 @@ impl SceneGpu {
             o.set_path(device, renderer, path);
             Some(o)
         };
+        let lights = objects.as_ref().and_then(|o| {
+            let set = super::lights::build(&o.set, art);
+            if set.list.is_empty() {
+                return None;
+            }
+            buffer_bytes.set(buffer_bytes.get() + std::mem::size_of_val(&set.list[..]) as u64);
+            Some(LightsGpu {
+                instances: device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                    label: Some("light instances"),
+                    contents: bytemuck::cast_slice(&set.list),
+                    usage: wgpu::BufferUsages::VERTEX | wgpu::BufferUsages::COPY_DST,
+                }),
+                count: set.list.len() as u32,
+                set,
+            })
+        });
 
         // Facades and library objects.
         let fmesh = facades::build(scene, &art.facades, grid.cell);
@@ -1001,6 +1026,7 @@ impl SceneGpu {
             facades,
             trees,
             lines,
+            lights,
             shadow: ShadowGpu {
                 view: shadow_view,
                 frame_buffer: shadow_frame_buffer,
@@ -1154,6 +1180,11 @@ impl SceneGpu {
                 }
             }
         })?;
+        if let (Some(l), Some(o)) = (self.lights.as_mut(), self.objects.as_ref()) {
+            l.set.reground(&o.set);
+            ctx.queue
+                .write_buffer(&l.instances, 0, bytemuck::cast_slice(&l.set.list));
+        }
         if terrain.exaggeration.is_finite() {
             self.exaggeration = terrain.exaggeration;
         }
@@ -1229,7 +1260,12 @@ impl SceneGpu {
                 },
                 lift,
             ],
-            flags: [params.overlays.mask(), u32::from(self.density), 0, 0],
+            flags: [
+                params.overlays.mask(),
+                u32::from(self.density),
+                height.max(1),
+                0,
+            ],
             light_view_proj: sun_view
                 .map_or(glam::Mat4::IDENTITY, |l| l.view_proj)
                 .to_cols_array_2d(),
