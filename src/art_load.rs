@@ -47,6 +47,7 @@ use crate::art::{
     MeshLod, MeshVertex, TreeArt,
 };
 use crate::diag::{Diagnostic, Severity};
+use crate::format::lights_txt::{self, LightsTxt};
 use crate::format::{facade, forest, obj8};
 use crate::scene::{ArtRef, Scene};
 
@@ -97,10 +98,14 @@ pub fn load_art_set(scene: &Scene) -> ArtSet {
     let mut pool = ImagePool::new();
     let mut warnings = Vec::new();
     let path_of = |r: &ArtRef| PathBuf::from(r.resolved.as_deref().unwrap_or(&r.name));
+    let lights = scene
+        .lights_txt
+        .as_deref()
+        .and_then(|p| load_lights_txt(Path::new(p), &mut warnings));
     let meshes = scene
         .meshes
         .iter()
-        .map(|r| load_mesh(&path_of(r), &mut pool, &mut warnings))
+        .map(|r| load_mesh_with(&path_of(r), &mut pool, lights.as_ref(), &mut warnings))
         .collect();
     let mut facades: Vec<FacadeArt> = scene
         .facade_defs
@@ -208,8 +213,45 @@ fn placeholder_mesh(path: &Path) -> MeshArt {
     }
 }
 
+/// Reads X-Plane's `lights.txt`; one that cannot be read is a warning, and named lights
+/// keep their default look.
+pub fn load_lights_txt(path: &Path, warnings: &mut Vec<Diagnostic>) -> Option<LightsTxt> {
+    let bytes = match std::fs::read(path) {
+        Ok(b) => b,
+        Err(e) => {
+            warnings.push(Diagnostic::warning_file(
+                path,
+                format!("cannot read lights.txt ({e}); named lights use agview's default look"),
+            ));
+            return None;
+        }
+    };
+    let text = String::from_utf8_lossy(&bytes);
+    match lights_txt::parse(path, &text, warnings) {
+        Ok(t) => Some(t),
+        Err(mut d) => {
+            d.severity = Severity::Warning;
+            d.message
+                .push_str("; named lights use agview's default look");
+            warnings.push(d);
+            None
+        }
+    }
+}
+
 /// Loads an OBJ8 or Wavefront object (told apart by the X-Plane header).
 pub fn load_mesh(path: &Path, pool: &mut ImagePool, warnings: &mut Vec<Diagnostic>) -> MeshArt {
+    load_mesh_with(path, pool, None, warnings)
+}
+
+/// [`load_mesh`], named lights taking their look from `lights` (X-Plane's `lights.txt`)
+/// where it has one.
+pub fn load_mesh_with(
+    path: &Path,
+    pool: &mut ImagePool,
+    lights: Option<&LightsTxt>,
+    warnings: &mut Vec<Diagnostic>,
+) -> MeshArt {
     let (found, bytes) = match read(path, "object") {
         Ok(r) => r,
         Err(w) => {
@@ -218,7 +260,8 @@ pub fn load_mesh(path: &Path, pool: &mut ImagePool, warnings: &mut Vec<Diagnosti
         }
     };
     let mesh = if obj8::is_obj8(&bytes) {
-        obj8::parse(&found, &bytes, warnings).map(|o| mesh_from_obj8(&found, o, pool, warnings))
+        obj8::parse(&found, &bytes, warnings)
+            .map(|o| mesh_from_obj8(&found, o, pool, lights, warnings))
     } else {
         obj8::parse_wavefront(&found, &bytes, warnings)
             .map(|w| mesh_from_wavefront(&found, w, pool, warnings))
@@ -251,6 +294,7 @@ fn mesh_from_obj8(
     path: &Path,
     o: obj8::Obj8,
     pool: &mut ImagePool,
+    table: Option<&LightsTxt>,
     warnings: &mut Vec<Diagnostic>,
 ) -> MeshArt {
     let tex = o.textures.texture.as_ref().or(o.textures.draped.as_ref());
@@ -325,7 +369,7 @@ fn mesh_from_obj8(
         .iter()
         .flat_map(|lod| lod.lights.iter().map(move |l| (lod, l)))
         .map(|(lod, l)| {
-            let (color, size) = light_look(&l.kind);
+            let (color, size) = light_look(&l.kind, table);
             LightArt {
                 pos: l.pos,
                 near: lod.near,
@@ -351,9 +395,10 @@ fn mesh_from_obj8(
 }
 
 /// How a light point looks: its linear colour and intensity, and its radius in meters.
-/// `LIGHT_CUSTOM` says so itself; a named light (`LIGHT_NAMED`, `LIGHT_PARAM`) takes the
-/// look of [`default_light_look`].
-fn light_look(kind: &obj8::LightKind) -> ([f32; 4], f32) {
+/// `LIGHT_CUSTOM` says so itself; a named light (`LIGHT_NAMED`, `LIGHT_PARAM`) takes its
+/// billboard's colour and size from `lights.txt` when it has one there (its `SIZE` the
+/// glow's width, so half of it the radius), else the look of [`default_light_look`].
+fn light_look(kind: &obj8::LightKind, table: Option<&LightsTxt>) -> ([f32; 4], f32) {
     match kind {
         obj8::LightKind::Custom { rgba, size, .. } => (
             rgba.map(|c| {
@@ -369,7 +414,10 @@ fn light_look(kind: &obj8::LightKind) -> ([f32; 4], f32) {
                 0.5
             },
         ),
-        obj8::LightKind::Named { name, .. } => default_light_look(name),
+        obj8::LightKind::Named { name, params } => table
+            .and_then(|t| t.look(name, params))
+            .map(|(c, s)| (c, (s * 0.5).clamp(0.05, 50.0)))
+            .unwrap_or_else(|| default_light_look(name)),
     }
 }
 
