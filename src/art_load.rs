@@ -1461,6 +1461,81 @@ mod tests {
         Tmp(d)
     }
 
+    /// An OBJ8 triangle with a lit texture and three named lights, one per kind.
+    fn lamp_obj(lit: &str) -> String {
+        format!(
+            "A\n800\nOBJ\nTEXTURE lamp.png\nTEXTURE_LIT {lit}\nPOINT_COUNTS 3 0 0 3\n\
+VT 0 0 0 0 1 0 0 0\nVT 1 0 0 0 1 0 1 0\nVT 0 1 0 0 1 0 0 1\nIDX 0\nIDX 1\nIDX 2\n\
+ATTR_LOD 0 500\nTRIS 0 3\nLIGHT_NAMED airplane_beacon 0 5 0\n\
+LIGHT_PARAM full_custom_halo 0 4 0 0.5 0.25 1 6\n\
+LIGHT_NAMED my_green_taxi_light 0 3 0\n\
+LIGHT_CUSTOM 1 2 3 1 0.5 0 1 2 0 0 1 1 sim/x\n"
+        )
+    }
+
+    #[test]
+    fn lights_take_lights_txt_then_the_default_table() {
+        let d = tmp("lights");
+        write_png(&d.join("lamp.png"), 4, 4, |_, _| [200, 200, 200, 255]);
+        write_png(&d.join("lamp_LIT.png"), 4, 4, |_, _| [255, 200, 100, 255]);
+        std::fs::write(d.join("lamp.obj"), lamp_obj("lamp_LIT.png")).unwrap();
+        std::fs::write(d.join("dark.obj"), lamp_obj("gone_LIT.png")).unwrap();
+        std::fs::create_dir_all(d.join("Resources")).unwrap();
+        std::fs::write(
+            d.join("Resources/lights.txt"),
+            "A\n850\nLIGHT_SPECS\n\nLIGHT_PARAM_DEF full_custom_halo 4 R G B S\n\
+BILLBOARD_HW full_custom_halo R G B 1 S 0 0 0\n\
+BILLBOARD_HW airplane_beacon 0 0 1 1 3 0 0 0\nBILLBOARD_HW broken 1 1\n",
+        )
+        .unwrap();
+        let obj = |name: &str| ArtRef {
+            name: name.into(),
+            resolved: Some(d.join(name).display().to_string()),
+        };
+        let mut scene = Scene {
+            meshes: vec![obj("lamp.obj"), obj("dark.obj")],
+            ..Scene::default()
+        };
+        // Without an install: the default table by name, LIGHT_CUSTOM its own look.
+        let art = load_art_set(&scene);
+        let lamp = &art.meshes[0];
+        assert!(lamp.lit_texture.is_some());
+        assert_eq!(lamp.lights.len(), 4);
+        assert_eq!((lamp.lights[0].near, lamp.lights[0].far), (0.0, 500.0));
+        assert_eq!(lamp.lights[0].pos, [0.0, 5.0, 0.0]);
+        assert_eq!(
+            (lamp.lights[0].color, lamp.lights[0].size),
+            default_light_look("beacon")
+        );
+        assert_eq!(lamp.lights[0].color[0], 1.0, "a beacon is red");
+        assert_eq!(lamp.lights[2].color[1], 1.0, "green by its name");
+        assert_eq!(lamp.lights[3].color, [1.0, 0.5, 0.0, 1.0]);
+        assert_eq!(lamp.lights[3].size, 2.0);
+        // A missing lit texture is a warning, and no glow.
+        assert_eq!(art.meshes[1].lit_texture, None);
+        assert!(art
+            .warnings
+            .iter()
+            .any(|w| w.to_string().contains("gone_LIT.png")));
+        // With lights.txt: its billboards, LIGHT_PARAM's values filling the parameters;
+        // half the SIZE is the radius. Its bad line is a located warning.
+        scene.lights_txt = Some(d.join("Resources/lights.txt").display().to_string());
+        let art = load_art_set(&scene);
+        let lamp = &art.meshes[0];
+        assert_eq!(lamp.lights[0].color, [0.0, 0.0, 1.0, 1.0]);
+        assert_eq!(lamp.lights[0].size, 1.5);
+        assert_eq!(lamp.lights[1].color, [0.5, 0.25, 1.0, 1.0]);
+        assert_eq!(lamp.lights[1].size, 3.0);
+        assert_eq!(
+            lamp.lights[2].color[1], 1.0,
+            "not in lights.txt: the default"
+        );
+        assert!(art
+            .warnings
+            .iter()
+            .any(|w| w.to_string().contains("lights.txt:8:")));
+    }
+
     fn write_png(path: &Path, w: u32, h: u32, px: impl Fn(u32, u32) -> [u8; 4]) {
         let mut img = image::RgbaImage::new(w, h);
         for y in 0..h {

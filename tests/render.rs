@@ -2328,3 +2328,50 @@ fn sample_props_lamps_at_night() {
         glowing(&night)
     );
 }
+
+/// Light points follow their object's LOD and density on every culling path (`render`
+/// compares them): a post whose LOD and light end at 100 m glows from 60 m and not from
+/// 250 m, and not at a density that does not show it.
+#[test]
+fn lights_follow_their_objects_lod_and_density() {
+    let mut post = box_mesh("post.obj", 0.3, 0.3, 5.0, None);
+    post.lods[0].far = 100.0;
+    post.lights = vec![agview::art::LightArt {
+        pos: [0.0, 5.5, 0.0],
+        near: 0.0,
+        far: 100.0,
+        color: [1.0, 0.62, 0.3, 1.0],
+        size: 1.2,
+    }];
+    let mut o = object(0, [0.0, 0.0], 0.0, Placement::Draped);
+    o.show = [3, 3];
+    let scene = Scene {
+        meshes: refs(&["post.obj"]),
+        objects: vec![o],
+        ..Scene::default()
+    };
+    let art = ArtSet {
+        meshes: vec![post],
+        ..ArtSet::default()
+    };
+    let terrain = Terrain::flat(2000.0);
+    let glowing = |distance: f32, density: u8| {
+        let params = FrameParams {
+            camera: Camera::orbit([0.0, 0.0, 4.0], distance, 200.0, 10.0),
+            sun: agview::render::Sun::NIGHT,
+            density,
+            ..FrameParams::default()
+        };
+        let img = render(&scene, &art, &terrain, &params, 160, 120);
+        img.pixels()
+            .filter(|p| p[0] > 120 && p[0] > p[2] + 50)
+            .count()
+    };
+    assert!(glowing(60.0, 6) > 4, "no glow in its LOD");
+    assert_eq!(glowing(250.0, 6), 0, "a glow past its LOD");
+    assert_eq!(
+        glowing(60.0, 2),
+        0,
+        "a glow at a density that hides its object"
+    );
+}
