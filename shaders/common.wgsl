@@ -10,6 +10,8 @@
 //   @group(1) material binding 0: the material's texture (sRGB)
 //                      binding 1: Material uniforms (texture rectangle, repeat, tint, LOD)
 //                      binding 2: its lit texture (OBJ8 `TEXTURE_LIT`, sRGB; black when none)
+//                      binding 3: its normal map (OBJ8 `TEXTURE_NORMAL`, uploaded as sRGB like
+//                                 every image and re-encoded by `normal_map_xy`; flat when none)
 //
 // World frame: x east, y north, z up, meters. Depth is reversed (1 near, 0 far).
 
@@ -50,7 +52,8 @@ struct Material {
     repeat_m: vec4<f32>,
     // rgb multiplied with the texture; a: alpha-test threshold
     tint: vec4<f32>,
-    // x: LOD near, y: LOD far (m); z: 1 when the texture is a placeholder
+    // x: LOD near, y: LOD far (m); z: 1 when the texture is a placeholder; w: 1 when the
+    // material has a normal map
     lod: vec4<f32>,
 };
 
@@ -67,6 +70,35 @@ override SHADOW_TAPS: f32 = 4.0;
 @group(1) @binding(0) var material_texture: texture_2d<f32>;
 @group(1) @binding(1) var<uniform> material: Material;
 @group(1) @binding(2) var material_lit: texture_2d<f32>;
+@group(1) @binding(3) var material_normal: texture_2d<f32>;
+
+// A normal map's tangent-space x and y (-1..1) from its sampled texel: the image is uploaded
+// as sRGB like every other, so its red and green are encoded back first.
+fn normal_map_xy(texel: vec4<f32>) -> vec2<f32> {
+    let c = texel.rg;
+    let encoded = select(1.055 * pow(c, vec2<f32>(1.0 / 2.4)) - 0.055, 12.92 * c, c <= vec2<f32>(0.0031308));
+    return encoded * 2.0 - 1.0;
+}
+
+// The surface normal `n` bent by a normal map's (x, y) at a pixel, in the tangent frame the
+// mesh's texture coordinates give (s along x, t along y): the cotangent frame built from
+// screen-space derivatives of the position and of the image coordinates `uv`. The usual
+// formula assumes screen y up; here the framebuffer's y runs down, which turns both of its
+// vectors round, and v runs down the image (t up is -v), which turns the second back.
+// z is rebuilt from x and y (X-Plane's normal maps keep other data in blue and alpha).
+fn bend_normal(n: vec3<f32>, dp1: vec3<f32>, dp2: vec3<f32>, duv1: vec2<f32>, duv2: vec2<f32>, xy: vec2<f32>) -> vec3<f32> {
+    let dp2perp = cross(dp2, n);
+    let dp1perp = cross(n, dp1);
+    let t = -(dp2perp * duv1.x + dp1perp * duv2.x);
+    let b = dp2perp * duv1.y + dp1perp * duv2.y;
+    let len = max(dot(t, t), dot(b, b));
+    if (len < 1e-20) {
+        return n;
+    }
+    let inv = inverseSqrt(len);
+    let z = sqrt(max(1.0 - dot(xy, xy), 0.0));
+    return normalize(t * inv * xy.x + b * inv * xy.y + n * z);
+}
 
 // Exaggerated height of sample (i, j), clamped to the grid.
 fn height_sample(i: i32, j: i32) -> f32 {

@@ -107,6 +107,11 @@ fn fs_main(in: ObjectOut) -> @location(0) vec4<f32> {
     // Sample first: derivatives are only defined before any pixel is discarded.
     let texel = textureSample(material_texture, material_sampler, in.uv);
     let glow = textureSample(material_lit, material_sampler, in.uv).rgb;
+    let bump = textureSample(material_normal, material_sampler, in.uv);
+    let dp1 = dpdx(in.world);
+    let dp2 = dpdy(in.world);
+    let duv1 = dpdx(in.uv);
+    let duv2 = dpdy(in.uv);
     let hash = lod_dither(in.clip.xy, in.fade.z);
     if (hash < in.fade.x || hash >= in.fade.y || texel.a < material.tint.a) {
         discard;
@@ -115,9 +120,14 @@ fn fs_main(in: ObjectOut) -> @location(0) vec4<f32> {
     if (dot(n, n) < 1e-6) {
         n = vec3<f32>(0.0, 0.0, 1.0);
     }
+    n = normalize(n);
+    // `TEXTURE_NORMAL`: the normal map bends the normal the light sees.
+    if (material.lod.w > 0.5) {
+        n = bend_normal(n, dp1, dp2, duv1, duv2, normal_map_xy(bump));
+    }
     // `TEXTURE_LIT`: its texels glow as night comes (frame.sky.w), whatever the sun does.
     let lit = glow * frame.sky.w;
-    let color = fog(shade(texel.rgb * material.tint.rgb, normalize(n), in.world) + lit, in.world);
+    let color = fog(shade(texel.rgb * material.tint.rgb, n, in.world) + lit, in.world);
     return vec4<f32>(color, 1.0);
 }
 

@@ -60,6 +60,9 @@ pub struct MeshArt {
     /// OBJ8 `TEXTURE_LIT`: the emissive texture, lit as the sun goes down (index into
     /// `ArtSet::images`). `None` when the file names none or it could not be loaded.
     pub lit_texture: Option<usize>,
+    /// OBJ8 `TEXTURE_NORMAL`: the normal map (index into `ArtSet::images`); `None` when the
+    /// file names none or it could not be loaded.
+    pub normal_texture: Option<usize>,
     /// OBJ8 `LIGHT_NAMED`, `LIGHT_CUSTOM` and `LIGHT_PARAM` points, each with the LOD range
     /// it was listed in.
     pub lights: Vec<LightArt>,

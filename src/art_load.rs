@@ -307,6 +307,13 @@ fn mesh_from_obj8(
         .as_ref()
         .map(|t| pool.load(&t.path, warnings))
         .filter(|&i| pool.images().get(i).is_some_and(|img| !img.missing));
+    // `TEXTURE_NORMAL`: the same; a missing one leaves the mesh's own normals.
+    let normal_texture = o
+        .textures
+        .normal
+        .as_ref()
+        .map(|t| pool.load(&t.path, warnings))
+        .filter(|&i| pool.images().get(i).is_some_and(|img| !img.missing));
     let total: usize = o
         .lods
         .iter()
@@ -387,6 +394,7 @@ fn mesh_from_obj8(
         lods,
         texture,
         lit_texture,
+        normal_texture,
         lights,
         bounds_min,
         bounds_max,

@@ -2375,3 +2375,68 @@ fn lights_follow_their_objects_lod_and_density() {
         "a glow at a density that hides its object"
     );
 }
+
+/// `TEXTURE_NORMAL` shades objects: the sunlit walls of a plain tower whose normal map tilts
+/// alternate bands up toward the noon sun and down away from it show light and dark bands;
+/// a flat normal map looks like none.
+#[test]
+fn normal_map_shades_an_object() {
+    let (scene, mut art) = lit_tower();
+    art.meshes[0].lit_texture = None;
+    art.images[1] = solid("plain.png", [190, 180, 160, 255]);
+    // Bands 8 px high: the upper half of each tilted up (+t), the lower down.
+    let tilt = 0.6f32;
+    let enc = |v: f32| ((v * 0.5 + 0.5) * 255.0).round() as u8;
+    let bands = image_from("bands_NML.png", 64, 64, |_, y| {
+        let up = (y / 8) % 2 == 0;
+        [enc(0.0), enc(if up { tilt } else { -tilt }), 255, 255]
+    });
+    art.images[2] = bands;
+    let terrain = Terrain::flat(400.0);
+    let params = FrameParams {
+        camera: Camera::orbit([0.0, 0.0, 14.0], 55.0, 20.0, 15.0),
+        ..FrameParams::default()
+    };
+    let plain = render(&scene, &art, &terrain, &params, 320, 240);
+    art.meshes[0].normal_texture = Some(2);
+    let mapped = check("normal_map_noon", &scene, &art, &terrain, &params);
+    let changed = plain
+        .pixels()
+        .zip(mapped.pixels())
+        .filter(|(a, b)| (luminance(a) - luminance(b)).abs() > 8.0)
+        .count();
+    assert!(
+        changed > 1500,
+        "only {changed} pixels changed by the normal map"
+    );
+    // The top band of the wall tilts up (+t), toward the sun: down the middle of the tower,
+    // the first pixel the map changes is brighter.
+    let x = mapped.width() / 2;
+    let first = (0..mapped.height())
+        .map(|y| {
+            (
+                luminance(mapped.get_pixel(x, y)),
+                luminance(plain.get_pixel(x, y)),
+            )
+        })
+        .find(|(m, p)| (m - p).abs() > 8.0)
+        .expect("a changed pixel down the middle");
+    assert!(first.0 > first.1, "the top band is darker: {first:?}");
+    // Across the wall, +s: a map tilted toward +s (east on this face) is not the one tilted
+    // west.
+    let tilted = |x: f32| {
+        let mut a = art.clone();
+        a.images[2] = solid("tilt_NML.png", [enc(x), enc(0.0), 255, 255]);
+        render(&scene, &a, &terrain, &params, 320, 240)
+    };
+    let (east, west) = (tilted(0.6), tilted(-0.6));
+    assert!(east != west, "x of the normal map ignored");
+    art.images[2] = solid("flat_NML.png", [128, 128, 255, 255]);
+    let flat = render(&scene, &art, &terrain, &params, 320, 240);
+    let off = plain
+        .pixels()
+        .zip(flat.pixels())
+        .filter(|(a, b)| (0..3).any(|c| a[c].abs_diff(b[c]) > 3))
+        .count();
+    assert_eq!(off, 0, "a flat normal map changes the shading");
+}

@@ -56,6 +56,8 @@ pub(crate) enum TexSource {
     Checker,
     /// No lit texture: black, nothing glows.
     Black,
+    /// No normal map: a flat one (the mesh's own normals).
+    FlatNormal,
 }
 
 /// The LOD ranges of one mesh, far distance `INFINITE_LOD` when unbounded.
@@ -77,6 +79,8 @@ pub(crate) struct MeshBatch {
     pub texture: TexSource,
     /// `TEXTURE_LIT`: `Image(i)`, or `Black` when the mesh has none.
     pub lit: TexSource,
+    /// `TEXTURE_NORMAL`: `Image(i)`, or `FlatNormal` when the mesh has none.
+    pub normal: TexSource,
     /// A placeholder box standing for a missing mesh.
     pub placeholder: bool,
     /// The mesh's bounds in OBJ8 axes (min, max), over all its LODs (culling).
@@ -205,6 +209,10 @@ impl ObjectSet {
             Some(t) if t < images => TexSource::Image(t),
             _ => TexSource::Black,
         };
+        let normal = match mesh.normal_texture {
+            Some(t) if t < images => TexSource::Image(t),
+            _ => TexSource::FlatNormal,
+        };
         let mut bounds = ([f32::MAX; 3], [f32::MIN; 3]);
         for &i in &mesh.indices {
             let p = mesh.vertices[i as usize].pos;
@@ -220,6 +228,7 @@ impl ObjectSet {
             lods,
             texture,
             lit,
+            normal,
             placeholder: false,
             bounds,
         }
@@ -275,6 +284,7 @@ impl ObjectSet {
             }],
             texture: TexSource::Hazard,
             lit: TexSource::Black,
+            normal: TexSource::FlatNormal,
             placeholder: true,
             bounds: (lo, hi),
         }

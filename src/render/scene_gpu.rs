@@ -440,6 +440,10 @@ impl<'a> TextureCache<'a> {
                 }
                 TexSource::Checker => texture::upload_checkerboard(ctx, "missing"),
                 TexSource::Black => texture::upload_solid(ctx, "no lit texture", [0, 0, 0, 255]),
+                // (0.5, 0.5) once re-encoded in the shader: straight up the surface normal.
+                TexSource::FlatNormal => {
+                    texture::upload_solid(ctx, "no normal map", [128, 128, 255, 255])
+                }
             };
             self.made.insert(src, tex);
         }
@@ -640,9 +644,11 @@ impl SceneGpu {
         };
         // A material with a lit texture (`TEXTURE_LIT`), and one without (black: no glow).
         let black = cache.view(TexSource::Black).clone();
-        let lit_material = |view: &wgpu::TextureView,
-                            lit: &wgpu::TextureView,
-                            u: MaterialUniforms|
+        let flat = cache.view(TexSource::FlatNormal).clone();
+        let full_material = |view: &wgpu::TextureView,
+                             lit: &wgpu::TextureView,
+                             normal: &wgpu::TextureView,
+                             u: MaterialUniforms|
          -> wgpu::BindGroup {
             let ubuf = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
                 label: Some("material"),
@@ -665,11 +671,15 @@ impl SceneGpu {
                         binding: 2,
                         resource: wgpu::BindingResource::TextureView(lit),
                     },
+                    wgpu::BindGroupEntry {
+                        binding: 3,
+                        resource: wgpu::BindingResource::TextureView(normal),
+                    },
                 ],
             })
         };
         let material = |view: &wgpu::TextureView, u: MaterialUniforms| -> wgpu::BindGroup {
-            lit_material(view, &black, u)
+            full_material(view, &black, &flat, u)
         };
 
         let grid = Grid::of(terrain);
@@ -751,11 +761,17 @@ impl SceneGpu {
                 let mut lods = Vec::with_capacity(b.lods.len());
                 for l in &b.lods {
                     let lit = cache.view(b.lit).clone();
+                    let normal = cache.view(b.normal).clone();
                     let view = cache.view(b.texture);
                     let mut u = MaterialUniforms::plain([1.0; 3], 0.5);
-                    u.lod = [l.near, l.far, if b.placeholder { 1.0 } else { 0.0 }, 0.0];
+                    let mapped = if b.normal == TexSource::FlatNormal {
+                        0.0
+                    } else {
+                        1.0
+                    };
+                    u.lod = [l.near, l.far, if b.placeholder { 1.0 } else { 0.0 }, mapped];
                     lods.push((
-                        lit_material(view, &lit, u),
+                        full_material(view, &lit, &normal, u),
                         l.first_index..l.first_index + l.index_count,
                     ));
                 }
