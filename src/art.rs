@@ -166,6 +166,8 @@ pub struct FacadeArt {
     pub name: String,
     pub missing: bool,
     pub texture: Option<usize>,
+    /// `TEXTURE_LIT` of the walls: glows as night comes, like an object's.
+    pub lit_texture: Option<usize>,
     pub wall_uv: [f32; 4],
     /// Meters the wall rectangle covers horizontally and vertically.
     pub bay_width: f32,

@@ -681,6 +681,12 @@ pub fn load_facade(path: &Path, pool: &mut ImagePool, warnings: &mut Vec<Diagnos
         .wall_texture
         .as_ref()
         .map(|t| pool.load(&t.path, warnings));
+    // A missing lit texture was warned about: the walls do not glow.
+    art.lit_texture = fac
+        .lit_texture
+        .as_ref()
+        .map(|t| pool.load(&t.path, warnings))
+        .filter(|&i| pool.images().get(i).is_some_and(|img| !img.missing));
     let usable = if fac.version == 1000 {
         facade_v10(&fac, &mut art)
     } else {

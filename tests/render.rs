@@ -2440,3 +2440,56 @@ fn normal_map_shades_an_object() {
         .count();
     assert_eq!(off, 0, "a flat normal map changes the shading");
 }
+
+/// A facade's `TEXTURE_LIT` glows at night over its walls (the same texels as the wall
+/// texture), and adds nothing at noon.
+#[test]
+fn facade_lit_texture_glows_at_night() {
+    let (mut fa, mut images) = sample_brick();
+    let scene = Scene {
+        facade_defs: refs(&["brick.fac"]),
+        facades: vec![FacadeInstance {
+            facade: Some(0),
+            footprint: vec![[-10.0, -5.0], [10.0, -5.0], [10.0, 5.0], [-10.0, 5.0]],
+            height: 12.0,
+            ..FacadeInstance::default()
+        }],
+        ..Scene::default()
+    };
+    let terrain = Terrain::flat(400.0);
+    let at = |sun: agview::render::Sun| FrameParams {
+        camera: Camera::orbit([0.0, -5.0, 6.0], 27.0, 32.0, 14.0),
+        sun,
+        ..FrameParams::default()
+    };
+    let plain = ArtSet {
+        facades: vec![fa.clone()],
+        images: images.clone(),
+        ..ArtSet::default()
+    };
+    images.push(solid("brick_LIT.png", [255, 190, 90, 255]));
+    fa.lit_texture = Some(images.len() - 1);
+    let lit = ArtSet {
+        facades: vec![fa],
+        images,
+        ..ArtSet::default()
+    };
+    let noon = agview::render::Sun::NOON;
+    assert!(
+        render(&scene, &lit, &terrain, &at(noon), 160, 120)
+            == render(&scene, &plain, &terrain, &at(noon), 160, 120),
+        "the lit texture shows at noon"
+    );
+    let night = agview::render::Sun::NIGHT;
+    let warm = |img: &image::RgbaImage| {
+        img.pixels()
+            .filter(|p| p[0] > 200 && p[0] > p[2] + 80)
+            .count()
+    };
+    let glowing = warm(&render(&scene, &lit, &terrain, &at(night), 160, 120));
+    assert!(glowing > 2000, "only {glowing} glowing wall pixels");
+    assert_eq!(
+        warm(&render(&scene, &plain, &terrain, &at(night), 160, 120)),
+        0
+    );
+}

@@ -875,7 +875,12 @@ impl SceneGpu {
                                 },
                             )
                         };
-                        let wall = material(cache.view(wall_src), w);
+                        let lit_src = match fa.lit_texture {
+                            Some(t) if t < art.images.len() => TexSource::Image(t),
+                            _ => TexSource::Black,
+                        };
+                        let lit = cache.view(lit_src).clone();
+                        let wall = full_material(cache.view(wall_src), &lit, &flat, w);
                         let roof = material(cache.view(roof_src), r);
                         (wall, roof)
                     }
