@@ -9,6 +9,9 @@
 //                      binding 4: its comparison sampler (less-equal, linear: 2×2 PCF a tap)
 //   @group(1) material binding 0: the material's texture (sRGB)
 //                      binding 1: Material uniforms (texture rectangle, repeat, tint, LOD)
+//                      binding 2: its lit texture (OBJ8 `TEXTURE_LIT`, sRGB; black when none)
+//                      binding 3: its normal map (OBJ8 `TEXTURE_NORMAL`, uploaded as sRGB like
+//                                 every image and re-encoded by `normal_map_xy`; flat when none)
 //
 // World frame: x east, y north, z up, meters. Depth is reversed (1 near, 0 far).
 
@@ -18,13 +21,15 @@ struct Frame {
     camera: vec4<f32>,
     // xyz: unit vector toward the sun; w: 1 when the shadow map is drawn this frame
     sun: vec4<f32>,
-    // rgb: sky colour at the horizon (and the haze); w: unused
+    // rgb: sky colour at the horizon (and the haze); w: how far night has come, 0 (day) to 1:
+    // the factor lit textures and light points are multiplied by (`Lighting::of`)
     sky: vec4<f32>,
     // x, y: south-west corner of the height field; z: cell size (m); w: samples per side
     grid: vec4<f32>,
     // x: exaggeration; y: the scene's tile LOD (tiles carry their own per vertex); z: LOD cross-fade band (fraction); w: tile depth lift
     params: vec4<f32>,
-    // x: debug overlay mask (one bit per overlay kind); y: object density level 1..6
+    // x: debug overlay mask (one bit per overlay kind); y: object density level 1..6;
+    // z: the frame's height in pixels
     flags: vec4<u32>,
     // the light's orthographic view-projection (world -> shadow map, depth 0 toward the sun)
     light_view_proj: mat4x4<f32>,
@@ -43,11 +48,14 @@ struct Frame {
 struct Material {
     // normalised texture rectangle [s1, t1, s2, t2]; t counts up from the image's bottom
     rect: vec4<f32>,
-    // x, y: meters one rectangle covers (facade bay width, floor height); 0 = no repeat
+    // x, y: meters one rectangle covers (facade bay width, floor height); 0 = no repeat;
+    // z: 1 when facade vertices carry their texture coordinates; w: 1 when an object has a
+    // normal map
     repeat_m: vec4<f32>,
     // rgb multiplied with the texture; a: alpha-test threshold
     tint: vec4<f32>,
-    // x: LOD near, y: LOD far (m); z: 1 when the texture is a placeholder
+    // x: LOD near, y: LOD far (m); z: 1 when the texture is a placeholder; w: 1 for an
+    // object's `ATTR_shade_flat`
     lod: vec4<f32>,
 };
 
@@ -63,6 +71,36 @@ override SHADOW_TAPS: f32 = 4.0;
 
 @group(1) @binding(0) var material_texture: texture_2d<f32>;
 @group(1) @binding(1) var<uniform> material: Material;
+@group(1) @binding(2) var material_lit: texture_2d<f32>;
+@group(1) @binding(3) var material_normal: texture_2d<f32>;
+
+// A normal map's tangent-space x and y (-1..1) from its sampled texel: the image is uploaded
+// as sRGB like every other, so its red and green are encoded back first.
+fn normal_map_xy(texel: vec4<f32>) -> vec2<f32> {
+    let c = texel.rg;
+    let encoded = select(1.055 * pow(c, vec2<f32>(1.0 / 2.4)) - 0.055, 12.92 * c, c <= vec2<f32>(0.0031308));
+    return encoded * 2.0 - 1.0;
+}
+
+// The surface normal `n` bent by a normal map's (x, y) at a pixel, in the tangent frame the
+// mesh's texture coordinates give (s along x, t along y): the cotangent frame built from
+// screen-space derivatives of the position and of the image coordinates `uv`. The usual
+// formula assumes screen y up; here the framebuffer's y runs down, which turns both of its
+// vectors round, and v runs down the image (t up is -v), which turns the second back.
+// z is rebuilt from x and y (X-Plane's normal maps keep other data in blue and alpha).
+fn bend_normal(n: vec3<f32>, dp1: vec3<f32>, dp2: vec3<f32>, duv1: vec2<f32>, duv2: vec2<f32>, xy: vec2<f32>) -> vec3<f32> {
+    let dp2perp = cross(dp2, n);
+    let dp1perp = cross(n, dp1);
+    let t = -(dp2perp * duv1.x + dp1perp * duv2.x);
+    let b = dp2perp * duv1.y + dp1perp * duv2.y;
+    let len = max(dot(t, t), dot(b, b));
+    if (len < 1e-20) {
+        return n;
+    }
+    let inv = inverseSqrt(len);
+    let z = sqrt(max(1.0 - dot(xy, xy), 0.0));
+    return normalize(t * inv * xy.x + b * inv * xy.y + n * z);
+}
 
 // Exaggerated height of sample (i, j), clamped to the grid.
 fn height_sample(i: i32, j: i32) -> f32 {
@@ -208,6 +246,13 @@ fn shown_at_density(code: u32, thin: f32) -> bool {
     }
     let p = (1.0 + f32(level) - f32(lo)) / (1.0 + f32(hi) - f32(lo));
     return thin < p;
+}
+
+// 0 below the LOD cross-fade band around `edge`, 1 above it, linear inside (object.wgsl's
+// LODs and lights.wgsl's lights).
+fn band_step(edge: f32, d: f32) -> f32 {
+    let b = max(edge * frame.params.z * 0.5, 1e-3);
+    return clamp((d - (edge - b)) / (2.0 * b), 0.0, 1.0);
 }
 
 // LOD cross-fade threshold at pixel `p`: a fixed 4×4 ordered-dither (Bayer) pattern in

@@ -2,7 +2,8 @@
 //
 // Bind groups:
 //   @group(0) frame: Frame uniforms, height field, sampler (common.wgsl)
-//   @group(1) material: the wall or roof texture and Material (common.wgsl). When
+//   @group(1) material: the wall or roof texture, Material and the walls' lit texture
+//             (`TEXTURE_LIT`, black for roofs and where none; common.wgsl). When
 //             repeat_m.z is 1 the vertices carry their texture coordinates (facades laid
 //             out from their definition); otherwise Material.rect is the wall (or roof)
 //             rectangle and repeat_m.xy the meters it covers: bay width × floor height for
@@ -65,7 +66,8 @@ fn repeat_in(x: f32, period: f32, lo: f32, hi: f32) -> f32 {
 fn fs_main(in: FacadeOut) -> @location(0) vec4<f32> {
     if (material.repeat_m.z > 0.5) {
         let mapped = textureSample(material_texture, material_sampler, st_to_uv(in.uv));
-        let c = fog(shade(mapped.rgb * material.tint.rgb, normalize(in.normal), in.world), in.world);
+        let glow = textureSample(material_lit, material_sampler, st_to_uv(in.uv)).rgb * frame.sky.w;
+        let c = fog(shade(mapped.rgb * material.tint.rgb, normalize(in.normal), in.world) + glow, in.world);
         return vec4<f32>(c, 1.0);
     }
     var coord = in.wall.xy;
@@ -80,6 +82,8 @@ fn fs_main(in: FacadeOut) -> @location(0) vec4<f32> {
     let gx = dpdx(coord) * scale;
     let gy = dpdy(coord) * scale;
     let texel = textureSampleGrad(material_texture, material_sampler, st_to_uv(st), gx, gy);
-    let color = fog(shade(texel.rgb * material.tint.rgb, normalize(in.normal), in.world), in.world);
+    // `TEXTURE_LIT`: the same texels of the lit texture glow as night comes (frame.sky.w).
+    let glow = textureSampleGrad(material_lit, material_sampler, st_to_uv(st), gx, gy).rgb * frame.sky.w;
+    let color = fog(shade(texel.rgb * material.tint.rgb, normalize(in.normal), in.world) + glow, in.world);
     return vec4<f32>(color, 1.0);
 }

@@ -2,8 +2,8 @@
 //
 // Bind groups:
 //   @group(0) frame: Frame uniforms, height field, sampler (common.wgsl)
-//   @group(1) material: the mesh's texture and Material uniforms; `material.lod` holds this
-//             draw's LOD range [near, far] (common.wgsl)
+//   @group(1) material: the mesh's texture, Material uniforms and lit texture; `material.lod`
+//             holds this draw's LOD range [near, far] (common.wgsl)
 // Vertex buffer 0 (per vertex): mesh position, normal, s t — OBJ8 axes (+x east, +y up,
 //   +z south).
 //   @group(2) culled path only: all instances and the visible lists (storage buffers)
@@ -56,11 +56,6 @@ fn instance_origin(inst: InstanceIn) -> vec3<f32> {
     return vec3<f32>(inst.pos_heading.xy, z);
 }
 
-// 0 below the band around `edge`, 1 above it, linear inside.
-fn band_step(edge: f32, d: f32) -> f32 {
-    let b = max(edge * frame.params.z * 0.5, 1e-3);
-    return clamp((d - (edge - b)) / (2.0 * b), 0.0, 1.0);
-}
 
 // The culled path (src/render/cull.rs): the instances and this frame's visible lists, one
 // list per (mesh, LOD); each indirect draw's first instance is its list's place.
@@ -121,9 +116,15 @@ fn fs_main(in: ObjectOut) -> @location(0) vec4<f32> {
     // Sample and take derivatives first: they are only defined before any pixel is
     // discarded.
     let texel = textureSample(material_texture, material_sampler, in.uv);
+    let glow = textureSample(material_lit, material_sampler, in.uv).rgb;
+    let bump = textureSample(material_normal, material_sampler, in.uv);
     let cutoff = material.tint.a;
     let coverage = clamp((texel.a - cutoff) / max(fwidth(texel.a), 1e-4) + 0.5, 0.0, 1.0);
-    let face = cross(dpdx(in.world), dpdy(in.world));
+    let dp1 = dpdx(in.world);
+    let dp2 = dpdy(in.world);
+    let duv1 = dpdx(in.uv);
+    let duv2 = dpdy(in.uv);
+    let face = cross(dp1, dp2);
     let hash = lod_dither(in.clip.xy, in.fade.z);
     var alpha = texel.a;
     var dropped = texel.a < cutoff;
@@ -143,7 +144,15 @@ fn fs_main(in: ObjectOut) -> @location(0) vec4<f32> {
     if (dot(n, n) < 1e-6) {
         n = vec3<f32>(0.0, 0.0, 1.0);
     }
-    let color = fog(shade(texel.rgb * material.tint.rgb, normalize(n), in.world), in.world);
+    n = normalize(n);
+    // `TEXTURE_NORMAL`: the normal map bends the normal the light sees (repeat_m.w: the
+    // object has one).
+    if (material.repeat_m.w > 0.5) {
+        n = bend_normal(n, dp1, dp2, duv1, duv2, normal_map_xy(bump));
+    }
+    // `TEXTURE_LIT`: its texels glow as night comes (frame.sky.w), whatever the sun does.
+    let lit = glow * frame.sky.w;
+    let color = fog(shade(texel.rgb * material.tint.rgb, n, in.world) + lit, in.world);
     return vec4<f32>(color, alpha);
 }
 

@@ -64,11 +64,36 @@ pub struct MeshArt {
     pub lods: Vec<MeshLod>,
     /// Index into `ArtSet::images`.
     pub texture: Option<usize>,
+    /// OBJ8 `TEXTURE_LIT`: the emissive texture, lit as the sun goes down (index into
+    /// `ArtSet::images`). `None` when the file names none or it could not be loaded.
+    pub lit_texture: Option<usize>,
+    /// OBJ8 `TEXTURE_NORMAL`: the normal map (index into `ArtSet::images`); `None` when the
+    /// file names none or it could not be loaded.
+    pub normal_texture: Option<usize>,
+    /// OBJ8 `LIGHT_NAMED`, `LIGHT_CUSTOM` and `LIGHT_PARAM` points, each with the LOD range
+    /// it was listed in.
+    pub lights: Vec<LightArt>,
     /// Half-extents and centre of the mesh's bounding box (for placeholders and culling).
     pub bounds_min: [f32; 3],
     pub bounds_max: [f32; 3],
     /// OBJ8 `ATTR_draped` geometry: not part of `lods`; drawn on the terrain like tiles.
     pub draped: Option<DrapedArt>,
+}
+
+/// One light point of a mesh: where it is (OBJ8 axes, meters), the LOD range it shows in,
+/// and how it looks. Named lights keep their name so the renderer's stage above can look
+/// them up (`lights.txt` or the default table, [`crate::format::lights_txt`]).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct LightArt {
+    pub pos: [f32; 3],
+    /// The LOD range the light was listed in (`near`, `far`; `far` 0 or below `near`: no
+    /// limit).
+    pub near: f32,
+    pub far: f32,
+    /// Linear RGB and intensity (alpha) of the glow.
+    pub color: [f32; 4],
+    /// Size of the glow in meters (its radius).
+    pub size: f32,
 }
 
 /// The `ATTR_draped` geometry of a mesh (what follows `ATTR_draped` until `ATTR_no_draped`
@@ -162,6 +187,8 @@ pub struct FacadeArt {
     pub name: String,
     pub missing: bool,
     pub texture: Option<usize>,
+    /// `TEXTURE_LIT` of the walls: glows as night comes, like an object's.
+    pub lit_texture: Option<usize>,
     pub wall_uv: [f32; 4],
     /// Meters the wall rectangle covers horizontally and vertically.
     pub bay_width: f32,

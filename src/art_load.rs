@@ -43,10 +43,11 @@ use std::collections::HashMap;
 use std::path::{Component, Path, PathBuf};
 
 use crate::art::{
-    self, ArtSet, BcFormat, FacadeArt, ForestArt, ImageData, ImagePixels, MeshArt, MeshLod,
-    MeshVertex, TreeArt,
+    self, ArtSet, BcFormat, FacadeArt, ForestArt, ImageData, ImagePixels, LightArt, MeshArt,
+    MeshLod, MeshVertex, TreeArt,
 };
 use crate::diag::{Diagnostic, Severity};
+use crate::format::lights_txt::{self, LightsTxt};
 use crate::format::{facade, forest, obj8};
 use crate::scene::{ArtRef, Scene};
 
@@ -97,10 +98,14 @@ pub fn load_art_set(scene: &Scene) -> ArtSet {
     let mut pool = ImagePool::new();
     let mut warnings = Vec::new();
     let path_of = |r: &ArtRef| PathBuf::from(r.resolved.as_deref().unwrap_or(&r.name));
+    let lights = scene
+        .lights_txt
+        .as_deref()
+        .and_then(|p| load_lights_txt(Path::new(p), &mut warnings));
     let meshes = scene
         .meshes
         .iter()
-        .map(|r| load_mesh(&path_of(r), &mut pool, &mut warnings))
+        .map(|r| load_mesh_with(&path_of(r), &mut pool, lights.as_ref(), &mut warnings))
         .collect();
     let mut facades: Vec<FacadeArt> = scene
         .facade_defs
@@ -208,8 +213,45 @@ fn placeholder_mesh(path: &Path) -> MeshArt {
     }
 }
 
+/// Reads X-Plane's `lights.txt`; one that cannot be read is a warning, and named lights
+/// keep their default look.
+pub fn load_lights_txt(path: &Path, warnings: &mut Vec<Diagnostic>) -> Option<LightsTxt> {
+    let bytes = match std::fs::read(path) {
+        Ok(b) => b,
+        Err(e) => {
+            warnings.push(Diagnostic::warning_file(
+                path,
+                format!("cannot read lights.txt ({e}); named lights use agview's default look"),
+            ));
+            return None;
+        }
+    };
+    let text = String::from_utf8_lossy(&bytes);
+    match lights_txt::parse(path, &text, warnings) {
+        Ok(t) => Some(t),
+        Err(mut d) => {
+            d.severity = Severity::Warning;
+            d.message
+                .push_str("; named lights use agview's default look");
+            warnings.push(d);
+            None
+        }
+    }
+}
+
 /// Loads an OBJ8 or Wavefront object (told apart by the X-Plane header).
 pub fn load_mesh(path: &Path, pool: &mut ImagePool, warnings: &mut Vec<Diagnostic>) -> MeshArt {
+    load_mesh_with(path, pool, None, warnings)
+}
+
+/// [`load_mesh`], named lights taking their look from `lights` (X-Plane's `lights.txt`)
+/// where it has one.
+pub fn load_mesh_with(
+    path: &Path,
+    pool: &mut ImagePool,
+    lights: Option<&LightsTxt>,
+    warnings: &mut Vec<Diagnostic>,
+) -> MeshArt {
     let (found, bytes) = match read(path, "object") {
         Ok(r) => r,
         Err(w) => {
@@ -218,7 +260,8 @@ pub fn load_mesh(path: &Path, pool: &mut ImagePool, warnings: &mut Vec<Diagnosti
         }
     };
     let mesh = if obj8::is_obj8(&bytes) {
-        obj8::parse(&found, &bytes, warnings).map(|o| mesh_from_obj8(&found, o, pool, warnings))
+        obj8::parse(&found, &bytes, warnings)
+            .map(|o| mesh_from_obj8(&found, o, pool, lights, warnings))
     } else {
         obj8::parse_wavefront(&found, &bytes, warnings)
             .map(|w| mesh_from_wavefront(&found, w, pool, warnings))
@@ -251,10 +294,26 @@ fn mesh_from_obj8(
     path: &Path,
     o: obj8::Obj8,
     pool: &mut ImagePool,
+    table: Option<&LightsTxt>,
     warnings: &mut Vec<Diagnostic>,
 ) -> MeshArt {
     let tex = o.textures.texture.as_ref().or(o.textures.draped.as_ref());
     let texture = tex.map(|t| pool.load(&t.path, warnings));
+    // `TEXTURE_LIT`: loaded like the main texture; a missing one was warned about and is
+    // left out (a glowing checkerboard would show nothing the sim shows).
+    let lit_texture = o
+        .textures
+        .lit
+        .as_ref()
+        .map(|t| pool.load(&t.path, warnings))
+        .filter(|&i| pool.images().get(i).is_some_and(|img| !img.missing));
+    // `TEXTURE_NORMAL`: the same; a missing one leaves the mesh's own normals.
+    let normal_texture = o
+        .textures
+        .normal
+        .as_ref()
+        .map(|t| pool.load(&t.path, warnings))
+        .filter(|&i| pool.images().get(i).is_some_and(|img| !img.missing));
     let total: usize = o
         .lods
         .iter()
@@ -344,6 +403,21 @@ fn mesh_from_obj8(
         })
         .collect();
     let (bounds_min, bounds_max) = bounds(&vertices);
+    let lights = o
+        .lods
+        .iter()
+        .flat_map(|lod| lod.lights.iter().map(move |l| (lod, l)))
+        .map(|(lod, l)| {
+            let (color, size) = light_look(&l.kind, table);
+            LightArt {
+                pos: l.pos,
+                near: lod.near,
+                far: lod.far,
+                color,
+                size,
+            }
+        })
+        .collect();
     MeshArt {
         name: path.display().to_string(),
         missing: false,
@@ -351,10 +425,63 @@ fn mesh_from_obj8(
         indices,
         lods,
         texture,
+        lit_texture,
+        normal_texture,
+        lights,
         bounds_min,
         bounds_max,
         draped,
     }
+}
+
+/// How a light point looks: its linear colour and intensity, and its radius in meters.
+/// `LIGHT_CUSTOM` says so itself; a named light (`LIGHT_NAMED`, `LIGHT_PARAM`) takes its
+/// billboard's colour and size from `lights.txt` when it has one there (its `SIZE` the
+/// glow's width, so half of it the radius), else the look of [`default_light_look`].
+fn light_look(kind: &obj8::LightKind, table: Option<&LightsTxt>) -> ([f32; 4], f32) {
+    match kind {
+        obj8::LightKind::Custom { rgba, size, .. } => (
+            rgba.map(|c| {
+                if c.is_finite() {
+                    c.clamp(0.0, 1.0)
+                } else {
+                    0.0
+                }
+            }),
+            if size.is_finite() {
+                size.clamp(0.05, 50.0)
+            } else {
+                0.5
+            },
+        ),
+        obj8::LightKind::Named { name, params } => table
+            .and_then(|t| t.look(name, params))
+            .map(|(c, s)| (c, (s * 0.5).clamp(0.05, 50.0)))
+            .unwrap_or_else(|| default_light_look(name)),
+    }
+}
+
+/// The look of a named light without X-Plane's `lights.txt` (see `docs/spec-decisions.md`,
+/// "Night lighting"): by the first of these words its name contains, a colour and a radius
+/// (m); anything else a warm white of half a meter.
+pub fn default_light_look(name: &str) -> ([f32; 4], f32) {
+    let name = name.to_ascii_lowercase();
+    const TABLE: &[(&[&str], [f32; 3], f32)] = &[
+        (&["beacon"], [1.0, 0.12, 0.05], 0.8),
+        (&["strobe"], [1.0, 1.0, 1.0], 0.6),
+        (&["red"], [1.0, 0.1, 0.06], 0.4),
+        (&["green"], [0.1, 1.0, 0.3], 0.4),
+        (&["blue"], [0.15, 0.35, 1.0], 0.35),
+        (&["amber", "yellow"], [1.0, 0.7, 0.15], 0.45),
+        (&["sodium", "street"], [1.0, 0.62, 0.3], 1.2),
+        (&["white"], [1.0, 1.0, 1.0], 0.5),
+    ];
+    for (words, rgb, size) in TABLE {
+        if words.iter().any(|w| name.contains(w)) {
+            return ([rgb[0], rgb[1], rgb[2], 1.0], *size);
+        }
+    }
+    ([1.0, 0.85, 0.65, 1.0], 0.5)
 }
 
 fn mesh_from_wavefront(
@@ -415,6 +542,7 @@ fn mesh_from_wavefront(
         bounds_min,
         bounds_max,
         draped: None,
+        ..MeshArt::default()
     }
 }
 
@@ -587,6 +715,12 @@ pub fn load_facade(path: &Path, pool: &mut ImagePool, warnings: &mut Vec<Diagnos
         .wall_texture
         .as_ref()
         .map(|t| pool.load(&t.path, warnings));
+    // A missing lit texture was warned about: the walls do not glow.
+    art.lit_texture = fac
+        .lit_texture
+        .as_ref()
+        .map(|t| pool.load(&t.path, warnings))
+        .filter(|&i| pool.images().get(i).is_some_and(|img| !img.missing));
     let usable = if fac.version == 1000 {
         facade_v10(&fac, &mut art)
     } else {
@@ -1409,6 +1543,81 @@ mod tests {
         let _ = std::fs::remove_dir_all(&d);
         std::fs::create_dir_all(&d).unwrap();
         Tmp(d)
+    }
+
+    /// An OBJ8 triangle with a lit texture and three named lights, one per kind.
+    fn lamp_obj(lit: &str) -> String {
+        format!(
+            "A\n800\nOBJ\nTEXTURE lamp.png\nTEXTURE_LIT {lit}\nPOINT_COUNTS 3 0 0 3\n\
+VT 0 0 0 0 1 0 0 0\nVT 1 0 0 0 1 0 1 0\nVT 0 1 0 0 1 0 0 1\nIDX 0\nIDX 1\nIDX 2\n\
+ATTR_LOD 0 500\nTRIS 0 3\nLIGHT_NAMED airplane_beacon 0 5 0\n\
+LIGHT_PARAM full_custom_halo 0 4 0 0.5 0.25 1 6\n\
+LIGHT_NAMED my_green_taxi_light 0 3 0\n\
+LIGHT_CUSTOM 1 2 3 1 0.5 0 1 2 0 0 1 1 sim/x\n"
+        )
+    }
+
+    #[test]
+    fn lights_take_lights_txt_then_the_default_table() {
+        let d = tmp("lights");
+        write_png(&d.join("lamp.png"), 4, 4, |_, _| [200, 200, 200, 255]);
+        write_png(&d.join("lamp_LIT.png"), 4, 4, |_, _| [255, 200, 100, 255]);
+        std::fs::write(d.join("lamp.obj"), lamp_obj("lamp_LIT.png")).unwrap();
+        std::fs::write(d.join("dark.obj"), lamp_obj("gone_LIT.png")).unwrap();
+        std::fs::create_dir_all(d.join("Resources")).unwrap();
+        std::fs::write(
+            d.join("Resources/lights.txt"),
+            "A\n850\nLIGHT_SPECS\n\nLIGHT_PARAM_DEF full_custom_halo 4 R G B S\n\
+BILLBOARD_HW full_custom_halo R G B 1 S 0 0 0\n\
+BILLBOARD_HW airplane_beacon 0 0 1 1 3 0 0 0\nBILLBOARD_HW broken 1 1\n",
+        )
+        .unwrap();
+        let obj = |name: &str| ArtRef {
+            name: name.into(),
+            resolved: Some(d.join(name).display().to_string()),
+        };
+        let mut scene = Scene {
+            meshes: vec![obj("lamp.obj"), obj("dark.obj")],
+            ..Scene::default()
+        };
+        // Without an install: the default table by name, LIGHT_CUSTOM its own look.
+        let art = load_art_set(&scene);
+        let lamp = &art.meshes[0];
+        assert!(lamp.lit_texture.is_some());
+        assert_eq!(lamp.lights.len(), 4);
+        assert_eq!((lamp.lights[0].near, lamp.lights[0].far), (0.0, 500.0));
+        assert_eq!(lamp.lights[0].pos, [0.0, 5.0, 0.0]);
+        assert_eq!(
+            (lamp.lights[0].color, lamp.lights[0].size),
+            default_light_look("beacon")
+        );
+        assert_eq!(lamp.lights[0].color[0], 1.0, "a beacon is red");
+        assert_eq!(lamp.lights[2].color[1], 1.0, "green by its name");
+        assert_eq!(lamp.lights[3].color, [1.0, 0.5, 0.0, 1.0]);
+        assert_eq!(lamp.lights[3].size, 2.0);
+        // A missing lit texture is a warning, and no glow.
+        assert_eq!(art.meshes[1].lit_texture, None);
+        assert!(art
+            .warnings
+            .iter()
+            .any(|w| w.to_string().contains("gone_LIT.png")));
+        // With lights.txt: its billboards, LIGHT_PARAM's values filling the parameters;
+        // half the SIZE is the radius. Its bad line is a located warning.
+        scene.lights_txt = Some(d.join("Resources/lights.txt").display().to_string());
+        let art = load_art_set(&scene);
+        let lamp = &art.meshes[0];
+        assert_eq!(lamp.lights[0].color, [0.0, 0.0, 1.0, 1.0]);
+        assert_eq!(lamp.lights[0].size, 1.5);
+        assert_eq!(lamp.lights[1].color, [0.5, 0.25, 1.0, 1.0]);
+        assert_eq!(lamp.lights[1].size, 3.0);
+        assert_eq!(
+            lamp.lights[2].color[1], 1.0,
+            "not in lights.txt: the default"
+        );
+        assert!(art
+            .warnings
+            .iter()
+            .any(|w| w.to_string().contains("lights.txt:8:")));
     }
 
     fn write_png(path: &Path, w: u32, h: u32, px: impl Fn(u32, u32) -> [u8; 4]) {

@@ -44,6 +44,10 @@ pub struct Scene {
     /// Geographic placement of the local frame, when the input was geographic.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub geo: Option<GeoFrame>,
+    /// X-Plane's `Resources/lights.txt` when an install is known (`--xplane`,
+    /// `XPLANE_ROOT`): where named lights take their look from.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lights_txt: Option<String>,
     /// The base tile texture, when the asset has one and does not hide its tiles.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tile_texture: Option<TileTexture>,

@@ -2605,3 +2605,304 @@ fn sample_town_wed_at_dusk() {
         &opts,
     );
 }
+
+// ---------------------------------------------------------------- night lighting
+
+/// An office tower 12 m wide and 30 m tall whose walls are a grid of windows, and a lit
+/// texture (`TEXTURE_LIT`) that lights every other window warm yellow: ground tiles around
+/// it. Image 0 is the tiles', 1 the walls', 2 the lit one.
+fn lit_tower() -> (Scene, ArtSet) {
+    let (mut scene, mut art) = tower_on_tiles();
+    scene.objects = vec![object(0, [0.0, 0.0], 20.0, Placement::Draped)];
+    scene.meshes = refs(&["office.obj"]);
+    let window = |x: u32, y: u32| (x % 16) >= 4 && (x % 16) < 12 && (y % 16) >= 5 && (y % 16) < 12;
+    let walls = image_from("office.png", 64, 64, |x, y| {
+        if window(x, y) {
+            [70, 85, 100, 255]
+        } else {
+            [190, 180, 160, 255]
+        }
+    });
+    let lit = image_from("office_LIT.png", 64, 64, |x, y| {
+        if window(x, y) && (x / 16 + y / 16) % 2 == 0 {
+            [255, 205, 120, 255]
+        } else {
+            [0, 0, 0, 255]
+        }
+    });
+    let mut mesh = box_mesh("office.obj", 12.0, 12.0, 30.0, Some(1));
+    mesh.lit_texture = Some(2);
+    art.meshes = vec![mesh];
+    art.images = vec![quadrant_texture(), walls, lit];
+    (scene, art)
+}
+
+/// Issue 16's "noon versus night with a lit texture": the same tower at `--sun noon`, where
+/// the lit texture adds nothing (the image equals the one without it), and at `--sun
+/// night`, where every other window glows warm against the dark moonlit walls.
+#[test]
+fn noon_versus_night_with_a_lit_texture() {
+    let (scene, art) = lit_tower();
+    let terrain = Terrain::flat(400.0);
+    let at = |sun: agview::render::Sun| FrameParams {
+        camera: Camera::orbit([0.0, 0.0, 14.0], 55.0, 200.0, 15.0),
+        sun,
+        ..FrameParams::default()
+    };
+    let noon = check(
+        "lit_texture_noon",
+        &scene,
+        &art,
+        &terrain,
+        &at(agview::render::Sun::NOON),
+    );
+    let night = check(
+        "lit_texture_night",
+        &scene,
+        &art,
+        &terrain,
+        &at(agview::render::Sun::NIGHT),
+    );
+    let mut unlit = art.clone();
+    unlit.meshes[0].lit_texture = None;
+    let plain_noon = render(
+        &scene,
+        &unlit,
+        &terrain,
+        &at(agview::render::Sun::NOON),
+        320,
+        240,
+    );
+    assert!(noon == plain_noon, "the lit texture shows at noon");
+    let plain_night = render(
+        &scene,
+        &unlit,
+        &terrain,
+        &at(agview::render::Sun::NIGHT),
+        320,
+        240,
+    );
+    // Warm, bright window pixels: many at night with the lit texture, none without it.
+    let glowing = |img: &image::RgbaImage| {
+        img.pixels()
+            .filter(|p| p[0] > 150 && p[1] > 100 && p[0] > p[2] + 60)
+            .count()
+    };
+    assert!(
+        glowing(&night) > 800,
+        "only {} lit window pixels",
+        glowing(&night)
+    );
+    assert_eq!(glowing(&plain_night), 0);
+    // Dusk lights them partly: between the two.
+    let dusk = render(
+        &scene,
+        &art,
+        &terrain,
+        &at(agview::render::Sun::DUSK),
+        320,
+        240,
+    );
+    let plain_dusk = render(
+        &scene,
+        &unlit,
+        &terrain,
+        &at(agview::render::Sun::DUSK),
+        320,
+        240,
+    );
+    assert!(dusk != plain_dusk, "nothing glows at dusk");
+}
+
+/// Issue 16's light billboards at night: the sample props tile (street lamps, benches, a
+/// kiosk) at `--sun night`, where each lamp's `LIGHT_NAMED street_sodium` glows orange under
+/// its head over the dark moonlit ground; at noon nothing glows.
+#[test]
+fn sample_props_lamps_at_night() {
+    let at = |sun: agview::render::Sun| agview::app::options::RenderArgs {
+        sun,
+        ..Default::default()
+    };
+    let night = check_sample_opts(
+        "props_night",
+        "sample_scenery/autogen/props.agp",
+        agview::input::LayoutArgs::default(),
+        &at(agview::render::Sun::NIGHT),
+    );
+    // Sodium-orange glow: bright, red well over blue.
+    let glowing = |img: &image::RgbaImage| {
+        img.pixels()
+            .filter(|p| p[0] > 160 && p[0] > p[2] + 80)
+            .count()
+    };
+    assert!(
+        glowing(&night) > 30,
+        "only {} glowing pixels",
+        glowing(&night)
+    );
+}
+
+/// Light points follow their object's LOD and density on every culling path (`render`
+/// compares them): a post whose LOD and light end at 100 m glows from 60 m and not from
+/// 250 m, and not at a density that does not show it.
+#[test]
+fn lights_follow_their_objects_lod_and_density() {
+    let mut post = box_mesh("post.obj", 0.3, 0.3, 5.0, None);
+    post.lods[0].far = 100.0;
+    post.lights = vec![agview::art::LightArt {
+        pos: [0.0, 5.5, 0.0],
+        near: 0.0,
+        far: 100.0,
+        color: [1.0, 0.62, 0.3, 1.0],
+        size: 1.2,
+    }];
+    let mut o = object(0, [0.0, 0.0], 0.0, Placement::Draped);
+    o.show = [3, 3];
+    let scene = Scene {
+        meshes: refs(&["post.obj"]),
+        objects: vec![o],
+        ..Scene::default()
+    };
+    let art = ArtSet {
+        meshes: vec![post],
+        ..ArtSet::default()
+    };
+    let terrain = Terrain::flat(2000.0);
+    let glowing = |distance: f32, density: u8| {
+        let params = FrameParams {
+            camera: Camera::orbit([0.0, 0.0, 4.0], distance, 200.0, 10.0),
+            sun: agview::render::Sun::NIGHT,
+            density,
+            ..FrameParams::default()
+        };
+        let img = render(&scene, &art, &terrain, &params, 160, 120);
+        img.pixels()
+            .filter(|p| p[0] > 120 && p[0] > p[2] + 50)
+            .count()
+    };
+    assert!(glowing(60.0, 6) > 4, "no glow in its LOD");
+    assert_eq!(glowing(250.0, 6), 0, "a glow past its LOD");
+    assert_eq!(
+        glowing(60.0, 2),
+        0,
+        "a glow at a density that hides its object"
+    );
+}
+
+/// `TEXTURE_NORMAL` shades objects: the sunlit walls of a plain tower whose normal map tilts
+/// alternate bands up toward the noon sun and down away from it show light and dark bands;
+/// a flat normal map looks like none.
+#[test]
+fn normal_map_shades_an_object() {
+    let (scene, mut art) = lit_tower();
+    art.meshes[0].lit_texture = None;
+    art.images[1] = solid("plain.png", [190, 180, 160, 255]);
+    // Bands 8 px high: the upper half of each tilted up (+t), the lower down.
+    let tilt = 0.6f32;
+    let enc = |v: f32| ((v * 0.5 + 0.5) * 255.0).round() as u8;
+    let bands = image_from("bands_NML.png", 64, 64, |_, y| {
+        let up = (y / 8) % 2 == 0;
+        [enc(0.0), enc(if up { tilt } else { -tilt }), 255, 255]
+    });
+    art.images[2] = bands;
+    let terrain = Terrain::flat(400.0);
+    let params = FrameParams {
+        camera: Camera::orbit([0.0, 0.0, 14.0], 55.0, 20.0, 15.0),
+        ..FrameParams::default()
+    };
+    let plain = render(&scene, &art, &terrain, &params, 320, 240);
+    art.meshes[0].normal_texture = Some(2);
+    let mapped = check("normal_map_noon", &scene, &art, &terrain, &params);
+    let changed = plain
+        .pixels()
+        .zip(mapped.pixels())
+        .filter(|(a, b)| (luminance(a) - luminance(b)).abs() > 8.0)
+        .count();
+    assert!(
+        changed > 1500,
+        "only {changed} pixels changed by the normal map"
+    );
+    // The top band of the wall tilts up (+t), toward the sun: down the middle of the tower,
+    // the first pixel the map changes is brighter.
+    let x = mapped.width() / 2;
+    let first = (0..mapped.height())
+        .map(|y| {
+            (
+                luminance(mapped.get_pixel(x, y)),
+                luminance(plain.get_pixel(x, y)),
+            )
+        })
+        .find(|(m, p)| (m - p).abs() > 8.0)
+        .expect("a changed pixel down the middle");
+    assert!(first.0 > first.1, "the top band is darker: {first:?}");
+    // Across the wall, +s: a map tilted toward +s (east on this face) is not the one tilted
+    // west.
+    let tilted = |x: f32| {
+        let mut a = art.clone();
+        a.images[2] = solid("tilt_NML.png", [enc(x), enc(0.0), 255, 255]);
+        render(&scene, &a, &terrain, &params, 320, 240)
+    };
+    let (east, west) = (tilted(0.6), tilted(-0.6));
+    assert!(east != west, "x of the normal map ignored");
+    art.images[2] = solid("flat_NML.png", [128, 128, 255, 255]);
+    let flat = render(&scene, &art, &terrain, &params, 320, 240);
+    let off = plain
+        .pixels()
+        .zip(flat.pixels())
+        .filter(|(a, b)| (0..3).any(|c| a[c].abs_diff(b[c]) > 3))
+        .count();
+    assert_eq!(off, 0, "a flat normal map changes the shading");
+}
+
+/// A facade's `TEXTURE_LIT` glows at night over its walls (the same texels as the wall
+/// texture), and adds nothing at noon.
+#[test]
+fn facade_lit_texture_glows_at_night() {
+    let (mut fa, mut images) = sample_brick();
+    let scene = Scene {
+        facade_defs: refs(&["brick.fac"]),
+        facades: vec![FacadeInstance {
+            facade: Some(0),
+            footprint: vec![[-10.0, -5.0], [10.0, -5.0], [10.0, 5.0], [-10.0, 5.0]],
+            height: 12.0,
+            ..FacadeInstance::default()
+        }],
+        ..Scene::default()
+    };
+    let terrain = Terrain::flat(400.0);
+    let at = |sun: agview::render::Sun| FrameParams {
+        camera: Camera::orbit([0.0, -5.0, 6.0], 27.0, 32.0, 14.0),
+        sun,
+        ..FrameParams::default()
+    };
+    let plain = ArtSet {
+        facades: vec![fa.clone()],
+        images: images.clone(),
+        ..ArtSet::default()
+    };
+    images.push(solid("brick_LIT.png", [255, 190, 90, 255]));
+    fa.lit_texture = Some(images.len() - 1);
+    let lit = ArtSet {
+        facades: vec![fa],
+        images,
+        ..ArtSet::default()
+    };
+    let noon = agview::render::Sun::NOON;
+    assert!(
+        render(&scene, &lit, &terrain, &at(noon), 160, 120)
+            == render(&scene, &plain, &terrain, &at(noon), 160, 120),
+        "the lit texture shows at noon"
+    );
+    let night = agview::render::Sun::NIGHT;
+    let warm = |img: &image::RgbaImage| {
+        img.pixels()
+            .filter(|p| p[0] > 200 && p[0] > p[2] + 80)
+            .count()
+    };
+    let glowing = warm(&render(&scene, &lit, &terrain, &at(night), 160, 120));
+    assert!(glowing > 2000, "only {glowing} glowing wall pixels");
+    assert_eq!(
+        warm(&render(&scene, &plain, &terrain, &at(night), 160, 120)),
+        0
+    );
+}

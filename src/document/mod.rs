@@ -381,6 +381,11 @@ fn load_features(
     let (mut scene, atlas) = combine_with(parts, opts.threads);
     scene.kind = scene_kind;
     scene.asset = path.display().to_string();
+    scene.lights_txt = xplane
+        .as_deref()
+        .map(|root| root.join("Resources").join("lights.txt"))
+        .filter(|p| p.is_file())
+        .map(|p| p.display().to_string());
     scene.seed = args.seed;
     scene.geo = Some(geo);
     scene.features = infos;

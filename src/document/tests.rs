@@ -512,6 +512,14 @@ fn library_paths_resolve_through_an_x_plane_install_and_name_their_package() {
         "{f:?}"
     );
     assert_eq!(f.package.as_deref(), Some("Lib Pack"));
+    // Named lights look in the install's Resources/lights.txt, where it has one.
+    assert_eq!(alone.loaded.scene.lights_txt, None);
+    assert_eq!(with.loaded.scene.lights_txt, None, "the install has none");
+    std::fs::create_dir_all(root.join("Resources")).unwrap();
+    std::fs::write(root.join("Resources/lights.txt"), "A\n850\nLIGHT_SPECS\n").unwrap();
+    let lit = load(&dsf, &args).unwrap();
+    let named = lit.loaded.scene.lights_txt.as_deref().unwrap_or("");
+    assert!(named.ends_with("lights.txt"), "{named:?}");
     // A folder that is no X-Plane install is an error naming it.
     let bad = LayoutArgs {
         xplane: Some(mine.clone()),

@@ -35,6 +35,10 @@ pub struct Facade {
     pub wall_texture: Option<TextureRef>,
     /// Type 2: the `TEXTURE` after `SHADER_ROOF`.
     pub roof_texture: Option<TextureRef>,
+    /// `TEXTURE_LIT` of the walls (type 2: the one after `SHADER_WALL`, or before any
+    /// shader); a roof's lit texture is read past.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lit_texture: Option<TextureRef>,
     /// `RING 0|1`: whether the outline is closed (default true).
     pub ring: bool,
     pub two_sided: bool,
@@ -379,6 +383,7 @@ impl FacParser {
     ) -> Result<(), Diagnostic> {
         match line.keyword {
             "TEXTURE" => self.fac.wall_texture = Some(self.texture(line, warnings)?),
+            "TEXTURE_LIT" => self.fac.lit_texture = Some(self.texture(line, warnings)?),
             "TEX_SIZE" => {
                 self.tex_size = [positive(line, "width")?, positive(line, "height")?];
                 line.expect_end(warnings);
@@ -546,6 +551,9 @@ impl FacParser {
                 } else {
                     self.fac.wall_texture = Some(t);
                 }
+            }
+            "TEXTURE_LIT" if !self.roof_shader => {
+                self.fac.lit_texture = Some(self.texture(line, warnings)?);
             }
             "RING" => self.fac.ring = flag(line, warnings)?,
             "TWO_SIDED" => self.fac.two_sided = flag(line, warnings)?,
@@ -833,6 +841,25 @@ LOD 10000 20000\nFLOOR far\nSEGMENT 0\n";
         assert_eq!(
             (far.min_heading, far.max_heading, far.scale),
             (0.0, 360.0, Some([20.0, 10.0]))
+        );
+    }
+
+    #[test]
+    fn the_walls_lit_texture_is_kept() {
+        let f = p("A\n800\nFACADE\nTEXTURE t.png\nTEXTURE_LIT t_LIT.png\n")
+            .0
+            .unwrap();
+        assert_eq!(f.lit_texture.unwrap().name, "t_LIT.png");
+        let f = p(
+            "A\n1000\nFACADE\nSHADER_ROOF\nTEXTURE r.png\nTEXTURE_LIT r_LIT.png\n\
+SHADER_WALL\nTEXTURE w.png\nTEXTURE_LIT w_LIT.png\n",
+        )
+        .0
+        .unwrap();
+        assert_eq!(
+            f.lit_texture.unwrap().name,
+            "w_LIT.png",
+            "the walls', not the roof's"
         );
     }
 

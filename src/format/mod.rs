@@ -10,6 +10,7 @@ pub mod facade;
 pub mod forest;
 pub mod geojson;
 pub mod library;
+pub mod lights_txt;
 pub mod obj8;
 pub mod text;
 pub mod wed;

@@ -154,8 +154,37 @@ pub struct Lod {
     pub near: f32,
     pub far: f32,
     pub draws: Vec<Draw>,
+    /// The light points listed in this LOD (`LIGHT_NAMED`, `LIGHT_PARAM`, `LIGHT_CUSTOM`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub lights: Vec<Light>,
     /// Line of the `ATTR_LOD`, 0 for the implicit LOD.
     pub line: u32,
+}
+
+/// A light point: `LIGHT_NAMED name x y z`, `LIGHT_PARAM name x y z params…` or
+/// `LIGHT_CUSTOM x y z r g b a s s1 t1 s2 t2 [dataref]`. Position in OBJ8 axes, meters.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Light {
+    pub pos: [f32; 3],
+    pub kind: LightKind,
+    /// 1-based source line.
+    pub line: u32,
+}
+
+/// What a [`Light`] is: a light of X-Plane's `lights.txt` by name (with the parameters
+/// `LIGHT_PARAM` gives it), or one described in full in the object.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub enum LightKind {
+    /// `LIGHT_NAMED` (no parameters) and `LIGHT_PARAM` (its parameters as written).
+    Named { name: String, params: Vec<String> },
+    /// `LIGHT_CUSTOM`: colour and alpha 0..1, size `s` (meters), the texture rectangle of
+    /// the glow in X-Plane's light texture, and the dataref that would drive it.
+    Custom {
+        rgba: [f32; 4],
+        size: f32,
+        st: [f32; 4],
+        dataref: Option<String>,
+    },
 }
 
 /// A parsed OBJ8 object.
@@ -431,6 +460,7 @@ impl Obj8Parser {
                         near,
                         far,
                         draws: Vec::new(),
+                        lights: Vec::new(),
                         line: line.number,
                     }),
                 }
@@ -500,6 +530,18 @@ impl Obj8Parser {
                     self.obj.layer_group = group;
                 }
             }
+            "LIGHT_NAMED" | "LIGHT_PARAM" | "LIGHT_CUSTOM" => {
+                // A light that cannot be read is skipped with a warning: the object still
+                // draws.
+                match read_light(&mut line, warnings) {
+                    Ok(light) => self.current_lod().lights.push(light),
+                    Err(mut d) => {
+                        d.severity = crate::diag::Severity::Warning;
+                        d.message.push_str("; the light is skipped");
+                        warnings.push(d);
+                    }
+                }
+            }
             kw if KNOWN_SILENT.contains(&kw)
                 || KNOWN_PREFIXES.iter().any(|p| kw.starts_with(p)) => {}
             kw => {
@@ -519,6 +561,7 @@ impl Obj8Parser {
                 near: 0.0,
                 far: f32::MAX,
                 draws: Vec::new(),
+                lights: Vec::new(),
                 line: 0,
             });
         }
@@ -1002,6 +1045,69 @@ fn check_wavefront(path: &Path, src: &[u8]) -> Result<(), Diagnostic> {
     Ok(())
 }
 
+/// Reads the rest of a `LIGHT_NAMED`, `LIGHT_PARAM` or `LIGHT_CUSTOM` line.
+fn read_light(line: &mut Line<'_>, warnings: &mut Vec<Diagnostic>) -> Result<Light, Diagnostic> {
+    let keyword = line.keyword;
+    let name = if keyword == "LIGHT_CUSTOM" {
+        None
+    } else {
+        Some(line.word("light name")?.to_string())
+    };
+    let pos = [line.f32("x")?, line.f32("y")?, line.f32("z")?];
+    let kind = match name {
+        Some(name) if keyword == "LIGHT_PARAM" => {
+            let mut params = Vec::new();
+            while let Some((t, _)) = line.next_token() {
+                if t.starts_with('#') {
+                    break;
+                }
+                params.push(t.to_string());
+            }
+            LightKind::Named { name, params }
+        }
+        Some(name) => {
+            line.expect_end(warnings);
+            LightKind::Named {
+                name,
+                params: Vec::new(),
+            }
+        }
+        None => {
+            let rgba = [
+                line.f32("red")?,
+                line.f32("green")?,
+                line.f32("blue")?,
+                line.f32("alpha")?,
+            ];
+            let size = line.f32("size")?;
+            let st = [
+                line.f32("s1")?,
+                line.f32("t1")?,
+                line.f32("s2")?,
+                line.f32("t2")?,
+            ];
+            let dataref = line
+                .next_token()
+                .filter(|(t, _)| !t.starts_with('#'))
+                .map(|(t, _)| t.to_string());
+            if dataref.is_some() {
+                line.expect_end(warnings);
+            }
+            LightKind::Custom {
+                rgba,
+                size,
+                st,
+                dataref,
+            }
+        }
+    };
+    Ok(Light {
+        pos,
+        kind,
+        line: line.number,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1144,6 +1250,69 @@ ATTR_LOD 100 200\nTRIS 0 3\n";
             w[0].to_string().starts_with("dir/obj.obj:5:14: warning:"),
             "{w:?}"
         );
+    }
+
+    #[test]
+    fn lights_are_kept_per_lod() {
+        let src = CUBE.to_string()
+            + "LIGHT_PARAM full_custom_halo 1 2 3 0.5 0.4 1 # comment\n\
+ATTR_LOD 5000 9000\n\
+LIGHT_CUSTOM -1 4 0.5 1 0.8 0.6 1 2.5 0 0 0.5 0.5 sim/lights/on\n\
+LIGHT_CUSTOM 0 0 0 1 1 1 1 1 0 0 1 1\n";
+        let (r, w) = p(&src);
+        let o = r.unwrap();
+        assert!(w.is_empty(), "{w:?}");
+        assert!(o.lods[0].lights.is_empty());
+        let named = &o.lods[1].lights;
+        assert_eq!(named.len(), 2);
+        assert_eq!(named[0].pos, [0.0, 3.0, 0.0]);
+        assert_eq!(
+            named[0].kind,
+            LightKind::Named {
+                name: "airplane_beacon".into(),
+                params: vec![]
+            }
+        );
+        assert_eq!(named[0].line, 23);
+        assert_eq!(
+            named[1].kind,
+            LightKind::Named {
+                name: "full_custom_halo".into(),
+                params: vec!["0.5".into(), "0.4".into(), "1".into()]
+            }
+        );
+        let custom = &o.lods[2].lights;
+        assert_eq!((o.lods[2].near, o.lods[2].far), (5000.0, 9000.0));
+        assert_eq!(custom[0].pos, [-1.0, 4.0, 0.5]);
+        assert_eq!(
+            custom[0].kind,
+            LightKind::Custom {
+                rgba: [1.0, 0.8, 0.6, 1.0],
+                size: 2.5,
+                st: [0.0, 0.0, 0.5, 0.5],
+                dataref: Some("sim/lights/on".into())
+            }
+        );
+        assert!(matches!(
+            custom[1].kind,
+            LightKind::Custom { dataref: None, .. }
+        ));
+    }
+
+    #[test]
+    fn a_bad_light_is_a_located_warning_and_skipped() {
+        let src = CUBE.to_string() + "LIGHT_NAMED street 1 two 3\nLIGHT_CUSTOM 1 2 3 1 1\n";
+        let (r, w) = p(&src);
+        let o = r.unwrap();
+        assert_eq!(o.lods[1].lights.len(), 1, "only the beacon");
+        assert_eq!(w.len(), 2, "{w:?}");
+        let first = w[0].to_string();
+        assert!(first.starts_with("dir/obj.obj:24:"), "{first}");
+        assert!(
+            first.contains("warning") && first.contains("skipped"),
+            "{first}"
+        );
+        assert!(w[1].to_string().starts_with("dir/obj.obj:25:"), "{}", w[1]);
     }
 
     #[test]
@@ -1311,7 +1480,7 @@ ATTR_LOD 100 200\nTRIS 0 3\n";
 
     #[test]
     fn unknown_directives_warn_once_and_known_ones_are_silent() {
-        let src = "A\n800\nOBJ\nFROB 1\nFROB 2\nATTR_shiny_rat 1\nANIM_rotate 1 0 0 0 90 0 1 sim/x\nLIGHT_CUSTOM 1 2 3\nGLOBAL_specular 1\nVLINE 0 0 0 1 1 1\n";
+        let src = "A\n800\nOBJ\nFROB 1\nFROB 2\nATTR_shiny_rat 1\nANIM_rotate 1 0 0 0 90 0 1 sim/x\nLIGHT_SPILL_CUSTOM 1 2 3\nGLOBAL_specular 1\nVLINE 0 0 0 1 1 1\n";
         let (r, w) = p(src);
         // VLINE needs POINT_COUNTS: an error, not silence.
         assert!(r

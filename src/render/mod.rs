@@ -44,6 +44,7 @@ mod facades;
 mod framing;
 mod geom;
 mod headless;
+mod lights;
 mod objects;
 mod overlay;
 mod pipelines;

@@ -54,6 +54,10 @@ pub(crate) enum TexSource {
     Hazard,
     /// A texture index that points nowhere: the missing-texture checkerboard.
     Checker,
+    /// No lit texture: black, nothing glows.
+    Black,
+    /// No normal map: a flat one (the mesh's own normals).
+    FlatNormal,
 }
 
 /// The LOD ranges of one mesh, far distance `INFINITE_LOD` when unbounded; a LOD whose
@@ -96,6 +100,10 @@ const DEFAULT_LOD_MIN_M: f32 = 250.0;
 pub(crate) struct MeshBatch {
     pub lods: Vec<LodRange>,
     pub texture: TexSource,
+    /// `TEXTURE_LIT`: `Image(i)`, or `Black` when the mesh has none.
+    pub lit: TexSource,
+    /// `TEXTURE_NORMAL`: `Image(i)`, or `FlatNormal` when the mesh has none.
+    pub normal: TexSource,
     /// A placeholder box standing for a missing mesh.
     pub placeholder: bool,
     /// The mesh's bounds in OBJ8 axes (min, max), over all its LODs (culling).
@@ -233,9 +241,19 @@ impl ObjectSet {
             Some(t) if t < images => TexSource::Image(t),
             Some(_) => TexSource::Checker,
         };
+        let lit = match mesh.lit_texture {
+            Some(t) if t < images => TexSource::Image(t),
+            _ => TexSource::Black,
+        };
+        let normal = match mesh.normal_texture {
+            Some(t) if t < images => TexSource::Image(t),
+            _ => TexSource::FlatNormal,
+        };
         MeshBatch {
             lods,
             texture,
+            lit,
+            normal,
             placeholder: false,
             bounds,
         }
@@ -292,6 +310,8 @@ impl ObjectSet {
                 material: DrawState::default(),
             }],
             texture: TexSource::Hazard,
+            lit: TexSource::Black,
+            normal: TexSource::FlatNormal,
             placeholder: true,
             bounds: (lo, hi),
         }

@@ -65,6 +65,7 @@ const FACADE_WGSL: &str = shader!("facade.wgsl");
 const TREE_WGSL: &str = shader!("tree.wgsl");
 const LINES_WGSL: &str = shader!("lines.wgsl");
 const SKY_WGSL: &str = shader!("sky.wgsl");
+const LIGHTS_WGSL: &str = shader!("lights.wgsl");
 
 /// Pipelines and layouts: immutable after creation, shared by every scene and frame.
 pub struct Renderer {
@@ -102,6 +103,7 @@ pub struct Renderer {
     facades: wgpu::RenderPipeline,
     trees: wgpu::RenderPipeline,
     lines: wgpu::RenderPipeline,
+    lights: wgpu::RenderPipeline,
 }
 
 /// The multisampled colour and the depth buffer a frame of a given size draws into.
@@ -226,6 +228,28 @@ impl Renderer {
                         ty: wgpu::BufferBindingType::Uniform,
                         has_dynamic_offset: false,
                         min_binding_size: None,
+                    },
+                    count: None,
+                },
+                // The lit texture (`TEXTURE_LIT`); black where the material has none.
+                wgpu::BindGroupLayoutEntry {
+                    binding: 2,
+                    visibility: wgpu::ShaderStages::FRAGMENT,
+                    ty: wgpu::BindingType::Texture {
+                        sample_type: wgpu::TextureSampleType::Float { filterable: true },
+                        view_dimension: wgpu::TextureViewDimension::D2,
+                        multisampled: false,
+                    },
+                    count: None,
+                },
+                // The normal map (`TEXTURE_NORMAL`); flat where the material has none.
+                wgpu::BindGroupLayoutEntry {
+                    binding: 3,
+                    visibility: wgpu::ShaderStages::FRAGMENT,
+                    ty: wgpu::BindingType::Texture {
+                        sample_type: wgpu::TextureSampleType::Float { filterable: true },
+                        view_dimension: wgpu::TextureViewDimension::D2,
+                        multisampled: false,
                     },
                     count: None,
                 },
@@ -479,6 +503,21 @@ impl Renderer {
             depth_write: false,
             blend: Some(wgpu::BlendState::ALPHA_BLENDING),
         });
+        let lights = b.build(&Spec {
+            label: "lights",
+            source: LIGHTS_WGSL,
+            entry: "vs_main",
+            layout: &frame_only,
+            buffers: &[Some(wgpu::VertexBufferLayout {
+                array_stride: std::mem::size_of::<super::lights::LightInstanceGpu>() as u64,
+                step_mode: wgpu::VertexStepMode::Instance,
+                attributes: &super::lights::LIGHT_ATTRIBUTES,
+            })],
+            topology: wgpu::PrimitiveTopology::TriangleList,
+            cull: None,
+            depth_write: false,
+            blend: Some(super::lights::ADDITIVE),
+        });
         Renderer {
             color_format,
             sample_count,
@@ -505,6 +544,7 @@ impl Renderer {
             facades,
             trees,
             lines,
+            lights,
         }
     }
 
@@ -736,6 +776,19 @@ impl Renderer {
         pass.set_pipeline(&self.sky);
         pass.draw(0..3, 0..1);
         stats.draw_calls += 1;
+
+        // Light points, added over everything (the sky included) at night.
+        let night = super::sun::Lighting::of(f.sun).night;
+        if let Some(l) = scene
+            .lights
+            .as_ref()
+            .filter(|_| f.show_objects && night > 0.0)
+        {
+            pass.set_pipeline(&self.lights);
+            pass.set_vertex_buffer(0, l.instances.slice(..));
+            pass.draw(0..6, 0..l.count);
+            stats.draw_calls += 1;
+        }
 
         if f.overlays.mask() != 0 {
             for l in &scene.lines {

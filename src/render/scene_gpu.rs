@@ -103,6 +103,13 @@ pub(crate) struct DrapedGpu {
     pub groups: Vec<((u32, i32), wgpu::BindGroup, Range<u32>)>,
 }
 
+/// The light points of every placed object: one instance per (object, light).
+pub(crate) struct LightsGpu {
+    pub instances: wgpu::Buffer,
+    pub count: u32,
+    set: super::lights::LightSet,
+}
+
 pub(crate) struct BatchGpu {
     /// Per LOD range: its material (texture, LOD range, cutoff, shading), index range and
     /// pipeline ([`super::pipelines::ObjectPipeline::index`]).
@@ -406,6 +413,8 @@ pub struct SceneGpu {
     overlays_built: u32,
     /// Overlay segment step and point marker size, meters.
     overlay_sizes: (f32, f32),
+    /// The objects' light points (`lights.rs`).
+    pub(crate) lights: Option<LightsGpu>,
     pub(crate) shadow: ShadowGpu,
     /// The parameters of the frame last prepared.
     pub(crate) frame: FrameParams,
@@ -469,6 +478,11 @@ impl<'a> TextureCache<'a> {
                     texture::upload_rgba_levels(ctx, "missing mesh", w, h, &mips)
                 }
                 TexSource::Checker => texture::upload_checkerboard(ctx, "missing"),
+                TexSource::Black => texture::upload_solid(ctx, "no lit texture", [0, 0, 0, 255]),
+                // (0.5, 0.5) once re-encoded in the shader: straight up the surface normal.
+                TexSource::FlatNormal => {
+                    texture::upload_solid(ctx, "no normal map", [128, 128, 255, 255])
+                }
             };
             self.made.insert(src, tex);
         }
@@ -669,7 +683,14 @@ impl SceneGpu {
             warnings: Vec::new(),
             cutoffs: alpha_cutoffs(art),
         };
-        let material = |view: &wgpu::TextureView, u: MaterialUniforms| -> wgpu::BindGroup {
+        // A material with a lit texture (`TEXTURE_LIT`), and one without (black: no glow).
+        let black = cache.view(TexSource::Black).clone();
+        let flat = cache.view(TexSource::FlatNormal).clone();
+        let full_material = |view: &wgpu::TextureView,
+                             lit: &wgpu::TextureView,
+                             normal: &wgpu::TextureView,
+                             u: MaterialUniforms|
+         -> wgpu::BindGroup {
             let ubuf = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
                 label: Some("material"),
                 contents: bytemuck::bytes_of(&u),
@@ -687,8 +708,19 @@ impl SceneGpu {
                         binding: 1,
                         resource: ubuf.as_entire_binding(),
                     },
+                    wgpu::BindGroupEntry {
+                        binding: 2,
+                        resource: wgpu::BindingResource::TextureView(lit),
+                    },
+                    wgpu::BindGroupEntry {
+                        binding: 3,
+                        resource: wgpu::BindingResource::TextureView(normal),
+                    },
                 ],
             })
+        };
+        let material = |view: &wgpu::TextureView, u: MaterialUniforms| -> wgpu::BindGroup {
+            full_material(view, &black, &flat, u)
         };
 
         let grid = Grid::of(terrain);
@@ -769,14 +801,21 @@ impl SceneGpu {
             for b in &set.batches {
                 let mut lods = Vec::with_capacity(b.lods.len());
                 for l in &b.lods {
+                    let lit = cache.view(b.lit).clone();
+                    let normal = cache.view(b.normal).clone();
                     let view = cache.view(b.texture);
                     // Blended ranges drop only the texels nothing of shows through.
                     let cutoff = l.material.alpha_cutoff.unwrap_or(BLEND_CUTOFF);
                     let mut u = MaterialUniforms::plain([1.0; 3], cutoff);
                     let flat = if l.material.flat { 1.0 } else { 0.0 };
                     u.lod = [l.near, l.far, if b.placeholder { 1.0 } else { 0.0 }, flat];
+                    // Objects repeat nothing: repeat_m.w says whether a normal map bends
+                    // the normals.
+                    if b.normal != TexSource::FlatNormal {
+                        u.repeat_m[3] = 1.0;
+                    }
                     lods.push((
-                        material(view, u),
+                        full_material(view, &lit, &normal, u),
                         l.first_index..l.first_index + l.index_count,
                         ObjectPipeline::of(&l.material).index(),
                     ));
@@ -820,6 +859,22 @@ impl SceneGpu {
             o.set_path(device, renderer, path);
             Some(o)
         };
+        let lights = objects.as_ref().and_then(|o| {
+            let set = super::lights::build(&o.set, art);
+            if set.list.is_empty() {
+                return None;
+            }
+            buffer_bytes.set(buffer_bytes.get() + std::mem::size_of_val(&set.list[..]) as u64);
+            Some(LightsGpu {
+                instances: device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                    label: Some("light instances"),
+                    contents: bytemuck::cast_slice(&set.list),
+                    usage: wgpu::BufferUsages::VERTEX | wgpu::BufferUsages::COPY_DST,
+                }),
+                count: set.list.len() as u32,
+                set,
+            })
+        });
 
         // Facades and library objects.
         let fmesh = facades::build(scene, &art.facades, grid.cell);
@@ -865,7 +920,12 @@ impl SceneGpu {
                                 },
                             )
                         };
-                        let wall = material(cache.view(wall_src), w);
+                        let lit_src = match fa.lit_texture {
+                            Some(t) if t < art.images.len() => TexSource::Image(t),
+                            _ => TexSource::Black,
+                        };
+                        let lit = cache.view(lit_src).clone();
+                        let wall = full_material(cache.view(wall_src), &lit, &flat, w);
                         let roof = material(cache.view(roof_src), r);
                         (wall, roof)
                     }
@@ -1032,6 +1092,7 @@ impl SceneGpu {
             lines: Vec::new(),
             overlays_built: 0,
             overlay_sizes,
+            lights,
             shadow: ShadowGpu {
                 view: shadow_view,
                 frame_buffer: shadow_frame_buffer,
@@ -1213,6 +1274,11 @@ impl SceneGpu {
                 }
             }
         })?;
+        if let (Some(l), Some(o)) = (self.lights.as_mut(), self.objects.as_ref()) {
+            l.set.reground(&o.set);
+            ctx.queue
+                .write_buffer(&l.instances, 0, bytemuck::cast_slice(&l.set.list));
+        }
         if terrain.exaggeration.is_finite() {
             self.exaggeration = terrain.exaggeration;
         }
@@ -1272,7 +1338,7 @@ impl SceneGpu {
             view_proj: view_proj.to_cols_array_2d(),
             camera: [eye.x, eye.y, eye.z, fog],
             sun: v4(light.sun_dir, if sun_view.is_some() { 1.0 } else { 0.0 }),
-            sky: v4(light.horizon, 0.0),
+            sky: v4(light.horizon, light.night),
             grid: [
                 self.grid.origin[0],
                 self.grid.origin[1],
@@ -1288,7 +1354,12 @@ impl SceneGpu {
                 },
                 lift,
             ],
-            flags: [params.overlays.mask(), u32::from(self.density), 0, 0],
+            flags: [
+                params.overlays.mask(),
+                u32::from(self.density),
+                height.max(1),
+                0,
+            ],
             light_view_proj: sun_view
                 .map_or(glam::Mat4::IDENTITY, |l| l.view_proj)
                 .to_cols_array_2d(),

@@ -132,6 +132,9 @@ pub struct Lighting {
     /// zenith.
     pub horizon: Vec3,
     pub zenith: Vec3,
+    /// How far night has come, 0 (day: lit textures and lights off) to 1 (night: fully
+    /// on): what `TEXTURE_LIT` and light points are multiplied by ([`Lighting::of`]).
+    pub night: f32,
 }
 
 /// Sky and light at three moments, blended by the sun's elevation in [`Lighting::of`].
@@ -178,7 +181,10 @@ impl Lighting {
     ///   `smoothstep(0°, -12°, e)` (night from 12° below the horizon: astronomical dusk);
     /// - direct sunlight reddens from white (`e ≥ 30°`) to orange at the horizon and fades
     ///   out by `smoothstep(-2°, 10°, e)`: nothing below 2° under the horizon, half at 4°
-    ///   (the dusk preset), whole from 10°.
+    ///   (the dusk preset), whole from 10°;
+    /// - lit textures and lights come on as the sun goes down, `1 − smoothstep(−6°, 12°, e)`:
+    ///   off from 12° up (noon), a third on at the dusk preset's 4°, full from 6° below the
+    ///   horizon (civil dusk) on.
     pub fn of(sun: Sun) -> Lighting {
         let e = if sun.elevation_deg.is_finite() {
             sun.elevation_deg
@@ -199,6 +205,7 @@ impl Lighting {
             ground_ambient: sky_ambient * GROUND_BOUNCE,
             horizon: blend(|m| m.horizon),
             zenith: blend(|m| m.zenith),
+            night: 1.0 - smoothstep(-6.0, 12.0, e),
         }
     }
 
@@ -287,6 +294,16 @@ mod tests {
         // Dusk light is warm; the night's ambient bluish and dim.
         assert!(dusk.sun_color.x > 2.0 * dusk.sun_color.z);
         assert!(night.sky_ambient.z > night.sky_ambient.x && lum(night.sky_ambient) < 0.1);
+        // Lit textures and lights: off at noon, partly on at dusk, fully on at night.
+        assert_eq!(noon.night, 0.0);
+        assert!(dusk.night > 0.2 && dusk.night < 0.6, "{}", dusk.night);
+        assert_eq!(night.night, 1.0);
+        let mut last = 0.0;
+        for e in (-30..=90).rev() {
+            let n = Lighting::of(Sun::new(e as f32, 0.0)).night;
+            assert!(n >= last, "rises as the sun goes down ({e}°)");
+            last = n;
+        }
         // Noon keeps agview's old ambient share.
         assert!((noon.sky_ambient - DAY.horizon * 0.38).length() < 1e-3);
     }
