@@ -927,7 +927,7 @@ impl App {
         }
         // `--presented-frame`: this frame, as it goes to the window, copied for reading.
         let presented = presented_due.then(|| {
-            let copy = ReadBack::copy(ctx, &mut encoder, &frame.texture, w, h);
+            let copy = ReadBack::copy(ctx, &mut encoder, &frame.texture);
             (copy, g.config.format, g.config.usage)
         });
         ctx.queue
@@ -1546,7 +1546,7 @@ pub fn capture(
                 Some(f) => f(&mut encoder, &view),
                 None => Vec::new(),
             };
-            let copy = ReadBack::copy(ctx, &mut encoder, &texture, width, height);
+            let copy = ReadBack::copy(ctx, &mut encoder, &texture);
             ctx.queue
                 .submit(first.into_iter().chain([encoder.finish()]));
             (texture, copy)
@@ -1568,48 +1568,18 @@ struct ReadBack {
 }
 
 impl ReadBack {
-    /// Records the copy of `texture`'s `width × height` pixels (4 bytes each).
+    /// Records the copy of `texture`'s pixels (4 bytes each).
     fn copy(
         ctx: &crate::render::GpuContext,
         encoder: &mut wgpu::CommandEncoder,
         texture: &wgpu::Texture,
-        width: u32,
-        height: u32,
     ) -> Self {
-        let align = wgpu::COPY_BYTES_PER_ROW_ALIGNMENT;
-        let padded = (width * 4).div_ceil(align) * align;
-        let buffer = ctx.device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("frame read-back"),
-            size: u64::from(padded) * u64::from(height),
-            usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::MAP_READ,
-            mapped_at_creation: false,
-        });
-        encoder.copy_texture_to_buffer(
-            wgpu::TexelCopyTextureInfo {
-                texture,
-                mip_level: 0,
-                origin: wgpu::Origin3d::ZERO,
-                aspect: wgpu::TextureAspect::All,
-            },
-            wgpu::TexelCopyBufferInfo {
-                buffer: &buffer,
-                layout: wgpu::TexelCopyBufferLayout {
-                    offset: 0,
-                    bytes_per_row: Some(padded),
-                    rows_per_image: Some(height),
-                },
-            },
-            wgpu::Extent3d {
-                width,
-                height,
-                depth_or_array_layers: 1,
-            },
-        );
+        let (buffer, padded) = crate::render::copy_to_buffer(&ctx.device, encoder, texture);
         ReadBack {
             buffer,
             padded,
-            width,
-            height,
+            width: texture.width(),
+            height: texture.height(),
         }
     }
 
@@ -1620,35 +1590,9 @@ impl ReadBack {
         ctx: &crate::render::GpuContext,
         format: wgpu::TextureFormat,
     ) -> Result<image::RgbaImage, String> {
-        let ReadBack {
-            buffer,
-            padded,
-            width,
-            height,
-        } = self;
-        let (tx, rx) = std::sync::mpsc::channel();
-        buffer.map_async(wgpu::MapMode::Read, .., move |r| {
-            let _ = tx.send(r);
-        });
-        ctx.device
-            .poll(wgpu::PollType::wait_indefinitely())
+        let (width, height) = (self.width, self.height);
+        let mut pixels = crate::render::read_back(ctx, &self.buffer, self.padded, width, height)
             .map_err(|e| e.to_string())?;
-        rx.recv()
-            .map_err(|e| e.to_string())?
-            .map_err(|e| e.to_string())?;
-        let row = width as usize * 4;
-        let mut pixels = Vec::with_capacity(row * height as usize);
-        {
-            let data = buffer.get_mapped_range(..).map_err(|e| e.to_string())?;
-            for y in 0..height as usize {
-                let start = y * padded as usize;
-                let Some(src) = data.get(start..start + row) else {
-                    return Err("read-back buffer is short".into());
-                };
-                pixels.extend_from_slice(src);
-            }
-        }
-        buffer.unmap();
         if matches!(
             format,
             wgpu::TextureFormat::Bgra8Unorm | wgpu::TextureFormat::Bgra8UnormSrgb

@@ -477,6 +477,7 @@ pub(crate) struct GpuCull {
 /// The buffers two views of one window of instances can share: their passes are recorded
 /// one view after the other (a view is culled and drawn before the next is culled), so the
 /// slots, sums, lists and draws of one are free once it is drawn.
+#[derive(Clone)]
 struct SharedBuffers {
     instances: wgpu::Buffer,
     page: Range<u32>,
@@ -484,6 +485,52 @@ struct SharedBuffers {
     slot_buffer: wgpu::Buffer,
     sums: wgpu::Buffer,
     visible: wgpu::Buffer,
+}
+
+impl SharedBuffers {
+    /// The culling passes' group 0 for one view (`view_buffer`) over these buffers.
+    fn view_group(
+        &self,
+        device: &wgpu::Device,
+        pipes: &CullPipelines,
+        view_buffer: &wgpu::Buffer,
+        args: &wgpu::Buffer,
+        counters: &wgpu::Buffer,
+    ) -> wgpu::BindGroup {
+        fn at(binding: u32, buffer: &wgpu::Buffer) -> wgpu::BindGroupEntry<'_> {
+            wgpu::BindGroupEntry {
+                binding,
+                resource: buffer.as_entire_binding(),
+            }
+        }
+        device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("cull view"),
+            layout: &pipes.view_layout,
+            entries: &[
+                at(0, view_buffer),
+                wgpu::BindGroupEntry {
+                    binding: 1,
+                    resource: self.window(),
+                },
+                at(2, &self.segment_buffer),
+                at(3, &self.slot_buffer),
+                at(4, &self.sums),
+                at(5, &self.visible),
+                at(6, args),
+                at(7, counters),
+            ],
+        })
+    }
+
+    /// The window of the instance buffer these slots cover.
+    fn window(&self) -> wgpu::BindingResource<'_> {
+        let size = std::mem::size_of::<InstanceGpu>() as u64;
+        wgpu::BindingResource::Buffer(wgpu::BufferBinding {
+            buffer: &self.instances,
+            offset: u64::from(self.page.start) * size,
+            size: wgpu::BufferSize::new(u64::from(self.page.len() as u32).max(1) * size),
+        })
+    }
 }
 
 impl GpuCull {
@@ -497,14 +544,6 @@ impl GpuCull {
         segments: Vec<SegmentGpu>,
         owners: Vec<(usize, usize)>,
     ) -> Self {
-        let size = std::mem::size_of::<InstanceGpu>() as u64;
-        let window = || {
-            wgpu::BindingResource::Buffer(wgpu::BufferBinding {
-                buffer: instances,
-                offset: u64::from(page.start) * size,
-                size: wgpu::BufferSize::new(u64::from(page.len() as u32).max(1) * size),
-            })
-        };
         let slots: u32 = segments.iter().map(|s| s.count).sum();
         // The scan's levels: level 0 holds a total per workgroup of slots, each next level a
         // total per workgroup of the one below, up to a level one workgroup scans whole.
@@ -577,29 +616,15 @@ impl GpuCull {
             contents: &step_data,
             usage: wgpu::BufferUsages::UNIFORM,
         });
-        fn entry(binding: u32, buffer: &wgpu::Buffer) -> wgpu::BindGroupEntry<'_> {
-            wgpu::BindGroupEntry {
-                binding,
-                resource: buffer.as_entire_binding(),
-            }
-        }
-        let view_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("cull view"),
-            layout: &pipes.view_layout,
-            entries: &[
-                entry(0, &view_buffer),
-                wgpu::BindGroupEntry {
-                    binding: 1,
-                    resource: window(),
-                },
-                entry(2, &segment_buffer),
-                entry(3, &slot_buffer),
-                entry(4, &sums),
-                entry(5, &visible),
-                entry(6, &args),
-                entry(7, &counters),
-            ],
-        });
+        let shared = SharedBuffers {
+            instances: instances.clone(),
+            page,
+            segment_buffer,
+            slot_buffer,
+            sums,
+            visible,
+        };
+        let view_group = shared.view_group(device, pipes, &view_buffer, &args, &counters);
         let step_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
             label: Some("cull step"),
             layout: &pipes.step_layout,
@@ -618,18 +643,21 @@ impl GpuCull {
             entries: &[
                 wgpu::BindGroupEntry {
                     binding: 0,
-                    resource: window(),
+                    resource: shared.window(),
                 },
-                entry(1, &visible),
+                wgpu::BindGroupEntry {
+                    binding: 1,
+                    resource: shared.visible.as_entire_binding(),
+                },
             ],
         });
         let bytes = [
-            &slot_buffer,
-            &sums,
-            &visible,
+            &shared.slot_buffer,
+            &shared.sums,
+            &shared.visible,
             &args,
             &counters,
-            &segment_buffer,
+            &shared.segment_buffer,
         ]
         .iter()
         .map(|b| b.size())
@@ -649,14 +677,7 @@ impl GpuCull {
             scans,
             adds,
             bytes,
-            shared: SharedBuffers {
-                instances: instances.clone(),
-                page,
-                segment_buffer,
-                slot_buffer,
-                sums,
-                visible,
-            },
+            shared,
         }
     }
 
@@ -671,34 +692,7 @@ impl GpuCull {
             usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
             mapped_at_creation: false,
         });
-        let size = std::mem::size_of::<InstanceGpu>() as u64;
-        fn at(binding: u32, buffer: &wgpu::Buffer) -> wgpu::BindGroupEntry<'_> {
-            wgpu::BindGroupEntry {
-                binding,
-                resource: buffer.as_entire_binding(),
-            }
-        }
-        let view_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("cull view"),
-            layout: &pipes.view_layout,
-            entries: &[
-                at(0, &view_buffer),
-                wgpu::BindGroupEntry {
-                    binding: 1,
-                    resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
-                        buffer: &s.instances,
-                        offset: u64::from(s.page.start) * size,
-                        size: wgpu::BufferSize::new(u64::from(s.page.len() as u32).max(1) * size),
-                    }),
-                },
-                at(2, &s.segment_buffer),
-                at(3, &s.slot_buffer),
-                at(4, &s.sums),
-                at(5, &s.visible),
-                at(6, &self.args),
-                at(7, &self.counters),
-            ],
-        });
+        let view_group = s.view_group(device, pipes, &view_buffer, &self.args, &self.counters);
         GpuCull {
             segments: self.segments.clone(),
             owners: self.owners.clone(),
@@ -712,14 +706,7 @@ impl GpuCull {
             draw_group: self.draw_group.clone(),
             scans: self.scans.clone(),
             adds: self.adds.clone(),
-            shared: SharedBuffers {
-                instances: s.instances.clone(),
-                page: s.page.clone(),
-                segment_buffer: s.segment_buffer.clone(),
-                slot_buffer: s.slot_buffer.clone(),
-                sums: s.sums.clone(),
-                visible: s.visible.clone(),
-            },
+            shared: s.clone(),
         }
     }
 

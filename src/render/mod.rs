@@ -66,6 +66,7 @@ pub use context::{GpuContext, RenderError};
 pub use cull::{CullStats, Culling};
 pub use framing::Framing;
 
+pub(crate) use headless::{copy_to_buffer, read_back};
 pub use headless::{render_to_rgba, write_png, Headless};
 pub use overlay::Overlays;
 pub use pipelines::{DrawStats, FrameTargets, Renderer};
