@@ -2732,7 +2732,7 @@ fn sample_props_lamps_at_night() {
     // Sodium-orange glow: bright, red well over blue.
     let glowing = |img: &image::RgbaImage| {
         img.pixels()
-            .filter(|p| p[0] > 160 && p[0] > p[2] + 80)
+            .filter(|p| p[0] > 160 && u16::from(p[0]) > u16::from(p[2]) + 80)
             .count()
     };
     assert!(
