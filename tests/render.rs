@@ -2685,7 +2685,7 @@ fn noon_versus_night_with_a_lit_texture() {
     // Warm, bright window pixels: many at night with the lit texture, none without it.
     let glowing = |img: &image::RgbaImage| {
         img.pixels()
-            .filter(|p| p[0] > 150 && p[1] > 100 && p[0] > p[2] + 60)
+            .filter(|p| p[0] > 150 && p[1] > 100 && u16::from(p[0]) > u16::from(p[2]) + 60)
             .count()
     };
     assert!(
@@ -2777,7 +2777,7 @@ fn lights_follow_their_objects_lod_and_density() {
         };
         let img = render(&scene, &art, &terrain, &params, 160, 120);
         img.pixels()
-            .filter(|p| p[0] > 120 && p[0] > p[2] + 50)
+            .filter(|p| p[0] > 120 && u16::from(p[0]) > u16::from(p[2]) + 50)
             .count()
     };
     assert!(glowing(60.0, 6) > 4, "no glow in its LOD");
@@ -2896,7 +2896,7 @@ fn facade_lit_texture_glows_at_night() {
     let night = agview::render::Sun::NIGHT;
     let warm = |img: &image::RgbaImage| {
         img.pixels()
-            .filter(|p| p[0] > 200 && p[0] > p[2] + 80)
+            .filter(|p| p[0] > 200 && u16::from(p[0]) > u16::from(p[2]) + 80)
             .count()
     };
     let glowing = warm(&render(&scene, &lit, &terrain, &at(night), 160, 120));
