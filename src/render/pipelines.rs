@@ -746,31 +746,7 @@ impl Renderer {
             self.draw_objects(&mut pass, o, &lists, pipelines, &mut stats);
         }
 
-        if let Some(fc) = scene.facades.as_ref().filter(|_| f.show_facades) {
-            pass.set_pipeline(&self.facades);
-            pass.set_vertex_buffer(0, fc.vertices.slice(..));
-            pass.set_index_buffer(fc.indices.slice(..), wgpu::IndexFormat::Uint32);
-            for (material, indices) in &fc.draws {
-                if indices.is_empty() {
-                    continue;
-                }
-                pass.set_bind_group(1, material, &[]);
-                pass.draw_indexed(indices.clone(), 0, 0..1);
-                stats.draw_calls += 1;
-                stats.triangles += u64::from(indices.len() as u32 / 3);
-            }
-        }
-
-        if let Some(t) = scene.trees.as_ref().filter(|_| f.show_trees) {
-            pass.set_pipeline(&self.trees);
-            pass.set_vertex_buffer(0, t.instances.slice(..));
-            for (g, material) in &t.groups {
-                pass.set_bind_group(1, material, &[]);
-                pass.draw(0..g.vertices(), g.first..g.first + g.count);
-                stats.draw_calls += 1;
-                stats.triangles += u64::from(g.vertices() / 3) * u64::from(g.count);
-            }
-        }
+        self.draw_facades_and_trees(&mut pass, scene, (&self.facades, &self.trees), &mut stats);
 
         // The sky, where nothing above was drawn.
         pass.set_pipeline(&self.sky);
@@ -866,8 +842,22 @@ impl Renderer {
             );
             self.draw_objects(&mut pass, o, &lists, pipelines, stats);
         }
+        let pipelines = (&self.shadow_facades, &self.shadow_trees);
+        self.draw_facades_and_trees(&mut pass, scene, pipelines, stats);
+    }
+
+    /// The facades and the trees (those the frame shows), with `pipelines` (facades, trees)
+    /// of the camera's pass or the shadow map's.
+    fn draw_facades_and_trees(
+        &self,
+        pass: &mut wgpu::RenderPass<'_>,
+        scene: &SceneGpu,
+        pipelines: (&wgpu::RenderPipeline, &wgpu::RenderPipeline),
+        stats: &mut DrawStats,
+    ) {
+        let f = &scene.frame;
         if let Some(fc) = scene.facades.as_ref().filter(|_| f.show_facades) {
-            pass.set_pipeline(&self.shadow_facades);
+            pass.set_pipeline(pipelines.0);
             pass.set_vertex_buffer(0, fc.vertices.slice(..));
             pass.set_index_buffer(fc.indices.slice(..), wgpu::IndexFormat::Uint32);
             for (material, indices) in &fc.draws {
@@ -881,7 +871,7 @@ impl Renderer {
             }
         }
         if let Some(t) = scene.trees.as_ref().filter(|_| f.show_trees) {
-            pass.set_pipeline(&self.shadow_trees);
+            pass.set_pipeline(pipelines.1);
             pass.set_vertex_buffer(0, t.instances.slice(..));
             for (g, material) in &t.groups {
                 pass.set_bind_group(1, material, &[]);
