@@ -348,18 +348,10 @@ fn solid(name: &str, rgba: [u8; 4]) -> ImageData {
     image_from(name, 4, 4, |_, _| rgba)
 }
 
-/// A box mesh (OBJ8 axes: x east, y up, z south) `w × d` meters, `h` tall, uv 0..1 per
-/// face, with an optional second LOD.
-fn box_mesh(name: &str, w: f32, d: f32, h: f32, texture: Option<usize>) -> MeshArt {
-    let (x, z) = (w * 0.5, d * 0.5);
-    let mut m = MeshArt {
-        name: name.into(),
-        texture,
-        bounds_min: [-x, 0.0, -z],
-        bounds_max: [x, h, z],
-        ..MeshArt::default()
-    };
-    let faces: [([[f32; 3]; 4], [f32; 3]); 5] = [
+/// The four walls and the roof of a box `2x × 2z`, `h` tall (OBJ8 axes), each face's
+/// corners counter-clockwise seen from outside, with its outward normal.
+fn box_faces(x: f32, z: f32, h: f32) -> [([[f32; 3]; 4], [f32; 3]); 5] {
+    [
         (
             [[-x, 0.0, z], [x, 0.0, z], [x, h, z], [-x, h, z]],
             [0.0, 0.0, 1.0],
@@ -380,7 +372,21 @@ fn box_mesh(name: &str, w: f32, d: f32, h: f32, texture: Option<usize>) -> MeshA
             [[-x, h, z], [x, h, z], [x, h, -z], [-x, h, -z]],
             [0.0, 1.0, 0.0],
         ),
-    ];
+    ]
+}
+
+/// A box mesh (OBJ8 axes: x east, y up, z south) `w × d` meters, `h` tall, uv 0..1 per
+/// face, with an optional second LOD.
+fn box_mesh(name: &str, w: f32, d: f32, h: f32, texture: Option<usize>) -> MeshArt {
+    let (x, z) = (w * 0.5, d * 0.5);
+    let mut m = MeshArt {
+        name: name.into(),
+        texture,
+        bounds_min: [-x, 0.0, -z],
+        bounds_max: [x, h, z],
+        ..MeshArt::default()
+    };
+    let faces = box_faces(x, z, h);
     for (corners, n) in faces {
         let base = m.vertices.len() as u32;
         for (k, p) in corners.iter().enumerate() {
@@ -1159,28 +1165,7 @@ fn bc_compressed_textures() {
 /// (counter-clockwise seen from outside), then `attr` before its `TRIS`.
 fn wrong_winding_box(attr: &str) -> String {
     let (x, z, h) = (6.0f32, 6.0f32, 8.0f32);
-    let faces: [([[f32; 3]; 4], [f32; 3]); 5] = [
-        (
-            [[-x, 0.0, z], [x, 0.0, z], [x, h, z], [-x, h, z]],
-            [0.0, 0.0, 1.0],
-        ),
-        (
-            [[x, 0.0, -z], [-x, 0.0, -z], [-x, h, -z], [x, h, -z]],
-            [0.0, 0.0, -1.0],
-        ),
-        (
-            [[x, 0.0, z], [x, 0.0, -z], [x, h, -z], [x, h, z]],
-            [1.0, 0.0, 0.0],
-        ),
-        (
-            [[-x, 0.0, -z], [-x, 0.0, z], [-x, h, z], [-x, h, -z]],
-            [-1.0, 0.0, 0.0],
-        ),
-        (
-            [[-x, h, z], [x, h, z], [x, h, -z], [-x, h, -z]],
-            [0.0, 1.0, 0.0],
-        ),
-    ];
+    let faces = box_faces(x, z, h);
     let mut src = String::from("A\n800\nOBJ\n\nPOINT_COUNTS 20 0 0 30\n");
     for (corners, n) in faces {
         for p in corners {

@@ -310,13 +310,12 @@ fn a_headless_render_without_a_display_prints_no_error() {
     }
 }
 
-#[test]
-fn window_screenshot_matches_the_headless_render() {
-    let x = Xvfb::start();
-    let dir = TempDir::new("match");
+/// The assets the window tests compare with `render`: a point, a block with an overlay,
+/// and a string from above at a lower density.
+fn window_cases() -> Vec<(&'static str, Vec<String>)> {
     let block = sample("polygons/block_100x80.geojson");
     let lake = sample("polygons/lakeside.geojson");
-    let cases: Vec<(&str, Vec<String>)> = vec![
+    vec![
         (
             "plaza",
             vec![sample("autogen/plaza.agp").display().to_string()],
@@ -343,7 +342,25 @@ fn window_screenshot_matches_the_headless_render() {
                 "3".into(),
             ],
         ),
-    ];
+    ]
+}
+
+/// `agview render ARGS --size 320x240 --out OUT`, which must succeed.
+fn render_320x240(args: &[String], out: &Path, name: &str) {
+    let mut render = agview();
+    render
+        .arg("render")
+        .args(args)
+        .args(["--size", "320x240", "--out"])
+        .arg(out);
+    run_ok(render, &format!("agview render ({name})"));
+}
+
+#[test]
+fn window_screenshot_matches_the_headless_render() {
+    let x = Xvfb::start();
+    let dir = TempDir::new("match");
+    let cases = window_cases();
     for (name, args) in cases {
         let shot = dir.0.join(format!("{name}-window.png"));
         let headless = dir.0.join(format!("{name}-headless.png"));
@@ -354,13 +371,7 @@ fn window_screenshot_matches_the_headless_render() {
             .arg(&shot);
         let err = run_ok(view, &format!("agview view ({name})"));
         assert!(err.contains("first frame after"), "{err}");
-        let mut render = agview();
-        render
-            .arg("render")
-            .args(&args)
-            .args(["--size", "320x240", "--out"])
-            .arg(&headless);
-        run_ok(render, &format!("agview render ({name})"));
+        render_320x240(&args, &headless, name);
         assert_eq!(load(&shot).dimensions(), (320, 240));
         assert_same(&shot, &headless);
     }
@@ -373,23 +384,7 @@ fn window_screenshot_matches_the_headless_render() {
 fn the_presented_frame_matches_the_headless_render() {
     let x = Xvfb::start();
     let dir = TempDir::new("presented");
-    let block = sample("polygons/block_100x80.geojson");
-    let cases: Vec<(&str, Vec<String>)> = vec![
-        (
-            "plaza",
-            vec![sample("autogen/plaza.agp").display().to_string()],
-        ),
-        (
-            "block",
-            vec![
-                sample("autogen/city_block.agb").display().to_string(),
-                "--polygon".into(),
-                block.display().to_string(),
-                "--debug".into(),
-                "polygon".into(),
-            ],
-        ),
-    ];
+    let cases = window_cases();
     for (name, args) in cases {
         let shown = dir.0.join(format!("{name}-presented.png"));
         let headless = dir.0.join(format!("{name}-headless.png"));
@@ -401,13 +396,7 @@ fn the_presented_frame_matches_the_headless_render() {
             .arg(&shown);
         let err = run_ok(view, &format!("agview view ({name})"));
         assert!(err.contains("the presented frame"), "{err}");
-        let mut render = agview();
-        render
-            .arg("render")
-            .args(&args)
-            .args(["--size", "320x240", "--out"])
-            .arg(&headless);
-        run_ok(render, &format!("agview render ({name})"));
+        render_320x240(&args, &headless, name);
         assert_eq!(load(&shown).dimensions(), (320, 240));
         assert_same(&shown, &headless);
     }

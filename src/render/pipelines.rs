@@ -1100,17 +1100,20 @@ impl Raster {
 }
 
 impl PipelineBuilder<'_> {
+    fn module(&self, s: &Spec<'_>) -> wgpu::ShaderModule {
+        self.device
+            .create_shader_module(wgpu::ShaderModuleDescriptor {
+                label: Some(s.label),
+                source: wgpu::ShaderSource::Wgsl(Cow::Borrowed(s.source)),
+            })
+    }
+
     /// The depth-only pipeline of a shadow caster drawn as `s` says, into the shadow map:
     /// both faces, nearer (toward the sun) wins, with a slope-scaled depth bias against
     /// acne; `fragment` names the entry point that discards what the colour pass would
     /// (alpha test, LOD dither), `None` for none.
     fn build_shadow(&self, s: &Spec<'_>, fragment: Option<&str>) -> wgpu::RenderPipeline {
-        let module = self
-            .device
-            .create_shader_module(wgpu::ShaderModuleDescriptor {
-                label: Some(s.label),
-                source: wgpu::ShaderSource::Wgsl(Cow::Borrowed(s.source)),
-            });
+        let module = self.module(s);
         self.device
             .create_render_pipeline(&wgpu::RenderPipelineDescriptor {
                 label: Some(s.label),
@@ -1158,12 +1161,7 @@ impl PipelineBuilder<'_> {
         // The builder's constants (every colour pass) and this pipeline's own.
         let constants: Vec<(&str, f64)> =
             self.constants.iter().chain(r.constants).copied().collect();
-        let module = self
-            .device
-            .create_shader_module(wgpu::ShaderModuleDescriptor {
-                label: Some(s.label),
-                source: wgpu::ShaderSource::Wgsl(Cow::Borrowed(s.source)),
-            });
+        let module = self.module(s);
         self.device
             .create_render_pipeline(&wgpu::RenderPipelineDescriptor {
                 label: Some(s.label),
