@@ -1599,6 +1599,66 @@ fn facades_trees_and_overlays() {
     );
 }
 
+/// Trees are culled by cells: a tree behind the camera and one past its forest's `LOD` are
+/// not drawn, the one ahead is, and the image is the one drawing them all gives (`render`
+/// compares every culling path, `off` drawing every tree).
+#[test]
+fn trees_behind_the_camera_or_past_their_lod_are_not_drawn() {
+    let tree = |y: f32| TreeInstance {
+        pos: [0.0, y],
+        heading: 0.0,
+        ..TreeInstance::default()
+    };
+    let scene = Scene {
+        trees: vec![tree(40.0), tree(-600.0), tree(5_000.0)],
+        forest: refs(&["trees.for"]).pop(),
+        ..Scene::default()
+    };
+    let art = ArtSet {
+        forest: Some(ForestArt {
+            name: "trees.for".into(),
+            missing: false,
+            texture: Some(0),
+            trees: vec![TreeArt {
+                layer: 0,
+                uv: [0.0, 0.0, 1.0, 1.0],
+                width: 7.0,
+                height: 9.0,
+                offset: 0.5,
+                quads: 2,
+                percent: 100.0,
+            }],
+            spacing: [10.0, 10.0],
+            lod: Some(1_000.0),
+        }),
+        images: vec![solid("green", [30, 160, 40, 255])],
+        ..ArtSet::default()
+    };
+    let terrain = Terrain::flat(12_000.0);
+    let params = FrameParams {
+        camera: Camera::free(0.0, 0.0, 3.0, 0.0, 0.0),
+        ..FrameParams::default()
+    };
+    let img = render(&scene, &art, &terrain, &params, 96, 64);
+    // The tree ahead is drawn.
+    assert!(img.pixels().any(|p| p[1] > 120 && p[0] < 80), "no tree");
+    let hl = headless();
+    let mut gpu = hl.upload(&scene, &art, &terrain).expect("upload");
+    hl.render(&mut gpu, &params, 96, 64).expect("render");
+    if gpu.culling() != Some(Culling::Off) {
+        assert_eq!(gpu.trees_submitted(), 1);
+    }
+    // Turned round, the one behind is drawn instead.
+    let back = FrameParams {
+        camera: Camera::free(0.0, 0.0, 3.0, 180.0, 0.0),
+        ..FrameParams::default()
+    };
+    hl.render(&mut gpu, &back, 96, 64).expect("render");
+    if gpu.culling() != Some(Culling::Off) {
+        assert_eq!(gpu.trees_submitted(), 1);
+    }
+}
+
 /// Changing the exaggeration is a uniform: the same uploaded scene, re-rendered, shows a
 /// graded object on a hill top higher up the image.
 #[test]

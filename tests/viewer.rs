@@ -733,6 +733,8 @@ fn bench_tile_prints_the_layout_and_frame_figures_as_one_json_object() {
         "encode_ms",
         "gpu_ms",
         "bytes_per_instance",
+        "first_frame_ms",
+        "on_screen_ms",
         "total_ms",
     ] {
         assert!(j.get(key).is_some(), "no {key} in {j}");

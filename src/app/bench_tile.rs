@@ -45,10 +45,9 @@ impl Default for TileBenchOptions {
 /// Where the tile bench's camera stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum TileCamera {
-    /// The default: from the south-west at 35° over the largest town, 1.5 town radii from
-    /// its middle (the town and its ring of strings fill the image): a view a pilot flying
-    /// over it could have, and one where the haze (40 km visibility) leaves the town
-    /// visible. The rest of the tile is behind the camera or beyond it.
+    /// The default: a pilot's low pass over the largest town ([`town_camera`]): 2 km
+    /// from its middle, from the south-west, 20° down. The houses near the middle are
+    /// within their LOD ranges; the rest of the tile stretches away to the haze.
     #[default]
     Town,
     /// The default framing of the whole tile (from the south-west at 35°): every feature in
@@ -117,8 +116,11 @@ pub struct TileBenchReport {
     pub facades: usize,
     /// Features skipped with an error (none, when the tile is laid out whole).
     pub errors: usize,
-    /// From the start of the load to the end of the last measured frame: the document laid
-    /// out and on screen. The time to generate the document is not in it.
+    /// From the start of the load to the end of the first frame: the document laid out and
+    /// on screen (the target: under 10 s for 100,000 features on 2 cores). The time to
+    /// generate the document is not in it.
+    pub on_screen_ms: f64,
+    /// From the start of the load to the end of the last measured frame.
     pub total_ms: f64,
     /// The frame's figures: upload, draw calls, encode and GPU time, memory.
     #[serde(flatten)]
@@ -155,6 +157,11 @@ impl std::fmt::Display for TileBenchReport {
         writeln!(f, "art:                {:.0} ms", self.art_ms)?;
         writeln!(f, "device:             {:.0} ms", self.device_ms)?;
         writeln!(f, "{}", self.frame)?;
+        writeln!(
+            f,
+            "on screen:          {:.0} ms from the start of the load to the first frame",
+            self.on_screen_ms
+        )?;
         write!(
             f,
             "total:              {:.0} ms from the start of the load to the last frame",
@@ -228,19 +235,28 @@ pub fn run(opts: &TileBenchOptions) -> anyhow::Result<TileBenchReport> {
         trees: scene.stats.trees,
         facades: scene.stats.facades,
         errors,
+        on_screen_ms: frame
+            .first_frame_done
+            .map_or(f64::NAN, |t| (t - started).as_secs_f64() * 1e3),
         total_ms: ms(started),
         frame,
     })
 }
 
-/// [`TileCamera::Town`]: the largest town from the south-west at 35°, 1.5 radii away.
-fn town_camera(tile: &SyntheticTile, scene: &Scene) -> Camera {
+/// [`TileCamera::Town`], and where `agview view --synthetic-tile` opens: a pilot's low pass
+/// over the tile's largest town, 2 km from its middle, from the south-west, 20° down (the
+/// eye some 680 m up). The houses and shops near the middle are within their LOD ranges,
+/// the rest of the town and the tile stretch away to the haze.
+pub fn town_camera(tile: &SyntheticTile, scene: &Scene) -> Camera {
     let (Some(town), Some(geo)) = (tile.towns.first(), scene.geo.as_ref()) else {
         return Camera::frame_scene(scene.bounds());
     };
     let c = crate::input::project([geo.origin_lon, geo.origin_lat], town.center);
-    Camera::orbit([c[0], c[1], 0.0], town.radius_m as f32 * 1.5, 45.0, 35.0)
+    Camera::orbit([c[0], c[1], 0.0], TOWN_CAMERA_DISTANCE_M, 45.0, 20.0)
 }
+
+/// How far [`town_camera`] stands from the town's middle, meters.
+const TOWN_CAMERA_DISTANCE_M: f32 = 2000.0;
 
 fn ms(since: Instant) -> f64 {
     since.elapsed().as_secs_f64() * 1e3

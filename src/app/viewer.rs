@@ -34,7 +34,7 @@ use winit::keyboard::{KeyCode, PhysicalKey};
 use winit::window::{Window, WindowId};
 
 use crate::app::camera_control::{CameraControl, Held};
-use crate::app::options::{parse_size, RenderArgs, TerrainSpec};
+use crate::app::options::{parse_size, CameraSpec, RenderArgs, TerrainSpec};
 use crate::app::panel::{self, Action, Controls, Layers, TerrainKind};
 use crate::app::reload::{FileWatcher, Gpu, LoadJob, Loader, Outcome, Ready, Trigger};
 use crate::app::screenshot;
@@ -122,7 +122,7 @@ pub fn run(mut args: ViewArgs) -> anyhow::Result<ExitCode> {
     // The synthetic tile is a document like any other: written to the temporary folder (never
     // beside the user's files) and opened as the asset, so the load, the panel and hot
     // reload are the documents' own. It is removed when the window closes.
-    let _synthetic_tile = match args.synthetic_tile {
+    let (_synthetic_doc, synthetic_tile) = match args.synthetic_tile {
         Some(n) => {
             let assets = crate::document::synthetic::sample_assets().map_err(anyhow::Error::msg)?;
             let tile = crate::document::synthetic::synthetic_tile(n, &assets);
@@ -132,9 +132,9 @@ pub fn run(mut args: ViewArgs) -> anyhow::Result<ExitCode> {
                 })?;
             eprintln!("synthetic tile of {n} feature(s): {}", doc.path.display());
             args.asset = doc.path.clone();
-            Some(doc)
+            (Some(doc), Some(tile))
         }
-        None => None,
+        None => (None, None),
     };
     if let Some(shot) = &args.screenshot {
         let dir = match shot.parent() {
@@ -188,6 +188,7 @@ pub fn run(mut args: ViewArgs) -> anyhow::Result<ExitCode> {
         job,
         event_loop.create_proxy(),
     );
+    app.synthetic_tile = synthetic_tile;
     event_loop.set_control_flow(ControlFlow::Wait);
     event_loop.run_app(&mut app)?;
     let (n, sum, max) = app.timing;
@@ -243,6 +244,9 @@ struct App {
     error: Option<String>,
     loading: bool,
     cam: Option<CameraControl>,
+    /// The synthetic tile shown (`--synthetic-tile`): the window opens over its largest
+    /// town, as `bench tile` measures it, rather than on the whole tile from 160 km.
+    synthetic_tile: Option<crate::document::synthetic::SyntheticTile>,
     controls: Controls,
     minimized: bool,
     last_frame: Instant,
@@ -320,6 +324,7 @@ impl App {
         };
         App {
             launch,
+            synthetic_tile: None,
             loader,
             watcher,
             job,
@@ -523,10 +528,13 @@ impl App {
         match &mut self.cam {
             Some(c) => c.set_framing(framing.clone()),
             None => {
-                self.cam = Some(CameraControl::new(
-                    self.args.render.camera_for(&framing),
-                    framing.clone(),
-                ))
+                let camera = match (&self.synthetic_tile, self.args.render.camera) {
+                    (Some(tile), CameraSpec::Orbit) => {
+                        super::bench_tile::town_camera(tile, &view.loaded.scene)
+                    }
+                    _ => self.args.render.camera_for(&framing),
+                };
+                self.cam = Some(CameraControl::new(camera, framing.clone()))
             }
         }
         if let Trigger::Files(t) = trigger {

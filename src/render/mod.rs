@@ -12,7 +12,9 @@
 //!   ([`SceneGpu::set_terrain`]).
 //! - Culling ([`Culling`], `cull.rs`): per frame and view, compute passes keep the instances
 //!   in the frustum, their LOD bands and the density, in order-keeping lists drawn with
-//!   indirect draws; a CPU path for adapters without compute or indirect draws.
+//!   indirect draws; a CPU path for adapters without compute or indirect draws. Trees and
+//!   tile pieces are culled by cells on the CPU (`cells.rs`): runs of records with their
+//!   boxes, tested per view.
 //! - [`FrameParams`]: the camera and toggles of one frame, written to a uniform buffer by
 //!   [`SceneGpu::prepare`], which also chooses the terrain chunks to draw.
 //!
@@ -37,6 +39,7 @@
 
 mod bench;
 mod camera;
+mod cells;
 mod context;
 mod cull;
 mod draped;

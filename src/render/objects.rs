@@ -229,7 +229,14 @@ impl ObjectSet {
                 .filter(|l| l.index_count >= 3)
                 .map(|l| LodRange {
                     near: l.near.max(0.0),
-                    far: if l.far > l.near { l.far } else { INFINITE_LOD },
+                    // `f32::MAX` is the implicit LOD of a file without `ATTR_LOD`.
+                    far: if l.far == f32::MAX {
+                        default_far(bounds)
+                    } else if l.far > l.near {
+                        l.far
+                    } else {
+                        INFINITE_LOD
+                    },
                     first_index: first + l.first_index,
                     index_count: l.index_count - l.index_count % 3,
                     material: l.material,
@@ -497,6 +504,32 @@ mod tests {
         assert_eq!(set.batches[0].texture, TexSource::Checker);
         assert!(set.batches[2].placeholder);
         assert!(set.warnings.is_empty());
+    }
+
+    #[test]
+    fn the_implicit_lod_of_a_file_without_attr_lod_ends_at_the_default_range() {
+        // What the OBJ8 reader gives a file without `ATTR_LOD`: one LOD to `f32::MAX`. Drawn
+        // to the horizon it made a tile seen from 11 km up submit 33 M triangles of houses.
+        let mut mesh = tri_mesh();
+        mesh.lods.truncate(1);
+        mesh.lods[0].far = f32::MAX;
+        let art = ArtSet {
+            meshes: vec![mesh],
+            ..ArtSet::default()
+        };
+        let set = ObjectSet::build(&Scene::default(), &art, &Terrain::flat(100.0));
+        // A 2 m wide triangle: 500 radii of 1 m.
+        assert_eq!(set.batches[0].lods[0].far, 500.0);
+        // An explicit range is kept.
+        let set = ObjectSet::build(
+            &Scene::default(),
+            &ArtSet {
+                meshes: vec![tri_mesh()],
+                ..ArtSet::default()
+            },
+            &Terrain::flat(100.0),
+        );
+        assert_eq!(set.batches[0].lods[1].far, 1000.0);
     }
 
     #[test]

@@ -702,13 +702,14 @@ impl Renderer {
             pass.set_pipeline(&self.tiles);
         }
         for draw in order {
-            let (material, vertices, indices, range) = match draw {
+            let (material, vertices, indices, ranges) = match draw {
+                // A segment of tiles: its runs in view (`SceneGpu::prepare`).
                 GroundDraw::Tiles(i) => match tiles {
                     Some(t) => (
                         &t.material,
                         &t.vertices,
                         &t.indices,
-                        t.segments[i].1.clone(),
+                        t.runs.get(i).map_or(&[][..], |r| &r[..]),
                     ),
                     None => continue,
                 },
@@ -717,20 +718,22 @@ impl Renderer {
                         &d.groups[i].1,
                         &d.vertices,
                         &d.indices,
-                        d.groups[i].2.clone(),
+                        std::slice::from_ref(&d.groups[i].2),
                     ),
                     None => continue,
                 },
             };
-            if range.is_empty() {
+            if ranges.iter().all(|r| r.is_empty()) {
                 continue;
             }
             pass.set_bind_group(1, material, &[]);
             pass.set_vertex_buffer(0, vertices.slice(..));
             pass.set_index_buffer(indices.slice(..), wgpu::IndexFormat::Uint32);
-            stats.triangles += u64::from(range.len() as u32 / 3);
-            pass.draw_indexed(range, 0, 0..1);
-            stats.draw_calls += 1;
+            for range in ranges.iter().filter(|r| !r.is_empty()) {
+                stats.triangles += u64::from(range.len() as u32 / 3);
+                pass.draw_indexed(range.clone(), 0, 0..1);
+                stats.draw_calls += 1;
+            }
         }
 
         if let Some(o) = scene.objects.as_ref().filter(|_| f.show_objects) {
@@ -746,7 +749,13 @@ impl Renderer {
             self.draw_objects(&mut pass, o, &lists, pipelines, &mut stats);
         }
 
-        self.draw_facades_and_trees(&mut pass, scene, (&self.facades, &self.trees), &mut stats);
+        self.draw_facades_and_trees(
+            &mut pass,
+            scene,
+            (&self.facades, &self.trees),
+            false,
+            &mut stats,
+        );
 
         // The sky, where nothing above was drawn.
         pass.set_pipeline(&self.sky);
@@ -843,16 +852,17 @@ impl Renderer {
             self.draw_objects(&mut pass, o, &lists, pipelines, stats);
         }
         let pipelines = (&self.shadow_facades, &self.shadow_trees);
-        self.draw_facades_and_trees(&mut pass, scene, pipelines, stats);
+        self.draw_facades_and_trees(&mut pass, scene, pipelines, true, stats);
     }
 
     /// The facades and the trees (those the frame shows), with `pipelines` (facades, trees)
-    /// of the camera's pass or the shadow map's.
+    /// of the camera's pass or the shadow map's (`shadow`: the trees culled for the sun).
     fn draw_facades_and_trees(
         &self,
         pass: &mut wgpu::RenderPass<'_>,
         scene: &SceneGpu,
         pipelines: (&wgpu::RenderPipeline, &wgpu::RenderPipeline),
+        shadow: bool,
         stats: &mut DrawStats,
     ) {
         let f = &scene.frame;
@@ -873,11 +883,21 @@ impl Renderer {
         if let Some(t) = scene.trees.as_ref().filter(|_| f.show_trees) {
             pass.set_pipeline(pipelines.1);
             pass.set_vertex_buffer(0, t.instances.slice(..));
-            for (g, material) in &t.groups {
+            let runs = if shadow {
+                &t.shadow_runs
+            } else {
+                &t.camera_runs
+            };
+            for ((g, material), runs) in t.groups.iter().zip(runs) {
+                if runs.is_empty() {
+                    continue;
+                }
                 pass.set_bind_group(1, material, &[]);
-                pass.draw(0..g.vertices(), g.first..g.first + g.count);
-                stats.draw_calls += 1;
-                stats.triangles += u64::from(g.vertices() / 3) * u64::from(g.count);
+                for run in runs {
+                    pass.draw(0..g.vertices(), run.clone());
+                    stats.draw_calls += 1;
+                    stats.triangles += u64::from(g.vertices() / 3) * u64::from(run.len() as u32);
+                }
             }
         }
     }

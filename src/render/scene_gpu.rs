@@ -16,6 +16,7 @@ use crate::art::ArtSet;
 use crate::scene::Scene;
 use crate::terrain::Terrain;
 
+use super::cells::{self, Cell, CellView};
 use super::context::{GpuContext, RenderError};
 use super::cull::{self, CullStats, CullView, Culling, GpuCull, SegmentGpu, ViewGpu};
 use super::draped::DrapedSet;
@@ -92,6 +93,10 @@ pub(crate) struct TilesGpu {
     pub material: wgpu::BindGroup,
     /// Index ranges by layer group, in drawing order (see `tiles::TileMesh::segments`).
     pub segments: Vec<((u32, i32), Range<u32>)>,
+    /// Each segment's cells: runs of its pieces, in drawing order (`tiles::cells`).
+    cells: Vec<Vec<Cell>>,
+    /// Each segment's index runs in the camera's view, from the last `prepare`.
+    pub runs: Vec<Vec<Range<u32>>>,
 }
 
 /// The draped parts of objects (`draped::DrapedSet`): drawn with the tiles' pipeline.
@@ -327,8 +332,30 @@ pub(crate) struct FacadesGpu {
 pub(crate) struct TreesGpu {
     /// One record per tree (`trees::TreeInstanceGpu`).
     pub instances: wgpu::Buffer,
-    /// One draw per forest: its instances and its material.
+    /// One group per forest (its instances, its cells, how far its trees are drawn) and
+    /// its material.
     pub groups: Vec<(trees::TreeGroup, wgpu::BindGroup)>,
+    cells: Vec<Cell>,
+    /// Each group's runs of instances in the camera's view and in the sun's, from the last
+    /// `prepare`.
+    pub camera_runs: Vec<Vec<Range<u32>>>,
+    pub shadow_runs: Vec<Vec<Range<u32>>>,
+}
+
+impl TreesGpu {
+    /// Each group's runs in `view`: its cells there, or all its trees when not `culled`.
+    fn runs(&self, view: &CellView, culled: bool) -> Vec<Vec<Range<u32>>> {
+        self.groups
+            .iter()
+            .map(|(g, _)| {
+                if culled {
+                    cells::visible(&self.cells[g.cells.clone()], view)
+                } else {
+                    std::iter::once(g.first..g.first + g.count).collect()
+                }
+            })
+            .collect()
+    }
 }
 
 pub(crate) struct LinesGpu {
@@ -422,6 +449,12 @@ pub struct SceneGpu {
     resolution: u32,
     exaggeration: f32,
     tile_lod: f32,
+    /// The height field's lowest and highest raw heights (m): what cells are culled over.
+    ground: (f32, f32),
+    /// Whether trees and tile pieces are culled by cells (on every culling path but `off`).
+    cells_culled: bool,
+    /// The culling path last asked for.
+    path: Culling,
     density: u8,
     stats: SceneGpuStats,
     warnings: Vec<String>,
@@ -753,6 +786,12 @@ impl SceneGpu {
                     ),
                     indices: buffer("tile indices", bytemuck::cast_slice(&mesh.indices), index),
                     material: material(view, MaterialUniforms::plain([1.0; 3], 0.0)),
+                    cells: mesh
+                        .segments
+                        .iter()
+                        .map(|(_, r)| tiles::cells(&mesh, r.clone()))
+                        .collect(),
+                    runs: mesh.segments.iter().map(|(_, r)| vec![r.clone()]).collect(),
                     segments: mesh.segments,
                 })
             }
@@ -967,14 +1006,14 @@ impl SceneGpu {
             .chain(art.more_forests.iter().map(Some))
             .map(|f| f.filter(|f| usable(f)))
             .collect();
-        let tmesh = trees::build(scene, &forests);
+        let mut tmesh = trees::build(scene, &forests);
         let trees = if tmesh.instances.is_empty() {
             None
         } else {
             let groups = tmesh
                 .groups
                 .iter()
-                .map(|&g| {
+                .map(|g| {
                     let forest = forests.get(g.forest).copied().flatten();
                     let view = match forest {
                         Some(f) => {
@@ -984,12 +1023,9 @@ impl SceneGpu {
                         None => cache.placeholder_tree(),
                     };
                     let mut u = MaterialUniforms::plain([1.0; 3], TREE_CUTOFF);
-                    // The forest's `LOD`: how far its trees are drawn.
-                    let far = forest
-                        .and_then(|f| f.lod)
-                        .unwrap_or(super::objects::INFINITE_LOD);
-                    u.lod = [0.0, far, 0.0, 0.0];
-                    (g, material(view, u))
+                    // How far its trees are drawn: the forest's `LOD` or the default.
+                    u.lod = [0.0, g.far, 0.0, 0.0];
+                    (g.clone(), material(view, u))
                 })
                 .collect();
             Some(TreesGpu {
@@ -999,6 +1035,9 @@ impl SceneGpu {
                     vertex,
                 ),
                 groups,
+                cells: std::mem::take(&mut tmesh.cells),
+                camera_runs: Vec::new(),
+                shadow_runs: Vec::new(),
             })
         };
 
@@ -1110,6 +1149,9 @@ impl SceneGpu {
                 1.0
             },
             tile_lod,
+            ground: terrain.height_range(),
+            cells_culled: renderer.culling != Culling::Off,
+            path: renderer.culling,
             density: 6,
             stats,
             warnings,
@@ -1133,6 +1175,8 @@ impl SceneGpu {
     /// Culls this scene's objects another way ([`Culling`]); `Gpu` falls back to `Cpu` where
     /// the renderer cannot run it. Returns the path taken.
     pub fn set_culling(&mut self, ctx: &GpuContext, renderer: &Renderer, path: Culling) -> Culling {
+        self.cells_culled = path != Culling::Off;
+        self.path = path;
         match &mut self.objects {
             Some(o) => {
                 o.set_path(&ctx.device, renderer, path);
@@ -1143,9 +1187,26 @@ impl SceneGpu {
         }
     }
 
-    /// The culling path of this scene's objects.
+    /// The culling path of this scene's objects; of a scene without objects but with trees
+    /// or tiles (culled by cells on every path but `off`), the path last asked for.
     pub fn culling(&self) -> Option<Culling> {
-        self.objects.as_ref().map(|o| o.path)
+        match &self.objects {
+            Some(o) => Some(o.path),
+            None if self.trees.is_some() || self.tiles.is_some() => Some(self.path),
+            None => None,
+        }
+    }
+
+    /// Trees the last prepared frame draws in the camera's view: those of the runs of their
+    /// cells in view.
+    pub fn trees_submitted(&self) -> u64 {
+        self.trees.as_ref().map_or(0, |t| {
+            t.camera_runs
+                .iter()
+                .flatten()
+                .map(|r| u64::from(r.end - r.start))
+                .sum()
+        })
     }
 
     /// What the last frame's culling kept and submitted (waits for the GPU on the GPU path:
@@ -1243,8 +1304,9 @@ impl SceneGpu {
                 },
             );
             self.terrain.set_heights(terrain);
+            self.ground = terrain.height_range();
             if let Some(c) = &mut self.shadow.casters {
-                c.ground = terrain.height_range();
+                c.ground = self.ground;
             }
             if let Some(o) = &mut self.objects {
                 // The CPU's copy (the CPU path culls it) follows the terrain too.
@@ -1391,6 +1453,37 @@ impl SceneGpu {
         }
         if let Some(o) = &mut self.objects {
             o.prepare_cull(ctx, &cull_view(view_proj));
+        }
+        // Trees and tile pieces, by cells.
+        let ground = self.ground;
+        let cell_view = |view_proj| CellView {
+            planes: cull::frustum_planes(view_proj),
+            eye,
+            ground: (ground.0 * exaggeration, ground.1 * exaggeration),
+            haze_end: cells::haze_end(params.visibility_m),
+        };
+        let culled = self.cells_culled;
+        if let Some(t) = &mut self.trees {
+            t.camera_runs = t.runs(&cell_view(view_proj), culled);
+            t.shadow_runs = match sun_view {
+                Some(l) => t.runs(&cell_view(l.view_proj), culled),
+                None => Vec::new(),
+            };
+        }
+        if let Some(t) = &mut self.tiles {
+            let v = cell_view(view_proj);
+            t.runs = t
+                .segments
+                .iter()
+                .zip(&t.cells)
+                .map(|((_, all), c)| {
+                    if culled {
+                        cells::visible(c, &v)
+                    } else {
+                        vec![all.clone()]
+                    }
+                })
+                .collect();
         }
         // The terrain chunks in view and their levels of detail.
         self.terrain

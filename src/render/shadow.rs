@@ -9,8 +9,9 @@
 //! The light's frustum is fitted each frame to what the shadows can fall on and be seen:
 //!
 //! 1. the receivers: the camera's frustum from its near plane out to the shadow distance
-//!    ([`shadow_distance`]: 1.5 km, or three times the orbit distance if that is more, so
-//!    a scene framed whole keeps its shadows), as eight corners;
+//!    ([`shadow_distance`]: three times the orbit distance, so a scene framed whole keeps
+//!    its shadows, within 1.5 to 4 km), as eight corners; a slice wholly above the highest
+//!    caster has no shadows in it;
 //! 2. the casters: the box of everything that casts a shadow, computed at upload;
 //! 3. across the light, the two boxes' extents in light space intersected: a shadow falls
 //!    on a receiver only where a caster stands between it and the sun, at the same place
@@ -32,11 +33,16 @@ use super::camera::Camera;
 /// The shadow distance's least value, meters.
 const MIN_SHADOW_DISTANCE: f32 = 1500.0;
 
+/// The shadow distance's greatest value, meters. A 2048-texel map fitted to a view this
+/// deep has texels of about 2 m, already coarser than a house's eaves; farther, it would
+/// only blur, and a view from a few kilometers up would draw every caster of a tile into it.
+const MAX_SHADOW_DISTANCE: f32 = 4000.0;
+
 /// How far from the camera shadows are drawn (see the module's documentation).
 pub(crate) fn shadow_distance(camera: &Camera) -> f32 {
     match *camera {
         Camera::Orbit { distance, .. } if distance.is_finite() => {
-            MIN_SHADOW_DISTANCE.max(3.0 * distance)
+            (3.0 * distance).clamp(MIN_SHADOW_DISTANCE, MAX_SHADOW_DISTANCE)
         }
         _ => MIN_SHADOW_DISTANCE,
     }
@@ -109,6 +115,7 @@ pub(crate) fn light_view_proj(
     };
     let mut r_lo = Vec3::splat(f32::INFINITY);
     let mut r_hi = Vec3::splat(f32::NEG_INFINITY);
+    let mut lowest = f32::INFINITY;
     for k in 0..8 {
         let ndc = Vec4::new(
             if k & 1 == 0 { -1.0 } else { 1.0 },
@@ -120,11 +127,18 @@ pub(crate) fn light_view_proj(
         if w.w.abs() < 1e-12 {
             return None;
         }
-        let q = view.transform_point3(w.truncate() / w.w);
+        let world = w.truncate() / w.w;
+        lowest = lowest.min(world.z);
+        let q = view.transform_point3(world);
         r_lo = r_lo.min(q);
         r_hi = r_hi.max(q);
     }
 
+    // A view whose shadowed slice is all above the highest caster (seen from high up, the
+    // ground is beyond the shadow distance) has nothing a shadow can fall on.
+    if lowest > hi.z {
+        return None;
+    }
     let x0 = c_lo.x.max(r_lo.x);
     let x1 = c_hi.x.min(r_hi.x);
     let y0 = c_lo.y.max(r_lo.y);
@@ -225,8 +239,26 @@ mod tests {
             1500.0
         );
         assert_eq!(
-            shadow_distance(&Camera::orbit([0.0; 3], 2000.0, 45.0, 35.0)),
-            6000.0
+            shadow_distance(&Camera::orbit([0.0; 3], 1000.0, 45.0, 35.0)),
+            3000.0
         );
+        // A 2048-texel map over a deeper view would blur every shadow away.
+        assert_eq!(
+            shadow_distance(&Camera::orbit([0.0; 3], 20_000.0, 45.0, 35.0)),
+            4000.0
+        );
+    }
+
+    #[test]
+    fn no_light_view_from_high_above_the_casters() {
+        // A 40 km tile seen from 20 km away at 35°: the eye is 11 km up, so the first 4 km
+        // of the view are all sky.
+        let casters = (
+            Vec3::new(-20_000.0, -20_000.0, 0.0),
+            Vec3::new(20_000.0, 20_000.0, 60.0),
+        );
+        let camera = Camera::orbit([0.0; 3], 20_000.0, 45.0, 35.0);
+        let sun = super::super::Sun::NOON.direction();
+        assert!(light_view_proj(&camera, 16.0 / 9.0, sun, casters, 2048).is_none());
     }
 }

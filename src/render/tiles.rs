@@ -15,6 +15,7 @@ use bytemuck::{Pod, Zeroable};
 
 use crate::scene::{Scene, Tile};
 
+use super::cells::Cell;
 use super::geom::{clip_convex, convex_pieces, planes_of, HalfPlane, P};
 
 /// One vertex of a tile piece: world x, y, normalised texture s, t (t up) and `TILE_LOD`.
@@ -128,6 +129,33 @@ pub(crate) fn build(scene: &Scene, grid: &Grid) -> TileMesh {
     }
     mesh.segments.retain(|(_, r)| !r.is_empty());
     mesh
+}
+
+/// Triangles a tile cell holds at most.
+const CELL_TRIANGLES: u32 = 1024;
+
+/// The cells of the pieces `indices` of `mesh` (a segment): runs of `CELL_TRIANGLES`
+/// triangles in drawing order (never reordered: later tiles cover earlier ones), each with
+/// the box its pieces fill and its farthest `TILE_LOD`, where tiles have faded out. Pieces
+/// are emitted tile by tile and feature by feature, so a run lies on a small piece of
+/// ground.
+pub(crate) fn cells(mesh: &TileMesh, indices: std::ops::Range<u32>) -> Vec<Cell> {
+    let mut cells = Vec::new();
+    let mut at = indices.start;
+    while at < indices.end {
+        let end = indices.end.min(at + 3 * CELL_TRIANGLES);
+        let mut cell = Cell::empty(at, 0.0);
+        cell.count = end - at;
+        for &i in &mesh.indices[at as usize..end as usize] {
+            if let Some(v) = mesh.vertices.get(i as usize) {
+                cell.cover(v.xy, 0.0, 0.0);
+                cell.far = cell.far.max(v.lod);
+            }
+        }
+        cells.push(cell);
+        at = end;
+    }
+    cells
 }
 
 /// The layer group's place of a tile: its feature's group in a document, else the scene's.

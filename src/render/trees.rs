@@ -3,11 +3,21 @@
 //! millions of trees: a 48-byte record each, where four corners per quad were 450 bytes
 //! (and most of a tile's upload time). The ground height is found in the shader, so trees
 //! follow exaggeration.
+//!
+//! A forest's trees are sorted into square cells ([`CELL_M`], in Morton order) that each
+//! frame and view culls (`cells.rs`).
+
+use std::ops::Range;
 
 use bytemuck::{Pod, Zeroable};
 
+use super::cells::Cell;
+
 use crate::art::{ForestArt, TreeArt};
 use crate::scene::Scene;
+
+/// Side of the square cells trees are culled in, meters.
+pub(crate) const CELL_M: f32 = 256.0;
 
 /// One placed tree as uploaded (48 bytes).
 #[repr(C)]
@@ -25,19 +35,24 @@ pub(crate) struct TreeInstanceGpu {
 #[derive(Debug, Default)]
 pub(crate) struct TreeMesh {
     pub instances: Vec<TreeInstanceGpu>,
-    /// One draw per forest that has trees, in forest order (0 is `Scene::forest`, k is
+    /// One group per forest that has trees, in forest order (0 is `Scene::forest`, k is
     /// `Scene::more_forests[k - 1]`).
     pub groups: Vec<TreeGroup>,
+    /// The groups' cells, each group's in Morton order.
+    pub cells: Vec<Cell>,
 }
 
-/// The trees of one forest: instances `first..first + count`, each drawn with
-/// `6 × (max_quads + 1)` vertices (its quads, the crown, and nothing for the rest).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// The trees of one forest: instances `first..first + count`, in cells `cells`, each drawn
+/// with `6 × (max_quads + 1)` vertices (its quads, the crown, and nothing for the rest).
+#[derive(Debug, Clone, PartialEq)]
 pub(crate) struct TreeGroup {
     pub forest: usize,
     pub first: u32,
     pub count: u32,
     pub max_quads: u32,
+    pub cells: Range<usize>,
+    /// How far its trees are drawn (m): the forest's `LOD`, or [`default_far`].
+    pub far: f32,
 }
 
 impl TreeGroup {
@@ -59,47 +74,113 @@ pub(crate) const PLACEHOLDER_TREE: TreeArt = TreeArt {
     percent: 100.0,
 };
 
-/// Builds the trees, grouped by forest. `forests[k]` is the art of forest k, `None` when it
-/// is missing (or a tree names a forest past the list): those trees are placeholders.
+/// Builds the trees, grouped by forest and sorted into cells. `forests[k]` is the art of
+/// forest k, `None` when it is missing (or a tree names a forest past the list): those
+/// trees are placeholders. A forest's trees are drawn out to its `LOD`, or without one to
+/// [`default_far`] of its tallest tree.
 pub(crate) fn build(scene: &Scene, forests: &[Option<&ForestArt>]) -> TreeMesh {
     let mut mesh = TreeMesh::default();
-    // Trees counted by forest, then each written straight to its place (scene order within
-    // a forest): millions of trees are not copied from list to list.
-    let mut counts: Vec<u32> = Vec::new();
-    for t in scene.trees.iter().filter(|t| is_finite(t)) {
-        let k = t.forest as usize;
-        if counts.len() <= k {
-            counts.resize(k + 1, 0);
-        }
-        counts[k] += 1;
+    let finite: Vec<usize> = (0..scene.trees.len())
+        .filter(|&i| is_finite(&scene.trees[i]))
+        .collect();
+    if finite.is_empty() {
+        return mesh;
     }
-    let mut next = Vec::with_capacity(counts.len());
-    let mut start = 0u32;
-    for (k, &n) in counts.iter().enumerate() {
-        next.push(start as usize);
-        if n > 0 {
-            mesh.groups.push(TreeGroup {
-                forest: k,
-                first: start,
-                count: n,
-                max_quads: 1,
-            });
-        }
-        start += n;
+    // Cells counted from the trees' south-west corner; sorted by (forest, cell in Morton
+    // order, scene order): the same order on every run.
+    let mut origin = [f32::INFINITY; 2];
+    for &i in &finite {
+        let p = scene.trees[i].pos;
+        origin = [origin[0].min(p[0]), origin[1].min(p[1])];
     }
-    mesh.instances = vec![TreeInstanceGpu::zeroed(); start as usize];
-    let mut max_quads = vec![1u32; counts.len()];
-    for t in scene.trees.iter().filter(|t| is_finite(t)) {
+    let cell_of = |p: [f32; 2]| -> u64 {
+        let c = |v: f32, o: f32| (((v - o) / CELL_M) as u64).min((1 << 20) - 1);
+        morton(c(p[0], origin[0]), c(p[1], origin[1]))
+    };
+    let mut order: Vec<(u64, u32)> = finite
+        .iter()
+        .map(|&i| {
+            let t = &scene.trees[i];
+            let forest = u64::from(t.forest).min((1 << 23) - 1);
+            ((forest << 40) | cell_of(t.pos), i as u32)
+        })
+        .collect();
+    order.sort_unstable();
+
+    mesh.instances.reserve_exact(order.len());
+    let mut current_key = None;
+    for &(key, i) in &order {
+        let t = &scene.trees[i as usize];
         let k = t.forest as usize;
         let g = tree_instance(t, forests.get(k).copied().flatten());
-        max_quads[k] = max_quads[k].max(g.base_heading_quads[3] as u32);
-        mesh.instances[next[k]] = g;
-        next[k] += 1;
+        let at = mesh.instances.len() as u32;
+        if mesh.groups.last().is_none_or(|last| last.forest != k) {
+            mesh.groups.push(TreeGroup {
+                forest: k,
+                first: at,
+                count: 0,
+                max_quads: 1,
+                cells: mesh.cells.len()..mesh.cells.len(),
+                far: 0.0,
+            });
+        }
+        if current_key != Some(key) {
+            current_key = Some(key);
+            mesh.cells.push(Cell::empty(at, 0.0));
+        }
+        let group = mesh.groups.last_mut().expect("pushed above");
+        group.count += 1;
+        group.max_quads = group.max_quads.max(g.base_heading_quads[3] as u32);
+        group.cells.end = mesh.cells.len();
+        let cell = mesh.cells.last_mut().expect("pushed above");
+        cell.count += 1;
+        // A tree reaches its width from its trunk at most.
+        let [x, y, _, _] = g.base_heading_quads;
+        let [w, h, _, _] = g.size_offset;
+        cell.cover([x, y], w, h);
+        mesh.instances.push(g);
     }
+    // How far each forest's trees are drawn.
     for g in &mut mesh.groups {
-        g.max_quads = max_quads[g.forest];
+        let cells = &mut mesh.cells[g.cells.clone()];
+        let tallest = cells.iter().map(|c| c.top).fold(0.0, f32::max);
+        g.far = forests
+            .get(g.forest)
+            .copied()
+            .flatten()
+            .and_then(|f| f.lod)
+            .filter(|l| *l > 0.0)
+            .unwrap_or_else(|| default_far(tallest));
+        cells.iter_mut().for_each(|c| c.far = g.far);
     }
     mesh
+}
+
+/// How far the trees of a forest without `LOD` are drawn, from its tallest tree's height
+/// (m): until that tree is about a pixel tall in a 1080-line, 60° view (1,000 heights: a
+/// 20 m tree to 20 km), never under 2 km. X-Plane has set forests' distances from the
+/// user's settings since version 9 and publishes no figure; see `docs/spec-decisions.md`.
+pub(crate) fn default_far(tallest: f32) -> f32 {
+    let far = (tallest * 1000.0).max(2000.0);
+    if far.is_finite() {
+        far
+    } else {
+        super::objects::INFINITE_LOD
+    }
+}
+
+/// `x` and `y` (20 bits each) interleaved: nearby cells are mostly near in the order.
+fn morton(x: u64, y: u64) -> u64 {
+    let spread = |mut v: u64| {
+        v &= 0xf_ffff;
+        v = (v | (v << 16)) & 0x0000_ffff_0000_ffff;
+        v = (v | (v << 8)) & 0x00ff_00ff_00ff_00ff;
+        v = (v | (v << 4)) & 0x0f0f_0f0f_0f0f_0f0f;
+        v = (v | (v << 2)) & 0x3333_3333_3333_3333;
+        v = (v | (v << 1)) & 0x5555_5555_5555_5555;
+        v
+    };
+    spread(x) | (spread(y) << 1)
 }
 
 fn is_finite(t: &crate::scene::TreeInstance) -> bool {
