@@ -15,7 +15,8 @@
 //! The previewer draws a light as one glow, so of a light's records it keeps its
 //! `LIGHT_PARAM_DEF` and its first billboard overload (`BILLBOARD_HW` or `BILLBOARD_SW`),
 //! whose first five arguments are the colour `R G B A` and the `SIZE` (each a number or one
-//! of the light's parameters). Every other record (spills, `TEXTURE` after the header, …) is
+//! of the light's parameters: the billboards' prototype is `R G B A SIZE CELL_SIZE CELL_ROW
+//! CELL_COL DX DY DZ WIDTH …`, as Laminar's XPlane2Blender reads it). Every other record (spills, `TEXTURE` after the header, …) is
 //! skipped. A line that cannot be read is a located warning; only a file that is not a
 //! `LIGHT_SPECS` file at all is an error.
 
