@@ -63,6 +63,10 @@ struct Material {
 // pipeline constant (src/render/pipelines.rs), so the branch not taken is compiled out.
 override SHADOW_TAPS: f32 = 4.0;
 
+// The material sampler's anisotropy clamp (1 = isotropic), a pipeline constant: how far
+// `atlas_sample` expects the sampler's probes to spread.
+override ANISOTROPY: f32 = 1.0;
+
 @group(0) @binding(0) var<uniform> frame: Frame;
 @group(0) @binding(1) var height_field: texture_2d<f32>;
 @group(0) @binding(2) var material_sampler: sampler;
@@ -225,6 +229,50 @@ fn fog(color: vec3<f32>, world: vec3<f32>) -> vec3<f32> {
 // A texture coordinate (s, t up from the bottom) to the image's (u, v down from the top).
 fn st_to_uv(st: vec2<f32>) -> vec2<f32> {
     return vec2<f32>(st.x, 1.0 - st.y);
+}
+
+// A texture rectangle [s1, t1, s2, t2] (normalised, t up, s1 <= s2, t1 <= t2) in image
+// coordinates: (u, v) of its top-left corner, then of its bottom-right.
+fn st_rect_to_uv(r: vec4<f32>) -> vec4<f32> {
+    return vec4<f32>(r.x, 1.0 - r.w, r.z, 1.0 - r.y);
+}
+
+// The material texture at `uv`, sampled inside the atlas rectangle `rect` (image
+// coordinates, `st_rect_to_uv`), so that a tile or a tree does not take the colour of its
+// atlas neighbours in the distance (src/render/atlas.rs). An axis the rectangle spans
+// whole (0..1) has no neighbour there: it is sampled as textureSample would, wrapping; the
+// whole texture (draped parts, rectangles that wrap) is not clamped at all. Call it in
+// uniform control flow (it takes derivatives).
+//
+// The gradients, in texels, are shortened so that the level sampled keeps the rectangle at
+// least two texels across (half its narrower side, rounded down to a power of two, is the
+// longest footprint it holds). The level the sampler then picks is found as Vulkan defines
+// it (the longer gradient over the anisotropy ratio, which is at most ANISOTROPY), and the
+// point sampled is clamped into the rectangle shrunk by half a texel of the coarser of the
+// two levels blended, plus half the spread of the anisotropic probes along the longer
+// gradient. Anisotropic filtering stays on (textureSampleGrad).
+fn atlas_sample(uv: vec2<f32>, rect: vec4<f32>) -> vec4<f32> {
+    let size = vec2<f32>(textureDimensions(material_texture));
+    let lo = rect.xy;
+    let hi = rect.zw;
+    let whole = lo <= vec2<f32>(0.0) & hi >= vec2<f32>(1.0);
+    let ext = select((hi - lo) * size, vec2<f32>(1e30), whole);
+    let room = max(0.5 * exp2(floor(log2(max(min(ext.x, ext.y), 1.0)))), 1.0);
+    var gx = dpdx(uv) * size;
+    var gy = dpdy(uv) * size;
+    let shorten = min(1.0, room / max(max(length(gx), length(gy)), 1e-20));
+    gx = gx * shorten;
+    gy = gy * shorten;
+    let lx = length(gx);
+    let ly = length(gy);
+    let longest = max(lx, ly);
+    let ratio = clamp(longest / max(min(lx, ly), 1e-20), 1.0, ANISOTROPY);
+    let last = f32(textureNumLevels(material_texture) - 1u);
+    let level = clamp(log2(max(longest / ratio, 1e-20)), 0.0, last);
+    let spread = abs(select(gy, gx, lx >= ly)) * (0.5 - 0.5 / ratio);
+    let margin = min((0.5 * exp2(ceil(level)) + spread) / size, 0.5 * (hi - lo));
+    let at = select(clamp(uv, lo + margin, hi - margin), uv, whole);
+    return textureSampleGrad(material_texture, material_sampler, at, gx / size, gy / size);
 }
 
 // Clip-space position lifted toward the camera by a fraction of its distance (reversed Z).

@@ -4,8 +4,11 @@
 //   @group(0) frame: Frame uniforms, height field, sampler (common.wgsl)
 //   @group(1) material: the tile texture and its Material uniforms (common.wgsl)
 // Vertex buffer 0: one vertex of a tile piece — world x, y, the texture s, t (normalised,
-// t up) and the tile's TILE_LOD in meters (each feature of a document keeps its own). Pieces are already cut along the terrain's triangles and the tiles' crop polygons
-// on the CPU, so lifting each vertex with `surface_at` lays them exactly on the drawn ground.
+// t up), the tile's TILE_LOD in meters (each feature of a document keeps its own), a draped
+// part's show levels, and the tile's atlas rectangle [s1 t1 s2 t2] (Unorm16; the whole
+// texture, which is not clamped, for draped parts and rectangles that wrap). Pieces are
+// already cut along the terrain's triangles and the tiles' crop polygons on the CPU, so
+// lifting each vertex with `surface_at` lays them exactly on the drawn ground.
 
 struct TileIn {
     @location(0) xy: vec2<f32>,
@@ -13,6 +16,7 @@ struct TileIn {
     @location(2) lod: f32,
     // an object's draped part: its show levels' code and thinning number; 0, 0 for tiles
     @location(3) show: vec2<f32>,
+    @location(4) rect: vec4<f32>,
 };
 
 struct TileOut {
@@ -21,6 +25,8 @@ struct TileOut {
     @location(1) uv: vec2<f32>,
     @location(2) normal: vec3<f32>,
     @location(3) lod: f32,
+    // the atlas rectangle in image coordinates (`st_rect_to_uv`)
+    @location(4) @interpolate(flat) rect: vec4<f32>,
 };
 
 @vertex
@@ -36,12 +42,13 @@ fn vs_main(in: TileIn) -> TileOut {
     out.uv = st_to_uv(in.st);
     out.normal = terrain_normal(in.xy);
     out.lod = in.lod;
+    out.rect = st_rect_to_uv(in.rect);
     return out;
 }
 
 @fragment
 fn fs_main(in: TileOut) -> @location(0) vec4<f32> {
-    let texel = textureSample(material_texture, material_sampler, in.uv);
+    let texel = atlas_sample(in.uv, in.rect);
     // Tiles fade out over the last tenth of TILE_LOD; with hard LOD switching
     // (frame.params.z = 0) they end at it.
     let lod = in.lod;

@@ -8,7 +8,9 @@
 //   @group(1) material: the forest texture; Material.tint.a is the alpha-test threshold;
 //             Material.lod.y the forest's `LOD`, past which its trees are not drawn
 // Vertex buffer 0 (per instance): base x, y, heading (radians clockwise from north), quads;
-//   width, height (m), the trunk's place across the width (0..1); the picture [s1 t1 s2 t2].
+//   width, height (m), the trunk's place across the width (0..1), 1 when the samples stay
+//   inside the picture (`atlas::clamp_rect`: it lies inside the texture); the picture
+//   [s1 t1 s2 t2].
 
 struct TreeIn {
     @location(0) base_heading_quads: vec4<f32>,
@@ -21,6 +23,8 @@ struct TreeOut {
     @location(0) world: vec3<f32>,
     @location(1) uv: vec2<f32>,
     @location(2) height: f32,
+    // the picture in image coordinates (`st_rect_to_uv`); the whole texture for no clamp
+    @location(3) @interpolate(flat) rect: vec4<f32>,
 };
 
 // Where the crown quad sits, as a fraction of the tree's height.
@@ -80,6 +84,7 @@ fn vs_main(@builtin(vertex_index) vi: u32, tree: TreeIn) -> TreeOut {
         out.world = vec3<f32>(0.0);
         out.uv = vec2<f32>(0.0);
         out.height = 0.0;
+        out.rect = vec4<f32>(0.0);
         return out;
     }
     let world = vec3<f32>(base + offset, ground + up);
@@ -87,12 +92,16 @@ fn vs_main(@builtin(vertex_index) vi: u32, tree: TreeIn) -> TreeOut {
     out.world = world;
     out.uv = st_to_uv(st);
     out.height = up;
+    out.rect = vec4<f32>(0.0, 0.0, 1.0, 1.0);
+    if (tree.size_offset.w > 0.5) {
+        out.rect = st_rect_to_uv(vec4<f32>(min(st0, st1), max(st0, st1)));
+    }
     return out;
 }
 
 @fragment
 fn fs_main(in: TreeOut) -> @location(0) vec4<f32> {
-    let texel = textureSample(material_texture, material_sampler, in.uv);
+    let texel = atlas_sample(in.uv, in.rect);
     if (texel.a < material.tint.a) {
         discard;
     }
@@ -107,7 +116,7 @@ fn fs_main(in: TreeOut) -> @location(0) vec4<f32> {
 // The shadow map (depth only): the alpha-tested crown.
 @fragment
 fn fs_shadow(in: TreeOut) {
-    let texel = textureSample(material_texture, material_sampler, in.uv);
+    let texel = atlas_sample(in.uv, in.rect);
     if (texel.a < material.tint.a) {
         discard;
     }

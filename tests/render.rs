@@ -841,6 +841,107 @@ fn tile_lod_fade() {
     assert_eq!(count_reddish(&img), 0);
 }
 
+/// A field of 4 m tiles, every one cut from the same 16 px green cell of a 64 px atlas whose
+/// other cells are red (a checkerboard: each green cell's four neighbours are red), seen
+/// low over the ground so that the far tiles are a fraction of a pixel deep. Each tile
+/// keeps its samples inside its cell (`atlas_sample`): the far band stays as green as the
+/// same cell drawn from a texture of its own. Without the clamp (a per-material mip limit
+/// alone) bilinear filtering and the mips mixed the red neighbours in.
+#[test]
+fn atlas_no_bleed_far_tiles() {
+    // The green cell: grass green with a darker line along its left and bottom edges, so
+    // the near tiles show where they meet.
+    let cell = |x: u32, y: u32| -> [u8; 4] {
+        if x.is_multiple_of(16) || y % 16 == 15 {
+            [20, 90, 30, 255]
+        } else {
+            [40, 160, 60, 255]
+        }
+    };
+    let atlas = image_from("atlas.png", 64, 64, |x, y| {
+        if (x / 16 + y / 16) % 2 == 1 {
+            cell(x, y)
+        } else {
+            [210, 40, 40, 255]
+        }
+    });
+    let alone = image_from("cell.png", 16, 16, cell);
+    // The cell 16..32 px across and 16..32 px up (t up: image rows 32..48) is green; the
+    // whole 16 px texture is the same cell.
+    let field = |uv: [f32; 4], size: f32| -> Scene {
+        let mut tiles = Vec::new();
+        for r in 0..80 {
+            for c in 0..80 {
+                tiles.push(tile(
+                    -160.0 + c as f32 * 4.0,
+                    -320.0 + r as f32 * 4.0,
+                    4.0,
+                    4.0,
+                    uv,
+                    0,
+                ));
+            }
+        }
+        Scene {
+            tile_texture: Some(TileTexture {
+                path: "atlas.png".into(),
+                width_px: size,
+                height_px: size,
+            }),
+            tile_lod: 100_000.0,
+            tiles,
+            ..Scene::default()
+        }
+    };
+    let art = |image: ImageData| ArtSet {
+        tile_texture: Some(0),
+        images: vec![image],
+        ..ArtSet::default()
+    };
+    let terrain = Terrain::flat(4000.0);
+    // 10 m above the field's south end, looking north and down: the top row meets the
+    // ground about 230 m ahead, where a tile is a quarter of a pixel deep.
+    let params = FrameParams {
+        camera: Camera::free(0.0, -300.0, 10.0, 0.0, 25.0),
+        shadows: false,
+        visibility_m: 0.0,
+        ..FrameParams::default()
+    };
+    let in_atlas = render(
+        &field([16.0, 16.0, 32.0, 32.0], 64.0),
+        &art(atlas),
+        &terrain,
+        &params,
+        320,
+        240,
+    );
+    let on_its_own = render(
+        &field([0.0, 0.0, 16.0, 16.0], 16.0),
+        &art(alone),
+        &terrain,
+        &params,
+        320,
+        240,
+    );
+    // Mean red of the far band: the top sixth of the image, all of it tiles. Unclamped it
+    // was 112 (brown) against 32.
+    let far_red = |img: &image::RgbaImage| -> f64 {
+        let rows = img.height() / 6;
+        let sum: u64 = (0..rows)
+            .flat_map(|y| (0..img.width()).map(move |x| (x, y)))
+            .map(|(x, y)| u64::from(img.get_pixel(x, y)[0]))
+            .sum();
+        sum as f64 / f64::from(rows * img.width())
+    };
+    let (atlas_red, own_red) = (far_red(&in_atlas), far_red(&on_its_own));
+    eprintln!("far band mean red: atlas {atlas_red:.1}, the cell on its own {own_red:.1}");
+    assert!(
+        (atlas_red - own_red).abs() < 4.0,
+        "far band mean red: atlas {atlas_red:.1}, the cell on its own {own_red:.1}"
+    );
+    compare("atlas_no_bleed_far_tiles", &in_atlas);
+}
+
 /// Sixty boxes with show levels 1..6: at density 1 only those with `thin` under 1/6
 /// show, at 6 all of them.
 #[test]
@@ -2118,6 +2219,118 @@ fn trees_from_above_and_at_50_and_500_m() {
             if drawn { "show" } else { "not show" }
         );
     }
+}
+
+/// Far trees from a forest atlas of two pictures side by side, a green tree and a red one;
+/// every tree is the green one. Each keeps its samples inside its picture, so from 600 m
+/// the trees are as green as the same picture drawn from a texture of its own: the red
+/// neighbour does not bleed in.
+#[test]
+fn atlas_trees_keep_their_picture_far_away() {
+    // A round crown on a 32 px picture, opaque inside, clear outside (same colour, so the
+    // mips do not darken its rim).
+    let picture = |x: u32, y: u32, rgb: [u8; 3]| -> [u8; 4] {
+        let (dx, dy) = (x as f32 + 0.5 - 16.0, y as f32 + 0.5 - 16.0);
+        let a = if dx * dx + dy * dy < 14.0 * 14.0 {
+            255
+        } else {
+            0
+        };
+        [rgb[0], rgb[1], rgb[2], a]
+    };
+    let (green, red) = ([40, 150, 50], [210, 40, 40]);
+    let atlas = image_from("atlas_trees.png", 64, 32, |x, y| {
+        if x < 32 {
+            picture(x, y, green)
+        } else {
+            picture(x - 32, y, red)
+        }
+    });
+    let alone = image_from("tree.png", 32, 32, |x, y| picture(x, y, green));
+    let forest = |image: ImageData, uv: [f32; 4]| ArtSet {
+        forest: Some(ForestArt {
+            name: "trees.for".into(),
+            missing: false,
+            texture: Some(0),
+            trees: vec![TreeArt {
+                layer: 0,
+                uv,
+                width: 8.0,
+                height: 8.0,
+                offset: 0.5,
+                quads: 2,
+                percent: 100.0,
+            }],
+            spacing: [10.0, 10.0],
+            lod: None,
+        }),
+        images: vec![image],
+        ..ArtSet::default()
+    };
+    let scene = Scene {
+        forest: Some(ArtRef {
+            name: "trees.for".into(),
+            resolved: None,
+        }),
+        trees: (0..400)
+            .map(|k| TreeInstance {
+                pos: [(k % 20) as f32 * 10.0 - 95.0, (k / 20) as f32 * 10.0 - 95.0],
+                heading: (k * 37 % 360) as f32,
+                ..TreeInstance::default()
+            })
+            .collect(),
+        ..Scene::default()
+    };
+    let terrain = Terrain::flat(4000.0);
+    let params = FrameParams {
+        camera: Camera::orbit([0.0, 0.0, 0.0], 600.0, 30.0, 15.0),
+        shadows: false,
+        ..FrameParams::default()
+    };
+    let bare = render(
+        &Scene::default(),
+        &forest(alone.clone(), [0.0; 4]),
+        &terrain,
+        &params,
+        320,
+        240,
+    );
+    // Mean red and green of the pixels the trees cover.
+    let tree_colour = |img: &image::RgbaImage| -> (f64, f64, usize) {
+        let (mut r, mut g, mut n) = (0u64, 0u64, 0usize);
+        for (p, b) in img.pixels().zip(bare.pixels()) {
+            if (0..3).any(|c| p[c].abs_diff(b[c]) > 24) {
+                r += u64::from(p[0]);
+                g += u64::from(p[1]);
+                n += 1;
+            }
+        }
+        (r as f64 / n.max(1) as f64, g as f64 / n.max(1) as f64, n)
+    };
+    let in_atlas = render(
+        &scene,
+        &forest(atlas, [0.0, 0.0, 0.5, 1.0]),
+        &terrain,
+        &params,
+        320,
+        240,
+    );
+    let on_its_own = render(
+        &scene,
+        &forest(alone, [0.0, 0.0, 1.0, 1.0]),
+        &terrain,
+        &params,
+        320,
+        240,
+    );
+    // Unclamped the atlas trees were (80, 127) against (46, 136).
+    let (a, o) = (tree_colour(&in_atlas), tree_colour(&on_its_own));
+    eprintln!("far trees (red, green, pixels): atlas {a:.1?}, the picture on its own {o:.1?}");
+    assert!(o.2 > 300, "the trees cover {} pixels", o.2);
+    assert!(
+        (a.0 - o.0).abs() < 6.0 && (a.1 - o.1).abs() < 6.0,
+        "far trees (red, green, pixels): atlas {a:.1?}, the picture on its own {o:.1?}"
+    );
 }
 
 /// The sample facade (`sample_scenery/facades/brick.fac`, read as the commands read it) up

@@ -21,8 +21,9 @@ use std::ops::Range;
 use crate::art::ArtSet;
 use crate::scene::{ObjectInstance, Scene};
 
+use super::atlas::NO_CLAMP;
 use super::objects::{TexSource, INFINITE_LOD};
-use super::tiles::{cut_triangle, Grid, TileMesh, TileVertex};
+use super::tiles::{cut_triangle, Grid, Piece, TileMesh, TileVertex};
 
 /// A layer group's place in the drawing order ([`crate::scene::LayerGroup::draw_key`]).
 pub(crate) type DrawKey = (u32, i32);
@@ -129,7 +130,11 @@ impl DrapedSet {
                         grid,
                         [a.0, b.0, e.0],
                         [a.1, b.1, e.1],
-                        far,
+                        // A draped part's coordinates may repeat: sampled as they always were.
+                        Piece {
+                            lod: far,
+                            rect: NO_CLAMP,
+                        },
                         None,
                         &mut pieces,
                     ) {
@@ -300,6 +305,8 @@ mod tests {
                     "{v:?}"
                 );
                 assert_eq!(v.lod, 1000.0);
+                // A draped part's coordinates may repeat: never clamped to a rectangle.
+                assert_eq!(v.rect, NO_CLAMP);
             }
         }
         // The +z (south) edge of the pad carries t = 0: at heading 0 it is the south side.

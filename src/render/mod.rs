@@ -37,6 +37,7 @@
 //! while images are stored top row first. Depth is reversed (1 near, 0 far) in a
 //! `Depth32Float` buffer.
 
+mod atlas;
 mod bench;
 mod camera;
 mod cells;

@@ -255,6 +255,7 @@ impl Renderer {
                 },
             ],
         });
+        let aniso = anisotropy(ctx);
         let sampler = device.create_sampler(&wgpu::SamplerDescriptor {
             label: Some("material"),
             address_mode_u: wgpu::AddressMode::Repeat,
@@ -263,7 +264,7 @@ impl Renderer {
             mag_filter: wgpu::FilterMode::Linear,
             min_filter: wgpu::FilterMode::Linear,
             mipmap_filter: wgpu::MipmapFilterMode::Linear,
-            anisotropy_clamp: anisotropy(ctx),
+            anisotropy_clamp: aniso,
             ..Default::default()
         });
         let shadow_sampler = device.create_sampler(&wgpu::SamplerDescriptor {
@@ -301,12 +302,17 @@ impl Renderer {
             bind_group_layouts: &[Some(&frame_layout), Some(&material_layout)],
             immediate_size: 0,
         });
-        let taps = [("SHADOW_TAPS", shadow_taps(ctx))];
+        // The samplers' anisotropy goes to the shaders too: `atlas_sample` keeps the probes'
+        // spread inside a tile's or a tree's atlas rectangle.
+        let constants = [
+            ("SHADOW_TAPS", shadow_taps(ctx)),
+            ("ANISOTROPY", f64::from(aniso)),
+        ];
         let b = PipelineBuilder {
             device,
             color_format,
             sample_count,
-            constants: &taps,
+            constants: &constants,
         };
         let terrain = b.build(&Spec {
             label: "terrain",
@@ -356,7 +362,10 @@ impl Renderer {
             buffers: &[Some(wgpu::VertexBufferLayout {
                 array_stride: std::mem::size_of::<TileVertex>() as u64,
                 step_mode: wgpu::VertexStepMode::Vertex,
-                attributes: &wgpu::vertex_attr_array![0 => Float32x2, 1 => Float32x2, 2 => Float32, 3 => Float32x2],
+                attributes: &wgpu::vertex_attr_array![
+                    0 => Float32x2, 1 => Float32x2, 2 => Float32, 3 => Float32x2,
+                    4 => Unorm16x4
+                ],
             })],
             topology: wgpu::PrimitiveTopology::TriangleList,
             cull: None,
@@ -1081,7 +1090,8 @@ struct PipelineBuilder<'a> {
     device: &'a wgpu::Device,
     color_format: wgpu::TextureFormat,
     sample_count: u32,
-    /// Pipeline-overridable constants of the colour passes' fragment shaders.
+    /// Pipeline-overridable constants of the fragment shaders (the colour passes' and the
+    /// shadow map's).
     constants: &'a [(&'a str, f64)],
 }
 
@@ -1165,7 +1175,10 @@ impl PipelineBuilder<'_> {
                 fragment: fragment.map(|entry| wgpu::FragmentState {
                     module: &module,
                     entry_point: Some(entry),
-                    compilation_options: Default::default(),
+                    compilation_options: wgpu::PipelineCompilationOptions {
+                        constants: self.constants,
+                        ..Default::default()
+                    },
                     targets: &[],
                 }),
                 multiview_mask: None,

@@ -15,10 +15,12 @@ use bytemuck::{Pod, Zeroable};
 
 use crate::scene::{Scene, Tile};
 
+use super::atlas::{self, PackedRect};
 use super::cells::Cell;
 use super::geom::{clip_convex, convex_pieces, planes_of, HalfPlane, P};
 
-/// One vertex of a tile piece: world x, y, normalised texture s, t (t up) and `TILE_LOD`.
+/// One vertex of a tile piece: world x, y, normalised texture s, t (t up), `TILE_LOD`, the
+/// show levels of a draped part and the atlas rectangle its samples stay in (36 bytes).
 #[repr(C)]
 #[derive(Debug, Clone, Copy, PartialEq, Pod, Zeroable)]
 pub(crate) struct TileVertex {
@@ -30,7 +32,14 @@ pub(crate) struct TileVertex {
     /// and thinning number, tested against the frame's density in the shader; `[0, 0]`
     /// (tiles) always shows.
     pub show: [f32; 2],
+    /// The tile's texture rectangle ([`atlas::pack`]): a merged run's is the union of its
+    /// tiles', so the run draws without seams; [`atlas::NO_CLAMP`] for draped parts and
+    /// rectangles that wrap.
+    pub rect: PackedRect,
 }
+
+// Issue 15 counts GPU bytes: the rectangle grew a vertex from 28 bytes by 8, no more.
+const _: () = assert!(std::mem::size_of::<TileVertex>() == 36);
 
 /// The terrain grid's geometry (not its heights): what tiles are cut along.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -109,12 +118,15 @@ pub(crate) fn build(scene: &Scene, grid: &Grid) -> TileMesh {
         let start = mesh.indices.len() as u32;
         let [bl, br, tr, tl] = q.corners;
         let [s1, t1, s2, t2] = q.st;
+        // One rectangle per quad: a merged run's st is already the union of its tiles'.
+        let rect = atlas::pack(q.st);
         let tris = [
             ([bl, br, tr], [[s1, t1], [s2, t1], [s2, t2]]),
             ([bl, tr, tl], [[s1, t1], [s2, t2], [s1, t2]]),
         ];
         for (pts, sts) in tris {
-            if let Some(w) = cut_triangle(grid, pts, sts, q.lod, crop_planes.as_deref(), &mut mesh)
+            let piece = Piece { lod: q.lod, rect };
+            if let Some(w) = cut_triangle(grid, pts, sts, piece, crop_planes.as_deref(), &mut mesh)
             {
                 if !mesh.warnings.contains(&w) {
                     mesh.warnings.push(w);
@@ -239,13 +251,22 @@ fn run_is_seamless(tiles: &[Tile]) -> bool {
     })
 }
 
+/// What every piece of one cut triangle carries besides its texture coordinates.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct Piece {
+    /// `TILE_LOD` of a tile, the far distance of a draped part (m).
+    pub lod: f32,
+    /// The atlas rectangle ([`TileVertex::rect`]).
+    pub rect: PackedRect,
+}
+
 /// Cuts one tile triangle along the terrain triangles and the crop pieces, appending the
 /// pieces to `mesh`. Returns a warning when the triangle was too large to cut.
 pub(crate) fn cut_triangle(
     grid: &Grid,
     pts: [P; 3],
     sts: [[f32; 2]; 3],
-    lod: f32,
+    piece: Piece,
     crop: Option<&[Vec<HalfPlane>]>,
     mesh: &mut TileMesh,
 ) -> Option<String> {
@@ -278,8 +299,9 @@ pub(crate) fn cut_triangle(
             mesh.vertices.push(TileVertex {
                 xy: *p,
                 st: st_at(*p),
-                lod,
+                lod: piece.lod,
                 show: [0.0, 0.0],
+                rect: piece.rect,
             });
         }
         for k in 1..poly.len() as u32 - 1 {
@@ -524,6 +546,61 @@ mod tests {
         scene.tiles[1].uv = [500.0, 0.0, 600.0, 100.0];
         scene.runs = vec![TileRun { first: 0, len: 3 }, TileRun { first: 2, len: 9 }];
         assert_eq!(build(&scene, &grid).quads, 3);
+    }
+
+    /// Each piece carries its tile's atlas rectangle; a merged run's pieces all carry the
+    /// union of its tiles' (one rectangle, so the clamp draws no seam inside the run); a
+    /// rectangle past the texture's edge wraps and is not clamped.
+    #[test]
+    fn pieces_carry_their_tiles_rectangle_and_a_run_the_union() {
+        let grid = Grid::of(&Terrain::flat(1000.0));
+        // 1024 × 512 px: three 64 px columns of one row, then a tile elsewhere.
+        let a = tile(0.0, 0.0, 10.0, 10.0, [64.0, 128.0, 128.0, 256.0]);
+        let b = tile(10.0, 0.0, 10.0, 10.0, [128.0, 128.0, 192.0, 256.0]);
+        let c = tile(20.0, 0.0, 10.0, 10.0, [192.0, 128.0, 256.0, 256.0]);
+        let d = tile(40.0, 0.0, 10.0, 10.0, [512.0, 0.0, 576.0, 64.0]);
+        let mut scene = scene_with(vec![a, b, c, d]);
+        let rect_of = |uv: [f32; 4]| {
+            atlas::pack([uv[0] / 1024.0, uv[1] / 512.0, uv[2] / 1024.0, uv[3] / 512.0])
+        };
+        // The rectangles of the pieces over each tile's ground (by their centroids).
+        let rects_by_tile = |mesh: &TileMesh| -> Vec<Vec<PackedRect>> {
+            let mut by_tile = vec![Vec::new(); 4];
+            for t in mesh.indices.chunks(3) {
+                let v = [t[0], t[1], t[2]].map(|i| mesh.vertices[i as usize]);
+                let x = (v[0].xy[0] + v[1].xy[0] + v[2].xy[0]) / 3.0;
+                let k = [0.0, 10.0, 20.0, 40.0]
+                    .iter()
+                    .position(|x0| (*x0..*x0 + 10.0).contains(&x))
+                    .unwrap();
+                for p in v {
+                    if !by_tile[k].contains(&p.rect) {
+                        by_tile[k].push(p.rect);
+                    }
+                }
+            }
+            by_tile
+        };
+        // Unmerged: each tile its own rectangle.
+        let mesh = build(&scene, &grid);
+        let got = rects_by_tile(&mesh);
+        for (k, t) in scene.tiles.iter().enumerate() {
+            assert_eq!(got[k], vec![rect_of(t.uv)], "tile {k}");
+        }
+        // Merged: the run's three tiles share the union, 64..256 px across.
+        scene.runs = vec![TileRun { first: 0, len: 3 }];
+        let mesh = build(&scene, &grid);
+        assert_eq!(mesh.quads, 2);
+        let union = rect_of([64.0, 128.0, 256.0, 256.0]);
+        let got = rects_by_tile(&mesh);
+        for (k, rects) in got[..3].iter().enumerate() {
+            assert_eq!(rects, &vec![union], "tile {k}");
+        }
+        assert_eq!(got[3], vec![rect_of([512.0, 0.0, 576.0, 64.0])]);
+        // A tile reaching past the texture's right edge repeats: not clamped.
+        scene.tiles[3].uv = [960.0, 0.0, 1088.0, 64.0];
+        let mesh = build(&scene, &grid);
+        assert_eq!(rects_by_tile(&mesh)[3], vec![atlas::NO_CLAMP]);
     }
 
     #[test]

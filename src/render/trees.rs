@@ -16,6 +16,8 @@ use super::cells::Cell;
 use crate::art::{ForestArt, TreeArt};
 use crate::scene::Scene;
 
+use super::atlas;
+
 /// Side of the square cells trees are culled in, meters.
 pub(crate) const CELL_M: f32 = 256.0;
 
@@ -26,9 +28,12 @@ pub(crate) struct TreeInstanceGpu {
     /// The trunk's x, y; the heading (radians clockwise from north) the first quad faces
     /// across; the number of crossed quads (1..=8).
     pub base_heading_quads: [f32; 4],
-    /// Width and height (m); where the trunk stands across the width (0..=1); unused.
+    /// Width and height (m); where the trunk stands across the width (0..=1); 1 when the
+    /// shader keeps the samples inside the picture (it is a sub-rectangle of the texture:
+    /// [`atlas::clamp_rect`]), else 0.
     pub size_offset: [f32; 4],
-    /// The tree's picture [s1, t1, s2, t2], normalised, t up.
+    /// The tree's picture [s1, t1, s2, t2], normalised, t up: where its quads' texture
+    /// coordinates come from, and the atlas rectangle its samples stay in.
     pub uv: [f32; 4],
 }
 
@@ -218,8 +223,17 @@ fn tree_instance(t: &crate::scene::TreeInstance, forest: Option<&ForestArt>) -> 
     };
     TreeInstanceGpu {
         base_heading_quads: [t.pos[0], t.pos[1], t.heading.to_radians(), quads as f32],
-        size_offset: [w, h, offset, 0.0],
+        size_offset: [w, h, offset, clamp_flag(art.uv)],
         uv: art.uv,
+    }
+}
+
+/// [`TreeInstanceGpu::size_offset`]'s last number.
+fn clamp_flag(uv: [f32; 4]) -> f32 {
+    if atlas::clamp_rect(uv).is_some() {
+        1.0
+    } else {
+        0.0
     }
 }
 
@@ -265,7 +279,8 @@ mod tests {
         // Three crossed quads, turned to its heading; scaled to 8 m wide: 16 m tall, the
         // trunk at a quarter of the width.
         assert_eq!(t.base_heading_quads, [10.0, 20.0, 90f32.to_radians(), 3.0]);
-        assert_eq!(t.size_offset, [8.0, 16.0, 0.25, 0.0]);
+        assert_eq!(t.size_offset, [8.0, 16.0, 0.25, 1.0]);
+        // Its picture, a sub-rectangle of the texture its samples stay in.
         assert_eq!(t.uv, [0.0, 0.5, 0.25, 1.0]);
         // Its draw: three quads and the crown.
         assert_eq!(mesh.groups[0].vertices(), 24);
@@ -303,6 +318,15 @@ mod tests {
         assert_eq!(size, vec![[9.0, 15.0], [40.0, 5.0], [6.0, 10.0]]);
     }
 
+    /// A picture inside the texture keeps its samples in it; one reaching past the edge
+    /// wraps, as the sampler repeats, and is not clamped.
+    #[test]
+    fn only_a_picture_inside_the_texture_is_clamped() {
+        assert_eq!(clamp_flag([0.25, 0.0, 0.5, 1.0]), 1.0);
+        assert_eq!(clamp_flag([0.5, 1.0, 0.25, 0.0]), 1.0);
+        assert_eq!(clamp_flag([0.75, 0.0, 1.25, 1.0]), 0.0);
+    }
+
     #[test]
     fn a_missing_forest_draws_placeholders() {
         let scene = Scene {
@@ -312,7 +336,7 @@ mod tests {
         let mesh = build(&scene, &[None]);
         let t = mesh.instances[0];
         assert_eq!(t.base_heading_quads[3], 2.0);
-        assert_eq!(t.size_offset, [6.0, 10.0, 0.5, 0.0]);
+        assert_eq!(t.size_offset, [6.0, 10.0, 0.5, 1.0]);
         assert_eq!(t.uv, [0.0, 0.0, 1.0, 1.0]);
     }
 
