@@ -251,7 +251,15 @@ fn st_rect_to_uv(r: vec4<f32>) -> vec4<f32> {
 // point sampled is clamped into the rectangle shrunk by half a texel of the coarser of the
 // two levels blended, plus half the spread of the anisotropic probes along the longer
 // gradient. Anisotropic filtering stays on (textureSampleGrad).
-fn atlas_sample(uv: vec2<f32>, rect: vec4<f32>) -> vec4<f32> {
+struct AtlasAt {
+    at: vec2<f32>,
+    gx: vec2<f32>,
+    gy: vec2<f32>,
+};
+
+// Where `atlas_sample` samples and with which gradients (for a second texture of the same
+// layout, such as the night texture).
+fn atlas_at(uv: vec2<f32>, rect: vec4<f32>) -> AtlasAt {
     let size = vec2<f32>(textureDimensions(material_texture));
     let lo = rect.xy;
     let hi = rect.zw;
@@ -272,7 +280,12 @@ fn atlas_sample(uv: vec2<f32>, rect: vec4<f32>) -> vec4<f32> {
     let spread = abs(select(gy, gx, lx >= ly)) * (0.5 - 0.5 / ratio);
     let margin = min((0.5 * exp2(ceil(level)) + spread) / size, 0.5 * (hi - lo));
     let at = select(clamp(uv, lo + margin, hi - margin), uv, whole);
-    return textureSampleGrad(material_texture, material_sampler, at, gx / size, gy / size);
+    return AtlasAt(at, gx / size, gy / size);
+}
+
+fn atlas_sample(uv: vec2<f32>, rect: vec4<f32>) -> vec4<f32> {
+    let a = atlas_at(uv, rect);
+    return textureSampleGrad(material_texture, material_sampler, a.at, a.gx, a.gy);
 }
 
 // Clip-space position lifted toward the camera by a fraction of its distance (reversed Z).

@@ -2,7 +2,7 @@
 //
 // Bind groups:
 //   @group(0) frame: Frame uniforms, height field, sampler (common.wgsl)
-//   @group(1) material: the tile texture and its Material uniforms (common.wgsl)
+//   @group(1) material: the tile texture, its Material uniforms and its `TEXTURE_LIT` (common.wgsl)
 // Vertex buffer 0: one vertex of a tile piece — world x, y, the texture s, t (normalised,
 // t up), the tile's TILE_LOD in meters (each feature of a document keeps its own), a draped
 // part's show levels, and the tile's atlas rectangle [s1 t1 s2 t2] (Unorm16; the whole
@@ -48,7 +48,8 @@ fn vs_main(in: TileIn) -> TileOut {
 
 @fragment
 fn fs_main(in: TileOut) -> @location(0) vec4<f32> {
-    let texel = atlas_sample(in.uv, in.rect);
+    let a = atlas_at(in.uv, in.rect);
+    let texel = textureSampleGrad(material_texture, material_sampler, a.at, a.gx, a.gy);
     // Tiles fade out over the last tenth of TILE_LOD; with hard LOD switching
     // (frame.params.z = 0) they end at it.
     let lod = in.lod;
@@ -58,6 +59,12 @@ fn fs_main(in: TileOut) -> @location(0) vec4<f32> {
         fade = select(0.0, 1.0, d < lod);
     }
     let n = normalize(in.normal);
-    let color = fog(shade(texel.rgb * material.tint.rgb, n, in.world), in.world);
+    var lit = shade(texel.rgb * material.tint.rgb, n, in.world);
+    if (frame.sky.w > 0.0) {
+        // `TEXTURE_LIT`: the same texels of the night texture glow as night comes
+        // (black for draped parts and tiles without one).
+        lit = lit + textureSampleGrad(material_lit, material_sampler, a.at, a.gx, a.gy).rgb * frame.sky.w;
+    }
+    let color = fog(lit, in.world);
     return vec4<f32>(color, texel.a * fade);
 }

@@ -22,6 +22,9 @@ pub struct ArtSet {
     pub more_forests: Vec<ForestArt>,
     /// The base tile texture (`Scene::tile_texture`).
     pub tile_texture: Option<usize>,
+    /// Its `TEXTURE_LIT` (`TileTexture::lit`), when given and found: the tiles glow with it
+    /// as night comes.
+    pub tile_lit: Option<usize>,
     /// Texture pool referenced by index from the entries above.
     pub images: Vec<ImageData>,
     /// What could not be found or read (missing files are warnings).
@@ -153,6 +156,17 @@ pub struct ImageData {
 }
 
 impl ImageData {
+    /// One black pixel: a night texture that lights nothing.
+    pub fn black() -> Self {
+        ImageData {
+            name: "black".into(),
+            width: 1,
+            height: 1,
+            pixels: ImagePixels::Rgba8(vec![vec![0, 0, 0, 255]]),
+            missing: false,
+        }
+    }
+
     /// A magenta/grey checkerboard: what a missing texture looks like.
     pub fn checkerboard(name: &str) -> Self {
         let n = 64u32;
@@ -194,6 +208,9 @@ pub struct FacadeArt {
     pub bay_width: f32,
     pub floor_height: f32,
     pub roof_texture: Option<usize>,
+    /// `TEXTURE_LIT` of the roof: type 1's one night texture (the roof is cut from the same
+    /// image as the walls), type 2's under `SHADER_ROOF`.
+    pub roof_lit_texture: Option<usize>,
     pub roof_uv: [f32; 4],
     /// Type 1 `LOD`s with their walls; empty when the facade repeats `wall_uv`.
     pub lods: Vec<PanelLod>,

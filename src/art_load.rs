@@ -116,6 +116,7 @@ pub fn load_art_set(scene: &Scene) -> ArtSet {
     for (i, roof) in &scene.facade_roofs {
         if let Some(f) = facades.get_mut(*i) {
             f.roof_texture = Some(pool.load(Path::new(roof), &mut warnings));
+            f.roof_lit_texture = None;
             f.roof_uv = [0.0, 0.0, 1.0, 1.0];
         }
     }
@@ -132,7 +133,15 @@ pub fn load_art_set(scene: &Scene) -> ArtSet {
         .tile_texture
         .as_ref()
         .map(|t| pool.load(Path::new(&t.path), &mut warnings));
+    // `TEXTURE_LIT` of the tiles: as objects', a missing one is left out.
+    let tile_lit = scene
+        .tile_texture
+        .as_ref()
+        .and_then(|t| t.lit.as_ref())
+        .map(|p| pool.load(Path::new(p), &mut warnings))
+        .filter(|&i| pool.images().get(i).is_some_and(|img| !img.missing));
     ArtSet {
+        tile_lit,
         meshes,
         facades,
         forest,
@@ -764,6 +773,16 @@ pub fn load_facade(path: &Path, pool: &mut ImagePool, warnings: &mut Vec<Diagnos
     };
     if has_roof {
         art.roof_texture = roof_tex.map(|t| pool.load(&t.path, warnings));
+        // The roof's night texture: type 2's own (a missing one lights nothing), type 1's
+        // the walls' (one image for both).
+        art.roof_lit_texture = if fac.version == 1000 {
+            fac.roof_lit_texture
+                .as_ref()
+                .map(|t| pool.load(&t.path, warnings))
+                .filter(|&i| pool.images().get(i).is_some_and(|img| !img.missing))
+        } else {
+            art.lit_texture
+        };
     }
     art
 }

@@ -203,6 +203,25 @@ fn resolve_refs(
             None => diags.push(resolver.missing(asset, d.line, "TEXTURE", &t.path)),
         }
     }
+    if let (Some(t), Some(d)) = (scene.tile_texture.as_mut(), ag.lit_texture()) {
+        // A missing night texture: a warning, and the tiles do not glow.
+        t.lit = match resolver.resolve_texture(asset, &d.path) {
+            Some(p) => {
+                files.push(p.clone());
+                Some(p.display().to_string())
+            }
+            None => {
+                diags.push(resolver.missing_then(
+                    asset,
+                    d.line,
+                    "TEXTURE_LIT",
+                    &d.path,
+                    "the tiles do not glow",
+                ));
+                None
+            }
+        };
+    }
 }
 
 /// Loads the art a scene names (meshes, textures, facades, forest).

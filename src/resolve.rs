@@ -278,6 +278,18 @@ impl Resolver {
 
     /// A warning for a reference that did not resolve, naming what was tried.
     pub fn missing(&self, from: &Path, line: u32, what: &str, name: &str) -> Diagnostic {
+        self.missing_then(from, line, what, name, "a placeholder is drawn")
+    }
+
+    /// [`Self::missing`], saying what is drawn instead (`then`).
+    pub fn missing_then(
+        &self,
+        from: &Path,
+        line: u32,
+        what: &str,
+        name: &str,
+        then: &str,
+    ) -> Diagnostic {
         let mut tried: Vec<String> = self
             .candidates(from, name)
             .iter()
@@ -302,7 +314,7 @@ impl Resolver {
             line.max(1),
             1,
             format!(
-                "{what} `{name}` not found (looked for {}{lib}{exported}); a placeholder is drawn",
+                "{what} `{name}` not found (looked for {}{lib}{exported}); {then}",
                 tried.join(", ")
             ),
         )

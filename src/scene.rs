@@ -234,6 +234,10 @@ pub struct TileTexture {
     pub path: String,
     pub width_px: f32,
     pub height_px: f32,
+    /// `TEXTURE_LIT`: the tiles' night texture, as resolved (`None` when the asset has
+    /// none, or it could not be found: a warning, and the tiles do not glow).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lit: Option<String>,
 }
 
 /// `LAYER_GROUP <offset> <name>`; tiles draw in group order, then offset, then file order.

@@ -484,6 +484,7 @@ fn tiles_with_objects() {
             // Declared 256 px; the image is 128 px: uv are normalised by the declared size.
             width_px: 256.0,
             height_px: 256.0,
+            lit: None,
         }),
         tile_lod: 20_000.0,
         tiles,
@@ -638,6 +639,7 @@ fn draped_pad_on_slope() {
             path: "quadrants.png".into(),
             width_px: 128.0,
             height_px: 128.0,
+            lit: None,
         }),
         tile_lod: 20_000.0,
         tiles: vec![tile(-20.0, -20.0, 40.0, 40.0, [0.0, 0.0, 128.0, 128.0], 0)],
@@ -735,6 +737,7 @@ fn draped_parts_draw_in_layer_group_order() {
             path: "quadrants.png".into(),
             width_px: 128.0,
             height_px: 128.0,
+            lit: None,
         }),
         tile_lod: 20_000.0,
         tiles: vec![tile(-15.0, -15.0, 30.0, 30.0, [0.0, 0.0, 128.0, 128.0], 0)],
@@ -803,6 +806,7 @@ fn tile_lod_fade() {
             path: "red.png".into(),
             width_px: 64.0,
             height_px: 64.0,
+            lit: None,
         }),
         tile_lod: 300.0,
         tiles,
@@ -887,6 +891,7 @@ fn atlas_no_bleed_far_tiles() {
                 path: "atlas.png".into(),
                 width_px: size,
                 height_px: size,
+                lit: None,
             }),
             tile_lod: 100_000.0,
             tiles,
@@ -1236,6 +1241,7 @@ fn bc_compressed_textures() {
             path: "stripes.dds".into(),
             width_px: 64.0,
             height_px: 64.0,
+            lit: None,
         }),
         tile_lod: 20_000.0,
         tiles: vec![tile(-30.0, -30.0, 60.0, 60.0, [0.0, 0.0, 64.0, 64.0], 0)],
@@ -2716,6 +2722,7 @@ fn tower_on_tiles() -> (Scene, ArtSet) {
             path: "quadrants.png".into(),
             width_px: 128.0,
             height_px: 128.0,
+            lit: None,
         }),
         tile_lod: 20_000.0,
         tiles,
@@ -3163,4 +3170,109 @@ fn facade_lit_texture_glows_at_night() {
         warm(&render(&scene, &plain, &terrain, &at(night), 160, 120)),
         0
     );
+}
+
+/// Issue 16: `TEXTURE_LIT` lights tiles too. A field of grey tiles whose night texture has
+/// warm window stripes: at noon the night texture adds nothing (the image equals the one
+/// without it); at night the stripes glow over the dark ground, and without it nothing does.
+#[test]
+fn tiles_glow_at_night_with_their_lit_texture() {
+    let tiles: Vec<Tile> = (0..4)
+        .flat_map(|r| (0..4).map(move |c| (r, c)))
+        .map(|(r, c)| {
+            tile(
+                -40.0 + c as f32 * 20.0,
+                -40.0 + r as f32 * 20.0,
+                20.0,
+                20.0,
+                [0.0, 0.0, 64.0, 64.0],
+                0,
+            )
+        })
+        .collect();
+    let scene = Scene {
+        tile_texture: Some(TileTexture {
+            path: "plaza.png".into(),
+            width_px: 64.0,
+            height_px: 64.0,
+            lit: Some("plaza_LIT.png".into()),
+        }),
+        tile_lod: 20_000.0,
+        tiles,
+        polygon: vec![vec![
+            [-40.0, -40.0],
+            [40.0, -40.0],
+            [40.0, 40.0],
+            [-40.0, 40.0],
+        ]],
+        ..Scene::default()
+    };
+    let art = ArtSet {
+        tile_texture: Some(0),
+        tile_lit: Some(1),
+        images: vec![
+            solid("plaza.png", [150, 150, 150, 255]),
+            image_from("plaza_LIT.png", 64, 64, |_, y| {
+                if y % 16 < 6 {
+                    [255, 190, 90, 255]
+                } else {
+                    [0, 0, 0, 255]
+                }
+            }),
+        ],
+        ..ArtSet::default()
+    };
+    let terrain = Terrain::flat(1000.0);
+    let at = |sun: agview::render::Sun| FrameParams {
+        camera: Camera::orbit([0.0, 0.0, 0.0], 120.0, 200.0, 40.0),
+        sun,
+        ..FrameParams::default()
+    };
+    let unlit = ArtSet {
+        tile_lit: None,
+        ..art.clone()
+    };
+    let noon = render(
+        &scene,
+        &art,
+        &terrain,
+        &at(agview::render::Sun::NOON),
+        160,
+        120,
+    );
+    let plain_noon = render(
+        &scene,
+        &unlit,
+        &terrain,
+        &at(agview::render::Sun::NOON),
+        160,
+        120,
+    );
+    assert!(noon == plain_noon, "the night texture shows at noon");
+    let night = check(
+        "tiles_lit_night",
+        &scene,
+        &art,
+        &terrain,
+        &at(agview::render::Sun::NIGHT),
+    );
+    let plain_night = render(
+        &scene,
+        &unlit,
+        &terrain,
+        &at(agview::render::Sun::NIGHT),
+        320,
+        240,
+    );
+    let glowing = |img: &image::RgbaImage| {
+        img.pixels()
+            .filter(|p| p[0] > 150 && p[1] > 100 && u16::from(p[0]) > u16::from(p[2]) + 60)
+            .count()
+    };
+    assert!(
+        glowing(&night) > 2000,
+        "only {} glowing pixels",
+        glowing(&night)
+    );
+    assert_eq!(glowing(&plain_night), 0);
 }

@@ -140,7 +140,7 @@ fn art_key(view: &Document) -> Vec<String> {
     k.extend(s.forest.iter().map(name));
     k.push("|".into());
     k.extend(s.tile_texture.iter().map(|t| t.path.clone()));
-    k.extend(view.atlas.iter().cloned());
+    k.extend(view.atlas.files().cloned());
     k
 }
 
@@ -275,7 +275,7 @@ fn load_one(
                     diagnostics: Vec::new(),
                     files: Vec::new(),
                 },
-                atlas: Vec::new(),
+                atlas: document::TileAtlas::default(),
                 times: Default::default(),
                 terrain: None,
                 terrain_dependent: false,
@@ -302,7 +302,7 @@ fn load_one(
                 None => {
                     let a = Arc::new(document::load_document_art(&mut view));
                     let mut files = art_files(&a);
-                    files.extend(view.atlas.iter().map(PathBuf::from));
+                    files.extend(view.atlas.files().map(PathBuf::from));
                     *cache = Some(ArtCache {
                         key,
                         stamps: stamps(&files),

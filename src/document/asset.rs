@@ -34,6 +34,7 @@ struct ArtPaths {
     facades: Vec<Option<String>>,
     forest: Option<String>,
     texture: Option<String>,
+    texture_lit: Option<String>,
 }
 
 impl OpenedAsset {
@@ -67,7 +68,11 @@ impl OpenedAsset {
                     Some(s)
                 }
                 None => {
-                    diagnostics.push(resolver.missing(path, line, what, name));
+                    diagnostics.push(if what == "TEXTURE_LIT" {
+                        resolver.missing_then(path, line, what, name, "the tiles do not glow")
+                    } else {
+                        resolver.missing(path, line, what, name)
+                    });
                     None
                 }
             }
@@ -92,6 +97,9 @@ impl OpenedAsset {
                 .texture
                 .as_ref()
                 .and_then(|d| one(&d.path, d.line, "TEXTURE", true)),
+            texture_lit: ag
+                .lit_texture()
+                .and_then(|d| one(&d.path, d.line, "TEXTURE_LIT", true)),
         };
         let forest = art.forest.as_ref().and_then(|p| {
             let p = Path::new(p);
@@ -130,6 +138,7 @@ impl OpenedAsset {
         }
         if let (Some(t), Some(p)) = (scene.tile_texture.as_mut(), &self.art.texture) {
             t.path.clone_from(p);
+            t.lit.clone_from(&self.art.texture_lit);
         }
         scene.update_stats();
         Ok(scene)

@@ -26,17 +26,40 @@ const ATLAS_SLOT_MAX: u32 = 1024;
 /// The tallest atlas image (every backend supports 8192).
 const ATLAS_MAX_HEIGHT: u32 = 8192;
 
+/// The textures of a document's tile atlas, slot 0 at the bottom: each slot's texture and
+/// its `TEXTURE_LIT` (the night atlas stacks them the same way, black where a slot has
+/// none). Empty when every tile uses one texture as declared.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct TileAtlas {
+    pub paths: Vec<String>,
+    pub lit: Vec<Option<String>>,
+}
+
+impl TileAtlas {
+    pub fn is_empty(&self) -> bool {
+        self.paths.is_empty()
+    }
+
+    pub fn len(&self) -> usize {
+        self.paths.len()
+    }
+
+    /// Every file the atlas is made of.
+    pub fn files(&self) -> impl Iterator<Item = &String> {
+        self.paths.iter().chain(self.lit.iter().flatten())
+    }
+}
+
 /// Merges scenes laid out in one frame into one scene. Art references are shared where two
 /// scenes name the same file; tiles of different textures are moved into atlas slots.
-/// Returns the scene and the atlas textures (empty when all tiles use one texture as
-/// declared).
-pub fn combine(parts: Vec<Scene>) -> (Scene, Vec<String>) {
+/// Returns the scene and the atlas (empty when all tiles use one texture as declared).
+pub fn combine(parts: Vec<Scene>) -> (Scene, TileAtlas) {
     combine_with(parts, 1)
 }
 
 /// [`combine`] on `threads` workers (0: one per core); the result is the same for any
 /// thread count.
-pub fn combine_with(parts: Vec<Scene>, threads: usize) -> (Scene, Vec<String>) {
+pub fn combine_with(parts: Vec<Scene>, threads: usize) -> (Scene, TileAtlas) {
     let chunks = chunk_parts(&parts, threads, MIN_ITEMS_PER_THREAD);
     combine_in_chunks(parts, &chunks)
 }
@@ -46,7 +69,7 @@ const MIN_ITEMS_PER_THREAD: usize = 20_000;
 
 /// [`combine`], the parts moved by one worker per run of parts starting at each of
 /// `chunks` (the first is 0).
-pub(super) fn combine_in_chunks(parts: Vec<Scene>, chunks: &[usize]) -> (Scene, Vec<String>) {
+pub(super) fn combine_in_chunks(parts: Vec<Scene>, chunks: &[usize]) -> (Scene, TileAtlas) {
     let mut out = Scene {
         kind: SceneKind::Dsf,
         tile_lod: 0.0,
@@ -66,9 +89,19 @@ pub(super) fn combine_in_chunks(parts: Vec<Scene>, chunks: &[usize]) -> (Scene, 
         }
     }
     let mut atlas_paths: Vec<String> = Vec::new();
+    let mut atlas_lit: Vec<Option<String>> = Vec::new();
     for t in &textures {
-        if !atlas_paths.contains(&t.path) {
-            atlas_paths.push(t.path.clone());
+        match atlas_paths.iter().position(|p| *p == t.path) {
+            // A slot's night texture: the first the slot's texture is given with.
+            Some(k) => {
+                if atlas_lit[k].is_none() {
+                    atlas_lit[k].clone_from(&t.lit);
+                }
+            }
+            None => {
+                atlas_paths.push(t.path.clone());
+                atlas_lit.push(t.lit.clone());
+            }
         }
     }
     let use_atlas = textures.len() > 1;
@@ -77,6 +110,10 @@ pub(super) fn combine_in_chunks(parts: Vec<Scene>, chunks: &[usize]) -> (Scene, 
             path: "tile atlas".into(),
             width_px: 1.0,
             height_px: atlas_paths.len() as f32,
+            lit: atlas_lit
+                .iter()
+                .any(Option::is_some)
+                .then(|| "tile atlas (night)".into()),
         })
     } else {
         textures.first().cloned()
@@ -231,7 +268,15 @@ pub(super) fn combine_in_chunks(parts: Vec<Scene>, chunks: &[usize]) -> (Scene, 
         out.tile_lod = 20_000.0;
     }
     out.update_stats();
-    (out, if use_atlas { atlas_paths } else { Vec::new() })
+    let atlas = if use_atlas {
+        TileAtlas {
+            paths: atlas_paths,
+            lit: atlas_lit,
+        }
+    } else {
+        TileAtlas::default()
+    };
+    (out, atlas)
 }
 
 /// Where each run of parts merged by one worker starts: runs of consecutive parts with
@@ -518,24 +563,34 @@ pub fn load_document_art(view: &mut Document) -> ArtSet {
     let scene = &mut view.loaded.scene;
     let tt = scene.tile_texture.take();
     let scene_ref = &*scene;
+    let atlas = &view.atlas;
+    // The slots' textures, then their night textures (a slot without one: none).
+    let wanted: Vec<Option<&String>> = atlas
+        .paths
+        .iter()
+        .map(Some)
+        .chain(atlas.lit.iter().map(Option::as_ref))
+        .collect();
     let (mut art, sources) = std::thread::scope(|s| {
-        let loads: Vec<_> = view
-            .atlas
+        let loads: Vec<_> = wanted
             .iter()
             .map(|p| {
-                s.spawn(move || {
-                    let mut w = Vec::new();
-                    let img = crate::art_load::load_image(Path::new(p), &mut w);
-                    (img, w)
+                p.map(|p| {
+                    s.spawn(move || {
+                        let mut w = Vec::new();
+                        let img = crate::art_load::load_image(Path::new(p), &mut w);
+                        (img, w)
+                    })
                 })
             })
             .collect();
         let art = pipeline::load_art(scene_ref);
-        let sources: Vec<(ImageData, Vec<Diagnostic>)> = loads
+        let sources: Vec<Option<(ImageData, Vec<Diagnostic>)>> = loads
             .into_iter()
-            .zip(&view.atlas)
+            .zip(&wanted)
             .map(|(h, p)| {
-                h.join().unwrap_or_else(|_| {
+                let (h, p) = (h?, (*p)?);
+                Some(h.join().unwrap_or_else(|_| {
                     (
                         ImageData::checkerboard(p),
                         vec![Diagnostic::warning_file(
@@ -543,20 +598,42 @@ pub fn load_document_art(view: &mut Document) -> ArtSet {
                             "texture could not be loaded; drawn as a checkerboard",
                         )],
                     )
-                })
+                }))
             })
             .collect();
         (art, sources)
     });
     scene.tile_texture = tt;
     let mut images = Vec::new();
-    for (img, w) in sources {
+    for (img, w) in sources.into_iter().flatten() {
         art.warnings.extend(w);
         images.push(img);
     }
-    let image = atlas_image(&images);
-    art.images.push(image);
+    let slots = atlas.paths.len();
+    let lit_images = images.split_off(slots.min(images.len()));
+    art.images.push(atlas_image(&images));
     art.tile_texture = Some(art.images.len() - 1);
+    if !lit_images.is_empty() {
+        // The night atlas: each slot's night texture, black where it has none.
+        let mut lit = lit_images.into_iter();
+        let night: Vec<ImageData> = atlas
+            .lit
+            .iter()
+            .map(|p| match p {
+                // A night texture that could not be read was warned about and lights
+                // nothing (a glowing checkerboard would show nothing the sim shows).
+                Some(_) => lit
+                    .next()
+                    .filter(|i| !i.missing)
+                    .unwrap_or_else(ImageData::black),
+                None => ImageData::black(),
+            })
+            .collect();
+        let mut image = atlas_image(&night);
+        image.name = "tile atlas (night)".into();
+        art.images.push(image);
+        art.tile_lit = Some(art.images.len() - 1);
+    }
     art
 }
 

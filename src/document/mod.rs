@@ -37,7 +37,7 @@ use crate::scene::{FeatureInfo, FeatureKind, GeoFrame, Scene, SceneKind, SlopeDr
 use crate::terrain::Terrain;
 
 pub use asset::OpenedAsset;
-pub use combine::{atlas_image, combine, combine_with, load_document_art};
+pub use combine::{atlas_image, combine, combine_with, load_document_art, TileAtlas};
 pub use features::{DocFeature, Geometry};
 
 /// The file name WED gives a project.
@@ -48,8 +48,9 @@ pub const WED_FILE: &str = "earth.wed.xml";
 pub struct Document {
     pub loaded: Loaded,
     /// Features that use more than one ground texture: the textures of the tile atlas, slot
-    /// 0 at the bottom. Empty when the scene's own `tile_texture` is drawn.
-    pub atlas: Vec<String>,
+    /// 0 at the bottom, and their night textures. Empty when the scene's own `tile_texture`
+    /// is drawn.
+    pub atlas: TileAtlas,
     /// Where a document's load spent its time (zero for a single asset).
     pub times: LoadTimes,
     /// The terrain `SLOPE_LIMIT`s were screened on ([`LoadOptions::ground`]), framed on the
@@ -168,7 +169,7 @@ pub fn load_with(
         }
         return Ok(Document {
             loaded,
-            atlas: Vec::new(),
+            atlas: TileAtlas::default(),
             times: LoadTimes::default(),
             terrain: None,
             terrain_dependent: false,

@@ -17,6 +17,7 @@ fn part(texture: &str, mesh: &str, n: usize) -> Scene {
             path: texture.into(),
             width_px: 512.0,
             height_px: 256.0,
+            lit: None,
         }),
         meshes: vec![ArtRef {
             name: mesh.into(),
@@ -74,7 +75,7 @@ fn combine_on_several_workers_equals_serial() {
         }
         v
     };
-    let json = |(s, atlas): (Scene, Vec<String>)| (serde_json::to_string(&s).expect("json"), atlas);
+    let json = |(s, atlas): (Scene, TileAtlas)| (serde_json::to_string(&s).expect("json"), atlas);
     let serial = json(combine(parts()));
     for chunks in [vec![0], vec![0, 1], vec![0, 4, 5], vec![0, 2, 3, 7, 8]] {
         assert_eq!(
@@ -95,9 +96,24 @@ fn combine_on_several_workers_equals_serial() {
 }
 
 #[test]
+fn the_atlas_keeps_each_slots_night_texture() {
+    let mut lit = part("b.png", "n.obj", 1);
+    lit.tile_texture.as_mut().unwrap().lit = Some("b_LIT.png".into());
+    let (s, atlas) = combine(vec![part("a.png", "m.obj", 1), lit]);
+    assert_eq!(atlas.lit, vec![None, Some("b_LIT.png".to_string())]);
+    // The reload watches every file the atlas is made of.
+    assert_eq!(atlas.files().count(), 3);
+    assert!(s.tile_texture.unwrap().lit.is_some());
+    // Without any night texture the atlas has none.
+    let (s, _) = combine(vec![part("a.png", "m.obj", 1), part("b.png", "n.obj", 1)]);
+    assert!(s.tile_texture.unwrap().lit.is_none());
+}
+
+#[test]
 fn combine_moves_tiles_of_other_textures_into_atlas_slots() {
     let (s, atlas) = combine(vec![part("a.png", "m.obj", 1), part("b.png", "n.obj", 1)]);
-    assert_eq!(atlas, vec!["a.png".to_string(), "b.png".to_string()]);
+    assert_eq!(atlas.paths, vec!["a.png".to_string(), "b.png".to_string()]);
+    assert_eq!(atlas.lit, vec![None, None]);
     let t = s.tile_texture.as_ref().unwrap();
     assert_eq!((t.width_px, t.height_px), (1.0, 2.0));
     assert_eq!(s.tiles[0].uv, [0.0, 0.0, 1.0, 1.0]);

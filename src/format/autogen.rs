@@ -53,6 +53,16 @@ pub struct ArtDecl {
     pub line: u32,
 }
 
+impl Autogen {
+    /// `TEXTURE_LIT`: the tiles' night texture.
+    pub fn lit_texture(&self) -> Option<&ArtDecl> {
+        self.other_textures
+            .iter()
+            .find(|(k, _)| k == "TEXTURE_LIT")
+            .map(|(_, d)| d)
+    }
+}
+
 /// A parsed autogen file.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Autogen {

@@ -35,10 +35,13 @@ pub struct Facade {
     pub wall_texture: Option<TextureRef>,
     /// Type 2: the `TEXTURE` after `SHADER_ROOF`.
     pub roof_texture: Option<TextureRef>,
-    /// `TEXTURE_LIT` of the walls (type 2: the one after `SHADER_WALL`, or before any
-    /// shader); a roof's lit texture is read past.
+    /// `TEXTURE_LIT` of the walls (type 1: of the whole facade; type 2: the one after
+    /// `SHADER_WALL`, or before any shader).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub lit_texture: Option<TextureRef>,
+    /// Type 2: the `TEXTURE_LIT` after `SHADER_ROOF`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub roof_lit_texture: Option<TextureRef>,
     /// `RING 0|1`: whether the outline is closed (default true).
     pub ring: bool,
     pub two_sided: bool,
@@ -552,8 +555,13 @@ impl FacParser {
                     self.fac.wall_texture = Some(t);
                 }
             }
-            "TEXTURE_LIT" if !self.roof_shader => {
-                self.fac.lit_texture = Some(self.texture(line, warnings)?);
+            "TEXTURE_LIT" => {
+                let t = Some(self.texture(line, warnings)?);
+                if self.roof_shader {
+                    self.fac.roof_lit_texture = t;
+                } else {
+                    self.fac.lit_texture = t;
+                }
             }
             "RING" => self.fac.ring = flag(line, warnings)?,
             "TWO_SIDED" => self.fac.two_sided = flag(line, warnings)?,
@@ -845,7 +853,7 @@ LOD 10000 20000\nFLOOR far\nSEGMENT 0\n";
     }
 
     #[test]
-    fn the_walls_lit_texture_is_kept() {
+    fn the_walls_and_the_roofs_lit_textures_are_kept() {
         let f = p("A\n800\nFACADE\nTEXTURE t.png\nTEXTURE_LIT t_LIT.png\n")
             .0
             .unwrap();
@@ -861,6 +869,8 @@ SHADER_WALL\nTEXTURE w.png\nTEXTURE_LIT w_LIT.png\n",
             "w_LIT.png",
             "the walls', not the roof's"
         );
+        // The roof's is its own.
+        assert_eq!(f.roof_lit_texture.unwrap().name, "r_LIT.png");
     }
 
     #[test]

@@ -147,6 +147,7 @@ pub(crate) fn scene_for(ag: &Autogen, asset_path: &std::path::Path, input: &Layo
                 path: t.path.to_string(),
                 width_px: ag.texture_scale.map_or(1.0, |s| s[0]),
                 height_px: ag.texture_scale.map_or(1.0, |s| s[1]),
+                lit: ag.lit_texture().map(|d| d.path.to_string()),
             }),
         tile_lod: ag.tile_lod.unwrap_or(DEFAULT_TILE_LOD),
         layer_group: ag

@@ -428,6 +428,7 @@ pub fn synthetic_city(opts: &BenchOptions) -> (Scene, ArtSet, Terrain) {
     let mut scene = Scene {
         asset: "synthetic city".into(),
         tile_texture: Some(TileTexture {
+            lit: None,
             path: "city.png".into(),
             width_px: 512.0,
             height_px: 512.0,

@@ -777,7 +777,13 @@ impl SceneGpu {
                 } else {
                     src
                 };
-                let view = cache.view(src);
+                let view = cache.view(src).clone();
+                // `TEXTURE_LIT`: glows as night comes; black when there is none.
+                let lit = match art.tile_lit {
+                    Some(i) if i < art.images.len() => TexSource::Image(i),
+                    _ => TexSource::Black,
+                };
+                let lit = cache.view(lit).clone();
                 Some(TilesGpu {
                     vertices: buffer(
                         "tile vertices",
@@ -785,7 +791,12 @@ impl SceneGpu {
                         vertex,
                     ),
                     indices: buffer("tile indices", bytemuck::cast_slice(&mesh.indices), index),
-                    material: material(view, MaterialUniforms::plain([1.0; 3], 0.0)),
+                    material: full_material(
+                        &view,
+                        &lit,
+                        &flat,
+                        MaterialUniforms::plain([1.0; 3], 0.0),
+                    ),
                     cells: mesh
                         .segments
                         .iter()
@@ -965,7 +976,12 @@ impl SceneGpu {
                         };
                         let lit = cache.view(lit_src).clone();
                         let wall = full_material(cache.view(wall_src), &lit, &flat, w);
-                        let roof = material(cache.view(roof_src), r);
+                        let roof_lit = match fa.roof_lit_texture {
+                            Some(t) if t < art.images.len() => TexSource::Image(t),
+                            _ => TexSource::Black,
+                        };
+                        let roof_lit = cache.view(roof_lit).clone();
+                        let roof = full_material(cache.view(roof_src), &roof_lit, &flat, r);
                         (wall, roof)
                     }
                     FacadeKey::Neutral | FacadeKey::Library => {

@@ -409,6 +409,7 @@ mod tests {
                 path: "t.png".into(),
                 width_px: 1024.0,
                 height_px: 512.0,
+                lit: None,
             }),
             tiles,
             ..Scene::default()
