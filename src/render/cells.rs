@@ -16,7 +16,7 @@ use glam::Vec3;
 /// Runs one group is drawn in per view at most: past it, the runs closest to each other
 /// are joined (what is between them is drawn, and clipped), so the draws stay few on any
 /// scene.
-const MAX_RUNS: usize = 48;
+const MAX_RUNS: usize = 8;
 
 /// A run of records (`first..first + count`: instances, or indices) and what they fill:
 /// the box across (m), the height above the ground they reach (m), and the distance from
