@@ -99,10 +99,22 @@ fn vs_main(@builtin(vertex_index) vi: u32, tree: TreeIn) -> TreeOut {
     return out;
 }
 
+override COVERAGE: bool = false;
+
 @fragment
 fn fs_main(in: TreeOut) -> @location(0) vec4<f32> {
     let texel = atlas_sample(in.uv, in.rect);
-    if (texel.a < material.tint.a) {
+    // Under MSAA with alpha-to-coverage (COVERAGE), the alpha becomes a coverage that
+    // crosses one half at the cutoff over about a pixel (as object.wgsl's): far crowns keep
+    // their coverage and their edges are smooth. Else the plain cutoff.
+    let coverage = clamp((texel.a - material.tint.a) / max(fwidth(texel.a), 1e-4) + 0.5, 0.0, 1.0);
+    var alpha = 1.0;
+    var dropped = texel.a < material.tint.a;
+    if (COVERAGE) {
+        alpha = coverage;
+        dropped = coverage <= 0.0;
+    }
+    if (dropped) {
         discard;
     }
     // Crossed quads have no useful normal: light them as a soft, upward-facing volume,
@@ -110,7 +122,7 @@ fn fs_main(in: TreeOut) -> @location(0) vec4<f32> {
     let n = normalize(vec3<f32>(0.0, 0.0, 1.0) + frame.sun.xyz * 0.5);
     let occlusion = 0.75 + 0.25 * clamp(in.height / 6.0, 0.0, 1.0);
     let color = fog(shade(texel.rgb * material.tint.rgb, n, in.world) * occlusion, in.world);
-    return vec4<f32>(color, 1.0);
+    return vec4<f32>(color, alpha);
 }
 
 // The shadow map (depth only): the alpha-tested crown.

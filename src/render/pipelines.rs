@@ -493,7 +493,21 @@ impl Renderer {
             depth_write: true,
             blend: None,
         };
-        let trees = b.build(&trees_spec);
+        // Trees are alpha-tested: under MSAA their alpha becomes a coverage, as objects'.
+        let tree_coverage = sample_count > 1;
+        let trees = b.build_with(
+            &trees_spec,
+            &Raster {
+                write_mask: wgpu::ColorWrites::COLOR,
+                alpha_to_coverage: tree_coverage,
+                constants: if tree_coverage {
+                    &[("COVERAGE", 1.0)]
+                } else {
+                    &[]
+                },
+                ..Raster::DEFAULT
+            },
+        );
         let shadow_trees = b.build_shadow(&trees_spec, Some("fs_shadow"));
         let lines = b.build(&Spec {
             label: "lines",
