@@ -12,7 +12,8 @@
 //! - [`Culling::Cpu`]: the same tests on the CPU each frame, the visible instances written
 //!   into a vertex buffer: for adapters without the above.
 //! - [`Culling::Off`]: every instance of every LOD is submitted and the vertex shader drops
-//!   the ones outside their LOD range.
+//!   the ones outside their LOD range; trees and tile pieces are not culled by their cells
+//!   either (`cells.rs`).
 //!
 //! The tests here are conservative (every comparison has a little slack): the object vertex
 //! shader still applies the exact LOD, fade and density tests, so culling only removes work,
