@@ -419,6 +419,18 @@ fn tile(x0: f32, y0: f32, w: f32, h: f32, uv: [f32; 4], order: u32) -> Tile {
     }
 }
 
+/// `n × n` square tiles of side `size` from the south-west corner `origin`, row by row, all
+/// cut from `uv`, order 0.
+fn tile_grid(n: u32, origin: [f32; 2], size: f32, uv: [f32; 4]) -> Vec<Tile> {
+    (0..n)
+        .flat_map(|r| (0..n).map(move |c| (r, c)))
+        .map(|(r, c)| {
+            let at = |k: u32, o: f32| o + k as f32 * size;
+            tile(at(c, origin[0]), at(r, origin[1]), size, size, uv, 0)
+        })
+        .collect()
+}
+
 fn object(index: usize, pos: [f32; 2], heading: f32, mode: Placement) -> ObjectInstance {
     ObjectInstance {
         index,
@@ -430,6 +442,31 @@ fn object(index: usize, pos: [f32; 2], heading: f32, mode: Placement) -> ObjectI
         show: [1, 1],
         ..ObjectInstance::default()
     }
+}
+
+/// `trees.for`: one 7 × 9 m tree of two crossed quads, the whole of image `texture`.
+fn one_tree_forest(texture: usize, lod: Option<f32>) -> ForestArt {
+    ForestArt {
+        name: "trees.for".into(),
+        missing: false,
+        texture: Some(texture),
+        trees: vec![TreeArt {
+            layer: 0,
+            uv: [0.0, 0.0, 1.0, 1.0],
+            width: 7.0,
+            height: 9.0,
+            offset: 0.5,
+            quads: 2,
+            percent: 100.0,
+        }],
+        spacing: [10.0, 10.0],
+        lod,
+    }
+}
+
+/// The rectangle `lo..hi` as a counter-clockwise ring.
+fn rectangle(lo: [f32; 2], hi: [f32; 2]) -> Vec<[f32; 2]> {
+    vec![lo, [hi[0], lo[1]], hi, [lo[0], hi[1]]]
 }
 
 fn refs(names: &[&str]) -> Vec<ArtRef> {
@@ -495,12 +532,7 @@ fn tiles_with_objects() {
             object(1, [30.0, 15.0], 0.0, Placement::Draped),
             object(0, [30.0, -20.0], 90.0, Placement::Draped),
         ],
-        polygon: vec![vec![
-            [-45.0, -30.0],
-            [45.0, -30.0],
-            [45.0, 30.0],
-            [-45.0, 30.0],
-        ]],
+        polygon: vec![rectangle([-45.0, -30.0], [45.0, 30.0])],
         ..Scene::default()
     };
     let art = ArtSet {
@@ -788,19 +820,7 @@ fn draped_parts_draw_in_layer_group_order() {
 /// show, the middle ones fade and the far ones are gone; from 900 m none is left.
 #[test]
 fn tile_lod_fade() {
-    let mut tiles = Vec::new();
-    for r in 0..4 {
-        for c in 0..4 {
-            tiles.push(tile(
-                -60.0 + c as f32 * 30.0,
-                -60.0 + r as f32 * 30.0,
-                30.0,
-                30.0,
-                [0.0, 0.0, 64.0, 64.0],
-                0,
-            ));
-        }
-    }
+    let tiles = tile_grid(4, [-60.0, -60.0], 30.0, [0.0, 0.0, 64.0, 64.0]);
     let scene = Scene {
         tile_texture: Some(TileTexture {
             path: "red.png".into(),
@@ -873,19 +893,7 @@ fn atlas_no_bleed_far_tiles() {
     // The cell 16..32 px across and 16..32 px up (t up: image rows 32..48) is green; the
     // whole 16 px texture is the same cell.
     let field = |uv: [f32; 4], size: f32| -> Scene {
-        let mut tiles = Vec::new();
-        for r in 0..80 {
-            for c in 0..80 {
-                tiles.push(tile(
-                    -160.0 + c as f32 * 4.0,
-                    -320.0 + r as f32 * 4.0,
-                    4.0,
-                    4.0,
-                    uv,
-                    0,
-                ));
-            }
-        }
+        let tiles = tile_grid(80, [-160.0, -320.0], 4.0, uv);
         Scene {
             tile_texture: Some(TileTexture {
                 path: "atlas.png".into(),
@@ -1673,22 +1681,7 @@ fn facades_trees_and_overlays() {
             roof_uv: [0.5, 0.0, 1.0, 1.0],
             ..FacadeArt::default()
         }],
-        forest: Some(ForestArt {
-            name: "trees.for".into(),
-            missing: false,
-            texture: Some(1),
-            trees: vec![TreeArt {
-                layer: 0,
-                uv: [0.0, 0.0, 1.0, 1.0],
-                width: 7.0,
-                height: 9.0,
-                offset: 0.5,
-                quads: 2,
-                percent: 100.0,
-            }],
-            spacing: [10.0, 10.0],
-            lod: None,
-        }),
+        forest: Some(one_tree_forest(1, None)),
         images: vec![walls, tree_img],
         ..ArtSet::default()
     };
@@ -1722,22 +1715,7 @@ fn trees_behind_the_camera_or_past_their_lod_are_not_drawn() {
         ..Scene::default()
     };
     let art = ArtSet {
-        forest: Some(ForestArt {
-            name: "trees.for".into(),
-            missing: false,
-            texture: Some(0),
-            trees: vec![TreeArt {
-                layer: 0,
-                uv: [0.0, 0.0, 1.0, 1.0],
-                width: 7.0,
-                height: 9.0,
-                offset: 0.5,
-                quads: 2,
-                percent: 100.0,
-            }],
-            spacing: [10.0, 10.0],
-            lod: Some(1_000.0),
-        }),
+        forest: Some(one_tree_forest(0, Some(1_000.0))),
         images: vec![solid("green", [30, 160, 40, 255])],
         ..ArtSet::default()
     };
@@ -2914,51 +2892,25 @@ fn noon_versus_night_with_a_lit_texture() {
         sun,
         ..FrameParams::default()
     };
-    let noon = check(
+    check(
         "lit_texture_noon",
         &scene,
         &art,
         &terrain,
         &at(agview::render::Sun::NOON),
     );
-    let night = check(
+    let mut unlit = art.clone();
+    unlit.meshes[0].lit_texture = None;
+    // Warm, bright window pixels: many at night with the lit texture, none without it.
+    lit_at_night_only(
         "lit_texture_night",
         &scene,
         &art,
-        &terrain,
-        &at(agview::render::Sun::NIGHT),
-    );
-    let mut unlit = art.clone();
-    unlit.meshes[0].lit_texture = None;
-    let plain_noon = render(
-        &scene,
         &unlit,
         &terrain,
-        &at(agview::render::Sun::NOON),
-        320,
-        240,
+        &at,
+        800,
     );
-    assert!(noon == plain_noon, "the lit texture shows at noon");
-    let plain_night = render(
-        &scene,
-        &unlit,
-        &terrain,
-        &at(agview::render::Sun::NIGHT),
-        320,
-        240,
-    );
-    // Warm, bright window pixels: many at night with the lit texture, none without it.
-    let glowing = |img: &image::RgbaImage| {
-        img.pixels()
-            .filter(|p| p[0] > 150 && p[1] > 100 && u16::from(p[0]) > u16::from(p[2]) + 60)
-            .count()
-    };
-    assert!(
-        glowing(&night) > 800,
-        "only {} lit window pixels",
-        glowing(&night)
-    );
-    assert_eq!(glowing(&plain_night), 0);
     // Dusk lights them partly: between the two.
     let dusk = render(
         &scene,
@@ -3177,19 +3129,7 @@ fn facade_lit_texture_glows_at_night() {
 /// without it); at night the stripes glow over the dark ground, and without it nothing does.
 #[test]
 fn tiles_glow_at_night_with_their_lit_texture() {
-    let tiles: Vec<Tile> = (0..4)
-        .flat_map(|r| (0..4).map(move |c| (r, c)))
-        .map(|(r, c)| {
-            tile(
-                -40.0 + c as f32 * 20.0,
-                -40.0 + r as f32 * 20.0,
-                20.0,
-                20.0,
-                [0.0, 0.0, 64.0, 64.0],
-                0,
-            )
-        })
-        .collect();
+    let tiles = tile_grid(4, [-40.0, -40.0], 20.0, [0.0, 0.0, 64.0, 64.0]);
     let scene = Scene {
         tile_texture: Some(TileTexture {
             path: "plaza.png".into(),
@@ -3199,12 +3139,7 @@ fn tiles_glow_at_night_with_their_lit_texture() {
         }),
         tile_lod: 20_000.0,
         tiles,
-        polygon: vec![vec![
-            [-40.0, -40.0],
-            [40.0, -40.0],
-            [40.0, 40.0],
-            [-40.0, 40.0],
-        ]],
+        polygon: vec![rectangle([-40.0, -40.0], [40.0, 40.0])],
         ..Scene::default()
     };
     let art = ArtSet {
@@ -3232,47 +3167,36 @@ fn tiles_glow_at_night_with_their_lit_texture() {
         tile_lit: None,
         ..art.clone()
     };
-    let noon = render(
-        &scene,
-        &art,
-        &terrain,
-        &at(agview::render::Sun::NOON),
-        160,
-        120,
-    );
-    let plain_noon = render(
-        &scene,
-        &unlit,
-        &terrain,
-        &at(agview::render::Sun::NOON),
-        160,
-        120,
-    );
-    assert!(noon == plain_noon, "the night texture shows at noon");
-    let night = check(
-        "tiles_lit_night",
-        &scene,
-        &art,
-        &terrain,
-        &at(agview::render::Sun::NIGHT),
-    );
-    let plain_night = render(
-        &scene,
-        &unlit,
-        &terrain,
-        &at(agview::render::Sun::NIGHT),
-        320,
-        240,
-    );
+    lit_at_night_only("tiles_lit_night", &scene, &art, &unlit, &terrain, &at, 2000);
+}
+
+/// A lit texture's noon-versus-night check: at noon `art` draws what `unlit` (the same
+/// without its lit texture) draws; at night it matches the golden `name` and shows more
+/// than `least` warm, bright pixels, where `unlit` shows none.
+fn lit_at_night_only(
+    name: &str,
+    scene: &Scene,
+    art: &ArtSet,
+    unlit: &ArtSet,
+    terrain: &Terrain,
+    at: impl Fn(agview::render::Sun) -> FrameParams,
+    least: usize,
+) {
+    use agview::render::Sun;
+    let noon = render(scene, art, terrain, &at(Sun::NOON), 160, 120);
+    let plain_noon = render(scene, unlit, terrain, &at(Sun::NOON), 160, 120);
+    assert!(noon == plain_noon, "{name}: the lit texture shows at noon");
+    let night = check(name, scene, art, terrain, &at(Sun::NIGHT));
+    let plain_night = render(scene, unlit, terrain, &at(Sun::NIGHT), 320, 240);
     let glowing = |img: &image::RgbaImage| {
         img.pixels()
             .filter(|p| p[0] > 150 && p[1] > 100 && u16::from(p[0]) > u16::from(p[2]) + 60)
             .count()
     };
     assert!(
-        glowing(&night) > 2000,
-        "only {} glowing pixels",
+        glowing(&night) > least,
+        "{name}: only {} glowing pixels",
         glowing(&night)
     );
-    assert_eq!(glowing(&plain_night), 0);
+    assert_eq!(glowing(&plain_night), 0, "{name}");
 }
