@@ -2902,15 +2902,7 @@ fn noon_versus_night_with_a_lit_texture() {
     let mut unlit = art.clone();
     unlit.meshes[0].lit_texture = None;
     // Warm, bright window pixels: many at night with the lit texture, none without it.
-    lit_at_night_only(
-        "lit_texture_night",
-        &scene,
-        &art,
-        &unlit,
-        &terrain,
-        &at,
-        800,
-    );
+    lit_at_night_only("lit_texture_night", &scene, &art, &unlit, &terrain, at, 800);
     // Dusk lights them partly: between the two.
     let dusk = render(
         &scene,
@@ -3167,7 +3159,7 @@ fn tiles_glow_at_night_with_their_lit_texture() {
         tile_lit: None,
         ..art.clone()
     };
-    lit_at_night_only("tiles_lit_night", &scene, &art, &unlit, &terrain, &at, 2000);
+    lit_at_night_only("tiles_lit_night", &scene, &art, &unlit, &terrain, at, 2000);
 }
 
 /// A lit texture's noon-versus-night check: at noon `art` draws what `unlit` (the same
