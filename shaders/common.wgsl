@@ -258,7 +258,8 @@ struct AtlasAt {
 };
 
 // Where `atlas_sample` samples and with which gradients (for a second texture of the same
-// layout, such as the night texture).
+// layout, such as the night texture: the clamp is sized from the day texture, so a night
+// texture of lower resolution may still bleed a little at coarse levels).
 fn atlas_at(uv: vec2<f32>, rect: vec4<f32>) -> AtlasAt {
     let size = vec2<f32>(textureDimensions(material_texture));
     let lo = rect.xy;

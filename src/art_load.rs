@@ -773,14 +773,16 @@ pub fn load_facade(path: &Path, pool: &mut ImagePool, warnings: &mut Vec<Diagnos
     };
     if has_roof {
         art.roof_texture = roof_tex.map(|t| pool.load(&t.path, warnings));
-        // The roof's night texture: type 2's own (a missing one lights nothing), type 1's
-        // the walls' (one image for both).
-        art.roof_lit_texture = if fac.version == 1000 {
+        // The roof's night texture: type 2's own under `SHADER_ROOF` (a missing one lights
+        // nothing); the walls' where the roof is cut from the wall texture (type 1, or
+        // type 2 without a roof texture).
+        art.roof_lit_texture = if fac.version == 1000 && fac.roof_texture.is_some() {
             fac.roof_lit_texture
                 .as_ref()
                 .map(|t| pool.load(&t.path, warnings))
                 .filter(|&i| pool.images().get(i).is_some_and(|img| !img.missing))
         } else {
+            // A roof drawn with the wall texture glows with the walls' night texture.
             art.lit_texture
         };
     }

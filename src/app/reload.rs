@@ -139,8 +139,16 @@ fn art_key(view: &Document) -> Vec<String> {
     k.push("|".into());
     k.extend(s.forest.iter().map(name));
     k.push("|".into());
-    k.extend(s.tile_texture.iter().map(|t| t.path.clone()));
-    k.extend(view.atlas.files().cloned());
+    // Each texture with its night texture (none is a key of its own: adding or removing a
+    // `TEXTURE_LIT` loads the art again).
+    let lit = |l: &Option<String>| l.clone().unwrap_or_else(|| "(no TEXTURE_LIT)".into());
+    if let Some(t) = &s.tile_texture {
+        k.extend([t.path.clone(), lit(&t.lit)]);
+    }
+    k.push("|".into());
+    for (p, l) in view.atlas.paths.iter().zip(&view.atlas.lit) {
+        k.extend([p.clone(), lit(l)]);
+    }
     k
 }
 
@@ -368,7 +376,7 @@ fn art_files(art: &ArtSet) -> Vec<PathBuf> {
     v.extend(
         art.images
             .iter()
-            .filter(|i| i.name != "tile atlas")
+            .filter(|i| i.name != "tile atlas" && i.name != "tile atlas (night)")
             .map(|i| PathBuf::from(&i.name)),
     );
     v.retain(|p| !p.as_os_str().is_empty());

@@ -136,8 +136,11 @@ impl OpenedAsset {
         if let Some(r) = scene.forest.as_mut() {
             r.resolved.clone_from(&self.art.forest);
         }
-        if let (Some(t), Some(p)) = (scene.tile_texture.as_mut(), &self.art.texture) {
-            t.path.clone_from(p);
+        if let Some(t) = scene.tile_texture.as_mut() {
+            if let Some(p) = &self.art.texture {
+                t.path.clone_from(p);
+            }
+            // Resolved, or none (a missing one was warned about): never the raw name.
             t.lit.clone_from(&self.art.texture_lit);
         }
         scene.update_stats();

@@ -104,7 +104,11 @@ pub(super) fn combine_in_chunks(parts: Vec<Scene>, chunks: &[usize]) -> (Scene, 
             }
         }
     }
-    let use_atlas = textures.len() > 1;
+    // Textures that differ only in their night texture share a slot: no atlas for them.
+    let declared = |t: &TileTexture| (t.path.clone(), t.width_px, t.height_px);
+    let use_atlas = textures
+        .iter()
+        .any(|t| declared(t) != declared(&textures[0]));
     out.tile_texture = if use_atlas {
         Some(TileTexture {
             path: "tile atlas".into(),
@@ -116,7 +120,11 @@ pub(super) fn combine_in_chunks(parts: Vec<Scene>, chunks: &[usize]) -> (Scene, 
                 .then(|| "tile atlas (night)".into()),
         })
     } else {
-        textures.first().cloned()
+        // One texture: with the first night texture any feature gives it.
+        textures.first().cloned().map(|mut t| {
+            t.lit = atlas_lit.first().cloned().flatten();
+            t
+        })
     };
 
     let mut meshes = RefIndex::default();

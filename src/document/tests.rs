@@ -107,6 +107,13 @@ fn the_atlas_keeps_each_slots_night_texture() {
     // Without any night texture the atlas has none.
     let (s, _) = combine(vec![part("a.png", "m.obj", 1), part("b.png", "n.obj", 1)]);
     assert!(s.tile_texture.unwrap().lit.is_none());
+    // One texture, a night texture on one feature only: no atlas, and the night texture
+    // kept.
+    let mut lit_a = part("a.png", "m.obj", 1);
+    lit_a.tile_texture.as_mut().unwrap().lit = Some("a_LIT.png".into());
+    let (s, atlas) = combine(vec![part("a.png", "m.obj", 1), lit_a]);
+    assert!(atlas.is_empty());
+    assert_eq!(s.tile_texture.unwrap().lit.as_deref(), Some("a_LIT.png"));
 }
 
 #[test]

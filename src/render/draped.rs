@@ -22,7 +22,7 @@ use crate::art::ArtSet;
 use crate::scene::{ObjectInstance, Scene};
 
 use super::atlas::NO_CLAMP;
-use super::objects::{TexSource, INFINITE_LOD};
+use super::objects::{lod_far, TexSource};
 use super::tiles::{cut_triangle, Grid, Piece, TileMesh, TileVertex};
 
 /// A layer group's place in the drawing order ([`crate::scene::LayerGroup::draw_key`]).
@@ -86,11 +86,7 @@ impl DrapedSet {
                 ));
                 continue;
             };
-            let far = if lod.far > lod.near && lod.far.is_finite() {
-                lod.far.min(INFINITE_LOD)
-            } else {
-                INFINITE_LOD
-            };
+            let far = lod_far(lod.near, lod.far, (mesh.bounds_min, mesh.bounds_max));
             let texture = match d.texture {
                 None => TexSource::White,
                 Some(t) if t < images => TexSource::Image(t),

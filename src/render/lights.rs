@@ -10,7 +10,7 @@
 
 use bytemuck::{Pod, Zeroable};
 
-use super::objects::{InstanceGpu, ObjectSet, INFINITE_LOD};
+use super::objects::{lod_far, InstanceGpu, ObjectSet};
 use crate::art::ArtSet;
 
 /// One light of one placed object as uploaded (80 bytes).
@@ -76,7 +76,7 @@ pub(crate) fn build(set: &ObjectSet, art: &ArtSet) -> LightSet {
         for (k, inst) in range.clone().zip(instances) {
             for l in &lights {
                 let near = l.near.max(0.0);
-                let far = if l.far > near { l.far } else { INFINITE_LOD };
+                let far = lod_far(near, l.far, batch.bounds);
                 out.owners.push(k);
                 out.list.push(LightInstanceGpu {
                     pos_heading: inst.pos_heading,
@@ -109,6 +109,7 @@ pub(crate) const ADDITIVE: wgpu::BlendState = wgpu::BlendState {
 mod tests {
     use super::*;
     use crate::art::{LightArt, MeshArt, MeshLod, MeshVertex};
+    use crate::render::objects::INFINITE_LOD;
     use crate::scene::{ObjectInstance, Scene};
     use crate::terrain::Terrain;
 

@@ -91,6 +91,20 @@ pub(crate) fn default_far(bounds: ([f32; 3], [f32; 3])) -> f32 {
     }
 }
 
+/// The far end of a LOD `near..far` of a mesh with `bounds` (OBJ8 axes): the default range
+/// ([`default_far`]) for the implicit LOD of a file without `ATTR_LOD` (the reader's
+/// `f32::MAX`), no limit for an empty range. The mesh's own triangles, its light points and
+/// its draped part all end there.
+pub(crate) fn lod_far(near: f32, far: f32, bounds: ([f32; 3], [f32; 3])) -> f32 {
+    if far == f32::MAX {
+        default_far(bounds)
+    } else if far > near.max(0.0) && far.is_finite() {
+        far.min(INFINITE_LOD)
+    } else {
+        INFINITE_LOD
+    }
+}
+
 /// [`default_far`]: bounding radii, and the least distance (m).
 const DEFAULT_LOD_RADII: f32 = 500.0;
 const DEFAULT_LOD_MIN_M: f32 = 250.0;
@@ -229,14 +243,7 @@ impl ObjectSet {
                 .filter(|l| l.index_count >= 3)
                 .map(|l| LodRange {
                     near: l.near.max(0.0),
-                    // `f32::MAX` is the implicit LOD of a file without `ATTR_LOD`.
-                    far: if l.far == f32::MAX {
-                        default_far(bounds)
-                    } else if l.far > l.near {
-                        l.far
-                    } else {
-                        INFINITE_LOD
-                    },
+                    far: lod_far(l.near, l.far, bounds),
                     first_index: first + l.first_index,
                     index_count: l.index_count - l.index_count % 3,
                     material: l.material,
@@ -504,6 +511,17 @@ mod tests {
         assert_eq!(set.batches[0].texture, TexSource::Checker);
         assert!(set.batches[2].placeholder);
         assert!(set.warnings.is_empty());
+    }
+
+    #[test]
+    fn a_lods_far_end_for_meshes_lights_and_draped_parts() {
+        let b = ([-5.0, 0.0, -5.0], [5.0, 20.0, 5.0]);
+        assert_eq!(lod_far(0.0, f32::MAX, b), default_far(b));
+        assert_eq!(lod_far(0.0, 300.0, b), 300.0);
+        // An empty range or one not a number: no limit.
+        assert_eq!(lod_far(0.0, 0.0, b), INFINITE_LOD);
+        assert_eq!(lod_far(500.0, 100.0, b), INFINITE_LOD);
+        assert_eq!(lod_far(0.0, f32::NAN, b), INFINITE_LOD);
     }
 
     #[test]
