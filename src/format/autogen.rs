@@ -20,7 +20,7 @@ use std::path::Path;
 
 use serde::Serialize;
 
-use crate::diag::Diagnostic;
+use crate::diag::{Diagnostic, Severity};
 use crate::format::text::{read_header, Line, TextFile};
 
 /// The three autogen kinds.
@@ -1077,16 +1077,22 @@ impl Reader<'_, '_> {
                     s.caps_at.extend(cols.into_iter().map(|c| (line, c)));
                 }
             }
-            k if OTHER_TEXTURES.contains(&k) => {
-                let p = l.rest("path")?;
-                self.ag.other_textures.push((
+            k if OTHER_TEXTURES.contains(&k) => match l.rest("path") {
+                Ok(p) => self.ag.other_textures.push((
                     k.to_string(),
                     ArtDecl {
                         path: p.into(),
                         line: l.number,
                     },
-                ));
-            }
+                )),
+                // The tiles can be drawn without it (no glow, no normal map): a warning,
+                // and the rest of the asset is read.
+                Err(e) => self.warn(Diagnostic {
+                    severity: Severity::Warning,
+                    message: format!("{}; ignored", e.message),
+                    ..e
+                }),
+            },
             k if READ_PAST.contains(&k) || k.starts_with("DECAL") || k.starts_with("WEATHER") => {
                 self.ag.ignored.push((k.to_string(), l.number));
                 return Ok(());

@@ -549,3 +549,29 @@ fn art_declared_after_its_annotation_counts() {
         "t.ag:9:20: error: index 2 names no OBJECT: the file loads 2 OBJECT file(s) (indices from 0)"
     );
 }
+
+#[test]
+fn a_texture_lit_without_a_path_is_a_warning_and_the_rest_is_read() {
+    let src = AGP.replace(
+        "TEXTURE_SCALE 1024 512",
+        "TEXTURE_LIT\nTEXTURE_SCALE 1024 512",
+    );
+    let (ag, w) = parse_str(&src).expect("the asset is still read");
+    assert!(ag.lit_texture().is_none());
+    assert_eq!(ag.texture_scale, Some([1024.0, 512.0]));
+    let msg = w
+        .iter()
+        .map(|d| d.to_string())
+        .collect::<Vec<_>>()
+        .join("\n");
+    assert!(
+        msg.contains("t.ag:6:12: warning: TEXTURE_LIT: missing argument <path>; ignored"),
+        "{msg}"
+    );
+    let src = AGP.replace(
+        "TEXTURE_SCALE 1024 512",
+        "TEXTURE_LIT ../textures/plaza_LIT.png\nTEXTURE_SCALE 1024 512",
+    );
+    let (ag, _) = parse_str(&src).unwrap();
+    assert_eq!(&*ag.lit_texture().unwrap().path, "../textures/plaza_LIT.png");
+}
