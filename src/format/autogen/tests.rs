@@ -573,5 +573,8 @@ fn a_texture_lit_without_a_path_is_a_warning_and_the_rest_is_read() {
         "TEXTURE_LIT ../textures/plaza_LIT.png\nTEXTURE_SCALE 1024 512",
     );
     let (ag, _) = parse_str(&src).unwrap();
-    assert_eq!(&*ag.lit_texture().unwrap().path, "../textures/plaza_LIT.png");
+    assert_eq!(
+        &*ag.lit_texture().unwrap().path,
+        "../textures/plaza_LIT.png"
+    );
 }
