@@ -7,7 +7,6 @@
 #[cfg(feature = "gpu")]
 pub mod app;
 pub mod art;
-pub mod art_load;
 pub mod check;
 pub mod diag;
 pub mod document;

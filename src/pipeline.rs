@@ -226,5 +226,5 @@ fn resolve_refs(
 
 /// Loads the art a scene names (meshes, textures, facades, forest).
 pub fn load_art(scene: &Scene) -> ArtSet {
-    crate::art_load::load_art_set(scene)
+    crate::art::load_art_set(scene)
 }

@@ -1308,12 +1308,12 @@ fn wrong_winding_box(attr: &str) -> String {
 fn wrong_winding_culled_and_with_no_cull() {
     let dir = std::env::temp_dir().join(format!("agview-winding-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let mut pool = agview::art_load::ImagePool::new();
+    let mut pool = agview::art::ImagePool::new();
     let mut warnings = Vec::new();
     let mut mesh = |name: &str, attr: &str| {
         let path = dir.join(name);
         std::fs::write(&path, wrong_winding_box(attr)).unwrap();
-        agview::art_load::load_mesh(&path, &mut pool, &mut warnings)
+        agview::art::load_mesh(&path, &mut pool, &mut warnings)
     };
     let culled = mesh("culled.obj", "ATTR_cull");
     let two_sided = mesh("two_sided.obj", "ATTR_no_cull");
@@ -2324,8 +2324,8 @@ fn atlas_trees_keep_their_picture_far_away() {
 #[test]
 fn sample_facade_up_close() {
     let mut warnings = Vec::new();
-    let mut pool = agview::art_load::ImagePool::new();
-    let fa = agview::art_load::load_facade(
+    let mut pool = agview::art::ImagePool::new();
+    let fa = agview::art::load_facade(
         std::path::Path::new("sample_scenery/facades/brick.fac"),
         &mut pool,
         &mut warnings,
@@ -2363,8 +2363,8 @@ fn sample_facade_up_close() {
 /// The sample brick facade, as the commands read it, with its image pool.
 fn sample_brick() -> (FacadeArt, Vec<ImageData>) {
     let mut warnings = Vec::new();
-    let mut pool = agview::art_load::ImagePool::new();
-    let fa = agview::art_load::load_facade(
+    let mut pool = agview::art::ImagePool::new();
+    let fa = agview::art::load_facade(
         std::path::Path::new("sample_scenery/facades/brick.fac"),
         &mut pool,
         &mut warnings,

@@ -586,7 +586,7 @@ pub fn load_document_art(view: &mut Document) -> ArtSet {
                 p.map(|p| {
                     s.spawn(move || {
                         let mut w = Vec::new();
-                        let img = crate::art_load::load_image(Path::new(p), &mut w);
+                        let img = crate::art::load_image(Path::new(p), &mut w);
                         (img, w)
                     })
                 })
@@ -668,7 +668,7 @@ pub fn atlas_image(sources: &[ImageData]) -> ImageData {
         .unwrap_or(1)
         .clamp(1, ATLAS_SLOT_MAX)
         .min((ATLAS_MAX_HEIGHT / n).max(1));
-    let mips: Vec<Vec<Vec<u8>>> = sources.iter().map(crate::art_load::rgba8_mips).collect();
+    let mips: Vec<Vec<Vec<u8>>> = sources.iter().map(crate::art::rgba8_mips).collect();
     // Levels whose stacked slots have exactly the size of the atlas's own mip (the
     // renderer completes the chain from the last one).
     let levels = (0..32u32)

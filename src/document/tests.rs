@@ -137,7 +137,7 @@ fn atlas_puts_slot_zero_at_the_bottom_with_every_mip() {
             name: name.into(),
             width: w,
             height: h,
-            pixels: ImagePixels::Rgba8(crate::art_load::mip_chain(px, w, h)),
+            pixels: ImagePixels::Rgba8(crate::art::mip_chain(px, w, h)),
             missing: false,
         }
     };

@@ -2,8 +2,8 @@
 //! the device can sample them (decoded on the CPU where it cannot, and BC4/5 always), scaled down to the
 //! device's size limit, and the few images the renderer makes itself (placeholders).
 
+use crate::art::decode_bc;
 use crate::art::{BcFormat, ImageData, ImagePixels};
-use crate::art_load::decode_bc;
 
 use super::context::GpuContext;
 

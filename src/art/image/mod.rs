@@ -1,0 +1,440 @@
+//! Images: PNG and DDS files to an [`ImageData`] with its mip chain, each file decoded once
+//! through an [`ImagePool`] that art refers into by index.
+//!
+//! - **Lookup.** Like X-Plane and WED (`process_texture_path`), a name ending in `.png` is
+//!   looked for as `.dds` first, and a `.dds` name falls back to `.png`; file names match
+//!   case-insensitively when the exact name is missing ([`super::files::find_file`]).
+//! - **Rows.** Images keep the file's row order, top row first, for PNG and DDS alike
+//!   (X-Plane's DDSTool writes DDS top row first on desktop, see xptools
+//!   `WriteBitmapToDDS`). A texture coordinate `t` (up, as OBJ8 and facades use it)
+//!   therefore samples row `(1 - t)·height`.
+//! - **PNG** becomes RGBA8 with a mip chain averaged in linear light, as DDSTool does
+//!   ([`mips`]).
+//! - **DDS** ([`dds`]): BC1–5 and BC7 stay block-compressed with the file's mips
+//!   ([`decode_bc`], on `bcdec_rs`, expands them for adapters without BC support); a DDS
+//!   whose size is not a multiple of 4, or an uncompressed DDS, is expanded to RGBA8 here.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use super::files::{as_warning, find_file};
+use crate::diag::Diagnostic;
+
+pub mod dds;
+pub mod mips;
+
+pub use mips::mip_chain;
+
+/// Block-compressed formats of DDS files: DXT1/3/5 (BC1-3), ATI1 (BC4, one channel, drawn
+/// grey), ATI2 (BC5, two channels, drawn as a normal map's colours) and BC7 (DX10 header).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BcFormat {
+    Bc1,
+    Bc2,
+    Bc3,
+    Bc4,
+    Bc5,
+    Bc7,
+}
+
+impl BcFormat {
+    /// Bytes of one 4×4 block.
+    pub fn block_bytes(self) -> usize {
+        match self {
+            BcFormat::Bc1 | BcFormat::Bc4 => 8,
+            BcFormat::Bc2 | BcFormat::Bc3 | BcFormat::Bc5 | BcFormat::Bc7 => 16,
+        }
+    }
+}
+
+/// Pixel data of one image with its mip chain (mip 0 first).
+#[derive(Debug, Clone, PartialEq)]
+pub enum ImagePixels {
+    /// RGBA8, sRGB.
+    Rgba8(Vec<Vec<u8>>),
+    /// Block-compressed, each mip the raw blocks.
+    Bc(BcFormat, Vec<Vec<u8>>),
+}
+
+/// An image to upload as a texture.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ImageData {
+    pub name: String,
+    pub width: u32,
+    pub height: u32,
+    pub pixels: ImagePixels,
+    /// True when this is a checkerboard standing in for a missing file.
+    pub missing: bool,
+}
+
+impl ImageData {
+    /// One black pixel: a night texture that lights nothing.
+    pub fn black() -> Self {
+        ImageData {
+            name: "black".into(),
+            width: 1,
+            height: 1,
+            pixels: ImagePixels::Rgba8(vec![vec![0, 0, 0, 255]]),
+            missing: false,
+        }
+    }
+
+    /// A magenta/grey checkerboard: what a missing texture looks like.
+    pub fn checkerboard(name: &str) -> Self {
+        let n = 64u32;
+        let mut px = Vec::with_capacity((n * n * 4) as usize);
+        for y in 0..n {
+            for x in 0..n {
+                let on = ((x / 8) + (y / 8)) % 2 == 0;
+                px.extend_from_slice(if on {
+                    &[255, 0, 255, 255]
+                } else {
+                    &[60, 60, 60, 255]
+                });
+            }
+        }
+        ImageData {
+            name: name.to_string(),
+            width: n,
+            height: n,
+            pixels: ImagePixels::Rgba8(vec![px]),
+            missing: true,
+        }
+    }
+}
+
+/// Images loaded so far, each once, by the path they were asked for.
+#[derive(Debug, Default)]
+pub struct ImagePool {
+    images: Vec<ImageData>,
+    by_path: HashMap<PathBuf, usize>,
+}
+
+impl ImagePool {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The index of the image at `path`, loading it (or a checkerboard) the first time.
+    pub fn load(&mut self, path: &Path, warnings: &mut Vec<Diagnostic>) -> usize {
+        if let Some(&i) = self.by_path.get(path) {
+            return i;
+        }
+        let i = self.images.len();
+        self.images.push(load_image(path, warnings));
+        self.by_path.insert(path.to_path_buf(), i);
+        i
+    }
+
+    pub fn images(&self) -> &[ImageData] {
+        &self.images
+    }
+
+    pub fn len(&self) -> usize {
+        self.images.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.images.is_empty()
+    }
+
+    /// The images, for [`ArtSet::images`].
+    pub fn into_images(self) -> Vec<ImageData> {
+        self.images
+    }
+}
+
+/// Loads a texture (PNG or DDS, trying the `.dds`/`.png` twin as X-Plane does); a
+/// checkerboard and a warning when nothing usable is found.
+pub fn load_image(path: &Path, warnings: &mut Vec<Diagnostic>) -> ImageData {
+    let ext = path
+        .extension()
+        .map(|e| e.to_string_lossy().to_ascii_lowercase())
+        .unwrap_or_default();
+    let candidates: Vec<PathBuf> = match ext.as_str() {
+        "png" => vec![path.with_extension("dds"), path.to_path_buf()],
+        "dds" => vec![path.to_path_buf(), path.with_extension("png")],
+        _ => vec![
+            path.to_path_buf(),
+            path.with_extension("dds"),
+            path.with_extension("png"),
+        ],
+    };
+    // Failures of earlier candidates are reported even when a later one loads, so that an
+    // author learns why their `.dds` was not used.
+    let mut failed: Vec<Diagnostic> = Vec::new();
+    for c in &candidates {
+        let Some(found) = find_file(c) else { continue };
+        let bytes = match std::fs::read(&found) {
+            Ok(b) => b,
+            Err(e) => {
+                failed.push(Diagnostic::warning_file(
+                    &found,
+                    format!("texture cannot be read: {e}"),
+                ));
+                continue;
+            }
+        };
+        let mut local = Vec::new();
+        match decode_image(&found, &bytes, &mut local) {
+            Ok(img) => {
+                let used = format!("{} used instead", found.display());
+                warnings.extend(failed.into_iter().map(|d| as_warning(d, &used)));
+                warnings.extend(local);
+                return img;
+            }
+            Err(e) => failed.push(e),
+        }
+    }
+    let last = failed.pop();
+    warnings.extend(
+        failed
+            .into_iter()
+            .map(|d| as_warning(d, "drawn as a checkerboard")),
+    );
+    let d = last.unwrap_or_else(|| {
+        let tried: Vec<String> = candidates.iter().map(|c| c.display().to_string()).collect();
+        Diagnostic::warning_file(
+            path,
+            format!("texture not found (tried {})", tried.join(", ")),
+        )
+    });
+    warnings.push(as_warning(d, "drawn as a checkerboard"));
+    ImageData::checkerboard(&path.display().to_string())
+}
+
+/// Decodes PNG or DDS bytes (told apart by their magic numbers).
+pub fn decode_image(
+    path: &Path,
+    bytes: &[u8],
+    warnings: &mut Vec<Diagnostic>,
+) -> Result<ImageData, Diagnostic> {
+    if bytes.starts_with(b"DDS ") {
+        dds::decode_dds(path, bytes, warnings)
+    } else if bytes.starts_with(b"\x89PNG\r\n\x1a\n") {
+        decode_png(path, bytes)
+    } else {
+        Err(Diagnostic::error_file(path, "not a PNG or DDS file"))
+    }
+}
+
+/// Largest texture side accepted (what GPUs commonly allow).
+pub(super) const MAX_SIDE: u32 = 16384;
+
+fn decode_png(path: &Path, bytes: &[u8]) -> Result<ImageData, Diagnostic> {
+    let img = ::image::load_from_memory_with_format(bytes, ::image::ImageFormat::Png)
+        .map_err(|e| Diagnostic::error_file(path, format!("PNG cannot be decoded: {e}")))?;
+    let (w, h) = (img.width(), img.height());
+    if w == 0 || h == 0 || w > MAX_SIDE || h > MAX_SIDE {
+        return Err(Diagnostic::error_file(
+            path,
+            format!("PNG is {w} × {h}; sides must be 1..={MAX_SIDE}"),
+        ));
+    }
+    let rgba = img.into_rgba8().into_raw();
+    Ok(ImageData {
+        name: path.display().to_string(),
+        width: w,
+        height: h,
+        pixels: ImagePixels::Rgba8(mip_chain(rgba, w, h)),
+        missing: false,
+    })
+}
+
+/// The RGBA8 mips of any image (block-compressed ones expanded with [`decode_bc`]).
+pub fn rgba8_mips(img: &ImageData) -> Vec<Vec<u8>> {
+    match &img.pixels {
+        ImagePixels::Rgba8(m) => m.clone(),
+        ImagePixels::Bc(f, levels) => {
+            let (mut w, mut h) = (img.width, img.height);
+            levels
+                .iter()
+                .map(|l| {
+                    let px = decode_bc(*f, w, h, l);
+                    w = (w / 2).max(1);
+                    h = (h / 2).max(1);
+                    px
+                })
+                .collect()
+        }
+    }
+}
+
+/// Expands block-compressed data (one mip level, blocks row by row) to RGBA8 with
+/// `bcdec_rs`. Blocks the data does not hold come out transparent black. BC4's one channel
+/// becomes grey; BC5's two become red and green with blue the third component of a unit
+/// normal (what a normal map's colour would be); both are opaque.
+pub fn decode_bc(format: BcFormat, width: u32, height: u32, data: &[u8]) -> Vec<u8> {
+    let (w, h) = (width as usize, height as usize);
+    let mut out = vec![0u8; w * h * 4];
+    let blocks_wide = w.div_ceil(4);
+    let blocks = blocks_wide * h.div_ceil(4);
+    for (i, block) in data
+        .chunks_exact(format.block_bytes())
+        .take(blocks)
+        .enumerate()
+    {
+        let texels = decode_block(format, block);
+        let (bx, by) = (i % blocks_wide * 4, i / blocks_wide * 4);
+        for y in by..(by + 4).min(h) {
+            let row = (y - by) * 16;
+            let n = ((bx + 4).min(w) - bx) * 4;
+            let o = (y * w + bx) * 4;
+            out[o..o + n].copy_from_slice(&texels[row..row + n]);
+        }
+    }
+    out
+}
+
+/// The 16 RGBA8 texels of one block, row by row (`block` holds exactly the format's bytes).
+fn decode_block(format: BcFormat, block: &[u8]) -> [u8; 64] {
+    let mut rgba = [0u8; 64];
+    match format {
+        BcFormat::Bc1 => bcdec_rs::bc1(block, &mut rgba, 16),
+        BcFormat::Bc2 => bcdec_rs::bc2(block, &mut rgba, 16),
+        BcFormat::Bc3 => bcdec_rs::bc3(block, &mut rgba, 16),
+        BcFormat::Bc7 => bcdec_rs::bc7(block, &mut rgba, 16),
+        BcFormat::Bc4 => {
+            let mut r = [0u8; 16];
+            bcdec_rs::bc4(block, &mut r, 4, false);
+            for (t, v) in rgba.chunks_exact_mut(4).zip(r) {
+                t.copy_from_slice(&[v, v, v, 255]);
+            }
+        }
+        BcFormat::Bc5 => {
+            let mut rg = [0u8; 32];
+            bcdec_rs::bc5(block, &mut rg, 8, false);
+            for (t, v) in rgba.chunks_exact_mut(4).zip(rg.chunks_exact(2)) {
+                let (x, y) = (f32::from(v[0]) / 127.5 - 1.0, f32::from(v[1]) / 127.5 - 1.0);
+                let z = (1.0 - x * x - y * y).max(0.0).sqrt();
+                t.copy_from_slice(&[v[0], v[1], ((z + 1.0) * 127.5).round() as u8, 255]);
+            }
+        }
+    }
+    rgba
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::{bc1_block, dds_header, tmp, write_png};
+    use super::*;
+
+    #[test]
+    fn bc1_decodes_both_colour_modes() {
+        let red = 0xF800;
+        let blue = 0x001F;
+        let px = |b: [u8; 8]| decode_bc(BcFormat::Bc1, 4, 4, &b)[..4].to_vec();
+        assert_eq!(px(bc1_block(red, blue, 0)), [255, 0, 0, 255]);
+        assert_eq!(px(bc1_block(red, blue, 1)), [0, 0, 255, 255]);
+        assert_eq!(px(bc1_block(red, blue, 2)), [170, 0, 85, 255]);
+        // c0 <= c1: three colours and transparent black.
+        assert_eq!(px(bc1_block(blue, red, 2)), [128, 0, 128, 255]);
+        assert_eq!(px(bc1_block(blue, red, 3)), [0, 0, 0, 0]);
+        // Short data: missing blocks stay transparent black, no panic.
+        assert_eq!(
+            decode_bc(BcFormat::Bc1, 8, 4, &bc1_block(red, blue, 0)).len(),
+            8 * 4 * 4
+        );
+        assert_eq!(decode_bc(BcFormat::Bc3, 8, 8, &[1, 2, 3]), vec![0u8; 256]);
+    }
+
+    #[test]
+    fn bc2_and_bc3_alpha() {
+        // BC2: explicit 4-bit alpha, pixel 0 = 0xF, pixel 1 = 0x8.
+        let mut b2 = [0u8; 16];
+        b2[0] = 0x8F;
+        b2[8..].copy_from_slice(&bc1_block(0x001F, 0xF800, 0));
+        let d = decode_bc(BcFormat::Bc2, 4, 4, &b2);
+        assert_eq!(&d[..8], &[0, 0, 255, 255, 0, 0, 255, 136]);
+        // BC3: a0 = 255, a1 = 0; pixel 0 code 0, pixel 1 code 1, pixel 2 code 2 (6/7 of a0).
+        let mut b3 = [0u8; 16];
+        b3[0] = 255;
+        b3[1] = 0;
+        let codes: u64 = 1 << 3 | 2 << 6;
+        b3[2..8].copy_from_slice(&codes.to_le_bytes()[..6]);
+        b3[8..].copy_from_slice(&bc1_block(0xF800, 0x001F, 0));
+        let d = decode_bc(BcFormat::Bc3, 4, 4, &b3);
+        // 6/7 of 255 is 218.6: bcdec rounds down where D3D allows either.
+        assert_eq!([d[3], d[7], d[11], d[15]], [255, 0, 218, 255]);
+        // a0 <= a1: codes 6 and 7 are 0 and 255.
+        b3[0] = 10;
+        b3[1] = 20;
+        let codes: u64 = 6 | 7 << 3;
+        b3[2..8].copy_from_slice(&codes.to_le_bytes()[..6]);
+        let d = decode_bc(BcFormat::Bc3, 4, 4, &b3);
+        assert_eq!([d[3], d[7]], [0, 255]);
+    }
+
+    #[test]
+    fn textures_prefer_dds_and_fall_back_to_checkerboards() {
+        let d = tmp("tex");
+        write_png(&d.join("wall.png"), 4, 4, |_, _| [1, 2, 3, 255]);
+        let mut dds = dds_header(b"DXT1", 4, 4, 1);
+        dds.extend_from_slice(&bc1_block(0xF800, 0, 0));
+        std::fs::write(d.join("roof.dds"), &dds).unwrap();
+        std::fs::write(d.join("roof.png"), b"not a png").unwrap();
+        std::fs::write(
+            d.join("Mixed.PNG"),
+            std::fs::read(d.join("wall.png")).unwrap(),
+        )
+        .unwrap();
+        let mut w = Vec::new();
+        let mut pool = ImagePool::new();
+        let a = pool.load(&d.join("wall.png"), &mut w);
+        let b = pool.load(&d.join("roof.png"), &mut w);
+        let c = pool.load(&d.join("wall.png"), &mut w);
+        let m = pool.load(&d.join("mixed.png"), &mut w);
+        let x = pool.load(&d.join("gone.png"), &mut w);
+        assert_eq!((a, b, c, m, x), (0, 1, 0, 2, 3));
+        assert_eq!(pool.len(), 4);
+        let imgs = pool.images();
+        assert!(matches!(imgs[1].pixels, ImagePixels::Bc(BcFormat::Bc1, _)));
+        assert!(!imgs[2].missing, "case-insensitive match");
+        assert!(imgs[3].missing);
+        assert_eq!(w.len(), 1, "{w:?}");
+        assert!(
+            w[0].to_string()
+                .contains("gone.png: warning: texture not found (tried"),
+            "{}",
+            w[0]
+        );
+        // A broken `.dds` twin is reported, and the `.png` is used.
+        std::fs::write(d.join("wall.dds"), b"DDS rubbish").unwrap();
+        let img = load_image(&d.join("wall.png"), &mut w);
+        assert!(!img.missing);
+        assert_eq!(w.len(), 2, "{w:?}");
+        assert!(
+            w[1].to_string()
+                .contains("wall.dds: offset 11: warning: DDS header truncated"),
+            "{}",
+            w[1]
+        );
+        assert!(w[1].message.ends_with("wall.png used instead)"), "{}", w[1]);
+        w.remove(1);
+        // A broken file is a warning naming it, and a checkerboard.
+        std::fs::write(d.join("bad.png"), b"\x89PNG\r\n\x1a\nrubbish").unwrap();
+        let img = load_image(&d.join("bad.png"), &mut w);
+        assert!(img.missing);
+        assert!(
+            w[1].to_string()
+                .contains("bad.png: warning: PNG cannot be decoded"),
+            "{}",
+            w[1]
+        );
+    }
+
+    #[test]
+    fn image_decoding_never_panics_on_any_prefix() {
+        let d = tmp("prefix");
+        write_png(&d.join("p.png"), 3, 3, |x, y| [x as u8, y as u8, 7, 255]);
+        let png = std::fs::read(d.join("p.png")).unwrap();
+        let mut dds = dds_header(b"DXT5", 8, 4, 4);
+        dds.extend(std::iter::repeat_n(0x5A, 64));
+        let mut w = Vec::new();
+        for bytes in [&png, &dds] {
+            for end in 0..=bytes.len() {
+                let _ = decode_image(Path::new("x"), &bytes[..end], &mut w);
+            }
+        }
+    }
+}

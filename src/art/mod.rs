@@ -1,0 +1,215 @@
+//! The art stage: the files a [`Scene`] names (objects, facades, forests, textures) loaded
+//! from disk into plain CPU-side data that the renderer uploads. The renderer takes a
+//! [`Scene`] and an [`ArtSet`] and never reads a file itself.
+//!
+//! One module per kind of art, mirroring [`crate::format`], each turning a reader's typed
+//! asset into what is drawn:
+//! - [`mesh`]: OBJ8 and Wavefront objects to a [`MeshArt`] (LODs, materials, draped part,
+//!   light points);
+//! - [`facade`]: type 1 and type 2 `.fac` (and image facades) to a [`FacadeArt`];
+//! - [`forest`]: `.for` to a [`ForestArt`];
+//! - [`image`]: PNG and DDS to an [`ImageData`] with its mips, shared through an
+//!   [`ImagePool`];
+//! - [`ground`]: the place for the ground kinds (`.pol`, `.lin`, `.str`, pavement);
+//! - [`files`]: how a referenced name becomes a file on disk, and how a reader's error
+//!   becomes a warning.
+//!
+//! Nothing here fails: a file that is missing or broken becomes a placeholder marked
+//! `missing` and a warning naming the file (a parse error keeps its line and column, reported
+//! as a warning because the scene can still be drawn).
+//!
+//! Every list of an [`ArtSet`] is parallel to the scene's reference lists: `meshes[i]` is the
+//! art of `scene.meshes[i]`, `facades[i]` of `scene.facade_defs[i]`. Art that could not be
+//! found is still present, marked `missing`, so the renderer draws a placeholder (a
+//! warning-coloured box for a mesh, a checkerboard for a texture) and the warning is listed.
+
+use std::path::{Path, PathBuf};
+
+use crate::diag::Diagnostic;
+use crate::scene::{ArtRef, Scene};
+
+pub mod facade;
+pub mod files;
+pub mod forest;
+pub mod ground;
+pub mod image;
+pub mod mesh;
+#[cfg(test)]
+mod testing;
+
+pub use facade::{
+    load_facade, FacadeArt, PanelLod, PanelWall, SegmentArt, SegmentFloor, SegmentWall,
+};
+pub use files::find_file;
+pub use forest::{load_forest, ForestArt, TreeArt};
+pub use image::{
+    decode_bc, decode_image, load_image, mip_chain, rgba8_mips, BcFormat, ImageData, ImagePixels,
+    ImagePool,
+};
+pub use mesh::{
+    default_light_look, load_lights_txt, load_mesh, load_mesh_with, DrapedArt, DrawState, LightArt,
+    MeshArt, MeshLod, MeshVertex,
+};
+
+/// Everything the renderer needs beside the scene.
+#[derive(Debug, Clone, Default)]
+pub struct ArtSet {
+    /// Parallel to `Scene::meshes`.
+    pub meshes: Vec<MeshArt>,
+    /// Parallel to `Scene::facade_defs`.
+    pub facades: Vec<FacadeArt>,
+    /// The forest trees are drawn from.
+    pub forest: Option<ForestArt>,
+    /// Parallel to `Scene::more_forests`.
+    pub more_forests: Vec<ForestArt>,
+    /// The base tile texture (`Scene::tile_texture`).
+    pub tile_texture: Option<usize>,
+    /// Its `TEXTURE_LIT` (`TileTexture::lit`), when given and found: the tiles glow with it
+    /// as night comes.
+    pub tile_lit: Option<usize>,
+    /// Texture pool referenced by index from the entries above.
+    pub images: Vec<ImageData>,
+    /// What could not be found or read (missing files are warnings).
+    pub warnings: Vec<Diagnostic>,
+}
+
+/// Loads everything `scene` names. Each [`ArtRef`] is loaded from its `resolved` path, or
+/// from its `name` when it was not resolved.
+pub fn load_art_set(scene: &Scene) -> ArtSet {
+    let mut pool = ImagePool::new();
+    let mut warnings = Vec::new();
+    let path_of = |r: &ArtRef| PathBuf::from(r.resolved.as_deref().unwrap_or(&r.name));
+    let lights = scene
+        .lights_txt
+        .as_deref()
+        .and_then(|p| load_lights_txt(Path::new(p), &mut warnings));
+    let meshes = scene
+        .meshes
+        .iter()
+        .map(|r| load_mesh_with(&path_of(r), &mut pool, lights.as_ref(), &mut warnings))
+        .collect();
+    let mut facades: Vec<FacadeArt> = scene
+        .facade_defs
+        .iter()
+        .map(|r| load_facade(&path_of(r), &mut pool, &mut warnings))
+        .collect();
+    // AGN roof textures: the whole image is the roof, repeated every few meters.
+    for (i, roof) in &scene.facade_roofs {
+        if let Some(f) = facades.get_mut(*i) {
+            f.roof_texture = Some(pool.load(Path::new(roof), &mut warnings));
+            f.roof_lit_texture = None;
+            f.roof_uv = [0.0, 0.0, 1.0, 1.0];
+        }
+    }
+    let forest = scene
+        .forest
+        .as_ref()
+        .map(|r| load_forest(&path_of(r), &mut pool, &mut warnings));
+    let more_forests = scene
+        .more_forests
+        .iter()
+        .map(|r| load_forest(&path_of(r), &mut pool, &mut warnings))
+        .collect();
+    let tile_texture = scene
+        .tile_texture
+        .as_ref()
+        .map(|t| pool.load(Path::new(&t.path), &mut warnings));
+    // `TEXTURE_LIT` of the tiles: as objects', a missing one is left out.
+    let tile_lit = scene
+        .tile_texture
+        .as_ref()
+        .and_then(|t| t.lit.as_ref())
+        .map(|p| pool.load(Path::new(p), &mut warnings))
+        .filter(|&i| pool.images().get(i).is_some_and(|img| !img.missing));
+    ArtSet {
+        tile_lit,
+        meshes,
+        facades,
+        forest,
+        more_forests,
+        tile_texture,
+        images: pool.into_images(),
+        warnings,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::testing::{tmp, write_png};
+    use super::*;
+
+    /// An OBJ8 triangle with a lit texture and three named lights, one per kind.
+    fn lamp_obj(lit: &str) -> String {
+        format!(
+            "A\n800\nOBJ\nTEXTURE lamp.png\nTEXTURE_LIT {lit}\nPOINT_COUNTS 3 0 0 3\n\
+VT 0 0 0 0 1 0 0 0\nVT 1 0 0 0 1 0 1 0\nVT 0 1 0 0 1 0 0 1\nIDX 0\nIDX 1\nIDX 2\n\
+ATTR_LOD 0 500\nTRIS 0 3\nLIGHT_NAMED airplane_beacon 0 5 0\n\
+LIGHT_PARAM full_custom_halo 0 4 0 0.5 0.25 1 6\n\
+LIGHT_NAMED my_green_taxi_light 0 3 0\n\
+LIGHT_CUSTOM 1 2 3 1 0.5 0 1 2 0 0 1 1 sim/x\n"
+        )
+    }
+
+    #[test]
+    fn lights_take_lights_txt_then_the_default_table() {
+        let d = tmp("lights");
+        write_png(&d.join("lamp.png"), 4, 4, |_, _| [200, 200, 200, 255]);
+        write_png(&d.join("lamp_LIT.png"), 4, 4, |_, _| [255, 200, 100, 255]);
+        std::fs::write(d.join("lamp.obj"), lamp_obj("lamp_LIT.png")).unwrap();
+        std::fs::write(d.join("dark.obj"), lamp_obj("gone_LIT.png")).unwrap();
+        std::fs::create_dir_all(d.join("Resources")).unwrap();
+        std::fs::write(
+            d.join("Resources/lights.txt"),
+            "A\n850\nLIGHT_SPECS\n\nLIGHT_PARAM_DEF full_custom_halo 4 R G B S\n\
+BILLBOARD_HW full_custom_halo R G B 1 S 0 0 0\n\
+BILLBOARD_HW airplane_beacon 0 0 1 1 3 0 0 0\nBILLBOARD_HW broken 1 1\n",
+        )
+        .unwrap();
+        let obj = |name: &str| ArtRef {
+            name: name.into(),
+            resolved: Some(d.join(name).display().to_string()),
+        };
+        let mut scene = Scene {
+            meshes: vec![obj("lamp.obj"), obj("dark.obj")],
+            ..Scene::default()
+        };
+        // Without an install: the default table by name, LIGHT_CUSTOM its own look.
+        let art = load_art_set(&scene);
+        let lamp = &art.meshes[0];
+        assert!(lamp.lit_texture.is_some());
+        assert_eq!(lamp.lights.len(), 4);
+        assert_eq!((lamp.lights[0].near, lamp.lights[0].far), (0.0, 500.0));
+        assert_eq!(lamp.lights[0].pos, [0.0, 5.0, 0.0]);
+        assert_eq!(
+            (lamp.lights[0].color, lamp.lights[0].size),
+            default_light_look("beacon")
+        );
+        assert_eq!(lamp.lights[0].color[0], 1.0, "a beacon is red");
+        assert_eq!(lamp.lights[2].color[1], 1.0, "green by its name");
+        assert_eq!(lamp.lights[3].color, [1.0, 0.5, 0.0, 1.0]);
+        assert_eq!(lamp.lights[3].size, 2.0);
+        // A missing lit texture is a warning, and no glow.
+        assert_eq!(art.meshes[1].lit_texture, None);
+        assert!(art
+            .warnings
+            .iter()
+            .any(|w| w.to_string().contains("gone_LIT.png")));
+        // With lights.txt: its billboards, LIGHT_PARAM's values filling the parameters;
+        // half the SIZE is the radius. Its bad line is a located warning.
+        scene.lights_txt = Some(d.join("Resources/lights.txt").display().to_string());
+        let art = load_art_set(&scene);
+        let lamp = &art.meshes[0];
+        assert_eq!(lamp.lights[0].color, [0.0, 0.0, 1.0, 1.0]);
+        assert_eq!(lamp.lights[0].size, 1.5);
+        assert_eq!(lamp.lights[1].color, [0.5, 0.25, 1.0, 1.0]);
+        assert_eq!(lamp.lights[1].size, 3.0);
+        assert_eq!(
+            lamp.lights[2].color[1], 1.0,
+            "not in lights.txt: the default"
+        );
+        assert!(art
+            .warnings
+            .iter()
+            .any(|w| w.to_string().contains("lights.txt:8:")));
+    }
+}
