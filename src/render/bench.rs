@@ -8,10 +8,11 @@ use crate::art::{ArtSet, ImageData, ImagePixels, MeshArt, MeshLod, MeshVertex};
 use crate::scene::{ArtRef, ObjectInstance, Placement, Scene, Tile, TileRun, TileTexture};
 use crate::terrain::Terrain;
 
+use super::camera::Camera;
 use super::context::RenderError;
+use super::frame::FrameParams;
 use super::headless::{offscreen_target, Headless};
 use super::pipelines::FrameTargets;
-use super::{Camera, FrameParams};
 
 /// The size of the synthetic city.
 #[derive(Debug, Clone, PartialEq)]
@@ -314,7 +315,7 @@ pub fn bench_scene(
     }
     let culled = gpu.cull_stats(ctx)?;
     let path = gpu.culling();
-    if path == Some(super::Culling::Gpu) {
+    if path == Some(super::cull::Culling::Gpu) {
         // The object draws' counts are the GPU's: the CPU counted the other layers only.
         triangles += culled.triangles;
     }
@@ -380,7 +381,7 @@ impl Timestamps {
         encoder.copy_buffer_to_buffer(&self.resolved, 0, &self.readback, 0, 16);
     }
 
-    fn read(&self, ctx: &super::GpuContext) -> Result<Option<f64>, RenderError> {
+    fn read(&self, ctx: &super::context::GpuContext) -> Result<Option<f64>, RenderError> {
         let (tx, rx) = std::sync::mpsc::channel();
         self.readback.map_async(wgpu::MapMode::Read, .., move |r| {
             let _ = tx.send(r);

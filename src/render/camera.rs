@@ -78,7 +78,7 @@ impl Camera {
     /// The default view of a scene's [`Framing`]: from the south-west at 35° elevation,
     /// turning around the ground under the scene's centre, far enough away that the scene's
     /// rectangle and what stands on it fit an image of aspect 4:3 or wider.
-    pub fn frame(f: &super::Framing) -> Self {
+    pub fn frame(f: &super::framing::Framing) -> Self {
         let c = f.center();
         let half_fov = (FOV_Y_DEG * 0.5).to_radians();
         Camera::orbit(c.to_array(), f.radius() / half_fov.tan(), 45.0, 35.0)

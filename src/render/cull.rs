@@ -778,7 +778,7 @@ impl GpuCull {
         encoder.copy_buffer_to_buffer(&self.args, 0, &read, 0, args_bytes);
         encoder.copy_buffer_to_buffer(&self.counters, 0, &read, args_bytes, 16);
         ctx.queue.submit([encoder.finish()]);
-        super::headless::map_for_reading(ctx, &read)?;
+        super::readback::map_for_reading(ctx, &read)?;
         let stats = {
             let data = read
                 .get_mapped_range(..)

@@ -7,9 +7,10 @@ use crate::scene::Scene;
 use crate::terrain::Terrain;
 
 use super::context::{GpuContext, RenderError};
+use super::frame::FrameParams;
 use super::pipelines::{FrameTargets, Renderer};
+use super::readback::{copy_to_buffer, read_back};
 use super::scene_gpu::SceneGpu;
-use super::FrameParams;
 
 /// The offscreen colour format: RGBA so the read-back needs no swizzle.
 pub const HEADLESS_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8UnormSrgb;
@@ -115,84 +116,6 @@ pub(crate) fn offscreen_target(
     });
     let view = texture.create_view(&wgpu::TextureViewDescriptor::default());
     (texture, view)
-}
-
-/// Records the copy of `texture` into a mappable buffer whose rows are padded to
-/// `COPY_BYTES_PER_ROW_ALIGNMENT`; returns the buffer and the padded row length.
-pub(crate) fn copy_to_buffer(
-    device: &wgpu::Device,
-    encoder: &mut wgpu::CommandEncoder,
-    texture: &wgpu::Texture,
-) -> (wgpu::Buffer, u32) {
-    let (w, h) = (texture.width(), texture.height());
-    let align = wgpu::COPY_BYTES_PER_ROW_ALIGNMENT;
-    let padded = (w * 4).div_ceil(align) * align;
-    let buffer = device.create_buffer(&wgpu::BufferDescriptor {
-        label: Some("read-back"),
-        size: u64::from(padded) * u64::from(h),
-        usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::MAP_READ,
-        mapped_at_creation: false,
-    });
-    encoder.copy_texture_to_buffer(
-        wgpu::TexelCopyTextureInfo {
-            texture,
-            mip_level: 0,
-            origin: wgpu::Origin3d::ZERO,
-            aspect: wgpu::TextureAspect::All,
-        },
-        wgpu::TexelCopyBufferInfo {
-            buffer: &buffer,
-            layout: wgpu::TexelCopyBufferLayout {
-                offset: 0,
-                bytes_per_row: Some(padded),
-                rows_per_image: Some(h),
-            },
-        },
-        wgpu::Extent3d {
-            width: w,
-            height: h,
-            depth_or_array_layers: 1,
-        },
-    );
-    (buffer, padded)
-}
-
-/// Maps a `MAP_READ` buffer whose copies are submitted, waiting for the GPU.
-pub(crate) fn map_for_reading(ctx: &GpuContext, buffer: &wgpu::Buffer) -> Result<(), RenderError> {
-    let (tx, rx) = std::sync::mpsc::channel();
-    buffer.map_async(wgpu::MapMode::Read, .., move |r| {
-        let _ = tx.send(r);
-    });
-    ctx.device
-        .poll(wgpu::PollType::wait_indefinitely())
-        .map_err(|e| RenderError::ReadBack(e.to_string()))?;
-    rx.recv()
-        .map_err(|e| RenderError::ReadBack(e.to_string()))?
-        .map_err(|e| RenderError::ReadBack(e.to_string()))
-}
-
-/// Maps the read-back buffer and strips the row padding.
-pub(crate) fn read_back(
-    ctx: &GpuContext,
-    buffer: &wgpu::Buffer,
-    padded: u32,
-    width: u32,
-    height: u32,
-) -> Result<Vec<u8>, RenderError> {
-    map_for_reading(ctx, buffer)?;
-    let row = width as usize * 4;
-    let mut out = Vec::with_capacity(row * height as usize);
-    {
-        let data = buffer
-            .get_mapped_range(..)
-            .map_err(|e| RenderError::ReadBack(e.to_string()))?;
-        for y in 0..height as usize {
-            let start = y * padded as usize;
-            out.extend_from_slice(&data[start..start + row]);
-        }
-    }
-    buffer.unmap();
-    Ok(out)
 }
 
 /// Writes an image as PNG: to a temporary file beside `path`, then renamed over it, so a

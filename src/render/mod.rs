@@ -45,6 +45,7 @@ mod context;
 mod cull;
 mod draped;
 mod facades;
+mod frame;
 mod framing;
 mod geom;
 mod headless;
@@ -53,8 +54,10 @@ mod objects;
 mod overlay;
 mod pipelines;
 mod placement;
+mod readback;
 mod scene_gpu;
 mod shadow;
+mod shared;
 mod sun;
 mod terrain_chunks;
 mod texture;
@@ -68,101 +71,13 @@ pub use bench::{
 pub use camera::Camera;
 pub use context::{GpuContext, RenderError};
 pub use cull::{CullStats, Culling};
+pub use frame::{FrameParams, LodSwitch};
 pub use framing::Framing;
 
-pub(crate) use headless::{copy_to_buffer, read_back};
 pub use headless::{render_to_rgba, write_png, Headless};
 pub use overlay::Overlays;
 pub use pipelines::{DrawStats, FrameTargets, Renderer};
+pub(crate) use readback::{copy_to_buffer, read_back};
 pub use scene_gpu::{SceneGpu, SceneGpuStats};
+pub use shared::GpuShared;
 pub use sun::{Lighting, Sun};
-
-/// What one frame shows: the camera, the light, which layers and which overlays.
-#[derive(Debug, Clone, PartialEq)]
-pub struct FrameParams {
-    pub camera: Camera,
-    /// Object density level 1..6 (`ObjectInstance::visible_at`); 6 shows everything.
-    pub density: u8,
-    /// Where the sun stands (`--sun`); the light, ambient and sky colours follow from its
-    /// elevation ([`Lighting::of`]).
-    pub sun: Sun,
-    /// Whether the sun casts shadows (`--shadows`): objects, facades and trees through a
-    /// shadow map (`shadow.rs`).
-    pub shadows: bool,
-    /// A plain sky of this colour (linear RGB; also the haze's) instead of the sun's
-    /// gradient: `None`, the default, takes the sky from the sun.
-    pub sky: Option<[f32; 3]>,
-    /// Meters at which the haze reaches about 63%; 0 for none.
-    pub visibility_m: f32,
-    pub show_terrain: bool,
-    pub show_tiles: bool,
-    pub show_objects: bool,
-    pub show_facades: bool,
-    pub show_trees: bool,
-    pub overlays: Overlays,
-    /// How an object changes LOD at a switch distance.
-    pub lod_switch: LodSwitch,
-}
-
-/// How an object changes from one LOD to the next at the switch distance.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum LodSwitch {
-    /// Cross-fade over a band around the distance: each pixel shows one LOD or the other by
-    /// a fixed screen-space ordered-dither pattern, shifted per instance, the two LODs'
-    /// pixels complementary; nothing changes from frame to frame. Tiles fade out over the
-    /// last tenth of their LOD.
-    #[default]
-    Fade,
-    /// Switch at the distance, as X-Plane does: the pop shows. Tiles end at their LOD.
-    Hard,
-}
-
-impl std::str::FromStr for LodSwitch {
-    type Err = String;
-
-    fn from_str(s: &str) -> Result<Self, String> {
-        match s {
-            "fade" => Ok(LodSwitch::Fade),
-            "hard" => Ok(LodSwitch::Hard),
-            _ => Err(format!("`{s}`: expected fade or hard")),
-        }
-    }
-}
-
-impl Default for FrameParams {
-    fn default() -> Self {
-        FrameParams {
-            camera: Camera::orbit([0.0, 0.0, 0.0], 300.0, 45.0, 35.0),
-            density: 6,
-            sun: Sun::NOON,
-            shadows: true,
-            sky: None,
-            visibility_m: 40_000.0,
-            show_terrain: true,
-            show_tiles: true,
-            show_objects: true,
-            show_facades: true,
-            show_trees: true,
-            overlays: Overlays::default(),
-            lod_switch: LodSwitch::Fade,
-        }
-    }
-}
-
-impl FrameParams {
-    /// The sky's colour at the horizon (linear RGB): `sky`, else the sun's. The clear colour
-    /// of a frame.
-    pub fn horizon(&self) -> [f32; 3] {
-        self.sky
-            .unwrap_or_else(|| Lighting::of(self.sun).horizon.to_array())
-    }
-
-    /// Default parameters with the camera framing a scene's bounds
-    /// ([`Camera::frame_scene`]).
-    pub fn framing(bounds: ([f32; 2], [f32; 2])) -> Self {
-        FrameParams {
-            camera: Camera::frame_scene(bounds),
-            ..FrameParams::default()
-        }
-    }
-}

@@ -4,31 +4,15 @@
 use std::borrow::Cow;
 
 use super::context::GpuContext;
-use super::cull::{CullPipelines, Culling};
+use super::cull::Culling;
 use super::draped::{ground_order, GroundDraw};
 use super::facades::FacadeVertex;
 use super::objects::{InstanceGpu, MeshVertexGpu};
 use super::overlay::LineVertex;
 use super::scene_gpu::SceneGpu;
+use super::shared::{GpuShared, ObjectPipeline, DEPTH_FORMAT, SHADOW_FORMAT};
 use super::tiles::TileVertex;
 use super::trees::TreeInstanceGpu;
-
-/// Anisotropic filtering: 8× on GPUs. A software rasterizer filters anisotropically in
-/// software, which made a street-level view of a textured city 180 times slower on lavapipe
-/// (25 s against 0.14 s a frame): there it is off. `AGVIEW_ANISOTROPY=1..16` overrides.
-fn anisotropy(ctx: &GpuContext) -> u16 {
-    if let Some(n) = std::env::var("AGVIEW_ANISOTROPY")
-        .ok()
-        .and_then(|v| v.parse::<u16>().ok())
-    {
-        return n.clamp(1, 16);
-    }
-    if ctx.adapter.get_info().device_type == wgpu::DeviceType::Cpu {
-        1
-    } else {
-        8
-    }
-}
 
 /// Shadow-map taps per lookup (`SHADOW_TAPS` in common.wgsl): four bilinear comparisons
 /// (3×3 texels of PCF) on GPUs, one (2×2) on software rasterizers, where four cost as much
@@ -41,11 +25,6 @@ fn shadow_taps(ctx: &GpuContext) -> f64 {
         4.0
     }
 }
-
-/// The depth buffer's format (reversed depth: cleared to 0, nearer is greater).
-pub(crate) const DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
-/// The shadow map's format (not reversed: 0 toward the sun, cleared to 1).
-pub(crate) const SHADOW_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
 
 /// Shaders: the shared prelude followed by one pipeline's file.
 macro_rules! shader {
@@ -67,19 +46,14 @@ const LINES_WGSL: &str = shader!("lines.wgsl");
 const SKY_WGSL: &str = shader!("sky.wgsl");
 const LIGHTS_WGSL: &str = shader!("lights.wgsl");
 
-/// Pipelines and layouts: immutable after creation, shared by every scene and frame.
+/// The pipelines, built once over the [`GpuShared`] layouts and samplers they bind, and
+/// shared by every scene and frame. A renderer derefs to its [`GpuShared`], which is what a
+/// [`SceneGpu`] is uploaded with.
 pub struct Renderer {
     pub(crate) color_format: wgpu::TextureFormat,
     pub(crate) sample_count: u32,
-    pub(crate) frame_layout: wgpu::BindGroupLayout,
-    pub(crate) material_layout: wgpu::BindGroupLayout,
-    pub(crate) sampler: wgpu::Sampler,
-    /// The shadow map's comparison sampler (less-equal, linear: 2×2 PCF per tap).
-    pub(crate) shadow_sampler: wgpu::Sampler,
-    /// A 1×1 depth texture bound where the shadow map goes while the map is drawn.
-    pub(crate) shadow_stand_in: wgpu::TextureView,
-    /// Texels a side of the scenes' shadow maps.
-    pub(crate) shadow_size: u32,
+    /// The layouts, samplers and compute pipelines that scenes are uploaded with.
+    shared: GpuShared,
     terrain: wgpu::RenderPipeline,
     /// The terrain's skirt out to the horizon (`vs_skirt` of terrain.wgsl).
     skirt: wgpu::RenderPipeline,
@@ -94,16 +68,17 @@ pub struct Renderer {
     objects: [wgpu::RenderPipeline; ObjectPipeline::COUNT],
     /// The same drawn from the GPU culling's lists (`vs_culled`), where supported.
     objects_culled: Option<[wgpu::RenderPipeline; ObjectPipeline::COUNT]>,
-    pub(crate) cull: Option<CullPipelines>,
-    /// The placement pass ([`super::placement`]), with the GPU culling's needs.
-    pub(crate) place: Option<super::placement::PlacePipeline>,
-    /// The culling path new scenes take ([`Culling::choose`]) and why.
-    pub(crate) culling: Culling,
-    culling_reason: String,
     facades: wgpu::RenderPipeline,
     trees: wgpu::RenderPipeline,
     lines: wgpu::RenderPipeline,
     lights: wgpu::RenderPipeline,
+}
+
+impl std::ops::Deref for Renderer {
+    type Target = GpuShared;
+    fn deref(&self) -> &GpuShared {
+        &self.shared
+    }
 }
 
 /// The multisampled colour and the depth buffer a frame of a given size draws into.
@@ -160,146 +135,18 @@ impl Renderer {
     /// Builds every pipeline for frames of `color_format` with `sample_count` samples
     /// (1 or a count from [`Renderer::best_sample_count`]).
     pub fn new(ctx: &GpuContext, color_format: wgpu::TextureFormat, sample_count: u32) -> Self {
+        let shared = GpuShared::new(ctx);
         let device = &ctx.device;
-        let frame_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-            label: Some("frame"),
-            entries: &[
-                wgpu::BindGroupLayoutEntry {
-                    binding: 0,
-                    visibility: wgpu::ShaderStages::VERTEX_FRAGMENT,
-                    ty: wgpu::BindingType::Buffer {
-                        ty: wgpu::BufferBindingType::Uniform,
-                        has_dynamic_offset: false,
-                        min_binding_size: None,
-                    },
-                    count: None,
-                },
-                wgpu::BindGroupLayoutEntry {
-                    binding: 1,
-                    visibility: wgpu::ShaderStages::VERTEX_FRAGMENT,
-                    ty: wgpu::BindingType::Texture {
-                        sample_type: wgpu::TextureSampleType::Float { filterable: false },
-                        view_dimension: wgpu::TextureViewDimension::D2,
-                        multisampled: false,
-                    },
-                    count: None,
-                },
-                wgpu::BindGroupLayoutEntry {
-                    binding: 2,
-                    visibility: wgpu::ShaderStages::FRAGMENT,
-                    ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
-                    count: None,
-                },
-                wgpu::BindGroupLayoutEntry {
-                    binding: 3,
-                    visibility: wgpu::ShaderStages::FRAGMENT,
-                    ty: wgpu::BindingType::Texture {
-                        sample_type: wgpu::TextureSampleType::Depth,
-                        view_dimension: wgpu::TextureViewDimension::D2,
-                        multisampled: false,
-                    },
-                    count: None,
-                },
-                wgpu::BindGroupLayoutEntry {
-                    binding: 4,
-                    visibility: wgpu::ShaderStages::FRAGMENT,
-                    ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Comparison),
-                    count: None,
-                },
-            ],
-        });
-        let material_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-            label: Some("material"),
-            entries: &[
-                wgpu::BindGroupLayoutEntry {
-                    binding: 0,
-                    visibility: wgpu::ShaderStages::FRAGMENT,
-                    ty: wgpu::BindingType::Texture {
-                        sample_type: wgpu::TextureSampleType::Float { filterable: true },
-                        view_dimension: wgpu::TextureViewDimension::D2,
-                        multisampled: false,
-                    },
-                    count: None,
-                },
-                wgpu::BindGroupLayoutEntry {
-                    binding: 1,
-                    visibility: wgpu::ShaderStages::VERTEX_FRAGMENT,
-                    ty: wgpu::BindingType::Buffer {
-                        ty: wgpu::BufferBindingType::Uniform,
-                        has_dynamic_offset: false,
-                        min_binding_size: None,
-                    },
-                    count: None,
-                },
-                // The lit texture (`TEXTURE_LIT`); black where the material has none.
-                wgpu::BindGroupLayoutEntry {
-                    binding: 2,
-                    visibility: wgpu::ShaderStages::FRAGMENT,
-                    ty: wgpu::BindingType::Texture {
-                        sample_type: wgpu::TextureSampleType::Float { filterable: true },
-                        view_dimension: wgpu::TextureViewDimension::D2,
-                        multisampled: false,
-                    },
-                    count: None,
-                },
-                // The normal map (`TEXTURE_NORMAL`); flat where the material has none.
-                wgpu::BindGroupLayoutEntry {
-                    binding: 3,
-                    visibility: wgpu::ShaderStages::FRAGMENT,
-                    ty: wgpu::BindingType::Texture {
-                        sample_type: wgpu::TextureSampleType::Float { filterable: true },
-                        view_dimension: wgpu::TextureViewDimension::D2,
-                        multisampled: false,
-                    },
-                    count: None,
-                },
-            ],
-        });
-        let aniso = anisotropy(ctx);
-        let sampler = device.create_sampler(&wgpu::SamplerDescriptor {
-            label: Some("material"),
-            address_mode_u: wgpu::AddressMode::Repeat,
-            address_mode_v: wgpu::AddressMode::Repeat,
-            address_mode_w: wgpu::AddressMode::Repeat,
-            mag_filter: wgpu::FilterMode::Linear,
-            min_filter: wgpu::FilterMode::Linear,
-            mipmap_filter: wgpu::MipmapFilterMode::Linear,
-            anisotropy_clamp: aniso,
-            ..Default::default()
-        });
-        let shadow_sampler = device.create_sampler(&wgpu::SamplerDescriptor {
-            label: Some("shadow map"),
-            address_mode_u: wgpu::AddressMode::ClampToEdge,
-            address_mode_v: wgpu::AddressMode::ClampToEdge,
-            mag_filter: wgpu::FilterMode::Linear,
-            min_filter: wgpu::FilterMode::Linear,
-            compare: Some(wgpu::CompareFunction::LessEqual),
-            ..Default::default()
-        });
-        let shadow_stand_in = device
-            .create_texture(&wgpu::TextureDescriptor {
-                label: Some("shadow map stand-in"),
-                size: wgpu::Extent3d {
-                    width: 1,
-                    height: 1,
-                    depth_or_array_layers: 1,
-                },
-                mip_level_count: 1,
-                sample_count: 1,
-                dimension: wgpu::TextureDimension::D2,
-                format: SHADOW_FORMAT,
-                usage: wgpu::TextureUsages::TEXTURE_BINDING,
-                view_formats: &[],
-            })
-            .create_view(&wgpu::TextureViewDescriptor::default());
+        let (frame_layout, material_layout) = (&shared.frame_layout, &shared.material_layout);
+        let aniso = shared.anisotropy;
         let frame_only = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
             label: Some("frame only"),
-            bind_group_layouts: &[Some(&frame_layout)],
+            bind_group_layouts: &[Some(frame_layout)],
             immediate_size: 0,
         });
         let with_material = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
             label: Some("frame + material"),
-            bind_group_layouts: &[Some(&frame_layout), Some(&material_layout)],
+            bind_group_layouts: &[Some(frame_layout), Some(material_layout)],
             immediate_size: 0,
         });
         // The samplers' anisotropy goes to the shaders too: `atlas_sample` keeps the probes'
@@ -414,17 +261,12 @@ impl Renderer {
             ),
             Some("fs_shadow"),
         );
-        let (culling, culling_reason) = Culling::choose(ctx);
-        // Culling and placement on the GPU need the same compute and storage support.
-        let compute = Culling::gpu_supported(ctx);
-        let cull = compute.then(|| CullPipelines::new(device));
-        let place = compute.then(|| super::placement::PlacePipeline::new(device));
-        let culled_layout = cull.as_ref().map(|c| {
+        let culled_layout = shared.cull.as_ref().map(|c| {
             device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
                 label: Some("frame + material + culled instances"),
                 bind_group_layouts: &[
-                    Some(&frame_layout),
-                    Some(&material_layout),
+                    Some(frame_layout),
+                    Some(material_layout),
                     Some(&c.draw_layout),
                 ],
                 immediate_size: 0,
@@ -542,14 +384,9 @@ impl Renderer {
             blend: Some(super::lights::ADDITIVE),
         });
         Renderer {
+            shared,
             color_format,
             sample_count,
-            frame_layout,
-            material_layout,
-            sampler,
-            shadow_sampler,
-            shadow_stand_in,
-            shadow_size: super::shadow::shadow_map_size(device),
             terrain,
             skirt,
             sky,
@@ -560,20 +397,11 @@ impl Renderer {
             tiles,
             objects,
             objects_culled,
-            cull,
-            place,
-            culling,
-            culling_reason,
             facades,
             trees,
             lines,
             lights,
         }
-    }
-
-    /// The culling path new scenes take, and why (for the log).
-    pub fn culling(&self) -> (Culling, &str) {
-        (self.culling, &self.culling_reason)
     }
 
     /// 4 when the adapter can multisample both `color_format` and the depth format 4×,
@@ -1011,56 +839,8 @@ impl Renderer {
     }
 }
 
-/// The object pipeline a range of a mesh is drawn with, from its OBJ8 material attributes
-/// ([`crate::art::DrawState`]): back faces culled or not, alpha-tested or blended. The
-/// cutoff and flat shading are the material's uniforms, not pipelines.
-///
-/// OBJ8 triangles are clockwise seen from their front, and the object shader's turn from
-/// OBJ8 axes to the world keeps handedness, so the front face is `Cw`. Alpha-tested
-/// ranges use alpha-to-coverage under MSAA (the shader turns the alpha into a coverage
-/// around the cutoff, `COVERAGE`), so thin cutouts stay whole and smooth in the distance.
-/// Blended ranges blend over what is drawn before them and write depth, as X-Plane draws
-/// them, unsorted.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct ObjectPipeline {
-    pub cull: bool,
-    pub blend: bool,
-}
-
+/// How [`ObjectPipeline`]s are built: the one that draws from `entry` of `source`.
 impl ObjectPipeline {
-    pub const COUNT: usize = 4;
-    const ALL: [ObjectPipeline; Self::COUNT] = [
-        ObjectPipeline {
-            cull: false,
-            blend: false,
-        },
-        ObjectPipeline {
-            cull: true,
-            blend: false,
-        },
-        ObjectPipeline {
-            cull: false,
-            blend: true,
-        },
-        ObjectPipeline {
-            cull: true,
-            blend: true,
-        },
-    ];
-
-    /// The pipeline of a range's material attributes.
-    pub fn of(state: &crate::art::DrawState) -> Self {
-        ObjectPipeline {
-            cull: state.cull,
-            blend: state.alpha_cutoff.is_none(),
-        }
-    }
-
-    /// Its place in the renderer's arrays.
-    pub fn index(self) -> u8 {
-        u8::from(self.cull) | (u8::from(self.blend) << 1)
-    }
-
     fn spec<'a>(
         self,
         source: &'static str,

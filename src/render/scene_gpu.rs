@@ -21,17 +21,17 @@ use super::context::{GpuContext, RenderError};
 use super::cull::{self, CullStats, CullView, Culling, GpuCull, SegmentGpu, ViewGpu};
 use super::draped::DrapedSet;
 use super::facades::{self, FacadeKey};
+use super::frame::FrameParams;
 use super::objects::{InstanceGpu, ObjectSet, TexSource};
 use super::overlay::{self, Overlays};
-use super::pipelines::{ObjectPipeline, Renderer};
 use super::placement::GpuPlacement;
 use super::shadow::{self, LightView};
+use super::shared::{GpuShared, ObjectPipeline, SHADOW_FORMAT};
 use super::sun::Lighting;
 use super::terrain_chunks::TerrainChunks;
 use super::texture::{self, GpuTexture};
 use super::tiles::{self, Grid};
 use super::trees;
-use super::FrameParams;
 
 /// The `Frame` uniform block of `common.wgsl`.
 #[repr(C)]
@@ -79,7 +79,7 @@ const TILE_DEPTH_LIFT: f32 = 2e-5;
 /// of the precision reversed depth gives.
 const TILE_DEPTH_LIFT_GL: f32 = 1e-4;
 /// Width of the LOD cross-fade band, as a fraction of the switch distance (0 under
-/// [`super::LodSwitch::Hard`]).
+/// [`super::frame::LodSwitch::Hard`]).
 const LOD_BAND: f32 = 0.1;
 /// The alpha trees are tested at.
 const TREE_CUTOFF: f32 = 0.5;
@@ -117,7 +117,7 @@ pub(crate) struct LightsGpu {
 
 pub(crate) struct BatchGpu {
     /// Per LOD range: its material (texture, LOD range, cutoff, shading), index range and
-    /// pipeline ([`super::pipelines::ObjectPipeline::index`]).
+    /// pipeline ([`ObjectPipeline::index`]).
     pub lods: Vec<(wgpu::BindGroup, Range<u32>, u8)>,
     /// The batch's instances in the instance buffer.
     pub instances: Range<u32>,
@@ -224,9 +224,9 @@ impl ObjectsGpu {
 
     /// Takes a culling path: the GPU path where the renderer and the instance buffer allow
     /// it (its buffers are built the first time), else the CPU path.
-    fn set_path(&mut self, device: &wgpu::Device, renderer: &Renderer, path: Culling) {
+    fn set_path(&mut self, device: &wgpu::Device, shared: &GpuShared, path: Culling) {
         let storage = self.instances.usage().contains(wgpu::BufferUsages::STORAGE);
-        self.path = match (path, &renderer.cull) {
+        self.path = match (path, &shared.cull) {
             (Culling::Gpu, Some(pipes)) if storage => {
                 if self.gpu_cull.is_empty() {
                     let max = cull::max_binding(device);
@@ -565,19 +565,19 @@ impl SceneGpu {
     /// grid here; the heights themselves live in a texture the shaders read.
     pub fn new(
         ctx: &GpuContext,
-        renderer: &Renderer,
+        shared: &GpuShared,
         scene: &Scene,
         art: &ArtSet,
         terrain: &Terrain,
     ) -> Result<Self, RenderError> {
         ctx.checked("uploading the scene", || {
-            Self::upload(ctx, renderer, scene, art, terrain)
+            Self::upload(ctx, shared, scene, art, terrain)
         })?
     }
 
     fn upload(
         ctx: &GpuContext,
-        renderer: &Renderer,
+        shared: &GpuShared,
         scene: &Scene,
         art: &ArtSet,
         terrain: &Terrain,
@@ -648,7 +648,7 @@ impl SceneGpu {
         let height_view = height_texture.create_view(&wgpu::TextureViewDescriptor::default());
         // The sun's shadow map, and the frame uniforms it is drawn with (the light's view;
         // a stand-in where the map itself would be bound).
-        let shadow_size = renderer.shadow_size;
+        let shadow_size = shared.shadow_size;
         let shadow_view = device
             .create_texture(&wgpu::TextureDescriptor {
                 label: Some("shadow map"),
@@ -660,7 +660,7 @@ impl SceneGpu {
                 mip_level_count: 1,
                 sample_count: 1,
                 dimension: wgpu::TextureDimension::D2,
-                format: super::pipelines::SHADOW_FORMAT,
+                format: SHADOW_FORMAT,
                 usage: wgpu::TextureUsages::RENDER_ATTACHMENT
                     | wgpu::TextureUsages::TEXTURE_BINDING,
                 view_formats: &[],
@@ -676,7 +676,7 @@ impl SceneGpu {
         let frame_group = |label, uniforms: &wgpu::Buffer, shadow: &wgpu::TextureView| {
             device.create_bind_group(&wgpu::BindGroupDescriptor {
                 label: Some(label),
-                layout: &renderer.frame_layout,
+                layout: &shared.frame_layout,
                 entries: &[
                     wgpu::BindGroupEntry {
                         binding: 0,
@@ -688,7 +688,7 @@ impl SceneGpu {
                     },
                     wgpu::BindGroupEntry {
                         binding: 2,
-                        resource: wgpu::BindingResource::Sampler(&renderer.sampler),
+                        resource: wgpu::BindingResource::Sampler(&shared.sampler),
                     },
                     wgpu::BindGroupEntry {
                         binding: 3,
@@ -696,7 +696,7 @@ impl SceneGpu {
                     },
                     wgpu::BindGroupEntry {
                         binding: 4,
-                        resource: wgpu::BindingResource::Sampler(&renderer.shadow_sampler),
+                        resource: wgpu::BindingResource::Sampler(&shared.shadow_sampler),
                     },
                 ],
             })
@@ -705,7 +705,7 @@ impl SceneGpu {
         let shadow_frame_bind_group = frame_group(
             "shadow frame",
             &shadow_frame_buffer,
-            &renderer.shadow_stand_in,
+            &shared.shadow_stand_in,
         );
 
         let mut cache = TextureCache {
@@ -731,7 +731,7 @@ impl SceneGpu {
             });
             device.create_bind_group(&wgpu::BindGroupDescriptor {
                 label: Some("material"),
-                layout: &renderer.material_layout,
+                layout: &shared.material_layout,
                 entries: &[
                     wgpu::BindGroupEntry {
                         binding: 0,
@@ -874,11 +874,11 @@ impl SceneGpu {
             }
             let (list, ranges) = set.instances();
             let (segments, owners) = cull::segments(&set.batches, ranges, 0..list.len() as u32);
-            let mut path = renderer.culling;
-            if path == Culling::Gpu && renderer.cull.is_none() {
+            let mut path = shared.culling;
+            if path == Culling::Gpu && shared.cull.is_none() {
                 path = Culling::Cpu;
             }
-            let gpu_usable = renderer.cull.is_some();
+            let gpu_usable = shared.cull.is_some();
             let instances = instance_buffer(device, list, gpu_usable);
             buffer_bytes.set(buffer_bytes.get() + std::mem::size_of_val(list) as u64);
             let mut o = ObjectsGpu {
@@ -903,10 +903,10 @@ impl SceneGpu {
                 last_view: None,
                 placement: None,
             };
-            if gpu_usable && renderer.place.is_some() {
+            if gpu_usable && shared.place.is_some() {
                 o.placement = Some(GpuPlacement::new(device, o.set.ground_points()));
             }
-            o.set_path(device, renderer, path);
+            o.set_path(device, shared, path);
             Some(o)
         };
         let lights = objects.as_ref().and_then(|o| {
@@ -1166,8 +1166,8 @@ impl SceneGpu {
             },
             tile_lod,
             ground: terrain.height_range(),
-            cells_culled: renderer.culling != Culling::Off,
-            path: renderer.culling,
+            cells_culled: shared.culling != Culling::Off,
+            path: shared.culling,
             density: 6,
             stats,
             warnings,
@@ -1190,12 +1190,12 @@ impl SceneGpu {
 
     /// Culls this scene's objects another way ([`Culling`]); `Gpu` falls back to `Cpu` where
     /// the renderer cannot run it. Returns the path taken.
-    pub fn set_culling(&mut self, ctx: &GpuContext, renderer: &Renderer, path: Culling) -> Culling {
+    pub fn set_culling(&mut self, ctx: &GpuContext, shared: &GpuShared, path: Culling) -> Culling {
         self.cells_culled = path != Culling::Off;
         self.path = path;
         match &mut self.objects {
             Some(o) => {
-                o.set_path(&ctx.device, renderer, path);
+                o.set_path(&ctx.device, shared, path);
                 self.stats.bytes_per_instance = bytes_per_instance(o);
                 o.path
             }
@@ -1289,7 +1289,7 @@ impl SceneGpu {
     pub fn set_terrain(
         &mut self,
         ctx: &GpuContext,
-        renderer: &Renderer,
+        shared: &GpuShared,
         terrain: &Terrain,
     ) -> Result<bool, RenderError> {
         if !terrain.is_valid()
@@ -1327,7 +1327,7 @@ impl SceneGpu {
             if let Some(o) = &mut self.objects {
                 // The CPU's copy (the CPU path culls it) follows the terrain too.
                 o.set.reground(|at| terrain.raw_height_at(at[0], at[1]));
-                match (&o.placement, &renderer.place) {
+                match (&o.placement, &shared.place) {
                     (Some(p), Some(pipe)) => {
                         let mut encoder =
                             ctx.device
@@ -1427,8 +1427,8 @@ impl SceneGpu {
                 self.exaggeration,
                 self.tile_lod,
                 match params.lod_switch {
-                    super::LodSwitch::Fade => LOD_BAND,
-                    super::LodSwitch::Hard => 0.0,
+                    super::frame::LodSwitch::Fade => LOD_BAND,
+                    super::frame::LodSwitch::Hard => 0.0,
                 },
                 lift,
             ],
