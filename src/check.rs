@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 
 use crate::diag::Diagnostic;
 use crate::format::{self, FileKind, Parsed};
+use crate::progress::Progress;
 use crate::resolve::Resolver;
 
 /// What a check found.
@@ -34,26 +35,44 @@ impl CheckReport {
 
 /// Checks files and folders (recursively: every file agview reads in them).
 pub fn check_paths(paths: &[PathBuf]) -> CheckReport {
+    check_paths_with(paths, None)
+}
+
+/// [`check_paths`], counting each file and document checked on `progress`.
+pub fn check_paths_with(paths: &[PathBuf], progress: Option<&Progress>) -> CheckReport {
     let mut c = Checker::default();
+    let mut total = 0;
+    let mut count = |more: usize, done: usize| {
+        if let Some(p) = progress {
+            total += more;
+            p.set_total(total);
+            p.add(done);
+        }
+    };
     for p in paths {
         if p.is_dir() {
             let mut files = Vec::new();
             collect(p, &mut files, 0);
             files.sort();
-            for f in files {
-                c.check_file(&f, true);
-            }
             // A scenery folder's WED project is also checked as a document.
             let wed = p.join(crate::document::WED_FILE);
+            count(files.len() + usize::from(wed.is_file()), 0);
+            for f in files {
+                c.check_file(&f, true);
+                count(0, 1);
+            }
             if wed.is_file() {
                 c.check_document(&wed);
+                count(0, 1);
             }
         } else {
+            count(1, 0);
             c.check_file(p, false);
             let head = std::fs::read(p).unwrap_or_default();
             if crate::document::is_document(FileKind::detect(p, &head)) {
                 c.check_document(p);
             }
+            count(0, 1);
         }
     }
     c.report

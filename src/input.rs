@@ -17,6 +17,27 @@ use crate::scene::GeoFrame;
 /// Meters per degree of latitude (and of longitude at the equator) on the WGS84 sphere.
 pub const METERS_PER_DEGREE: f64 = 111_319.490_793_273_6;
 
+/// `--convention`: the command line's names for the layout's [`Convention`], which knows
+/// nothing of the command line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum ConventionArg {
+    /// As WED and OverlayEditor draw it: texture up points north at heading 0.
+    #[default]
+    Wed,
+    /// As the AGP spec words it: the tile turned 180° from WED's, `ROTATION`
+    /// counter-clockwise.
+    Spec,
+}
+
+impl From<ConventionArg> for Convention {
+    fn from(c: ConventionArg) -> Self {
+        match c {
+            ConventionArg::Wed => Convention::Wed,
+            ConventionArg::Spec => Convention::Spec,
+        }
+    }
+}
+
 /// The layout options every layout-driven command takes.
 #[derive(Debug, Clone, Default, PartialEq, clap::Args)]
 pub struct LayoutArgs {
@@ -46,8 +67,8 @@ pub struct LayoutArgs {
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
     /// Which way a tile faces at heading 0: as WED draws it, or as the AGP spec words it.
-    #[arg(long, value_enum, default_value_t = Convention::Wed)]
-    pub convention: Convention,
+    #[arg(long, value_enum, default_value_t = ConventionArg::Wed)]
+    pub convention: ConventionArg,
     /// For an .agn whose name carries no LOD13 code: the square's north-west corner LAT,LON.
     #[arg(long, value_name = "LAT,LON", allow_hyphen_values = true)]
     pub origin: Option<String>,
@@ -176,7 +197,7 @@ pub fn build(
         param: args.param,
         height: args.height,
         seed: args.seed,
-        convention: args.convention,
+        convention: args.convention.into(),
         ..Default::default()
     };
     if let Some(h) = args.height {

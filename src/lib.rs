@@ -14,8 +14,10 @@ pub mod format;
 pub mod input;
 pub mod layout;
 pub mod pipeline;
+pub mod progress;
 #[cfg(feature = "gpu")]
 pub mod render;
 pub mod resolve;
+pub mod rng;
 pub mod scene;
 pub mod terrain;

@@ -203,7 +203,10 @@ fn print_diags(diags: &[Diagnostic], quiet: bool) {
 fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         Command::Check { paths, quiet } => {
-            let report = agview::check::check_paths(&paths);
+            let progress = agview::progress::Progress::default();
+            let report = agview::app::progress::with_bar("checking", "files", &progress, || {
+                agview::check::check_paths_with(&paths, Some(&progress))
+            });
             print_diags(&report.diagnostics, quiet);
             eprintln!(
                 "checked {} file(s): {} error(s), {} warning(s)",
@@ -301,7 +304,11 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 camera,
                 ..Default::default()
             };
-            let report = agview::render::bench(&opts)?;
+            let spinner =
+                agview::app::progress::spinner("bench render: building, uploading and drawing");
+            let report = agview::render::bench(&opts);
+            spinner.finish_and_clear();
+            let report = report?;
             if json {
                 out!("{}", report.to_json());
             } else {
@@ -339,7 +346,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     }
 }
 
-/// Loads an asset or a document, printing progress on stderr when it takes over a second.
+/// Loads an asset or a document, with a progress bar on stderr when it takes over a second.
 fn load_document(
     path: &std::path::Path,
     layout: &LayoutArgs,
@@ -351,26 +358,8 @@ fn load_document(
         progress: Some(progress.clone()),
         ground,
     };
-    let done = std::sync::atomic::AtomicBool::new(false);
-    std::thread::scope(|s| {
-        s.spawn(|| {
-            let start = std::time::Instant::now();
-            let mut shown = false;
-            while !done.load(std::sync::atomic::Ordering::Relaxed) {
-                std::thread::sleep(std::time::Duration::from_millis(100));
-                let (n, total) = progress.get();
-                if start.elapsed().as_secs_f32() > 1.0 && total > 0 {
-                    eprint!("\rlaying out: {n} of {total} features");
-                    shown = true;
-                }
-            }
-            if shown {
-                eprintln!();
-            }
-        });
-        let r = agview::document::load_with(path, layout, &opts);
-        done.store(true, std::sync::atomic::Ordering::Relaxed);
-        r
+    agview::app::progress::with_bar("laying out", "features", &progress, || {
+        agview::document::load_with(path, layout, &opts)
     })
 }
 

@@ -6,10 +6,14 @@
 //! the ground point as each field says. Headings are degrees clockwise from north.
 //!
 //! The scene names the art it uses (object meshes, facades, forests, the tile texture) by
-//! index into its reference lists; the art itself (meshes, images) is loaded by
-//! [`crate::art`] and handed to the renderer beside the scene.
+//! index into its reference lists; the art itself (meshes, images) is loaded by the art
+//! stage above and handed to the renderer beside the scene. This file imports nothing of
+//! the crate: every other stage may use it.
 
 use serde::Serialize;
+
+/// `TILE_LOD` when an asset gives none: 20 km.
+pub const DEFAULT_TILE_LOD: f32 = 20_000.0;
 
 fn is_zero(v: &u32) -> bool {
     *v == 0
@@ -197,7 +201,7 @@ impl FeatureInfo {
             stats: SceneStats::default(),
             choice: None,
             corners: Vec::new(),
-            tile_lod: crate::layout::DEFAULT_TILE_LOD,
+            tile_lod: DEFAULT_TILE_LOD,
             layer_group: LayerGroup::default(),
             hide_tiles: false,
             dropped: None,
@@ -644,7 +648,7 @@ impl Scene {
         if lod.is_finite() && lod > 0.0 {
             lod
         } else {
-            crate::layout::DEFAULT_TILE_LOD
+            DEFAULT_TILE_LOD
         }
     }
 

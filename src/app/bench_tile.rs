@@ -185,11 +185,16 @@ pub fn run(opts: &TileBenchOptions) -> anyhow::Result<TileBenchReport> {
         0 => cores,
         n => n,
     };
+    let progress = std::sync::Arc::new(crate::progress::Progress::default());
     let load = LoadOptions {
         threads,
+        progress: Some(progress.clone()),
         ..LoadOptions::default()
     };
-    let mut doc = document::load_with(&file.path, &LayoutArgs::default(), &load)
+    let mut doc =
+        crate::app::progress::with_bar("bench tile: laying out", "features", &progress, || {
+            document::load_with(&file.path, &LayoutArgs::default(), &load)
+        })
         .map_err(|e| anyhow::anyhow!("{e}"))?;
     let layout_ms = ms(started);
     drop(file);
@@ -199,6 +204,7 @@ pub fn run(opts: &TileBenchOptions) -> anyhow::Result<TileBenchReport> {
         .iter()
         .filter(|d| d.is_error())
         .count();
+    let stages = crate::app::progress::spinner("bench tile: loading the art");
     let t = Instant::now();
     let art = document::load_document_art(&mut doc);
     let art_ms = ms(t);
@@ -220,7 +226,10 @@ pub fn run(opts: &TileBenchOptions) -> anyhow::Result<TileBenchReport> {
         height: opts.height,
         frames: opts.frames.max(1),
     };
-    let frame = bench_scene(&headless, scene, &art, &terrain, &frame)?;
+    stages.set_message("bench tile: uploading and drawing");
+    let frame = bench_scene(&headless, scene, &art, &terrain, &frame);
+    stages.finish_and_clear();
+    let frame = frame?;
     Ok(TileBenchReport {
         features: scene.features.len(),
         mix: tile.mix,

@@ -6,6 +6,7 @@ pub mod camera_control;
 pub mod font;
 pub mod options;
 pub mod panel;
+pub mod progress;
 pub mod reload;
 pub mod screenshot;
 pub mod sweep;

@@ -16,7 +16,6 @@ use crate::app::font;
 use crate::app::options::{parse_size, RenderArgs};
 use crate::document::OpenedAsset;
 use crate::input::{self, LayoutArgs};
-use crate::layout::geom::P2;
 
 /// Most cells a sheet may have.
 pub const MAX_CELLS: usize = 1024;
@@ -111,7 +110,7 @@ pub fn size_label(w: f32, d: f32) -> String {
 }
 
 /// Scales rings so their bounding box becomes `w × d`, keeping its minimum corner.
-pub fn scale_rings(rings: &[Vec<P2>], w: f32, d: f32) -> Vec<Vec<P2>> {
+pub fn scale_rings(rings: &[Vec<[f32; 2]>], w: f32, d: f32) -> Vec<Vec<[f32; 2]>> {
     let mut lo = [f32::INFINITY; 2];
     let mut hi = [f32::NEG_INFINITY; 2];
     for p in rings.iter().flatten() {
@@ -216,10 +215,7 @@ pub fn run(args: &SweepArgs) -> anyhow::Result<ExitCode> {
         eprintln!("agview: error: sweep sets the size itself: drop --rect and --at");
         return Ok(ExitCode::from(2));
     }
-    let head = std::fs::read(&args.asset).unwrap_or_default();
-    if args.asset.is_dir()
-        || crate::document::is_document(crate::format::FileKind::detect(&args.asset, &head))
-    {
+    if crate::document::is_document_path(&args.asset) {
         eprintln!(
             "{}: error: sweep lays one asset out over sizes; a document places its features at their own sizes (use view or render)",
             args.asset.display()
@@ -233,7 +229,7 @@ pub fn run(args: &SweepArgs) -> anyhow::Result<ExitCode> {
             return Ok(ExitCode::from(1));
         }
     };
-    if opened.autogen.kind == crate::format::autogen::AutogenKind::Agp {
+    if opened.is_point() {
         eprintln!(
             "{}: error: sweep lays out blocks and strings over sizes; an .agp is placed at a point",
             args.asset.display()
@@ -268,6 +264,7 @@ pub fn run(args: &SweepArgs) -> anyhow::Result<ExitCode> {
         no_fit: 0,
         failed: 0,
     };
+    let cells = crate::app::progress::bar("sweep", "cells", (widths.len() * depths.len()) as u64);
     for (r, &d) in depths.iter().enumerate() {
         for (c, &w) in widths.iter().enumerate() {
             let x = GAP + c as u32 * (cw + GAP);
@@ -279,9 +276,11 @@ pub fn run(args: &SweepArgs) -> anyhow::Result<ExitCode> {
                 Ok(scene) => {
                     let art = art.get_or_insert_with(|| {
                         let a = crate::pipeline::load_art(&scene);
-                        for w in &a.warnings {
-                            eprintln!("{w}");
-                        }
+                        cells.suspend(|| {
+                            for w in &a.warnings {
+                                eprintln!("{w}");
+                            }
+                        });
                         a
                     });
                     let terrain = args
@@ -300,15 +299,17 @@ pub fn run(args: &SweepArgs) -> anyhow::Result<ExitCode> {
                     }
                 }
                 Err(e) => {
-                    eprintln!("{text}: {e}");
+                    cells.suspend(|| eprintln!("{text}: {e}"));
                     report.failed += 1;
                     fill(&mut sheet, x, y, cw, ch, [70, 70, 70, 255]);
                     cross(&mut sheet, x, y, cw, ch, RED);
                 }
             }
             label(&mut sheet, x + BORDER + 1, y + BORDER + 1, &text);
+            cells.inc(1);
         }
     }
+    cells.finish_and_clear();
     write_sheet(&args.out, &sheet)?;
     eprintln!(
         "wrote {} ({sw}x{sh}): {} x {} = {} cell(s), {} without a fitting spelling, {} not laid out",

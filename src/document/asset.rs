@@ -38,6 +38,12 @@ struct ArtPaths {
 }
 
 impl OpenedAsset {
+    /// True for an autogen point (`.agp`), which is placed at a point rather than laid out
+    /// on a polygon.
+    pub fn is_point(&self) -> bool {
+        self.autogen.kind == format::autogen::AutogenKind::Agp
+    }
+
     /// Reads and parses an `.agp`, `.agb` or `.ags`, and resolves the art it names
     /// (missing art is a warning on the line that names it).
     pub fn open(path: &Path) -> Result<Self, Diagnostic> {

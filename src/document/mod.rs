@@ -23,7 +23,6 @@ pub mod synthetic;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
 use crate::diag::{Diagnostic, Severity};
@@ -75,29 +74,7 @@ pub struct LoadTimes {
     pub combine_ms: f64,
 }
 
-/// How far a long load has come: features laid out of features to lay out. Shared with a
-/// progress bar (the viewer's panel) or a progress line (the CLI).
-#[derive(Debug, Default)]
-pub struct Progress {
-    done: AtomicUsize,
-    total: AtomicUsize,
-}
-
-impl Progress {
-    /// `(done, total)`; total is 0 until the features are known.
-    pub fn get(&self) -> (usize, usize) {
-        (
-            self.done.load(Ordering::Relaxed),
-            self.total.load(Ordering::Relaxed),
-        )
-    }
-
-    /// Back to nothing known, for the next load.
-    pub fn reset(&self) {
-        self.done.store(0, Ordering::Relaxed);
-        self.total.store(0, Ordering::Relaxed);
-    }
-}
+pub use crate::progress::Progress;
 
 /// How to load, beyond the layout inputs.
 #[derive(Debug, Clone, Default)]
@@ -145,6 +122,16 @@ pub fn is_document(kind: Option<FileKind>) -> bool {
         kind,
         Some(FileKind::DsfText | FileKind::DsfBinary | FileKind::Wed)
     )
+}
+
+/// True when `path` is a document: a folder (its `earth.wed.xml`), or a file whose first
+/// bytes or name say DSF text, binary DSF or WED project.
+pub fn is_document_path(path: &Path) -> bool {
+    if path.is_dir() {
+        return true;
+    }
+    let head = std::fs::read(path).unwrap_or_default();
+    is_document(FileKind::detect(path, &head))
 }
 
 /// Opens `path` with the layout inputs `args`: see the module documentation.
@@ -305,7 +292,7 @@ fn load_features(
         ..GeoFrame::default()
     };
     if let Some(p) = &opts.progress {
-        p.total.store(feats.len(), Ordering::Relaxed);
+        p.set_total(feats.len());
     }
 
     // Resolve each feature's definition where the feature is (library regions and seeded
@@ -756,7 +743,7 @@ fn layout_feature(
                 param: args.param.or(Some(f.param)),
                 height: args.height,
                 seed: args.seed,
-                convention: args.convention,
+                convention: args.convention.into(),
                 geo: Some(GeoFrame {
                     origin_lat: origin[1],
                     origin_lon: origin[0],
@@ -871,50 +858,51 @@ fn stamp_feature(s: &mut Scene, i: u32) {
     s.trees.iter_mut().for_each(|t| t.feature = f);
 }
 
-/// Maps `f` over `items` on `threads` workers (0: one per core), in any order, and returns
-/// the results in item order: the outcome never depends on thread timing.
+/// Maps `f` over `items` on `threads` workers (0: one per core) of a rayon pool of this
+/// call's own, so `--threads` holds whatever else runs, and returns the results in item
+/// order: the outcome never depends on thread timing. Each item done counts on `progress`.
 pub fn parallel_map<T: Sync, R: Send>(
     items: &[T],
     threads: usize,
     progress: Option<&Progress>,
     f: impl Fn(usize, &T) -> R + Sync,
 ) -> Vec<R> {
+    use rayon::prelude::*;
     let threads = if threads == 0 {
         std::thread::available_parallelism().map_or(1, |n| n.get())
     } else {
         threads
     }
     .clamp(1, items.len().max(1));
-    let next = AtomicUsize::new(0);
-    let work = || {
-        let mut mine = Vec::new();
-        loop {
-            let i = next.fetch_add(1, Ordering::Relaxed);
-            let Some(item) = items.get(i) else { break };
-            mine.push((i, f(i, item)));
-            if let Some(p) = progress {
-                p.done.fetch_add(1, Ordering::Relaxed);
-            }
+    let work = |(i, item): (usize, &T)| {
+        let r = f(i, item);
+        if let Some(p) = progress {
+            p.add(1);
         }
-        mine
+        r
     };
-    if threads == 1 {
-        return work().into_iter().map(|(_, r)| r).collect();
+    let pool = (threads > 1)
+        .then(|| {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .thread_name(|i| format!("agview-layout-{i}"))
+                .build()
+                .ok()
+        })
+        .flatten();
+    match pool {
+        // One item per task: features differ in cost by orders of magnitude (a point
+        // against a 200-vertex string), so no worker waits on another's long share.
+        Some(pool) => pool.install(|| {
+            items
+                .par_iter()
+                .enumerate()
+                .with_max_len(1)
+                .map(work)
+                .collect()
+        }),
+        None => items.iter().enumerate().map(work).collect(),
     }
-    let per_thread: Vec<Vec<(usize, R)>> = std::thread::scope(|s| {
-        let handles: Vec<_> = (0..threads).map(|_| s.spawn(work)).collect();
-        handles
-            .into_iter()
-            .map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
-            .collect()
-    });
-    // Each result straight to its item's place (results are large: no sort moving them).
-    let mut slots: Vec<Option<R>> = std::iter::repeat_with(|| None).take(items.len()).collect();
-    for (i, r) in per_thread.into_iter().flatten() {
-        slots[i] = Some(r);
-    }
-    // Every item was taken by exactly one worker, so every slot is filled.
-    slots.into_iter().flatten().collect()
 }
 
 #[cfg(test)]

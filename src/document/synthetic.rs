@@ -27,7 +27,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use crate::input::METERS_PER_DEGREE;
-use crate::layout::rng::Rng;
+use crate::rng::Rng;
 
 /// The tile's south-west corner (longitude, latitude): +47+008, the sample town's tile.
 pub const TILE_SW: [f64; 2] = [8.0, 47.0];

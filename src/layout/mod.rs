@@ -10,7 +10,7 @@ pub mod agp;
 pub mod ags;
 pub mod geom;
 pub mod placed;
-pub mod rng;
+pub use crate::rng;
 pub mod slope;
 pub mod trees;
 
@@ -27,14 +27,13 @@ use crate::scene::{
 use geom::{Frame, P2};
 use rng::Rng;
 
-/// Default `TILE_LOD`: 20 km.
-pub const DEFAULT_TILE_LOD: f32 = 20_000.0;
+pub use crate::scene::DEFAULT_TILE_LOD;
 /// Tree spacing used for `TREE_LINE` when the forest's own is not known.
 pub const DEFAULT_TREE_SPACING: f32 = 8.0;
 
 /// Which way a tile faces at heading 0 (the spec and WED disagree; see
 /// `docs/spec-decisions.md`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Convention {
     /// As WED and OverlayEditor draw it: texture up (+t) points north at heading 0, and

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use crate::diag::Diagnostic;
 use crate::format::library::{ExportKind, Library, RegionDef};
 use crate::format::obj8::join_name;
-use crate::layout::rng::Rng;
+use crate::rng::Rng;
 
 use super::LatLon;
 

@@ -1,5 +1,6 @@
-//! The one seeded random generator layout uses: SplitMix64. Small, fast, and stable across
-//! versions of everything, so the same seed gives the same layout (and screenshot) forever.
+//! The one seeded random generator the layout and the resolver use: SplitMix64. Small, fast,
+//! and stable across versions of everything, so the same seed gives the same layout (and
+//! screenshot) forever.
 
 /// A SplitMix64 generator.
 #[derive(Debug, Clone)]
