@@ -1,0 +1,269 @@
+//! The import rules of `docs/architecture.md`, checked on the source: every arrow points
+//! down. A module's imports are the `crate::…` and `super::…` paths in its code (comments and
+//! its `#[cfg(test)] mod tests` left out: tests may reach anywhere).
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+fn src() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("src")
+}
+
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for e in std::fs::read_dir(dir).unwrap().flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            rust_files(&p, out);
+        } else if p.extension().is_some_and(|x| x == "rs") {
+            out.push(p);
+        }
+    }
+}
+
+/// A file's code without comments and without its test module (or test file).
+fn code(path: &Path) -> String {
+    if path.file_name().is_some_and(|n| n == "tests.rs")
+        || path.components().any(|c| c.as_os_str() == "tests")
+    {
+        return String::new();
+    }
+    let text = std::fs::read_to_string(path).unwrap();
+    let text = match text.find("#[cfg(test)]\nmod tests") {
+        Some(i) => &text[..i],
+        None => &text,
+    };
+    text.lines()
+        .map(|l| l.split("//").next().unwrap_or(""))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The names that follow `prefix` (`crate::`, `super::`) in `code`.
+fn after(code: &str, prefix: &str) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    let mut rest = code;
+    while let Some(i) = rest.find(prefix) {
+        let before_ok = rest[..i]
+            .chars()
+            .last()
+            .is_none_or(|c| !(c.is_alphanumeric() || c == '_' || c == ':'));
+        rest = &rest[i + prefix.len()..];
+        let name: String = rest
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect();
+        if before_ok && !name.is_empty() {
+            out.insert(name);
+        }
+    }
+    out
+}
+
+/// Top-level module (`src/X.rs` or `src/X/`) → the top-level modules it imports.
+fn crate_graph() -> BTreeMap<String, BTreeSet<String>> {
+    let mut files = Vec::new();
+    rust_files(&src(), &mut files);
+    let mut g: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for f in files {
+        let rel = f.strip_prefix(src()).unwrap();
+        let top = rel
+            .components()
+            .next()
+            .unwrap()
+            .as_os_str()
+            .to_string_lossy()
+            .trim_end_matches(".rs")
+            .to_string();
+        if top == "lib" || top == "main" {
+            continue;
+        }
+        let deps = after(&code(&f), "crate::");
+        let entry = g.entry(top.clone()).or_default();
+        entry.extend(deps.into_iter().filter(|d| *d != top));
+    }
+    g
+}
+
+/// A cycle in `g`, if any (depth-first search).
+fn cycle(g: &BTreeMap<String, BTreeSet<String>>) -> Option<Vec<String>> {
+    fn visit(
+        g: &BTreeMap<String, BTreeSet<String>>,
+        n: &str,
+        path: &mut Vec<String>,
+        done: &mut BTreeSet<String>,
+    ) -> Option<Vec<String>> {
+        if let Some(i) = path.iter().position(|p| p == n) {
+            let mut c = path[i..].to_vec();
+            c.push(n.to_string());
+            return Some(c);
+        }
+        if done.contains(n) {
+            return None;
+        }
+        path.push(n.to_string());
+        for d in g.get(n).into_iter().flatten() {
+            if g.contains_key(d) {
+                if let Some(c) = visit(g, d, path, done) {
+                    return Some(c);
+                }
+            }
+        }
+        path.pop();
+        done.insert(n.to_string());
+        None
+    }
+    let mut done = BTreeSet::new();
+    g.keys()
+        .find_map(|n| visit(g, n, &mut Vec::new(), &mut done))
+}
+
+#[test]
+fn the_stages_import_in_one_direction() {
+    let g = crate_graph();
+    assert!(g.contains_key("art") && g.contains_key("render"), "{g:?}");
+    assert_eq!(
+        cycle(&g),
+        None,
+        "top-level modules import each other: {g:#?}"
+    );
+}
+
+#[test]
+fn each_stage_imports_only_what_lies_below_it() {
+    // docs/architecture.md, "Which stage may import which".
+    let below: &[(&str, &[&str])] = &[
+        ("diag", &[]),
+        ("scene", &[]),
+        ("rng", &[]),
+        ("progress", &[]),
+        ("terrain", &[]),
+        ("format", &["diag", "scene"]),
+        ("resolve", &["diag", "format", "rng"]),
+        ("layout", &["diag", "format", "scene", "rng"]),
+        ("input", &["diag", "format", "layout", "scene"]),
+        ("art", &["diag", "format", "scene"]),
+        (
+            "pipeline",
+            &[
+                "art", "diag", "format", "input", "layout", "resolve", "scene",
+            ],
+        ),
+        (
+            "document",
+            &[
+                "art", "diag", "format", "input", "layout", "pipeline", "progress", "resolve",
+                "rng", "scene", "terrain",
+            ],
+        ),
+        (
+            "check",
+            &["diag", "document", "format", "input", "progress", "resolve"],
+        ),
+        ("render", &["art", "scene", "terrain"]),
+        (
+            "app",
+            &[
+                "art", "diag", "document", "input", "pipeline", "progress", "render", "resolve",
+                "scene", "terrain",
+            ],
+        ),
+    ];
+    let g = crate_graph();
+    for (stage, deps) in &g {
+        let allowed = below
+            .iter()
+            .find(|(s, _)| s == stage)
+            .unwrap_or_else(|| {
+                panic!("src/{stage}: a new stage; give it a place in docs/architecture.md and here")
+            })
+            .1;
+        for d in deps {
+            assert!(
+                allowed.contains(&d.as_str()),
+                "src/{stage} imports crate::{d}, which is not below it (docs/architecture.md)"
+            );
+        }
+    }
+}
+
+#[test]
+fn the_app_reaches_readers_and_layout_only_through_the_document_stage() {
+    let g = crate_graph();
+    for forbidden in ["format", "layout"] {
+        assert!(
+            !g["app"].contains(forbidden),
+            "src/app imports crate::{forbidden}"
+        );
+    }
+}
+
+#[test]
+fn the_layout_knows_no_command_line() {
+    let mut files = Vec::new();
+    rust_files(&src().join("layout"), &mut files);
+    for f in files {
+        assert!(
+            !code(&f).contains("clap"),
+            "{} uses clap: the CLI maps its own types onto the layout's",
+            f.display()
+        );
+    }
+}
+
+#[test]
+fn the_renderer_has_no_import_circle() {
+    let dir = src().join("render");
+    let mut files = Vec::new();
+    rust_files(&dir, &mut files);
+    let module = |f: &Path| -> String {
+        let rel = f.strip_prefix(&dir).unwrap();
+        let first = rel
+            .components()
+            .next()
+            .unwrap()
+            .as_os_str()
+            .to_string_lossy()
+            .to_string();
+        first.trim_end_matches(".rs").to_string()
+    };
+    let names: BTreeSet<String> = files.iter().map(|f| module(f)).collect();
+    let mut g: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for f in &files {
+        let m = module(f);
+        if m == "mod" {
+            continue;
+        }
+        let c = code(f);
+        // `super::x` from a file directly in render/ (and `crate::render::x` anywhere);
+        // files in a sub-folder (`facades/`) reach their siblings through `super::`.
+        let nested = f.parent() != Some(dir.as_path());
+        let mut deps = after(&c, "crate::render::");
+        if !nested {
+            deps.extend(after(&c, "super::"));
+        } else {
+            deps.extend(after(&c, "super::super::"));
+        }
+        // A name of the parent module itself (a re-export) would hide an arrow up.
+        for d in &deps {
+            assert!(
+                names.contains(d) || !d.starts_with(char::is_uppercase) || nested,
+                "src/render/{m}: imports `{d}` from the render module's re-exports; name its file"
+            );
+        }
+        g.entry(m.clone()).or_default().extend(
+            deps.into_iter()
+                .filter(|d| names.contains(d) && *d != m && d != "mod"),
+        );
+    }
+    assert_eq!(cycle(&g), None, "src/render imports in a circle: {g:#?}");
+}
+
+#[test]
+fn the_scene_imports_nothing_of_the_crate() {
+    let c = code(&src().join("scene.rs"));
+    assert!(
+        after(&c, "crate::").is_empty(),
+        "src/scene.rs imports {:?}",
+        after(&c, "crate::")
+    );
+}
