@@ -384,6 +384,19 @@ mod tests {
 
     // ------------------------------------------------ against an independent writer
 
+    /// A `ddsfile` image of a legacy (FourCC or bit-mask) format, its data zero.
+    fn d3d_image(format: ddsfile::D3DFormat, w: u32, h: u32, mips: u32) -> ddsfile::Dds {
+        ddsfile::Dds::new_d3d(ddsfile::NewD3dParams {
+            height: h,
+            width: w,
+            depth: None,
+            format,
+            mipmap_levels: Some(mips),
+            caps2: None,
+        })
+        .unwrap()
+    }
+
     /// The bytes of `dds` as `ddsfile` writes them, its data filled with a pattern.
     fn written(mut dds: ddsfile::Dds) -> Vec<u8> {
         for (i, v) in dds.data.iter_mut().enumerate() {
@@ -422,8 +435,7 @@ mod tests {
     #[test]
     fn reads_every_bc_format_as_ddsfile_writes_it() {
         use ddsfile::{
-            AlphaMode, D3D10ResourceDimension, D3DFormat, Dds, DxgiFormat, FourCC, NewD3dParams,
-            NewDxgiParams,
+            AlphaMode, D3D10ResourceDimension, D3DFormat, Dds, DxgiFormat, FourCC, NewDxgiParams,
         };
         let (w, h) = (16, 8);
         // No mips, and the whole chain down to 1 × 1 (16 × 8: 5 levels).
@@ -438,15 +450,7 @@ mod tests {
                 (D3DFormat::DXT5, Some(*b"ATI2"), BcFormat::Bc5),
             ];
             for (format, fourcc, want) in legacy {
-                let mut dds = Dds::new_d3d(NewD3dParams {
-                    height: h,
-                    width: w,
-                    depth: None,
-                    format,
-                    mipmap_levels: Some(mips),
-                    caps2: None,
-                })
-                .unwrap();
+                let mut dds = d3d_image(format, w, h, mips);
                 if let Some(cc) = fourcc {
                     dds.header.spf.fourcc = Some(FourCC(u32::from_le_bytes(cc)));
                 }
@@ -486,7 +490,7 @@ mod tests {
 
     #[test]
     fn reads_uncompressed_formats_as_ddsfile_writes_them() {
-        use ddsfile::{D3DFormat, Dds, NewD3dParams};
+        use ddsfile::{D3DFormat, Dds};
         let (w, h) = (8, 4);
         // A format, one pixel's bytes as the file stores them, and the RGBA8 it is. ddsfile
         // writes L8 as RGB with a red mask alone (a red-only image); the same header with
@@ -502,15 +506,7 @@ mod tests {
         ];
         for mips in [1, 4] {
             for (k, (format, pixel, want)) in cases.into_iter().enumerate() {
-                let mut dds = Dds::new_d3d(NewD3dParams {
-                    height: h,
-                    width: w,
-                    depth: None,
-                    format,
-                    mipmap_levels: Some(mips),
-                    caps2: None,
-                })
-                .unwrap();
+                let mut dds = d3d_image(format, w, h, mips);
                 if k == 6 {
                     dds.header.spf.flags = ddsfile::PixelFormatFlags::LUMINANCE;
                 }
