@@ -35,12 +35,33 @@ impl CheckReport {
 
 /// Checks files and folders (recursively: every file agview reads in them).
 pub fn check_paths(paths: &[PathBuf]) -> CheckReport {
-    check_paths_with(paths, None)
+    check_paths_with(paths, &CheckOptions::default())
 }
 
-/// [`check_paths`], counting each file and document checked on `progress`.
-pub fn check_paths_with(paths: &[PathBuf], progress: Option<&Progress>) -> CheckReport {
-    let mut c = Checker::default();
+/// How to check, beyond the paths.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct CheckOptions<'a> {
+    /// An X-Plane install whose libraries resolve a document's library paths (`--xplane`);
+    /// without it, `XPLANE_ROOT`.
+    pub xplane: Option<&'a Path>,
+    /// Counts each file and document checked.
+    pub progress: Option<&'a Progress>,
+}
+
+/// [`check_paths`] with an install and a progress count.
+pub fn check_paths_with(paths: &[PathBuf], opts: &CheckOptions) -> CheckReport {
+    let progress = opts.progress;
+    let mut c = Checker {
+        xplane: opts.xplane.map(Path::to_path_buf),
+        ..Checker::default()
+    };
+    // Absolute paths, as a document's load uses: a file checked on its own and again as part
+    // of a document is then named alike, and each message is said once.
+    let paths: Vec<PathBuf> = paths
+        .iter()
+        .map(|p| crate::resolve::normalize(&std::path::absolute(p).unwrap_or_else(|_| p.clone())))
+        .collect();
+    let paths = &paths;
     let mut total = 0;
     let mut count = |more: usize, done: usize| {
         if let Some(p) = progress {
@@ -105,6 +126,7 @@ fn collect(dir: &Path, out: &mut Vec<PathBuf>, depth: usize) {
 struct Checker {
     report: CheckReport,
     seen: HashSet<PathBuf>,
+    xplane: Option<PathBuf>,
 }
 
 impl Checker {
@@ -148,7 +170,11 @@ impl Checker {
     /// Lays a document out as the other commands do, and reports what that says (each
     /// message once: the file's own parse was reported already).
     fn check_document(&mut self, path: &Path) {
-        let diags = match crate::document::load(path, &crate::input::LayoutArgs::default()) {
+        let args = crate::input::LayoutArgs {
+            xplane: self.xplane.clone(),
+            ..Default::default()
+        };
+        let diags = match crate::document::load(path, &args) {
             Ok(d) => d.loaded.diagnostics,
             Err(e) => vec![e],
         };
@@ -225,6 +251,17 @@ impl Checker {
             }
             Parsed::Obj8(o) => {
                 self.report.diagnostics.extend(winding::check_obj8(path, o));
+                let drawn = o
+                    .lods
+                    .iter()
+                    .any(|l| l.draws.iter().any(|d| d.count >= 3) || !l.lights.is_empty())
+                    || o.line_vertex_count > 0;
+                if !drawn {
+                    self.report.diagnostics.push(Diagnostic::warning_file(
+                        path,
+                        "object has no triangles, lines or lights; nothing is drawn where it is placed",
+                    ));
+                }
                 let t = &o.textures;
                 for (what, tex) in [
                     ("TEXTURE", &t.texture),
@@ -243,10 +280,22 @@ impl Checker {
                 if let Some(t) = &f.texture {
                     self.reference(&r, path, t.line, "TEXTURE", &t.name, true);
                 }
+                if f.trees.is_empty() {
+                    self.report.diagnostics.push(Diagnostic::warning_file(
+                        path,
+                        "forest has no trees; nothing is drawn where it is placed",
+                    ));
+                }
             }
             Parsed::Facade(f) => {
                 for t in [&f.wall_texture, &f.roof_texture].into_iter().flatten() {
                     self.reference(&r, path, t.line, "TEXTURE", &t.name, true);
+                }
+                if !f.has_walls() {
+                    self.report.diagnostics.push(Diagnostic::warning_file(
+                        path,
+                        "facade has no walls; nothing is drawn where it is placed",
+                    ));
                 }
             }
             Parsed::DsfText(d) => {
@@ -298,6 +347,54 @@ impl Checker {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn art_with_nothing_to_draw_is_a_warning() {
+        let dir = std::env::temp_dir().join(format!("agview-check-empty-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        let files = [
+            ("placeholder.fac", "A\n800\nFACADE\n"),
+            ("bare.for", "A\n800\nFOREST\n"),
+            ("nothing.obj", "A\n800\nOBJ\n"),
+            (
+                "lamp.obj",
+                "A\n800\nOBJ\nPOINT_COUNTS 0 0 1 0\nLIGHT_NAMED airplane_beacon 0 5 0\n",
+            ),
+        ];
+        for (name, text) in files {
+            std::fs::write(dir.join(name), text).expect("write");
+        }
+        let report = check_paths(std::slice::from_ref(&dir));
+        let said = |file: &str, what: &str| {
+            report
+                .diagnostics
+                .iter()
+                .any(|d| d.path.ends_with(file) && d.message.contains(what))
+        };
+        assert!(
+            said("placeholder.fac", "facade has no walls; nothing is drawn"),
+            "{:?}",
+            report.diagnostics
+        );
+        assert!(
+            said("bare.for", "forest has no trees; nothing is drawn"),
+            "{:?}",
+            report.diagnostics
+        );
+        assert!(
+            said("nothing.obj", "object has no triangles, lines or lights"),
+            "{:?}",
+            report.diagnostics
+        );
+        // A light-only object draws its lights.
+        assert!(
+            !said("lamp.obj", "nothing is drawn"),
+            "{:?}",
+            report.diagnostics
+        );
+        assert_eq!(report.errors(), 0, "{:?}", report.diagnostics);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 
     /// `agview check` on a string whose `TILE_ID` equals another tile's implicit id: a
     /// warning (not an error) that names both lines.

@@ -36,6 +36,10 @@ enum Command {
         /// Print only errors, not warnings.
         #[arg(long)]
         quiet: bool,
+        /// An X-Plane install whose scenery libraries resolve a document's library paths
+        /// (after its own package). Without it, the environment variable XPLANE_ROOT.
+        #[arg(long, value_name = "DIR")]
+        xplane: Option<PathBuf>,
     },
     /// Print the parsed model of a file.
     Dump {
@@ -202,10 +206,18 @@ fn print_diags(diags: &[Diagnostic], quiet: bool) {
 
 fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
-        Command::Check { paths, quiet } => {
+        Command::Check {
+            paths,
+            quiet,
+            xplane,
+        } => {
             let progress = agview::progress::Progress::default();
+            let opts = agview::check::CheckOptions {
+                xplane: xplane.as_deref(),
+                progress: Some(&progress),
+            };
             let report = agview::app::progress::with_bar("checking", "files", &progress, || {
-                agview::check::check_paths_with(&paths, Some(&progress))
+                agview::check::check_paths_with(&paths, &opts)
             });
             print_diags(&report.diagnostics, quiet);
             eprintln!(
@@ -264,10 +276,14 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                     return Ok(ExitCode::from(1));
                 }
             };
-            for w in doc.loaded.warning_lines() {
+            let lines = doc.loaded.warning_lines();
+            for w in &lines {
                 eprintln!("{w}");
             }
-            let scene = &doc.loaded.scene;
+            // The JSON's `warnings` hold every warning and error printed, once each.
+            let mut scene = doc.loaded.scene;
+            scene.warnings = lines;
+            let scene = &scene;
             if json {
                 out!("{}", serde_json::to_string_pretty(scene)?);
             } else {

@@ -60,57 +60,67 @@ pub struct Resolver {
     pub library: Option<Library>,
     /// Every library read (the document's first), merged.
     libraries: LibrarySet,
+    /// Whether an X-Plane install's libraries were read (`--xplane`, `XPLANE_ROOT`).
+    install: bool,
 }
 
 impl Resolver {
-    /// A resolver for the package that holds `asset`, without an install. Problems reading
-    /// `library.txt` are pushed as diagnostics; resolution then works without the library.
+    /// A resolver for the package that holds `asset`, without an install: the nearest folder
+    /// above it with a `library.txt`. Problems reading `library.txt` are pushed as
+    /// diagnostics; resolution then works without the library.
     pub fn for_asset(asset: &Path, diags: &mut Vec<Diagnostic>) -> Resolver {
-        let start = asset.parent().unwrap_or(Path::new("."));
-        let mut dir = Some(start);
-        for _ in 0..MAX_PACKAGE_DEPTH {
-            let Some(d) = dir else { break };
-            let lib = d.join("library.txt");
-            if lib.is_file() {
-                let library = match crate::format::read_file(&lib) {
-                    Ok(bytes) => match crate::format::library::parse(&lib, &bytes, diags) {
-                        Ok(l) => Some(l),
-                        Err(e) => {
-                            diags.push(e);
-                            None
-                        }
-                    },
-                    Err(e) => {
-                        diags.push(e);
-                        None
-                    }
-                };
-                let mut libraries = LibrarySet::default();
-                if let Some(l) = &library {
-                    libraries.add(d, &lib, l, diags);
-                }
-                return Resolver {
-                    root: Some(d.to_path_buf()),
-                    library,
-                    libraries,
-                };
-            }
-            dir = d.parent().filter(|p| !p.as_os_str().is_empty());
+        match nearest_library_folder(asset) {
+            Some(d) => Resolver::for_package(&d, diags),
+            None => Resolver::default(),
         }
-        Resolver::default()
     }
 
-    /// The document's package (found from `doc` as [`Resolver::for_asset`] finds it), then
-    /// the packages of the X-Plane install at `xplane`, if any, in X-Plane's priority order.
-    /// An install package's unreadable or malformed `library.txt` is a warning and the
-    /// package is skipped; its other warnings are summed up in one line.
+    /// A resolver for the package whose root is `root`, through its `library.txt` when it
+    /// has one.
+    fn for_package(root: &Path, diags: &mut Vec<Diagnostic>) -> Resolver {
+        let lib = root.join("library.txt");
+        let library = lib.is_file().then(|| {
+            crate::format::read_file(&lib)
+                .and_then(|bytes| crate::format::library::parse(&lib, &bytes, diags))
+                .map_err(|e| diags.push(e))
+                .ok()
+        });
+        let library = library.flatten();
+        let mut libraries = LibrarySet::default();
+        if let Some(l) = &library {
+            libraries.add(root, &lib, l, diags);
+        }
+        Resolver {
+            root: Some(root.to_path_buf()),
+            library,
+            libraries,
+            install: false,
+        }
+    }
+
+    /// The document's package ([`document_package_root`]), then the packages of the
+    /// X-Plane install at `xplane`, if any, in X-Plane's priority order. An install
+    /// package's unreadable or malformed `library.txt` is a warning and the package is
+    /// skipped; its other warnings are summed up in one line.
     pub fn for_document(
         doc: &Path,
         xplane: Option<&Path>,
         diags: &mut Vec<Diagnostic>,
     ) -> Resolver {
-        let mut r = Resolver::for_asset(doc, diags);
+        let mut r = Resolver::for_package(&document_package_root(doc), diags);
+        // A WED project in a folder without a library, nested in a package that has one (as
+        // the sample's `partial_block` is), also sees that package's library: it stands in
+        // for WED's scan of every installed package (docs/spec-decisions.md).
+        if r.library.is_none() && is_wed_project(doc) {
+            if let Some(dir) = nearest_library_folder(doc) {
+                let outer = Resolver::for_package(&dir, diags);
+                if let Some(lib) = &outer.library {
+                    r.libraries.add(&dir, &dir.join("library.txt"), lib, diags);
+                }
+            }
+        }
         let Some(xp) = xplane else { return r };
+        r.install = true;
         let own = r.root.as_deref().and_then(|p| p.canonicalize().ok());
         for dir in install::packages(xp, diags) {
             let lib_txt = dir.join("library.txt");
@@ -145,6 +155,75 @@ impl Resolver {
             }
         }
         r
+    }
+
+    /// Resolves a definition that a document (DSF or WED project) names, as X-Plane does
+    /// (GROUND.md §7): as a library path first (the package's own `library.txt`, then the
+    /// install's packages in priority order, `REGION`s at `at`, a seeded pick among
+    /// alternatives), else as a file relative to the package root. Backslashes read as `/`.
+    /// Library paths match case-sensitively, as X-Plane's do; a file of the package that
+    /// matches only when case is ignored resolves too, with `via` saying so (WED corrects
+    /// case the same way), and [`Resolved::case_mismatch`] tells the caller to warn.
+    pub fn resolve_definition(
+        &self,
+        name: &str,
+        at: Option<LatLon>,
+        seed: u64,
+    ) -> Option<Resolved> {
+        let name = name.replace('\\', "/");
+        if let Some(c) = self.libraries.resolve(&name, at, Pick::Seeded(seed)) {
+            return Some(Resolved {
+                path: normalize(&c.path),
+                package: Some(c.package),
+                via: c.via,
+            });
+        }
+        let root = self.root.as_ref()?;
+        let in_package = normalize(&root.join(&name));
+        if in_package.is_file() {
+            return Some(Resolved {
+                path: in_package,
+                package: Some(folder_name(root)),
+                via: PATH_IN_PACKAGE.to_string(),
+            });
+        }
+        let found = case_insensitive(root, &name)?;
+        Some(Resolved {
+            path: found,
+            package: Some(folder_name(root)),
+            via: CASE_CORRECTED.to_string(),
+        })
+    }
+
+    /// The warning for a definition that did not resolve: the libraries searched, the file
+    /// looked for in the package, and, without an install, how to add one.
+    pub fn definition_missing(&self, name: &str) -> String {
+        let name = name.replace('\\', "/");
+        let mut places = Vec::new();
+        let names: Vec<&str> = self.packages().iter().map(|p| p.name.as_str()).collect();
+        match names.len() {
+            0 => places.push("no library.txt was read".to_string()),
+            1..=3 => places.push(format!(
+                "not exported by the library of {}",
+                names.join(", ")
+            )),
+            n => places.push(format!(
+                "not exported by the libraries of {n} packages ({}, …)",
+                names[..3].join(", ")
+            )),
+        }
+        if let Some(root) = &self.root {
+            places.push(format!(
+                "no file {}",
+                normalize(&root.join(&name)).display()
+            ));
+        }
+        let hint = if self.install {
+            ""
+        } else {
+            "; library paths of other packages resolve with --xplane DIR (or XPLANE_ROOT)"
+        };
+        format!("`{name}` not found ({}){hint}", places.join("; "))
     }
 
     /// The packages whose libraries were read, highest priority first (the document's own
@@ -326,6 +405,128 @@ fn folder_name(dir: &Path) -> String {
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_else(|| dir.display().to_string())
 }
+/// `Resolved::via` of a file found relative to the package.
+const PATH_IN_PACKAGE: &str = "path in package";
+/// `Resolved::via` of a package file found only by ignoring case.
+const CASE_CORRECTED: &str = "path in package, case corrected";
+
+impl Resolved {
+    /// Whether the file was found only by ignoring case: X-Plane on a case-sensitive file
+    /// system may not find it.
+    pub fn case_mismatch(&self) -> bool {
+        self.via == CASE_CORRECTED
+    }
+
+    /// Whether it was found as a file (relative to the asset or in the package) rather
+    /// than through a library.
+    pub fn is_file_path(&self) -> bool {
+        matches!(
+            self.via.as_str(),
+            "relative path" | PATH_IN_PACKAGE | CASE_CORRECTED
+        )
+    }
+}
+
+/// The folder that X-Plane treats as a document's package (GROUND.md §7):
+/// - for a DSF inside an `Earth nav data` folder, the folder holding it
+///   (`<root>/Earth nav data/+50+000/+51+000.dsf` → `<root>`);
+/// - for a WED project (`earth.wed.xml`), its own folder;
+/// - otherwise the nearest folder above the document with a `library.txt`, else the
+///   document's own folder.
+///
+/// Worked out on the absolute path, so a relative path from any working directory finds
+/// the same folder; the answer keeps the form of `doc` (relative stays relative).
+pub fn document_package_root(doc: &Path) -> PathBuf {
+    let own = doc.parent().map(Path::to_path_buf).unwrap_or_default();
+    if is_wed_project(doc) {
+        return own;
+    }
+    let abs = absolute(doc);
+    let earth_nav_data = abs.ancestors().skip(1).find(|d| {
+        d.file_name()
+            .is_some_and(|n| n.eq_ignore_ascii_case("Earth nav data"))
+    });
+    if let Some(root) = earth_nav_data.and_then(Path::parent) {
+        return in_form_of(doc, root);
+    }
+    nearest_library_folder(doc).unwrap_or(own)
+}
+
+/// Whether `doc` is a WED project (`earth.wed.xml`).
+fn is_wed_project(doc: &Path) -> bool {
+    doc.file_name()
+        .is_some_and(|n| n.eq_ignore_ascii_case(crate::format::wed::WED_FILE))
+}
+
+/// The nearest folder above `file` (at most [`MAX_PACKAGE_DEPTH`] up) holding a
+/// `library.txt`, in the form of `file`. A relative path is climbed past the working
+/// directory too.
+fn nearest_library_folder(file: &Path) -> Option<PathBuf> {
+    let abs = absolute(file);
+    let found = abs
+        .ancestors()
+        .skip(1)
+        .take(MAX_PACKAGE_DEPTH)
+        .find(|d| d.join("library.txt").is_file())?;
+    Some(in_form_of(file, found))
+}
+
+/// `path` made absolute (against the working directory) and normalised.
+fn absolute(path: &Path) -> PathBuf {
+    normalize(&std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf()))
+}
+
+/// `dir`, an absolute folder above `file`, written the way `file` is: itself when `file` is
+/// absolute, else `file`'s folder followed by as many `..` as `dir` lies above it.
+fn in_form_of(file: &Path, dir: &Path) -> PathBuf {
+    if file.is_absolute() {
+        return dir.to_path_buf();
+    }
+    let own = absolute(file);
+    let depth = own
+        .parent()
+        .map_or(0, |p| p.components().count())
+        .saturating_sub(dir.components().count());
+    let mut p = file.parent().map(Path::to_path_buf).unwrap_or_default();
+    for _ in 0..depth {
+        p.push("..");
+    }
+    normalize(&p)
+}
+
+/// `root/name` matched component by component ignoring case (as WED's
+/// `FILE_case_correct` does), when it exists only that way.
+pub fn case_insensitive(root: &Path, name: &str) -> Option<PathBuf> {
+    let mut cur = root.to_path_buf();
+    for comp in Path::new(name).components() {
+        use std::path::Component;
+        match comp {
+            Component::Normal(part) => {
+                let next = cur.join(part);
+                if next.exists() {
+                    cur = next;
+                    continue;
+                }
+                let want = part.to_string_lossy().to_lowercase();
+                let dir = if cur.as_os_str().is_empty() {
+                    Path::new(".")
+                } else {
+                    cur.as_path()
+                };
+                let hit = std::fs::read_dir(dir)
+                    .ok()?
+                    .flatten()
+                    .find(|e| e.file_name().to_string_lossy().to_lowercase() == want)?;
+                cur.push(hit.file_name());
+            }
+            Component::ParentDir => cur.push(".."),
+            _ => {}
+        }
+    }
+    let cur = normalize(&cur);
+    cur.is_file().then_some(cur)
+}
+
 /// Removes `.` and `name/..` pairs without touching the file system, so messages show the
 /// path a person would write.
 pub fn normalize(p: &Path) -> PathBuf {

@@ -53,6 +53,9 @@ pub struct FacadeArt {
     pub roof_scale: [f32; 2],
     /// `RING 0`: an open line of walls (a fence): no closing wall and no roof.
     pub open: bool,
+    /// The `.fac` has no walls at all (a library's placeholder facade is its three header
+    /// lines): nothing is drawn.
+    pub no_walls: bool,
     /// `TWO_SIDED 1` (or type 1 `DOUBLED 1`): walls are seen from both sides.
     pub two_sided: bool,
     /// Type 1 `FLOORS_MIN` / `FLOORS_MAX`: the range the floor count is kept in.
@@ -151,7 +154,8 @@ fn facade_from_image(
     }
 }
 
-fn placeholder_facade(path: &Path) -> FacadeArt {
+/// What a missing or broken facade draws: a plain box of 4 m × 3 m bays.
+pub(crate) fn placeholder_facade(path: &Path) -> FacadeArt {
     FacadeArt {
         name: path.display().to_string(),
         missing: true,
@@ -199,6 +203,14 @@ pub fn load_facade(path: &Path, pool: &mut ImagePool, warnings: &mut Vec<Diagnos
         .as_ref()
         .map(|t| pool.load(&t.path, warnings))
         .filter(|&i| pool.images().get(i).is_some_and(|img| !img.missing));
+    if !fac.has_walls() {
+        warnings.push(Diagnostic::warning_file(
+            &found,
+            "facade has no walls; nothing is drawn where it is placed",
+        ));
+        art.no_walls = true;
+        return art;
+    }
     let usable = if fac.version == 1000 {
         facade_v10(&fac, &mut art)
     } else {

@@ -45,14 +45,19 @@ impl ForestArt {
     }
 }
 
-/// Loads a `.for` into the trees the renderer draws.
-pub fn load_forest(path: &Path, pool: &mut ImagePool, warnings: &mut Vec<Diagnostic>) -> ForestArt {
-    let missing = || ForestArt {
+/// A missing or broken forest: no trees are drawn.
+pub(crate) fn missing_forest(path: &Path) -> ForestArt {
+    ForestArt {
         name: path.display().to_string(),
         missing: true,
         spacing: [30.0, 30.0],
         ..Default::default()
-    };
+    }
+}
+
+/// Loads a `.for` into the trees the renderer draws.
+pub fn load_forest(path: &Path, pool: &mut ImagePool, warnings: &mut Vec<Diagnostic>) -> ForestArt {
+    let missing = || missing_forest(path);
     let (found, bytes) = match read(path, "forest") {
         Ok(r) => r,
         Err(w) => {

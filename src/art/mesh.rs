@@ -104,7 +104,8 @@ pub struct DrapedArt {
     pub layer_group: crate::scene::LayerGroup,
 }
 
-fn placeholder_mesh(path: &Path) -> MeshArt {
+/// What a missing or broken mesh draws: a box of 2 m standing on the ground.
+pub(crate) fn placeholder_mesh(path: &Path) -> MeshArt {
     MeshArt {
         name: path.display().to_string(),
         missing: true,

@@ -78,7 +78,9 @@ pub struct ArtSet {
 pub fn load_art_set(scene: &Scene) -> ArtSet {
     let mut pool = ImagePool::new();
     let mut warnings = Vec::new();
-    let path_of = |r: &ArtRef| PathBuf::from(r.resolved.as_deref().unwrap_or(&r.name));
+    // An unresolved reference was reported where it is named; it is drawn as a placeholder
+    // and never opened relative to the working directory.
+    let resolved = |r: &ArtRef| r.resolved.as_deref().map(PathBuf::from);
     let lights = scene
         .lights_txt
         .as_deref()
@@ -86,12 +88,18 @@ pub fn load_art_set(scene: &Scene) -> ArtSet {
     let meshes = scene
         .meshes
         .iter()
-        .map(|r| load_mesh_with(&path_of(r), &mut pool, lights.as_ref(), &mut warnings))
+        .map(|r| match resolved(r) {
+            Some(p) => load_mesh_with(&p, &mut pool, lights.as_ref(), &mut warnings),
+            None => mesh::placeholder_mesh(Path::new(&*r.name)),
+        })
         .collect();
     let mut facades: Vec<FacadeArt> = scene
         .facade_defs
         .iter()
-        .map(|r| load_facade(&path_of(r), &mut pool, &mut warnings))
+        .map(|r| match resolved(r) {
+            Some(p) => load_facade(&p, &mut pool, &mut warnings),
+            None => facade::placeholder_facade(Path::new(&*r.name)),
+        })
         .collect();
     // AGN roof textures: the whole image is the roof, repeated every few meters.
     for (i, roof) in &scene.facade_roofs {
@@ -101,15 +109,12 @@ pub fn load_art_set(scene: &Scene) -> ArtSet {
             f.roof_uv = [0.0, 0.0, 1.0, 1.0];
         }
     }
-    let forest = scene
-        .forest
-        .as_ref()
-        .map(|r| load_forest(&path_of(r), &mut pool, &mut warnings));
-    let more_forests = scene
-        .more_forests
-        .iter()
-        .map(|r| load_forest(&path_of(r), &mut pool, &mut warnings))
-        .collect();
+    let mut forest_of = |r: &ArtRef| match resolved(r) {
+        Some(p) => load_forest(&p, &mut pool, &mut warnings),
+        None => forest::missing_forest(Path::new(&*r.name)),
+    };
+    let forest = scene.forest.as_ref().map(&mut forest_of);
+    let more_forests = scene.more_forests.iter().map(forest_of).collect();
     let tile_texture = scene
         .tile_texture
         .as_ref()

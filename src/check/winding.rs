@@ -1,44 +1,20 @@
-//! Whether an OBJ8 object's triangles face out of it, as X-Plane needs them to: its back
-//! faces are culled unless `ATTR_no_cull`, so a mesh exported with the wrong winding shows
-//! only from inside.
+//! Whether an OBJ8 object's triangles agree with their own normals, as X-Plane needs: its
+//! back faces are culled unless `ATTR_no_cull`, so a triangle wound the wrong way shows only
+//! from the side its normals point away from.
 //!
-//! The test (see `docs/spec-decisions.md`): the culled, non-draped triangles are split into
-//! parts (triangles joined by corners at the same position), and each triangle's front
-//! normal (OBJ8 triangles are clockwise seen from the front) is compared with the direction
-//! from the centre of its part's bounding box to the triangle's centre. A triangle whose
-//! normal points toward the centre faces inward. Parts keep a thin pole beside a wide lamp
-//! head from counting the pole's near side as inward. Triangles whose normal is nearly across
-//! that direction (|cos| < [`DECISIVE_COS`], such as a flat ground plate through the
-//! centre) say nothing and are left out. When more than [`INWARD_SHARE`] of the rest, by
-//! area, face inward, the object is reported. Unlike a signed volume, this works on the
-//! open meshes most scenery objects are (walls without a floor, single-sided signs).
+//! The test (see `docs/spec-decisions.md`): for each culled, non-draped triangle, its front
+//! normal (OBJ8 triangles are clockwise seen from the front) is compared with the normals
+//! its three vertices store. It disagrees when its front points away from all three (every
+//! dot product below zero): the modeller's normals say the other side is the outside.
+//! Triangles with a zero-length normal (face or vertex) are not judged. One warning per
+//! mesh gives how many disagree and the `TRIS` line of the first. Hangars and towers with
+//! modelled interiors pass, since every triangle agrees with its own normals, whichever
+//! way it faces the object's centre.
 
-use std::collections::HashMap;
 use std::path::Path;
 
 use crate::diag::Diagnostic;
 use crate::format::obj8::Obj8;
-
-/// Below this |cosine| between a triangle's normal and the direction from the centre, the
-/// triangle is neither inward nor outward.
-const DECISIVE_COS: f64 = 0.1;
-/// The share of the decisive area facing inward above which an object is reported.
-const INWARD_SHARE: f64 = 0.5;
-
-/// Areas of decisive triangles facing out of and into the mesh.
-#[derive(Debug, Clone, Copy, PartialEq, Default)]
-pub struct Facing {
-    pub outward: f64,
-    pub inward: f64,
-}
-
-impl Facing {
-    /// The inward share of the decisive area; `None` when no triangle is decisive.
-    pub fn inward_share(&self) -> Option<f64> {
-        let total = self.outward + self.inward;
-        (total > 0.0).then(|| self.inward / total)
-    }
-}
 
 fn sub(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
     [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
@@ -56,155 +32,137 @@ fn dot(a: [f64; 3], b: [f64; 3]) -> f64 {
     a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
 }
 
-/// How triangles (clockwise seen from their front) face relative to `centre`.
-pub fn facing(centre: [f64; 3], triangles: impl IntoIterator<Item = [[f64; 3]; 3]>) -> Facing {
-    let mut f = Facing::default();
-    for [a, b, c] in triangles {
-        // Clockwise from the front: the right-hand normal of a, b, c points backward.
-        let n = cross(sub(c, a), sub(b, a));
-        let twice_area = dot(n, n).sqrt();
-        let mid = [
-            (a[0] + b[0] + c[0]) / 3.0,
-            (a[1] + b[1] + c[1]) / 3.0,
-            (a[2] + b[2] + c[2]) / 3.0,
-        ];
-        let d = sub(mid, centre);
-        let len = dot(d, d).sqrt();
-        if !(twice_area > 0.0 && len > 0.0 && twice_area.is_finite() && len.is_finite()) {
-            continue;
-        }
-        let cos = dot(n, d) / (twice_area * len);
-        if cos >= DECISIVE_COS {
-            f.outward += twice_area * 0.5;
-        } else if cos <= -DECISIVE_COS {
-            f.inward += twice_area * 0.5;
-        }
+/// A triangle's corners: positions and stored normals.
+type Corner = ([f64; 3], [f64; 3]);
+
+/// Whether a triangle (clockwise seen from its front) faces away from all three of its
+/// vertex normals; `None` when its face or a vertex normal has no length.
+pub fn disagrees(tri: [Corner; 3]) -> Option<bool> {
+    let [(a, na), (b, nb), (c, nc)] = tri;
+    // Clockwise from the front: the right-hand normal of a, b, c points backward.
+    let front = cross(sub(c, a), sub(b, a));
+    let judged = |n: [f64; 3]| {
+        let l = dot(n, n);
+        l > 0.0 && l.is_finite()
+    };
+    if !(judged(front) && judged(na) && judged(nb) && judged(nc)) {
+        return None;
     }
-    f
+    Some([na, nb, nc].iter().all(|n| dot(front, *n) < 0.0))
 }
 
-/// The triangles grouped into parts: two triangles are in one part when they share a
-/// corner position (to a tenth of a millimetre), whatever their vertex indices.
-fn parts(tris: &[[[f64; 3]; 3]]) -> Vec<Vec<usize>> {
-    fn find(up: &mut [usize], mut i: usize) -> usize {
-        while up[i] != i {
-            up[i] = up[up[i]];
-            i = up[i];
-        }
-        i
-    }
-    let mut up: Vec<usize> = (0..tris.len()).collect();
-    let mut first_at: HashMap<[i64; 3], usize> = HashMap::new();
-    for (t, tri) in tris.iter().enumerate() {
-        for p in tri {
-            let key = p.map(|v| (v * 1e4).round() as i64);
-            let other = *first_at.entry(key).or_insert(t);
-            let (a, b) = (find(&mut up, t), find(&mut up, other));
-            up[a] = b;
-        }
-    }
-    let mut groups: HashMap<usize, Vec<usize>> = HashMap::new();
-    for t in 0..tris.len() {
-        let root = find(&mut up, t);
-        groups.entry(root).or_default().push(t);
-    }
-    let mut out: Vec<Vec<usize>> = groups.into_values().collect();
-    out.sort();
-    out
-}
-
-/// A warning at the first culled `TRIS` of an object whose culled triangles mostly face
-/// inward; `None` when they do not (or there are none).
+/// A warning at the `TRIS` of the first culled triangle that faces away from its own
+/// vertex normals, counting all that do; `None` when none does.
 pub fn check_obj8(path: &Path, o: &Obj8) -> Option<Diagnostic> {
-    let draws: Vec<_> = o
+    let corner = |i: u32| -> Option<Corner> {
+        let v = o.vertices.get(i as usize)?;
+        Some((v.pos.map(f64::from), v.normal.map(f64::from)))
+    };
+    let mut count = 0usize;
+    let mut first_line = None;
+    for d in o
         .lods
         .iter()
         .flat_map(|l| &l.draws)
         .filter(|d| d.state.cull && !d.draped)
-        .collect();
-    let first = draws.first()?;
-    let pos = |i: u32| -> Option<[f64; 3]> {
-        let v = o.vertices.get(i as usize)?;
-        Some(v.pos.map(f64::from))
-    };
-    let triangles = || {
-        draws.iter().flat_map(move |d| {
-            let start = d.offset as usize;
-            let end = start + (d.count as usize - d.count as usize % 3);
-            o.indices
-                .get(start..end)
-                .unwrap_or(&[])
-                .chunks_exact(3)
-                .filter_map(move |t| Some([pos(t[0])?, pos(t[1])?, pos(t[2])?]))
-        })
-    };
-    let tris: Vec<[[f64; 3]; 3]> = triangles().collect();
-    let mut total = Facing::default();
-    for part in parts(&tris) {
-        let (mut lo, mut hi) = ([f64::MAX; 3], [f64::MIN; 3]);
-        for &t in &part {
-            for p in tris[t] {
-                for k in 0..3 {
-                    lo[k] = lo[k].min(p[k]);
-                    hi[k] = hi[k].max(p[k]);
-                }
+    {
+        let start = d.offset as usize;
+        let end = start + (d.count as usize - d.count as usize % 3);
+        for t in o.indices.get(start..end).unwrap_or(&[]).chunks_exact(3) {
+            let (Some(a), Some(b), Some(c)) = (corner(t[0]), corner(t[1]), corner(t[2])) else {
+                continue;
+            };
+            if disagrees([a, b, c]) == Some(true) {
+                count += 1;
+                first_line.get_or_insert(d.line);
             }
         }
-        let centre = [0, 1, 2].map(|k| (lo[k] + hi[k]) * 0.5);
-        let f = facing(centre, part.iter().map(|&t| tris[t]));
-        total.outward += f.outward;
-        total.inward += f.inward;
     }
-    let share = total.inward_share()?;
-    (share > INWARD_SHARE).then(|| {
-        Diagnostic::warning_at(
-            path,
-            first.line,
-            1,
-            format!(
-                "most of this object's triangles ({:.0}% by area) face in toward its centre; \
-                 X-Plane culls back faces, so they show only from inside: reverse their \
-                 winding (flip the normals in the modeller) or use ATTR_no_cull",
-                share * 100.0
-            ),
-        )
-    })
+    let line = first_line?;
+    Some(Diagnostic::warning_at(
+        path,
+        line,
+        1,
+        format!(
+            "{count} triangle(s) face away from their own vertex normals, the first in this TRIS; \
+             X-Plane culls back faces, so they show only from the other side: reverse their \
+             winding (or recompute the normals) in the modeller, or use ATTR_no_cull"
+        ),
+    ))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    /// An OBJ8 box (four walls and a roof, no floor), clockwise from outside when
-    /// `outward`, else reversed; `attr` goes before the `TRIS`.
-    fn box_obj(outward: bool, attr: &str) -> String {
+    /// An OBJ8 box (four walls and a roof, no floor) with normals pointing out of it and
+    /// an inner room (its walls facing in, as a hangar's interior is modelled), each face a
+    /// `TRIS` of its own; the face at `reversed` (if any) has its winding reversed and its
+    /// normals kept. `attr` goes before the first `TRIS`.
+    fn box_obj(reversed: Option<usize>, attr: &str) -> String {
         let (x, z, h) = (2.0, 3.0, 4.0);
-        let faces = [
-            [[-x, 0.0, z], [x, 0.0, z], [x, h, z], [-x, h, z]],
-            [[x, 0.0, -z], [-x, 0.0, -z], [-x, h, -z], [x, h, -z]],
-            [[x, 0.0, z], [x, 0.0, -z], [x, h, -z], [x, h, z]],
-            [[-x, 0.0, -z], [-x, 0.0, z], [-x, h, z], [-x, h, -z]],
-            [[-x, h, z], [x, h, z], [x, h, -z], [-x, h, -z]],
+        // Corners counter-clockwise seen from the side the normal points to.
+        let outside: [([[f64; 3]; 4], [f64; 3]); 5] = [
+            (
+                [[-x, 0.0, z], [x, 0.0, z], [x, h, z], [-x, h, z]],
+                [0.0, 0.0, 1.0],
+            ),
+            (
+                [[x, 0.0, -z], [-x, 0.0, -z], [-x, h, -z], [x, h, -z]],
+                [0.0, 0.0, -1.0],
+            ),
+            (
+                [[x, 0.0, z], [x, 0.0, -z], [x, h, -z], [x, h, z]],
+                [1.0, 0.0, 0.0],
+            ),
+            (
+                [[-x, 0.0, -z], [-x, 0.0, z], [-x, h, z], [-x, h, -z]],
+                [-1.0, 0.0, 0.0],
+            ),
+            (
+                [[-x, h, z], [x, h, z], [x, h, -z], [-x, h, -z]],
+                [0.0, 1.0, 0.0],
+            ),
         ];
-        let mut s = String::from("A\n800\nOBJ\nPOINT_COUNTS 20 0 0 30\n");
-        for f in faces {
-            for p in f {
-                s += &format!("VT {} {} {} 0 1 0 0 0\n", p[0], p[1], p[2]);
+        // The inner room: the same walls shrunk, facing in (corners reversed, normals
+        // turned).
+        let inside = outside[..4].iter().map(|(q, n)| {
+            let q = q.map(|p| [p[0] * 0.8, p[1] * 0.8, p[2] * 0.8]);
+            ([q[3], q[2], q[1], q[0]], n.map(|v| -v))
+        });
+        let faces: Vec<([[f64; 3]; 4], [f64; 3])> = outside.into_iter().chain(inside).collect();
+        let mut s = format!(
+            "A\n800\nOBJ\nPOINT_COUNTS {} 0 0 {}\n",
+            faces.len() * 4,
+            faces.len() * 6
+        );
+        for (q, n) in &faces {
+            for p in q {
+                s += &format!(
+                    "VT {} {} {} {} {} {} 0 0\n",
+                    p[0], p[1], p[2], n[0], n[1], n[2]
+                );
             }
         }
-        for k in 0..5u32 {
+        for k in 0..faces.len() as u32 {
             let b = 4 * k;
-            // These corners run counter-clockwise seen from outside.
-            let tri = if outward {
-                [b, b + 2, b + 1, b, b + 3, b + 2]
-            } else {
+            // Counter-clockwise seen from the normal's side, so b, b+2, b+1 is clockwise:
+            // the front faces the normal.
+            let tri = if reversed == Some(k as usize) {
                 [b, b + 1, b + 2, b, b + 2, b + 3]
+            } else {
+                [b, b + 2, b + 1, b, b + 3, b + 2]
             };
             for i in tri {
                 s += &format!("IDX {i}\n");
             }
         }
-        s + attr + "\nTRIS 0 30\n"
+        s += attr;
+        s += "\n";
+        for k in 0..faces.len() {
+            s += &format!("TRIS {} 6\n", k * 6);
+        }
+        s
     }
 
     fn check(src: &str) -> Option<String> {
@@ -213,56 +171,50 @@ mod tests {
         check_obj8(path, &o).map(|d| d.to_string())
     }
 
+    /// The line of the `TRIS` of face `k` in [`box_obj`]'s text.
+    fn tris_line(src: &str, k: usize) -> usize {
+        src.lines()
+            .position(|l| l == format!("TRIS {} 6", k * 6))
+            .unwrap()
+            + 1
+    }
+
     #[test]
-    fn an_inside_out_box_is_reported_at_its_tris() {
-        assert_eq!(check(&box_obj(true, "")), None);
-        let w = check(&box_obj(false, "")).expect("a warning");
-        assert!(
-            w.starts_with("box.obj:56:1: warning: most of this object's triangles (100% by area)"),
-            "{w}"
-        );
+    fn a_box_with_an_interior_whose_normals_agree_passes() {
+        assert_eq!(check(&box_obj(None, "")), None);
+    }
+
+    #[test]
+    fn a_face_wound_against_its_normals_is_named() {
+        for face in [1, 6] {
+            let src = box_obj(Some(face), "");
+            let w = check(&src).expect("a warning");
+            let line = tris_line(&src, face);
+            assert!(
+                w.starts_with(&format!(
+                    "box.obj:{line}:1: warning: 2 triangle(s) face away from their own vertex normals"
+                )),
+                "{w}"
+            );
+        }
         // Two-sided geometry shows either way.
-        assert_eq!(check(&box_obj(false, "ATTR_no_cull")), None);
+        assert_eq!(check(&box_obj(Some(1), "ATTR_no_cull")), None);
     }
 
     #[test]
-    fn parts_join_triangles_by_corner_position_not_index() {
-        // A box whose faces have vertices of their own is one part; a second box apart from
-        // it is another (a pole beside a lamp head is judged by its own centre: the sample
-        // street lamp).
-        let src = box_obj(true, "");
-        let o = crate::format::obj8::parse(Path::new("b.obj"), src.as_bytes(), &mut Vec::new())
-            .unwrap();
-        let pos = |i: u32| o.vertices[i as usize].pos.map(f64::from);
-        let mut tris: Vec<[[f64; 3]; 3]> = o
-            .indices
-            .chunks_exact(3)
-            .map(|t| [pos(t[0]), pos(t[1]), pos(t[2])])
-            .collect();
-        assert_eq!(parts(&tris).len(), 1);
-        let moved: Vec<_> = tris
-            .iter()
-            .map(|t| t.map(|p| [p[0] + 10.0, p[1], p[2]]))
-            .collect();
-        tris.extend(moved);
-        assert_eq!(parts(&tris).len(), 2);
-    }
-
-    #[test]
-    fn flat_and_mixed_meshes_are_judged_by_area() {
-        let tri = |a: [f64; 3], b: [f64; 3], c: [f64; 3]| [a, b, c];
-        // A ground plate through the centre says nothing.
-        let plate = [tri([0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 0.0, 1.0])];
-        assert_eq!(facing([0.5, 0.0, 0.5], plate).inward_share(), None);
-        // A roof above the centre, clockwise from above: outward; reversed: inward.
-        let up = tri([0.0, 1.0, 0.0], [0.0, 1.0, -1.0], [1.0, 1.0, 0.0]);
-        let f = facing([0.0; 3], [up]);
-        assert!(f.outward > 0.0 && f.inward == 0.0, "{f:?}");
-        let down = tri(up[0], up[2], up[1]);
-        // One big inward triangle outweighs a small outward one.
-        let small = tri([0.0, 1.0, 0.0], [0.0, 1.0, -0.1], [0.1, 1.0, 0.0]);
-        let big = down.map(|p| p.map(|v| v * 3.0));
-        let share = facing([0.0; 3], [small, big]).inward_share().unwrap();
-        assert!(share > 0.95, "{share}");
+    fn triangles_without_a_normal_are_not_judged() {
+        let p = |x: f64, y: f64| [x, y, 0.0];
+        let up = [0.0, 0.0, 1.0];
+        // Counter-clockwise seen from +z: its front (the side it is clockwise from) faces
+        // -z, away from the stored +z normals.
+        let against = [(p(0.0, 0.0), up), (p(1.0, 0.0), up), (p(0.0, 1.0), up)];
+        assert_eq!(disagrees(against), Some(true));
+        let along = [against[0], against[2], against[1]];
+        assert_eq!(disagrees(along), Some(false));
+        let mut zero = against;
+        zero[1].1 = [0.0; 3];
+        assert_eq!(disagrees(zero), None);
+        let flat = [(p(0.0, 0.0), up), (p(1.0, 0.0), up), (p(2.0, 0.0), up)];
+        assert_eq!(disagrees(flat), None);
     }
 }

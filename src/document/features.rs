@@ -28,6 +28,10 @@ pub struct DocFeature {
     /// The DSF parameter (0 for objects).
     pub param: u32,
     pub geometry: Geometry,
+    /// A WED facade's rings in node order, what WED writes when the `.fac` makes it a ring
+    /// or a chain (`geometry` then holds the area form); the document stage picks once the
+    /// `.fac` is read. `None` for everything else.
+    pub facade_node_order: Option<Vec<Vec<[f64; 2]>>>,
     /// Where messages about the feature point.
     pub at: Location,
 }
@@ -35,6 +39,11 @@ pub struct DocFeature {
 impl DocFeature {
     /// The feature's first vertex, or its point: where its own local frame is.
     pub fn origin(&self) -> Option<[f64; 2]> {
+        // A WED facade: its first node, whichever form the `.fac` picks (an area's first
+        // point may be another node once the ring is turned counter-clockwise).
+        if let Some(first) = self.facade_node_order.iter().flatten().flatten().next() {
+            return Some(*first);
+        }
         match &self.geometry {
             Geometry::Polygon(w) => w.iter().flatten().next().copied(),
             Geometry::Point { lon, lat, .. } => Some([*lon, *lat]),
@@ -97,6 +106,7 @@ fn placed_point(
             kind,
             param: 0,
             geometry: Geometry::Point { lon, lat, heading },
+            facade_node_order: None,
             at,
         }),
         _ => skipped.add(ext_of(def)),
@@ -121,6 +131,7 @@ fn placed_polygon(
             kind,
             param,
             geometry: Geometry::Polygon(windings()),
+            facade_node_order: None,
             at,
         }),
         _ => skipped.add(ext_of(def)),
@@ -222,6 +233,7 @@ pub fn from_wed(
             kind,
             param: f.param,
             geometry,
+            facade_node_order: f.node_order.clone(),
             at: Location::Text {
                 line: f.line,
                 col: f.col,

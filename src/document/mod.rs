@@ -14,7 +14,8 @@
 //! whose origin is the first feature's first vertex. Every feature uses the same `--seed`.
 //!
 //! A feature that cannot be laid out is skipped with its located `error:`; the rest is
-//! shown. Only when nothing at all can be shown is the document an error.
+//! shown. Only when features were there and none could be shown is the document an error;
+//! a document that places nothing agview draws gives an empty scene and a note.
 
 pub mod asset;
 pub mod combine;
@@ -40,7 +41,7 @@ pub use combine::{atlas_image, combine, combine_with, load_document_art, TileAtl
 pub use features::{DocFeature, Geometry};
 
 /// The file name WED gives a project.
-pub const WED_FILE: &str = "earth.wed.xml";
+pub use crate::format::wed::WED_FILE;
 
 /// A laid-out document (or asset), as every command and the viewer use it.
 #[derive(Debug, Clone)]
@@ -149,6 +150,13 @@ pub fn load_with(
     let started = std::time::Instant::now();
     let bytes = format::read_file(&path)?;
     let kind = FileKind::detect(&path, &bytes);
+    // A document is read from its absolute path, so what it resolves, and every path it
+    // prints, is the same from any working directory.
+    let path = if is_document(kind) {
+        crate::resolve::normalize(&std::path::absolute(&path).unwrap_or(path))
+    } else {
+        path
+    };
     if !is_document(kind) {
         let mut loaded = pipeline::load_scene(&path, args)?;
         if let Some(lib) = package_library(&path) {
@@ -231,8 +239,11 @@ enum Opened {
     Autogen(Box<OpenedAsset>),
     /// A forest: its `SPACING` drives the trees.
     Forest(format::forest::ForestFacts),
-    /// An object or facade: the art loader reads it.
+    /// An object: the art loader reads it.
     Art,
+    /// A facade, with the topology its `.fac` gives (`None`: it could not be read; the art
+    /// loader reports why and draws a plain box).
+    Facade(Option<format::facade::FacadeTopology>),
     /// Resolved, but it could not be read (the error was reported once).
     Broken,
     /// Not found (warned once): drawn as a placeholder.
@@ -354,7 +365,13 @@ fn load_features(
         parts.extend(r.scene);
         infos.push(info);
     }
-    if parts.is_empty() && drops.is_empty() {
+    if feats.is_empty() {
+        // A valid document of orthophotos, lines or an airport alone: nothing is wrong.
+        diags.push(Diagnostic::warning_file(
+            path,
+            "note: the document places nothing of the kinds agview draws (.agp .agb .ags .obj .fac .for); the scene is empty",
+        ));
+    } else if parts.is_empty() && drops.is_empty() {
         if let Some(first) = diags.iter().find(|d| d.is_error()) {
             return Err(first.clone());
         }
@@ -572,23 +589,13 @@ impl ResolveCache {
         let at = f
             .origin()
             .map(|[lon, lat]| crate::resolve::LatLon { lat, lon });
-        let Some(found) = resolver.resolve_at(doc, &f.asset, at, seed) else {
-            let tried: Vec<String> = resolver
-                .candidates(doc, &f.asset)
-                .iter()
-                .map(|p| p.display().to_string())
-                .collect();
-            let libs = match resolver.packages().len() {
-                0 => String::new(),
-                n => format!(" or in the libraries of {n} package(s)"),
-            };
+        let Some(found) = resolver.resolve_definition(&f.asset, at, seed) else {
             diags.push(f.diag(
                 doc,
                 Severity::Warning,
                 format!(
-                    "`{}` not found (looked for {}{libs}); its features are drawn as placeholders",
-                    f.asset,
-                    tried.join(", ")
+                    "{}; its features are drawn as placeholders",
+                    resolver.definition_missing(&f.asset)
                 ),
             ));
             let r = Resolution {
@@ -600,7 +607,18 @@ impl ResolveCache {
             self.missing.insert(f.asset.clone(), r.clone());
             return r;
         };
-        let fixed = matches!(found.via.as_str(), "relative path" | "path in package");
+        if found.case_mismatch() {
+            diags.push(f.diag(
+                doc,
+                Severity::Warning,
+                format!(
+                    "`{}` matches {} only when case is ignored; X-Plane may not find it on a case-sensitive file system (drawn as found)",
+                    f.asset,
+                    found.path.display()
+                ),
+            ));
+        }
+        let fixed = found.is_file_path();
         let opened = self.open(f.kind, &found.path, diags, files);
         let package = found.package.clone().or_else(|| {
             resolver
@@ -642,6 +660,70 @@ impl ResolveCache {
     }
 }
 
+/// A facade's rings in local meters as WED exports them (GROUND.md §5), and whether they
+/// are open chains. The `.fac`'s topology picks the form of a WED placement: an area keeps
+/// `rings` (outer counter-clockwise, holes clockwise), a ring or a chain takes the rings in
+/// node order. A ring of two nodes is a chain's, and WED refuses it for a ring or an area
+/// ("needs at least three points"): `None`, with that error. When the `.fac` is missing or
+/// cannot be read, a two-node ring is kept as a chain, with a warning. A DSF's windings are
+/// taken as written.
+fn facade_rings(
+    doc: &Path,
+    f: &DocFeature,
+    topology: Option<format::facade::FacadeTopology>,
+    origin: [f64; 2],
+    rings: Vec<Vec<[f32; 2]>>,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<(Vec<Vec<[f32; 2]>>, bool)> {
+    use format::facade::FacadeTopology;
+    let short = rings.iter().any(|r| r.len() < 3);
+    let topology = match topology {
+        Some(t) => t,
+        None if short => {
+            diags.push(f.diag(
+                doc,
+                Severity::Warning,
+                format!(
+                    "{}: without its .fac the facade's topology is unknown, so its two-node ring is kept as an open chain",
+                    f.asset
+                ),
+            ));
+            FacadeTopology::Chain
+        }
+        None => FacadeTopology::Area,
+    };
+    let open = topology == FacadeTopology::Chain;
+    let Some(node_order) = &f.facade_node_order else {
+        return Some((rings, open));
+    };
+    if short && !open {
+        let what = match topology {
+            FacadeTopology::Area => "has a roof, so WED exports an area",
+            _ => "is a ring (RING 1, the default)",
+        };
+        diags.push(f.diag(
+            doc,
+            Severity::Error,
+            format!(
+                "{}: polygon feature needs at least three points: its facade {} {what}; WED refuses to export it",
+                f.source
+                    .strip_prefix(&format!("{}: ", doc.display()))
+                    .unwrap_or(&f.source),
+                f.asset
+            ),
+        ));
+        return None;
+    }
+    if topology == FacadeTopology::Area {
+        return Some((rings, open));
+    }
+    let projected = node_order
+        .iter()
+        .map(|r| r.iter().map(|p| input::project(origin, *p)).collect())
+        .collect();
+    Some((projected, open))
+}
+
 /// Reads what laying out a feature of `kind` needs from its file.
 fn open_definition(
     kind: FeatureKind,
@@ -674,8 +756,18 @@ fn open_definition(
                 }
             }
         }
-        FeatureKind::Obj | FeatureKind::Fac => Opened::Art,
+        FeatureKind::Fac => Opened::Facade(facade_topology(file)),
+        FeatureKind::Obj => Opened::Art,
     }
+}
+
+/// How WED exports a placement of the facade in `file` (its `.fac` decides), or `None` when
+/// the file cannot be read or parsed (the art stage reports why when it loads it).
+fn facade_topology(file: &Path) -> Option<format::facade::FacadeTopology> {
+    let bytes = format::read_file(file).ok()?;
+    format::facade::parse(file, &bytes, &mut Vec::new())
+        .ok()
+        .map(|f| f.topology())
 }
 
 /// Lays out one feature in its own frame and moves it into the document's.
@@ -720,6 +812,31 @@ fn layout_feature(
                 format!("{} could not be read (see above); not laid out", f.asset),
             ));
             return out;
+        }
+        // A facade whose `.fac` is missing still stands where it is, as a plain wall.
+        (Opened::Facade(_), _) | (Opened::Missing, FeatureKind::Fac) => {
+            let topology = match &*res.opened {
+                Opened::Facade(t) => *t,
+                _ => None,
+            };
+            match facade_rings(doc, f, topology, origin, rings, &mut out.diags) {
+                Some((rings, open)) => {
+                    let mut s = placed::facade(&f.asset, &rings, f.param as f32, open);
+                    s.facade_defs[0].resolved = resolved.clone();
+                    if f.param == 0 {
+                        out.diags.push(f.diag(
+                            doc,
+                            Severity::Warning,
+                            format!(
+                                "{}: facade height 0 m (the parameter is the height in meters)",
+                                f.asset
+                            ),
+                        ));
+                    }
+                    Ok(s)
+                }
+                None => return out,
+            }
         }
         (Opened::Missing, _) => {
             // A visible placeholder where the feature is: a missing mesh draws as a box.
@@ -768,21 +885,6 @@ fn layout_feature(
             crate::layout::trees::seed_heights(&mut s.trees, 0, facts);
             if let Some(r) = s.forest.as_mut() {
                 r.resolved = resolved.clone();
-            }
-            Ok(s)
-        }
-        (Opened::Art, FeatureKind::Fac) => {
-            let mut s = placed::facade(&f.asset, &rings, f.param as f32);
-            s.facade_defs[0].resolved = resolved.clone();
-            if f.param == 0 {
-                out.diags.push(f.diag(
-                    doc,
-                    Severity::Warning,
-                    format!(
-                        "{}: facade height 0 m (the parameter is the height in meters)",
-                        f.asset
-                    ),
-                ));
             }
             Ok(s)
         }

@@ -61,6 +61,51 @@ pub struct Facade {
     pub roof_scale: Option<[f32; 2]>,
     /// Type 2 `OBJ` paths, as written.
     pub objs: Vec<String>,
+    /// `NO_ROOF_MESH`: no roof is drawn, whatever the roof directives say.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub no_roof_mesh: bool,
+}
+
+/// How WED exports a facade placement (`WED_FacadePlacement::GetTopoMode`, GROUND.md §5),
+/// decided by the `.fac`, not by the placement's ring.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum FacadeTopology {
+    /// It has a roof: a polygon with holes, the outer ring counter-clockwise.
+    Area,
+    /// `RING 1` (the default) and no roof: each ring closed, in node order.
+    Ring,
+    /// `RING 0` and no roof: each ring an open chain in node order, its last node kept.
+    Chain,
+}
+
+impl Facade {
+    /// Whether WED counts a roof: `ROOF` points or `ROOF_SCALE` (type 1), `ROOF_HEIGHT`
+    /// (type 2), unless `NO_ROOF_MESH`.
+    pub fn has_roof(&self) -> bool {
+        let roof = self.lods.iter().any(|l| !l.roof.is_empty())
+            || self.roof_scale.is_some()
+            || self.floors.iter().any(|f| !f.roof_heights.is_empty());
+        roof && !self.no_roof_mesh
+    }
+
+    /// Whether any `WALL` is defined (type 1 in a `LOD`, type 2 in a `FLOOR`): a facade
+    /// without one draws nothing.
+    pub fn has_walls(&self) -> bool {
+        self.lods.iter().any(|l| !l.walls.is_empty())
+            || self.floors.iter().any(|f| !f.walls.is_empty())
+    }
+
+    /// How WED exports a placement of this facade.
+    pub fn topology(&self) -> FacadeTopology {
+        if self.has_roof() {
+            FacadeTopology::Area
+        } else if self.ring {
+            FacadeTopology::Ring
+        } else {
+            FacadeTopology::Chain
+        }
+    }
 }
 
 /// Type 1 `LOD near far` and what it holds.
@@ -204,7 +249,6 @@ const KNOWN_SILENT: &[&str] = &[
     "ATTACH_DRAPED",
     "ATTACH_GRADED",
     "ATTACH_SCRAPER",
-    "NO_ROOF_MESH",
     "NO_WALL_MESH",
     "TWO_SIDED_ROOF",
     "HARD_WALL",
@@ -395,6 +439,7 @@ impl FacParser {
             "TWO_SIDED" => self.fac.two_sided = flag(line, warnings)?,
             "HARD_ROOF" => self.fac.hard_roof = flag(line, warnings)?,
             "DOUBLED" => self.fac.doubled = flag(line, warnings)?,
+            "NO_ROOF_MESH" => self.fac.no_roof_mesh = true,
             "FLOORS_MIN" | "FLOORS_MAX" | "ROOF_HEIGHT" => {
                 let v = line.f32("value")?;
                 line.expect_end(warnings);
@@ -566,6 +611,7 @@ impl FacParser {
             "RING" => self.fac.ring = flag(line, warnings)?,
             "TWO_SIDED" => self.fac.two_sided = flag(line, warnings)?,
             "HARD_ROOF" => self.fac.hard_roof = flag(line, warnings)?,
+            "NO_ROOF_MESH" => self.fac.no_roof_mesh = true,
             "ROOF_SCALE" => {
                 let s = positive(line, "s scale")?;
                 let t = if line.at_end() {

@@ -887,7 +887,7 @@ impl<'a> Layout<'a> {
                 if index == next {
                     self.scene.meshes.push(ArtRef {
                         name: m.into(),
-                        resolved: None,
+                        resolved: Some(m.into()),
                     });
                 }
                 self.scene.objects.push(ObjectInstance {

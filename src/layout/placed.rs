@@ -50,11 +50,13 @@ pub fn object(path: &str, pos: P2, heading: f32) -> Scene {
     scene
 }
 
-/// A facade along the outer ring of `rings`, `height` meters high. The footprint is made
-/// counter-clockwise, as the renderer expects.
-pub fn facade(path: &str, rings: &[Vec<P2>], height: f32) -> Scene {
+/// A facade along the outer ring of `rings`, `height` meters high: a closed footprint is
+/// made counter-clockwise, as the renderer expects; an `open` one (a chain) is kept as given.
+pub fn facade(path: &str, rings: &[Vec<P2>], height: f32, open: bool) -> Scene {
     let mut footprint = rings.first().cloned().unwrap_or_default();
-    if signed_area2(&footprint) < 0.0 {
+    // A closed footprint runs counter-clockwise; an open chain keeps its node order (which
+    // side of a fence faces out is the author's).
+    if !open && signed_area2(&footprint) < 0.0 {
         footprint.reverse();
     }
     let mut scene = Scene {
@@ -131,7 +133,7 @@ mod tests {
     fn facade_follows_the_ring_counter_clockwise() {
         let mut cw = square(10.0);
         cw.reverse();
-        let s = facade("b.fac", &[cw], 12.0);
+        let s = facade("b.fac", &[cw], 12.0, false);
         assert_eq!(s.facades.len(), 1);
         assert!(signed_area2(&s.facades[0].footprint) > 0.0);
         assert_eq!(s.facades[0].height, 12.0);

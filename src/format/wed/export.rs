@@ -18,9 +18,13 @@
 //!   `clamp(intround(height / 4), 0, 255) << 8`, plus the spelling (AGB, resource ending in
 //!   `b`) or the number of spawning windings, counting that leading one (AGS), each clamped
 //!   to 0..255.
-//! - Facades (ring facades, area topology): one polygon, the outer ring counter-clockwise and
-//!   the holes clockwise (`WED_PolygonWithHolesForPolygon`), not closed; parameter the height
-//!   in meters, truncated to an integer.
+//! - Facades: the topology comes from the `.fac` (`WED_FacadePlacement::GetTopoMode`), which
+//!   this reader cannot see, so both forms are kept and the document stage picks: an area (a
+//!   facade with a roof) is one polygon, the outer ring counter-clockwise and the holes
+//!   clockwise (`WED_PolygonWithHolesForPolygon`), not closed ([`WedFeature::windings`]); a
+//!   ring or a chain is each ring in node order, the closing point not repeated
+//!   ([`WedFeature::node_order`]). Rings of two nodes are kept (a chain may have two);
+//!   parameter the height in meters, truncated to an integer.
 //! - Forests: parameter `clamp(trunc(density * 255), 0, 255) + fill_mode * 256`. Area fill:
 //!   one polygon as for facades, repeated consecutive points dropped; line fill: one polygon
 //!   per ring, a closed poly-line (first point repeated); point fill: one polygon per ring,
@@ -28,9 +32,9 @@
 //! - Draped polygons (`.pol`): one polygon as for facades, parameter the heading truncated.
 //!
 //! Not reproduced: clipping to DSF tile boundaries (a placement wholly inside one tile is
-//! written unchanged), bezier curves (nodes are read as corners), facades whose topology
-//! WED takes from the `.fac` file as a chain or per-wall ring (written here as areas), and
-//! the exporter's order across show levels (features come back in hierarchy order).
+//! written unchanged), bezier curves (nodes are read as corners), per-node wall choices
+//! (`pick_walls`), and the exporter's order across show levels (features come back in
+//! hierarchy order).
 
 use std::collections::HashSet;
 use std::path::Path;
@@ -144,9 +148,17 @@ impl<'a> Exporter<'a, '_> {
             WedData::FacadePlacement {
                 height, resource, ..
             } => {
-                if let Some(rings) = self.rings(obj) {
+                // Two nodes are enough for a chain; whether it is one, the `.fac` says.
+                if let Some(rings) = self.rings_of_at_least(obj, 2) {
                     let param = clamp_param(height.trunc());
+                    let node_order = rings
+                        .iter()
+                        .map(|r| r.iter().map(|n| n.pt).collect())
+                        .collect();
                     self.push(obj, resource, param, area_windings(&rings, false), None);
+                    if let Some(f) = self.out.last_mut() {
+                        f.node_order = Some(node_order);
+                    }
                 }
             }
             WedData::ForestPlacement {
@@ -215,6 +227,7 @@ impl<'a> Exporter<'a, '_> {
             resource: resource.to_string(),
             param,
             windings,
+            node_order: None,
             point,
             line: obj.line,
             col: obj.col,
@@ -224,6 +237,11 @@ impl<'a> Exporter<'a, '_> {
     /// The placement's rings (outer first, then holes), or `None` with a located diagnostic
     /// when a ring or node is missing or a ring has fewer than three nodes.
     fn rings(&mut self, obj: &WedObject) -> Option<Vec<Vec<RingNode>>> {
+        self.rings_of_at_least(obj, 3)
+    }
+
+    /// [`Self::rings`], each ring holding at least `min` nodes.
+    fn rings_of_at_least(&mut self, obj: &WedObject, min: usize) -> Option<Vec<Vec<RingNode>>> {
         let mut rings = Vec::new();
         let fail = |this: &mut Self, at: &WedObject, why: String| {
             this.warnings.push(Diagnostic::error_at(
@@ -283,11 +301,11 @@ impl<'a> Exporter<'a, '_> {
                 };
                 nodes.push(node);
             }
-            if nodes.len() < 3 {
+            if nodes.len() < min {
                 return fail(
                     self,
                     ring,
-                    format!("ring {rid} has {} node(s), fewer than 3", nodes.len()),
+                    format!("ring {rid} has {} node(s), fewer than {min}", nodes.len()),
                 );
             }
             rings.push(nodes);

@@ -34,6 +34,9 @@ pub use export::export;
 use std::collections::HashMap;
 use std::path::Path;
 
+/// The file a WED project lives in, at its scenery package's root.
+pub const WED_FILE: &str = "earth.wed.xml";
+
 use serde::Serialize;
 
 use crate::diag::Diagnostic;
@@ -187,8 +190,13 @@ pub struct WedFeature {
     pub resource: String,
     /// The DSF parameter exactly as `WED_DSFExport.cpp` computes it (objects: 0).
     pub param: u32,
-    /// (lon, lat), exactly the windings WED writes, in order; empty for points.
+    /// (lon, lat), exactly the windings WED writes, in order; empty for points. For a
+    /// facade, the windings of an area (WED's export of a facade with a roof).
     pub windings: Vec<Vec<[f64; 2]>>,
+    /// A facade's rings in node order, as WED writes a facade whose `.fac` makes it a ring
+    /// or a chain ([`crate::format::facade::FacadeTopology`]); which one applies is decided
+    /// once the `.fac` is found. `None` for everything else.
+    pub node_order: Option<Vec<Vec<[f64; 2]>>>,
     /// lon, lat, heading for object placements (`.obj`, `.agp`).
     pub point: Option<[f64; 3]>,
     /// Where the placement's `<object>` element is.

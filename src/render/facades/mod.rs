@@ -112,6 +112,12 @@ pub(crate) fn build(scene: &Scene, art: &[FacadeArt], cell: f32) -> FacadeMesh {
     };
     for f in &scene.facades {
         let key = key_of(f, art);
+        // A facade with no walls (a library placeholder `.fac`) draws nothing.
+        if let FacadeKey::Def(i) = key {
+            if art.get(i).is_some_and(|a| a.no_walls) {
+                continue;
+            }
+        }
         if !(f.height.is_finite() && f.height > 0.0) {
             skipped += 1;
             continue;
@@ -748,6 +754,25 @@ mod tests {
             .iter()
             .filter(|v| v.wall[2] == 0.0)
             .all(|v| v.wall[1] == 6.0));
+    }
+
+    #[test]
+    fn a_facade_with_no_walls_draws_nothing() {
+        let square = vec![[0.0, 0.0], [10.0, 0.0], [10.0, 10.0], [0.0, 10.0]];
+        let scene = Scene {
+            facades: vec![facade(Some(0), square, 12.0)],
+            ..Scene::default()
+        };
+        let art = [FacadeArt {
+            no_walls: true,
+            ..FacadeArt::default()
+        }];
+        let mesh = build(&scene, &art, 5.0);
+        assert!(mesh.vertices.is_empty());
+        assert!(mesh
+            .groups
+            .iter()
+            .all(|g| g.walls.is_empty() && g.roofs.is_empty()));
     }
 
     #[test]

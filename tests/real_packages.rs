@@ -1,0 +1,376 @@
+//! Scenery packages laid out as authors publish them, opened with the `agview` binary from
+//! other folders: the package's own `objects/` and textures, its tiles in
+//! `Earth nav data/+NN+NNN/`, with a `library.txt` and without one. What a document
+//! resolves, and everything it prints, must not depend on the working directory.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use agview::format::dsf_bin::write::{write_dsf, DsfToWrite};
+use agview::format::dsf_bin::DsfBinObject;
+
+/// A fresh folder for one test, removed when the test ends.
+struct Tmp(PathBuf);
+
+impl Tmp {
+    fn new(name: &str) -> Tmp {
+        let d = std::env::temp_dir().join(format!("agview-pkg-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(&d).unwrap();
+        Tmp(d)
+    }
+}
+
+impl Drop for Tmp {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn write(path: &Path, bytes: impl AsRef<[u8]>) {
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, bytes).unwrap();
+}
+
+/// A one-triangle OBJ8 with its texture beside it in `../textures/`.
+fn obj(texture: &str) -> String {
+    format!(
+        "A\n800\nOBJ\n\nTEXTURE ../textures/{texture}\nPOINT_COUNTS 3 0 0 3\n\
+VT 0 0 0 0 1 0 0 0\nVT 10 0 0 0 1 0 1 0\nVT 0 8 0 0 1 0 0 1\nIDX 0\nIDX 1\nIDX 2\nTRIS 0 3\n"
+    )
+}
+
+fn png(path: &Path) {
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    image::RgbaImage::from_pixel(4, 4, image::Rgba([120, 120, 120, 255]))
+        .save(path)
+        .unwrap();
+}
+
+/// A package `My Airport` in `dir`: a hangar (named by library path when `library`, else by
+/// its file), a shed named with a Windows backslash, and a tower whose file's case differs
+/// from the name the DSF gives. Returns the package root and its DSF.
+fn airport(dir: &Path, library: bool) -> (PathBuf, PathBuf) {
+    let root = dir.join("My Airport");
+    write(&root.join("objects/hangar.obj"), obj("hangar.png"));
+    write(&root.join("objects/shed.obj"), obj("hangar.png"));
+    write(&root.join("objects/Tower.obj"), obj("hangar.png"));
+    png(&root.join("textures/hangar.png"));
+    let hangar = if library {
+        write(
+            &root.join("library.txt"),
+            "A\n800\nLIBRARY\n\nEXPORT myairport/hangar.obj objects/hangar.obj\n",
+        );
+        "myairport/hangar.obj"
+    } else {
+        "objects/hangar.obj"
+    };
+    let object = |def: usize, k: f64| DsfBinObject {
+        def,
+        lon: 0.5 + k * 0.0005,
+        lat: 50.5,
+        heading: 0.0,
+        offset: 0,
+    };
+    let doc = DsfToWrite {
+        object_defs: vec![
+            hangar.to_string(),
+            "objects\\shed.obj".to_string(),
+            "objects/tower.obj".to_string(),
+        ],
+        objects: vec![
+            object(0, 0.0),
+            object(1, 1.0),
+            object(2, 2.0),
+            object(0, 3.0),
+        ],
+        ..DsfToWrite::default()
+    };
+    let dsf = root.join("Earth nav data/+50+000/+50+000.dsf");
+    write(&dsf, write_dsf(&doc));
+    (root, dsf)
+}
+
+/// `agview ARGS` run in `cwd`: exit code, stdout, stderr.
+fn agview(cwd: &Path, args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_agview"))
+        .args(args)
+        .current_dir(cwd)
+        .env_remove("XPLANE_ROOT")
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn a_dsf_finds_its_packages_art_from_the_package_root_from_any_folder() {
+    for library in [true, false] {
+        let tmp = Tmp::new(if library { "lib" } else { "nolib" });
+        let (root, dsf) = airport(&tmp.0, library);
+        let elsewhere = tmp.0.join("elsewhere");
+        std::fs::create_dir_all(&elsewhere).unwrap();
+        let tile = dsf.parent().unwrap().to_path_buf();
+        let abs = dsf.display().to_string();
+        let runs = [
+            (elsewhere.clone(), abs.clone()),
+            (
+                root.clone(),
+                "Earth nav data/+50+000/+50+000.dsf".to_string(),
+            ),
+            (tile.clone(), "+50+000.dsf".to_string()),
+            (
+                elsewhere.clone(),
+                "../My Airport/Earth nav data/+50+000/+50+000.dsf".to_string(),
+            ),
+        ];
+        let mut first: Option<(String, String)> = None;
+        for (cwd, path) in &runs {
+            let (code, out, err) = agview(cwd, &["layout", path, "--json"]);
+            let what = format!("library {library}, {path} from {}", cwd.display());
+            assert_eq!(code, 0, "{what}: {err}");
+            let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+            let features = v["features"].as_array().unwrap();
+            assert_eq!(features.len(), 4, "{what}");
+            for f in features {
+                let resolved = f["resolved"]
+                    .as_str()
+                    .unwrap_or_else(|| panic!("{what}: {f}"));
+                assert!(
+                    Path::new(resolved).starts_with(&root),
+                    "{what}: {resolved} is not in the package"
+                );
+            }
+            assert!(!err.contains("not found"), "{what}: {err}");
+            assert!(!out.contains("not found"), "{what}: {out}");
+            // The tower is found by ignoring case, and said so once.
+            assert_eq!(
+                err.matches("only when case is ignored").count(),
+                1,
+                "{what}: {err}"
+            );
+            match &first {
+                None => first = Some((out, err)),
+                Some((o, e)) => {
+                    assert_eq!(&out, o, "{what}: the JSON differs from the first run's");
+                    assert_eq!(&err, e, "{what}: the messages differ from the first run's");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn a_missing_definition_says_where_it_looked_and_how_to_search_an_install() {
+    let tmp = Tmp::new("missing");
+    let root = tmp.0.join("Pkg");
+    let doc = DsfToWrite {
+        object_defs: vec!["lib/airport/gone.obj".to_string()],
+        objects: vec![DsfBinObject {
+            def: 0,
+            lon: 0.5,
+            lat: 50.5,
+            heading: 0.0,
+            offset: 0,
+        }],
+        ..DsfToWrite::default()
+    };
+    let dsf = root.join("Earth nav data/+50+000/+50+000.dsf");
+    write(&dsf, write_dsf(&doc));
+    let (code, out, err) = agview(
+        &tmp.0,
+        &["layout", "Pkg/Earth nav data/+50+000/+50+000.dsf", "--json"],
+    );
+    assert_eq!(code, 0, "{err}");
+    let line = err
+        .lines()
+        .find(|l| l.contains("lib/airport/gone.obj"))
+        .unwrap_or_else(|| panic!("{err}"));
+    let in_package = root.join("lib/airport/gone.obj");
+    assert!(line.contains(&in_package.display().to_string()), "{line}");
+    assert!(line.contains("--xplane"), "{line}");
+    // Said once on stderr, and once in the JSON.
+    assert_eq!(
+        err.lines().filter(|l| l.contains("gone.obj")).count(),
+        1,
+        "{err}"
+    );
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let warnings = v["warnings"].as_array().unwrap();
+    assert_eq!(
+        warnings
+            .iter()
+            .filter(|w| w.as_str().unwrap_or("").contains("gone.obj"))
+            .count(),
+        1,
+        "{warnings:?}"
+    );
+}
+
+// ------------------------------------------------------------ facades as WED exports them
+
+/// A type 1 facade with one wall: `RING ring`, and a roof when `roof`.
+fn fac(ring: bool, roof: bool) -> String {
+    format!(
+        "A\n800\nFACADE\n\nTEXTURE ../textures/hangar.png\nRING {}\n\nLOD 0 4000\nTEX_SIZE 64 64\n{}\
+WALL 1 200\nSCALE 4 3\nBOTTOM 0 64\nCENTER 0 64\n",
+        u8::from(ring),
+        if roof { "ROOF 0 0\nROOF 64 0\nROOF 64 64\nROOF 0 64\n" } else { "" }
+    )
+}
+
+/// A WED project of facade placements, each `(resource, nodes as [lon, lat])`.
+fn wed_project(placements: &[(&str, &str, &[[f64; 2]])]) -> String {
+    let mut objects = String::new();
+    let mut children = String::new();
+    let mut id = 10;
+    for (name, resource, nodes) in placements {
+        let (p, r) = (id, id + 1);
+        children += &format!("<child id=\"{p}\"/>");
+        let node_ids: Vec<u32> = (0..nodes.len() as u32).map(|k| id + 2 + k).collect();
+        objects += &format!(
+            "<object class=\"WED_FacadePlacement\" id=\"{p}\" parent_id=\"4\"><children><child id=\"{r}\"/></children>\
+<hierarchy name=\"{name}\" locked=\"0\" hidden=\"0\"/>\
+<facade_placement height=\"6\" pick_walls=\"0\" resource=\"{resource}\" show_level=\"1 Default\"/></object>\n\
+<object class=\"WED_FacadeRing\" id=\"{r}\" parent_id=\"{p}\"><children>{}</children>\
+<hierarchy name=\"ring\" locked=\"0\" hidden=\"0\"/></object>\n",
+            node_ids
+                .iter()
+                .map(|n| format!("<child id=\"{n}\"/>"))
+                .collect::<String>()
+        );
+        for (n, [lon, lat]) in node_ids.iter().zip(nodes.iter()) {
+            objects += &format!(
+                "<object class=\"WED_FacadeNode\" id=\"{n}\" parent_id=\"{r}\"><children/>\
+<hierarchy name=\"node\" locked=\"0\" hidden=\"0\"/><point latitude=\"{lat:.9}\" longitude=\"{lon:.9}\"/></object>\n"
+            );
+        }
+        id += 2 + nodes.len() as u32;
+    }
+    format!(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<doc><objects>\n\
+<object class=\"WED_Root\" id=\"1\" parent_id=\"0\"><children><child id=\"4\"/></children><hierarchy name=\"root\"/></object>\n\
+<object class=\"WED_Group\" id=\"4\" parent_id=\"1\"><children>{children}</children><hierarchy name=\"world\" locked=\"0\" hidden=\"0\"/></object>\n\
+{objects}</objects></doc>\n"
+    )
+}
+
+/// The facades a `layout --json` placed: (footprint length, first point) sorted, and the
+/// document's messages.
+fn facades_of(cwd: &Path, doc: &str) -> (Vec<(usize, [i64; 2])>, String) {
+    let (code, out, err) = agview(cwd, &["layout", doc, "--json"]);
+    assert_eq!(code, 0, "{doc}: {err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let mut facades: Vec<(usize, [i64; 2])> = v["facades"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            let pts = f["footprint"].as_array().unwrap();
+            let p = |k: usize| (pts[0][k].as_f64().unwrap() * 10.0).round() as i64;
+            (pts.len(), [p(0), p(1)])
+        })
+        .collect();
+    facades.sort();
+    (facades, err)
+}
+
+#[test]
+fn wed_projects_export_facades_in_the_topology_their_fac_gives() {
+    let tmp = Tmp::new("wed-facades");
+    let root = tmp.0.join("Fences");
+    png(&root.join("textures/hangar.png"));
+    write(&root.join("facades/fence.fac"), fac(false, false));
+    write(&root.join("facades/wall.fac"), fac(true, false));
+    write(&root.join("facades/house.fac"), fac(true, true));
+    let (x, y) = (0.5, 50.5);
+    let d = 0.0002;
+    // A fence of two nodes and one of three (chains), a square wall drawn clockwise (a
+    // ring: kept in node order), a roofed house drawn clockwise (an area: turned
+    // counter-clockwise), a two-node wall (a ring: refused) and a two-node facade whose
+    // .fac is missing (kept as a chain, with a warning).
+    let fence2: &[[f64; 2]] = &[[x, y], [x + d, y]];
+    let fence3: &[[f64; 2]] = &[[x, y + d], [x + d, y + d], [x + d, y + 2.0 * d]];
+    let wall_cw: &[[f64; 2]] = &[
+        [x, y + 3.0 * d],
+        [x, y + 4.0 * d],
+        [x + d, y + 4.0 * d],
+        [x + d, y + 3.0 * d],
+    ];
+    let house_cw: &[[f64; 2]] = &[
+        [x, y + 5.0 * d],
+        [x, y + 6.0 * d],
+        [x + d, y + 6.0 * d],
+        [x + d, y + 5.0 * d],
+    ];
+    let wall2: &[[f64; 2]] = &[[x, y + 7.0 * d], [x + d, y + 7.0 * d]];
+    let gone2: &[[f64; 2]] = &[[x, y + 8.0 * d], [x + d, y + 8.0 * d]];
+    write(
+        &root.join("earth.wed.xml"),
+        wed_project(&[
+            ("fence of two", "facades/fence.fac", fence2),
+            ("fence of three", "facades/fence.fac", fence3),
+            ("wall", "facades/wall.fac", wall_cw),
+            ("house", "facades/house.fac", house_cw),
+            ("short wall", "facades/wall.fac", wall2),
+            ("lost", "facades/gone.fac", gone2),
+        ]),
+    );
+    // The DSF WED 2.x exports from it (GROUND.md §5): chains and rings in node order, the
+    // area counter-clockwise, the two-node ring not at all, the lost facade as drawn.
+    let ccw = |w: &[[f64; 2]]| w.iter().rev().copied().collect::<Vec<_>>();
+    let polygon = |def: usize, w: Vec<[f64; 2]>| agview::format::dsf_bin::write::PolygonToWrite {
+        def,
+        param: 6,
+        coord_depth: 2,
+        windings: vec![w],
+        extra: vec![Vec::new()],
+    };
+    let dsf = DsfToWrite {
+        polygon_defs: vec![
+            "facades/fence.fac".into(),
+            "facades/wall.fac".into(),
+            "facades/house.fac".into(),
+            "facades/gone.fac".into(),
+        ],
+        polygons: vec![
+            polygon(0, fence2.to_vec()),
+            polygon(0, fence3.to_vec()),
+            polygon(1, wall_cw.to_vec()),
+            polygon(2, ccw(house_cw)),
+            polygon(3, gone2.to_vec()),
+        ],
+        ..DsfToWrite::default()
+    };
+    write(
+        &root.join("Earth nav data/+50+000/+50+000.dsf"),
+        write_dsf(&dsf),
+    );
+
+    let (wed, wed_err) = facades_of(&tmp.0, "Fences");
+    let (dsf, dsf_err) = facades_of(&tmp.0, "Fences/Earth nav data/+50+000/+50+000.dsf");
+    assert!(!dsf_err.contains("error:"), "{dsf_err}");
+    // The same facades, point for point (both documents' frames start at the first fence).
+    assert_eq!(wed, dsf, "WED: {wed_err}\nDSF: {dsf_err}");
+    assert_eq!(
+        wed.iter().map(|f| f.0).collect::<Vec<_>>(),
+        vec![2, 2, 3, 4, 4],
+        "{wed_err}"
+    );
+    let errors: Vec<&str> = wed_err.lines().filter(|l| l.contains("error:")).collect();
+    assert_eq!(errors.len(), 1, "{wed_err}");
+    assert!(
+        errors[0].contains("short wall") && errors[0].contains("at least three points"),
+        "{}",
+        errors[0]
+    );
+    assert!(
+        wed_err.contains("gone.fac") && wed_err.contains("kept as an open chain"),
+        "{wed_err}"
+    );
+    // Nothing was refused for having two nodes but the ring.
+    assert!(!wed_err.contains("fewer than"), "{wed_err}");
+}
