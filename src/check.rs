@@ -22,6 +22,8 @@ pub struct CheckReport {
     pub diagnostics: Vec<Diagnostic>,
     /// Files parsed (the ones named and the ones they reference).
     pub files: usize,
+    /// Features of the documents checked.
+    pub features: usize,
 }
 
 impl CheckReport {
@@ -174,14 +176,22 @@ impl Checker {
             xplane: self.xplane.clone(),
             ..Default::default()
         };
-        let diags = match crate::document::load(path, &args) {
-            Ok(d) => d.loaded.diagnostics,
-            Err(e) => vec![e],
+        let (diags, files) = match crate::document::load(path, &args) {
+            Ok(d) => {
+                self.report.features += d.loaded.scene.features.len();
+                (d.loaded.diagnostics, d.loaded.files)
+            }
+            Err(e) => (vec![e], Vec::new()),
         };
         for d in diags {
             if !self.report.diagnostics.contains(&d) {
                 self.report.diagnostics.push(d);
             }
+        }
+        // Every file the document uses (the assets it resolved, the objects, facades and
+        // forests, and through each of them the art it names), each checked once.
+        for f in files.iter().filter(|f| f.is_file() && f.as_path() != path) {
+            self.check_file(f, false);
         }
     }
 

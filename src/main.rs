@@ -89,8 +89,9 @@ enum Command {
         #[command(subcommand)]
         what: BenchWhat,
     },
-    /// Open a window on an asset (or every autogen feature of a DSF text file): fly around
-    /// it, change seed, density, terrain and size, and see edits on disk at once.
+    /// Open a window on an asset or a document (DSF text, binary or 7-Zip DSF, WED project
+    /// or its folder): fly around it, change seed, density, terrain and size, and see edits
+    /// on disk at once.
     View(agview::app::viewer::ViewArgs),
     /// Render a contact sheet of a block (or a string on a scaled polygon) over a range of
     /// sizes, each cell labelled with its size; cells where no spelling fits get a red border.
@@ -220,8 +221,12 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 agview::check::check_paths_with(&paths, &opts)
             });
             print_diags(&report.diagnostics, quiet);
+            let features = match report.features {
+                0 => String::new(),
+                n => format!(" and {n} feature(s)"),
+            };
             eprintln!(
-                "checked {} file(s): {} error(s), {} warning(s)",
+                "checked {} file(s){features}: {} error(s), {} warning(s)",
                 report.files,
                 report.errors(),
                 report.warnings()
@@ -427,7 +432,14 @@ fn render_command(
         Some(t) => t,
         None => render.terrain_for(scene).map_err(anyhow::Error::msg)?,
     };
-    let framing = agview::render::Framing::new(scene, Some(&art), Some(&terrain));
+    let (choice, ignored) = render.frame_choice(scene);
+    if let Some(w) = ignored {
+        eprintln!("agview: {w}");
+    }
+    let framing = agview::render::Framing::choose(scene, Some(&art), Some(&terrain), choice);
+    if let Some(what) = framing.describe() {
+        eprintln!("{what}");
+    }
     let params = render.frame_params(&framing);
     let headless = agview::render::Headless::new()?;
     let mut gpu = headless.upload(scene, &art, &terrain)?;

@@ -3192,3 +3192,96 @@ fn lit_at_night_only(
     );
     assert_eq!(glowing(&plain_night), 0, "{name}");
 }
+
+/// A package whose objects stand in a town of 300 m but for three far outliers, 8, 15 and
+/// 20 km away: the default view frames the town (its box spans at least half the image),
+/// says so, and the haze leaves it clear. Issue 24: a 20 km package showed only fog, and one
+/// outlier shrank an airport to a few pixels.
+#[test]
+fn a_spread_out_document_frames_its_main_cluster() {
+    use agview::format::dsf_bin::write::{write_dsf, DsfToWrite};
+    use agview::format::dsf_bin::DsfBinObject;
+    let dir = std::env::temp_dir().join(format!("agview-spread-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let tile = dir.join("Spread/Earth nav data/+47+008");
+    std::fs::create_dir_all(&tile).unwrap();
+    let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("sample_scenery/objects");
+    let defs: Vec<String> = [
+        "house_small.obj",
+        "house_medium.obj",
+        "house_large.obj",
+        "kiosk.obj",
+    ]
+    .iter()
+    .map(|n| root.join(n).display().to_string())
+    .collect();
+    let (lon0, lat0): (f64, f64) = (8.2, 47.5);
+    // 30 houses on a 6 × 5 grid 50 m apart, then the outliers due east.
+    let m_lon = 1.0 / (111_319.49 * lat0.to_radians().cos());
+    let m_lat = 1.0 / 111_319.49;
+    let mut objects: Vec<DsfBinObject> = (0..30)
+        .map(|k| DsfBinObject {
+            def: k % 3,
+            lon: lon0 + (k % 6) as f64 * 50.0 * m_lon,
+            lat: lat0 + (k / 6) as f64 * 50.0 * m_lat,
+            heading: (k * 40 % 360) as f64,
+            offset: 0,
+        })
+        .collect();
+    for km in [8.0, 15.0, 20.0] {
+        objects.push(DsfBinObject {
+            def: 3,
+            lon: lon0 + km * 1000.0 * m_lon,
+            lat: lat0,
+            heading: 0.0,
+            offset: 0,
+        });
+    }
+    let dsf = tile.join("+47+008.dsf");
+    std::fs::write(
+        &dsf,
+        write_dsf(&DsfToWrite {
+            object_defs: defs,
+            objects,
+            ..DsfToWrite::default()
+        }),
+    )
+    .unwrap();
+    let mut doc = agview::document::load(&dsf, &Default::default()).unwrap();
+    let art = agview::document::load_document_art(&mut doc);
+    let scene = &doc.loaded.scene;
+    assert_eq!(scene.features.len(), 33);
+    let opts = agview::app::options::RenderArgs::default();
+    let terrain = opts.terrain_for(scene).expect("terrain");
+    let framing = opts.framing(scene, Some(&art), Some(&terrain));
+    assert_eq!((framing.framed, framing.outside), (30, 3), "{framing:?}");
+    let said = framing.describe().expect("the main cluster is framed");
+    assert!(
+        said.contains("main cluster") && said.contains("3 outside"),
+        "{said}"
+    );
+    let params = opts.frame_params(&framing);
+    // The town's box, projected, spans at least half the image's width or height.
+    let (w, h) = (400.0f32, 300.0f32);
+    let vp = params.camera.view_proj(w / h);
+    let (mut lo, mut hi) = ([f32::MAX; 2], [f32::MIN; 2]);
+    for x in [0.0f32, 250.0] {
+        for y in [0.0f32, 200.0] {
+            let c = vp * glam::Vec4::new(x, y, 0.0, 1.0);
+            let n = [c.x / c.w, c.y / c.w];
+            for k in 0..2 {
+                lo[k] = lo[k].min(n[k]);
+                hi[k] = hi[k].max(n[k]);
+            }
+        }
+    }
+    let span = ((hi[0] - lo[0]) / 2.0).max((hi[1] - lo[1]) / 2.0);
+    assert!(span >= 0.5, "the town spans {span:.2} of the image");
+    // The haze leaves the town clear: under a fifth of the sky's colour at the far corner.
+    let far = (params.camera.eye() - glam::Vec3::new(250.0, 200.0, 0.0)).length();
+    let haze = 1.0 - (-far / params.visibility_m).exp();
+    assert!(haze < 0.2, "haze {haze:.2} at {far:.0} m");
+    let img = render(scene, &art, &terrain, &params, 400, 300);
+    compare("spread_document_default_framing", &img);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::render::{Camera, FrameParams, Framing, LodSwitch, Overlays, Sun};
+use crate::render::{Camera, FrameChoice, FrameParams, Framing, LodSwitch, Overlays, Sun};
 use crate::scene::Scene;
 use crate::terrain::Terrain;
 
@@ -37,6 +37,53 @@ pub enum CameraSpec {
     Top,
     /// An eye at x, y, z (meters; z up) looking along yaw (clockwise from north), pitch down.
     Free([f32; 5]),
+}
+
+/// `--frame`: what `orbit` and `top` frame.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum FrameSpec {
+    /// Everything the scene places.
+    All,
+    /// A document's main cluster (the default).
+    Main,
+    /// One feature: an index into the layout's `features`.
+    Feature(u32),
+    /// A circle: LON,LAT (the order `--at` uses) and a radius in meters.
+    Around { lon: f64, lat: f64, radius: f32 },
+}
+
+impl std::str::FromStr for FrameSpec {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        let bad = || format!("--frame {s}: expected all, main, a feature index or LON,LAT,RADIUS");
+        match s.trim() {
+            "all" => Ok(FrameSpec::All),
+            "main" => Ok(FrameSpec::Main),
+            t if !t.contains(',') => t.parse::<u32>().map(FrameSpec::Feature).map_err(|_| bad()),
+            t => {
+                let v: Vec<f64> = t
+                    .split(',')
+                    .map(|p| p.trim().parse::<f64>())
+                    .collect::<Result<_, _>>()
+                    .map_err(|_| bad())?;
+                match v[..] {
+                    [lon, lat, r]
+                        if v.iter().all(|x| x.is_finite())
+                            && lon.abs() <= 180.0
+                            && lat.abs() <= 90.0
+                            && r > 0.0 =>
+                    {
+                        Ok(FrameSpec::Around {
+                            lon,
+                            lat,
+                            radius: r as f32,
+                        })
+                    }
+                    _ => Err(bad()),
+                }
+            }
+        }
+    }
 }
 
 impl std::str::FromStr for CameraSpec {
@@ -145,6 +192,10 @@ pub struct RenderArgs {
     /// Shadows from the sun (objects, facades and trees on the ground and on each other).
     #[arg(long, default_value = "on", value_name = "on|off", value_parser = parse_on_off, action = clap::ArgAction::Set)]
     pub shadows: bool,
+    /// What orbit and top frame: main (a document's main cluster, the default), all, a
+    /// feature index, or LON,LAT,RADIUS (degrees and meters). Ignored with X,Y,Z,YAW,PITCH.
+    #[arg(long, value_name = "all|main|FEATURE|LON,LAT,RADIUS", value_parser = |s: &str| s.parse::<FrameSpec>(), allow_hyphen_values = true)]
+    pub frame: Option<FrameSpec>,
 }
 
 impl Default for RenderArgs {
@@ -160,6 +211,7 @@ impl Default for RenderArgs {
             lod_switch: LodSwitch::Fade,
             sun: Sun::NOON,
             shadows: true,
+            frame: None,
         }
     }
 }
@@ -199,17 +251,57 @@ impl RenderArgs {
         }
     }
 
-    /// Frame parameters for a scene framed by `framing`.
+    /// Frame parameters for a scene framed by `framing`; the haze follows the framing
+    /// ([`Framing::haze_visibility`]).
     pub fn frame_params(&self, framing: &Framing) -> FrameParams {
+        let camera = self.camera_for(framing);
+        let visibility_m = framing.haze_visibility(camera.lod_eye());
         FrameParams {
-            camera: self.camera_for(framing),
+            camera,
             density: self.density,
             overlays: self.overlays(),
             lod_switch: self.lod_switch,
             sun: self.sun,
             shadows: self.shadows,
+            visibility_m,
             ..FrameParams::default()
         }
+    }
+
+    /// What `--frame` asks for in `scene` (its geographic frame places LON,LAT), and the
+    /// warning when it is ignored because the camera is given.
+    pub fn frame_choice(&self, scene: &Scene) -> (FrameChoice, Option<String>) {
+        let ignored = matches!(self.camera, CameraSpec::Free(_)) && self.frame.is_some();
+        let choice = match self.frame {
+            None | Some(FrameSpec::Main) => FrameChoice::Main,
+            Some(FrameSpec::All) => FrameChoice::All,
+            Some(FrameSpec::Feature(i)) => FrameChoice::Feature(i),
+            Some(FrameSpec::Around { lon, lat, radius }) => {
+                let origin = scene
+                    .geo
+                    .as_ref()
+                    .map_or([lon, lat], |g| [g.origin_lon, g.origin_lat]);
+                FrameChoice::Around {
+                    center: crate::input::project(origin, [lon, lat]),
+                    radius,
+                }
+            }
+        };
+        let warning = ignored.then(|| {
+            "warning: --frame is ignored: --camera X,Y,Z,YAW,PITCH places the camera itself"
+                .to_string()
+        });
+        (choice, warning)
+    }
+
+    /// The framing of `scene` as `--frame` asks (see [`Framing::choose`]).
+    pub fn framing(
+        &self,
+        scene: &Scene,
+        art: Option<&crate::art::ArtSet>,
+        terrain: Option<&Terrain>,
+    ) -> Framing {
+        Framing::choose(scene, art, terrain, self.frame_choice(scene).0)
     }
 
     /// The terrain under a scene: centred on it, three times its extent unless told.
@@ -301,6 +393,24 @@ pub fn load_heightmap(path: &Path, size_m: f32, height_m: f32) -> Result<Terrain
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn frame_specs() {
+        assert_eq!("all".parse::<FrameSpec>(), Ok(FrameSpec::All));
+        assert_eq!("main".parse::<FrameSpec>(), Ok(FrameSpec::Main));
+        assert_eq!("12".parse::<FrameSpec>(), Ok(FrameSpec::Feature(12)));
+        assert_eq!(
+            "8.5,47.25,300".parse::<FrameSpec>(),
+            Ok(FrameSpec::Around {
+                lon: 8.5,
+                lat: 47.25,
+                radius: 300.0
+            })
+        );
+        for bad in ["", "x", "-1", "8.5,47", "8.5,95,10", "8.5,47,0"] {
+            assert!(bad.parse::<FrameSpec>().is_err(), "{bad}");
+        }
+    }
 
     #[test]
     fn parses_options() {

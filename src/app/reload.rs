@@ -344,8 +344,10 @@ fn load_one(
         Err(e) => return Some(fail(format!("{}: error: {e}", j.asset.display()), watch)),
     };
     let upload_ms = up.elapsed().as_secs_f64() * 1e3;
-    let framing =
-        Framing::new(&view.loaded.scene, Some(&art), Some(&terrain)).with_ground(Arc::new(terrain));
+    let framing = j
+        .render
+        .framing(&view.loaded.scene, Some(&art), Some(&terrain))
+        .with_ground(Arc::new(terrain));
     let mut files = view.loaded.files.clone();
     files.extend(art_files(&art));
     files.extend(watch);

@@ -387,6 +387,14 @@ impl App {
             },
             sun: c.sun,
             shadows: c.shadows,
+            // The haze follows the framing (as `render`'s does), not the flying camera.
+            visibility_m: self
+                .shown
+                .as_ref()
+                .map_or(FrameParams::default().visibility_m, |s| {
+                    s.framing
+                        .haze_visibility(self.args.render.camera_for(&s.framing).lod_eye())
+                }),
             ..FrameParams::default()
         }
     }
@@ -444,8 +452,11 @@ impl App {
             },
             Err(_) => return false,
         }
-        s.framing =
-            Framing::new(scene, Some(&s.art), Some(&terrain)).with_ground(Arc::new(terrain));
+        s.framing = self
+            .job
+            .render
+            .framing(scene, Some(&s.art), Some(&terrain))
+            .with_ground(Arc::new(terrain));
         if let Some(c) = &mut self.cam {
             c.set_framing(s.framing.clone());
         }

@@ -71,7 +71,12 @@ pub struct Skipped(std::collections::BTreeMap<String, usize>);
 
 impl Skipped {
     pub fn add(&mut self, ext: String) {
-        *self.0.entry(ext).or_default() += 1;
+        self.add_n(ext, 1);
+    }
+
+    /// `n` skipped of one kind.
+    pub fn add_n(&mut self, kind: String, n: usize) {
+        *self.0.entry(kind).or_default() += n;
     }
 
     /// One note naming each skipped extension and its count, if any were skipped.
@@ -190,6 +195,16 @@ pub fn from_dsf_binary(
             let at = Location::Offset(o.offset);
             placed_point(&mut out, &mut skipped, source, def, point, at);
         }
+    }
+    // Road networks: one chain a command.
+    let chains: u64 = dsf
+        .command_counts
+        .iter()
+        .filter(|(name, _)| name.starts_with("NETWORK_CHAIN"))
+        .map(|(_, n)| n)
+        .sum();
+    if chains > 0 {
+        skipped.add_n("road network chain(s)".into(), chains as usize);
     }
     for (i, p) in dsf.polygons.iter().enumerate() {
         if let Some(def) = dsf.polygon_def_path(p) {

@@ -2,7 +2,8 @@
 //! library.txt, DSF text).
 //!
 //! Files are read as bytes; each line is checked for UTF-8 on its own so that a bad byte is
-//! reported at its line and column. A `#` at the start of a token starts a comment that runs
+//! reported at its line and column, except inside a comment, which is skipped whatever it
+//! holds. A `#` at the start of a token starts a comment that runs
 //! to the end of the line. Tokens are separated by ASCII whitespace. Numbers must be finite:
 //! `nan` and `inf` are rejected with the column of the offending token.
 
@@ -69,6 +70,12 @@ impl<'a> TextFile<'a> {
             } else {
                 std::str::from_utf8(raw)
             };
+            // A comment is skipped whatever bytes it holds (a Windows-1252 `é` in an
+            // author's note): only what comes before it must be text.
+            let checked = checked.or_else(|e| match comment_start(raw) {
+                Some(c) if c <= e.valid_up_to() => std::str::from_utf8(&raw[..c]),
+                _ => Err(e),
+            });
             let text = match checked {
                 Ok(t) => t,
                 Err(e) => {
@@ -101,6 +108,11 @@ impl<'a> TextFile<'a> {
             }
         }
     }
+}
+
+/// Where a line's comment starts: the first `#` at the start of a token.
+fn comment_start(raw: &[u8]) -> Option<usize> {
+    (0..raw.len()).find(|&i| raw[i] == b'#' && (i == 0 || is_space(raw[i - 1])))
 }
 
 /// Token separators: space, tab, CR and the other ASCII control bytes.
@@ -596,6 +608,23 @@ mod tests {
         assert_eq!(
             e.to_string(),
             "f.agp:2:6: error: invalid UTF-8 byte 0xFF; X-Plane text files must be ASCII or UTF-8"
+        );
+    }
+
+    #[test]
+    fn comments_may_hold_any_bytes() {
+        let p = Path::new("f.obj");
+        // A Windows-1252 `é` (0xE9) in a whole-line comment and after a directive.
+        let src = b"# caf\xe9 by Ren\xe9\nTEXTURE a.png # r\xe9sum\xe9\nTILE#\xff 1\n";
+        let mut tf = TextFile::new(p, src);
+        let l = tf.next().unwrap().unwrap();
+        assert_eq!((l.keyword, l.number), ("TEXTURE", 2));
+        // `#` inside a token starts no comment: the byte is in a token, an error.
+        let e = tf.next().unwrap().unwrap_err();
+        assert!(
+            e.to_string()
+                .starts_with("f.obj:3:6: error: invalid UTF-8 byte 0xFF"),
+            "{e}"
         );
     }
 

@@ -533,11 +533,17 @@ pub fn layout(ag: &Autogen, asset_path: &Path, input: &LayoutInput) -> Result<Sc
             let (fd, sd) = median(&first.spellings_t, &grid.rows, mpp[1]);
             let w = (fw + sw * 0.5 - ins_s.best_lo - ins_s.best_hi).max(1.0);
             let d = (fd + sd * 0.5 - ins_t.best_lo - ins_t.best_hi).max(1.0);
-            scene.warnings.push(format!(
-                "{}: no polygon given: laid out on a {w:.1} x {d:.1} m rectangle that fits spelling set 0 (line {})",
-                asset_path.display(),
-                first.line
-            ));
+            scene.warnings.push(
+                crate::diag::Diagnostic::warning_at(
+                    asset_path,
+                    first.line,
+                    1,
+                    format!(
+                        "no polygon given: laid out on a {w:.1} x {d:.1} m rectangle that fits spelling set 0 (this line)"
+                    ),
+                )
+                .to_string(),
+            );
             [[0.0, 0.0], [w, 0.0], [w, d], [0.0, d]]
         }
     };

@@ -65,7 +65,7 @@ impl Default for FrameParams {
             sun: Sun::NOON,
             shadows: true,
             sky: None,
-            visibility_m: 40_000.0,
+            visibility_m: super::framing::DEFAULT_VISIBILITY_M,
             show_terrain: true,
             show_tiles: true,
             show_objects: true,

@@ -1,6 +1,13 @@
 //! What the default view frames: the scene in three dimensions, the ground under it and
 //! what stands on it, so that the first image of a scene shows the scene (not the sky over a
 //! height map standing at 80 m, nor a speck in a large empty frame).
+//!
+//! A document's default is its main cluster ([`FrameChoice::Main`]): the smallest
+//! axis-aligned box holding 90% of its features by count, grown by their extents, found by
+//! peeling off, one at a time, the outermost feature whose removal shrinks the box most. It
+//! is used only when it is less than half the size of the whole (the few features outside
+//! are then far outliers); otherwise everything is framed, so a compact town keeps all of
+//! its houses in view. Objects count with their meshes' horizontal extents.
 
 use std::sync::Arc;
 
@@ -16,6 +23,29 @@ const MAX_SAMPLES: usize = 200_000;
 /// Ground samples along each side of the scene's rectangle.
 const GROUND_GRID: usize = 17;
 
+/// Meters at which the haze reaches about 63% unless the framing asks for more.
+pub const DEFAULT_VISIBILITY_M: f32 = 40_000.0;
+
+/// The share of a document's features the main cluster holds.
+const MAIN_SHARE: f64 = 0.9;
+/// The main cluster is framed only when its larger side is below this share of the whole
+/// scene's: otherwise the features outside it are not outliers.
+const MAIN_AT_MOST: f32 = 0.5;
+
+/// What a view frames (`--frame`).
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub enum FrameChoice {
+    /// Everything the scene places.
+    All,
+    /// A document's main cluster (see the module documentation); everything for an asset.
+    #[default]
+    Main,
+    /// One feature (an index into `Scene::features`) with its extent.
+    Feature(u32),
+    /// A circle on the ground, in scene meters.
+    Around { center: [f32; 2], radius: f32 },
+}
+
 /// The box a scene occupies, meters, in the scene frame (z up, as drawn: terrain
 /// exaggeration included), the ground height under its centre (where the orbit target
 /// sits) and the terrain the fly camera keeps above.
@@ -25,6 +55,10 @@ pub struct Framing {
     pub hi: [f32; 3],
     /// Ground height under the centre of the box.
     pub ground: f32,
+    /// What was asked for, and what it framed: features inside the box, and outside it.
+    pub choice: FrameChoice,
+    pub framed: usize,
+    pub outside: usize,
     terrain: Option<Arc<Terrain>>,
 }
 
@@ -42,24 +76,56 @@ impl Framing {
             lo: [lo[0], lo[1], 0.0],
             hi: [hi[0], hi[1], 0.0],
             ground: 0.0,
+            choice: FrameChoice::All,
+            framed: 0,
+            outside: 0,
             terrain: None,
         }
     }
 
-    /// The box of `scene`: its ground rectangle ([`Scene::bounds`]), from the lowest ground
-    /// under it to the top of the tallest thing standing on it (objects by their meshes in
-    /// `art`, 2 m without); heights on `terrain` as drawn.
+    /// The box of `scene` by default ([`FrameChoice::Main`]): see [`Framing::choose`].
     pub fn new(scene: &Scene, art: Option<&ArtSet>, terrain: Option<&Terrain>) -> Framing {
-        let (lo2, hi2) = scene.bounds();
+        Framing::choose(scene, art, terrain, FrameChoice::Main)
+    }
+
+    /// The box of what `choice` names in `scene`: its ground rectangle (what stands in it,
+    /// objects with their meshes' horizontal extents in `art`), from the lowest ground under
+    /// it to the top of the tallest thing standing on it (objects by their meshes in `art`,
+    /// 2 m without); heights on `terrain` as drawn. A feature index past the scene's frames
+    /// everything.
+    pub fn choose(
+        scene: &Scene,
+        art: Option<&ArtSet>,
+        terrain: Option<&Terrain>,
+        choice: FrameChoice,
+    ) -> Framing {
+        let boxes = FeatureBoxes::of(scene, art);
+        let region = match choice {
+            FrameChoice::All => None,
+            FrameChoice::Main => boxes.main_cluster(),
+            FrameChoice::Feature(i) => boxes.features.get(i as usize).copied().flatten(),
+            FrameChoice::Around { center, radius } => {
+                let r = radius.abs().max(1.0);
+                Some((
+                    [center[0] - r, center[1] - r],
+                    [center[0] + r, center[1] + r],
+                ))
+            }
+        };
+        let (lo2, hi2) = region.unwrap_or_else(|| boxes.all.unwrap_or_else(|| scene.bounds()));
+        let inside = |p: [f32; 2]| {
+            region.is_none_or(|(lo, hi)| {
+                p[0] >= lo[0] && p[0] <= hi[0] && p[1] >= lo[1] && p[1] <= hi[1]
+            })
+        };
+        let (framed, outside) = boxes.count_inside(region);
         let ground = |x: f32, y: f32| terrain.as_ref().map_or(0.0, |t| t.height_at(x, y));
         let mut lo = [lo2[0], lo2[1], f32::INFINITY];
         let mut hi = [hi2[0], hi2[1], f32::NEG_INFINITY];
-        let mut add = |p: [f32; 3]| {
-            if p.iter().all(|v| v.is_finite()) {
-                for i in 0..3 {
-                    lo[i] = lo[i].min(p[i]);
-                    hi[i] = hi[i].max(p[i]);
-                }
+        let mut add_z = |z: f32| {
+            if z.is_finite() {
+                lo[2] = lo[2].min(z);
+                hi[2] = hi[2].max(z);
             }
         };
         for i in 0..GROUND_GRID {
@@ -67,27 +133,30 @@ impl Framing {
                 let s =
                     |a: f32, b: f32, k: usize| a + (b - a) * k as f32 / (GROUND_GRID - 1) as f32;
                 let (x, y) = (s(lo2[0], hi2[0], i), s(lo2[1], hi2[1], j));
-                add([x, y, ground(x, y)]);
+                add_z(ground(x, y));
             }
         }
         let every = |n: usize| (n / MAX_SAMPLES).max(1);
         for o in scene.objects.iter().step_by(every(scene.objects.len())) {
+            if !inside(o.pos) {
+                continue;
+            }
             let z = ground(o.pos[0], o.pos[1]) + o.z_offset;
             let top = art
                 .and_then(|a| a.meshes.get(o.index))
                 .map_or(2.0, |m| m.bounds_max[1]);
-            add([o.pos[0], o.pos[1], z]);
-            add([o.pos[0], o.pos[1], z + top]);
+            add_z(z);
+            add_z(z + top);
         }
         for f in scene.facades.iter().step_by(every(scene.facades.len())) {
-            if let Some(p) = f.footprint.first() {
-                let z = ground(p[0], p[1]);
-                add([p[0], p[1], z + f.height + f.roof_height]);
+            if let Some(&p) = f.footprint.first().filter(|p| inside(**p)) {
+                add_z(ground(p[0], p[1]) + f.height + f.roof_height);
             }
         }
         for t in scene.trees.iter().step_by(every(scene.trees.len())) {
-            let z = ground(t.pos[0], t.pos[1]);
-            add([t.pos[0], t.pos[1], z + t.height.max(0.0)]);
+            if inside(t.pos) {
+                add_z(ground(t.pos[0], t.pos[1]) + t.height.max(0.0));
+            }
         }
         let c = [(lo[0] + hi[0]) * 0.5, (lo[1] + hi[1]) * 0.5];
         let g = ground(c[0], c[1]);
@@ -98,8 +167,42 @@ impl Framing {
             lo,
             hi,
             ground: if g.is_finite() { g } else { 0.0 },
+            choice: if region.is_some() {
+                choice
+            } else {
+                FrameChoice::All
+            },
+            framed,
+            outside,
             terrain: None,
         }
+    }
+
+    /// The haze's visibility for an eye at `eye` on this framing: clear (at least
+    /// [`DEFAULT_VISIBILITY_M`]) for four times the distance to the farthest framed point, so
+    /// a package spread over 20 km shows its features, not fog.
+    pub fn haze_visibility(&self, eye: Vec3) -> f32 {
+        let reach = (eye - self.center()).length() + self.radius();
+        if reach.is_finite() {
+            (4.0 * reach).max(DEFAULT_VISIBILITY_M)
+        } else {
+            DEFAULT_VISIBILITY_M
+        }
+    }
+
+    /// What was framed, for the command line: `None` when it is everything.
+    pub fn describe(&self) -> Option<String> {
+        let what = match self.choice {
+            FrameChoice::All => return None,
+            FrameChoice::Main => "the main cluster".to_string(),
+            FrameChoice::Feature(i) => format!("feature {i}"),
+            FrameChoice::Around { radius, .. } => format!("a circle of {radius:.0} m"),
+        };
+        let (w, d) = (self.hi[0] - self.lo[0], self.hi[1] - self.lo[1]);
+        Some(format!(
+            "framed {what} ({w:.0} m × {d:.0} m): {} feature(s) in it, {} outside (--frame all shows everything)",
+            self.framed, self.outside
+        ))
     }
 
     /// This framing, with the terrain [`Framing::ground_at`] reads (the fly camera keeps
@@ -149,6 +252,165 @@ impl Framing {
     /// The ground height at `(x, y)` as drawn (0 off the terrain or without one).
     pub fn ground_at(&self, x: f32, y: f32) -> f32 {
         self.terrain.as_ref().map_or(0.0, |t| t.height_at(x, y))
+    }
+}
+
+/// Each feature's ground box (what its items cover, objects with their meshes' horizontal
+/// extents), and the box of everything.
+struct FeatureBoxes {
+    features: Vec<Option<([f32; 2], [f32; 2])>>,
+    all: Option<([f32; 2], [f32; 2])>,
+}
+
+fn grow(b: &mut Option<([f32; 2], [f32; 2])>, lo: [f32; 2], hi: [f32; 2]) {
+    if !(lo.iter().chain(&hi).all(|v| v.is_finite())) {
+        return;
+    }
+    let (l, h) = b.get_or_insert((lo, hi));
+    for k in 0..2 {
+        l[k] = l[k].min(lo[k]);
+        h[k] = h[k].max(hi[k]);
+    }
+}
+
+impl FeatureBoxes {
+    fn of(scene: &Scene, art: Option<&ArtSet>) -> FeatureBoxes {
+        let mut features = vec![None; scene.features.len()];
+        let mut all = scene.extent();
+        let mut add = |feature: Option<u32>, lo: [f32; 2], hi: [f32; 2]| {
+            grow(&mut all, lo, hi);
+            if let Some(b) = feature.and_then(|f| features.get_mut(f as usize)) {
+                grow(b, lo, hi);
+            }
+        };
+        for o in &scene.objects {
+            // The mesh's footprint on the ground: its box's corners (OBJ8 x east, z south)
+            // turned by the heading (clockwise from north); a point without art.
+            let mesh = art.and_then(|a| a.meshes.get(o.index)).filter(|m| {
+                m.bounds_min
+                    .iter()
+                    .chain(&m.bounds_max)
+                    .all(|v| v.is_finite())
+            });
+            let (sin, cos) = o.heading.to_radians().sin_cos();
+            let (mut lo, mut hi) = (o.pos, o.pos);
+            if let Some(m) = mesh {
+                for x in [m.bounds_min[0], m.bounds_max[0]] {
+                    for z in [m.bounds_min[2], m.bounds_max[2]] {
+                        let (e, n) = (x.clamp(-5000.0, 5000.0), (-z).clamp(-5000.0, 5000.0));
+                        let p = [o.pos[0] + e * cos + n * sin, o.pos[1] - e * sin + n * cos];
+                        for k in 0..2 {
+                            lo[k] = lo[k].min(p[k]);
+                            hi[k] = hi[k].max(p[k]);
+                        }
+                    }
+                }
+            }
+            add(o.feature, lo, hi);
+        }
+        for f in &scene.facades {
+            for p in &f.footprint {
+                add(f.feature, *p, *p);
+            }
+        }
+        for t in &scene.trees {
+            add(t.feature, t.pos, t.pos);
+        }
+        for t in &scene.tiles {
+            for p in t.corners {
+                add(t.feature, p, p);
+            }
+        }
+        FeatureBoxes { features, all }
+    }
+
+    /// The main cluster's box, when it is much smaller than everything (see the module
+    /// documentation); `None` to frame everything.
+    fn main_cluster(&self) -> Option<([f32; 2], [f32; 2])> {
+        let boxes: Vec<([f32; 2], [f32; 2])> = self.features.iter().flatten().copied().collect();
+        let n = boxes.len();
+        let keep = (n as f64 * MAIN_SHARE).ceil() as usize;
+        if n < 3 || keep >= n {
+            return None;
+        }
+        let centre = |b: &([f32; 2], [f32; 2])| [(b.0[0] + b.1[0]) * 0.5, (b.0[1] + b.1[1]) * 0.5];
+        let centres: Vec<[f32; 2]> = boxes.iter().map(centre).collect();
+        // Indices sorted by x and by y; the ends of each order are the candidates to peel.
+        let mut by: [Vec<usize>; 2] = [(0..n).collect(), (0..n).collect()];
+        for (k, order) in by.iter_mut().enumerate() {
+            order.sort_by(|&a, &b| centres[a][k].total_cmp(&centres[b][k]));
+        }
+        let mut gone = vec![false; n];
+        let mut ends = [[0usize, n - 1], [0usize, n - 1]];
+        for _ in keep..n {
+            // Skip peeled ones at each end.
+            for k in 0..2 {
+                while gone[by[k][ends[k][0]]] {
+                    ends[k][0] += 1;
+                }
+                while gone[by[k][ends[k][1]]] {
+                    ends[k][1] -= 1;
+                }
+            }
+            let span = |k: usize, lo: usize, hi: usize| {
+                (centres[by[k][hi]][k] - centres[by[k][lo]][k]).max(0.0) + 1.0
+            };
+            // The next one in from an end (not peeled).
+            let next_in = |k: usize, from: usize, step: isize| {
+                let mut i = from as isize + step;
+                while i >= 0 && (i as usize) < n && gone[by[k][i as usize]] {
+                    i += step;
+                }
+                i.clamp(0, n as isize - 1) as usize
+            };
+            let mut best: Option<(f32, usize)> = None;
+            for k in 0..2 {
+                for (side, step) in [(0usize, 1isize), (1, -1)] {
+                    let cand = by[k][ends[k][side]];
+                    let mut e = ends;
+                    e[k][side] = next_in(k, ends[k][side], step);
+                    // Peeling it may also move the other axis's end.
+                    let o = 1 - k;
+                    for s2 in 0..2 {
+                        if by[o][e[o][s2]] == cand {
+                            e[o][s2] = next_in(o, e[o][s2], if s2 == 0 { 1 } else { -1 });
+                        }
+                    }
+                    let area = span(0, e[0][0], e[0][1]) * span(1, e[1][0], e[1][1]);
+                    if best.is_none_or(|(a, _)| area < a) {
+                        best = Some((area, cand));
+                    }
+                }
+            }
+            let Some((_, out)) = best else { break };
+            gone[out] = true;
+        }
+        let mut kept = None;
+        for (b, _) in boxes.iter().zip(&gone).filter(|(_, g)| !**g) {
+            grow(&mut kept, b.0, b.1);
+        }
+        let (klo, khi) = kept?;
+        let (alo, ahi) = self.all?;
+        let side = |lo: [f32; 2], hi: [f32; 2]| (hi[0] - lo[0]).max(hi[1] - lo[1]);
+        (side(klo, khi) < MAIN_AT_MOST * side(alo, ahi)).then_some((klo, khi))
+    }
+
+    /// Features whose box's centre lies in `region` and outside it (all inside for none).
+    fn count_inside(&self, region: Option<([f32; 2], [f32; 2])>) -> (usize, usize) {
+        let placed = self.features.iter().flatten();
+        let Some((lo, hi)) = region else {
+            return (placed.count(), 0);
+        };
+        let (mut inside, mut outside) = (0, 0);
+        for b in placed {
+            let c = [(b.0[0] + b.1[0]) * 0.5, (b.0[1] + b.1[1]) * 0.5];
+            if c[0] >= lo[0] && c[0] <= hi[0] && c[1] >= lo[1] && c[1] <= hi[1] {
+                inside += 1;
+            } else {
+                outside += 1;
+            }
+        }
+        (inside, outside)
     }
 }
 
@@ -221,5 +483,54 @@ mod tests {
             .eye()
             .length();
         assert!(near < 25.0 && wide > 5.0 * near, "{near} {wide}");
+    }
+
+    /// `n` objects of one feature each on a line `step` m apart, then `far` ones at 10 km.
+    fn features(n: usize, step: f32, far: usize) -> Scene {
+        let mut s = Scene::default();
+        let mut put = |x: f32| {
+            let k = s.features.len() as u32;
+            s.features.push(crate::scene::FeatureInfo::new(
+                String::new(),
+                String::new(),
+                crate::scene::FeatureKind::Obj,
+                0,
+            ));
+            s.objects.push(ObjectInstance {
+                pos: [x, 0.0],
+                feature: Some(k),
+                ..ObjectInstance::default()
+            });
+        };
+        for k in 0..n {
+            put(k as f32 * step);
+        }
+        for k in 0..far {
+            put(10_000.0 + k as f32 * 100.0);
+        }
+        s
+    }
+
+    #[test]
+    fn outliers_are_left_out_and_a_compact_scene_is_framed_whole() {
+        let f = Framing::new(&features(30, 10.0, 3), None, None);
+        assert_eq!(f.choice, FrameChoice::Main);
+        assert_eq!((f.framed, f.outside), (30, 3));
+        assert!(f.hi[0] < 300.0, "{f:?}");
+        // Ten features evenly spread: the few outside a 90% box are no outliers.
+        let f = Framing::new(&features(10, 10.0, 0), None, None);
+        assert_eq!(f.choice, FrameChoice::All);
+        assert_eq!((f.framed, f.outside), (10, 0));
+        assert!(f.describe().is_none());
+        // One feature, or a circle, on request.
+        let s = features(30, 10.0, 3);
+        let f = Framing::choose(&s, None, None, FrameChoice::Feature(31));
+        assert!(f.lo[0] > 9_000.0 && f.framed == 1, "{f:?}");
+        let around = FrameChoice::Around {
+            center: [0.0, 0.0],
+            radius: 25.0,
+        };
+        let f = Framing::choose(&s, None, None, around);
+        assert_eq!((f.lo[0], f.hi[0], f.framed), (-25.0, 25.0, 3));
     }
 }

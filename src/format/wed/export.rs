@@ -36,13 +36,29 @@
 //! (`pick_walls`), and the exporter's order across show levels (features come back in
 //! hierarchy order).
 
-use std::collections::HashSet;
+use std::collections::{BTreeMap, HashSet};
 use std::path::Path;
 
 use super::{WedData, WedFeature, WedObject, WedProject};
 use crate::diag::Diagnostic;
 
-/// Classes WED's exporter writes that agview does not: reported once each, then skipped.
+/// Airport classes WED writes to `apt.dat`, which agview does not draw yet: counted in the
+/// note, then skipped.
+const SKIPPED_AIRPORT: &[&str] = &[
+    "WED_Runway",
+    "WED_Taxiway",
+    "WED_Helipad",
+    "WED_AirportChain",
+    "WED_LightFixture",
+    "WED_AirportSign",
+    "WED_Windsock",
+    "WED_RampPosition",
+    "WED_TruckParkingLocation",
+    "WED_TruckDestination",
+];
+
+/// Classes WED's exporter writes to the DSF that agview does not: counted in the note, then
+/// skipped.
 const SKIPPED_EXPORTS: &[&str] = &[
     "WED_StringPlacement",
     "WED_LinePlacement",
@@ -65,10 +81,26 @@ pub fn export(
         warnings,
         out: Vec::new(),
         visited: HashSet::new(),
-        skipped_classes: HashSet::new(),
+        skipped: BTreeMap::new(),
     };
     for root in project.roots() {
         ex.visit(root.id);
+    }
+    if let Some(&(_, line, col)) = ex.skipped.values().min_by_key(|v| (v.1, v.2)) {
+        let list: Vec<String> = ex
+            .skipped
+            .iter()
+            .map(|(class, (n, ..))| format!("{n} {class}"))
+            .collect();
+        ex.warnings.push(Diagnostic::warning_at(
+            path,
+            line,
+            col,
+            format!(
+                "note: skipped what agview does not draw yet: {}",
+                list.join(", ")
+            ),
+        ));
     }
     ex.out
 }
@@ -79,7 +111,8 @@ struct Exporter<'a, 'w> {
     warnings: &'w mut Vec<Diagnostic>,
     out: Vec<WedFeature>,
     visited: HashSet<u64>,
-    skipped_classes: HashSet<&'a str>,
+    /// What was skipped, by class: how many, and where the first is.
+    skipped: BTreeMap<&'a str, (usize, u32, u32)>,
 }
 
 /// One node of a ring: (lon, lat), and whether the side starting at it spawns tiles.
@@ -197,13 +230,11 @@ impl<'a> Exporter<'a, '_> {
             }
             WedData::Other => {
                 let class = obj.class.as_str();
-                if SKIPPED_EXPORTS.contains(&class) && self.skipped_classes.insert(class) {
-                    self.warnings.push(Diagnostic::warning_at(
-                        self.path,
-                        obj.line,
-                        obj.col,
-                        format!("{class} is written by WED's DSF export but not read by agview: skipped"),
-                    ));
+                if SKIPPED_EXPORTS.contains(&class) || SKIPPED_AIRPORT.contains(&class) {
+                    self.skipped
+                        .entry(class)
+                        .or_insert((0, obj.line, obj.col))
+                        .0 += 1;
                 }
             }
             WedData::Ring
