@@ -423,7 +423,7 @@ fn render_command(
     for w in doc.loaded.warning_lines() {
         eprintln!("{w}");
     }
-    let art = agview::document::load_document_art(&mut doc);
+    let art = agview::document::load_document_art_with(&mut doc, &render.headless_art());
     let screened_on = doc.terrain.take();
     let scene = &doc.loaded.scene;
     print_diags(&art.warnings, false);

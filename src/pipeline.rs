@@ -228,3 +228,8 @@ fn resolve_refs(
 pub fn load_art(scene: &Scene) -> ArtSet {
     crate::art::load_art_set(scene)
 }
+
+/// [`load_art`] with art options (a texture size cap).
+pub fn load_art_with(scene: &Scene, opts: &crate::art::ArtOptions) -> ArtSet {
+    crate::art::load_art_set_with(scene, opts)
+}

@@ -497,34 +497,7 @@ fn in_form_of(file: &Path, dir: &Path) -> PathBuf {
 /// `root/name` matched component by component ignoring case (as WED's
 /// `FILE_case_correct` does), when it exists only that way.
 pub fn case_insensitive(root: &Path, name: &str) -> Option<PathBuf> {
-    let mut cur = root.to_path_buf();
-    for comp in Path::new(name).components() {
-        use std::path::Component;
-        match comp {
-            Component::Normal(part) => {
-                let next = cur.join(part);
-                if next.exists() {
-                    cur = next;
-                    continue;
-                }
-                let want = part.to_string_lossy().to_lowercase();
-                let dir = if cur.as_os_str().is_empty() {
-                    Path::new(".")
-                } else {
-                    cur.as_path()
-                };
-                let hit = std::fs::read_dir(dir)
-                    .ok()?
-                    .flatten()
-                    .find(|e| e.file_name().to_string_lossy().to_lowercase() == want)?;
-                cur.push(hit.file_name());
-            }
-            Component::ParentDir => cur.push(".."),
-            _ => {}
-        }
-    }
-    let cur = normalize(&cur);
-    cur.is_file().then_some(cur)
+    crate::format::find_ignoring_case(&normalize(&root.join(name))).map(|p| normalize(&p))
 }
 
 /// Removes `.` and `name/..` pairs without touching the file system, so messages show the

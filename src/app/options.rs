@@ -39,6 +39,9 @@ pub enum CameraSpec {
     Free([f32; 5]),
 }
 
+/// The default texture cap of headless renders (`--max-texture-size`).
+pub const HEADLESS_MAX_TEXTURE: u32 = 2048;
+
 /// `--frame`: what `orbit` and `top` frame.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum FrameSpec {
@@ -196,6 +199,11 @@ pub struct RenderArgs {
     /// feature index, or LON,LAT,RADIUS (degrees and meters). Ignored with X,Y,Z,YAW,PITCH.
     #[arg(long, value_name = "all|main|FEATURE|LON,LAT,RADIUS", value_parser = |s: &str| s.parse::<FrameSpec>(), allow_hyphen_values = true)]
     pub frame: Option<FrameSpec>,
+    /// Largest texture side kept, in pixels: bigger textures lose their top mip levels (the
+    /// DDS's own smaller levels where it has them). `render` and `sweep` default to 2048;
+    /// the window keeps the adapter's limit unless given.
+    #[arg(long, value_name = "PX", value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_texture_size: Option<u32>,
 }
 
 impl Default for RenderArgs {
@@ -212,6 +220,7 @@ impl Default for RenderArgs {
             sun: Sun::NOON,
             shadows: true,
             frame: None,
+            max_texture_size: None,
         }
     }
 }
@@ -265,6 +274,21 @@ impl RenderArgs {
             shadows: self.shadows,
             visibility_m,
             ..FrameParams::default()
+        }
+    }
+
+    /// How a headless render loads art: textures capped at `--max-texture-size`, 2048 by
+    /// default (a package of 4096² textures otherwise takes gigabytes to render a frame).
+    pub fn headless_art(&self) -> crate::art::ArtOptions {
+        crate::art::ArtOptions {
+            max_texture_side: Some(self.max_texture_size.unwrap_or(HEADLESS_MAX_TEXTURE)),
+        }
+    }
+
+    /// How the window loads art: textures capped only when `--max-texture-size` is given.
+    pub fn window_art(&self) -> crate::art::ArtOptions {
+        crate::art::ArtOptions {
+            max_texture_side: self.max_texture_size,
         }
     }
 

@@ -308,7 +308,10 @@ fn load_one(
             let art = match cache.as_ref().filter(|c| c.fresh_for(&key)) {
                 Some(c) => c.art.clone(),
                 None => {
-                    let a = Arc::new(document::load_document_art(&mut view));
+                    let a = Arc::new(document::load_document_art_with(
+                        &mut view,
+                        &j.render.window_art(),
+                    ));
                     let mut files = art_files(&a);
                     files.extend(view.atlas.files().map(PathBuf::from));
                     *cache = Some(ArtCache {

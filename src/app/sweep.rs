@@ -275,7 +275,7 @@ pub fn run(args: &SweepArgs) -> anyhow::Result<ExitCode> {
             match opened.layout(input) {
                 Ok(scene) => {
                     let art = art.get_or_insert_with(|| {
-                        let a = crate::pipeline::load_art(&scene);
+                        let a = crate::pipeline::load_art_with(&scene, &args.render.headless_art());
                         cells.suspend(|| {
                             for w in &a.warnings {
                                 eprintln!("{w}");

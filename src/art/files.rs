@@ -2,41 +2,14 @@
 //! matched case-insensitively, as packages made on Windows and macOS need), and how a
 //! reader's error becomes a warning: the art is replaced, the scene still draws.
 
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 
 use crate::diag::{Diagnostic, Severity};
 
 /// `path` if it exists, else the same path matched case-insensitively component by
 /// component; `None` when neither exists.
 pub fn find_file(path: &Path) -> Option<PathBuf> {
-    if path.is_file() {
-        return Some(path.to_path_buf());
-    }
-    let mut cur = PathBuf::new();
-    for comp in path.components() {
-        match comp {
-            Component::Normal(name) => {
-                let next = cur.join(name);
-                if next.exists() {
-                    cur = next;
-                    continue;
-                }
-                let dir = if cur.as_os_str().is_empty() {
-                    Path::new(".")
-                } else {
-                    cur.as_path()
-                };
-                let want = name.to_string_lossy().to_lowercase();
-                let found = std::fs::read_dir(dir)
-                    .ok()?
-                    .flatten()
-                    .find(|e| e.file_name().to_string_lossy().to_lowercase() == want)?;
-                cur.push(found.file_name());
-            }
-            other => cur.push(other.as_os_str()),
-        }
-    }
-    cur.is_file().then_some(cur)
+    crate::format::find_ignoring_case(path)
 }
 
 /// Reads a whole file, or a warning naming it.

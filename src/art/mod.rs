@@ -43,8 +43,8 @@ pub use facade::{
 pub use files::find_file;
 pub use forest::{load_forest, ForestArt, TreeArt};
 pub use image::{
-    decode_bc, decode_image, load_image, mip_chain, rgba8_mips, BcFormat, ImageData, ImagePixels,
-    ImagePool,
+    cap_side, decode_bc, decode_image, load_image, mip_chain, rgba8_mips, BcFormat, ImageData,
+    ImagePixels, ImagePool,
 };
 pub use mesh::{
     default_light_look, load_lights_txt, load_mesh, load_mesh_with, DrapedArt, DrawState, LightArt,
@@ -76,7 +76,20 @@ pub struct ArtSet {
 /// Loads everything `scene` names. Each [`ArtRef`] is loaded from its `resolved` path, or
 /// from its `name` when it was not resolved.
 pub fn load_art_set(scene: &Scene) -> ArtSet {
-    let mut pool = ImagePool::new();
+    load_art_set_with(scene, &ArtOptions::default())
+}
+
+/// How art is loaded, beyond what the scene names.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ArtOptions {
+    /// Textures keep no mip level with a side over this ([`image::cap_side`]); `None`:
+    /// every level of the file (the adapter's limit applies when uploading).
+    pub max_texture_side: Option<u32>,
+}
+
+/// [`load_art_set`] with `opts`.
+pub fn load_art_set_with(scene: &Scene, opts: &ArtOptions) -> ArtSet {
+    let mut pool = ImagePool::capped(opts.max_texture_side);
     let mut warnings = Vec::new();
     // An unresolved reference was reported where it is named; it is drawn as a placeholder
     // and never opened relative to the working directory.

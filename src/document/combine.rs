@@ -565,8 +565,14 @@ fn forest_index(out: &mut Scene, f: &ArtRef) -> u32 {
 /// Loads the art of a document: [`pipeline::load_art`], plus the tile atlas when the scene has
 /// one (its textures are read on other threads meanwhile).
 pub fn load_document_art(view: &mut Document) -> ArtSet {
+    load_document_art_with(view, &crate::art::ArtOptions::default())
+}
+
+/// [`load_document_art`] with art options (a texture size cap, which the atlas's slots
+/// keep too).
+pub fn load_document_art_with(view: &mut Document, opts: &crate::art::ArtOptions) -> ArtSet {
     if view.atlas.is_empty() {
-        return pipeline::load_art(&view.loaded.scene);
+        return pipeline::load_art_with(&view.loaded.scene, opts);
     }
     let scene = &mut view.loaded.scene;
     let tt = scene.tile_texture.take();
@@ -587,12 +593,16 @@ pub fn load_document_art(view: &mut Document) -> ArtSet {
                     s.spawn(move || {
                         let mut w = Vec::new();
                         let img = crate::art::load_image(Path::new(p), &mut w);
+                        let img = match opts.max_texture_side {
+                            Some(m) => crate::art::cap_side(img, m),
+                            None => img,
+                        };
                         (img, w)
                     })
                 })
             })
             .collect();
-        let art = pipeline::load_art(scene_ref);
+        let art = pipeline::load_art_with(scene_ref, opts);
         let sources: Vec<Option<(ImageData, Vec<Diagnostic>)>> = loads
             .into_iter()
             .zip(&wanted)

@@ -37,7 +37,9 @@ use crate::scene::{FeatureInfo, FeatureKind, GeoFrame, Scene, SceneKind, SlopeDr
 use crate::terrain::Terrain;
 
 pub use asset::OpenedAsset;
-pub use combine::{atlas_image, combine, combine_with, load_document_art, TileAtlas};
+pub use combine::{
+    atlas_image, combine, combine_with, load_document_art, load_document_art_with, TileAtlas,
+};
 pub use features::{DocFeature, Geometry};
 
 /// The file name WED gives a project.

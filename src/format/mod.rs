@@ -15,7 +15,7 @@ pub mod obj8;
 pub mod text;
 pub mod wed;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
@@ -80,6 +80,41 @@ pub fn is_dsf_text(head: &[u8]) -> bool {
     matches!(words.next(), Some("A" | "I"))
         && words.next() == Some("800")
         && words.next() == Some("DSF2TEXT")
+}
+
+/// `path` matched component by component ignoring case (as WED's `FILE_case_correct`
+/// does on Linux and macOS), when it exists only that way; `None` when it does not exist
+/// either way. An exact match is returned as it is.
+pub fn find_ignoring_case(path: &Path) -> Option<PathBuf> {
+    use std::path::Component;
+    if path.is_file() {
+        return Some(path.to_path_buf());
+    }
+    let mut cur = PathBuf::new();
+    for comp in path.components() {
+        match comp {
+            Component::Normal(name) => {
+                let next = cur.join(name);
+                if next.exists() {
+                    cur = next;
+                    continue;
+                }
+                let dir = if cur.as_os_str().is_empty() {
+                    Path::new(".")
+                } else {
+                    cur.as_path()
+                };
+                let want = name.to_string_lossy().to_lowercase();
+                let found = std::fs::read_dir(dir)
+                    .ok()?
+                    .flatten()
+                    .find(|e| e.file_name().to_string_lossy().to_lowercase() == want)?;
+                cur.push(found.file_name());
+            }
+            other => cur.push(other.as_os_str()),
+        }
+    }
+    cur.is_file().then_some(cur)
 }
 
 /// Reads a whole file, refusing ones too large to be an asset.

@@ -52,7 +52,26 @@ fn bc_level_len(format: BcFormat, w: u32, h: u32) -> usize {
 /// Uploads one image of the art set. Bad data (wrong lengths, zero sizes) gives a
 /// checkerboard and a warning, never a panic. With an alpha `cutoff` (the image is
 /// alpha-tested there), its RGBA8 mips keep the coverage of mip 0 ([`preserve_coverage`]).
+/// Above this many bytes, a texture's staged copy is flushed to the GPU (and its staging
+/// memory given back) before the next texture is staged: a package of large textures
+/// otherwise holds a second copy of every one of them until the scene's first submit.
+const FLUSH_BYTES: u64 = 4 << 20;
+
 pub(crate) fn upload_image(
+    ctx: &GpuContext,
+    img: &ImageData,
+    cutoff: Option<f32>,
+    warnings: &mut Vec<String>,
+) -> GpuTexture {
+    let t = upload_image_staged(ctx, img, cutoff, warnings);
+    if t.bytes > FLUSH_BYTES {
+        ctx.queue.submit(std::iter::empty());
+        let _ = ctx.device.poll(wgpu::PollType::wait_indefinitely());
+    }
+    t
+}
+
+fn upload_image_staged(
     ctx: &GpuContext,
     img: &ImageData,
     cutoff: Option<f32>,

@@ -108,6 +108,8 @@ impl ImageData {
 pub struct ImagePool {
     images: Vec<ImageData>,
     by_path: HashMap<PathBuf, usize>,
+    /// The largest side kept ([`cap_side`]); `None`: every level of the file.
+    max_side: Option<u32>,
 }
 
 impl ImagePool {
@@ -115,13 +117,27 @@ impl ImagePool {
         Self::default()
     }
 
+    /// A pool that keeps no level with a side over `max_side` ([`cap_side`]).
+    pub fn capped(max_side: Option<u32>) -> Self {
+        ImagePool {
+            max_side,
+            ..Self::default()
+        }
+    }
+
     /// The index of the image at `path`, loading it (or a checkerboard) the first time.
+    /// Images are decoded one at a time, and a capped pool drops the levels it does not
+    /// keep before the next is decoded.
     pub fn load(&mut self, path: &Path, warnings: &mut Vec<Diagnostic>) -> usize {
         if let Some(&i) = self.by_path.get(path) {
             return i;
         }
         let i = self.images.len();
-        self.images.push(load_image(path, warnings));
+        let img = load_image(path, warnings);
+        self.images.push(match self.max_side {
+            Some(m) => cap_side(img, m),
+            None => img,
+        });
         self.by_path.insert(path.to_path_buf(), i);
         i
     }
@@ -239,6 +255,60 @@ fn decode_png(path: &Path, bytes: &[u8]) -> Result<ImageData, Diagnostic> {
         pixels: ImagePixels::Rgba8(mip_chain(rgba, w, h)),
         missing: false,
     })
+}
+
+/// `img` without the mip levels that have a side over `max_side` (at least 1): the same
+/// picture at a lower resolution. A block-compressed image keeps the file's own smaller
+/// levels; one whose file has none small enough is expanded and averaged down. An image
+/// already small enough comes back as it was.
+pub fn cap_side(img: ImageData, max_side: u32) -> ImageData {
+    let max_side = max_side.max(1);
+    if img.width.max(img.height) <= max_side {
+        return img;
+    }
+    // How many levels to drop, and the size after.
+    let (mut w, mut h, mut drop) = (img.width, img.height, 0usize);
+    while w.max(h) > max_side {
+        w = (w / 2).max(1);
+        h = (h / 2).max(1);
+        drop += 1;
+    }
+    let ImageData {
+        name,
+        width,
+        height,
+        pixels,
+        missing,
+    } = img;
+    let pixels = match pixels {
+        ImagePixels::Rgba8(levels) if levels.len() > drop => {
+            ImagePixels::Rgba8(levels.into_iter().skip(drop).collect())
+        }
+        // A BC level must be whole blocks: keep the file's smaller levels while they are.
+        ImagePixels::Bc(format, levels) if levels.len() > drop && w % 4 == 0 && h % 4 == 0 => {
+            ImagePixels::Bc(format, levels.into_iter().skip(drop).collect())
+        }
+        other => {
+            // Too few levels in the file: average the top level down.
+            let top = ImageData {
+                name: String::new(),
+                width,
+                height,
+                pixels: other,
+                missing,
+            };
+            let rgba = rgba8_mips(&top).into_iter().next().unwrap_or_default();
+            let chain = mip_chain(rgba, width, height);
+            ImagePixels::Rgba8(chain.into_iter().skip(drop).collect())
+        }
+    };
+    ImageData {
+        name,
+        width: w,
+        height: h,
+        pixels,
+        missing,
+    }
 }
 
 /// The RGBA8 mips of any image (block-compressed ones expanded with [`decode_bc`]).
@@ -436,5 +506,47 @@ mod tests {
                 let _ = decode_image(Path::new("x"), &bytes[..end], &mut w);
             }
         }
+    }
+
+    #[test]
+    fn capped_images_drop_their_top_levels() {
+        // RGBA8 64 × 32 with its chain: capped at 16, the chain from 16 × 8 on.
+        let red = [200u8, 10, 10, 255].repeat(64 * 32);
+        let img = ImageData {
+            name: "r".into(),
+            width: 64,
+            height: 32,
+            pixels: ImagePixels::Rgba8(mip_chain(red, 64, 32)),
+            missing: false,
+        };
+        let c = cap_side(img.clone(), 16);
+        assert_eq!((c.width, c.height), (16, 8));
+        let ImagePixels::Rgba8(l) = &c.pixels else {
+            panic!()
+        };
+        assert_eq!(l.len(), 5);
+        assert_eq!(l[0].len(), 16 * 8 * 4);
+        assert_eq!(&l[0][..4], &[200, 10, 10, 255]);
+        // Small enough already: unchanged.
+        assert_eq!(cap_side(img.clone(), 64), img);
+        // BC1 16 × 16 with its own mips keeps them; without, it is averaged down to RGBA8.
+        let block = bc1_block(0xF800, 0x001F, 0);
+        let level = |w: u32, h: u32| block.repeat((w.div_ceil(4) * h.div_ceil(4)) as usize);
+        let bc = |levels: Vec<Vec<u8>>| ImageData {
+            name: "b".into(),
+            width: 16,
+            height: 16,
+            pixels: ImagePixels::Bc(BcFormat::Bc1, levels),
+            missing: false,
+        };
+        let with_mips = cap_side(bc(vec![level(16, 16), level(8, 8), level(4, 4)]), 8);
+        assert_eq!((with_mips.width, with_mips.height), (8, 8));
+        assert!(matches!(&with_mips.pixels, ImagePixels::Bc(_, l) if l.len() == 2));
+        let without = cap_side(bc(vec![level(16, 16)]), 8);
+        assert_eq!((without.width, without.height), (8, 8));
+        let ImagePixels::Rgba8(l) = &without.pixels else {
+            panic!()
+        };
+        assert_eq!(&l[0][..4], &[255, 0, 0, 255]);
     }
 }
