@@ -2,6 +2,10 @@
 
 use super::*;
 
+/// How far (m) a fill tree stays from the end of its free run (a tile's or the polygon's
+/// edge).
+const EDGE_CLEAR: f32 = 0.01;
+
 /// A placed tile as the fill's scanlines meet it.
 struct Span {
     /// The tile's least and greatest `y`.
@@ -159,7 +163,9 @@ pub(super) fn fill(
                 next_ix = ix + 1;
                 let mut tree_rng = row_rng.fork(ix as u64);
                 let x = lo[0] + (ix as f32 + shift + tree_rng.f32() * 0.8 - 0.4) * sp[0];
-                if x <= f[0] || x >= f[1] {
+                // A centimetre clear of the runs' ends: a tree exactly on a tile's edge
+                // (to float rounding) would stand on the tile.
+                if x <= f[0] + EDGE_CLEAR || x >= f[1] - EDGE_CLEAR {
                     continue;
                 }
                 scene.trees.push(TreeInstance {

@@ -1374,6 +1374,17 @@ fn stop_points_near_a_turned_tile_corner_are_seen() {
     check_spec(&ag, &inp, &d);
 }
 
+#[test]
+fn fill_trees_stay_off_tiles_on_a_generated_polygon() {
+    // Found by the property test (stop 22's CI run): a fill tree 0.1 mm inside a tile's
+    // edge, where the fill's scanline and the tile's quad rounded differently.
+    let ag = asset(ASSET);
+    let seed = 5101624474791752707;
+    let inp = input(polygon(2, 584, seed), 1, seed);
+    let d = go(&ag, &inp);
+    check_spec(&ag, &inp, &d);
+}
+
 proptest! {
     // Failures are not written to proptest-regressions/ (outside this module); a case found
     // becomes a named test above.
