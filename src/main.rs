@@ -441,6 +441,22 @@ fn render_command(
         eprintln!("{what}");
     }
     let params = render.frame_params(&framing);
+    let all = agview::render::Framing::choose(
+        scene,
+        Some(&art),
+        Some(&terrain),
+        agview::render::FrameChoice::All,
+    );
+    if !scene.is_empty()
+        && !params
+            .camera
+            .sees_box(all.lo, all.hi, width as f32 / height.max(1) as f32)
+    {
+        eprintln!(
+            "agview: warning: the camera sees none of the scene (it lies within {:.0}..{:.0} m east, {:.0}..{:.0} m north); try --camera orbit or --frame all",
+            all.lo[0], all.hi[0], all.lo[1], all.hi[1]
+        );
+    }
     let headless = agview::render::Headless::new()?;
     let mut gpu = headless.upload(scene, &art, &terrain)?;
     gpu.prepare_overlays(&headless.ctx, scene, params.overlays);

@@ -171,6 +171,24 @@ impl Camera {
         }
     }
 
+    /// Whether any of the box `lo..hi` (world meters) can be in an image of this aspect:
+    /// false when all of its corners lie behind the eye or beyond one side of the view.
+    pub fn sees_box(&self, lo: [f32; 3], hi: [f32; 3], aspect: f32) -> bool {
+        let vp = self.view_proj(aspect);
+        let corners: Vec<glam::Vec4> = (0..8)
+            .map(|k| {
+                let pick = |i: usize| if k >> i & 1 == 0 { lo[i] } else { hi[i] };
+                vp * glam::Vec4::new(pick(0), pick(1), pick(2), 1.0)
+            })
+            .collect();
+        let all = |f: &dyn Fn(&glam::Vec4) -> bool| corners.iter().all(f);
+        !(all(&|c| c.w <= 0.0)
+            || all(&|c| c.x > c.w)
+            || all(&|c| c.x < -c.w)
+            || all(&|c| c.y > c.w)
+            || all(&|c| c.y < -c.w))
+    }
+
     /// Distance of the near plane: a hundredth of the orbit distance, within 0.1..10 m.
     pub fn near(&self) -> f32 {
         match *self {
@@ -262,5 +280,16 @@ mod tests {
         assert!(Camera::free(0.0, 0.0, 50.0, 0.0, 90.0)
             .view_proj(1.0)
             .is_finite());
+    }
+
+    #[test]
+    fn a_camera_looking_away_sees_no_box() {
+        let (lo, hi) = ([-10.0, -10.0, 0.0], [10.0, 10.0, 5.0]);
+        // From the south, looking north at it; then looking south, away from it.
+        let toward = Camera::free(0.0, -100.0, 10.0, 0.0, 5.0);
+        let away = Camera::free(0.0, -100.0, 10.0, 180.0, 5.0);
+        assert!(toward.sees_box(lo, hi, 16.0 / 9.0));
+        assert!(!away.sees_box(lo, hi, 16.0 / 9.0));
+        assert!(Camera::orbit([0.0; 3], 50.0, 45.0, 35.0).sees_box(lo, hi, 1.0));
     }
 }
