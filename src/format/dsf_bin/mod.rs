@@ -307,13 +307,26 @@ pub(crate) struct Atom<'a> {
 
 impl Atom<'_> {
     fn name(&self) -> String {
-        String::from_utf8_lossy(&self.id).into_owned()
+        printable(&self.id)
     }
 
     /// Offset in the file of the first byte of the contents.
     fn body_start(&self) -> usize {
         self.start + 8
     }
+}
+
+/// Bytes of a binary file as messages show them: printable ASCII as it is, every other
+/// byte as `\xNN` (an atom id read from a damaged file can be anything).
+pub(crate) fn printable(bytes: &[u8]) -> String {
+    bytes
+        .iter()
+        .map(|&b| match b {
+            b'\\' => "\\\\".to_string(),
+            0x20..=0x7E => (b as char).to_string(),
+            _ => format!("\\x{b:02X}"),
+        })
+        .collect()
 }
 
 /// The atom id as the text spelling (`HEAD`): the int32 is stored little-endian, so the bytes
@@ -350,7 +363,7 @@ fn atoms<'a>(
         let h = &span[pos..pos + 8];
         let id = atom_id([h[0], h[1], h[2], h[3]]);
         let size = u32::from_le_bytes([h[4], h[5], h[6], h[7]]) as usize;
-        let name = String::from_utf8_lossy(&id).into_owned();
+        let name = printable(&id);
         if size < 8 {
             warnings.push(Diagnostic::error_offset(
                 path,
@@ -627,7 +640,7 @@ fn parse_source<'a>(
         let id = atom_id([h[0], h[1], h[2], h[3]]);
         let size = u32::from_le_bytes([h[4], h[5], h[6], h[7]]) as usize;
         drop(h);
-        let name = String::from_utf8_lossy(&id).into_owned();
+        let name = printable(&id);
         if size < 8 {
             warnings.push(Diagnostic::error_offset(
                 path,

@@ -950,3 +950,9 @@ fn json_shows_polygons_with_decoded_windings() {
     assert_eq!(v["md5"], "match");
     assert_eq!(v["command_counts"][0][0], "POOL_SELECT");
 }
+
+#[test]
+fn atom_ids_print_their_odd_bytes_as_escapes() {
+    assert_eq!(printable(b"HEAD"), "HEAD");
+    assert_eq!(printable(&[b'P', 0x00, 0xE9, b'\\']), "P\\x00\\xE9\\\\");
+}
