@@ -59,10 +59,7 @@ pub fn check_paths_with(paths: &[PathBuf], opts: &CheckOptions) -> CheckReport {
     };
     // Absolute paths, as a document's load uses: a file checked on its own and again as part
     // of a document is then named alike, and each message is said once.
-    let paths: Vec<PathBuf> = paths
-        .iter()
-        .map(|p| crate::resolve::normalize(&std::path::absolute(p).unwrap_or_else(|_| p.clone())))
-        .collect();
+    let paths: Vec<PathBuf> = paths.iter().map(|p| crate::resolve::absolute(p)).collect();
     let paths = &paths;
     let mut total = 0;
     let mut count = |more: usize, done: usize| {

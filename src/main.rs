@@ -441,20 +441,13 @@ fn render_command(
         eprintln!("{what}");
     }
     let params = render.frame_params(&framing);
-    let all = agview::render::Framing::choose(
-        scene,
-        Some(&art),
-        Some(&terrain),
-        agview::render::FrameChoice::All,
-    );
-    if !scene.is_empty()
-        && !params
-            .camera
-            .sees_box(all.lo, all.hi, width as f32 / height.max(1) as f32)
-    {
+    let (lo, hi) = framing.whole;
+    let (lo, hi) = ([lo[0], lo[1], framing.lo[2]], [hi[0], hi[1], framing.hi[2]]);
+    let aspect = width as f32 / height.max(1) as f32;
+    if !scene.is_empty() && !params.camera.sees_box(lo, hi, aspect) {
         eprintln!(
             "agview: warning: the camera sees none of the scene (it lies within {:.0}..{:.0} m east, {:.0}..{:.0} m north); try --camera orbit or --frame all",
-            all.lo[0], all.hi[0], all.lo[1], all.hi[1]
+            lo[0], hi[0], lo[1], hi[1]
         );
     }
     let headless = agview::render::Headless::new()?;

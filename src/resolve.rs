@@ -471,8 +471,9 @@ fn nearest_library_folder(file: &Path) -> Option<PathBuf> {
     Some(in_form_of(file, found))
 }
 
-/// `path` made absolute (against the working directory) and normalised.
-fn absolute(path: &Path) -> PathBuf {
+/// `path` made absolute (against the working directory) and normalised: how a document,
+/// and every path `check` is given, is read, so output is the same from any folder.
+pub fn absolute(path: &Path) -> PathBuf {
     normalize(&std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf()))
 }
 

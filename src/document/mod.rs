@@ -130,10 +130,15 @@ pub fn is_document(kind: Option<FileKind>) -> bool {
 /// True when `path` is a document: a folder (its `earth.wed.xml`), or a file whose first
 /// bytes or name say DSF text, binary DSF or WED project.
 pub fn is_document_path(path: &Path) -> bool {
+    use std::io::Read;
     if path.is_dir() {
         return true;
     }
-    let head = std::fs::read(path).unwrap_or_default();
+    // The kind shows in the first bytes; a DSF may be hundreds of megabytes.
+    let mut head = Vec::new();
+    if let Ok(f) = std::fs::File::open(path) {
+        let _ = f.take(4096).read_to_end(&mut head);
+    }
     is_document(FileKind::detect(path, &head))
 }
 
@@ -155,7 +160,7 @@ pub fn load_with(
     // A document is read from its absolute path, so what it resolves, and every path it
     // prints, is the same from any working directory.
     let path = if is_document(kind) {
-        crate::resolve::normalize(&std::path::absolute(&path).unwrap_or(path))
+        crate::resolve::absolute(&path)
     } else {
         path
     };
@@ -368,6 +373,10 @@ fn load_features(
         infos.push(info);
     }
     if feats.is_empty() {
+        // A document that could not be read (a truncated DSF) stays an error.
+        if let Some(first) = diags.iter().find(|d| d.is_error()) {
+            return Err(first.clone());
+        }
         // A valid document of orthophotos, lines or an airport alone: nothing is wrong.
         diags.push(Diagnostic::warning_file(
             path,

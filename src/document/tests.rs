@@ -903,3 +903,29 @@ fn slope_is_measured_along_the_points_heading() {
     let _ = std::fs::remove_dir_all(&root);
     let _ = std::fs::remove_dir_all(&root2);
 }
+
+#[test]
+fn a_document_that_cannot_be_read_stays_an_error() {
+    // A truncated binary DSF places nothing because it could not be read: an error, not
+    // the note an empty but valid document gets.
+    use crate::format::dsf_bin::write::DsfToWrite;
+    let dir = std::env::temp_dir().join(format!("agview-truncated-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let doc = DsfToWrite {
+        object_defs: vec!["a.obj".into()],
+        objects: vec![crate::format::dsf_bin::DsfBinObject {
+            def: 0,
+            lon: 8.5,
+            lat: 47.5,
+            heading: 0.0,
+            offset: 0,
+        }],
+        ..DsfToWrite::default()
+    };
+    let bytes = crate::format::dsf_bin::write_dsf(&doc);
+    let path = dir.join("cut.dsf");
+    std::fs::write(&path, &bytes[..100]).unwrap();
+    let e = load(&path, &LayoutArgs::default()).unwrap_err();
+    assert!(e.is_error(), "{e}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

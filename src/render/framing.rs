@@ -59,6 +59,8 @@ pub struct Framing {
     pub choice: FrameChoice,
     pub framed: usize,
     pub outside: usize,
+    /// The ground rectangle of everything the scene places, whatever was framed.
+    pub whole: ([f32; 2], [f32; 2]),
     terrain: Option<Arc<Terrain>>,
 }
 
@@ -79,6 +81,7 @@ impl Framing {
             choice: FrameChoice::All,
             framed: 0,
             outside: 0,
+            whole: (lo, hi),
             terrain: None,
         }
     }
@@ -112,7 +115,8 @@ impl Framing {
                 ))
             }
         };
-        let (lo2, hi2) = region.unwrap_or_else(|| boxes.all.unwrap_or_else(|| scene.bounds()));
+        let whole = boxes.all.unwrap_or_else(|| scene.bounds());
+        let (lo2, hi2) = region.unwrap_or(whole);
         let inside = |p: [f32; 2]| {
             region.is_none_or(|(lo, hi)| {
                 p[0] >= lo[0] && p[0] <= hi[0] && p[1] >= lo[1] && p[1] <= hi[1]
@@ -174,6 +178,7 @@ impl Framing {
             },
             framed,
             outside,
+            whole,
             terrain: None,
         }
     }
