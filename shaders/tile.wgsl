@@ -1,4 +1,6 @@
-// tile.wgsl — autogen base tiles: textured, alpha-blended pieces draped on the terrain.
+// tile.wgsl — autogen base tiles, the draped parts of objects and draped polygons:
+// textured, alpha-blended pieces draped on the terrain. The material's repeat_m.x clamps the
+// texture (`TEXTURE_NOWRAP`), repeat_m.y ignores its alpha (`NO_ALPHA`).
 //
 // Bind groups:
 //   @group(0) frame: Frame uniforms, height field, sampler (common.wgsl)
@@ -48,7 +50,13 @@ fn vs_main(in: TileIn) -> TileOut {
 
 @fragment
 fn fs_main(in: TileOut) -> @location(0) vec4<f32> {
-    let a = atlas_at(in.uv, in.rect);
+    var uv = in.uv;
+    if (material.repeat_m.x > 0.5) {
+        // `TEXTURE_NOWRAP` (a draped polygon): clamped half a texel inside the edges.
+        let half = 0.5 / vec2<f32>(textureDimensions(material_texture));
+        uv = clamp(uv, half, vec2<f32>(1.0) - half);
+    }
+    let a = atlas_at(uv, in.rect);
     let texel = textureSampleGrad(material_texture, material_sampler, a.at, a.gx, a.gy);
     // Tiles fade out over the last tenth of TILE_LOD; with hard LOD switching
     // (frame.params.z = 0) they end at it.
@@ -66,5 +74,7 @@ fn fs_main(in: TileOut) -> @location(0) vec4<f32> {
         lit = lit + textureSampleGrad(material_lit, material_sampler, a.at, a.gx, a.gy).rgb * frame.sky.w;
     }
     let color = fog(lit, in.world);
-    return vec4<f32>(color, texel.a * fade);
+    // `NO_ALPHA` (a draped polygon): the texture's alpha is ignored.
+    let alpha = select(texel.a, 1.0, material.repeat_m.y > 0.5);
+    return vec4<f32>(color, alpha * fade);
 }

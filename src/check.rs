@@ -305,6 +305,13 @@ impl Checker {
                     ));
                 }
             }
+            Parsed::Pol(p) => {
+                for (what, t) in [("TEXTURE", &p.texture), ("TEXTURE_LIT", &p.lit)] {
+                    if let Some(t) = t {
+                        self.reference(&r, path, t.line, what, &t.name, true);
+                    }
+                }
+            }
             Parsed::DsfText(d) => {
                 for def in d.polygon_defs.iter().chain(&d.object_defs) {
                     let known = matches!(
@@ -312,7 +319,7 @@ impl Checker {
                             .extension()
                             .map(|e| e.to_string_lossy().to_ascii_lowercase())
                             .as_deref(),
-                        Some("agp" | "agb" | "ags" | "obj")
+                        Some("agp" | "agb" | "ags" | "obj" | "pol")
                     );
                     if known {
                         self.reference(&r, path, def.line, "definition", &def.path, false);

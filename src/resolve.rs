@@ -332,10 +332,9 @@ impl Resolver {
 
     /// Like [`Resolver::resolve`], also trying the `.dds`/`.png` twin of a texture name.
     pub fn resolve_texture(&self, from: &Path, name: &str) -> Option<PathBuf> {
-        self.resolve(from, name).or_else(|| {
-            let twin = texture_twin(name)?;
-            self.resolve(from, &twin)
-        })
+        crate::format::texture_candidates(Path::new(name))
+            .iter()
+            .find_map(|c| self.resolve(from, &c.to_string_lossy()))
     }
 
     /// Every place `name` could be, in the order they are tried (the library's answer as
@@ -519,17 +518,4 @@ pub fn normalize(p: &Path) -> PathBuf {
         return PathBuf::from(".");
     }
     out.iter().collect()
-}
-
-/// `x.png` ↔ `x.dds`.
-fn texture_twin(name: &str) -> Option<String> {
-    let lower = name.to_ascii_lowercase();
-    let stem = &name[..name.len().checked_sub(4)?];
-    if lower.ends_with(".png") {
-        Some(format!("{stem}.dds"))
-    } else if lower.ends_with(".dds") {
-        Some(format!("{stem}.png"))
-    } else {
-        None
-    }
 }

@@ -81,9 +81,16 @@ pub struct Scene {
     /// comes from `more_forests[k - 1]`.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub more_forests: Vec<ArtRef>,
+    /// Draped polygon definitions (`.pol`, or an orthophoto's image) named by
+    /// `draped[].def`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub pol_defs: Vec<ArtRef>,
     pub objects: Vec<ObjectInstance>,
     pub facades: Vec<FacadeInstance>,
     pub trees: Vec<TreeInstance>,
+    /// Draped polygons: textured ground laid on the terrain (`.pol`, orthophotos).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub draped: Vec<DrapedPolygon>,
     /// AGB: which spelling set, grid and spellings were chosen.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub choice: Option<BlockChoice>,
@@ -132,6 +139,9 @@ pub enum FeatureKind {
     Fac,
     /// A forest polygon (the parameter is its density, 0–255).
     For,
+    /// A draped polygon or orthophoto (the parameter is the texture's heading, or 65535
+    /// for an orthophoto's own texture coordinates).
+    Pol,
 }
 
 impl FeatureKind {
@@ -145,6 +155,7 @@ impl FeatureKind {
             "obj" => FeatureKind::Obj,
             "fac" => FeatureKind::Fac,
             "for" => FeatureKind::For,
+            "pol" => FeatureKind::Pol,
             _ => return None,
         })
     }
@@ -480,6 +491,30 @@ pub struct TreeInstance {
     pub feature: Option<u32>,
 }
 
+/// A draped polygon: a `.pol` texture (or an orthophoto's image) laid on the terrain over a
+/// polygon with holes, drawn in the layer group its definition gives.
+#[derive(Debug, Clone, PartialEq, Serialize, Default)]
+pub struct DrapedPolygon {
+    /// Index into `Scene::pol_defs`.
+    pub def: usize,
+    /// The outer ring counter-clockwise, then the holes clockwise; meters, not closed,
+    /// curves already flattened.
+    pub rings: Vec<Vec<[f32; 2]>>,
+    /// Counter-clockwise triangles over the rings' points, numbered ring after ring.
+    #[serde(skip)]
+    pub triangles: Vec<[u32; 3]>,
+    /// An orthophoto: each ring point's normalised texture coordinates (s east, t north),
+    /// parallel to `rings`. `None`: a tiled polygon, its texture repeating every `SCALE`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub st: Option<Vec<Vec<[f32; 2]>>>,
+    /// A tiled polygon: the compass heading (degrees clockwise from north) the texture's t
+    /// axis points to, from the DSF parameter.
+    pub heading: f32,
+    /// A document's feature (index into `Scene::features`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub feature: Option<u32>,
+}
+
 /// AGB: the spelling set, grid and spellings chosen for a block.
 #[derive(Debug, Clone, PartialEq, Serialize, Default)]
 pub struct BlockChoice {
@@ -586,6 +621,13 @@ pub struct SceneStats {
     pub objects: usize,
     pub facades: usize,
     pub trees: usize,
+    /// Triangles of the draped polygons (before they are cut along the terrain).
+    #[serde(skip_serializing_if = "is_zero_usize")]
+    pub draped_triangles: usize,
+}
+
+fn is_zero_usize(v: &usize) -> bool {
+    *v == 0
 }
 
 /// A reference to an art file, as the asset names it and as resolved.
@@ -608,6 +650,7 @@ impl Scene {
             objects: self.objects.len(),
             facades: self.facades.len(),
             trees: self.trees.len(),
+            draped_triangles: self.draped.iter().map(|d| d.triangles.len()).sum(),
         };
     }
 
@@ -620,6 +663,7 @@ impl Scene {
             && self.trees.is_empty()
             && self.library_objects.is_empty()
             && self.vegetation.is_empty()
+            && self.draped.is_empty()
     }
 
     /// Fills `debug.ground_points` with the ground points some object uses: the
@@ -686,6 +730,10 @@ impl Scene {
             .flat_map(|f| f.footprint.iter_mut())
             .for_each(mv);
         self.trees.iter_mut().for_each(|t| mv(&mut t.pos));
+        self.draped
+            .iter_mut()
+            .flat_map(|g| g.rings.iter_mut().flatten())
+            .for_each(mv);
         self.corners.iter_mut().for_each(|c| mv(&mut c.pos));
         self.stop_points.iter_mut().for_each(mv);
         for o in &mut self.library_objects {
@@ -734,6 +782,10 @@ impl Scene {
             .flat_map(|f| f.footprint.iter())
             .for_each(|p| add(*p));
         self.trees.iter().for_each(|t| add(t.pos));
+        self.draped
+            .iter()
+            .flat_map(|g| g.rings.first().into_iter().flatten())
+            .for_each(|p| add(*p));
         // A point SLOPE_LIMIT dropped is still shown (its overlay mark), so framed.
         self.debug.slope_drops.iter().for_each(|d| add(d.pos));
         self.library_objects

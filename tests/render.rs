@@ -31,8 +31,9 @@ use std::sync::OnceLock;
 
 use agview::art::{
     ArtSet, BcFormat, DrawState, FacadeArt, ForestArt, ImageData, ImagePixels, MeshArt, MeshLod,
-    MeshVertex, SegmentArt, SegmentFloor, SegmentWall, TreeArt,
+    MeshVertex, PolArt, SegmentArt, SegmentFloor, SegmentWall, TreeArt,
 };
+use agview::layout::placed;
 use agview::render::{Camera, Culling, FrameParams, Headless, Overlays};
 use agview::scene::{
     ArtRef, CornerMark, DebugMarks, FacadeInstance, ObjectInstance, Placement, Scene, Tile,
@@ -3284,4 +3285,92 @@ fn a_spread_out_document_frames_its_main_cluster() {
     let img = render(scene, &art, &terrain, &params, 400, 300);
     compare("spread_document_default_framing", &img);
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A `.pol` texture: grey checks with a red arrow whose head points to the image's top
+/// (texture +t), so a turn reads at a glance.
+fn arrow_texture() -> ImageData {
+    image_from("arrow.png", 64, 64, |x, y| {
+        let (dx, y) = ((x as i32 - 32).abs(), y as i32);
+        let head = (6..24).contains(&y) && dx <= (y - 6) / 2 + 1;
+        let shaft = (24..58).contains(&y) && dx <= 4;
+        if head || shaft {
+            [210, 30, 30, 255]
+        } else if (x / 16 + y as u32 / 16).is_multiple_of(2) {
+            [205, 205, 195, 255]
+        } else {
+            [150, 150, 140, 255]
+        }
+    })
+}
+
+fn pol_art(name: &str, texture: usize, scale: f32, group: &str, nowrap: bool) -> PolArt {
+    PolArt {
+        name: name.into(),
+        texture: Some(texture),
+        lit: None,
+        scale: [scale, scale],
+        layer_group: agview::scene::LayerGroup {
+            name: group.into(),
+            offset: 0,
+        },
+        nowrap,
+        no_alpha: false,
+        missing: false,
+    }
+}
+
+/// A tiled `.pol` (`SCALE 15 15`) over a 60 m square with a 20 m square hole, its DSF
+/// heading 30: the arrows point 30° east of north (up and a little right from above), one
+/// repeat every 15 m, and the terrain shows through the hole.
+#[test]
+fn pol_tiled_turned_30_with_hole() {
+    let outer = rectangle([-30.0, -30.0], [30.0, 30.0]);
+    let hole = rectangle([-10.0, -10.0], [10.0, 10.0]);
+    let scene = placed::draped_polygon("apron.pol", &[outer, hole], None, 30.0);
+    let art = ArtSet {
+        pols: vec![pol_art("apron.pol", 0, 15.0, "taxiways", false)],
+        images: vec![arrow_texture()],
+        ..ArtSet::default()
+    };
+    let params = FrameParams {
+        camera: Camera::top([0.0, 0.0], 36.0),
+        ..FrameParams::default()
+    };
+    let img = check(
+        "pol_tiled_turned_30_with_hole",
+        &scene,
+        &art,
+        &Terrain::flat(400.0),
+        &params,
+    );
+    // The hole shows the ground (no grey or red of the texture at the centre).
+    let c = img.get_pixel(160, 120);
+    assert!(c[1] > c[0] && c[1] > c[2], "the hole is ground: {c:?}");
+    assert!(count_reddish(&img) > 500);
+}
+
+/// An orthophoto pinned by its corners' texture coordinates (quadrants: red south-west,
+/// green south-east, blue north-west, yellow north-east) over a 240 m square on hills,
+/// seen from the south-west: it follows the ground, clamped (`TEXTURE_NOWRAP`).
+#[test]
+fn orthophoto_on_hills() {
+    let terrain = Terrain::hills(800.0, 90.0, 5);
+    let ring = rectangle([-120.0, -120.0], [120.0, 120.0]);
+    let st = vec![[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]];
+    let scene = placed::draped_polygon("photo.pol", &[ring], Some(&[st]), 0.0);
+    let art = ArtSet {
+        pols: vec![pol_art("photo.pol", 0, 100.0, "beaches", true)],
+        images: vec![quadrant_texture()],
+        ..ArtSet::default()
+    };
+    let params = FrameParams {
+        camera: Camera::orbit([0.0, 0.0, 40.0], 420.0, 45.0, 18.0),
+        ..FrameParams::default()
+    };
+    let img = check("orthophoto_on_hills", &scene, &art, &terrain, &params);
+    let count = |pred: &dyn Fn(&image::Rgba<u8>) -> bool| img.pixels().filter(|p| pred(p)).count();
+    let yellow = count(&|p| p[0] > 150 && p[1] > 130 && p[2] < 90);
+    let blue = count(&|p| p[2] > 140 && p[0] < 110);
+    assert!(yellow > 300 && blue > 300, "yellow {yellow}, blue {blue}");
 }

@@ -1,7 +1,6 @@
-//! Ground art: the place for what X-Plane drapes on the terrain from a DSF or a WED project:
-//! draped polygons and orthophotos (`.pol`), painted lines (`.lin`), object strings (`.str`)
-//! and airport pavement. Nothing is loaded here yet; each kind arrives as the other kinds of
-//! this stage did (see `docs/architecture.md`, "Where a new format goes"):
+//! Ground art: what X-Plane drapes on the terrain from a DSF or a WED project. Today:
+//! draped polygons and orthophotos (`.pol`, or an orthophoto's own image) as a [`PolArt`].
+//! Painted lines (`.lin`) and airport pavement arrive here the same way:
 //! - its reader in `src/format/` gives a typed asset with spans;
 //! - a `load_*` function here turns it into plain CPU-side art, resolving its textures
 //!   through the same [`super::ImagePool`] (so a texture shared with objects is decoded
@@ -10,3 +9,174 @@
 //!   [`crate::scene::Scene`], and [`super::load_art_set`] fills it;
 //! - the renderer draws it in the ground order of `src/render/draped.rs`, where autogen tiles
 //!   and OBJ8 draped parts already share one order by layer group.
+
+use std::path::Path;
+
+use crate::diag::Diagnostic;
+use crate::format::pol::{self, Pol};
+use crate::scene::LayerGroup;
+
+use super::files::{as_warning, read};
+use super::image::ImagePool;
+
+/// A draped polygon's look: its texture, how it repeats and where it draws.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PolArt {
+    pub name: String,
+    /// Index into `ArtSet::images`; `None`: the missing-texture checkerboard.
+    pub texture: Option<usize>,
+    /// `TEXTURE_LIT`, when given and found.
+    pub lit: Option<usize>,
+    /// Meters one repeat covers along s and t (`SCALE`).
+    pub scale: [f32; 2],
+    pub layer_group: LayerGroup,
+    /// `TEXTURE_NOWRAP`: clamped at the texture's edges.
+    pub nowrap: bool,
+    /// `NO_ALPHA`: drawn opaque, the texture's alpha ignored.
+    pub no_alpha: bool,
+    /// The `.pol` could not be found or read: drawn as a checkerboard.
+    pub missing: bool,
+}
+
+/// The layer group of a `.pol` that names none: WED's `group_TaxiwaysBegin` for a polygon
+/// placement (below every apt.dat taxiway, over the shoulders), GROUND.md §1.4; see
+/// `docs/spec-decisions.md`.
+pub fn default_pol_group() -> LayerGroup {
+    LayerGroup {
+        name: "taxiways".into(),
+        offset: -1,
+    }
+}
+
+/// The layer group of an orthophoto that names its image rather than a `.pol`: WED's
+/// `group_Terrain`.
+pub fn image_ortho_group() -> LayerGroup {
+    LayerGroup {
+        name: "terrain".into(),
+        offset: 0,
+    }
+}
+
+/// Whether a draped polygon's resource is an image (an orthophoto WED has not yet turned
+/// into a `.pol`).
+pub fn is_image(path: &Path) -> bool {
+    let ext = path
+        .extension()
+        .map(|e| e.to_string_lossy().to_ascii_lowercase())
+        .unwrap_or_default();
+    matches!(
+        ext.as_str(),
+        "dds" | "png" | "bmp" | "jpg" | "jpeg" | "tif" | "tiff"
+    )
+}
+
+/// Loads a `.pol` (or an orthophoto's image) and its textures. A missing or broken file is
+/// a warning and a checkerboard.
+pub fn load_pol(path: &Path, pool: &mut ImagePool, warnings: &mut Vec<Diagnostic>) -> PolArt {
+    let name = path.display().to_string();
+    if is_image(path) {
+        return PolArt {
+            texture: Some(pool.load(path, warnings)),
+            nowrap: true,
+            layer_group: image_ortho_group(),
+            missing: false,
+            ..placeholder_pol(&name)
+        };
+    }
+    let parsed = read(path, "draped polygon").and_then(|(found, bytes)| {
+        let mut w = Vec::new();
+        let r = pol::parse(&found, &bytes, &mut w);
+        warnings.extend(w);
+        r
+    });
+    match parsed {
+        Ok(p) => pol_art(&name, &p, pool, warnings),
+        Err(e) => {
+            warnings.push(as_warning(e, "drawn as a checkerboard"));
+            placeholder_pol(&name)
+        }
+    }
+}
+
+fn pol_art(name: &str, p: &Pol, pool: &mut ImagePool, warnings: &mut Vec<Diagnostic>) -> PolArt {
+    let texture = p.texture.as_ref().map(|t| pool.load(&t.path, warnings));
+    let lit = p
+        .lit
+        .as_ref()
+        .map(|t| pool.load(&t.path, warnings))
+        .filter(|&i| pool.images().get(i).is_some_and(|img| !img.missing));
+    PolArt {
+        name: name.to_string(),
+        texture,
+        lit,
+        scale: p.scale,
+        layer_group: p
+            .layer_group
+            .as_ref()
+            .map_or_else(default_pol_group, |(name, offset)| LayerGroup {
+                name: name.clone(),
+                offset: *offset,
+            }),
+        nowrap: p.nowrap,
+        no_alpha: p.no_alpha,
+        missing: false,
+    }
+}
+
+/// What a `.pol` that cannot be read draws: the checkerboard in the default group.
+pub fn placeholder_pol(name: &str) -> PolArt {
+    PolArt {
+        name: name.to_string(),
+        texture: None,
+        lit: None,
+        scale: [10.0, 10.0],
+        layer_group: default_pol_group(),
+        nowrap: false,
+        no_alpha: false,
+        missing: true,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::{tmp, write_png};
+    use super::*;
+
+    #[test]
+    fn pols_load_their_textures_and_fall_back_to_checkerboards() {
+        let d = tmp("pol");
+        write_png(&d.join("apron.png"), 4, 4, |_, _| [90, 90, 90, 255]);
+        std::fs::write(
+            d.join("apron.pol"),
+            "A\n850\nDRAPED_POLYGON\nTEXTURE apron.png\nSCALE 25 25\nNO_ALPHA\n",
+        )
+        .unwrap();
+        std::fs::write(d.join("bad.pol"), "A\n850\nDRAPED_POLYGON\nSCALE x 1\n").unwrap();
+        let mut pool = ImagePool::new();
+        let mut w = Vec::new();
+        let a = load_pol(&d.join("apron.pol"), &mut pool, &mut w);
+        assert!(w.is_empty(), "{w:?}");
+        assert_eq!(a.scale, [25.0, 25.0]);
+        assert!(a.no_alpha && !a.nowrap && !a.missing);
+        assert_eq!(a.layer_group, default_pol_group());
+        assert!(!pool.images()[a.texture.unwrap()].missing);
+        let b = load_pol(&d.join("bad.pol"), &mut pool, &mut w);
+        assert!(b.missing && b.texture.is_none());
+        assert!(
+            w[0].to_string().contains("bad.pol:4:7: warning"),
+            "{}",
+            w[0]
+        );
+        let c = load_pol(&d.join("gone.pol"), &mut pool, &mut w);
+        assert!(c.missing);
+        assert!(
+            w[1].message.contains("draped polygon not found"),
+            "{}",
+            w[1]
+        );
+        // An orthophoto's image: clamped, in the terrain group.
+        let o = load_pol(&d.join("apron.png"), &mut pool, &mut w);
+        assert!(o.nowrap && !o.missing);
+        assert_eq!(o.layer_group, image_ortho_group());
+    }
+}

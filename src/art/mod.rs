@@ -10,7 +10,8 @@
 //! - [`forest`]: `.for` to a [`ForestArt`];
 //! - [`image`]: PNG and DDS to an [`ImageData`] with its mips, shared through an
 //!   [`ImagePool`];
-//! - [`ground`]: the place for the ground kinds (`.pol`, `.lin`, `.str`, pavement);
+//! - [`ground`]: draped polygons and orthophotos (`.pol`) to a [`PolArt`], and the place
+//!   for the other ground kinds (`.lin`, pavement);
 //! - [`files`]: how a referenced name becomes a file on disk, and how a reader's error
 //!   becomes a warning.
 //!
@@ -42,6 +43,7 @@ pub use facade::{
 };
 pub use files::find_file;
 pub use forest::{load_forest, ForestArt, TreeArt};
+pub use ground::{load_pol, PolArt};
 pub use image::{
     cap_side, decode_bc, decode_image, load_image, mip_chain, rgba8_mips, BcFormat, ImageData,
     ImagePixels, ImagePool,
@@ -62,6 +64,8 @@ pub struct ArtSet {
     pub forest: Option<ForestArt>,
     /// Parallel to `Scene::more_forests`.
     pub more_forests: Vec<ForestArt>,
+    /// Parallel to `Scene::pol_defs`.
+    pub pols: Vec<PolArt>,
     /// The base tile texture (`Scene::tile_texture`).
     pub tile_texture: Option<usize>,
     /// Its `TEXTURE_LIT` (`TileTexture::lit`), when given and found: the tiles glow with it
@@ -128,6 +132,14 @@ pub fn load_art_set_with(scene: &Scene, opts: &ArtOptions) -> ArtSet {
     };
     let forest = scene.forest.as_ref().map(&mut forest_of);
     let more_forests = scene.more_forests.iter().map(forest_of).collect();
+    let pols = scene
+        .pol_defs
+        .iter()
+        .map(|r| match resolved(r) {
+            Some(p) => load_pol(&p, &mut pool, &mut warnings),
+            None => ground::placeholder_pol(&r.name),
+        })
+        .collect();
     let tile_texture = scene
         .tile_texture
         .as_ref()
@@ -145,6 +157,7 @@ pub fn load_art_set_with(scene: &Scene, opts: &ArtOptions) -> ArtSet {
         facades,
         forest,
         more_forests,
+        pols,
         tile_texture,
         images: pool.into_images(),
         warnings,

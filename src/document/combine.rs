@@ -127,6 +127,25 @@ pub(super) fn combine_in_chunks(parts: Vec<Scene>, chunks: &[usize]) -> (Scene, 
         })
     };
 
+    // Draped polygons: few per document, moved here with their definitions mapped.
+    let mut parts = parts;
+    let mut pols = RefIndex::default();
+    for s in &mut parts {
+        if s.draped.is_empty() {
+            continue;
+        }
+        let map: Vec<usize> = s
+            .pol_defs
+            .iter()
+            .map(|r| pols.index(r, &mut out.pol_defs))
+            .collect();
+        for mut d in std::mem::take(&mut s.draped) {
+            if let Some(&k) = map.get(d.def) {
+                d.def = k;
+                out.draped.push(d);
+            }
+        }
+    }
     let mut meshes = RefIndex::default();
     let mut facades = RefIndex::default();
     if let Some(first) = parts.first() {
@@ -214,7 +233,6 @@ pub(super) fn combine_in_chunks(parts: Vec<Scene>, chunks: &[usize]) -> (Scene, 
         facades: &mut facades.spare_capacity_mut()[..total.facades],
         trees: &mut trees.spare_capacity_mut()[..total.trees],
     };
-    let mut parts = parts;
     let mut jobs = Vec::with_capacity(chunks.len());
     for (k, &start) in chunks.iter().enumerate().rev() {
         let run = parts.split_off(start.min(parts.len()));

@@ -32,6 +32,9 @@ pub struct DocFeature {
     /// or a chain (`geometry` then holds the area form); the document stage picks once the
     /// `.fac` is read. `None` for everything else.
     pub facade_node_order: Option<Vec<Vec<[f64; 2]>>>,
+    /// An orthophoto (a draped polygon with parameter 65535): each point's normalised
+    /// texture coordinates, parallel to the windings. `None` for everything else.
+    pub st: Option<Vec<Vec<[f32; 2]>>>,
     /// Where messages about the feature point.
     pub at: Location,
 }
@@ -112,14 +115,17 @@ fn placed_point(
             param: 0,
             geometry: Geometry::Point { lon, lat, heading },
             facade_node_order: None,
+            st: None,
             at,
         }),
         _ => skipped.add(ext_of(def)),
     }
 }
 
-/// A DSF polygon: an `.agb`, `.ags`, `.fac` or `.for` is a feature; anything else is
-/// counted in the note.
+/// A DSF polygon: an `.agb`, `.ags`, `.fac`, `.for` or `.pol` is a feature; anything else
+/// is counted in the note. `extra` gives the coordinates past longitude and latitude, per
+/// winding (what an orthophoto's texture coordinates are read from).
+#[allow(clippy::too_many_arguments)]
 fn placed_polygon(
     out: &mut Vec<DocFeature>,
     skipped: &mut Skipped,
@@ -127,20 +133,54 @@ fn placed_polygon(
     def: &str,
     param: u32,
     windings: impl FnOnce() -> Vec<Vec<[f64; 2]>>,
+    extra: impl FnOnce() -> Vec<Vec<f64>>,
     at: Location,
 ) {
     match kind_of(def) {
-        Ok(kind) if kind != FeatureKind::Obj && kind != FeatureKind::Agp => out.push(DocFeature {
-            source: source(),
-            asset: def.to_string(),
-            kind,
-            param,
-            geometry: Geometry::Polygon(windings()),
-            facade_node_order: None,
-            at,
-        }),
+        Ok(kind) if kind != FeatureKind::Obj && kind != FeatureKind::Agp => {
+            let windings = windings();
+            let st = (kind == FeatureKind::Pol && param == ORTHOPHOTO)
+                .then(|| orthophoto_st(&windings, &extra()))
+                .flatten();
+            out.push(DocFeature {
+                source: source(),
+                asset: def.to_string(),
+                kind,
+                param,
+                geometry: Geometry::Polygon(windings),
+                facade_node_order: None,
+                st,
+                at,
+            })
+        }
         _ => skipped.add(ext_of(def)),
     }
+}
+
+/// The DSF parameter of a draped polygon whose points carry their own texture coordinates.
+pub const ORTHOPHOTO: u32 = 65535;
+
+/// An orthophoto's texture coordinates from its extra coordinates: with 4 planes they are
+/// `s t`, with 8 `clon clat s t cs ct` (GROUND.md §1.2). `None` when the planes hold none.
+fn orthophoto_st(windings: &[Vec<[f64; 2]>], extra: &[Vec<f64>]) -> Option<Vec<Vec<[f32; 2]>>> {
+    windings
+        .iter()
+        .zip(extra)
+        .map(|(w, e)| {
+            let per = e.len().checked_div(w.len())?;
+            let at = match per {
+                2 => 0,
+                6 => 2,
+                _ => return None,
+            };
+            Some(
+                e.chunks_exact(per)
+                    .map(|c| [c[at] as f32, c[at + 1] as f32])
+                    .collect(),
+            )
+        })
+        .collect::<Option<Vec<_>>>()
+        .filter(|v| v.len() == windings.len())
 }
 
 /// The features of a DSF text file, in file order (objects and polygons by line).
@@ -159,6 +199,7 @@ pub fn from_dsf_text(path: &Path, dsf: &DsfText, notes: &mut Vec<Diagnostic>) ->
         if let Some(def) = dsf.polygon_defs.get(p.def) {
             let source = || format!("{}:{}", path.display(), p.line);
             let windings = || p.windings.clone();
+            let extra = || p.extra.clone();
             let (param, at) = (p.param, at(p.line));
             placed_polygon(
                 &mut out,
@@ -167,6 +208,7 @@ pub fn from_dsf_text(path: &Path, dsf: &DsfText, notes: &mut Vec<Diagnostic>) ->
                 &def.path,
                 param,
                 windings,
+                extra,
                 at,
             );
         }
@@ -210,8 +252,18 @@ pub fn from_dsf_binary(
         if let Some(def) = dsf.polygon_def_path(p) {
             let source = || format!("{}: polygon {i}", path.display());
             let windings = || dsf.windings(p);
+            let extra = || dsf.extra(p);
             let (param, at) = (u32::from(p.param), Location::Offset(p.offset));
-            placed_polygon(&mut out, &mut skipped, source, def, param, windings, at);
+            placed_polygon(
+                &mut out,
+                &mut skipped,
+                source,
+                def,
+                param,
+                windings,
+                extra,
+                at,
+            );
         }
     }
     // One command stream: objects and polygons interleave by offset (a range command's
@@ -234,7 +286,12 @@ pub fn from_wed(
     let mut out = Vec::new();
     let mut skipped = Skipped::default();
     for f in placed {
-        let Ok(kind) = kind_of(&f.resource) else {
+        // An orthophoto may name its image rather than a `.pol`.
+        let kind = match f.st {
+            Some(_) => Ok(FeatureKind::Pol),
+            None => kind_of(&f.resource),
+        };
+        let Ok(kind) = kind else {
             skipped.add(ext_of(&f.resource));
             continue;
         };
@@ -249,6 +306,7 @@ pub fn from_wed(
             param: f.param,
             geometry,
             facade_node_order: f.node_order.clone(),
+            st: f.st.clone(),
             at: Location::Text {
                 line: f.line,
                 col: f.col,
@@ -274,7 +332,7 @@ mod tests {
     #[test]
     fn dsf_text_features_in_line_order_with_a_note_for_the_rest() {
         let src = "I\n800\nDSF2TEXT\nOBJECT_DEF a.agp\nOBJECT_DEF k.obj\nPOLYGON_DEF b.agb\n\
-                   POLYGON_DEF d.pol\n\
+                   POLYGON_DEF d.lin\n\
                    BEGIN_POLYGON 0 770 2\nBEGIN_WINDING\nPOLYGON_POINT 8 47\n\
                    POLYGON_POINT 8.001 47\nPOLYGON_POINT 8.001 47.001\nEND_WINDING\nEND_POLYGON\n\
                    BEGIN_POLYGON 1 0 2\nBEGIN_WINDING\nPOLYGON_POINT 8 47\n\
@@ -293,6 +351,36 @@ mod tests {
         assert_eq!(f[0].param, 770);
         assert_eq!(f[0].origin(), Some([8.0, 47.0]));
         assert_eq!(notes.len(), 1);
-        assert!(notes[0].message.contains("1 .pol"), "{}", notes[0]);
+        assert!(notes[0].message.contains("1 .lin"), "{}", notes[0]);
+    }
+
+    #[test]
+    fn draped_polygons_are_features_and_orthophotos_keep_their_coordinates() {
+        let src = "I\n800\nDSF2TEXT\nPOLYGON_DEF tiled.pol\nPOLYGON_DEF photo.pol\n\
+                   BEGIN_POLYGON 0 10830 2\nBEGIN_WINDING\nPOLYGON_POINT 8 47\n\
+                   POLYGON_POINT 8.001 47\nPOLYGON_POINT 8.001 47.001\nEND_WINDING\nEND_POLYGON\n\
+                   BEGIN_POLYGON 1 65535 4\nBEGIN_WINDING\nPOLYGON_POINT 8 47 0 0\n\
+                   POLYGON_POINT 8.001 47 1 0\nPOLYGON_POINT 8.001 47.001 1 1\nEND_WINDING\nEND_POLYGON\n\
+                   BEGIN_POLYGON 1 65535 8\nBEGIN_WINDING\n\
+                   POLYGON_POINT 8 47 8 47 0.25 0.5 0.25 0.5\n\
+                   POLYGON_POINT 8.001 47 8.001 47 0.75 0.5 0.75 0.5\n\
+                   POLYGON_POINT 8.001 47.001 8.001 47.001 0.75 1 0.75 1\n\
+                   END_WINDING\nEND_POLYGON\n";
+        let path = Path::new("d.txt");
+        let dsf = crate::format::dsf::parse(path, src.as_bytes(), &mut Vec::new()).unwrap();
+        let mut notes = Vec::new();
+        let f = from_dsf_text(path, &dsf, &mut notes);
+        assert!(notes.is_empty(), "{notes:?}");
+        assert!(f.iter().all(|f| f.kind == FeatureKind::Pol));
+        assert_eq!(f[0].param, 30 + 360 * 30, "30.234375 degrees, encoded");
+        assert!(f[0].st.is_none());
+        assert_eq!(
+            f[1].st.as_deref(),
+            Some(&[vec![[0.0, 0.0], [1.0, 0.0], [1.0, 1.0]]][..])
+        );
+        assert_eq!(
+            f[2].st.as_deref(),
+            Some(&[vec![[0.25, 0.5], [0.75, 0.5], [0.75, 1.0]]][..])
+        );
     }
 }

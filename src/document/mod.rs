@@ -768,7 +768,8 @@ fn open_definition(
             }
         }
         FeatureKind::Fac => Opened::Facade(facade_topology(file)),
-        FeatureKind::Obj => Opened::Art,
+        // The art stage reads draped polygons (and says what is wrong with them).
+        FeatureKind::Obj | FeatureKind::Pol => Opened::Art,
     }
 }
 
@@ -848,6 +849,25 @@ fn layout_feature(
                 }
                 None => return out,
             }
+        }
+        // A draped polygon whose `.pol` is missing still covers its ground, with the
+        // missing-texture checkerboard.
+        (Opened::Art | Opened::Missing, FeatureKind::Pol) => {
+            if rings.first().is_none_or(|r| r.len() < 3) {
+                out.diags.push(f.diag(
+                    doc,
+                    Severity::Error,
+                    format!(
+                        "{}: a draped polygon needs at least three points; not laid out",
+                        f.asset
+                    ),
+                ));
+                return out;
+            }
+            let heading = crate::layout::placed::pol_heading(f.param);
+            let mut s = placed::draped_polygon(&f.asset, &rings, f.st.as_deref(), heading);
+            s.pol_defs[0].resolved = resolved.clone();
+            Ok(s)
         }
         (Opened::Missing, _) => {
             // A visible placeholder where the feature is: a missing mesh draws as a box.
@@ -969,6 +989,7 @@ fn stamp_feature(s: &mut Scene, i: u32) {
     s.objects.iter_mut().for_each(|o| o.feature = f);
     s.facades.iter_mut().for_each(|x| x.feature = f);
     s.trees.iter_mut().for_each(|t| t.feature = f);
+    s.draped.iter_mut().for_each(|d| d.feature = f);
 }
 
 /// Maps `f` over `items` on `threads` workers (0: one per core) of a rayon pool of this

@@ -12,6 +12,7 @@ pub mod geojson;
 pub mod library;
 pub mod lights_txt;
 pub mod obj8;
+pub mod pol;
 pub mod text;
 pub mod wed;
 
@@ -35,6 +36,8 @@ pub enum FileKind {
     Wavefront,
     Forest,
     Facade,
+    /// A draped polygon, `.pol`.
+    Pol,
     Library,
     DsfText,
     DsfBinary,
@@ -63,6 +66,7 @@ impl FileKind {
             "obj" => FileKind::Wavefront,
             "for" => FileKind::Forest,
             "fac" => FileKind::Facade,
+            "pol" => FileKind::Pol,
             "geojson" => FileKind::GeoJson,
             "png" | "dds" => FileKind::Image,
             "txt" if name == "library.txt" => FileKind::Library,
@@ -117,6 +121,22 @@ pub fn find_ignoring_case(path: &Path) -> Option<PathBuf> {
     cur.is_file().then_some(cur)
 }
 
+/// The files a texture name is looked for in, in order: the rule of every kind of art
+/// (WED's `process_texture_path`, GROUND.md §0): the name without its extension as `.dds`,
+/// then `.png`, then `.bmp`. A name in another format (an orthophoto's `.jpg` or `.tif`) is
+/// tried as it is first.
+pub fn texture_candidates(path: &Path) -> Vec<PathBuf> {
+    let ext = path
+        .extension()
+        .map(|e| e.to_string_lossy().to_ascii_lowercase())
+        .unwrap_or_default();
+    let twins = ["dds", "png", "bmp"].map(|e| path.with_extension(e));
+    match ext.as_str() {
+        "png" | "dds" | "bmp" | "" => twins.to_vec(),
+        _ => std::iter::once(path.to_path_buf()).chain(twins).collect(),
+    }
+}
+
 /// Reads a whole file, refusing ones too large to be an asset.
 pub fn read_file(path: &Path) -> Result<Vec<u8>, Diagnostic> {
     let meta = std::fs::metadata(path)
@@ -143,6 +163,7 @@ pub enum Parsed {
     Wavefront(obj8::Wavefront),
     Forest(forest::Forest),
     Facade(facade::Facade),
+    Pol(pol::Pol),
     Library(library::Library),
     DsfText(dsf::DsfText),
     DsfBinary(dsf_bin::DsfBinary),
@@ -164,6 +185,7 @@ pub fn parse_as(
         FileKind::Wavefront => Parsed::Wavefront(obj8::parse_wavefront(path, bytes, warnings)?),
         FileKind::Forest => Parsed::Forest(forest::parse(path, bytes, warnings)?),
         FileKind::Facade => Parsed::Facade(facade::parse(path, bytes, warnings)?),
+        FileKind::Pol => Parsed::Pol(pol::parse(path, bytes, warnings)?),
         FileKind::Library => Parsed::Library(library::parse(path, bytes, warnings)?),
         FileKind::DsfText => Parsed::DsfText(dsf::parse(path, bytes, warnings)?),
         FileKind::DsfBinary => Parsed::DsfBinary(dsf_bin::parse(path, bytes, warnings)?),
@@ -184,7 +206,7 @@ pub fn parse_file(path: &Path, warnings: &mut Vec<Diagnostic>) -> Result<Parsed,
     let kind = FileKind::detect(path, &bytes).ok_or_else(|| {
         Diagnostic::error_file(
             path,
-            "not a file agview reads (expected .agp .agb .ags .agn .obj .for .fac .geojson .dsf .wed.xml, library.txt or DSF text)",
+            "not a file agview reads (expected .agp .agb .ags .agn .obj .for .fac .pol .geojson .dsf .wed.xml, library.txt or DSF text)",
         )
     })?;
     parse_as(kind, path, &bytes, warnings)
@@ -259,6 +281,16 @@ pub fn summary(p: &Parsed) -> String {
         Parsed::Wavefront(w) => format!("Wavefront OBJ: {} mesh(es)", w.meshes.len()),
         Parsed::Forest(f) => format!("forest: {} tree(s)", f.trees.len()),
         Parsed::Facade(f) => format!("facade v{}: {} LOD(s)", f.version, f.lods.len()),
+        Parsed::Pol(p) => format!(
+            "draped polygon: texture {}{}, scale {} x {} m, layer group {}",
+            p.texture.as_ref().map_or("(none)", |t| t.name.as_str()),
+            if p.nowrap { " (no wrap)" } else { "" },
+            p.scale[0],
+            p.scale[1],
+            p.layer_group
+                .as_ref()
+                .map_or("(default)".to_string(), |(g, o)| format!("{g} {o}"))
+        ),
         Parsed::Library(_) => "library.txt".to_string(),
         Parsed::DsfText(d) => format!(
             "DSF text: {} polygon definition(s), {} object definition(s), {} polygon(s), {} object(s)",
@@ -286,6 +318,7 @@ pub fn summary(p: &Parsed) -> String {
                             | wed::WedData::FacadePlacement { .. }
                             | wed::WedData::ForestPlacement { .. }
                             | wed::WedData::PolygonPlacement { .. }
+                            | wed::WedData::DrapedOrthophoto { .. }
                     )
                 })
                 .count();

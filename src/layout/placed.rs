@@ -11,7 +11,9 @@ use std::sync::Arc;
 use crate::layout::agn::fill_trees;
 use crate::layout::geom::{signed_area2, P2};
 use crate::layout::rng::Rng;
-use crate::scene::{ArtRef, FacadeInstance, ObjectInstance, Placement, Scene, TreeInstance};
+use crate::scene::{
+    ArtRef, DrapedPolygon, FacadeInstance, ObjectInstance, Placement, Scene, TreeInstance,
+};
 
 /// The most trees one forest polygon places (a forest over a whole tile would otherwise
 /// place millions; X-Plane thins them by distance, a preview by this cap).
@@ -116,6 +118,114 @@ pub fn forest(path: &str, rings: &[Vec<P2>], density: u32, spacing: [f32; 2], se
     scene
 }
 
+/// A draped polygon (`.pol`, or an orthophoto's image): its rings in local meters (outer
+/// first, holes after; curves already flattened), their per-point texture coordinates for
+/// an orthophoto (`st`, parallel to `rings`), and the heading its tiled texture turns to.
+///
+/// The outer ring is made counter-clockwise and the holes clockwise, points repeated in a
+/// row are dropped, and the whole is triangulated with its holes cut (ear clipping,
+/// `earcut`). Rings of fewer than three distinct points are dropped; when the outer ring is
+/// one of them the scene places nothing (the document stage says why).
+pub fn draped_polygon(
+    path: &str,
+    rings: &[Vec<P2>],
+    st: Option<&[Vec<[f32; 2]>]>,
+    heading: f32,
+) -> Scene {
+    let mut scene = Scene {
+        pol_defs: vec![ArtRef {
+            name: path.into(),
+            resolved: None,
+        }],
+        polygon: rings.to_vec(),
+        ..placed_scene(path)
+    };
+    let mut kept: Vec<(Vec<P2>, Vec<[f32; 2]>)> = Vec::with_capacity(rings.len());
+    for (k, ring) in rings.iter().enumerate() {
+        let ring_st = st.and_then(|s| s.get(k));
+        let mut pts: Vec<P2> = Vec::with_capacity(ring.len());
+        let mut sts: Vec<[f32; 2]> = Vec::with_capacity(ring.len());
+        for (i, p) in ring.iter().enumerate() {
+            if !(p[0].is_finite() && p[1].is_finite()) || pts.last() == Some(p) {
+                continue;
+            }
+            pts.push(*p);
+            sts.push(
+                ring_st
+                    .and_then(|s| s.get(i))
+                    .copied()
+                    .unwrap_or([0.0, 0.0]),
+            );
+        }
+        if pts.len() > 1 && pts.first() == pts.last() {
+            pts.pop();
+            sts.pop();
+        }
+        let area = signed_area2(&pts);
+        if pts.len() < 3 || area == 0.0 {
+            if k == 0 {
+                scene.update_stats();
+                return scene;
+            }
+            continue;
+        }
+        // Outer counter-clockwise, holes clockwise.
+        if (k == 0) != (area > 0.0) {
+            pts.reverse();
+            sts.reverse();
+        }
+        kept.push((pts, sts));
+    }
+    let mut holes: Vec<u32> = Vec::with_capacity(kept.len().saturating_sub(1));
+    let mut flat: Vec<[f32; 2]> = Vec::new();
+    for (i, (pts, _)) in kept.iter().enumerate() {
+        if i > 0 {
+            holes.push(flat.len() as u32);
+        }
+        flat.extend_from_slice(pts);
+    }
+    let mut indices: Vec<u32> = Vec::new();
+    earcut::Earcut::new().earcut(flat.iter().copied(), &holes, &mut indices);
+    let triangles = indices
+        .chunks_exact(3)
+        .map(|t| {
+            // earcut gives clockwise triangles in a y-up frame: turn them.
+            let (a, b, c) = (
+                flat[t[0] as usize],
+                flat[t[1] as usize],
+                flat[t[2] as usize],
+            );
+            if signed_area2(&[a, b, c]) < 0.0 {
+                [t[0], t[2], t[1]]
+            } else {
+                [t[0], t[1], t[2]]
+            }
+        })
+        .collect();
+    let st = st.map(|_| kept.iter().map(|(_, s)| s.clone()).collect());
+    scene.draped.push(DrapedPolygon {
+        def: 0,
+        rings: kept.into_iter().map(|(p, _)| p).collect(),
+        triangles,
+        st,
+        heading,
+        feature: None,
+    });
+    scene.update_stats();
+    scene
+}
+
+/// The compass heading a tiled draped polygon's texture turns to, from its DSF parameter:
+/// X-Plane 12 adds 1/128 degree steps as multiples of 360 (`whole + 360 · round(128 ·
+/// fraction)`, GROUND.md §1.2), so 46,079 is the largest heading and 65,535 (an
+/// orthophoto) is none.
+pub fn pol_heading(param: u32) -> f32 {
+    if param == 65535 {
+        return 0.0;
+    }
+    (param % 360) as f32 + (param / 360) as f32 / 128.0
+}
+
 #[allow(clippy::ptr_arg)] // point_in_rings takes rings as Vecs
 fn in_ring(p: P2, ring: &Vec<P2>) -> bool {
     crate::layout::geom::point_in_rings(p, std::slice::from_ref(ring))
@@ -127,6 +237,67 @@ mod tests {
 
     fn square(s: f32) -> Vec<P2> {
         vec![[0.0, 0.0], [s, 0.0], [s, s], [0.0, s]]
+    }
+
+    #[test]
+    fn draped_polygons_cut_their_holes() {
+        // A 10 m square, clockwise, with a 2 m square hole given counter-clockwise.
+        let mut outer = square(10.0);
+        outer.reverse();
+        let hole = vec![[4.0, 4.0], [6.0, 4.0], [6.0, 6.0], [4.0, 6.0]];
+        let s = draped_polygon("a.pol", &[outer, hole], None, 30.0);
+        let d = &s.draped[0];
+        assert!(signed_area2(&d.rings[0]) > 0.0 && signed_area2(&d.rings[1]) < 0.0);
+        let pts: Vec<P2> = d.rings.iter().flatten().copied().collect();
+        let area: f32 = d
+            .triangles
+            .iter()
+            .map(|t| {
+                let a = signed_area2(&[pts[t[0] as usize], pts[t[1] as usize], pts[t[2] as usize]]);
+                assert!(a > 0.0, "counter-clockwise");
+                a / 2.0
+            })
+            .sum();
+        assert!((area - 96.0).abs() < 1e-3, "{area}");
+        assert_eq!(s.stats.draped_triangles, d.triangles.len());
+        assert_eq!(d.heading, 30.0);
+        // A ring that closes itself and repeats points is the same square.
+        let closed = vec![
+            [0.0, 0.0],
+            [1.0, 0.0],
+            [1.0, 0.0],
+            [1.0, 1.0],
+            [0.0, 1.0],
+            [0.0, 0.0],
+        ];
+        let s = draped_polygon("a.pol", &[closed], None, 0.0);
+        assert_eq!(s.draped[0].rings[0].len(), 4);
+        assert_eq!(s.draped[0].triangles.len(), 2);
+        // Too few points: nothing placed.
+        let s = draped_polygon("a.pol", &[vec![[0.0, 0.0], [1.0, 0.0]]], None, 0.0);
+        assert!(s.draped.is_empty());
+    }
+
+    #[test]
+    fn orthophoto_coordinates_follow_their_points() {
+        let mut ring = square(10.0);
+        let mut st = vec![[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]];
+        ring.reverse();
+        st.reverse();
+        let s = draped_polygon("o.pol", &[ring], Some(&[st]), 0.0);
+        let d = &s.draped[0];
+        let st = d.st.as_ref().unwrap();
+        for (p, t) in d.rings[0].iter().zip(&st[0]) {
+            assert_eq!([p[0] / 10.0, p[1] / 10.0], *t);
+        }
+    }
+
+    #[test]
+    fn pol_headings_decode_sub_degree_steps() {
+        assert_eq!(pol_heading(30), 30.0);
+        assert_eq!(pol_heading(359 + 360 * 127), 359.0 + 127.0 / 128.0);
+        assert_eq!(pol_heading(45 + 360 * 64), 45.5);
+        assert_eq!(pol_heading(65535), 0.0);
     }
 
     #[test]

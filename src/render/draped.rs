@@ -11,6 +11,13 @@
 //! their object's show levels and thinning number, and the tile shader drops the pieces
 //! not shown at the frame's density level.
 //!
+//! Draped polygons (`.pol` and orthophotos) go the same way: each triangle of a polygon is
+//! cut along the terrain grid, its texture coordinates either the orthophoto's own or, for
+//! a tiled polygon, the texture turned to its heading and repeating every `SCALE` meters
+//! from the document's origin (so neighbouring polygons of one texture continue each other;
+//! see `docs/spec-decisions.md`). Polygons sharing a texture, night texture, wrap and alpha
+//! mode and a layer group and offset form one draw.
+//!
 //! Only the nearest LOD that has draped geometry is drawn (out to its far distance, where it
 //! fades as tiles fade at `TILE_LOD`): a draped part paints the ground, and drawing the
 //! draped geometry of two LODs at once would paint it twice (agview's choice; see
@@ -18,11 +25,13 @@
 
 use std::ops::Range;
 
+use std::collections::HashMap;
+
 use crate::art::ArtSet;
-use crate::scene::{ObjectInstance, Scene};
+use crate::scene::{DrapedPolygon, ObjectInstance, Scene};
 
 use super::atlas::NO_CLAMP;
-use super::objects::{lod_far, TexSource};
+use super::objects::{lod_far, TexSource, INFINITE_LOD};
 use super::tiles::{cut_triangle, Grid, Piece, TileMesh, TileVertex};
 
 /// A layer group's place in the drawing order ([`crate::scene::LayerGroup::draw_key`]).
@@ -34,6 +43,12 @@ pub(crate) struct DrapedGroup {
     /// Where the group draws among tiles and other draped parts.
     pub key: DrawKey,
     pub texture: TexSource,
+    /// The night texture (black: nothing glows).
+    pub lit: TexSource,
+    /// `TEXTURE_NOWRAP`: samples are clamped to the texture's edges.
+    pub clamp: bool,
+    /// `NO_ALPHA`: drawn opaque.
+    pub opaque: bool,
     /// Each instance's show levels, thinning number and its pieces' range in the group's
     /// index list.
     instances: Vec<([u8; 2], f32, Range<u32>)>,
@@ -95,6 +110,9 @@ impl DrapedSet {
             let mut group = DrapedGroup {
                 key: d.layer_group.draw_key(),
                 texture,
+                lit: TexSource::Black,
+                clamp: false,
+                opaque: false,
                 instances: Vec::with_capacity(objects.len()),
                 indices: Vec::new(),
             };
@@ -152,7 +170,83 @@ impl DrapedSet {
                 set.groups.push(group);
             }
         }
+        set.add_polygons(scene, art, grid);
         set
+    }
+
+    /// The scene's draped polygons, one group per (texture, night texture, wrap, alpha,
+    /// layer group and offset), polygons in scene order within it.
+    fn add_polygons(&mut self, scene: &Scene, art: &ArtSet, grid: &Grid) {
+        let images = art.images.len();
+        let mut groups: HashMap<(DrawKey, TexSource, TexSource, bool, bool), usize> =
+            HashMap::new();
+        for d in &scene.draped {
+            let pol = art.pols.get(d.def);
+            let texture = match pol.and_then(|p| p.texture) {
+                Some(t) if t < images => TexSource::Image(t),
+                _ => TexSource::Checker,
+            };
+            let lit = match pol.and_then(|p| p.lit) {
+                Some(t) if t < images => TexSource::Image(t),
+                _ => TexSource::Black,
+            };
+            let (clamp, opaque) = pol.map_or((false, false), |p| (p.nowrap, p.no_alpha));
+            let key = pol.map_or_else(
+                || crate::art::ground::default_pol_group().draw_key(),
+                |p| p.layer_group.draw_key(),
+            );
+            let gi = *groups
+                .entry((key, texture, lit, clamp, opaque))
+                .or_insert_with(|| {
+                    self.groups.push(DrapedGroup {
+                        key,
+                        texture,
+                        lit,
+                        clamp,
+                        opaque,
+                        instances: Vec::new(),
+                        indices: Vec::new(),
+                    });
+                    self.groups.len() - 1
+                });
+            let scale = pol.map_or([10.0, 10.0], |p| p.scale);
+            let sts = polygon_st(d, scale);
+            let pts: Vec<[f32; 2]> = d.rings.iter().flatten().copied().collect();
+            let mut pieces = TileMesh {
+                vertices: std::mem::take(&mut self.vertices),
+                ..TileMesh::default()
+            };
+            for t in &d.triangles {
+                let [a, b, c] = t.map(|i| i as usize);
+                let (Some(pa), Some(pb), Some(pc)) = (pts.get(a), pts.get(b), pts.get(c)) else {
+                    continue;
+                };
+                let st = |i: usize| sts.get(i).copied().unwrap_or([0.0, 0.0]);
+                if let Some(w) = cut_triangle(
+                    grid,
+                    [*pa, *pb, *pc],
+                    [st(a), st(b), st(c)],
+                    // Draped polygons paint the ground to the horizon.
+                    Piece {
+                        lod: INFINITE_LOD,
+                        rect: NO_CLAMP,
+                    },
+                    None,
+                    &mut pieces,
+                ) {
+                    if !self.warnings.contains(&w) {
+                        self.warnings.push(w);
+                    }
+                }
+            }
+            self.vertices = pieces.vertices;
+            let g = &mut self.groups[gi];
+            let first = g.indices.len() as u32;
+            g.indices.extend(pieces.indices);
+            let end = g.indices.len() as u32;
+            g.instances.push(([1, 1], 0.0, first..end));
+        }
+        self.groups.retain(|g| !g.indices.is_empty());
     }
 
     /// Every piece: one index list, and each group's range in it (what is uploaded: the
@@ -167,6 +261,41 @@ impl DrapedSet {
         }
         (list, ranges)
     }
+}
+
+/// Each point's texture coordinates, the rings' points numbered in order: an orthophoto's
+/// own, else a tiled texture's. The tiled texture's t axis points to the polygon's compass
+/// heading and s 90° clockwise from it, one repeat every `scale` meters, from the scene's
+/// origin (GROUND.md §1.3); whole repeats are taken off so that the numbers stay small.
+pub(crate) fn polygon_st(d: &DrapedPolygon, scale: [f32; 2]) -> Vec<[f32; 2]> {
+    if let Some(st) = &d.st {
+        return st.iter().flatten().copied().collect();
+    }
+    let (sin, cos) = (d.heading.to_radians().sin(), d.heading.to_radians().cos());
+    let (sx, sy) = (scale[0].max(1e-3), scale[1].max(1e-3));
+    let at = |p: [f32; 2]| {
+        let (x, y) = (f64::from(p[0]), f64::from(p[1]));
+        let (sin, cos) = (f64::from(sin), f64::from(cos));
+        [
+            (cos * x - sin * y) / f64::from(sx),
+            (sin * x + cos * y) / f64::from(sy),
+        ]
+    };
+    let first = d
+        .rings
+        .iter()
+        .flatten()
+        .next()
+        .map_or([0.0, 0.0], |p| at(*p));
+    let base = [first[0].floor(), first[1].floor()];
+    d.rings
+        .iter()
+        .flatten()
+        .map(|p| {
+            let st = at(*p);
+            [(st[0] - base[0]) as f32, (st[1] - base[1]) as f32]
+        })
+        .collect()
 }
 
 /// One draw of the draped pass: a range of tile pieces or of a draped group's pieces.
@@ -204,7 +333,7 @@ pub(crate) fn ground_order(tiles: &[DrawKey], draped: &[DrawKey]) -> Vec<GroundD
 mod tests {
     use super::*;
     use crate::art::{DrapedArt, MeshArt, MeshLod, MeshVertex};
-    use crate::scene::LayerGroup;
+    use crate::scene::{DrapedPolygon, LayerGroup};
     use crate::terrain::Terrain;
 
     /// A 4 m square pad, draped, in `group`.
@@ -371,6 +500,75 @@ mod tests {
                 Draped(1)
             ]
         );
+    }
+
+    #[test]
+    fn tiled_polygons_turn_their_texture_to_the_heading() {
+        let d = DrapedPolygon {
+            rings: vec![vec![[0.0, 0.0], [10.0, 0.0], [10.0, 10.0], [0.0, 10.0]]],
+            heading: 90.0,
+            ..DrapedPolygon::default()
+        };
+        let st = polygon_st(&d, [5.0, 10.0]);
+        // Heading 90: t grows to the east (one repeat per 10 m), s to the south (per 5 m).
+        let dt = st[1][1] - st[0][1];
+        let ds = st[3][0] - st[0][0];
+        assert!((dt - 1.0).abs() < 1e-5, "{st:?}");
+        assert!((ds + 2.0).abs() < 1e-5, "{st:?}");
+        // Far from the origin the numbers stay small: whole repeats are taken off.
+        let far = DrapedPolygon {
+            rings: vec![vec![
+                [90_000.0, 40_000.0],
+                [90_010.0, 40_000.0],
+                [90_010.0, 40_010.0],
+            ]],
+            ..DrapedPolygon::default()
+        };
+        let st = polygon_st(&far, [25.0, 25.0]);
+        assert!(st.iter().flatten().all(|v| v.abs() < 2.0), "{st:?}");
+        assert!((st[1][0] - st[0][0] - 0.4).abs() < 1e-4);
+    }
+
+    #[test]
+    fn polygons_of_one_look_share_one_draw() {
+        use crate::art::PolArt;
+        let square = |x: f32| {
+            crate::layout::placed::draped_polygon(
+                "a.pol",
+                &[vec![[x, 0.0], [x + 4.0, 0.0], [x + 4.0, 4.0], [x, 4.0]]],
+                None,
+                0.0,
+            )
+        };
+        let mut scene = square(0.0);
+        let mut b = square(10.0);
+        let mut c = square(20.0);
+        b.draped[0].def = 0;
+        c.draped[0].def = 1;
+        scene.draped.append(&mut b.draped);
+        scene.draped.append(&mut c.draped);
+        let pol = |group: &str| PolArt {
+            name: "a.pol".into(),
+            texture: Some(0),
+            lit: None,
+            scale: [10.0, 10.0],
+            layer_group: LayerGroup {
+                name: group.into(),
+                offset: 0,
+            },
+            nowrap: false,
+            no_alpha: false,
+            missing: false,
+        };
+        let art = ArtSet {
+            pols: vec![pol("taxiways"), pol("runways")],
+            images: vec![crate::art::ImageData::checkerboard("t")],
+            ..ArtSet::default()
+        };
+        let set = DrapedSet::build(&scene, &art, &Grid::of(&Terrain::flat(100.0)));
+        assert_eq!(set.groups.len(), 2, "one draw per texture and layer group");
+        assert_eq!(set.groups[0].instances.len(), 2);
+        assert!(set.groups[0].key < set.groups[1].key);
     }
 
     #[test]

@@ -326,6 +326,11 @@ impl FeatureBoxes {
                 add(t.feature, p, p);
             }
         }
+        for d in &scene.draped {
+            for p in d.rings.first().into_iter().flatten() {
+                add(d.feature, *p, *p);
+            }
+        }
         FeatureBoxes { features, all }
     }
 

@@ -820,12 +820,17 @@ impl SceneGpu {
                 .iter()
                 .zip(ranges)
                 .map(|(g, r)| {
-                    let view = cache.view(g.texture);
-                    (
-                        g.key,
-                        material(view, MaterialUniforms::plain([1.0; 3], 0.0)),
-                        r,
-                    )
+                    let view = cache.view(g.texture).clone();
+                    let lit = cache.view(g.lit).clone();
+                    let mut u = MaterialUniforms::plain([1.0; 3], 0.0);
+                    // `tile.wgsl`: x clamps (`TEXTURE_NOWRAP`), y draws opaque (`NO_ALPHA`).
+                    u.repeat_m = [
+                        f32::from(u8::from(g.clamp)),
+                        f32::from(u8::from(g.opaque)),
+                        0.0,
+                        0.0,
+                    ];
+                    (g.key, full_material(&view, &lit, &flat, u), r)
                 })
                 .collect();
             buffer_bytes.set(buffer_bytes.get() + (list.len() * 4) as u64);

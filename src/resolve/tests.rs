@@ -10,11 +10,19 @@ fn normalizes() {
 }
 
 #[test]
-fn twins() {
-    assert_eq!(texture_twin("a/b.PNG").as_deref(), Some("a/b.dds"));
-    assert_eq!(texture_twin("a.dds").as_deref(), Some("a.png"));
-    assert_eq!(texture_twin("a.bmp"), None);
-    assert_eq!(texture_twin("x"), None);
+fn textures_are_looked_for_as_dds_then_png_then_bmp() {
+    use crate::format::texture_candidates as c;
+    let names = |p: &str| -> Vec<String> {
+        c(Path::new(p))
+            .iter()
+            .map(|p| p.display().to_string())
+            .collect()
+    };
+    assert_eq!(names("a/b.PNG"), ["a/b.dds", "a/b.png", "a/b.bmp"]);
+    assert_eq!(names("a.dds"), ["a.dds", "a.png", "a.bmp"]);
+    assert_eq!(names("x"), ["x.dds", "x.png", "x.bmp"]);
+    // An orthophoto's JPEG is tried as it is first.
+    assert_eq!(names("o.jpg"), ["o.jpg", "o.dds", "o.png", "o.bmp"]);
 }
 
 #[test]

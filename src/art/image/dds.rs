@@ -303,7 +303,7 @@ mod tests {
         h = dds_header(b"DXT5", 4, 4, 1);
         h[4] = 0;
         assert!(e(&h).contains("header size is 0"));
-        assert!(e(b"GIF89a").contains("not a PNG or DDS"));
+        assert!(e(b"GIF89a").contains("not a DDS, PNG, BMP, JPEG or TIFF"));
     }
 
     #[test]

@@ -160,22 +160,10 @@ impl ImagePool {
     }
 }
 
-/// Loads a texture (PNG or DDS, trying the `.dds`/`.png` twin as X-Plane does); a
-/// checkerboard and a warning when nothing usable is found.
+/// Loads a texture (DDS, PNG, BMP, JPEG or TIFF, looked for as [`texture_candidates`]
+/// says); a checkerboard and a warning when nothing usable is found.
 pub fn load_image(path: &Path, warnings: &mut Vec<Diagnostic>) -> ImageData {
-    let ext = path
-        .extension()
-        .map(|e| e.to_string_lossy().to_ascii_lowercase())
-        .unwrap_or_default();
-    let candidates: Vec<PathBuf> = match ext.as_str() {
-        "png" => vec![path.with_extension("dds"), path.to_path_buf()],
-        "dds" => vec![path.to_path_buf(), path.with_extension("png")],
-        _ => vec![
-            path.to_path_buf(),
-            path.with_extension("dds"),
-            path.with_extension("png"),
-        ],
-    };
+    let candidates = crate::format::texture_candidates(path);
     // Failures of earlier candidates are reported even when a later one loads, so that an
     // author learns why their `.dds` was not used.
     let mut failed: Vec<Diagnostic> = Vec::new();
@@ -219,32 +207,57 @@ pub fn load_image(path: &Path, warnings: &mut Vec<Diagnostic>) -> ImageData {
     ImageData::checkerboard(&path.display().to_string())
 }
 
-/// Decodes PNG or DDS bytes (told apart by their magic numbers).
+/// Decodes DDS, PNG, BMP, JPEG or TIFF bytes (told apart by their magic numbers).
 pub fn decode_image(
     path: &Path,
     bytes: &[u8],
     warnings: &mut Vec<Diagnostic>,
 ) -> Result<ImageData, Diagnostic> {
+    use ::image::ImageFormat as F;
     if bytes.starts_with(b"DDS ") {
         dds::decode_dds(path, bytes, warnings)
     } else if bytes.starts_with(b"\x89PNG\r\n\x1a\n") {
-        decode_png(path, bytes)
+        decode_with(path, bytes, F::Png, "PNG")
+    } else if bytes.starts_with(b"BM") {
+        decode_with(path, bytes, F::Bmp, "BMP")
+    } else if bytes.starts_with(&[0xFF, 0xD8, 0xFF]) {
+        decode_with(path, bytes, F::Jpeg, "JPEG")
+    } else if bytes.starts_with(b"II*\0") || bytes.starts_with(b"MM\0*") {
+        decode_with(path, bytes, F::Tiff, "TIFF")
     } else {
-        Err(Diagnostic::error_file(path, "not a PNG or DDS file"))
+        Err(Diagnostic::error_file(
+            path,
+            "not a DDS, PNG, BMP, JPEG or TIFF file",
+        ))
     }
 }
 
 /// Largest texture side accepted (what GPUs commonly allow).
 pub(super) const MAX_SIDE: u32 = 16384;
 
-fn decode_png(path: &Path, bytes: &[u8]) -> Result<ImageData, Diagnostic> {
-    let img = ::image::load_from_memory_with_format(bytes, ::image::ImageFormat::Png)
-        .map_err(|e| Diagnostic::error_file(path, format!("PNG cannot be decoded: {e}")))?;
+fn decode_with(
+    path: &Path,
+    bytes: &[u8],
+    format: ::image::ImageFormat,
+    what: &str,
+) -> Result<ImageData, Diagnostic> {
+    // The size first: a header may promise more than memory holds.
+    let reader = ::image::ImageReader::with_format(std::io::Cursor::new(bytes), format);
+    if let Ok((w, h)) = reader.into_dimensions() {
+        if w == 0 || h == 0 || w > MAX_SIDE || h > MAX_SIDE {
+            return Err(Diagnostic::error_file(
+                path,
+                format!("{what} is {w} × {h}; sides must be 1..={MAX_SIDE}"),
+            ));
+        }
+    }
+    let img = ::image::load_from_memory_with_format(bytes, format)
+        .map_err(|e| Diagnostic::error_file(path, format!("{what} cannot be decoded: {e}")))?;
     let (w, h) = (img.width(), img.height());
     if w == 0 || h == 0 || w > MAX_SIDE || h > MAX_SIDE {
         return Err(Diagnostic::error_file(
             path,
-            format!("PNG is {w} × {h}; sides must be 1..={MAX_SIDE}"),
+            format!("{what} is {w} × {h}; sides must be 1..={MAX_SIDE}"),
         ));
     }
     let rgba = img.into_rgba8().into_raw();

@@ -29,7 +29,11 @@
 //!   one polygon as for facades, repeated consecutive points dropped; line fill: one polygon
 //!   per ring, a closed poly-line (first point repeated); point fill: one polygon per ring,
 //!   its points.
-//! - Draped polygons (`.pol`): one polygon as for facades, parameter the heading truncated.
+//! - Draped polygons (`.pol`): one polygon as for facades; parameter the heading as X-Plane
+//!   12 encodes it, 1/128 degree steps as multiples of 360 (`encode_heading`).
+//! - Draped orthophotos (`WED_DrapedOrthophoto`): one polygon as for facades, parameter
+//!   65535, each point with its texture node's `s t`; a resource that is an image (which
+//!   WED turns into a `.pol` as it exports) is kept as the image.
 //!
 //! Not reproduced: clipping to DSF tile boundaries (a placement wholly inside one tile is
 //! written unchanged), bezier curves (nodes are read as corners), per-node wall choices
@@ -62,7 +66,6 @@ const SKIPPED_AIRPORT: &[&str] = &[
 const SKIPPED_EXPORTS: &[&str] = &[
     "WED_StringPlacement",
     "WED_LinePlacement",
-    "WED_DrapedOrthophoto",
     "WED_ExclusionZone",
     "WED_RoadEdge",
 ];
@@ -120,6 +123,8 @@ struct Exporter<'a, 'w> {
 struct RingNode {
     pt: [f64; 2],
     spawn: bool,
+    /// A texture node's coordinates.
+    st: Option<[f32; 2]>,
 }
 
 impl<'a> Exporter<'a, '_> {
@@ -224,8 +229,30 @@ impl<'a> Exporter<'a, '_> {
             }
             WedData::PolygonPlacement { heading, resource } => {
                 if let Some(rings) = self.rings(obj) {
-                    let param = clamp_param(heading.trunc());
+                    let param = encode_heading(*heading);
                     self.push(obj, resource, param, area_windings(&rings, false), None);
+                }
+            }
+            WedData::DrapedOrthophoto { resource } => {
+                if let Some(rings) = self.rings(obj) {
+                    let windings = area_windings(&rings, false);
+                    let st = rings
+                        .iter()
+                        .enumerate()
+                        .map(|(i, r)| {
+                            let mut st: Vec<[f32; 2]> =
+                                r.iter().map(|n| n.st.unwrap_or([0.0, 0.0])).collect();
+                            let pts: Vec<[f64; 2]> = r.iter().map(|n| n.pt).collect();
+                            if (signed_area2(&pts) > 0.0) != (i == 0) {
+                                st.reverse();
+                            }
+                            st
+                        })
+                        .collect();
+                    self.push(obj, resource, 65535, windings, None);
+                    if let Some(f) = self.out.last_mut() {
+                        f.st = Some(st);
+                    }
                 }
             }
             WedData::Other => {
@@ -259,6 +286,7 @@ impl<'a> Exporter<'a, '_> {
             param,
             windings,
             node_order: None,
+            st: None,
             point,
             line: obj.line,
             col: obj.col,
@@ -310,10 +338,12 @@ impl<'a> Exporter<'a, '_> {
                     }) => RingNode {
                         pt: [*lon, *lat],
                         spawn: *spawn_tiles,
+                        st: None,
                     },
-                    Some(WedData::Node { lon, lat }) => RingNode {
+                    Some(WedData::Node { lon, lat, st }) => RingNode {
                         pt: [*lon, *lat],
                         spawn: true,
+                        st: *st,
                     },
                     Some(_) => {
                         return fail(
@@ -348,6 +378,19 @@ impl<'a> Exporter<'a, '_> {
 /// `intround` from xptools' MathUtils: round half up.
 fn intround(v: f64) -> i64 {
     (v + 0.5).floor() as i64
+}
+
+/// `encode_heading` of `WED_DSFExport.cpp`: a draped polygon's heading in whole degrees
+/// plus 360 times its fraction in 1/128 degree steps (truncated, as WED's cast does).
+fn encode_heading(h: f64) -> u32 {
+    let wrapped = if h.is_finite() {
+        h.rem_euclid(360.0)
+    } else {
+        0.0
+    };
+    let whole = wrapped.trunc();
+    let frac = wrapped - whole;
+    whole as u32 + 360 * ((128.0 * frac) as u32).min(127)
 }
 
 fn clamp_u8(v: i64) -> u32 {

@@ -144,8 +144,13 @@ pub enum WedData {
         lat: f64,
         spawn_tiles: bool,
     },
-    /// Any other vertex (`WED_SimpleBoundaryNode`, `WED_FacadeNode`, `WED_TextureNode`, …).
-    Node { lon: f64, lat: f64 },
+    /// Any other vertex (`WED_SimpleBoundaryNode`, `WED_FacadeNode`, `WED_TextureNode`, …);
+    /// a texture node carries its texture coordinates (`texture_node s= t=`).
+    Node {
+        lon: f64,
+        lat: f64,
+        st: Option<[f32; 2]>,
+    },
     /// `WED_ObjPlacement` (`obj_placement`): an `.obj` or `.agp` at a point.
     ObjPlacement {
         lon: f64,
@@ -173,6 +178,9 @@ pub enum WedData {
     },
     /// `WED_PolygonPlacement` (`polygon_placement`): a draped `.pol`.
     PolygonPlacement { heading: f64, resource: String },
+    /// `WED_DrapedOrthophoto` (`draped_orthophoto`): a `.pol` or an image pinned by its
+    /// texture nodes' coordinates.
+    DrapedOrthophoto { resource: String },
     /// A WED class agview knows but does not export (runways, strings, exclusions, …).
     Other,
     /// A class agview does not know.
@@ -197,6 +205,9 @@ pub struct WedFeature {
     /// or a chain ([`crate::format::facade::FacadeTopology`]); which one applies is decided
     /// once the `.fac` is found. `None` for everything else.
     pub node_order: Option<Vec<Vec<[f64; 2]>>>,
+    /// A draped orthophoto (`WED_DrapedOrthophoto`): each point's texture coordinates
+    /// (s, t), parallel to `windings`. `None` for everything else.
+    pub st: Option<Vec<Vec<[f32; 2]>>>,
     /// lon, lat, heading for object placements (`.obj`, `.agp`).
     pub point: Option<[f64; 3]>,
     /// Where the placement's `<object>` element is.
@@ -217,7 +228,6 @@ const OTHER_CLASSES: &[&str] = &[
     "WED_AirportNode",
     "WED_AirportSign",
     "WED_DemPlacement",
-    "WED_DrapedOrthophoto",
     "WED_DrapedOrthophotoBoundary",
     "WED_ExclusionPoly",
     "WED_ExclusionZone",
@@ -468,14 +478,21 @@ fn read_object(
                     .is_none_or(truthy),
             }
         }
-        "WED_SimpleBoundaryNode"
-        | "WED_SimpleBezierBoundaryNode"
-        | "WED_FacadeNode"
-        | "WED_TextureNode"
-        | "WED_TextureBezierNode" => WedData::Node {
-            lon: num(point, "longitude", 0.0),
-            lat: num(point, "latitude", 0.0),
-        },
+        "WED_SimpleBoundaryNode" | "WED_SimpleBezierBoundaryNode" | "WED_FacadeNode" => {
+            WedData::Node {
+                lon: num(point, "longitude", 0.0),
+                lat: num(point, "latitude", 0.0),
+                st: None,
+            }
+        }
+        "WED_TextureNode" | "WED_TextureBezierNode" => {
+            let tex = elem(node, "texture_node");
+            WedData::Node {
+                lon: num(point, "longitude", 0.0),
+                lat: num(point, "latitude", 0.0),
+                st: Some([num(tex, "s", 0.0) as f32, num(tex, "t", 0.0) as f32]),
+            }
+        }
         "WED_ObjPlacement" => {
             let el = elem(node, "obj_placement");
             WedData::ObjPlacement {
@@ -514,6 +531,9 @@ fn read_object(
                 resource: string(el, "resource"),
             }
         }
+        "WED_DrapedOrthophoto" => WedData::DrapedOrthophoto {
+            resource: string(elem(node, "draped_orthophoto"), "resource"),
+        },
         c if OTHER_CLASSES.contains(&c) => WedData::Other,
         _ => {
             warnings.push(Diagnostic::warning_at(

@@ -509,3 +509,64 @@ fn garbage_is_an_error_not_a_panic() {
     let (r, _) = run("<html/>");
     assert!(r.is_err());
 }
+
+#[test]
+fn draped_polygons_and_orthophotos_export_as_wed_writes_them() {
+    // A clockwise ring of texture nodes, as drawn: WED writes it counter-clockwise, each
+    // point keeping its own texture coordinates.
+    let cw = [
+        (ll(0.0, 0.0), [0.0, 0.0]),
+        (ll(0.0, 40.0), [0.0, 1.0]),
+        (ll(40.0, 40.0), [1.0, 1.0]),
+        (ll(40.0, 0.0), [1.0, 0.0]),
+    ];
+    let mut body = String::from(
+        "<object class=\"WED_PolygonPlacement\" id=\"10\" parent_id=\"4\"><children><child id=\"11\"/></children>\
+         <hierarchy name=\"apron\" locked=\"0\" hidden=\"0\"/>\
+         <polygon_placement heading=\"30.5\" resource=\"apron.pol\"/></object>\n\
+         <object class=\"WED_Ring\" id=\"11\" parent_id=\"10\"><children><child id=\"12\"/><child id=\"13\"/><child id=\"14\"/></children>\
+         <hierarchy name=\"r\" locked=\"0\" hidden=\"0\"/></object>\n\
+         <object class=\"WED_DrapedOrthophoto\" id=\"20\" parent_id=\"4\"><children><child id=\"21\"/></children>\
+         <hierarchy name=\"photo\" locked=\"0\" hidden=\"0\"/>\
+         <draped_orthophoto resource=\"photos/field.jpg\" heading=\"0\"/></object>\n\
+         <object class=\"WED_Ring\" id=\"21\" parent_id=\"20\"><children><child id=\"22\"/><child id=\"23\"/><child id=\"24\"/><child id=\"25\"/></children>\
+         <hierarchy name=\"r\" locked=\"0\" hidden=\"0\"/></object>\n",
+    );
+    for (i, (p, _)) in cw.iter().take(3).enumerate() {
+        body += &format!(
+            "<object class=\"WED_SimpleBoundaryNode\" id=\"{}\" parent_id=\"11\"><children/>\
+             <point latitude=\"{:.9}\" longitude=\"{:.9}\"/></object>\n",
+            12 + i,
+            p[1],
+            p[0]
+        );
+    }
+    for (i, (p, st)) in cw.iter().enumerate() {
+        body += &format!(
+            "<object class=\"WED_TextureNode\" id=\"{}\" parent_id=\"21\"><children/>\
+             <point latitude=\"{:.9}\" longitude=\"{:.9}\"/><texture_node s=\"{}\" t=\"{}\"/></object>\n",
+            22 + i,
+            p[1],
+            p[0],
+            st[0],
+            st[1]
+        );
+    }
+    let (f, warnings) = export_of(&doc(&[10, 20], &body));
+    assert!(warnings.is_empty(), "{warnings:?}");
+    assert_eq!(f.len(), 2);
+    // 30.5 degrees: 30 + 360 * 64 (XP12's 1/128 degree steps).
+    assert_eq!(f[0].param, 30 + 360 * 64);
+    assert!(f[0].st.is_none());
+    assert_eq!(f[1].param, 65535);
+    assert_eq!(f[1].resource, "photos/field.jpg");
+    assert!(
+        signed_area(&f[1].windings[0]) > 0.0,
+        "outer ring counter-clockwise"
+    );
+    let st = &f[1].st.as_ref().expect("texture coordinates")[0];
+    for (p, st) in f[1].windings[0].iter().zip(st) {
+        let (_, want) = cw.iter().find(|(q, _)| close(*q, *p)).expect("same point");
+        assert_eq!(st, &[want[0] as f32, want[1] as f32]);
+    }
+}
