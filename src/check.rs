@@ -312,6 +312,11 @@ impl Checker {
                     }
                 }
             }
+            Parsed::ObjString(s) => {
+                for o in &s.objects {
+                    self.reference(&r, path, o.line, "OBJECT", &o.path, false);
+                }
+            }
             Parsed::DsfText(d) => {
                 for def in d.polygon_defs.iter().chain(&d.object_defs) {
                     let known = matches!(
@@ -319,7 +324,7 @@ impl Checker {
                             .extension()
                             .map(|e| e.to_string_lossy().to_ascii_lowercase())
                             .as_deref(),
-                        Some("agp" | "agb" | "ags" | "obj" | "pol")
+                        Some("agp" | "agb" | "ags" | "obj" | "pol" | "str")
                     );
                     if known {
                         self.reference(&r, path, def.line, "definition", &def.path, false);

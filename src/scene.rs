@@ -142,6 +142,9 @@ pub enum FeatureKind {
     /// A draped polygon or orthophoto (the parameter is the texture's heading, or 65535
     /// for an orthophoto's own texture coordinates).
     Pol,
+    /// An object string (the parameter is the spacing: whole meters, or 10,000 + 128 ×
+    /// meters for a fractional spacing).
+    Str,
 }
 
 impl FeatureKind {
@@ -156,6 +159,7 @@ impl FeatureKind {
             "fac" => FeatureKind::Fac,
             "for" => FeatureKind::For,
             "pol" => FeatureKind::Pol,
+            "str" => FeatureKind::Str,
             _ => return None,
         })
     }

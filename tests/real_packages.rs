@@ -374,3 +374,128 @@ fn wed_projects_export_facades_in_the_topology_their_fac_gives() {
     // Nothing was refused for having two nodes but the ring.
     assert!(!wed_err.contains("fewer than"), "{wed_err}");
 }
+
+// ------------------------------------------------------------------------------ the ground
+
+/// A package whose binary DSF holds a tiled `.pol` with a hole, an orthophoto with its
+/// texture coordinates and an object string of posts named relative to the `.str`.
+fn ground_package(dir: &Path) -> (PathBuf, PathBuf) {
+    use agview::format::dsf_bin::write::PolygonToWrite;
+    let root = dir.join("My Ground");
+    png(&root.join("ground/apron.png"));
+    png(&root.join("ground/photo.png"));
+    write(
+        &root.join("ground/apron.pol"),
+        "A\n850\nDRAPED_POLYGON\n\nTEXTURE apron.png\nSCALE 25 25\nLAYER_GROUP taxiways 1\n",
+    );
+    write(
+        &root.join("ground/photo.pol"),
+        "A\n850\nDRAPED_POLYGON\n\nTEXTURE_NOWRAP photo.png\nSCALE 100 100\nLAYER_GROUP beaches 1\n",
+    );
+    write(&root.join("objects/post.obj"), obj("post.png"));
+    png(&root.join("textures/post.png"));
+    write(
+        &root.join("strings/fence.str"),
+        "A\n850\nOBJECT_STRING\n\nOFFSET 1\nOBJECT 0 0 ../objects/post.obj\n",
+    );
+    let (lon, lat) = (0.5, 50.5);
+    let sq = |x0: f64, y0: f64, d: f64| {
+        vec![
+            [lon + x0, lat + y0],
+            [lon + x0 + d, lat + y0],
+            [lon + x0 + d, lat + y0 + d],
+            [lon + x0, lat + y0 + d],
+        ]
+    };
+    let mut hole = sq(0.0002, 0.0002, 0.0002);
+    hole.reverse();
+    let dsf = DsfToWrite {
+        polygon_defs: vec![
+            "ground/apron.pol".into(),
+            "ground/photo.pol".into(),
+            "strings/fence.str".into(),
+        ],
+        polygons: vec![
+            PolygonToWrite {
+                def: 0,
+                param: 30 + 360 * 64,
+                coord_depth: 2,
+                windings: vec![sq(0.0, 0.0, 0.0006), hole],
+                extra: vec![Vec::new(), Vec::new()],
+            },
+            PolygonToWrite {
+                def: 1,
+                param: 65535,
+                coord_depth: 4,
+                windings: vec![sq(0.001, 0.0, 0.0006)],
+                extra: vec![vec![0.0, 0.0, 1.0, 0.0, 1.0, 1.0, 0.0, 1.0]],
+            },
+            PolygonToWrite {
+                def: 2,
+                param: 10_000 + 320,
+                coord_depth: 2,
+                windings: vec![vec![[lon, lat - 0.0002], [lon + 0.0006, lat - 0.0002]]],
+                extra: vec![Vec::new()],
+            },
+        ],
+        ..DsfToWrite::default()
+    };
+    let path = root.join("Earth nav data/+50+000/+50+000.dsf");
+    write(&path, write_dsf(&dsf));
+    (root, path)
+}
+
+#[test]
+fn a_packages_draped_polygons_orthophotos_and_strings_are_laid_out_from_any_folder() {
+    let tmp = Tmp::new("ground");
+    let (root, _) = ground_package(&tmp.0);
+    let elsewhere = tmp.0.join("elsewhere");
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    let rel = "../My Ground/Earth nav data/+50+000/+50+000.dsf";
+    let (code, out, err) = agview(&elsewhere, &["layout", rel, "--json"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        !err.contains("not found") && !err.contains("do not draw"),
+        "{err}"
+    );
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let kinds: Vec<&str> = v["features"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["kind"].as_str().unwrap())
+        .collect();
+    assert_eq!(kinds, ["pol", "pol", "str"]);
+    let draped = v["draped"].as_array().unwrap();
+    assert_eq!(draped.len(), 2);
+    assert_eq!(draped[0]["rings"].as_array().unwrap().len(), 2, "the hole");
+    assert_eq!(draped[0]["heading"].as_f64(), Some(30.5));
+    assert_eq!(draped[1]["st"][0][2], serde_json::json!([1.0, 1.0]));
+    for d in v["pol_defs"].as_array().unwrap() {
+        let r = d["resolved"].as_str().unwrap();
+        assert!(Path::new(r).starts_with(&root), "{r}");
+    }
+    // 0.0006° of longitude at 50.5° is about 42.4 m: posts every 2.5 m from 1.675 m on.
+    let posts = v["objects"].as_array().unwrap();
+    assert_eq!(posts.len(), 17, "{}", posts.len());
+    assert!(v["meshes"][0]["resolved"]
+        .as_str()
+        .unwrap()
+        .ends_with("objects/post.obj"));
+    // The same from the package root: the same output.
+    let (_, out2, err2) = agview(
+        &root,
+        &["layout", "Earth nav data/+50+000/+50+000.dsf", "--json"],
+    );
+    assert_eq!(out, out2);
+    assert_eq!(err, err2);
+    // `check` reads the .pol and .str and what they name.
+    let (code, out, err) = agview(&elsewhere, &["check", rel]);
+    assert_eq!(code, 0, "{out}{err}");
+    let (code, _, err) = agview(
+        &elsewhere,
+        &["render", rel, "--out", "ground.png", "--size", "160x120"],
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(elsewhere.join("ground.png").is_file());
+}

@@ -3374,3 +3374,47 @@ fn orthophoto_on_hills() {
     let blue = count(&|p| p[2] > 140 && p[0] < 110);
     assert!(yellow > 300 && blue > 300, "yellow {yellow}, blue {blue}");
 }
+
+/// An object string (`.str`) alternating a red and a blue post, 5 m apart and 2 m right of
+/// an L-shaped chain (east, then north), seen from above at an angle: the posts alternate
+/// round the corner and stand outside the L.
+#[test]
+fn object_string_alternating_two_posts() {
+    let chain = vec![[-30.0, -20.0], [20.0, -20.0], [20.0, 25.0]];
+    let scene = placed::object_string(
+        "fence.str",
+        &[chain],
+        5.0,
+        2.0,
+        &[[0.0, 0.0], [0.0, 0.0]],
+        refs(&["red_post.obj", "blue_post.obj"]),
+        1,
+    );
+    let art = ArtSet {
+        meshes: vec![
+            box_mesh("red_post.obj", 1.2, 1.2, 6.0, Some(0)),
+            box_mesh("blue_post.obj", 1.2, 1.2, 6.0, Some(1)),
+        ],
+        images: vec![
+            solid("red", [220, 30, 30, 255]),
+            solid("blue", [40, 60, 230, 255]),
+        ],
+        ..ArtSet::default()
+    };
+    let params = FrameParams {
+        camera: Camera::orbit([-2.0, 2.0, 0.0], 75.0, 20.0, 45.0),
+        ..FrameParams::default()
+    };
+    let img = check(
+        "object_string_alternating_two_posts",
+        &scene,
+        &art,
+        &Terrain::flat(400.0),
+        &params,
+    );
+    assert_eq!(scene.objects.len(), 19);
+    let count = |pred: &dyn Fn(&image::Rgba<u8>) -> bool| img.pixels().filter(|p| pred(p)).count();
+    let red = count(&|p| p[0] > 150 && p[1] < 80 && p[2] < 80);
+    let blue = count(&|p| p[2] > 150 && p[0] < 90);
+    assert!(red > 50 && blue > 50, "red {red}, blue {blue}");
+}

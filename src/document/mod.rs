@@ -246,6 +246,8 @@ enum Opened {
     Autogen(Box<OpenedAsset>),
     /// A forest: its `SPACING` drives the trees.
     Forest(format::forest::ForestFacts),
+    /// An object string: its offset and objects.
+    String(Box<StringFacts>),
     /// An object: the art loader reads it.
     Art,
     /// A facade, with the topology its `.fac` gives (`None`: it could not be read; the art
@@ -770,7 +772,63 @@ fn open_definition(
         FeatureKind::Fac => Opened::Facade(facade_topology(file)),
         // The art stage reads draped polygons (and says what is wrong with them).
         FeatureKind::Obj | FeatureKind::Pol => Opened::Art,
+        FeatureKind::Str => match open_string(file, diags, files) {
+            Some(s) => Opened::String(Box::new(s)),
+            None => Opened::Broken,
+        },
     }
+}
+
+/// What laying out an object string needs: its `OFFSET`, and each `OBJECT`'s turn range
+/// and resolved mesh.
+#[derive(Debug)]
+struct StringFacts {
+    offset: f32,
+    turns: Vec<[f32; 2]>,
+    meshes: Vec<crate::scene::ArtRef>,
+}
+
+/// Reads a `.str` and resolves the objects it names (a missing one is a warning on its
+/// line and draws as a placeholder); `None` when it cannot be read.
+fn open_string(
+    file: &Path,
+    diags: &mut Vec<Diagnostic>,
+    files: &mut Vec<PathBuf>,
+) -> Option<StringFacts> {
+    let parsed = format::read_file(file).and_then(|b| {
+        let mut w = Vec::new();
+        let r = format::obj_string::parse(file, &b, &mut w);
+        diags.extend(w);
+        r
+    });
+    let s = match parsed {
+        Ok(s) => s,
+        Err(e) => {
+            diags.push(e);
+            return None;
+        }
+    };
+    let resolver = crate::resolve::Resolver::for_asset(file, diags);
+    let meshes = s
+        .objects
+        .iter()
+        .map(|o| {
+            let resolved = resolver.resolve(file, &o.path);
+            match &resolved {
+                Some(p) => files.push(p.clone()),
+                None => diags.push(resolver.missing(file, o.line, "OBJECT", &o.path)),
+            }
+            crate::scene::ArtRef {
+                name: o.path.as_str().into(),
+                resolved: resolved.map(|p| p.display().to_string()),
+            }
+        })
+        .collect();
+    Some(StringFacts {
+        offset: s.offset,
+        turns: s.objects.iter().map(|o| o.turn).collect(),
+        meshes,
+    })
 }
 
 /// How WED exports a placement of the facade in `file` (its `.fac` decides), or `None` when
@@ -868,6 +926,28 @@ fn layout_feature(
             let mut s = placed::draped_polygon(&f.asset, &rings, f.st.as_deref(), heading);
             s.pol_defs[0].resolved = resolved.clone();
             Ok(s)
+        }
+        (Opened::String(st), _) => {
+            let spacing = crate::layout::placed::str_spacing(f.param);
+            if spacing <= 0.01 {
+                out.diags.push(f.diag(
+                    doc,
+                    Severity::Warning,
+                    format!(
+                        "{}: object string spacing {} (the parameter is the spacing in meters); nothing placed",
+                        f.asset, f.param
+                    ),
+                ));
+            }
+            Ok(placed::object_string(
+                &f.asset,
+                &rings,
+                spacing,
+                st.offset,
+                &st.turns,
+                st.meshes.clone(),
+                args.seed ^ (index as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15),
+            ))
         }
         (Opened::Missing, _) => {
             // A visible placeholder where the feature is: a missing mesh draws as a box.

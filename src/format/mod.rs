@@ -12,6 +12,7 @@ pub mod geojson;
 pub mod library;
 pub mod lights_txt;
 pub mod obj8;
+pub mod obj_string;
 pub mod pol;
 pub mod text;
 pub mod wed;
@@ -38,6 +39,8 @@ pub enum FileKind {
     Facade,
     /// A draped polygon, `.pol`.
     Pol,
+    /// An object string, `.str`.
+    ObjString,
     Library,
     DsfText,
     DsfBinary,
@@ -67,6 +70,7 @@ impl FileKind {
             "for" => FileKind::Forest,
             "fac" => FileKind::Facade,
             "pol" => FileKind::Pol,
+            "str" => FileKind::ObjString,
             "geojson" => FileKind::GeoJson,
             "png" | "dds" => FileKind::Image,
             "txt" if name == "library.txt" => FileKind::Library,
@@ -164,6 +168,7 @@ pub enum Parsed {
     Forest(forest::Forest),
     Facade(facade::Facade),
     Pol(pol::Pol),
+    ObjString(obj_string::ObjString),
     Library(library::Library),
     DsfText(dsf::DsfText),
     DsfBinary(dsf_bin::DsfBinary),
@@ -186,6 +191,7 @@ pub fn parse_as(
         FileKind::Forest => Parsed::Forest(forest::parse(path, bytes, warnings)?),
         FileKind::Facade => Parsed::Facade(facade::parse(path, bytes, warnings)?),
         FileKind::Pol => Parsed::Pol(pol::parse(path, bytes, warnings)?),
+        FileKind::ObjString => Parsed::ObjString(obj_string::parse(path, bytes, warnings)?),
         FileKind::Library => Parsed::Library(library::parse(path, bytes, warnings)?),
         FileKind::DsfText => Parsed::DsfText(dsf::parse(path, bytes, warnings)?),
         FileKind::DsfBinary => Parsed::DsfBinary(dsf_bin::parse(path, bytes, warnings)?),
@@ -206,7 +212,7 @@ pub fn parse_file(path: &Path, warnings: &mut Vec<Diagnostic>) -> Result<Parsed,
     let kind = FileKind::detect(path, &bytes).ok_or_else(|| {
         Diagnostic::error_file(
             path,
-            "not a file agview reads (expected .agp .agb .ags .agn .obj .for .fac .pol .geojson .dsf .wed.xml, library.txt or DSF text)",
+            "not a file agview reads (expected .agp .agb .ags .agn .obj .for .fac .pol .str .geojson .dsf .wed.xml, library.txt or DSF text)",
         )
     })?;
     parse_as(kind, path, &bytes, warnings)
@@ -291,6 +297,11 @@ pub fn summary(p: &Parsed) -> String {
                 .as_ref()
                 .map_or("(default)".to_string(), |(g, o)| format!("{g} {o}"))
         ),
+        Parsed::ObjString(s) => format!(
+            "object string: {} object(s), offset {} m",
+            s.objects.len(),
+            s.offset
+        ),
         Parsed::Library(_) => "library.txt".to_string(),
         Parsed::DsfText(d) => format!(
             "DSF text: {} polygon definition(s), {} object definition(s), {} polygon(s), {} object(s)",
@@ -319,6 +330,7 @@ pub fn summary(p: &Parsed) -> String {
                             | wed::WedData::ForestPlacement { .. }
                             | wed::WedData::PolygonPlacement { .. }
                             | wed::WedData::DrapedOrthophoto { .. }
+                            | wed::WedData::StringPlacement { .. }
                     )
                 })
                 .count();

@@ -215,6 +215,96 @@ pub fn draped_polygon(
     scene
 }
 
+/// The most objects one object string places (a string along a whole tile at 1 m would
+/// otherwise place hundreds of thousands).
+pub const MAX_STRING_OBJECTS: usize = 200_000;
+
+/// The spacing of an object string in meters, from its DSF parameter: whole meters, or
+/// for WED's X-Plane 12.1.2 target `10000 + round(128 × meters)` (GROUND.md §3: inferred
+/// from WED's `encode_spacing`; X-Plane's own decoder is unconfirmed).
+pub fn str_spacing(param: u32) -> f32 {
+    if param >= 10_000 {
+        (param - 10_000) as f32 / 128.0
+    } else {
+        param as f32
+    }
+}
+
+/// An object string: objects along each chain of `chains` (local meters, as the DSF
+/// writes them: a closed string repeats its first point), one every `spacing` meters
+/// measured along the chain and carried across its corners, the first at 0.67 × spacing
+/// from the start as WED places it. Each stands `offset` meters to the right of its
+/// segment; the `objects` (turn ranges, one per `OBJECT`, meshes in the same order)
+/// alternate, and each heads along its segment plus a seeded turn between its two numbers.
+pub fn object_string(
+    path: &str,
+    chains: &[Vec<P2>],
+    spacing: f32,
+    offset: f32,
+    objects: &[[f32; 2]],
+    meshes: Vec<ArtRef>,
+    seed: u64,
+) -> Scene {
+    let mut scene = Scene {
+        meshes,
+        polygon: chains.to_vec(),
+        ..placed_scene(path)
+    };
+    if objects.is_empty() || !(spacing.is_finite() && spacing > 0.01) {
+        scene.update_stats();
+        return scene;
+    }
+    let mut rng = Rng::new(seed);
+    let mut k = 0usize;
+    'chains: for chain in chains {
+        // Distance walked since the last object: WED starts it at a third of the spacing.
+        let mut since = spacing * 0.33;
+        for seg in chain.windows(2) {
+            let (a, b) = (seg[0], seg[1]);
+            let d = [b[0] - a[0], b[1] - a[1]];
+            let len = (d[0] * d[0] + d[1] * d[1]).sqrt();
+            if !(len.is_finite() && len > 0.0) {
+                continue;
+            }
+            let dir = [d[0] / len, d[1] / len];
+            // Right of travel: the direction turned 90° clockwise.
+            let right = [dir[1], -dir[0]];
+            let heading = dir[0].atan2(dir[1]).to_degrees();
+            let mut at = spacing - since;
+            while at <= len {
+                if scene.objects.len() >= MAX_STRING_OBJECTS {
+                    break 'chains;
+                }
+                let which = k % objects.len();
+                let [lo, hi] = objects[which];
+                let turn = lo + (hi - lo) * rng.f32();
+                let pos = [
+                    a[0] + dir[0] * at + right[0] * offset,
+                    a[1] + dir[1] * at + right[1] * offset,
+                ];
+                scene.objects.push(ObjectInstance {
+                    index: which,
+                    path: scene
+                        .meshes
+                        .get(which)
+                        .map_or_else(|| path.into(), |m| m.name.clone()),
+                    pos,
+                    heading: (heading + turn).rem_euclid(360.0),
+                    mode: Placement::Draped,
+                    ground_pt: pos,
+                    show: [1, 1],
+                    ..ObjectInstance::default()
+                });
+                k += 1;
+                at += spacing;
+            }
+            since = len - (at - spacing);
+        }
+    }
+    scene.update_stats();
+    scene
+}
+
 /// The compass heading a tiled draped polygon's texture turns to, from its DSF parameter:
 /// X-Plane 12 adds 1/128 degree steps as multiples of 360 (`whole + 360 · round(128 ·
 /// fraction)`, GROUND.md §1.2), so 46,079 is the largest heading and 65,535 (an
@@ -290,6 +380,72 @@ mod tests {
         for (p, t) in d.rings[0].iter().zip(&st[0]) {
             assert_eq!([p[0] / 10.0, p[1] / 10.0], *t);
         }
+    }
+
+    fn posts() -> Vec<ArtRef> {
+        ["a.obj", "b.obj"]
+            .iter()
+            .map(|n| ArtRef {
+                name: (*n).into(),
+                resolved: None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn strings_alternate_their_objects_at_the_spacing() {
+        // An L: 20 m east, then 10 m north; 4 m spacing, 1 m to the right.
+        let chain = vec![[0.0, 0.0], [20.0, 0.0], [20.0, 10.0]];
+        let s = object_string(
+            "f.str",
+            &[chain],
+            4.0,
+            1.0,
+            &[[0.0, 0.0], [90.0, 90.0]],
+            posts(),
+            1,
+        );
+        let first = &s.objects[0];
+        // The first at 0.67 × 4 m, right of travel (south), heading east.
+        assert!(
+            (first.pos[0] - 2.68).abs() < 1e-4 && (first.pos[1] + 1.0).abs() < 1e-5,
+            "{:?}",
+            first.pos
+        );
+        assert!((first.heading - 90.0).abs() < 1e-4);
+        assert_eq!(s.objects[1].index, 1);
+        assert!(
+            (s.objects[1].heading - 180.0).abs() < 1e-4,
+            "turned 90 clockwise"
+        );
+        // 30 m of chain from 2.68 m on, one every 4 m: 7 objects (2.68 … 26.68).
+        assert_eq!(s.objects.len(), 7);
+        // The spacing carries round the corner: the 5th stands 18.68 m along, the 6th
+        // 2.68 m up the second leg, 1 m right of it (east).
+        let sixth = &s.objects[5];
+        assert!(
+            (sixth.pos[0] - 21.0).abs() < 1e-4 && (sixth.pos[1] - 2.68).abs() < 1e-3,
+            "{:?}",
+            sixth.pos
+        );
+        assert_eq!(s.stats.objects, 7);
+        // No spacing, no objects.
+        let none = object_string(
+            "f.str",
+            &[vec![[0.0, 0.0], [9.0, 0.0]]],
+            0.0,
+            0.0,
+            &[[0.0, 0.0]],
+            posts(),
+            1,
+        );
+        assert!(none.objects.is_empty());
+    }
+
+    #[test]
+    fn string_spacing_decodes_fractions() {
+        assert_eq!(str_spacing(12), 12.0);
+        assert_eq!(str_spacing(10_000 + 320), 2.5);
     }
 
     #[test]

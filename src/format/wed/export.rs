@@ -31,6 +31,10 @@
 //!   its points.
 //! - Draped polygons (`.pol`): one polygon as for facades; parameter the heading as X-Plane
 //!   12 encodes it, 1/128 degree steps as multiples of 360 (`encode_heading`).
+//! - Object strings (`WED_StringPlacement`, its nodes its own children): one chain in node
+//!   order, a closed string repeating its first point (`auto_closed` is 0); parameter the
+//!   spacing as WED encodes it for X-Plane 12.1.2 (`encode_spacing`: whole meters when
+//!   within 2%, else `10000 + round(128 × meters)`, below 433.8 m).
 //! - Draped orthophotos (`WED_DrapedOrthophoto`): one polygon as for facades, parameter
 //!   65535, each point with its texture node's `s t`; a resource that is an image (which
 //!   WED turns into a `.pol` as it exports) is kept as the image.
@@ -63,12 +67,7 @@ const SKIPPED_AIRPORT: &[&str] = &[
 
 /// Classes WED's exporter writes to the DSF that agview does not: counted in the note, then
 /// skipped.
-const SKIPPED_EXPORTS: &[&str] = &[
-    "WED_StringPlacement",
-    "WED_LinePlacement",
-    "WED_ExclusionZone",
-    "WED_RoadEdge",
-];
+const SKIPPED_EXPORTS: &[&str] = &["WED_LinePlacement", "WED_ExclusionZone", "WED_RoadEdge"];
 
 /// Everything WED's DSF exporter would write, in document (hierarchy) order, hidden items left
 /// out. A placement whose rings cannot be assembled (a missing node, a ring with too few
@@ -233,6 +232,19 @@ impl<'a> Exporter<'a, '_> {
                     self.push(obj, resource, param, area_windings(&rings, false), None);
                 }
             }
+            WedData::StringPlacement {
+                closed,
+                spacing,
+                resource,
+            } => {
+                if let Some(nodes) = self.chain_nodes(obj) {
+                    let mut w: Vec<[f64; 2]> = nodes.iter().map(|n| n.pt).collect();
+                    if *closed {
+                        w.push(w[0]);
+                    }
+                    self.push(obj, resource, encode_spacing(*spacing), vec![w], None);
+                }
+            }
             WedData::DrapedOrthophoto { resource } => {
                 if let Some(rings) = self.rings(obj) {
                     let windings = area_windings(&rings, false);
@@ -291,6 +303,49 @@ impl<'a> Exporter<'a, '_> {
             line: obj.line,
             col: obj.col,
         });
+    }
+
+    /// A chain's nodes (its own children, in order), or `None` with a located diagnostic
+    /// when a node is missing or there are fewer than two.
+    fn chain_nodes(&mut self, obj: &WedObject) -> Option<Vec<RingNode>> {
+        let mut nodes = Vec::with_capacity(obj.children.len());
+        for &nid in &obj.children {
+            match self.project.get(nid).map(|n| &n.data) {
+                Some(WedData::Node { lon, lat, st }) => nodes.push(RingNode {
+                    pt: [*lon, *lat],
+                    spawn: true,
+                    st: *st,
+                }),
+                _ => {
+                    self.warnings.push(Diagnostic::error_at(
+                        self.path,
+                        obj.line,
+                        obj.col,
+                        format!(
+                            "{} {} \"{}\" not exported: {nid} is not a node in the file",
+                            obj.class, obj.id, obj.name
+                        ),
+                    ));
+                    return None;
+                }
+            }
+        }
+        if nodes.len() < 2 {
+            self.warnings.push(Diagnostic::error_at(
+                self.path,
+                obj.line,
+                obj.col,
+                format!(
+                    "{} {} \"{}\" not exported: a chain needs at least two nodes, it has {}",
+                    obj.class,
+                    obj.id,
+                    obj.name,
+                    nodes.len()
+                ),
+            ));
+            return None;
+        }
+        Some(nodes)
     }
 
     /// The placement's rings (outer first, then holes), or `None` with a located diagnostic
@@ -391,6 +446,20 @@ fn encode_heading(h: f64) -> u32 {
     let whole = wrapped.trunc();
     let frac = wrapped - whole;
     whole as u32 + 360 * ((128.0 * frac) as u32).min(127)
+}
+
+/// `encode_spacing` of `WED_DSFExport.cpp` for an X-Plane 12.1.2 target: whole meters when
+/// that is within 2%, else `10000 + round(128 × meters)`; from 433.8 m on, whole meters.
+fn encode_spacing(s: f64) -> u32 {
+    let s = if s.is_finite() { s.max(0.0) } else { 0.0 };
+    if s < 433.8 {
+        let nearest = s.round();
+        if nearest > 0.0 && (s / nearest - 1.0).abs() <= 0.02 {
+            return nearest as u32;
+        }
+        return 10_000 + (128.0 * s).round() as u32;
+    }
+    clamp_param(s)
 }
 
 fn clamp_u8(v: i64) -> u32 {

@@ -178,6 +178,14 @@ pub enum WedData {
     },
     /// `WED_PolygonPlacement` (`polygon_placement`): a draped `.pol`.
     PolygonPlacement { heading: f64, resource: String },
+    /// `WED_StringPlacement` (`string_placement`): an object string along its nodes (its
+    /// children, in order).
+    StringPlacement {
+        closed: bool,
+        /// Meters between objects.
+        spacing: f64,
+        resource: String,
+    },
     /// `WED_DrapedOrthophoto` (`draped_orthophoto`): a `.pol` or an image pinned by its
     /// texture nodes' coordinates.
     DrapedOrthophoto { resource: String },
@@ -245,7 +253,6 @@ const OTHER_CLASSES: &[&str] = &[
     "WED_Sealane",
     "WED_ShapeNode",
     "WED_ShapePlacement",
-    "WED_StringPlacement",
     "WED_TaxiRoute",
     "WED_TaxiRouteNode",
     "WED_Taxiway",
@@ -528,6 +535,14 @@ fn read_object(
             let el = elem(node, "polygon_placement");
             WedData::PolygonPlacement {
                 heading: num(el, "heading", 0.0),
+                resource: string(el, "resource"),
+            }
+        }
+        "WED_StringPlacement" => {
+            let el = elem(node, "string_placement");
+            WedData::StringPlacement {
+                closed: el.and_then(|e| e.attribute("closed")).is_some_and(truthy),
+                spacing: num(el, "spacing", 10.0),
                 resource: string(el, "resource"),
             }
         }

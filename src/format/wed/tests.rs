@@ -570,3 +570,44 @@ fn draped_polygons_and_orthophotos_export_as_wed_writes_them() {
         assert_eq!(st, &[want[0] as f32, want[1] as f32]);
     }
 }
+
+#[test]
+fn object_strings_export_their_chain_and_encoded_spacing() {
+    let pts = [ll(0.0, 0.0), ll(30.0, 0.0), ll(30.0, 20.0)];
+    let string = |id: u64, closed: u8, spacing: f64| {
+        let mut s =
+            format!("<object class=\"WED_StringPlacement\" id=\"{id}\" parent_id=\"4\"><children>");
+        for i in 0..pts.len() as u64 {
+            s += &format!("<child id=\"{}\"/>", id + 1 + i);
+        }
+        s += &format!(
+            "</children><hierarchy name=\"fence\" locked=\"0\" hidden=\"0\"/>\
+             <string_placement closed=\"{closed}\" spacing=\"{spacing}\" resource=\"fence.str\"/></object>\n"
+        );
+        for (i, p) in pts.iter().enumerate() {
+            s += &format!(
+                "<object class=\"WED_SimpleBoundaryNode\" id=\"{}\" parent_id=\"{id}\"><children/>\
+                 <point latitude=\"{:.9}\" longitude=\"{:.9}\"/></object>\n",
+                id + 1 + i as u64,
+                p[1],
+                p[0]
+            );
+        }
+        s
+    };
+    let body = string(10, 0, 4.0) + &string(20, 1, 2.5);
+    let (f, warnings) = export_of(&doc(&[10, 20], &body));
+    assert!(warnings.is_empty(), "{warnings:?}");
+    assert_eq!(f.len(), 2);
+    assert_eq!(f[0].param, 4);
+    assert_eq!(f[0].windings[0].len(), 3);
+    assert!(f[0].windings[0]
+        .iter()
+        .zip(&pts)
+        .all(|(a, b)| close(*a, *b)));
+    // A fractional spacing as WED encodes it for X-Plane 12.1.2; a closed string repeats
+    // its first point.
+    assert_eq!(f[1].param, 10_000 + 320);
+    assert_eq!(f[1].windings[0].len(), 4);
+    assert_eq!(f[1].windings[0][3], f[1].windings[0][0]);
+}
