@@ -35,6 +35,12 @@ pub struct DocFeature {
     /// An orthophoto (a draped polygon with parameter 65535): each point's normalised
     /// texture coordinates, parallel to the windings. `None` for everything else.
     pub st: Option<Vec<Vec<[f32; 2]>>>,
+    /// A curved polygon or chain: each point's control (its outgoing handle, the point
+    /// itself for none), parallel to the windings, as a DSF writes it (split nodes as runs
+    /// of equal points, GROUND.md §4.2). `None` when straight.
+    pub ctrl: Option<Vec<Vec<[f64; 2]>>>,
+    /// A curved orthophoto: each point's texture-coordinate control, likewise.
+    pub st_ctrl: Option<Vec<Vec<[f32; 2]>>>,
     /// Where messages about the feature point.
     pub at: Location,
 }
@@ -116,6 +122,8 @@ fn placed_point(
             geometry: Geometry::Point { lon, lat, heading },
             facade_node_order: None,
             st: None,
+            ctrl: None,
+            st_ctrl: None,
             at,
         }),
         _ => skipped.add(ext_of(def)),
@@ -139,9 +147,7 @@ fn placed_polygon(
     match kind_of(def) {
         Ok(kind) if kind != FeatureKind::Obj && kind != FeatureKind::Agp => {
             let windings = windings();
-            let st = (kind == FeatureKind::Pol && param == ORTHOPHOTO)
-                .then(|| orthophoto_st(&windings, &extra()))
-                .flatten();
+            let planes = planes_of(kind, param, &windings, extra);
             out.push(DocFeature {
                 source: source(),
                 asset: def.to_string(),
@@ -149,7 +155,9 @@ fn placed_polygon(
                 param,
                 geometry: Geometry::Polygon(windings),
                 facade_node_order: None,
-                st,
+                st: planes.st,
+                ctrl: planes.ctrl,
+                st_ctrl: planes.st_ctrl,
                 at,
             })
         }
@@ -160,27 +168,77 @@ fn placed_polygon(
 /// The DSF parameter of a draped polygon whose points carry their own texture coordinates.
 pub const ORTHOPHOTO: u32 = 65535;
 
-/// An orthophoto's texture coordinates from its extra coordinates: with 4 planes they are
-/// `s t`, with 8 `clon clat s t cs ct` (GROUND.md §1.2). `None` when the planes hold none.
-fn orthophoto_st(windings: &[Vec<[f64; 2]>], extra: &[Vec<f64>]) -> Option<Vec<Vec<[f32; 2]>>> {
-    windings
-        .iter()
-        .zip(extra)
-        .map(|(w, e)| {
-            let per = e.len().checked_div(w.len())?;
-            let at = match per {
-                2 => 0,
-                6 => 2,
-                _ => return None,
-            };
-            Some(
-                e.chunks_exact(per)
-                    .map(|c| [c[at] as f32, c[at + 1] as f32])
-                    .collect(),
-            )
-        })
-        .collect::<Option<Vec<_>>>()
-        .filter(|v| v.len() == windings.len())
+/// What a polygon's planes past longitude and latitude hold (GROUND.md §4.1).
+#[derive(Default)]
+struct Planes {
+    st: Option<Vec<Vec<[f32; 2]>>>,
+    ctrl: Option<Vec<Vec<[f64; 2]>>>,
+    st_ctrl: Option<Vec<Vec<[f32; 2]>>>,
+}
+
+/// Reads the extra planes of a feature: an orthophoto's texture coordinates (4 planes
+/// `s t`; 8 planes `clon clat s t cs ct`), and the bezier controls of a curved `.pol`
+/// (4 planes, not an orthophoto), `.str` or `.lin` (4), or `.fac` (4, or 5 with a wall
+/// type first). Planes that do not fit a winding's points are ignored.
+fn planes_of(
+    kind: FeatureKind,
+    param: u32,
+    windings: &[Vec<[f64; 2]>],
+    extra: impl FnOnce() -> Vec<Vec<f64>>,
+) -> Planes {
+    let extra_per = |extra: &[Vec<f64>]| -> Option<usize> {
+        let per = windings
+            .iter()
+            .zip(extra)
+            .find(|(w, _)| !w.is_empty())
+            .and_then(|(w, e)| e.len().checked_div(w.len()))?;
+        let fits = extra.len() == windings.len()
+            && windings
+                .iter()
+                .zip(extra)
+                .all(|(w, e)| e.len() == w.len() * per);
+        fits.then_some(per)
+    };
+    let curvable = matches!(kind, FeatureKind::Pol | FeatureKind::Str | FeatureKind::Fac);
+    if !curvable {
+        return Planes::default();
+    }
+    let extra = extra();
+    let Some(per) = extra_per(&extra) else {
+        return Planes::default();
+    };
+    let pairs = |at: usize| -> Vec<Vec<[f64; 2]>> {
+        extra
+            .iter()
+            .map(|e| e.chunks_exact(per).map(|c| [c[at], c[at + 1]]).collect())
+            .collect()
+    };
+    let f32s = |v: Vec<Vec<[f64; 2]>>| -> Vec<Vec<[f32; 2]>> {
+        v.into_iter()
+            .map(|w| w.into_iter().map(|p| [p[0] as f32, p[1] as f32]).collect())
+            .collect()
+    };
+    let ortho = kind == FeatureKind::Pol && param == ORTHOPHOTO;
+    match (ortho, per, kind) {
+        (true, 2, _) => Planes {
+            st: Some(f32s(pairs(0))),
+            ..Planes::default()
+        },
+        (true, 6, _) => Planes {
+            ctrl: Some(pairs(0)),
+            st: Some(f32s(pairs(2))),
+            st_ctrl: Some(f32s(pairs(4))),
+        },
+        (false, 2, _) => Planes {
+            ctrl: Some(pairs(0)),
+            ..Planes::default()
+        },
+        (false, 3, FeatureKind::Fac) => Planes {
+            ctrl: Some(pairs(1)),
+            ..Planes::default()
+        },
+        _ => Planes::default(),
+    }
 }
 
 /// The features of a DSF text file, in file order (objects and polygons by line).
@@ -307,6 +365,8 @@ pub fn from_wed(
             geometry,
             facade_node_order: f.node_order.clone(),
             st: f.st.clone(),
+            ctrl: f.ctrl.clone(),
+            st_ctrl: None,
             at: Location::Text {
                 line: f.line,
                 col: f.col,

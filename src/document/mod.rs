@@ -737,6 +737,60 @@ fn facade_rings(
     Some((projected, open))
 }
 
+/// Rings in local meters, and (for an orthophoto) their points' texture coordinates.
+type FlatRings = (Vec<Vec<[f32; 2]>>, Option<Vec<Vec<[f32; 2]>>>);
+
+/// A curved feature's rings (local meters) flattened, with its texture coordinates
+/// flattened alike when it has them. `ctrl` is parallel to the windings, in degrees.
+fn flatten_curves(
+    rings: &[Vec<[f32; 2]>],
+    ctrl: &[Vec<[f64; 2]>],
+    f: &DocFeature,
+    origin: [f64; 2],
+    closed: bool,
+) -> FlatRings {
+    use crate::layout::curves;
+    let mut out = Vec::with_capacity(rings.len());
+    let mut sts = Vec::with_capacity(rings.len());
+    for (k, ring) in rings.iter().enumerate() {
+        let c: Vec<[f32; 2]> = ctrl
+            .get(k)
+            .map(|c| c.iter().map(|p| input::project(origin, *p)).collect())
+            .unwrap_or_else(|| ring.clone());
+        let st = f.st.as_ref().and_then(|s| s.get(k)).map(|s| s.as_slice());
+        let st_ctrl = f
+            .st_ctrl
+            .as_ref()
+            .and_then(|s| s.get(k))
+            .map(|s| s.as_slice());
+        // A point's own control, projected, may differ from it by rounding: compare in
+        // degrees (the DSF's exact values).
+        let same: Vec<[f32; 2]> = ring
+            .iter()
+            .zip(&c)
+            .enumerate()
+            .map(|(i, (p, cp))| {
+                let raw_p = match &f.geometry {
+                    Geometry::Polygon(w) => w.get(k).and_then(|w| w.get(i)).copied(),
+                    Geometry::Point { .. } => None,
+                };
+                let raw_c = ctrl.get(k).and_then(|c| c.get(i)).copied();
+                if raw_p.is_some() && raw_p == raw_c {
+                    *p
+                } else {
+                    *cp
+                }
+            })
+            .collect();
+        let nodes = curves::merge_runs(ring, &same, st, st_ctrl, closed);
+        let (pts, flat_st) = curves::flatten(&nodes, closed);
+        out.push(pts);
+        sts.push(flat_st);
+    }
+    let st = f.st.is_some().then_some(sts);
+    (out, st)
+}
+
 /// Reads what laying out a feature of `kind` needs from its file.
 fn open_definition(
     kind: FeatureKind,
@@ -873,6 +927,22 @@ fn layout_feature(
         Geometry::Point { heading, .. } => heading as f32,
         Geometry::Polygon(_) => 0.0,
     };
+    // Curves flattened (GROUND.md §4): a `.pol` is a closed ring, a string a chain as
+    // written, a facade as its `.fac` makes it.
+    let facade_open = matches!(
+        &*res.opened,
+        Opened::Facade(Some(format::facade::FacadeTopology::Chain))
+    );
+    let closed = match f.kind {
+        FeatureKind::Str => false,
+        FeatureKind::Fac => !facade_open,
+        _ => true,
+    };
+    let (rings, curved_st) = match &f.ctrl {
+        Some(ctrl) => flatten_curves(&rings, ctrl, f, origin, closed),
+        None => (rings, None),
+    };
+    let st: Option<&[Vec<[f32; 2]>]> = curved_st.as_deref().or(f.st.as_deref());
     let resolved = res.resolved.as_ref().map(|p| p.display().to_string());
     let laid = match (&*res.opened, f.kind) {
         (Opened::Broken, _) => {
@@ -923,7 +993,7 @@ fn layout_feature(
                 return out;
             }
             let heading = crate::layout::placed::pol_heading(f.param);
-            let mut s = placed::draped_polygon(&f.asset, &rings, f.st.as_deref(), heading);
+            let mut s = placed::draped_polygon(&f.asset, &rings, st, heading);
             s.pol_defs[0].resolved = resolved.clone();
             Ok(s)
         }

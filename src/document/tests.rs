@@ -929,3 +929,56 @@ fn a_document_that_cannot_be_read_stays_an_error() {
     assert!(e.is_error(), "{e}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn curved_draped_polygons_and_strings_are_flattened() {
+    let dir = std::env::temp_dir().join(format!("agview-curves-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("a.pol"),
+        "A\n850\nDRAPED_POLYGON\nTEXTURE a.png\nSCALE 10 10\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("f.str"),
+        "A\n850\nOBJECT_STRING\nOBJECT 0 0 post.obj\n",
+    )
+    .unwrap();
+    // A square whose north side bows outward (its two northern corners have handles), and
+    // a string whose middle node is written split: lo handle, the point, hi handle.
+    let src = "I\n800\nDSF2TEXT\nPOLYGON_DEF a.pol\nPOLYGON_DEF f.str\n\
+               BEGIN_POLYGON 0 0 4\nBEGIN_WINDING\n\
+               POLYGON_POINT 8.0 47.0 8.0 47.0\n\
+               POLYGON_POINT 8.001 47.0 8.001 47.0\n\
+               POLYGON_POINT 8.001 47.001 8.001 47.0015\n\
+               POLYGON_POINT 8.0 47.001 8.0 47.0005\n\
+               END_WINDING\nEND_POLYGON\n\
+               BEGIN_POLYGON 1 5 4\nBEGIN_WINDING\n\
+               POLYGON_POINT 8.0 47.0 8.0 47.0\n\
+               POLYGON_POINT 8.001 47.0 8.0012 47.0\n\
+               POLYGON_POINT 8.001 47.0 8.001 47.0\n\
+               POLYGON_POINT 8.001 47.0 8.001 47.0002\n\
+               POLYGON_POINT 8.001 47.001 8.001 47.001\n\
+               END_WINDING\nEND_POLYGON\n";
+    let path = dir.join("curves.txt");
+    std::fs::write(&path, src).unwrap();
+    let doc = load(&path, &LayoutArgs::default()).unwrap();
+    let s = &doc.loaded.scene;
+    assert_eq!(s.draped.len(), 1);
+    let ring = &s.draped[0].rings[0];
+    assert!(
+        ring.len() > 8,
+        "the curved side is flattened: {} points",
+        ring.len()
+    );
+    // The bow reaches past the straight north side (about 111 m north of the south one).
+    let north = ring.iter().map(|p| p[1]).fold(f32::MIN, f32::max);
+    assert!(north > 111.2 + 20.0, "{north}");
+    // The string: its split middle node does not loop back past the corner.
+    let posts: Vec<[f32; 2]> = s.objects.iter().map(|o| o.pos).collect();
+    assert!(!posts.is_empty());
+    let east = posts.iter().map(|p| p[0]).fold(f32::MIN, f32::max);
+    assert!(east < 76.0 + 0.5, "{east}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -39,8 +39,13 @@
 //!   65535, each point with its texture node's `s t`; a resource that is an image (which
 //!   WED turns into a `.pol` as it exports) is kept as the image.
 //!
+//! Curves: a draped polygon's, orthophoto's or string's bezier nodes are written as a DSF
+//! writes them (`BezierPointSeqToTriple`, see `triple`), each point with its control
+//! ([`WedFeature::ctrl`]); the document stage flattens them. Facades' and autogen's
+//! curves are not (WED's own preview draws facades straight).
+//!
 //! Not reproduced: clipping to DSF tile boundaries (a placement wholly inside one tile is
-//! written unchanged), bezier curves (nodes are read as corners), per-node wall choices
+//! written unchanged), per-node wall choices
 //! (`pick_walls`), and the exporter's order across show levels (features come back in
 //! hierarchy order).
 
@@ -124,6 +129,9 @@ struct RingNode {
     spawn: bool,
     /// A texture node's coordinates.
     st: Option<[f32; 2]>,
+    /// A bezier node's handles (absolute degrees).
+    lo: Option<[f64; 2]>,
+    hi: Option<[f64; 2]>,
 }
 
 impl<'a> Exporter<'a, '_> {
@@ -229,7 +237,15 @@ impl<'a> Exporter<'a, '_> {
             WedData::PolygonPlacement { heading, resource } => {
                 if let Some(rings) = self.rings(obj) {
                     let param = encode_heading(*heading);
-                    self.push(obj, resource, param, area_windings(&rings, false), None);
+                    match curved_area(&rings) {
+                        Some((windings, ctrl, _)) => {
+                            self.push(obj, resource, param, windings, None);
+                            if let Some(f) = self.out.last_mut() {
+                                f.ctrl = Some(ctrl);
+                            }
+                        }
+                        None => self.push(obj, resource, param, area_windings(&rings, false), None),
+                    }
                 }
             }
             WedData::StringPlacement {
@@ -237,16 +253,32 @@ impl<'a> Exporter<'a, '_> {
                 spacing,
                 resource,
             } => {
-                if let Some(nodes) = self.chain_nodes(obj) {
-                    let mut w: Vec<[f64; 2]> = nodes.iter().map(|n| n.pt).collect();
+                if let Some(mut nodes) = self.chain_nodes(obj) {
                     if *closed {
-                        w.push(w[0]);
+                        // A closed string repeats its first point (`auto_closed` is 0).
+                        let mut first = nodes[0];
+                        first.hi = None;
+                        nodes.push(first);
+                        nodes[0].lo = None;
                     }
+                    let (w, ctrl, _) = triple(&nodes);
+                    let curved = nodes.iter().any(|n| n.lo.is_some() || n.hi.is_some());
                     self.push(obj, resource, encode_spacing(*spacing), vec![w], None);
+                    if let Some(f) = self.out.last_mut().filter(|_| curved) {
+                        f.ctrl = Some(vec![ctrl]);
+                    }
                 }
             }
             WedData::DrapedOrthophoto { resource } => {
                 if let Some(rings) = self.rings(obj) {
+                    if let Some((windings, ctrl, st)) = curved_area(&rings) {
+                        self.push(obj, resource, 65535, windings, None);
+                        if let Some(f) = self.out.last_mut() {
+                            f.ctrl = Some(ctrl);
+                            f.st = Some(st);
+                        }
+                        return;
+                    }
                     let windings = area_windings(&rings, false);
                     let st = rings
                         .iter()
@@ -299,6 +331,7 @@ impl<'a> Exporter<'a, '_> {
             windings,
             node_order: None,
             st: None,
+            ctrl: None,
             point,
             line: obj.line,
             col: obj.col,
@@ -311,10 +344,18 @@ impl<'a> Exporter<'a, '_> {
         let mut nodes = Vec::with_capacity(obj.children.len());
         for &nid in &obj.children {
             match self.project.get(nid).map(|n| &n.data) {
-                Some(WedData::Node { lon, lat, st }) => nodes.push(RingNode {
+                Some(WedData::Node {
+                    lon,
+                    lat,
+                    st,
+                    lo,
+                    hi,
+                }) => nodes.push(RingNode {
                     pt: [*lon, *lat],
                     spawn: true,
                     st: *st,
+                    lo: *lo,
+                    hi: *hi,
                 }),
                 _ => {
                     self.warnings.push(Diagnostic::error_at(
@@ -394,11 +435,21 @@ impl<'a> Exporter<'a, '_> {
                         pt: [*lon, *lat],
                         spawn: *spawn_tiles,
                         st: None,
+                        lo: None,
+                        hi: None,
                     },
-                    Some(WedData::Node { lon, lat, st }) => RingNode {
+                    Some(WedData::Node {
+                        lon,
+                        lat,
+                        st,
+                        lo,
+                        hi,
+                    }) => RingNode {
                         pt: [*lon, *lat],
                         spawn: true,
                         st: *st,
+                        lo: *lo,
+                        hi: *hi,
                     },
                     Some(_) => {
                         return fail(
@@ -433,6 +484,75 @@ impl<'a> Exporter<'a, '_> {
 /// `intround` from xptools' MathUtils: round half up.
 fn intround(v: f64) -> i64 {
     (v + 0.5).floor() as i64
+}
+
+/// A ring or chain of nodes as a DSF writes curves (`BezierPointSeqToTriple`): a plain
+/// node is `(P, P)`, a smooth one (its handles mirror) `(P, hi)`, any other a run at P:
+/// `(P, 2P − lo)` when it has a lo handle, `(P, P)`, `(P, hi)` when it has a hi one.
+/// Returns the points, their controls and their texture coordinates.
+#[allow(clippy::type_complexity)]
+fn triple(nodes: &[RingNode]) -> (Vec<[f64; 2]>, Vec<[f64; 2]>, Vec<[f32; 2]>) {
+    let (mut pts, mut ctrl, mut st) = (Vec::new(), Vec::new(), Vec::new());
+    let mirror = |p: [f64; 2], c: [f64; 2]| [2.0 * p[0] - c[0], 2.0 * p[1] - c[1]];
+    for n in nodes {
+        let p = n.pt;
+        let s = n.st.unwrap_or([0.0, 0.0]);
+        let mut put = |c: [f64; 2]| {
+            pts.push(p);
+            ctrl.push(c);
+            st.push(s);
+        };
+        match (n.lo, n.hi) {
+            (None, None) => put(p),
+            (Some(lo), Some(hi)) if close_to(mirror(p, lo), hi) => put(hi),
+            (lo, hi) => {
+                if let Some(lo) = lo {
+                    put(mirror(p, lo));
+                }
+                put(p);
+                if let Some(hi) = hi {
+                    put(hi);
+                }
+            }
+        }
+    }
+    (pts, ctrl, st)
+}
+
+fn close_to(a: [f64; 2], b: [f64; 2]) -> bool {
+    (a[0] - b[0]).abs() < 1e-9 && (a[1] - b[1]).abs() < 1e-9
+}
+
+/// A polygon's rings with their curves, when any node has a handle: outer ring
+/// counter-clockwise and holes clockwise (a turned ring's handles swap sides), each in
+/// [`triple`] form, not closed.
+#[allow(clippy::type_complexity)]
+fn curved_area(
+    rings: &[Vec<RingNode>],
+) -> Option<(Vec<Vec<[f64; 2]>>, Vec<Vec<[f64; 2]>>, Vec<Vec<[f32; 2]>>)> {
+    if !rings
+        .iter()
+        .flatten()
+        .any(|n| n.lo.is_some() || n.hi.is_some())
+    {
+        return None;
+    }
+    let (mut w, mut c, mut s) = (Vec::new(), Vec::new(), Vec::new());
+    for (i, r) in rings.iter().enumerate() {
+        let pts: Vec<[f64; 2]> = r.iter().map(|n| n.pt).collect();
+        let mut nodes = r.clone();
+        if (signed_area2(&pts) > 0.0) != (i == 0) {
+            nodes.reverse();
+            for n in &mut nodes {
+                std::mem::swap(&mut n.lo, &mut n.hi);
+            }
+        }
+        let (p, ctrl, st) = triple(&nodes);
+        w.push(p);
+        c.push(ctrl);
+        s.push(st);
+    }
+    Some((w, c, s))
 }
 
 /// `encode_heading` of `WED_DSFExport.cpp`: a draped polygon's heading in whole degrees

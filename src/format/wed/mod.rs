@@ -150,6 +150,10 @@ pub enum WedData {
         lon: f64,
         lat: f64,
         st: Option<[f32; 2]>,
+        /// A bezier node's handles (`ctrl_longitude_lo` … as saved, deltas in degrees from
+        /// the node; a zero delta is no handle), made absolute.
+        lo: Option<[f64; 2]>,
+        hi: Option<[f64; 2]>,
     },
     /// `WED_ObjPlacement` (`obj_placement`): an `.obj` or `.agp` at a point.
     ObjPlacement {
@@ -216,6 +220,9 @@ pub struct WedFeature {
     /// A draped orthophoto (`WED_DrapedOrthophoto`): each point's texture coordinates
     /// (s, t), parallel to `windings`. `None` for everything else.
     pub st: Option<Vec<Vec<[f32; 2]>>>,
+    /// Curved rings or chains: each point's control as a DSF writes it, parallel to
+    /// `windings` (split nodes as runs of equal points). `None` when straight.
+    pub ctrl: Option<Vec<Vec<[f64; 2]>>>,
     /// lon, lat, heading for object placements (`.obj`, `.agp`).
     pub point: Option<[f64; 3]>,
     /// Where the placement's `<object>` element is.
@@ -485,19 +492,30 @@ fn read_object(
                     .is_none_or(truthy),
             }
         }
-        "WED_SimpleBoundaryNode" | "WED_SimpleBezierBoundaryNode" | "WED_FacadeNode" => {
+        "WED_SimpleBoundaryNode"
+        | "WED_SimpleBezierBoundaryNode"
+        | "WED_FacadeNode"
+        | "WED_TextureNode"
+        | "WED_TextureBezierNode" => {
+            let (lon, lat) = (num(point, "longitude", 0.0), num(point, "latitude", 0.0));
+            let mut handle = |side: &str| {
+                let d = [
+                    num(point, &format!("ctrl_longitude_{side}"), 0.0),
+                    num(point, &format!("ctrl_latitude_{side}"), 0.0),
+                ];
+                (d != [0.0, 0.0]).then_some([lon + d[0], lat + d[1]])
+            };
+            let (lo, hi) = (handle("lo"), handle("hi"));
+            let st = class.starts_with("WED_Texture").then(|| {
+                let tex = elem(node, "texture_node");
+                [num(tex, "s", 0.0) as f32, num(tex, "t", 0.0) as f32]
+            });
             WedData::Node {
-                lon: num(point, "longitude", 0.0),
-                lat: num(point, "latitude", 0.0),
-                st: None,
-            }
-        }
-        "WED_TextureNode" | "WED_TextureBezierNode" => {
-            let tex = elem(node, "texture_node");
-            WedData::Node {
-                lon: num(point, "longitude", 0.0),
-                lat: num(point, "latitude", 0.0),
-                st: Some([num(tex, "s", 0.0) as f32, num(tex, "t", 0.0) as f32]),
+                lon,
+                lat,
+                st,
+                lo,
+                hi,
             }
         }
         "WED_ObjPlacement" => {

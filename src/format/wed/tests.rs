@@ -611,3 +611,31 @@ fn object_strings_export_their_chain_and_encoded_spacing() {
     assert_eq!(f[1].windings[0].len(), 4);
     assert_eq!(f[1].windings[0][3], f[1].windings[0][0]);
 }
+
+#[test]
+fn bezier_nodes_are_written_as_dsf_triples() {
+    // A string of three bezier nodes: the first plain, the middle smooth (mirrored
+    // handles), the last with only a lo handle (a split node: written as two points).
+    let body =
+        "<object class=\"WED_StringPlacement\" id=\"10\" parent_id=\"4\"><children>\
+         <child id=\"11\"/><child id=\"12\"/><child id=\"13\"/></children>\
+         <hierarchy name=\"s\" locked=\"0\" hidden=\"0\"/>\
+         <string_placement closed=\"0\" spacing=\"5\" resource=\"f.str\"/></object>\n\
+         <object class=\"WED_SimpleBezierBoundaryNode\" id=\"11\" parent_id=\"10\"><children/>\
+         <point latitude=\"47.9\" longitude=\"8.15\" ctrl_latitude_lo=\"0\" ctrl_longitude_lo=\"0\" ctrl_latitude_hi=\"0\" ctrl_longitude_hi=\"0\"/></object>\n\
+         <object class=\"WED_SimpleBezierBoundaryNode\" id=\"12\" parent_id=\"10\"><children/>\
+         <point latitude=\"47.9\" longitude=\"8.151\" ctrl_latitude_lo=\"-0.0001\" ctrl_longitude_lo=\"0\" ctrl_latitude_hi=\"0.0001\" ctrl_longitude_hi=\"0\"/></object>\n\
+         <object class=\"WED_SimpleBezierBoundaryNode\" id=\"13\" parent_id=\"10\"><children/>\
+         <point latitude=\"47.9\" longitude=\"8.152\" ctrl_latitude_lo=\"0.0002\" ctrl_longitude_lo=\"0\" ctrl_latitude_hi=\"0\" ctrl_longitude_hi=\"0\"/></object>\n";
+    let (f, warnings) = export_of(&doc(&[10], body));
+    assert!(warnings.is_empty(), "{warnings:?}");
+    let w = &f[0].windings[0];
+    let c = &f[0].ctrl.as_ref().expect("curved")[0];
+    assert_eq!(w.len(), 4, "{w:?}");
+    assert_eq!(c[0], w[0], "a plain node's control is itself");
+    assert!(close(c[1], [8.151, 47.9001]), "the smooth node's hi handle");
+    // The last: (P, 2P - lo), then (P, P).
+    assert_eq!(w[2], w[3]);
+    assert!(close(c[2], [8.152, 47.8998]), "{:?}", c[2]);
+    assert_eq!(c[3], w[3]);
+}
