@@ -312,6 +312,11 @@ impl Checker {
                     }
                 }
             }
+            Parsed::Lin(l) => {
+                if let Some(t) = &l.texture {
+                    self.reference(&r, path, t.line, "TEXTURE", &t.name, true);
+                }
+            }
             Parsed::ObjString(s) => {
                 for o in &s.objects {
                     self.reference(&r, path, o.line, "OBJECT", &o.path, false);
@@ -324,7 +329,7 @@ impl Checker {
                             .extension()
                             .map(|e| e.to_string_lossy().to_ascii_lowercase())
                             .as_deref(),
-                        Some("agp" | "agb" | "ags" | "obj" | "pol" | "str")
+                        Some("agp" | "agb" | "ags" | "obj" | "pol" | "str" | "lin")
                     );
                     if known {
                         self.reference(&r, path, def.line, "definition", &def.path, false);

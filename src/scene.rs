@@ -91,6 +91,12 @@ pub struct Scene {
     /// Draped polygons: textured ground laid on the terrain (`.pol`, orthophotos).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub draped: Vec<DrapedPolygon>,
+    /// Painted line definitions (`.lin`) named by `lines[].def`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub lin_defs: Vec<ArtRef>,
+    /// Painted lines (`.lin`) laid on the terrain.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub lines: Vec<PaintedLine>,
     /// AGB: which spelling set, grid and spellings were chosen.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub choice: Option<BlockChoice>,
@@ -145,6 +151,8 @@ pub enum FeatureKind {
     /// An object string (the parameter is the spacing: whole meters, or 10,000 + 128 ×
     /// meters for a fractional spacing).
     Str,
+    /// A painted line (the parameter is 1 for a closed loop, 0 for an open chain).
+    Lin,
 }
 
 impl FeatureKind {
@@ -160,6 +168,7 @@ impl FeatureKind {
             "for" => FeatureKind::For,
             "pol" => FeatureKind::Pol,
             "str" => FeatureKind::Str,
+            "lin" => FeatureKind::Lin,
             _ => return None,
         })
     }
@@ -519,6 +528,23 @@ pub struct DrapedPolygon {
     pub feature: Option<u32>,
 }
 
+/// A painted line: a `.lin` drawn along a chain on the terrain.
+#[derive(Debug, Clone, PartialEq, Serialize, Default)]
+pub struct PaintedLine {
+    /// Index into `Scene::lin_defs`.
+    pub def: usize,
+    /// The chain in meters, curves already flattened; a closed loop does not repeat its
+    /// first point.
+    pub points: Vec<[f32; 2]>,
+    /// A closed loop (DSF parameter 1): mitred across its seam, no caps.
+    pub closed: bool,
+    /// The chain's length in meters.
+    pub length: f32,
+    /// A document's feature (index into `Scene::features`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub feature: Option<u32>,
+}
+
 /// AGB: the spelling set, grid and spellings chosen for a block.
 #[derive(Debug, Clone, PartialEq, Serialize, Default)]
 pub struct BlockChoice {
@@ -628,6 +654,9 @@ pub struct SceneStats {
     /// Triangles of the draped polygons (before they are cut along the terrain).
     #[serde(skip_serializing_if = "is_zero_usize")]
     pub draped_triangles: usize,
+    /// Meters of painted line (each line once, whatever its layers), rounded.
+    #[serde(skip_serializing_if = "is_zero_usize")]
+    pub line_length: usize,
 }
 
 fn is_zero_usize(v: &usize) -> bool {
@@ -655,6 +684,7 @@ impl Scene {
             facades: self.facades.len(),
             trees: self.trees.len(),
             draped_triangles: self.draped.iter().map(|d| d.triangles.len()).sum(),
+            line_length: self.lines.iter().map(|l| l.length).sum::<f32>().round() as usize,
         };
     }
 
@@ -668,6 +698,7 @@ impl Scene {
             && self.library_objects.is_empty()
             && self.vegetation.is_empty()
             && self.draped.is_empty()
+            && self.lines.is_empty()
     }
 
     /// Fills `debug.ground_points` with the ground points some object uses: the
@@ -738,6 +769,10 @@ impl Scene {
             .iter_mut()
             .flat_map(|g| g.rings.iter_mut().flatten())
             .for_each(mv);
+        self.lines
+            .iter_mut()
+            .flat_map(|l| l.points.iter_mut())
+            .for_each(mv);
         self.corners.iter_mut().for_each(|c| mv(&mut c.pos));
         self.stop_points.iter_mut().for_each(mv);
         for o in &mut self.library_objects {
@@ -789,6 +824,10 @@ impl Scene {
         self.draped
             .iter()
             .flat_map(|g| g.rings.first().into_iter().flatten())
+            .for_each(|p| add(*p));
+        self.lines
+            .iter()
+            .flat_map(|l| l.points.iter())
             .for_each(|p| add(*p));
         // A point SLOPE_LIMIT dropped is still shown (its overlay mark), so framed.
         self.debug.slope_drops.iter().for_each(|d| add(d.pos));

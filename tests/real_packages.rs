@@ -378,7 +378,8 @@ fn wed_projects_export_facades_in_the_topology_their_fac_gives() {
 // ------------------------------------------------------------------------------ the ground
 
 /// A package whose binary DSF holds a tiled `.pol` with a hole, an orthophoto with its
-/// texture coordinates and an object string of posts named relative to the `.str`.
+/// texture coordinates, an object string of posts named relative to the `.str` and an open
+/// painted line.
 fn ground_package(dir: &Path) -> (PathBuf, PathBuf) {
     use agview::format::dsf_bin::write::PolygonToWrite;
     let root = dir.join("My Ground");
@@ -391,6 +392,10 @@ fn ground_package(dir: &Path) -> (PathBuf, PathBuf) {
     write(
         &root.join("ground/photo.pol"),
         "A\n850\nDRAPED_POLYGON\n\nTEXTURE_NOWRAP photo.png\nSCALE 100 100\nLAYER_GROUP beaches 1\n",
+    );
+    write(
+        &root.join("ground/edge.lin"),
+        "A\n850\nLINE_PAINT\n\nTEXTURE apron.png\nSCALE 2 8\nS_OFFSET 0 0 512 1024\n",
     );
     write(&root.join("objects/post.obj"), obj("post.png"));
     png(&root.join("textures/post.png"));
@@ -414,6 +419,7 @@ fn ground_package(dir: &Path) -> (PathBuf, PathBuf) {
             "ground/apron.pol".into(),
             "ground/photo.pol".into(),
             "strings/fence.str".into(),
+            "ground/edge.lin".into(),
         ],
         polygons: vec![
             PolygonToWrite {
@@ -437,6 +443,17 @@ fn ground_package(dir: &Path) -> (PathBuf, PathBuf) {
                 windings: vec![vec![[lon, lat - 0.0002], [lon + 0.0006, lat - 0.0002]]],
                 extra: vec![Vec::new()],
             },
+            PolygonToWrite {
+                def: 3,
+                param: 0,
+                coord_depth: 2,
+                windings: vec![vec![
+                    [lon, lat - 0.0003],
+                    [lon + 0.0003, lat - 0.0003],
+                    [lon + 0.0003, lat - 0.0005],
+                ]],
+                extra: vec![Vec::new()],
+            },
         ],
         ..DsfToWrite::default()
     };
@@ -446,7 +463,7 @@ fn ground_package(dir: &Path) -> (PathBuf, PathBuf) {
 }
 
 #[test]
-fn a_packages_draped_polygons_orthophotos_and_strings_are_laid_out_from_any_folder() {
+fn a_packages_draped_polygons_orthophotos_lines_and_strings_are_laid_out_from_any_folder() {
     let tmp = Tmp::new("ground");
     let (root, _) = ground_package(&tmp.0);
     let elsewhere = tmp.0.join("elsewhere");
@@ -465,7 +482,9 @@ fn a_packages_draped_polygons_orthophotos_and_strings_are_laid_out_from_any_fold
         .iter()
         .map(|f| f["kind"].as_str().unwrap())
         .collect();
-    assert_eq!(kinds, ["pol", "pol", "str"]);
+    assert_eq!(kinds, ["pol", "pol", "str", "lin"]);
+    assert_eq!(v["lines"][0]["points"].as_array().unwrap().len(), 3);
+    assert_eq!(v["lines"][0]["closed"], serde_json::json!(false));
     let draped = v["draped"].as_array().unwrap();
     assert_eq!(draped.len(), 2);
     assert_eq!(draped[0]["rings"].as_array().unwrap().len(), 2, "the hole");

@@ -30,8 +30,8 @@ use std::path::PathBuf;
 use std::sync::OnceLock;
 
 use agview::art::{
-    ArtSet, BcFormat, DrawState, FacadeArt, ForestArt, ImageData, ImagePixels, MeshArt, MeshLod,
-    MeshVertex, PolArt, SegmentArt, SegmentFloor, SegmentWall, TreeArt,
+    ArtSet, BcFormat, DrawState, FacadeArt, ForestArt, ImageData, ImagePixels, LinArt, MeshArt,
+    MeshLod, MeshVertex, PolArt, SegmentArt, SegmentFloor, SegmentWall, TreeArt,
 };
 use agview::layout::placed;
 use agview::render::{Camera, Culling, FrameParams, Headless, Overlays};
@@ -3417,4 +3417,81 @@ fn object_string_alternating_two_posts() {
     let red = count(&|p| p[0] > 150 && p[1] < 80 && p[2] < 80);
     let blue = count(&|p| p[2] > 150 && p[0] < 90);
     assert!(red > 50 && blue > 50, "red {red}, blue {blue}");
+}
+
+/// A painted line (`.lin`) along an S-shaped bezier chain, flattened, with a red start cap
+/// (west end) and a blue end cap (east end): a 1 m yellow line with black edges, dashed
+/// every 4 m, mitred through the curve, on flat ground seen from above.
+#[test]
+fn curved_painted_line_with_caps() {
+    use agview::layout::curves;
+    let pts = [[-40.0, -12.0], [40.0, 12.0]];
+    let ctrl = [[-5.0, -40.0], [75.0, -16.0]];
+    let nodes = curves::merge_runs(&pts, &ctrl, None, None, false);
+    let (line, _) = curves::flatten(&nodes, false);
+    assert!(line.len() > 10, "{} points", line.len());
+    let scene = placed::painted_line("edge.lin", &[line], false);
+    let texture = image_from("edge.png", 32, 128, |x, y| {
+        if x < 16 {
+            if !(2..14).contains(&x) {
+                [10, 10, 10, 255]
+            } else if (y / 32).is_multiple_of(2) {
+                [250, 210, 20, 255]
+            } else {
+                [60, 60, 60, 255]
+            }
+        } else if y >= 64 {
+            [220, 30, 30, 255]
+        } else {
+            [40, 60, 230, 255]
+        }
+    });
+    let art = ArtSet {
+        lins: vec![LinArt {
+            name: "edge.lin".into(),
+            texture: Some(0),
+            scale: [2.0, 8.0],
+            layers: vec![[0.0, 0.25, 0.5]],
+            start_caps: vec![[0.5, 0.75, 1.0, 0.0, 0.5]],
+            end_caps: vec![[0.5, 0.75, 1.0, 0.5, 1.0]],
+            align: None,
+            layer_group: agview::scene::LayerGroup {
+                name: "markings".into(),
+                offset: 0,
+            },
+            missing: false,
+        }],
+        images: vec![texture],
+        ..ArtSet::default()
+    };
+    let params = FrameParams {
+        camera: Camera::top([0.0, 0.0], 34.0),
+        ..FrameParams::default()
+    };
+    let img = check(
+        "curved_painted_line_with_caps",
+        &scene,
+        &art,
+        &Terrain::flat(400.0),
+        &params,
+    );
+    let count = |pred: &dyn Fn(&image::Rgba<u8>) -> bool| img.pixels().filter(|p| pred(p)).count();
+    let yellow = count(&|p| p[0] > 180 && p[1] > 150 && p[2] < 80);
+    let red = count(&|p| p[0] > 150 && p[1] < 80 && p[2] < 80);
+    let blue = count(&|p| p[2] > 150 && p[0] < 90);
+    assert!(
+        yellow > 100 && red > 10 && blue > 10,
+        "yellow {yellow}, red {red}, blue {blue}"
+    );
+    // The start cap is at the west end, the end cap at the east.
+    let mean_x = |pred: &dyn Fn(&image::Rgba<u8>) -> bool| {
+        let xs: Vec<u32> = img
+            .enumerate_pixels()
+            .filter(|(_, _, p)| pred(p))
+            .map(|(x, _, _)| x)
+            .collect();
+        xs.iter().sum::<u32>() as f32 / xs.len().max(1) as f32
+    };
+    assert!(mean_x(&|p| p[0] > 150 && p[1] < 80 && p[2] < 80) < 100.0);
+    assert!(mean_x(&|p| p[2] > 150 && p[0] < 90) > 220.0);
 }

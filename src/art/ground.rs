@@ -1,6 +1,6 @@
-//! Ground art: what X-Plane drapes on the terrain from a DSF or a WED project. Today:
-//! draped polygons and orthophotos (`.pol`, or an orthophoto's own image) as a [`PolArt`].
-//! Painted lines (`.lin`) and airport pavement arrive here the same way:
+//! Ground art: what X-Plane drapes on the terrain from a DSF or a WED project: draped
+//! polygons and orthophotos (`.pol`, or an orthophoto's own image) as a [`PolArt`], painted
+//! lines (`.lin`) as a [`LinArt`]. Airport pavement arrives here the same way:
 //! - its reader in `src/format/` gives a typed asset with spans;
 //! - a `load_*` function here turns it into plain CPU-side art, resolving its textures
 //!   through the same [`super::ImagePool`] (so a texture shared with objects is decoded
@@ -13,6 +13,7 @@
 use std::path::Path;
 
 use crate::diag::Diagnostic;
+use crate::format::lin::{self, Lin};
 use crate::format::pol::{self, Pol};
 use crate::scene::LayerGroup;
 
@@ -137,6 +138,93 @@ pub fn placeholder_pol(name: &str) -> PolArt {
     }
 }
 
+/// A painted line's look: its texture, layers and caps, in normalised texture units.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LinArt {
+    pub name: String,
+    /// Index into `ArtSet::images`; `None`: the missing-texture checkerboard.
+    pub texture: Option<usize>,
+    /// Meters the whole texture covers across (`SCALE h`) and along (`SCALE v`) the line.
+    pub scale: [f32; 2],
+    /// Each layer's `[s1, sm, s2]`, divided by `TEX_WIDTH`.
+    pub layers: Vec<[f32; 3]>,
+    /// Each layer's start and end cap `[s1, sm, s2, t1, t2]` (s by `TEX_WIDTH`, t by
+    /// `TEX_HEIGHT`), layer by layer in file order.
+    pub start_caps: Vec<[f32; 5]>,
+    pub end_caps: Vec<[f32; 5]>,
+    pub align: Option<f32>,
+    pub layer_group: LayerGroup,
+    pub missing: bool,
+}
+
+/// A `.lin` without `LAYER_GROUP` draws in `markings` (GROUND.md §2.3).
+pub fn default_lin_group() -> LayerGroup {
+    LayerGroup {
+        name: "markings".into(),
+        offset: 0,
+    }
+}
+
+/// Loads a `.lin` and its texture; a missing or broken file is a warning and a 1 m wide
+/// checkerboard line.
+pub fn load_lin(path: &Path, pool: &mut ImagePool, warnings: &mut Vec<Diagnostic>) -> LinArt {
+    let name = path.display().to_string();
+    let parsed = read(path, "painted line").and_then(|(found, bytes)| {
+        let mut w = Vec::new();
+        let r = lin::parse(&found, &bytes, &mut w);
+        warnings.extend(w);
+        r
+    });
+    match parsed {
+        Ok(l) => lin_art(&name, &l, pool, warnings),
+        Err(e) => {
+            warnings.push(as_warning(e, "drawn as a checkerboard line"));
+            placeholder_lin(&name)
+        }
+    }
+}
+
+fn lin_art(name: &str, l: &Lin, pool: &mut ImagePool, warnings: &mut Vec<Diagnostic>) -> LinArt {
+    let (w, h) = (l.tex_width, l.tex_height);
+    let cap = |c: &lin::LinCap| [c.s1 / w, c.sm / w, c.s2 / w, c.t1 / h, c.t2 / h];
+    LinArt {
+        name: name.to_string(),
+        texture: l.texture.as_ref().map(|t| pool.load(&t.path, warnings)),
+        scale: l.scale,
+        layers: l
+            .layers
+            .iter()
+            .map(|x| [x.s1 / w, x.sm / w, x.s2 / w])
+            .collect(),
+        start_caps: l.start_caps.iter().map(cap).collect(),
+        end_caps: l.end_caps.iter().map(cap).collect(),
+        align: l.align,
+        layer_group: l
+            .layer_group
+            .as_ref()
+            .map_or_else(default_lin_group, |(name, offset)| LayerGroup {
+                name: name.clone(),
+                offset: *offset,
+            }),
+        missing: false,
+    }
+}
+
+/// What a `.lin` that cannot be read draws: a 1 m checkerboard line in `markings`.
+pub fn placeholder_lin(name: &str) -> LinArt {
+    LinArt {
+        name: name.to_string(),
+        texture: None,
+        scale: [1.0, 4.0],
+        layers: vec![[0.0, 0.5, 1.0]],
+        start_caps: Vec::new(),
+        end_caps: Vec::new(),
+        align: None,
+        layer_group: default_lin_group(),
+        missing: true,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::testing::{tmp, write_png};
@@ -178,5 +266,26 @@ mod tests {
         let o = load_pol(&d.join("apron.png"), &mut pool, &mut w);
         assert!(o.nowrap && !o.missing);
         assert_eq!(o.layer_group, image_ortho_group());
+    }
+
+    #[test]
+    fn lins_normalise_their_columns() {
+        let d = tmp("lin");
+        write_png(&d.join("lines.png"), 4, 4, |_, _| [250, 200, 0, 255]);
+        std::fs::write(
+            d.join("edge.lin"),
+            "A\n850\nLINE_PAINT\nTEXTURE lines.png\nTEX_WIDTH 512\nTEX_HEIGHT 256\n\
+             S_OFFSET 0 0 64 128\nSTART_CAP 0 0 64 128 0 64\n",
+        )
+        .unwrap();
+        let mut pool = ImagePool::new();
+        let mut w = Vec::new();
+        let l = load_lin(&d.join("edge.lin"), &mut pool, &mut w);
+        assert!(w.is_empty(), "{w:?}");
+        assert_eq!(l.layers, vec![[0.0, 0.125, 0.25]]);
+        assert_eq!(l.start_caps, vec![[0.0, 0.125, 0.25, 0.0, 0.25]]);
+        assert_eq!(l.layer_group, default_lin_group());
+        let gone = load_lin(&d.join("gone.lin"), &mut pool, &mut w);
+        assert!(gone.missing && gone.texture.is_none());
     }
 }

@@ -43,7 +43,7 @@ pub use facade::{
 };
 pub use files::find_file;
 pub use forest::{load_forest, ForestArt, TreeArt};
-pub use ground::{load_pol, PolArt};
+pub use ground::{load_lin, load_pol, LinArt, PolArt};
 pub use image::{
     cap_side, decode_bc, decode_image, load_image, mip_chain, rgba8_mips, BcFormat, ImageData,
     ImagePixels, ImagePool,
@@ -66,6 +66,8 @@ pub struct ArtSet {
     pub more_forests: Vec<ForestArt>,
     /// Parallel to `Scene::pol_defs`.
     pub pols: Vec<PolArt>,
+    /// Parallel to `Scene::lin_defs`.
+    pub lins: Vec<LinArt>,
     /// The base tile texture (`Scene::tile_texture`).
     pub tile_texture: Option<usize>,
     /// Its `TEXTURE_LIT` (`TileTexture::lit`), when given and found: the tiles glow with it
@@ -140,6 +142,14 @@ pub fn load_art_set_with(scene: &Scene, opts: &ArtOptions) -> ArtSet {
             None => ground::placeholder_pol(&r.name),
         })
         .collect();
+    let lins = scene
+        .lin_defs
+        .iter()
+        .map(|r| match resolved(r) {
+            Some(p) => load_lin(&p, &mut pool, &mut warnings),
+            None => ground::placeholder_lin(&r.name),
+        })
+        .collect();
     let tile_texture = scene
         .tile_texture
         .as_ref()
@@ -158,6 +168,7 @@ pub fn load_art_set_with(scene: &Scene, opts: &ArtOptions) -> ArtSet {
         forest,
         more_forests,
         pols,
+        lins,
         tile_texture,
         images: pool.into_images(),
         warnings,

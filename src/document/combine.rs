@@ -146,6 +146,24 @@ pub(super) fn combine_in_chunks(parts: Vec<Scene>, chunks: &[usize]) -> (Scene, 
             }
         }
     }
+    // Painted lines, likewise.
+    let mut lins = RefIndex::default();
+    for s in &mut parts {
+        if s.lines.is_empty() {
+            continue;
+        }
+        let map: Vec<usize> = s
+            .lin_defs
+            .iter()
+            .map(|r| lins.index(r, &mut out.lin_defs))
+            .collect();
+        for mut l in std::mem::take(&mut s.lines) {
+            if let Some(&k) = map.get(l.def) {
+                l.def = k;
+                out.lines.push(l);
+            }
+        }
+    }
     let mut meshes = RefIndex::default();
     let mut facades = RefIndex::default();
     if let Some(first) = parts.first() {

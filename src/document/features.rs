@@ -392,7 +392,7 @@ mod tests {
     #[test]
     fn dsf_text_features_in_line_order_with_a_note_for_the_rest() {
         let src = "I\n800\nDSF2TEXT\nOBJECT_DEF a.agp\nOBJECT_DEF k.obj\nPOLYGON_DEF b.agb\n\
-                   POLYGON_DEF d.lin\n\
+                   POLYGON_DEF d.bch\n\
                    BEGIN_POLYGON 0 770 2\nBEGIN_WINDING\nPOLYGON_POINT 8 47\n\
                    POLYGON_POINT 8.001 47\nPOLYGON_POINT 8.001 47.001\nEND_WINDING\nEND_POLYGON\n\
                    BEGIN_POLYGON 1 0 2\nBEGIN_WINDING\nPOLYGON_POINT 8 47\n\
@@ -411,7 +411,7 @@ mod tests {
         assert_eq!(f[0].param, 770);
         assert_eq!(f[0].origin(), Some([8.0, 47.0]));
         assert_eq!(notes.len(), 1);
-        assert!(notes[0].message.contains("1 .lin"), "{}", notes[0]);
+        assert!(notes[0].message.contains("1 .bch"), "{}", notes[0]);
     }
 
     #[test]

@@ -825,7 +825,7 @@ fn open_definition(
         }
         FeatureKind::Fac => Opened::Facade(facade_topology(file)),
         // The art stage reads draped polygons (and says what is wrong with them).
-        FeatureKind::Obj | FeatureKind::Pol => Opened::Art,
+        FeatureKind::Obj | FeatureKind::Pol | FeatureKind::Lin => Opened::Art,
         FeatureKind::Str => match open_string(file, diags, files) {
             Some(s) => Opened::String(Box::new(s)),
             None => Opened::Broken,
@@ -935,6 +935,7 @@ fn layout_feature(
     );
     let closed = match f.kind {
         FeatureKind::Str => false,
+        FeatureKind::Lin => f.param == 1,
         FeatureKind::Fac => !facade_open,
         _ => true,
     };
@@ -995,6 +996,12 @@ fn layout_feature(
             let heading = crate::layout::placed::pol_heading(f.param);
             let mut s = placed::draped_polygon(&f.asset, &rings, st, heading);
             s.pol_defs[0].resolved = resolved.clone();
+            Ok(s)
+        }
+        // A painted line whose `.lin` is missing is drawn as a plain line.
+        (Opened::Art | Opened::Missing, FeatureKind::Lin) => {
+            let mut s = placed::painted_line(&f.asset, &rings, f.param == 1);
+            s.lin_defs[0].resolved = resolved.clone();
             Ok(s)
         }
         (Opened::String(st), _) => {
@@ -1140,6 +1147,7 @@ fn stamp_feature(s: &mut Scene, i: u32) {
     s.facades.iter_mut().for_each(|x| x.feature = f);
     s.trees.iter_mut().for_each(|t| t.feature = f);
     s.draped.iter_mut().for_each(|d| d.feature = f);
+    s.lines.iter_mut().for_each(|l| l.feature = f);
 }
 
 /// Maps `f` over `items` on `threads` workers (0: one per core) of a rayon pool of this

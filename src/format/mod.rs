@@ -11,6 +11,7 @@ pub mod forest;
 pub mod geojson;
 pub mod library;
 pub mod lights_txt;
+pub mod lin;
 pub mod obj8;
 pub mod obj_string;
 pub mod pol;
@@ -41,6 +42,8 @@ pub enum FileKind {
     Pol,
     /// An object string, `.str`.
     ObjString,
+    /// A painted line, `.lin`.
+    Lin,
     Library,
     DsfText,
     DsfBinary,
@@ -71,6 +74,7 @@ impl FileKind {
             "fac" => FileKind::Facade,
             "pol" => FileKind::Pol,
             "str" => FileKind::ObjString,
+            "lin" => FileKind::Lin,
             "geojson" => FileKind::GeoJson,
             "png" | "dds" => FileKind::Image,
             "txt" if name == "library.txt" => FileKind::Library,
@@ -169,6 +173,7 @@ pub enum Parsed {
     Facade(facade::Facade),
     Pol(pol::Pol),
     ObjString(obj_string::ObjString),
+    Lin(lin::Lin),
     Library(library::Library),
     DsfText(dsf::DsfText),
     DsfBinary(dsf_bin::DsfBinary),
@@ -192,6 +197,7 @@ pub fn parse_as(
         FileKind::Facade => Parsed::Facade(facade::parse(path, bytes, warnings)?),
         FileKind::Pol => Parsed::Pol(pol::parse(path, bytes, warnings)?),
         FileKind::ObjString => Parsed::ObjString(obj_string::parse(path, bytes, warnings)?),
+        FileKind::Lin => Parsed::Lin(lin::parse(path, bytes, warnings)?),
         FileKind::Library => Parsed::Library(library::parse(path, bytes, warnings)?),
         FileKind::DsfText => Parsed::DsfText(dsf::parse(path, bytes, warnings)?),
         FileKind::DsfBinary => Parsed::DsfBinary(dsf_bin::parse(path, bytes, warnings)?),
@@ -212,7 +218,7 @@ pub fn parse_file(path: &Path, warnings: &mut Vec<Diagnostic>) -> Result<Parsed,
     let kind = FileKind::detect(path, &bytes).ok_or_else(|| {
         Diagnostic::error_file(
             path,
-            "not a file agview reads (expected .agp .agb .ags .agn .obj .for .fac .pol .str .geojson .dsf .wed.xml, library.txt or DSF text)",
+            "not a file agview reads (expected .agp .agb .ags .agn .obj .for .fac .pol .lin .str .geojson .dsf .wed.xml, library.txt or DSF text)",
         )
     })?;
     parse_as(kind, path, &bytes, warnings)
@@ -302,6 +308,13 @@ pub fn summary(p: &Parsed) -> String {
             s.objects.len(),
             s.offset
         ),
+        Parsed::Lin(l) => format!(
+            "painted line: texture {}, {} layer(s), scale {} x {} m",
+            l.texture.as_ref().map_or("(none)", |t| t.name.as_str()),
+            l.layers.len(),
+            l.scale[0],
+            l.scale[1]
+        ),
         Parsed::Library(_) => "library.txt".to_string(),
         Parsed::DsfText(d) => format!(
             "DSF text: {} polygon definition(s), {} object definition(s), {} polygon(s), {} object(s)",
@@ -331,6 +344,7 @@ pub fn summary(p: &Parsed) -> String {
                             | wed::WedData::PolygonPlacement { .. }
                             | wed::WedData::DrapedOrthophoto { .. }
                             | wed::WedData::StringPlacement { .. }
+                            | wed::WedData::LinePlacement { .. }
                     )
                 })
                 .count();

@@ -12,7 +12,8 @@ use crate::layout::agn::fill_trees;
 use crate::layout::geom::{signed_area2, P2};
 use crate::layout::rng::Rng;
 use crate::scene::{
-    ArtRef, DrapedPolygon, FacadeInstance, ObjectInstance, Placement, Scene, TreeInstance,
+    ArtRef, DrapedPolygon, FacadeInstance, ObjectInstance, PaintedLine, Placement, Scene,
+    TreeInstance,
 };
 
 /// The most trees one forest polygon places (a forest over a whole tile would otherwise
@@ -211,6 +212,52 @@ pub fn draped_polygon(
         heading,
         feature: None,
     });
+    scene.update_stats();
+    scene
+}
+
+/// A painted line (`.lin`) along each chain of `chains` (local meters, curves already
+/// flattened). A closed loop (DSF parameter 1) drops a closing point that repeats its
+/// first; points repeated in a row are dropped, and a chain of fewer than two distinct
+/// points places nothing.
+pub fn painted_line(path: &str, chains: &[Vec<P2>], closed: bool) -> Scene {
+    let mut scene = Scene {
+        lin_defs: vec![ArtRef {
+            name: path.into(),
+            resolved: None,
+        }],
+        polygon: chains.to_vec(),
+        ..placed_scene(path)
+    };
+    for chain in chains {
+        let mut pts: Vec<P2> = Vec::with_capacity(chain.len());
+        for p in chain {
+            if p[0].is_finite() && p[1].is_finite() && pts.last() != Some(p) {
+                pts.push(*p);
+            }
+        }
+        if closed && pts.len() > 2 && pts.first() == pts.last() {
+            pts.pop();
+        }
+        if pts.len() < 2 {
+            continue;
+        }
+        let mut length: f32 = pts
+            .windows(2)
+            .map(|s| crate::layout::geom::len(crate::layout::geom::sub(s[1], s[0])))
+            .sum();
+        if closed {
+            length +=
+                crate::layout::geom::len(crate::layout::geom::sub(pts[0], pts[pts.len() - 1]));
+        }
+        scene.lines.push(PaintedLine {
+            def: 0,
+            points: pts,
+            closed: closed && chain.len() > 2,
+            length,
+            feature: None,
+        });
+    }
     scene.update_stats();
     scene
 }

@@ -28,7 +28,8 @@ use std::ops::Range;
 use std::collections::HashMap;
 
 use crate::art::ArtSet;
-use crate::scene::{DrapedPolygon, ObjectInstance, Scene};
+use crate::art::LinArt;
+use crate::scene::{DrapedPolygon, ObjectInstance, PaintedLine, Scene};
 
 use super::atlas::NO_CLAMP;
 use super::objects::{lod_far, TexSource, INFINITE_LOD};
@@ -171,7 +172,72 @@ impl DrapedSet {
             }
         }
         set.add_polygons(scene, art, grid);
+        set.add_lines(scene, art, grid);
         set
+    }
+
+    /// The scene's painted lines: one group per (texture, layer group and offset), every
+    /// layer of every line of it in scene order.
+    fn add_lines(&mut self, scene: &Scene, art: &ArtSet, grid: &Grid) {
+        let images = art.images.len();
+        let mut groups: HashMap<(DrawKey, TexSource), usize> = HashMap::new();
+        for l in &scene.lines {
+            let placeholder;
+            let lin = match art.lins.get(l.def) {
+                Some(a) => a,
+                None => {
+                    placeholder = crate::art::ground::placeholder_lin("line");
+                    &placeholder
+                }
+            };
+            let texture = match lin.texture {
+                Some(t) if t < images => TexSource::Image(t),
+                _ => TexSource::Checker,
+            };
+            let key = lin.layer_group.draw_key();
+            let gi = *groups.entry((key, texture)).or_insert_with(|| {
+                self.groups.push(DrapedGroup {
+                    key,
+                    texture,
+                    lit: TexSource::Black,
+                    clamp: false,
+                    opaque: false,
+                    instances: Vec::new(),
+                    indices: Vec::new(),
+                });
+                self.groups.len() - 1
+            });
+            let mut pieces = TileMesh {
+                vertices: std::mem::take(&mut self.vertices),
+                ..TileMesh::default()
+            };
+            for (k, _) in lin.layers.iter().enumerate() {
+                for [a, b, c] in line_triangles(l, lin, k) {
+                    if let Some(w) = cut_triangle(
+                        grid,
+                        [a.0, b.0, c.0],
+                        [a.1, b.1, c.1],
+                        Piece {
+                            lod: INFINITE_LOD,
+                            rect: NO_CLAMP,
+                        },
+                        None,
+                        &mut pieces,
+                    ) {
+                        if !self.warnings.contains(&w) {
+                            self.warnings.push(w);
+                        }
+                    }
+                }
+            }
+            self.vertices = pieces.vertices;
+            let g = &mut self.groups[gi];
+            let first = g.indices.len() as u32;
+            g.indices.extend(pieces.indices);
+            let end = g.indices.len() as u32;
+            g.instances.push(([1, 1], 0.0, first..end));
+        }
+        self.groups.retain(|g| !g.indices.is_empty());
     }
 
     /// The scene's draped polygons, one group per (texture, night texture, wrap, alpha,
@@ -296,6 +362,149 @@ pub(crate) fn polygon_st(d: &DrapedPolygon, scale: [f32; 2]) -> Vec<[f32; 2]> {
             [(st[0] - base[0]) as f32, (st[1] - base[1]) as f32]
         })
         .collect()
+}
+
+/// A point of a line's ribbon and its texture coordinates.
+type LinePoint = ([f32; 2], [f32; 2]);
+
+/// The triangles of layer `k` of a painted line (GROUND.md §2.3): a ribbon `(s2 − s1) ·
+/// SCALE h` meters wide whose middle column `sm` lies on the chain (s grows from the left
+/// of travel to the right), mitred at the joins (across the seam of a closed loop), its
+/// texture running along the whole chain, one repeat every `SCALE v` meters. An open
+/// line's first and last stretches show the layer's start and end caps, `(t2 − t1) · SCALE v`
+/// meters each; with `ALIGN n` the body's repeats are stretched to end on a multiple of
+/// 1/n of a repeat.
+pub(crate) fn line_triangles(l: &PaintedLine, lin: &LinArt, k: usize) -> Vec<[LinePoint; 3]> {
+    let Some(&[s1, sm, s2]) = lin.layers.get(k) else {
+        return Vec::new();
+    };
+    let (sh, sv) = (lin.scale[0].max(1e-3), lin.scale[1].max(1e-3));
+    let mut pts = l.points.clone();
+    if l.closed && pts.len() > 2 {
+        pts.push(pts[0]);
+    }
+    if pts.len() < 2 {
+        return Vec::new();
+    }
+    let n = pts.len();
+    let dirs: Vec<[f32; 2]> = pts
+        .windows(2)
+        .map(|w| {
+            let d = [w[1][0] - w[0][0], w[1][1] - w[0][1]];
+            let len = (d[0] * d[0] + d[1] * d[1]).sqrt().max(1e-9);
+            [d[0] / len, d[1] / len]
+        })
+        .collect();
+    let right = |d: [f32; 2]| [d[1], -d[0]];
+    // The mitre at each point: the bisector of its two sides' right-hand normals, scaled
+    // to keep the width (at most 4 times, for the sharpest turns).
+    let mitre = |i: usize| -> [f32; 2] {
+        let (before, after) = match (i, l.closed) {
+            (0, true) => (dirs[n - 2], dirs[0]),
+            (0, false) => (dirs[0], dirs[0]),
+            (i, true) if i == n - 1 => (dirs[n - 2], dirs[0]),
+            (i, false) if i == n - 1 => (dirs[n - 2], dirs[n - 2]),
+            (i, _) => (dirs[i - 1], dirs[i]),
+        };
+        let (a, b) = (right(before), right(after));
+        let m = [a[0] + b[0], a[1] + b[1]];
+        let len = (m[0] * m[0] + m[1] * m[1]).sqrt();
+        if len < 1e-6 {
+            return a;
+        }
+        let m = [m[0] / len, m[1] / len];
+        let scale = 1.0 / (m[0] * a[0] + m[1] * a[1]).max(0.25);
+        [m[0] * scale, m[1] * scale]
+    };
+    let mut dist = vec![0.0f32; n];
+    for i in 1..n {
+        let d = [pts[i][0] - pts[i - 1][0], pts[i][1] - pts[i - 1][1]];
+        dist[i] = dist[i - 1] + (d[0] * d[0] + d[1] * d[1]).sqrt();
+    }
+    let total = dist[n - 1];
+    let caps = !l.closed;
+    let start = caps.then(|| lin.start_caps.get(k).copied()).flatten();
+    let end = caps.then(|| lin.end_caps.get(k).copied()).flatten();
+    let cap_len = |c: Option<[f32; 5]>| c.map_or(0.0, |c| ((c[4] - c[3]) * sv).abs());
+    let (mut start_len, mut end_len) = (cap_len(start), cap_len(end));
+    if start_len + end_len > total {
+        let f = total / (start_len + end_len).max(1e-6);
+        start_len *= f;
+        end_len *= f;
+    }
+    let body = (total - start_len - end_len).max(0.0);
+    let stretch = match lin.align {
+        Some(parts) if body > 0.0 => {
+            let repeats = body / sv;
+            let snapped = ((repeats * parts).round() / parts).max(1.0 / parts);
+            snapped / repeats
+        }
+        _ => 1.0,
+    };
+    // The texture at distance `d` along the chain: its columns and row.
+    let look = |d: f32| -> ([f32; 3], f32) {
+        match (start, end) {
+            (Some(c), _) if d < start_len => ([c[0], c[1], c[2]], c[3] + (d / sv)),
+            (_, Some(c)) if d > total - end_len => {
+                ([c[0], c[1], c[2]], c[3] + (d - (total - end_len)) / sv)
+            }
+            _ => ([s1, sm, s2], (d - start_len) / sv * stretch),
+        }
+    };
+    // Cut the chain where the caps end, so each piece has one look.
+    let mut cuts: Vec<f32> = dist.clone();
+    for c in [start_len, total - end_len] {
+        if c > 0.0 && c < total {
+            cuts.push(c);
+        }
+    }
+    cuts.sort_by(f32::total_cmp);
+    cuts.dedup_by(|a, b| (*a - *b).abs() < 1e-4);
+    let at = |d: f32| -> ([f32; 2], [f32; 2]) {
+        // The point at distance d, and the mitre there (interpolated inside a side).
+        let i = dist.partition_point(|&x| x < d).clamp(1, n - 1);
+        let (d0, d1) = (dist[i - 1], dist[i]);
+        let f = if d1 > d0 { (d - d0) / (d1 - d0) } else { 0.0 };
+        let p = [
+            pts[i - 1][0] + (pts[i][0] - pts[i - 1][0]) * f,
+            pts[i - 1][1] + (pts[i][1] - pts[i - 1][1]) * f,
+        ];
+        let off = if f <= 1e-6 {
+            mitre(i - 1)
+        } else if f >= 1.0 - 1e-6 {
+            mitre(i)
+        } else {
+            right(dirs[i - 1])
+        };
+        (p, off)
+    };
+    let mut out = Vec::new();
+    for w in cuts.windows(2) {
+        let (da, db) = (w[0], w[1]);
+        if db - da < 1e-5 {
+            continue;
+        }
+        let mid = (da + db) * 0.5;
+        let (cols, _) = look(mid);
+        let [c1, cm, c2] = cols;
+        let t_of = |d: f32| {
+            // The row of this piece's look at d (a cap's rows run from its t1).
+            match (start, end) {
+                (Some(c), _) if mid < start_len => c[3] + d / sv,
+                (_, Some(c)) if mid > total - end_len => c[3] + (d - (total - end_len)) / sv,
+                _ => (d - start_len) / sv * stretch,
+            }
+        };
+        let edge = |d: f32, s: f32| -> LinePoint {
+            let (p, off) = at(d);
+            let m = (s - cm) * sh;
+            ([p[0] + off[0] * m, p[1] + off[1] * m], [s, t_of(d)])
+        };
+        let (la, ra, lb, rb) = (edge(da, c1), edge(da, c2), edge(db, c1), edge(db, c2));
+        out.push([la, ra, rb]);
+        out.push([la, rb, lb]);
+    }
+    out
 }
 
 /// One draw of the draped pass: a range of tile pieces or of a draped group's pieces.

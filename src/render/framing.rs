@@ -331,6 +331,11 @@ impl FeatureBoxes {
                 add(d.feature, *p, *p);
             }
         }
+        for l in &scene.lines {
+            for p in &l.points {
+                add(l.feature, *p, *p);
+            }
+        }
         FeatureBoxes { features, all }
     }
 

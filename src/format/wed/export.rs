@@ -35,6 +35,8 @@
 //!   order, a closed string repeating its first point (`auto_closed` is 0); parameter the
 //!   spacing as WED encodes it for X-Plane 12.1.2 (`encode_spacing`: whole meters when
 //!   within 2%, else `10000 + round(128 × meters)`, below 433.8 m).
+//! - Painted lines (`WED_LinePlacement`, its nodes its own children): one chain in node
+//!   order; parameter 1 for a closed line (its first point not repeated), else 0.
 //! - Draped orthophotos (`WED_DrapedOrthophoto`): one polygon as for facades, parameter
 //!   65535, each point with its texture node's `s t`; a resource that is an image (which
 //!   WED turns into a `.pol` as it exports) is kept as the image.
@@ -72,7 +74,7 @@ const SKIPPED_AIRPORT: &[&str] = &[
 
 /// Classes WED's exporter writes to the DSF that agview does not: counted in the note, then
 /// skipped.
-const SKIPPED_EXPORTS: &[&str] = &["WED_LinePlacement", "WED_ExclusionZone", "WED_RoadEdge"];
+const SKIPPED_EXPORTS: &[&str] = &["WED_ExclusionZone", "WED_RoadEdge"];
 
 /// Everything WED's DSF exporter would write, in document (hierarchy) order, hidden items left
 /// out. A placement whose rings cannot be assembled (a missing node, a ring with too few
@@ -264,6 +266,18 @@ impl<'a> Exporter<'a, '_> {
                     let (w, ctrl, _) = triple(&nodes);
                     let curved = nodes.iter().any(|n| n.lo.is_some() || n.hi.is_some());
                     self.push(obj, resource, encode_spacing(*spacing), vec![w], None);
+                    if let Some(f) = self.out.last_mut().filter(|_| curved) {
+                        f.ctrl = Some(vec![ctrl]);
+                    }
+                }
+            }
+            WedData::LinePlacement { closed, resource } => {
+                if let Some(nodes) = self.chain_nodes(obj) {
+                    // A closed line does not repeat its first point (`auto_closed`).
+                    let (w, ctrl, _) = triple(&nodes);
+                    let curved = nodes.iter().any(|n| n.lo.is_some() || n.hi.is_some());
+                    let param = u32::from(*closed && nodes.len() > 2);
+                    self.push(obj, resource, param, vec![w], None);
                     if let Some(f) = self.out.last_mut().filter(|_| curved) {
                         f.ctrl = Some(vec![ctrl]);
                     }

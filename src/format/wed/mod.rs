@@ -190,6 +190,8 @@ pub enum WedData {
         spacing: f64,
         resource: String,
     },
+    /// `WED_LinePlacement` (`line_placement`): a painted line along its nodes.
+    LinePlacement { closed: bool, resource: String },
     /// `WED_DrapedOrthophoto` (`draped_orthophoto`): a `.pol` or an image pinned by its
     /// texture nodes' coordinates.
     DrapedOrthophoto { resource: String },
@@ -250,7 +252,6 @@ const OTHER_CLASSES: &[&str] = &[
     "WED_GISBoundingBox",
     "WED_Helipad",
     "WED_LightFixture",
-    "WED_LinePlacement",
     "WED_OverlayImage",
     "WED_RampPosition",
     "WED_RoadEdge",
@@ -561,6 +562,13 @@ fn read_object(
             WedData::StringPlacement {
                 closed: el.and_then(|e| e.attribute("closed")).is_some_and(truthy),
                 spacing: num(el, "spacing", 10.0),
+                resource: string(el, "resource"),
+            }
+        }
+        "WED_LinePlacement" => {
+            let el = elem(node, "line_placement");
+            WedData::LinePlacement {
+                closed: el.and_then(|e| e.attribute("closed")).is_some_and(truthy),
                 resource: string(el, "resource"),
             }
         }

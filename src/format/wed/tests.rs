@@ -639,3 +639,39 @@ fn bezier_nodes_are_written_as_dsf_triples() {
     assert!(close(c[2], [8.152, 47.8998]), "{:?}", c[2]);
     assert_eq!(c[3], w[3]);
 }
+
+#[test]
+fn painted_lines_export_closed_or_open() {
+    let pts = [ll(0.0, 0.0), ll(30.0, 0.0), ll(30.0, 20.0)];
+    let line = |id: u64, closed: u8| {
+        let mut s =
+            format!("<object class=\"WED_LinePlacement\" id=\"{id}\" parent_id=\"4\"><children>");
+        for i in 0..pts.len() as u64 {
+            s += &format!("<child id=\"{}\"/>", id + 1 + i);
+        }
+        s += &format!(
+            "</children><hierarchy name=\"edge\" locked=\"0\" hidden=\"0\"/>\
+             <line_placement closed=\"{closed}\" resource=\"lib/edge.lin\"/></object>\n"
+        );
+        for (i, p) in pts.iter().enumerate() {
+            s += &format!(
+                "<object class=\"WED_SimpleBoundaryNode\" id=\"{}\" parent_id=\"{id}\"><children/>\
+                 <point latitude=\"{:.9}\" longitude=\"{:.9}\"/></object>\n",
+                id + 1 + i as u64,
+                p[1],
+                p[0]
+            );
+        }
+        s
+    };
+    let body = line(10, 0) + &line(20, 1);
+    let (f, warnings) = export_of(&doc(&[10, 20], &body));
+    assert!(warnings.is_empty(), "{warnings:?}");
+    assert_eq!((f[0].param, f[1].param), (0, 1));
+    assert_eq!(f[0].windings[0].len(), 3);
+    assert_eq!(
+        f[1].windings[0].len(),
+        3,
+        "a closed line does not repeat its first point"
+    );
+}
