@@ -81,10 +81,11 @@ pub struct LayoutArgs {
     /// document's own package). Without it, the environment variable XPLANE_ROOT.
     #[arg(long, value_name = "DIR")]
     pub xplane: Option<PathBuf>,
-    /// Show only part of a document: `autogen` leaves out the objects, facades and forests
-    /// placed by hand.
-    #[arg(long, value_enum, value_name = "WHAT")]
-    pub only: Option<Only>,
+    /// Show only part of a document, a comma-separated list of: `autogen` (.agp .agb .ags),
+    /// `art` (objects, facades and forests placed by hand), `ground` (draped polygons,
+    /// orthophotos, painted lines, object strings). Default: everything.
+    #[arg(long, value_enum, value_name = "WHAT", value_delimiter = ',')]
+    pub only: Vec<Only>,
 }
 
 /// What `--only` keeps of a document.
@@ -92,12 +93,29 @@ pub struct LayoutArgs {
 pub enum Only {
     /// The autogen features (.agp, .agb, .ags).
     Autogen,
+    /// Objects, facades and forests placed by hand (.obj, .fac, .for).
+    Art,
+    /// The ground: draped polygons and orthophotos (.pol), painted lines (.lin), object
+    /// strings (.str).
+    Ground,
+}
+
+impl Only {
+    /// Which part of a document a feature of `kind` belongs to.
+    pub fn of(kind: crate::scene::FeatureKind) -> Only {
+        use crate::scene::FeatureKind as K;
+        match kind {
+            K::Agp | K::Agb | K::Ags => Only::Autogen,
+            K::Obj | K::Fac | K::For => Only::Art,
+            K::Pol | K::Lin | K::Str => Only::Ground,
+        }
+    }
 }
 
 impl LayoutArgs {
-    /// True with `--only autogen`.
-    pub fn only_autogen(&self) -> bool {
-        self.only == Some(Only::Autogen)
+    /// Whether `--only` keeps features of `kind` (everything when it is not given).
+    pub fn keeps(&self, kind: crate::scene::FeatureKind) -> bool {
+        self.only.is_empty() || self.only.contains(&Only::of(kind))
     }
 
     /// `--origin LAT,LON` as numbers.

@@ -33,6 +33,10 @@ pub struct Layers {
     pub objects: bool,
     pub facades: bool,
     pub trees: bool,
+    /// Draped polygons and orthophotos.
+    pub draped: bool,
+    /// Painted lines.
+    pub lines: bool,
 }
 
 impl Default for Layers {
@@ -43,6 +47,8 @@ impl Default for Layers {
             objects: true,
             facades: true,
             trees: true,
+            draped: true,
+            lines: true,
         }
     }
 }
@@ -438,6 +444,8 @@ fn controls_section(ui: &mut egui::Ui, c: &mut Controls, info: &Info, actions: &
                 ui.checkbox(&mut l.objects, "objects");
                 ui.checkbox(&mut l.facades, "facades");
                 ui.checkbox(&mut l.trees, "trees");
+                ui.checkbox(&mut l.draped, "draped polygons");
+                ui.checkbox(&mut l.lines, "painted lines");
             });
             ui.label("debug overlays");
             ui.horizontal_wrapped(|ui| {

@@ -380,6 +380,8 @@ impl App {
             show_objects: c.layers.objects,
             show_facades: c.layers.facades,
             show_trees: c.layers.trees,
+            show_draped: c.layers.draped,
+            show_lines: c.layers.lines,
             lod_switch: if c.hard_lod_switch {
                 crate::render::LodSwitch::Hard
             } else {

@@ -291,9 +291,8 @@ fn load_features(
     args: &LayoutArgs,
     opts: &LoadOptions,
 ) -> Result<Document, Diagnostic> {
-    let only_autogen = args.only_autogen();
-    if only_autogen {
-        feats.retain(|f| f.kind.is_autogen());
+    if !args.only.is_empty() {
+        feats.retain(|f| args.keeps(f.kind));
     }
     let mut files = vec![path.to_path_buf()];
     let xplane = crate::resolve::xplane_root(args.xplane.as_deref())

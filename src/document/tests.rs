@@ -254,7 +254,7 @@ fn dsf_town_lays_out_every_feature_in_one_frame() {
 fn only_autogen_leaves_out_what_was_placed_by_hand() {
     let path = sample("sample_scenery/polygons/town.txt");
     let args = LayoutArgs {
-        only: Some(crate::input::Only::Autogen),
+        only: vec![crate::input::Only::Autogen],
         ..LayoutArgs::default()
     };
     let v = load(&path, &args).unwrap();
@@ -981,4 +981,18 @@ fn curved_draped_polygons_and_strings_are_flattened() {
     let east = posts.iter().map(|p| p[0]).fold(f32::MIN, f32::max);
     assert!(east < 76.0 + 0.5, "{east}");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn only_keeps_the_parts_named() {
+    use crate::input::Only;
+    use crate::scene::FeatureKind as K;
+    let args = LayoutArgs {
+        only: vec![Only::Ground, Only::Art],
+        ..LayoutArgs::default()
+    };
+    assert!(args.keeps(K::Pol) && args.keeps(K::Lin) && args.keeps(K::Str));
+    assert!(args.keeps(K::Obj) && args.keeps(K::Fac) && args.keeps(K::For));
+    assert!(!args.keeps(K::Agp) && !args.keeps(K::Ags));
+    assert!(LayoutArgs::default().keeps(K::Agb));
 }

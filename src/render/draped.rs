@@ -38,9 +38,22 @@ use super::tiles::{cut_triangle, Grid, Piece, TileMesh, TileVertex};
 /// A layer group's place in the drawing order ([`crate::scene::LayerGroup::draw_key`]).
 pub(crate) type DrawKey = (u32, i32);
 
-/// One mesh's draped pieces of all its instances.
+/// What a group of draped pieces draws (each can be hidden on its own).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum DrapedKind {
+    /// The `ATTR_draped` parts of objects (shown with the objects).
+    Part,
+    /// Draped polygons and orthophotos.
+    Polygon,
+    /// Painted lines.
+    Line,
+}
+
+/// One mesh's draped pieces of all its instances, or the draped polygons or painted lines
+/// of one look.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct DrapedGroup {
+    pub kind: DrapedKind,
     /// Where the group draws among tiles and other draped parts.
     pub key: DrawKey,
     pub texture: TexSource,
@@ -109,6 +122,7 @@ impl DrapedSet {
                 Some(_) => TexSource::Checker,
             };
             let mut group = DrapedGroup {
+                kind: DrapedKind::Part,
                 key: d.layer_group.draw_key(),
                 texture,
                 lit: TexSource::Black,
@@ -197,6 +211,7 @@ impl DrapedSet {
             let key = lin.layer_group.draw_key();
             let gi = *groups.entry((key, texture)).or_insert_with(|| {
                 self.groups.push(DrapedGroup {
+                    kind: DrapedKind::Line,
                     key,
                     texture,
                     lit: TexSource::Black,
@@ -265,6 +280,7 @@ impl DrapedSet {
                 .entry((key, texture, lit, clamp, opaque))
                 .or_insert_with(|| {
                     self.groups.push(DrapedGroup {
+                        kind: DrapedKind::Polygon,
                         key,
                         texture,
                         lit,

@@ -27,6 +27,10 @@ pub struct FrameParams {
     pub show_objects: bool,
     pub show_facades: bool,
     pub show_trees: bool,
+    /// Draped polygons and orthophotos.
+    pub show_draped: bool,
+    /// Painted lines.
+    pub show_lines: bool,
     pub overlays: Overlays,
     /// How an object changes LOD at a switch distance.
     pub lod_switch: LodSwitch,
@@ -69,6 +73,8 @@ impl Default for FrameParams {
             show_terrain: true,
             show_tiles: true,
             show_objects: true,
+            show_draped: true,
+            show_lines: true,
             show_facades: true,
             show_trees: true,
             overlays: Overlays::default(),

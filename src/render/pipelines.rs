@@ -5,7 +5,7 @@ use std::borrow::Cow;
 
 use super::context::GpuContext;
 use super::cull::Culling;
-use super::draped::{ground_order, GroundDraw};
+use super::draped::{ground_order, DrapedKind, GroundDraw};
 use super::facades::FacadeVertex;
 use super::objects::{InstanceGpu, MeshVertexGpu};
 use super::overlay::LineVertex;
@@ -543,7 +543,12 @@ impl Renderer {
 
         // Tiles and the draped parts of objects, interleaved by layer group.
         let tiles = scene.tiles.as_ref().filter(|_| f.show_tiles);
-        let draped = scene.draped.as_ref().filter(|_| f.show_objects);
+        let draped = scene.draped.as_ref();
+        let shown = |kind: DrapedKind| match kind {
+            DrapedKind::Part => f.show_objects,
+            DrapedKind::Polygon => f.show_draped,
+            DrapedKind::Line => f.show_lines,
+        };
         let tile_keys: Vec<(u32, i32)> =
             tiles.map_or(Vec::new(), |t| t.segments.iter().map(|(k, _)| *k).collect());
         let draped_keys: Vec<(u32, i32)> =
@@ -564,7 +569,7 @@ impl Renderer {
                     ),
                     None => continue,
                 },
-                GroundDraw::Draped(i) => match draped {
+                GroundDraw::Draped(i) => match draped.filter(|d| shown(d.groups[i].3)) {
                     Some(d) => (
                         &d.groups[i].1,
                         &d.vertices,

@@ -99,13 +99,23 @@ pub(crate) struct TilesGpu {
     pub runs: Vec<Vec<Range<u32>>>,
 }
 
+/// One draped group on the GPU: its layer group's place, its material, its range in
+/// `DrapedGpu::indices` and what it draws.
+pub(crate) type DrapedGroupGpu = (
+    (u32, i32),
+    wgpu::BindGroup,
+    Range<u32>,
+    super::draped::DrapedKind,
+);
+
 /// The draped parts of objects (`draped::DrapedSet`): drawn with the tiles' pipeline.
 pub(crate) struct DrapedGpu {
     pub vertices: wgpu::Buffer,
     /// Every piece (the shader applies the density).
     pub indices: wgpu::Buffer,
-    /// Per group: its layer group's place, its material and its range in `indices`.
-    pub groups: Vec<((u32, i32), wgpu::BindGroup, Range<u32>)>,
+    /// Per group: its layer group's place, its material, its range in `indices` and what
+    /// it draws.
+    pub groups: Vec<DrapedGroupGpu>,
 }
 
 /// The light points of every placed object: one instance per (object, light).
@@ -830,7 +840,7 @@ impl SceneGpu {
                         0.0,
                         0.0,
                     ];
-                    (g.key, full_material(&view, &lit, &flat, u), r)
+                    (g.key, full_material(&view, &lit, &flat, u), r, g.kind)
                 })
                 .collect();
             buffer_bytes.set(buffer_bytes.get() + (list.len() * 4) as u64);
