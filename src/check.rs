@@ -360,6 +360,7 @@ impl Checker {
                 }
             }
             Parsed::Library(_)
+            | Parsed::Apt(_)
             | Parsed::Wavefront(_)
             | Parsed::GeoJson(_)
             | Parsed::Wed(_)

@@ -108,6 +108,7 @@ impl Only {
             K::Agp | K::Agb | K::Ags => Only::Autogen,
             K::Obj | K::Fac | K::For => Only::Art,
             K::Pol | K::Lin | K::Str => Only::Ground,
+            K::Runway | K::Helipad | K::Pavement | K::Marking => Only::Ground,
         }
     }
 }

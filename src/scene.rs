@@ -153,6 +153,14 @@ pub enum FeatureKind {
     Str,
     /// A painted line (the parameter is 1 for a closed loop, 0 for an open chain).
     Lin,
+    /// An airport's runway (apt.dat 100), with its shoulders, blast pads and markings.
+    Runway,
+    /// An airport's helipad (apt.dat 102).
+    Helipad,
+    /// Taxiway pavement (apt.dat 110) and the lines its edges carry.
+    Pavement,
+    /// A free painted marking line (apt.dat 120).
+    Marking,
 }
 
 impl FeatureKind {
@@ -296,18 +304,38 @@ pub const LAYER_GROUPS: [&str; 13] = [
 impl LayerGroup {
     /// Where the group draws among the others: a lower key draws first. The key is the
     /// group's place in [`LAYER_GROUPS`] (`cars` after all, unknown names as `footprints`,
-    /// the default), then the offset.
+    /// the default), then the offset, scaled so that an airport's pavement fits between
+    /// offsets −1 and 0 ([`LayerGroup::pavement_key`]).
     pub fn draw_key(&self) -> (u32, i32) {
-        let name = self.name.to_ascii_lowercase();
-        let rank = match name.as_str() {
-            "cars" => LAYER_GROUPS.len() as u32,
-            n => LAYER_GROUPS
-                .iter()
-                .position(|g| *g == n)
-                .map(|i| if i >= 3 { i as u32 - 1 } else { i as u32 })
-                .unwrap_or(8),
-        };
-        (rank, self.offset)
+        (
+            group_rank(&self.name),
+            self.offset.clamp(-20_000, 20_000) * PAVEMENT_SLOTS,
+        )
+    }
+
+    /// The key of an airport's pavement item: in `group`, above every offset below 0 and
+    /// under offset 0, the `order`-th of the airport's items there (X-Plane's
+    /// `group_lo + offset` / `group_hi + offset` with the apt.dat items between).
+    pub fn pavement_key(group: &str, order: u32) -> (u32, i32) {
+        let order = order.min(PAVEMENT_SLOTS as u32 - 2) as i32;
+        (group_rank(group), -PAVEMENT_SLOTS + 1 + order)
+    }
+}
+
+/// How many airport items fit between two offsets of one layer group.
+const PAVEMENT_SLOTS: i32 = 100_000;
+
+/// A group's place in [`LAYER_GROUPS`] (`cars` after all, unknown names as `footprints`);
+/// the unpaved groups share one.
+fn group_rank(name: &str) -> u32 {
+    let name = name.to_ascii_lowercase();
+    match name.as_str() {
+        "cars" => LAYER_GROUPS.len() as u32,
+        n => LAYER_GROUPS
+            .iter()
+            .position(|g| *g == n)
+            .map(|i| if i >= 3 { i as u32 - 1 } else { i as u32 })
+            .unwrap_or(8),
     }
 }
 
@@ -523,9 +551,24 @@ pub struct DrapedPolygon {
     /// A tiled polygon: the compass heading (degrees clockwise from north) the texture's t
     /// axis points to, from the DSF parameter.
     pub heading: f32,
+    /// Airport pavement: where it draws among the airport's items (its definition's layer
+    /// group is not used).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pavement: Option<PavementLayer>,
     /// A document's feature (index into `Scene::features`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub feature: Option<u32>,
+}
+
+/// Where an airport's pavement draws (GROUND.md §6.4): its group (`unpaved_taxiways`,
+/// `unpaved_runways`, `shoulders`, `taxiways`, `runways`) and its place among the
+/// airport's items of that group, in apt.dat order. Within its group it lies above every
+/// draped item with a negative offset and below those with offset 0 or more, as X-Plane
+/// orders them.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct PavementLayer {
+    pub group: String,
+    pub order: u32,
 }
 
 /// A painted line: a `.lin` drawn along a chain on the terrain.

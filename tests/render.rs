@@ -3495,3 +3495,270 @@ fn curved_painted_line_with_caps() {
     assert!(mean_x(&|p| p[0] > 150 && p[1] < 80 && p[2] < 80) < 100.0);
     assert!(mean_x(&|p| p[2] > 150 && p[0] < 90) > 220.0);
 }
+
+/// The scene of airport items laid out by `build` (degrees to meters round 47.5 N, 8.5 E).
+fn airport_scene(build: impl Fn(&dyn Fn([f64; 2]) -> [f32; 2]) -> Vec<Scene>) -> (Scene, ArtSet) {
+    let project = |p: [f64; 2]| agview::input::project([8.5, 47.5], [p[1], p[0]]);
+    let mut scene = Scene::default();
+    for mut s in build(&project) {
+        let base = scene.pol_defs.len();
+        scene.pol_defs.append(&mut s.pol_defs);
+        scene.draped.extend(s.draped.into_iter().map(|mut d| {
+            d.def += base;
+            d
+        }));
+        let base = scene.lin_defs.len();
+        scene.lin_defs.append(&mut s.lin_defs);
+        scene.lines.extend(s.lines.into_iter().map(|mut l| {
+            l.def += base;
+            l
+        }));
+    }
+    let art = agview::art::load_art_set(&scene);
+    (scene, art)
+}
+
+fn runway_end(
+    id: &str,
+    lat: f64,
+    lon: f64,
+    displaced: f64,
+    blastpad: f64,
+) -> agview::format::apt::RunwayEnd {
+    agview::format::apt::RunwayEnd {
+        id: id.into(),
+        lat,
+        lon,
+        displaced,
+        blastpad,
+    }
+}
+
+/// An asphalt runway 30 m wide running east, with 12 m concrete shoulders (XP12's
+/// `shoulder / 100` width), a 60 m blast pad before its west end and a 150 m displaced
+/// threshold at that end: from above, the concrete shoulders frame the dark runway and run
+/// on past both ends with the blast pads, and the west threshold bar stands inside the
+/// runway.
+#[test]
+fn runway_with_shoulders_and_displaced_threshold() {
+    use agview::format::apt::Runway;
+    let r = Runway {
+        width: 30.0,
+        surface: 1,
+        shoulder: 1202,
+        ends: [
+            runway_end("09", 47.5, 8.497, 150.0, 60.0),
+            runway_end("27", 47.5, 8.503, 0.0, 0.0),
+        ],
+        line: 1,
+    };
+    let (scene, art) = airport_scene(|p| agview::layout::airport::runway(&r, 0, p));
+    let params = FrameParams {
+        camera: Camera::top([-30.0, 0.0], 230.0),
+        ..FrameParams::default()
+    };
+    check(
+        "runway_with_shoulders_and_displaced_threshold",
+        &scene,
+        &art,
+        &Terrain::flat(2000.0),
+        &params,
+    );
+    assert_eq!(scene.draped.len(), 3, "runway, blast pad, shoulders");
+    assert_eq!(
+        scene.lines.len(),
+        3,
+        "two threshold bars and the centreline"
+    );
+}
+
+/// A concrete taxiway (apt.dat 110) with a square hole and a curved south-east edge, all
+/// its edges carrying a black-bordered yellow line (line type 51): the ground shows through
+/// the hole.
+#[test]
+fn taxiway_with_a_hole() {
+    use agview::format::apt::{AptChain, AptNode, Pavement};
+    let node = |lat: f64, lon: f64, ctrl: Option<[f64; 2]>, line_type: Option<u32>| AptNode {
+        lat,
+        lon,
+        ctrl,
+        line_type,
+    };
+    let outer = AptChain {
+        nodes: vec![
+            node(47.4997, 8.4996, None, Some(51)),
+            node(47.4997, 8.5004, Some([47.4995, 8.5008]), Some(51)),
+            node(47.5003, 8.5004, None, Some(51)),
+            node(47.5003, 8.4996, None, Some(51)),
+        ],
+        closed: true,
+        line: 2,
+    };
+    let hole = AptChain {
+        nodes: vec![
+            node(47.4999, 8.4998, None, None),
+            node(47.4999, 8.5001, None, None),
+            node(47.5001, 8.5001, None, None),
+            node(47.5001, 8.4998, None, None),
+        ],
+        closed: true,
+        line: 7,
+    };
+    let pv = Pavement {
+        surface: 2,
+        heading: 0.0,
+        name: "A".into(),
+        rings: vec![outer, hole],
+        line: 1,
+    };
+    let (scene, art) = airport_scene(|p| agview::layout::airport::pavement(&pv, 0, p));
+    let params = FrameParams {
+        camera: Camera::top([10.0, 0.0], 48.0),
+        ..FrameParams::default()
+    };
+    let img = check(
+        "taxiway_with_a_hole",
+        &scene,
+        &art,
+        &Terrain::flat(1000.0),
+        &params,
+    );
+    // The hole shows the ground.
+    let c = img.get_pixel(150, 120);
+    assert!(c[1] > c[0] && c[1] > c[2], "{c:?}");
+    assert_eq!(scene.lines.len(), 1, "the edge is one closed line");
+}
+
+/// Everything together in X-Plane's layer order: a tiled `.pol` in `taxiways -1` (the
+/// arrows) lies under the concrete apt.dat taxiway it overlaps; a painted line
+/// (`markings`) crosses both; an autogen point's tile (`footprints`, the quadrants) lies on
+/// the taxiway and over the line (footprints come after markings); an object string's
+/// posts stand beside the taxiway.
+#[test]
+fn ground_layers_with_an_agp_on_the_taxiway() {
+    use agview::format::apt::{AptChain, AptNode, Pavement};
+    let node = |lat: f64, lon: f64| AptNode {
+        lat,
+        lon,
+        ctrl: None,
+        line_type: None,
+    };
+    let pv = Pavement {
+        surface: 2,
+        heading: 0.0,
+        name: "A".into(),
+        rings: vec![AptChain {
+            nodes: vec![
+                node(47.4998, 8.4996),
+                node(47.4998, 8.5004),
+                node(47.5002, 8.5004),
+                node(47.5002, 8.4996),
+            ],
+            closed: true,
+            line: 2,
+        }],
+        line: 1,
+    };
+    let (mut scene, _) = airport_scene(|p| agview::layout::airport::pavement(&pv, 0, p));
+    // The .pol west of centre, overlapping the taxiway's west half.
+    let mut pol = placed::draped_polygon(
+        "arrows.pol",
+        &[rectangle([-45.0, -35.0], [-5.0, 35.0])],
+        None,
+        0.0,
+    );
+    pol.draped[0].def = scene.pol_defs.len();
+    scene.pol_defs.push(pol.pol_defs[0].clone());
+    scene.draped.append(&mut pol.draped);
+    // The AGP's tile on the taxiway's east half.
+    scene.tile_texture = Some(TileTexture {
+        path: "quadrants.png".into(),
+        width_px: 128.0,
+        height_px: 128.0,
+        lit: None,
+    });
+    scene.tile_lod = 20_000.0;
+    scene.tiles = vec![tile(5.0, -12.0, 20.0, 20.0, [0.0, 0.0, 128.0, 128.0], 0)];
+    // A painted line across everything, west to east.
+    let mut line = placed::painted_line("edge.lin", &[vec![[-50.0, 0.0], [50.0, 0.0]]], false);
+    line.lines[0].def = scene.lin_defs.len();
+    scene.lin_defs.push(line.lin_defs[0].clone());
+    scene.lines.append(&mut line.lines);
+    // Posts along the taxiway's south edge.
+    let posts = placed::object_string(
+        "posts.str",
+        &[vec![[-30.0, -26.0], [30.0, -26.0]]],
+        6.0,
+        0.0,
+        &[[0.0, 0.0]],
+        refs(&["post.obj"]),
+        1,
+    );
+    scene.meshes = posts.meshes.clone();
+    scene.objects = posts.objects.clone();
+    let mut art = agview::art::load_art_set(&scene);
+    let base = art.images.len();
+    art.images.push(arrow_texture());
+    art.images.push(quadrant_texture());
+    art.images.push(solid("yellow", [240, 200, 20, 255]));
+    art.images.push(solid("post", [200, 60, 40, 255]));
+    let k = scene.draped.len() - 1;
+    art.pols[scene.draped[k].def] = PolArt {
+        layer_group: agview::scene::LayerGroup {
+            name: "taxiways".into(),
+            offset: -1,
+        },
+        ..pol_art("arrows.pol", base, 15.0, "taxiways", false)
+    };
+    art.tile_texture = Some(base + 1);
+    art.lins[0] = LinArt {
+        name: "edge.lin".into(),
+        texture: Some(base + 2),
+        scale: [1.5, 10.0],
+        layers: vec![[0.0, 0.5, 1.0]],
+        start_caps: Vec::new(),
+        end_caps: Vec::new(),
+        align: None,
+        layer_group: agview::scene::LayerGroup {
+            name: "markings".into(),
+            offset: 0,
+        },
+        missing: false,
+    };
+    art.meshes = vec![box_mesh("post.obj", 0.8, 0.8, 3.0, Some(base + 3))];
+    let params = FrameParams {
+        camera: Camera::top([0.0, 0.0], 40.0),
+        ..FrameParams::default()
+    };
+    let img = check(
+        "ground_layers_with_an_agp_on_the_taxiway",
+        &scene,
+        &art,
+        &Terrain::flat(1000.0),
+        &params,
+    );
+    // Where the .pol and the taxiway overlap (x = -20 m, y = 15 m) the taxiway's concrete
+    // shows, not the arrows; where the .pol is alone (x = -40 m) the arrows show.
+    let at = |x: f32, y: f32| {
+        // 3 pixels a meter: 240 pixels show 80 m.
+        let px = (160.0 + x * 3.0) as u32;
+        let py = (120.0 - y * 3.0) as u32;
+        *img.get_pixel(px, py)
+    };
+    let concrete = at(-20.0, 15.0);
+    assert!(
+        (concrete[0] as i32 - concrete[2] as i32).abs() < 30 && concrete[0] > 120,
+        "{concrete:?}"
+    );
+    // The tile lies on the taxiway: its quadrant colours show.
+    let t = at(12.5, -9.5);
+    assert!(
+        t[0] > 150 && t[1] < 90,
+        "red quadrant on the taxiway: {t:?}"
+    );
+    // The line lies on the taxiway and under the tile (`markings` before `footprints`).
+    let l = at(-15.0, 0.0);
+    assert!(l[0] > 180 && l[1] > 150 && l[2] < 90, "{l:?}");
+    let under = at(12.5, 0.2);
+    assert!(under[2] > 150, "the tile's blue covers the line: {under:?}");
+}

@@ -75,6 +75,9 @@ pub fn is_image(path: &Path) -> bool {
 /// a warning and a checkerboard.
 pub fn load_pol(path: &Path, pool: &mut ImagePool, warnings: &mut Vec<Diagnostic>) -> PolArt {
     let name = path.display().to_string();
+    if name.starts_with(BUILTIN) {
+        return builtin_pol(&name, pool);
+    }
     if is_image(path) {
         return PolArt {
             texture: Some(pool.load(path, warnings)),
@@ -138,6 +141,131 @@ pub fn placeholder_pol(name: &str) -> PolArt {
     }
 }
 
+/// The prefix of agview's own ground art (airport pavement and lines).
+pub const BUILTIN: &str = "agview:";
+
+/// An image of `w × h` pixels from `f(x, y)` (y down), with its mip chain.
+fn made(name: &str, w: u32, h: u32, f: impl Fn(u32, u32) -> [u8; 4]) -> super::ImageData {
+    let mut px = Vec::with_capacity((w * h * 4) as usize);
+    for y in 0..h {
+        for x in 0..w {
+            px.extend_from_slice(&f(x, y));
+        }
+    }
+    super::ImageData {
+        name: name.into(),
+        width: w,
+        height: h,
+        pixels: super::ImagePixels::Rgba8(super::mip_chain(px, w, h)),
+        missing: false,
+    }
+}
+
+/// A small deterministic noise for built-in textures: 0..1.
+fn grain(x: u32, y: u32, seed: u32) -> f32 {
+    let mut h = x.wrapping_mul(374_761_393)
+        ^ y.wrapping_mul(668_265_263)
+        ^ seed.wrapping_mul(2_246_822_519);
+    h = (h ^ (h >> 13)).wrapping_mul(1_274_126_177);
+    (h ^ (h >> 16)) as f32 / u32::MAX as f32
+}
+
+/// agview's texture for an airport surface (`asphalt`, `concrete`, `grass`, …): a base
+/// colour with grain, concrete with its joints, one repeat per 6.25 m as WED's built-in
+/// pavement (GROUND.md §6.4).
+fn surface_image(kind: &str) -> super::ImageData {
+    let (base, spread): ([f32; 3], f32) = match kind {
+        "concrete" => ([178.0, 176.0, 168.0], 14.0),
+        "asphalt_light" => ([112.0, 112.0, 110.0], 16.0),
+        "asphalt_dark" => ([58.0, 58.0, 60.0], 12.0),
+        "grass" => ([86.0, 122.0, 58.0], 26.0),
+        "dirt" => ([134.0, 104.0, 72.0], 22.0),
+        "gravel" => ([150.0, 144.0, 132.0], 40.0),
+        "lakebed" => ([206.0, 190.0, 160.0], 12.0),
+        "water" => ([52.0, 92.0, 128.0], 8.0),
+        "snow" => ([236.0, 238.0, 242.0], 8.0),
+        _ => ([80.0, 80.0, 82.0], 16.0),
+    };
+    made(&format!("{BUILTIN}surface/{kind}"), 64, 64, |x, y| {
+        let joint = kind == "concrete" && (x == 0 || y == 0);
+        let g = (grain(x, y, 7) - 0.5) * spread;
+        let c = |v: f32| (v + g - if joint { 40.0 } else { 0.0 }).clamp(0.0, 255.0) as u8;
+        [c(base[0]), c(base[1]), c(base[2]), 255]
+    })
+}
+
+/// agview's built-in [`PolArt`] for `agview:surface/KIND`.
+fn builtin_pol(name: &str, pool: &mut ImagePool) -> PolArt {
+    let kind = name.rsplit('/').next().unwrap_or("asphalt").to_string();
+    let texture = pool.builtin(name, || surface_image(&kind));
+    PolArt {
+        name: name.to_string(),
+        texture: Some(texture),
+        lit: None,
+        scale: [6.25, 6.25],
+        layer_group: LayerGroup {
+            name: "taxiways".into(),
+            offset: 0,
+        },
+        nowrap: false,
+        no_alpha: true,
+        missing: false,
+    }
+}
+
+/// agview's built-in [`LinArt`] for `agview:line/STYLE`: apt.dat's marking colours (see
+/// `docs/spec-decisions.md`), solid or broken (3 m on, 3 m off), some with black borders.
+fn builtin_lin(name: &str, pool: &mut ImagePool) -> LinArt {
+    let style = name.rsplit('/').next().unwrap_or("yellow").to_string();
+    let colour: [u8; 4] = if style.starts_with("white") {
+        [235, 235, 230, 255]
+    } else if style.starts_with("red") {
+        [200, 30, 30, 255]
+    } else if style.starts_with("orange") {
+        [240, 130, 20, 255]
+    } else {
+        [238, 190, 30, 255]
+    };
+    let broken = style.contains("broken") || style == "white_centreline";
+    let bordered = style.contains("bordered");
+    let width: f32 = match style.as_str() {
+        "white_bar" => 3.0,
+        "white_centreline" => 0.9,
+        "white_wide" | "yellow_wide" => 0.6,
+        _ if bordered => 0.45,
+        _ => 0.15,
+    };
+    let texture = pool.builtin(name, || {
+        made(name, 16, 64, |x, y| {
+            if broken && y >= 32 {
+                return [0, 0, 0, 0];
+            }
+            if bordered && !(4..12).contains(&x) {
+                return [15, 15, 15, 255];
+            }
+            colour
+        })
+    });
+    LinArt {
+        name: name.to_string(),
+        texture: Some(texture),
+        scale: [
+            width,
+            if style == "white_centreline" {
+                60.0
+            } else {
+                6.0
+            },
+        ],
+        layers: vec![[0.0, 0.5, 1.0]],
+        start_caps: Vec::new(),
+        end_caps: Vec::new(),
+        align: None,
+        layer_group: default_lin_group(),
+        missing: false,
+    }
+}
+
 /// A painted line's look: its texture, layers and caps, in normalised texture units.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LinArt {
@@ -169,6 +297,9 @@ pub fn default_lin_group() -> LayerGroup {
 /// checkerboard line.
 pub fn load_lin(path: &Path, pool: &mut ImagePool, warnings: &mut Vec<Diagnostic>) -> LinArt {
     let name = path.display().to_string();
+    if name.starts_with(BUILTIN) {
+        return builtin_lin(&name, pool);
+    }
     let parsed = read(path, "painted line").and_then(|(found, bytes)| {
         let mut w = Vec::new();
         let r = lin::parse(&found, &bytes, &mut w);

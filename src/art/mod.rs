@@ -139,6 +139,10 @@ pub fn load_art_set_with(scene: &Scene, opts: &ArtOptions) -> ArtSet {
         .iter()
         .map(|r| match resolved(r) {
             Some(p) => load_pol(&p, &mut pool, &mut warnings),
+            // agview's own pavement art has no file.
+            None if r.name.starts_with(ground::BUILTIN) => {
+                load_pol(Path::new(&*r.name), &mut pool, &mut warnings)
+            }
             None => ground::placeholder_pol(&r.name),
         })
         .collect();
@@ -147,6 +151,9 @@ pub fn load_art_set_with(scene: &Scene, opts: &ArtOptions) -> ArtSet {
         .iter()
         .map(|r| match resolved(r) {
             Some(p) => load_lin(&p, &mut pool, &mut warnings),
+            None if r.name.starts_with(ground::BUILTIN) => {
+                load_lin(Path::new(&*r.name), &mut pool, &mut warnings)
+            }
             None => ground::placeholder_lin(&r.name),
         })
         .collect();

@@ -41,6 +41,8 @@ pub struct DocFeature {
     pub ctrl: Option<Vec<Vec<[f64; 2]>>>,
     /// A curved orthophoto: each point's texture-coordinate control, likewise.
     pub st_ctrl: Option<Vec<Vec<[f32; 2]>>>,
+    /// An airport's item from its `apt.dat`. `None` for everything else.
+    pub airport: Option<std::sync::Arc<AirportItem>>,
     /// Where messages about the feature point.
     pub at: Location,
 }
@@ -124,6 +126,7 @@ fn placed_point(
             st: None,
             ctrl: None,
             st_ctrl: None,
+            airport: None,
             at,
         }),
         _ => skipped.add(ext_of(def)),
@@ -158,6 +161,7 @@ fn placed_polygon(
                 st: planes.st,
                 ctrl: planes.ctrl,
                 st_ctrl: planes.st_ctrl,
+                airport: None,
                 at,
             })
         }
@@ -367,6 +371,7 @@ pub fn from_wed(
             st: f.st.clone(),
             ctrl: f.ctrl.clone(),
             st_ctrl: None,
+            airport: None,
             at: Location::Text {
                 line: f.line,
                 col: f.col,
@@ -375,6 +380,134 @@ pub fn from_wed(
     }
     notes.extend(skipped.note(path));
     out
+}
+
+/// An airport item of an `apt.dat`, with the file it is in.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AirportItem {
+    pub file: std::path::PathBuf,
+    pub what: AptItem,
+    /// Its place among the airport's items of its kind, in file order.
+    pub order: u32,
+}
+
+/// What an airport item is.
+#[derive(Debug, Clone, PartialEq)]
+pub enum AptItem {
+    Runway(crate::format::apt::Runway),
+    Helipad(crate::format::apt::Helipad),
+    Pavement(crate::format::apt::Pavement),
+    Marking(crate::format::apt::AptChain),
+}
+
+/// The drawn items of an `apt.dat`'s airports, each a feature `path:line` (apt.dat is
+/// latitude first; the features are longitude first like every other). With `tile`
+/// (`[west, south]` of a DSF's 1° tile), only the airports whose first item lies in it.
+pub fn from_apt(
+    path: &Path,
+    apt: &crate::format::apt::AptFile,
+    tile: Option<[f64; 2]>,
+) -> Vec<DocFeature> {
+    let mut out = Vec::new();
+    for a in &apt.airports {
+        let mut items: Vec<(FeatureKind, AptItem, u32, [f64; 2], u32)> = Vec::new();
+        for (k, r) in a.runways.iter().enumerate() {
+            let p = [r.ends[0].lon, r.ends[0].lat];
+            items.push((
+                FeatureKind::Runway,
+                AptItem::Runway(r.clone()),
+                r.line,
+                p,
+                k as u32,
+            ));
+        }
+        for (k, h) in a.helipads.iter().enumerate() {
+            let p = [h.lon, h.lat];
+            let order = (a.runways.len() + k) as u32;
+            items.push((
+                FeatureKind::Helipad,
+                AptItem::Helipad(h.clone()),
+                h.line,
+                p,
+                order,
+            ));
+        }
+        for (k, pv) in a.pavements.iter().enumerate() {
+            let Some(n) = pv.rings.first().and_then(|r| r.nodes.first()) else {
+                continue;
+            };
+            let p = [n.lon, n.lat];
+            items.push((
+                FeatureKind::Pavement,
+                AptItem::Pavement(pv.clone()),
+                pv.line,
+                p,
+                k as u32,
+            ));
+        }
+        for (k, m) in a.markings.iter().enumerate() {
+            let Some(n) = m.nodes.first() else { continue };
+            let p = [n.lon, n.lat];
+            items.push((
+                FeatureKind::Marking,
+                AptItem::Marking(m.clone()),
+                m.line,
+                p,
+                k as u32,
+            ));
+        }
+        let inside = |p: [f64; 2]| {
+            tile.is_none_or(|[w, s]| p[0] >= w && p[0] < w + 1.0 && p[1] >= s && p[1] < s + 1.0)
+        };
+        if items.first().is_none_or(|i| !inside(i.3)) {
+            continue;
+        }
+        for (kind, what, line, p, order) in items {
+            let geometry = match &what {
+                AptItem::Pavement(pv) => Geometry::Polygon(
+                    pv.rings
+                        .iter()
+                        .map(|r| r.nodes.iter().map(|n| [n.lon, n.lat]).collect())
+                        .collect(),
+                ),
+                AptItem::Marking(m) => {
+                    Geometry::Polygon(vec![m.nodes.iter().map(|n| [n.lon, n.lat]).collect()])
+                }
+                _ => Geometry::Point {
+                    lon: p[0],
+                    lat: p[1],
+                    heading: 0.0,
+                },
+            };
+            out.push(DocFeature {
+                source: format!("{}:{line}", path.display()),
+                asset: format!("{} {}", a.icao, kind_name(kind)),
+                kind,
+                param: 0,
+                geometry,
+                facade_node_order: None,
+                st: None,
+                ctrl: None,
+                st_ctrl: None,
+                airport: Some(std::sync::Arc::new(AirportItem {
+                    file: path.to_path_buf(),
+                    what,
+                    order,
+                })),
+                at: Location::Text { line, col: 1 },
+            });
+        }
+    }
+    out
+}
+
+fn kind_name(kind: FeatureKind) -> &'static str {
+    match kind {
+        FeatureKind::Runway => "runway",
+        FeatureKind::Helipad => "helipad",
+        FeatureKind::Pavement => "pavement",
+        _ => "marking",
+    }
 }
 
 /// The extension of a definition path, with its dot, for notes.

@@ -123,7 +123,7 @@ pub fn document_path(path: &Path) -> Result<PathBuf, Diagnostic> {
 pub fn is_document(kind: Option<FileKind>) -> bool {
     matches!(
         kind,
-        Some(FileKind::DsfText | FileKind::DsfBinary | FileKind::Wed)
+        Some(FileKind::DsfText | FileKind::DsfBinary | FileKind::Wed | FileKind::Apt)
     )
 }
 
@@ -202,11 +202,19 @@ fn read_features(
     Ok(match kind {
         Some(FileKind::DsfText) => {
             let dsf = format::dsf::parse(path, bytes, diags)?;
-            (SceneKind::Dsf, features::from_dsf_text(path, &dsf, diags))
+            let mut f = features::from_dsf_text(path, &dsf, diags);
+            f.extend(package_airports(path, diags));
+            (SceneKind::Dsf, f)
         }
         Some(FileKind::DsfBinary) => {
             let dsf = format::dsf_bin::parse(path, bytes, diags)?;
-            (SceneKind::Dsf, features::from_dsf_binary(path, &dsf, diags))
+            let mut f = features::from_dsf_binary(path, &dsf, diags);
+            f.extend(package_airports(path, diags));
+            (SceneKind::Dsf, f)
+        }
+        Some(FileKind::Apt) => {
+            let apt = format::apt::parse(path, bytes, diags)?;
+            (SceneKind::Dsf, features::from_apt(path, &apt, None))
         }
         Some(FileKind::Wed) => {
             let project = format::wed::parse(path, bytes, diags)?;
@@ -220,6 +228,82 @@ fn read_features(
             ))
         }
     })
+}
+
+/// The airports of a DSF's package (`<root>/Earth nav data/apt.dat`) that lie in the DSF's
+/// 1° tile (from its name, `+47+008.dsf`; every airport when the name says no tile), drawn
+/// with the DSF. Problems in the `apt.dat` are reported; a missing one is nothing.
+fn package_airports(dsf: &Path, diags: &mut Vec<Diagnostic>) -> Vec<DocFeature> {
+    let root = crate::resolve::document_package_root(dsf);
+    let apt_path = root.join("Earth nav data").join("apt.dat");
+    let Ok(bytes) = format::read_file(&apt_path) else {
+        return Vec::new();
+    };
+    let apt = match format::apt::parse(&apt_path, &bytes, diags) {
+        Ok(a) => a,
+        Err(e) => {
+            diags.push(e);
+            return Vec::new();
+        }
+    };
+    features::from_apt(&apt_path, &apt, tile_of(dsf))
+}
+
+/// `[west, south]` of the 1° tile a DSF's name gives (`+47+008.dsf`, `-01-080.txt`).
+fn tile_of(path: &Path) -> Option<[f64; 2]> {
+    let stem = path.file_stem()?.to_str()?;
+    let b = stem.as_bytes();
+    if b.len() != 7 || !matches!(b[0], b'+' | b'-') || !matches!(b[3], b'+' | b'-') {
+        return None;
+    }
+    let lat: f64 = stem[..3].parse().ok()?;
+    let lon: f64 = stem[3..].parse().ok()?;
+    Some([lon, lat])
+}
+
+/// One airport item laid out: its pavement, lines and markings in one scene.
+fn layout_airport(item: &features::AirportItem, origin: [f64; 2]) -> Scene {
+    use crate::layout::airport as ap;
+    use features::AptItem;
+    let project = |p: [f64; 2]| input::project(origin, [p[1], p[0]]);
+    let parts = match &item.what {
+        AptItem::Runway(r) => ap::runway(r, item.order, &project),
+        AptItem::Helipad(h) => ap::helipad(h, item.order, &project),
+        AptItem::Pavement(p) => ap::pavement(p, item.order, &project),
+        AptItem::Marking(m) => {
+            let mut v = ap::edge_lines(m, &project);
+            if v.is_empty() && m.nodes.len() >= 2 {
+                // A chain without a line type still shows where it runs.
+                let pts = ap::chain_points(m, &project);
+                let mut s = crate::layout::placed::painted_line("apt.dat", &[pts], m.closed);
+                s.lin_defs[0].name = "agview:line/yellow".into();
+                v.push(s);
+            }
+            v
+        }
+    };
+    let mut out = Scene {
+        asset: item.file.display().to_string(),
+        tile_lod: crate::layout::DEFAULT_TILE_LOD,
+        ..Scene::default()
+    };
+    for mut s in parts {
+        let base = out.pol_defs.len();
+        out.pol_defs.append(&mut s.pol_defs);
+        out.draped.extend(s.draped.into_iter().map(|mut d| {
+            d.def += base;
+            d
+        }));
+        let base = out.lin_defs.len();
+        out.lin_defs.append(&mut s.lin_defs);
+        out.lines.extend(s.lines.into_iter().map(|mut l| {
+            l.def += base;
+            l
+        }));
+        out.polygon.append(&mut s.polygon);
+    }
+    out.update_stats();
+    out
 }
 
 /// The `library.txt` of the package holding `path`, found as [`Resolver`] finds it.
@@ -595,6 +679,15 @@ impl ResolveCache {
         diags: &mut Vec<Diagnostic>,
         files: &mut Vec<PathBuf>,
     ) -> Resolution {
+        if let Some(item) = &f.airport {
+            // An airport's item is drawn with agview's own pavement and line art.
+            return Resolution {
+                resolved: Some(item.file.clone()),
+                package: None,
+                opened: Arc::new(Opened::Art),
+                library: false,
+            };
+        }
         if let Some(r) = self.fixed.get(&f.asset).or(self.missing.get(&f.asset)) {
             return r.clone();
         }
@@ -825,6 +918,10 @@ fn open_definition(
         FeatureKind::Fac => Opened::Facade(facade_topology(file)),
         // The art stage reads draped polygons (and says what is wrong with them).
         FeatureKind::Obj | FeatureKind::Pol | FeatureKind::Lin => Opened::Art,
+        FeatureKind::Runway
+        | FeatureKind::Helipad
+        | FeatureKind::Pavement
+        | FeatureKind::Marking => Opened::Art,
         FeatureKind::Str => match open_string(file, diags, files) {
             Some(s) => Opened::String(Box::new(s)),
             None => Opened::Broken,
@@ -945,6 +1042,10 @@ fn layout_feature(
     let st: Option<&[Vec<[f32; 2]>]> = curved_st.as_deref().or(f.st.as_deref());
     let resolved = res.resolved.as_ref().map(|p| p.display().to_string());
     let laid = match (&*res.opened, f.kind) {
+        _ if f.airport.is_some() => {
+            let item = f.airport.as_deref().expect("checked");
+            Ok(layout_airport(item, origin))
+        }
         (Opened::Broken, _) => {
             out.diags.push(f.diag(
                 doc,

@@ -3,6 +3,7 @@
 //! the source line of every directive, or the first error.
 
 pub mod agn;
+pub mod apt;
 pub mod autogen;
 pub mod dsf;
 pub mod dsf_bin;
@@ -44,6 +45,8 @@ pub enum FileKind {
     ObjString,
     /// A painted line, `.lin`.
     Lin,
+    /// Airports, `apt.dat`.
+    Apt,
     Library,
     DsfText,
     DsfBinary,
@@ -78,6 +81,7 @@ impl FileKind {
             "geojson" => FileKind::GeoJson,
             "png" | "dds" => FileKind::Image,
             "txt" if name == "library.txt" => FileKind::Library,
+            "dat" if name == "apt.dat" => FileKind::Apt,
             "txt" if is_dsf_text(head) => FileKind::DsfText,
             "dsf" => FileKind::DsfBinary,
             _ => return None,
@@ -174,6 +178,7 @@ pub enum Parsed {
     Pol(pol::Pol),
     ObjString(obj_string::ObjString),
     Lin(lin::Lin),
+    Apt(apt::AptFile),
     Library(library::Library),
     DsfText(dsf::DsfText),
     DsfBinary(dsf_bin::DsfBinary),
@@ -198,6 +203,7 @@ pub fn parse_as(
         FileKind::Pol => Parsed::Pol(pol::parse(path, bytes, warnings)?),
         FileKind::ObjString => Parsed::ObjString(obj_string::parse(path, bytes, warnings)?),
         FileKind::Lin => Parsed::Lin(lin::parse(path, bytes, warnings)?),
+        FileKind::Apt => Parsed::Apt(apt::parse(path, bytes, warnings)?),
         FileKind::Library => Parsed::Library(library::parse(path, bytes, warnings)?),
         FileKind::DsfText => Parsed::DsfText(dsf::parse(path, bytes, warnings)?),
         FileKind::DsfBinary => Parsed::DsfBinary(dsf_bin::parse(path, bytes, warnings)?),
@@ -218,7 +224,7 @@ pub fn parse_file(path: &Path, warnings: &mut Vec<Diagnostic>) -> Result<Parsed,
     let kind = FileKind::detect(path, &bytes).ok_or_else(|| {
         Diagnostic::error_file(
             path,
-            "not a file agview reads (expected .agp .agb .ags .agn .obj .for .fac .pol .lin .str .geojson .dsf .wed.xml, library.txt or DSF text)",
+            "not a file agview reads (expected .agp .agb .ags .agn .obj .for .fac .pol .lin .str .geojson apt.dat .dsf .wed.xml, library.txt or DSF text)",
         )
     })?;
     parse_as(kind, path, &bytes, warnings)
@@ -314,6 +320,15 @@ pub fn summary(p: &Parsed) -> String {
             l.layers.len(),
             l.scale[0],
             l.scale[1]
+        ),
+        Parsed::Apt(a) => format!(
+            "apt.dat {}: {} airport(s), {} runway(s), {} helipad(s), {} pavement(s), {} marking line(s)",
+            a.version,
+            a.airports.len(),
+            a.airports.iter().map(|x| x.runways.len()).sum::<usize>(),
+            a.airports.iter().map(|x| x.helipads.len()).sum::<usize>(),
+            a.airports.iter().map(|x| x.pavements.len()).sum::<usize>(),
+            a.airports.iter().map(|x| x.markings.len()).sum::<usize>()
         ),
         Parsed::Library(_) => "library.txt".to_string(),
         Parsed::DsfText(d) => format!(

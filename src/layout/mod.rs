@@ -8,6 +8,7 @@ pub mod agb;
 pub mod agn;
 pub mod agp;
 pub mod ags;
+pub mod airport;
 pub mod curves;
 pub mod geom;
 pub mod placed;

@@ -210,6 +210,7 @@ pub fn draped_polygon(
         triangles,
         st,
         heading,
+        pavement: None,
         feature: None,
     });
     scene.update_stats();

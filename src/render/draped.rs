@@ -272,10 +272,13 @@ impl DrapedSet {
                 _ => TexSource::Black,
             };
             let (clamp, opaque) = pol.map_or((false, false), |p| (p.nowrap, p.no_alpha));
-            let key = pol.map_or_else(
-                || crate::art::ground::default_pol_group().draw_key(),
-                |p| p.layer_group.draw_key(),
-            );
+            let key = match &d.pavement {
+                Some(l) => crate::scene::LayerGroup::pavement_key(&l.group, l.order),
+                None => pol.map_or_else(
+                    || crate::art::ground::default_pol_group().draw_key(),
+                    |p| p.layer_group.draw_key(),
+                ),
+            };
             let gi = *groups
                 .entry((key, texture, lit, clamp, opaque))
                 .or_insert_with(|| {

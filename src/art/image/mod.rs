@@ -142,6 +142,19 @@ impl ImagePool {
         i
     }
 
+    /// The index of an image agview makes itself (built-in art), named `name`; made by
+    /// `make` the first time it is asked for.
+    pub fn builtin(&mut self, name: &str, make: impl FnOnce() -> ImageData) -> usize {
+        let key = PathBuf::from(name);
+        if let Some(&i) = self.by_path.get(&key) {
+            return i;
+        }
+        let i = self.images.len();
+        self.images.push(make());
+        self.by_path.insert(key, i);
+        i
+    }
+
     pub fn images(&self) -> &[ImageData] {
         &self.images
     }
