@@ -79,6 +79,10 @@ pub fn check_paths_with(paths: &[PathBuf], opts: &CheckOptions) -> CheckReport {
             count(files.len() + usize::from(wed.is_file()), 0);
             for f in files {
                 c.check_file(&f, true);
+                // A DSF or apt.dat in the folder is also laid out as a document.
+                if is_dsf_or_apt(&f) {
+                    c.check_document(&f);
+                }
                 count(0, 1);
             }
             if wed.is_file() {
@@ -96,6 +100,20 @@ pub fn check_paths_with(paths: &[PathBuf], opts: &CheckOptions) -> CheckReport {
         }
     }
     c.report
+}
+
+/// Whether a file found in a folder is a DSF (text or binary) or an `apt.dat`, by its name
+/// and first bytes.
+fn is_dsf_or_apt(path: &Path) -> bool {
+    use std::io::Read;
+    let mut head = Vec::new();
+    if let Ok(f) = std::fs::File::open(path) {
+        let _ = f.take(4096).read_to_end(&mut head);
+    }
+    matches!(
+        FileKind::detect(path, &head),
+        Some(FileKind::DsfText | FileKind::DsfBinary | FileKind::Apt)
+    )
 }
 
 fn collect(dir: &Path, out: &mut Vec<PathBuf>, depth: usize) {
@@ -322,20 +340,9 @@ impl Checker {
                     self.reference(&r, path, o.line, "OBJECT", &o.path, false);
                 }
             }
-            Parsed::DsfText(d) => {
-                for def in d.polygon_defs.iter().chain(&d.object_defs) {
-                    let known = matches!(
-                        Path::new(&def.path)
-                            .extension()
-                            .map(|e| e.to_string_lossy().to_ascii_lowercase())
-                            .as_deref(),
-                        Some("agp" | "agb" | "ags" | "obj" | "pol" | "str" | "lin")
-                    );
-                    if known {
-                        self.reference(&r, path, def.line, "definition", &def.path, false);
-                    }
-                }
-            }
+            // A DSF's definitions resolve from its package root, as the document check
+            // resolves them (`check_document`), not relative to the file.
+            Parsed::DsfText(_) => {}
             Parsed::Agn(a) => {
                 let dir = path.parent().unwrap_or(Path::new(""));
                 let textures = [
