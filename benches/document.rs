@@ -6,6 +6,12 @@
 //! binary DSF, then loads each as `agview layout` does: on one thread, and on every core.
 //! Prints the time of each (the best and the median of five runs) and the speed-up, and checks
 //! that both give the same scene.
+//!
+//! Then the same tile inside a package laid out as X-Plane expects, twice: as it is, and
+//! with its ground — 250 draped polygons (50 of them orthophotos, each naming its own
+//! 2048² texture), 500 painted lines and, in `Earth nav data/apt.dat`, an airport of 2
+//! runways and 20 taxiways — and prints how much longer the load with the ground takes
+//! (the target: at most 25% more).
 
 /// The allocator the `agview` binary uses (src/main.rs).
 #[global_allocator]
@@ -137,5 +143,183 @@ fn main() {
             );
         }
     }
+    ground_figures(&dir, &tile.text, cores);
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The tile's text with `extra_defs` after its definitions and `extra` after its polygons.
+fn with_ground(text: &str, extra_defs: &str, extra: &str) -> String {
+    let at = text
+        .rfind("POLYGON_DEF")
+        .and_then(|i| text[i..].find('\n').map(|j| i + j + 1))
+        .unwrap_or(0);
+    format!("{}{extra_defs}{}{extra}", &text[..at], &text[at..])
+}
+
+/// The ground of the bench package (see the module documentation).
+fn write_ground(root: &Path, base_defs: usize) -> (String, String) {
+    use std::fmt::Write;
+    let g = root.join("ground");
+    std::fs::create_dir_all(&g).expect("ground folder");
+    let png = |path: &Path, side: u32| {
+        image::RgbaImage::from_fn(side, side, |x, y| {
+            image::Rgba([(x % 256) as u8, (y % 256) as u8, 90, 255])
+        })
+        .save(path)
+        .expect("png");
+    };
+    png(&g.join("apron.png"), 256);
+    std::fs::write(
+        g.join("apron.pol"),
+        "A\n850\nDRAPED_POLYGON\nTEXTURE apron.png\nSCALE 25 25\nLAYER_GROUP taxiways 1\n",
+    )
+    .expect("pol");
+    png(&g.join("photo_0.png"), 2048);
+    for k in 0..50 {
+        if k > 0 {
+            std::fs::copy(g.join("photo_0.png"), g.join(format!("photo_{k}.png"))).expect("copy");
+        }
+        std::fs::write(
+            g.join(format!("photo_{k}.pol")),
+            format!("A\n850\nDRAPED_POLYGON\nTEXTURE_NOWRAP photo_{k}.png\nSCALE 500 500\nLAYER_GROUP beaches 1\n"),
+        )
+        .expect("pol");
+    }
+    png(&g.join("line.png"), 64);
+    std::fs::write(
+        g.join("edge.lin"),
+        "A\n850\nLINE_PAINT\nTEXTURE line.png\nSCALE 4 8\nTEX_WIDTH 64\nS_OFFSET 0 0 32 64\n",
+    )
+    .expect("lin");
+    let mut defs = String::from("POLYGON_DEF ground/apron.pol\n");
+    for k in 0..50 {
+        let _ = writeln!(defs, "POLYGON_DEF ground/photo_{k}.pol");
+    }
+    defs.push_str("POLYGON_DEF ground/edge.lin\n");
+    let (apron, photo0, line) = (base_defs, base_defs + 1, base_defs + 51);
+    let mut out = String::new();
+    let pt = |s: &mut String, lon: f64, lat: f64| {
+        let _ = writeln!(s, "POLYGON_POINT {lon:.8} {lat:.8}");
+    };
+    // 200 tiled polygons and 50 orthophotos over the tile, 500 lines beside them.
+    for k in 0..250 {
+        let (lon, lat) = (
+            8.02 + (k % 25) as f64 * 0.038,
+            47.02 + (k / 25) as f64 * 0.09,
+        );
+        let d = 0.002;
+        if k % 5 == 0 {
+            let _ = writeln!(
+                out,
+                "BEGIN_POLYGON {} 65535 4\nBEGIN_WINDING",
+                photo0 + k / 5
+            );
+            for (x, y) in [(0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0)] {
+                let _ = writeln!(
+                    out,
+                    "POLYGON_POINT {:.8} {:.8} {x} {y}",
+                    lon + x * d,
+                    lat + y * d
+                );
+            }
+        } else {
+            let _ = writeln!(out, "BEGIN_POLYGON {apron} {} 2\nBEGIN_WINDING", k % 360);
+            for (x, y) in [(0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0)] {
+                pt(&mut out, lon + x * d, lat + y * d);
+            }
+        }
+        out.push_str("END_WINDING\nEND_POLYGON\n");
+    }
+    for k in 0..500 {
+        let (lon, lat) = (
+            8.02 + (k % 25) as f64 * 0.038,
+            47.025 + (k / 25) as f64 * 0.045,
+        );
+        let _ = writeln!(out, "BEGIN_POLYGON {line} 0 2\nBEGIN_WINDING");
+        for i in 0..8 {
+            pt(
+                &mut out,
+                lon + i as f64 * 0.0004,
+                lat + (i % 2) as f64 * 0.0002,
+            );
+        }
+        out.push_str("END_WINDING\nEND_POLYGON\n");
+    }
+    // The airport: 2 runways, 20 taxiways with their edge lines.
+    let mut apt = String::from("I\n1100 agview bench\n\n1 400 0 0 XBEN Bench Field\n");
+    for r in 0..2 {
+        let lat = 47.5 + r as f64 * 0.004;
+        let _ = writeln!(apt, "100 45.00 1 202 0.25 0 2 1 09 {lat:.8} 8.45000000 100 60 3 0 0 0 27 {lat:.8} 8.49000000 0 0 3 0 0 0");
+    }
+    for t in 0..20 {
+        let (lat, lon) = (
+            47.502 + (t / 10) as f64 * 0.004,
+            8.452 + (t % 10) as f64 * 0.0035,
+        );
+        let _ = writeln!(apt, "110 1 0.25 0.00 Taxiway {t}");
+        let _ = writeln!(apt, "111 {lat:.8} {lon:.8} 1");
+        let _ = writeln!(
+            apt,
+            "112 {lat:.8} {:.8} {:.8} {:.8} 1",
+            lon + 0.003,
+            lat - 0.0005,
+            lon + 0.0035
+        );
+        let _ = writeln!(apt, "111 {:.8} {:.8} 1", lat + 0.0015, lon + 0.003);
+        let _ = writeln!(apt, "113 {:.8} {lon:.8}", lat + 0.0015);
+    }
+    apt.push_str("99\n");
+    std::fs::write(root.join("Earth nav data/apt.dat"), apt).expect("apt.dat");
+    (defs, out)
+}
+
+/// The tile as a package with and without its ground: load times (median of 5, every core).
+fn ground_figures(dir: &Path, text: &str, cores: usize) {
+    let base_defs = text.matches("POLYGON_DEF").count();
+    let load = |path: &Path| {
+        let opts = LoadOptions {
+            threads: cores,
+            progress: None,
+            ground: None,
+        };
+        let mut runs = Vec::new();
+        let mut scene = None;
+        for _ in 0..5 {
+            let t = Instant::now();
+            let d =
+                load_with(path, &LayoutArgs::default(), &opts).unwrap_or_else(|e| panic!("{e}"));
+            runs.push(t.elapsed().as_secs_f64() * 1e3);
+            scene = Some(d.loaded.scene);
+        }
+        (median(&mut runs), scene.expect("five runs"))
+    };
+    let bare = dir.join("bare");
+    let full = dir.join("ground");
+    let tile = "Earth nav data/+40+000/+47+008.txt";
+    for root in [&bare, &full] {
+        std::fs::create_dir_all(root.join("Earth nav data/+40+000")).expect("package");
+    }
+    std::fs::write(bare.join(tile), text).expect("bare tile");
+    let (defs, extra) = write_ground(&full, base_defs);
+    std::fs::write(full.join(tile), with_ground(text, &defs, &extra)).expect("ground tile");
+    // Interleaved, so the machine's drift falls on both alike.
+    let (mut a, mut b) = (Vec::new(), Vec::new());
+    let mut last = None;
+    for _ in 0..3 {
+        a.push(load(&bare.join(tile)).0);
+        let (t, s) = load(&full.join(tile));
+        b.push(t);
+        last = Some(s);
+    }
+    let s = last.expect("three runs");
+    let (a, b) = (median(&mut a), median(&mut b));
+    println!(
+        "package with ground: {} features ({} draped polygons, {} draped triangles, {} lines, {:.0} km of line): {b:.0} ms, without: {a:.0} ms: {:+.1}% (target: at most +25%)",
+        s.features.len(),
+        s.draped.len(),
+        s.stats.draped_triangles,
+        s.lines.len(),
+        s.stats.line_length as f64 / 1000.0,
+        (b / a - 1.0) * 100.0
+    );
 }
