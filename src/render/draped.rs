@@ -16,7 +16,10 @@
 //! a tiled polygon, the texture turned to its heading and repeating every `SCALE` meters
 //! from the document's origin (so neighbouring polygons of one texture continue each other;
 //! see `docs/spec-decisions.md`). Polygons sharing a texture, night texture, wrap and alpha
-//! mode and a layer group and offset form one draw.
+//! mode and a layer group and offset form one draw; an airport's pavement keeps its own
+//! place in its group ([`crate::scene::LayerGroup::pavement_key`]). Painted lines are
+//! ribbons along their chains ([`line_triangles`]), cut the same way, one draw per texture
+//! and layer group.
 //!
 //! Only the nearest LOD that has draped geometry is drawn (out to its far distance, where it
 //! fades as tiles fade at `TILE_LOD`): a draped part paints the ground, and drawing the
