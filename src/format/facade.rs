@@ -327,22 +327,6 @@ fn probe(line: &Line<'_>) -> u32 {
     line.clone().next_token().map_or(1, |(_, c)| c)
 }
 
-/// A float greater than zero.
-fn positive(line: &mut Line<'_>, what: &str) -> Result<f32, Diagnostic> {
-    let col = probe(line);
-    let v = line.f32(what)?;
-    if v <= 0.0 {
-        return Err(line.error(
-            col,
-            format!(
-                "{}: <{what}> must be greater than 0, found {v}",
-                line.keyword
-            ),
-        ));
-    }
-    Ok(v)
-}
-
 /// `RING 1`, `TWO_SIDED 0`…; a flag without its argument reads as set.
 fn flag(line: &mut Line<'_>, warnings: &mut Vec<Diagnostic>) -> Result<bool, Diagnostic> {
     let v = if line.at_end() {
@@ -432,7 +416,7 @@ impl FacParser {
             "TEXTURE" => self.fac.wall_texture = Some(self.texture(line, warnings)?),
             "TEXTURE_LIT" => self.fac.lit_texture = Some(self.texture(line, warnings)?),
             "TEX_SIZE" => {
-                self.tex_size = [positive(line, "width")?, positive(line, "height")?];
+                self.tex_size = [line.positive_f32("width")?, line.positive_f32("height")?];
                 line.expect_end(warnings);
             }
             "RING" => self.fac.ring = flag(line, warnings)?,
@@ -491,7 +475,7 @@ impl FacParser {
                 self.lod8().walls.push(wall);
             }
             "SCALE" => {
-                let s = [positive(line, "x scale")?, positive(line, "y scale")?];
+                let s = [line.positive_f32("x scale")?, line.positive_f32("y scale")?];
                 line.expect_end(warnings);
                 self.wall8().scale = Some(s);
             }
@@ -613,11 +597,11 @@ impl FacParser {
             "HARD_ROOF" => self.fac.hard_roof = flag(line, warnings)?,
             "NO_ROOF_MESH" => self.fac.no_roof_mesh = true,
             "ROOF_SCALE" => {
-                let s = positive(line, "s scale")?;
+                let s = line.positive_f32("s scale")?;
                 let t = if line.at_end() {
                     s
                 } else {
-                    positive(line, "t scale")?
+                    line.positive_f32("t scale")?
                 };
                 line.expect_end(warnings);
                 self.fac.roof_scale = Some([s, t]);

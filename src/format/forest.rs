@@ -170,17 +170,17 @@ pub fn parse(
                 f.texture = Some(TextureRef::new(path, name, line.number));
             }
             "SCALE_X" => {
-                f.scale[0] = positive(&mut line, "x scale")?;
+                f.scale[0] = line.positive_f32("x scale")?;
                 line.expect_end(warnings);
             }
             "SCALE_Y" => {
-                f.scale[1] = positive(&mut line, "y scale")?;
+                f.scale[1] = line.positive_f32("y scale")?;
                 line.expect_end(warnings);
             }
             "SPACING" => {
                 f.spacing = [
-                    positive(&mut line, "x spacing")?,
-                    positive(&mut line, "z spacing")?,
+                    line.positive_f32("x spacing")?,
+                    line.positive_f32("z spacing")?,
                 ];
                 line.expect_end(warnings);
             }
@@ -224,23 +224,6 @@ pub fn parse(
         ));
     }
     Ok(f)
-}
-
-/// A float that must be greater than zero (a size or a spacing: zero would divide by zero or
-/// fill an area with infinitely many trees).
-fn positive(line: &mut Line<'_>, what: &str) -> Result<f32, Diagnostic> {
-    let col = line.clone().next_token().map_or(1, |(_, c)| c);
-    let v = line.f32(what)?;
-    if v <= 0.0 {
-        return Err(line.error(
-            col,
-            format!(
-                "{}: <{what}> must be greater than 0, found {v}",
-                line.keyword
-            ),
-        ));
-    }
-    Ok(v)
 }
 
 /// `TREE s t w h offset percent hmin hmax quads [layer [name]]`; `None` for a tree WED skips.

@@ -88,18 +88,15 @@ pub fn parse(path: &Path, src: &[u8], warnings: &mut Vec<Diagnostic>) -> Result<
                 lin.texture = Some(TextureRef::new(path, name, line.number));
             }
             "SCALE" => {
-                lin.scale = [
-                    super::pol::positive(&mut line, "h scale")?,
-                    super::pol::positive(&mut line, "v scale")?,
-                ];
+                lin.scale = [line.positive_f32("h scale")?, line.positive_f32("v scale")?];
                 line.expect_end(warnings);
             }
             "TEX_WIDTH" => {
-                lin.tex_width = super::pol::positive(&mut line, "width")?;
+                lin.tex_width = line.positive_f32("width")?;
                 line.expect_end(warnings);
             }
             "TEX_HEIGHT" => {
-                lin.tex_height = super::pol::positive(&mut line, "height")?;
+                lin.tex_height = line.positive_f32("height")?;
                 line.expect_end(warnings);
             }
             "S_OFFSET" => {
@@ -132,11 +129,11 @@ pub fn parse(path: &Path, src: &[u8], warnings: &mut Vec<Diagnostic>) -> Result<
                 }
             }
             "ALIGN" => {
-                lin.align = Some(super::pol::positive(&mut line, "parts")?);
+                lin.align = Some(line.positive_f32("parts")?);
                 line.expect_end(warnings);
             }
             "LAYER_GROUP" => {
-                lin.layer_group = Some(super::pol::layer_group(&mut line, warnings)?);
+                lin.layer_group = Some(line.layer_group(warnings)?);
             }
             "MIRROR" => lin.mirror = true,
             kw if KNOWN_SILENT.contains(&kw) => {}

@@ -503,26 +503,7 @@ impl Obj8Parser {
             }
             "ATTR_layer_group" | "ATTR_layer_group_draped" => {
                 let draped = line.keyword == "ATTR_layer_group_draped";
-                let name = line.word("layer group")?.to_ascii_lowercase();
-                let offset = match line.next_token() {
-                    Some((t, col)) => t.parse::<i32>().unwrap_or_else(|_| {
-                        warnings.push(line.warning(
-                            col,
-                            format!("offset `{t}` is not a whole number; 0 is used"),
-                        ));
-                        0
-                    }),
-                    None => 0,
-                };
-                line.expect_end(warnings);
-                let known = crate::scene::LAYER_GROUPS.contains(&name.as_str()) || name == "cars";
-                if !known {
-                    warnings.push(
-                        line.warning_kw(format!(
-                            "unknown layer group `{name}`; drawn as footprints"
-                        )),
-                    );
-                }
+                let (name, offset) = line.layer_group(warnings)?;
                 let group = Some((name, offset));
                 if draped {
                     self.obj.layer_group_draped = group;

@@ -20,7 +20,7 @@ use serde::Serialize;
 
 use crate::diag::Diagnostic;
 use crate::format::obj8::TextureRef;
-use crate::format::text::{read_header, Line, TextFile};
+use crate::format::text::{read_header, TextFile};
 
 /// A parsed `.pol` file.
 #[derive(Debug, Clone, PartialEq, Serialize, Default)]
@@ -82,14 +82,11 @@ pub fn parse(path: &Path, src: &[u8], warnings: &mut Vec<Diagnostic>) -> Result<
                 pol.lit = Some(TextureRef::new(path, name, line.number));
             }
             "SCALE" => {
-                pol.scale = [
-                    positive(&mut line, "h scale")?,
-                    positive(&mut line, "v scale")?,
-                ];
+                pol.scale = [line.positive_f32("h scale")?, line.positive_f32("v scale")?];
                 line.expect_end(warnings);
             }
             "LAYER_GROUP" => {
-                pol.layer_group = Some(layer_group(&mut line, warnings)?);
+                pol.layer_group = Some(line.layer_group(warnings)?);
             }
             "NO_ALPHA" => {
                 pol.no_alpha = true;
@@ -134,53 +131,6 @@ pub fn parse(path: &Path, src: &[u8], warnings: &mut Vec<Diagnostic>) -> Result<
         ));
     }
     Ok(pol)
-}
-
-/// `LAYER_GROUP name [offset]`, as OBJ8's `ATTR_layer_group` reads it; an unknown group
-/// name is a warning (drawn as `footprints`), an offset beyond ±5 a warning as in WED.
-pub(crate) fn layer_group(
-    line: &mut Line<'_>,
-    warnings: &mut Vec<Diagnostic>,
-) -> Result<(String, i32), Diagnostic> {
-    let name = line.word("layer group")?.to_ascii_lowercase();
-    let offset = match line.next_token() {
-        Some((t, col)) => t.parse::<i32>().unwrap_or_else(|_| {
-            warnings.push(line.warning(
-                col,
-                format!("offset `{t}` is not a whole number; 0 is used"),
-            ));
-            0
-        }),
-        None => 0,
-    };
-    line.expect_end(warnings);
-    let known = crate::scene::LAYER_GROUPS.contains(&name.as_str()) || name == "cars";
-    if !known {
-        warnings
-            .push(line.warning_kw(format!("unknown layer group `{name}`; drawn as footprints")));
-    }
-    if offset.abs() > 5 {
-        warnings.push(line.warning_kw(format!(
-            "layer group offset {offset} is outside -5..5, the range X-Plane documents"
-        )));
-    }
-    Ok((name, offset))
-}
-
-/// A float that must be greater than zero (a texture repeat of 0 m divides by zero).
-pub(crate) fn positive(line: &mut Line<'_>, what: &str) -> Result<f32, Diagnostic> {
-    let col = line.clone().next_token().map_or(1, |(_, c)| c);
-    let v = line.f32(what)?;
-    if v <= 0.0 {
-        return Err(line.error(
-            col,
-            format!(
-                "{}: <{what}> must be greater than 0, found {v}",
-                line.keyword
-            ),
-        ));
-    }
-    Ok(v)
 }
 
 #[cfg(test)]

@@ -292,6 +292,57 @@ impl<'a> Line<'a> {
         }
     }
 
+    /// A float that must be greater than zero (a size, a spacing or a texture repeat: zero
+    /// would divide by zero), the error at the argument.
+    pub fn positive_f32(&mut self, what: &str) -> Result<f32, Diagnostic> {
+        let col = self.clone().next_token().map_or(1, |(_, c)| c);
+        let v = self.f32(what)?;
+        if v <= 0.0 {
+            return Err(self.error(
+                col,
+                format!(
+                    "{}: <{what}> must be greater than 0, found {v}",
+                    self.keyword
+                ),
+            ));
+        }
+        Ok(v)
+    }
+
+    /// `LAYER_GROUP name [offset]` / `ATTR_layer_group name [offset]` after the keyword:
+    /// the name lower-cased and the offset (0 when absent or not a whole number, with a
+    /// warning); an unknown group name is a warning (drawn as `footprints`), and so is an
+    /// offset outside −5..5 (as WED warns).
+    pub fn layer_group(
+        &mut self,
+        warnings: &mut Vec<Diagnostic>,
+    ) -> Result<(String, i32), Diagnostic> {
+        let name = self.word("layer group")?.to_ascii_lowercase();
+        let offset = match self.next_token() {
+            Some((t, col)) => t.parse::<i32>().unwrap_or_else(|_| {
+                warnings.push(self.warning(
+                    col,
+                    format!("offset `{t}` is not a whole number; 0 is used"),
+                ));
+                0
+            }),
+            None => 0,
+        };
+        self.expect_end(warnings);
+        let known = crate::scene::LAYER_GROUPS.contains(&name.as_str()) || name == "cars";
+        if !known {
+            warnings.push(
+                self.warning_kw(format!("unknown layer group `{name}`; drawn as footprints")),
+            );
+        }
+        if offset.abs() > 5 {
+            warnings.push(self.warning_kw(format!(
+                "layer group offset {offset} is outside -5..5, the range X-Plane documents"
+            )));
+        }
+        Ok((name, offset))
+    }
+
     /// A finite 64-bit float.
     pub fn f64(&mut self, what: &str) -> Result<f64, Diagnostic> {
         let (tok, col) = self.word_col(what)?;

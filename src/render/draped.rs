@@ -193,6 +193,37 @@ impl DrapedSet {
         set
     }
 
+    /// Cuts ground triangles (points and texture coordinates) along the terrain into group
+    /// `gi`, as one instance that never fades.
+    fn cut_into_group(
+        &mut self,
+        gi: usize,
+        grid: &Grid,
+        tris: impl IntoIterator<Item = ([[f32; 2]; 3], [[f32; 2]; 3])>,
+    ) {
+        let mut pieces = TileMesh {
+            vertices: std::mem::take(&mut self.vertices),
+            ..TileMesh::default()
+        };
+        for (pts, sts) in tris {
+            let piece = Piece {
+                lod: INFINITE_LOD,
+                rect: NO_CLAMP,
+            };
+            if let Some(w) = cut_triangle(grid, pts, sts, piece, None, &mut pieces) {
+                if !self.warnings.contains(&w) {
+                    self.warnings.push(w);
+                }
+            }
+        }
+        self.vertices = pieces.vertices;
+        let g = &mut self.groups[gi];
+        let first = g.indices.len() as u32;
+        g.indices.extend(pieces.indices);
+        let end = g.indices.len() as u32;
+        g.instances.push(([1, 1], 0.0, first..end));
+    }
+
     /// The scene's painted lines: one group per (texture, layer group and offset), every
     /// layer of every line of it in scene order.
     fn add_lines(&mut self, scene: &Scene, art: &ArtSet, grid: &Grid) {
@@ -225,35 +256,12 @@ impl DrapedSet {
                 });
                 self.groups.len() - 1
             });
-            let mut pieces = TileMesh {
-                vertices: std::mem::take(&mut self.vertices),
-                ..TileMesh::default()
-            };
-            for (k, _) in lin.layers.iter().enumerate() {
-                for [a, b, c] in line_triangles(l, lin, k) {
-                    if let Some(w) = cut_triangle(
-                        grid,
-                        [a.0, b.0, c.0],
-                        [a.1, b.1, c.1],
-                        Piece {
-                            lod: INFINITE_LOD,
-                            rect: NO_CLAMP,
-                        },
-                        None,
-                        &mut pieces,
-                    ) {
-                        if !self.warnings.contains(&w) {
-                            self.warnings.push(w);
-                        }
-                    }
-                }
-            }
-            self.vertices = pieces.vertices;
-            let g = &mut self.groups[gi];
-            let first = g.indices.len() as u32;
-            g.indices.extend(pieces.indices);
-            let end = g.indices.len() as u32;
-            g.instances.push(([1, 1], 0.0, first..end));
+            let tris = (0..lin.layers.len()).flat_map(|k| {
+                line_triangles(l, lin, k)
+                    .into_iter()
+                    .map(|[a, b, c]| ([a.0, b.0, c.0], [a.1, b.1, c.1]))
+            });
+            self.cut_into_group(gi, grid, tris);
         }
         self.groups.retain(|g| !g.indices.is_empty());
     }
@@ -300,39 +308,13 @@ impl DrapedSet {
             let scale = pol.map_or([10.0, 10.0], |p| p.scale);
             let sts = polygon_st(d, scale);
             let pts: Vec<[f32; 2]> = d.rings.iter().flatten().copied().collect();
-            let mut pieces = TileMesh {
-                vertices: std::mem::take(&mut self.vertices),
-                ..TileMesh::default()
-            };
-            for t in &d.triangles {
+            let st = |i: usize| sts.get(i).copied().unwrap_or([0.0, 0.0]);
+            let tris = d.triangles.iter().filter_map(|t| {
                 let [a, b, c] = t.map(|i| i as usize);
-                let (Some(pa), Some(pb), Some(pc)) = (pts.get(a), pts.get(b), pts.get(c)) else {
-                    continue;
-                };
-                let st = |i: usize| sts.get(i).copied().unwrap_or([0.0, 0.0]);
-                if let Some(w) = cut_triangle(
-                    grid,
-                    [*pa, *pb, *pc],
-                    [st(a), st(b), st(c)],
-                    // Draped polygons paint the ground to the horizon.
-                    Piece {
-                        lod: INFINITE_LOD,
-                        rect: NO_CLAMP,
-                    },
-                    None,
-                    &mut pieces,
-                ) {
-                    if !self.warnings.contains(&w) {
-                        self.warnings.push(w);
-                    }
-                }
-            }
-            self.vertices = pieces.vertices;
-            let g = &mut self.groups[gi];
-            let first = g.indices.len() as u32;
-            g.indices.extend(pieces.indices);
-            let end = g.indices.len() as u32;
-            g.instances.push(([1, 1], 0.0, first..end));
+                let p = [*pts.get(a)?, *pts.get(b)?, *pts.get(c)?];
+                Some((p, [st(a), st(b), st(c)]))
+            });
+            self.cut_into_group(gi, grid, tris);
         }
         self.groups.retain(|g| !g.indices.is_empty());
     }

@@ -571,29 +571,38 @@ fn draped_polygons_and_orthophotos_export_as_wed_writes_them() {
     }
 }
 
+/// A chain placement `id` of `class` under the world, its properties element `props`,
+/// its nodes (id + 1, …) at `pts`.
+fn chain_placement(id: u64, class: &str, props: &str, pts: &[[f64; 2]]) -> String {
+    let mut s = format!("<object class=\"{class}\" id=\"{id}\" parent_id=\"4\"><children>");
+    for i in 0..pts.len() as u64 {
+        s += &format!("<child id=\"{}\"/>", id + 1 + i);
+    }
+    s += &format!(
+        "</children><hierarchy name=\"chain\" locked=\"0\" hidden=\"0\"/>{props}</object>\n"
+    );
+    for (i, p) in pts.iter().enumerate() {
+        s += &format!(
+            "<object class=\"WED_SimpleBoundaryNode\" id=\"{}\" parent_id=\"{id}\"><children/>\
+             <point latitude=\"{:.9}\" longitude=\"{:.9}\"/></object>\n",
+            id + 1 + i as u64,
+            p[1],
+            p[0]
+        );
+    }
+    s
+}
+
 #[test]
 fn object_strings_export_their_chain_and_encoded_spacing() {
     let pts = [ll(0.0, 0.0), ll(30.0, 0.0), ll(30.0, 20.0)];
     let string = |id: u64, closed: u8, spacing: f64| {
-        let mut s =
-            format!("<object class=\"WED_StringPlacement\" id=\"{id}\" parent_id=\"4\"><children>");
-        for i in 0..pts.len() as u64 {
-            s += &format!("<child id=\"{}\"/>", id + 1 + i);
-        }
-        s += &format!(
-            "</children><hierarchy name=\"fence\" locked=\"0\" hidden=\"0\"/>\
-             <string_placement closed=\"{closed}\" spacing=\"{spacing}\" resource=\"fence.str\"/></object>\n"
-        );
-        for (i, p) in pts.iter().enumerate() {
-            s += &format!(
-                "<object class=\"WED_SimpleBoundaryNode\" id=\"{}\" parent_id=\"{id}\"><children/>\
-                 <point latitude=\"{:.9}\" longitude=\"{:.9}\"/></object>\n",
-                id + 1 + i as u64,
-                p[1],
-                p[0]
-            );
-        }
-        s
+        chain_placement(
+            id,
+            "WED_StringPlacement",
+            &format!("<string_placement closed=\"{closed}\" spacing=\"{spacing}\" resource=\"fence.str\"/>"),
+            &pts,
+        )
     };
     let body = string(10, 0, 4.0) + &string(20, 1, 2.5);
     let (f, warnings) = export_of(&doc(&[10, 20], &body));
@@ -644,25 +653,12 @@ fn bezier_nodes_are_written_as_dsf_triples() {
 fn painted_lines_export_closed_or_open() {
     let pts = [ll(0.0, 0.0), ll(30.0, 0.0), ll(30.0, 20.0)];
     let line = |id: u64, closed: u8| {
-        let mut s =
-            format!("<object class=\"WED_LinePlacement\" id=\"{id}\" parent_id=\"4\"><children>");
-        for i in 0..pts.len() as u64 {
-            s += &format!("<child id=\"{}\"/>", id + 1 + i);
-        }
-        s += &format!(
-            "</children><hierarchy name=\"edge\" locked=\"0\" hidden=\"0\"/>\
-             <line_placement closed=\"{closed}\" resource=\"lib/edge.lin\"/></object>\n"
-        );
-        for (i, p) in pts.iter().enumerate() {
-            s += &format!(
-                "<object class=\"WED_SimpleBoundaryNode\" id=\"{}\" parent_id=\"{id}\"><children/>\
-                 <point latitude=\"{:.9}\" longitude=\"{:.9}\"/></object>\n",
-                id + 1 + i as u64,
-                p[1],
-                p[0]
-            );
-        }
-        s
+        chain_placement(
+            id,
+            "WED_LinePlacement",
+            &format!("<line_placement closed=\"{closed}\" resource=\"lib/edge.lin\"/>"),
+            &pts,
+        )
     };
     let body = line(10, 0) + &line(20, 1);
     let (f, warnings) = export_of(&doc(&[10, 20], &body));
