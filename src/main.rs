@@ -451,7 +451,10 @@ fn render_command(
         );
     }
     let headless = agview::render::Headless::new()?;
-    let mut gpu = headless.upload(scene, &art, &terrain)?;
+    // The CPU copies of the textures go as they reach the GPU.
+    let mut art = art;
+    let mut gpu = headless.upload_releasing(scene, &mut art, &terrain)?;
+    drop(art);
     gpu.prepare_overlays(&headless.ctx, scene, params.overlays);
     let image = headless.render(&mut gpu, &params, width, height)?;
     agview::render::write_png(out, &image)

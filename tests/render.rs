@@ -3762,3 +3762,39 @@ fn ground_layers_with_an_agp_on_the_taxiway() {
     let under = at(12.5, 0.2);
     assert!(under[2] > 150, "the tile's blue covers the line: {under:?}");
 }
+
+/// A render that releases its textures' CPU copies as they are uploaded draws the same
+/// image, and leaves each image's size and name.
+#[test]
+fn releasing_the_cpu_copies_draws_the_same() {
+    let scene = placed::draped_polygon(
+        "photo.pol",
+        &[rectangle([-20.0, -20.0], [20.0, 20.0])],
+        Some(&[vec![[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]]]),
+        0.0,
+    );
+    let art = ArtSet {
+        pols: vec![pol_art("photo.pol", 0, 10.0, "beaches", true)],
+        images: vec![quadrant_texture()],
+        ..ArtSet::default()
+    };
+    let params = FrameParams {
+        camera: Camera::top([0.0, 0.0], 25.0),
+        ..FrameParams::default()
+    };
+    let hl = headless();
+    let terrain = Terrain::flat(200.0);
+    let kept = render(&scene, &art, &terrain, &params, 96, 72);
+    let mut released = art.clone();
+    let mut gpu = hl
+        .upload_releasing(&scene, &mut released, &terrain)
+        .expect("upload");
+    let img = hl.render(&mut gpu, &params, 96, 72).expect("render");
+    assert!(kept.pixels().eq(img.pixels()), "the same picture");
+    let i = &released.images[0];
+    assert_eq!(
+        (i.width, i.height, i.name.as_str()),
+        (128, 128, "quadrants.png")
+    );
+    assert!(matches!(&i.pixels, ImagePixels::Rgba8(levels) if levels.is_empty()));
+}

@@ -44,6 +44,17 @@ impl Headless {
         SceneGpu::new(&self.ctx, &self.renderer, scene, art, terrain)
     }
 
+    /// [`Headless::upload`], dropping each image's pixels from `art` once it is on the GPU
+    /// ([`SceneGpu::new_releasing`]): for a render that needs the art no more.
+    pub fn upload_releasing(
+        &self,
+        scene: &Scene,
+        art: &mut ArtSet,
+        terrain: &Terrain,
+    ) -> Result<SceneGpu, RenderError> {
+        SceneGpu::new_releasing(&self.ctx, &self.renderer, scene, art, terrain)
+    }
+
     /// Renders one `width × height` frame of an uploaded scene and reads it back.
     pub fn render(
         &self,

@@ -581,7 +581,33 @@ impl SceneGpu {
         terrain: &Terrain,
     ) -> Result<Self, RenderError> {
         ctx.checked("uploading the scene", || {
-            Self::upload(ctx, shared, scene, art, terrain)
+            Self::upload(ctx, shared, scene, art, terrain, HashMap::new())
+        })?
+    }
+
+    /// [`SceneGpu::new`], dropping each image's pixels from `art` as soon as it is on the
+    /// GPU: the CPU copy and the GPU copy of all the textures never live together, which
+    /// halves the peak memory of a render on a software rasterizer (whose GPU memory is
+    /// the process's). `art` keeps each image's size and name.
+    pub fn new_releasing(
+        ctx: &GpuContext,
+        shared: &GpuShared,
+        scene: &Scene,
+        art: &mut ArtSet,
+        terrain: &Terrain,
+    ) -> Result<Self, RenderError> {
+        ctx.checked("uploading the scene", || {
+            let cutoffs = alpha_cutoffs(art);
+            let mut made = HashMap::new();
+            let mut warnings = Vec::new();
+            for (i, img) in art.images.iter_mut().enumerate() {
+                let tex = texture::upload_image(ctx, img, cutoffs.get(&i).copied(), &mut warnings);
+                made.insert(TexSource::Image(i), tex);
+                img.pixels = crate::art::ImagePixels::Rgba8(Vec::new());
+            }
+            let mut gpu = Self::upload(ctx, shared, scene, art, terrain, made)?;
+            gpu.warnings.splice(0..0, warnings);
+            Ok(gpu)
         })?
     }
 
@@ -591,6 +617,7 @@ impl SceneGpu {
         scene: &Scene,
         art: &ArtSet,
         terrain: &Terrain,
+        made: HashMap<TexSource, GpuTexture>,
     ) -> Result<Self, RenderError> {
         let started = Instant::now();
         let device = &ctx.device;
@@ -721,7 +748,7 @@ impl SceneGpu {
         let mut cache = TextureCache {
             ctx,
             art,
-            made: HashMap::new(),
+            made,
             extra: Vec::new(),
             warnings: Vec::new(),
             cutoffs: alpha_cutoffs(art),
