@@ -12,6 +12,10 @@
 //! 2048² texture), 500 painted lines and, in `Earth nav data/apt.dat`, an airport of 2
 //! runways and 20 taxiways — and prints how much longer the load with the ground takes
 //! (the target: at most 25% more).
+//!
+//! Last, a WED project of 3,000 facades and 2,000 objects (about 4 MB, the shape of a real
+//! airport's project): the times of `check` and of the document load `layout` does (the
+//! target: under 1 s each).
 
 /// The allocator the `agview` binary uses (src/main.rs).
 #[global_allocator]
@@ -144,6 +148,7 @@ fn main() {
         }
     }
     ground_figures(&dir, &tile.text, cores);
+    wed_figures(&dir);
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -321,5 +326,127 @@ fn ground_figures(dir: &Path, text: &str, cores: usize) {
         s.lines.len(),
         s.stats.line_length as f64 / 1000.0,
         (b / a - 1.0) * 100.0
+    );
+}
+
+/// A WED project of 3,000 four-node facades and 2,000 objects with their art.
+fn write_wed(root: &Path) {
+    use std::fmt::Write;
+    for d in ["facades", "objects", "textures"] {
+        std::fs::create_dir_all(root.join(d)).expect("folder");
+    }
+    std::fs::write(
+        root.join("facades/wall.fac"),
+        "A\n800\nFACADE\n\nTEXTURE ../textures/wall.png\nRING 1\nROOF 0 0 1 1\nLOD 0 5000\n\
+         WALL 0 1000 0 0\nSCALE 10 10\nLEFT 0.0 0.1\nCENTER 0.1 0.9\nRIGHT 0.9 1.0\n\
+         BOTTOM 0.0 0.2\nMIDDLE 0.2 0.8\nTOP 0.8 1.0\n",
+    )
+    .expect("fac");
+    std::fs::write(
+        root.join("objects/box.obj"),
+        "A\n800\nOBJ\n\nTEXTURE ../textures/wall.png\nPOINT_COUNTS 3 0 0 3\n\
+         VT 0 0 0 0 1 0 0 0\nVT 10 0 0 0 1 0 1 0\nVT 0 8 0 0 1 0 0 1\nIDX 0\nIDX 1\nIDX 2\nTRIS 0 3\n",
+    )
+    .expect("obj");
+    image::RgbaImage::from_pixel(16, 16, image::Rgba([150, 120, 100, 255]))
+        .save(root.join("textures/wall.png"))
+        .expect("png");
+    let mut next = 10u64;
+    let mut id = || {
+        next += 1;
+        next
+    };
+    let (mut world, mut body) = (Vec::new(), String::new());
+    for k in 0..3000 {
+        let (f, r) = (id(), id());
+        let (lon, lat) = (
+            8.4 + (k % 60) as f64 * 0.0008,
+            47.4 + (k / 60) as f64 * 0.0008,
+        );
+        let nodes: Vec<(u64, f64, f64)> =
+            [(0.0, 0.0), (0.0002, 0.0), (0.0002, 0.00015), (0.0, 0.00015)]
+                .iter()
+                .map(|(x, y)| (id(), lon + x, lat + y))
+                .collect();
+        world.push(f);
+        let _ = writeln!(
+            body,
+            "<object class=\"WED_FacadePlacement\" id=\"{f}\" parent_id=\"4\"><children><child id=\"{r}\"/></children>\
+             <hierarchy name=\"fac {k}\" locked=\"0\" hidden=\"0\"/>\
+             <facade_placement height=\"10\" pick_walls=\"0\" resource=\"facades/wall.fac\" show_level=\"1 Default\"/></object>"
+        );
+        let kids: String = nodes
+            .iter()
+            .map(|(n, ..)| format!("<child id=\"{n}\"/>"))
+            .collect();
+        let _ = writeln!(
+            body,
+            "<object class=\"WED_FacadeRing\" id=\"{r}\" parent_id=\"{f}\"><children>{kids}</children>\
+             <hierarchy name=\"r\" locked=\"0\" hidden=\"0\"/></object>"
+        );
+        for (n, x, y) in nodes {
+            let _ = writeln!(
+                body,
+                "<object class=\"WED_FacadeNode\" id=\"{n}\" parent_id=\"{r}\"><children/>\
+                 <hierarchy name=\"n\" locked=\"0\" hidden=\"0\"/><point latitude=\"{y:.9}\" longitude=\"{x:.9}\"/></object>"
+            );
+        }
+    }
+    for k in 0..2000 {
+        let o = id();
+        world.push(o);
+        let (lon, lat) = (
+            8.4004 + (k % 50) as f64 * 0.001,
+            47.4004 + (k / 50) as f64 * 0.001,
+        );
+        let _ = writeln!(
+            body,
+            "<object class=\"WED_ObjPlacement\" id=\"{o}\" parent_id=\"4\"><children/>\
+             <hierarchy name=\"o{k}\" locked=\"0\" hidden=\"0\"/>\
+             <point latitude=\"{lat:.9}\" longitude=\"{lon:.9}\" heading=\"0\"/>\
+             <obj_placement resource=\"objects/box.obj\" show_level=\"1 Default\"/></object>"
+        );
+    }
+    let kids: String = world
+        .iter()
+        .map(|c| format!("<child id=\"{c}\"/>"))
+        .collect();
+    let xml = format!(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<doc>\n<objects>\n\
+         <object class=\"WED_Root\" id=\"1\" parent_id=\"0\"><children><child id=\"4\"/></children><hierarchy name=\"root\"/></object>\n\
+         <object class=\"WED_Group\" id=\"4\" parent_id=\"1\"><children>{kids}</children><hierarchy name=\"world\" locked=\"0\" hidden=\"0\"/></object>\n\
+         {body}</objects>\n</doc>\n"
+    );
+    std::fs::write(root.join("earth.wed.xml"), xml).expect("wed");
+}
+
+/// `check` and the load `layout` does of the WED project (median of 5 each).
+fn wed_figures(dir: &Path) {
+    let root = dir.join("wed");
+    write_wed(&root);
+    let wed = root.join("earth.wed.xml");
+    let size = std::fs::metadata(&wed).map_or(0, |m| m.len());
+    let time = |f: &dyn Fn()| {
+        let mut runs: Vec<f64> = (0..5)
+            .map(|_| {
+                let t = Instant::now();
+                f();
+                t.elapsed().as_secs_f64() * 1e3
+            })
+            .collect();
+        median(&mut runs)
+    };
+    let check = time(&|| {
+        let r = agview::check::check_paths(std::slice::from_ref(&wed));
+        assert_eq!(r.features, 5000, "{:?}", r.diagnostics.first());
+    });
+    let layout = time(&|| {
+        let d =
+            agview::document::load(&wed, &LayoutArgs::default()).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(d.loaded.scene.features.len(), 5000);
+    });
+    println!(
+        "WED project, 3000 facades and 2000 objects ({:.1} MB): check {check:.0} ms, layout load {layout:.0} ms (target: under 1000 ms each)",
+        size as f64 / 1e6
     );
 }

@@ -347,15 +347,57 @@ fn line_col(bytes: &[u8], offset: usize) -> (u32, u32) {
     (line as u32, col as u32)
 }
 
+/// Lines and columns (1-based, columns in characters, as roxmltree counts them) of byte
+/// positions asked for in increasing order.
+struct LineCursor<'t> {
+    text: &'t str,
+    at: usize,
+    line: u32,
+    line_start: usize,
+}
+
+impl<'t> LineCursor<'t> {
+    fn new(text: &'t str) -> Self {
+        LineCursor {
+            text,
+            at: 0,
+            line: 1,
+            line_start: 0,
+        }
+    }
+
+    fn at(&mut self, byte: usize) -> (u32, u32) {
+        let byte = byte.min(self.text.len());
+        if byte < self.at {
+            // Out of order: start again from the top.
+            *self = LineCursor::new(self.text);
+        }
+        let bytes = self.text.as_bytes();
+        for (i, b) in bytes[self.at..byte].iter().enumerate() {
+            if *b == b'\n' {
+                self.line += 1;
+                self.line_start = self.at + i + 1;
+            }
+        }
+        self.at = byte;
+        let col = self
+            .text
+            .get(self.line_start..byte)
+            .map_or(0, |s| s.chars().count());
+        (self.line, col as u32 + 1)
+    }
+}
+
 fn read_doc(
     path: &Path,
     doc: &roxmltree::Document,
     warnings: &mut Vec<Diagnostic>,
 ) -> Result<WedProject, Diagnostic> {
-    let pos = |n: roxmltree::Node| {
-        let p = doc.text_pos_at(n.range().start);
-        (p.row, p.col)
-    };
+    // Line and column of each object, counted forward from the last one: objects come in
+    // document order, and roxmltree's `text_pos_at` scans from the start every time (a
+    // 4 MB project took seconds).
+    let mut cursor = LineCursor::new(doc.input_text());
+    let mut pos = |n: roxmltree::Node| cursor.at(n.range().start);
     let root = doc.root_element();
     if root.tag_name().name() != "doc" {
         let (l, c) = pos(root);
@@ -650,3 +692,29 @@ fn check_links(path: &Path, project: &WedProject, warnings: &mut Vec<Diagnostic>
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod cursor_tests {
+    use super::LineCursor;
+
+    #[test]
+    fn line_cursor_counts_as_roxmltree_does() {
+        let xml = "<?xml version=\"1.0\"?>\n<doc>\n  <a/>\n\t<b x=\"é\"/><c/>\n<d>ü</d>\n</doc>\n";
+        let doc = roxmltree::Document::parse(xml).unwrap();
+        let mut cursor = LineCursor::new(xml);
+        let nodes: Vec<_> = doc.descendants().filter(|n| n.is_element()).collect();
+        for n in &nodes {
+            let p = doc.text_pos_at(n.range().start);
+            assert_eq!(
+                cursor.at(n.range().start),
+                (p.row, p.col),
+                "{:?}",
+                n.tag_name()
+            );
+        }
+        // Asked out of order, it starts again.
+        let first = nodes[1].range().start;
+        let p = doc.text_pos_at(first);
+        assert_eq!(cursor.at(first), (p.row, p.col));
+    }
+}
