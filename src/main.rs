@@ -10,6 +10,22 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+/// mimalloc 3 gives freed memory back to the system a second after it is freed
+/// (`purge_delay`, 1000 ms): a render, which drops each texture's decoded copy as it is
+/// uploaded, would hold every copy until it ended. Give it back at once, unless
+/// `MIMALLOC_PURGE_DELAY` set another delay.
+fn purge_freed_memory_at_once() {
+    // `mi_option_purge_delay` in mimalloc 3's `mimalloc.h` (the binding names no constant).
+    const PURGE_DELAY: libmimalloc_sys::mi_option_t = 15;
+    // SAFETY: plain option calls into the allocator in use; `mi_option_get` reads the
+    // option, and only mimalloc 3's default for it (1000) is replaced.
+    unsafe {
+        if libmimalloc_sys::mi_option_get(PURGE_DELAY) == 1000 {
+            libmimalloc_sys::mi_option_set(PURGE_DELAY, 0);
+        }
+    }
+}
+
 use clap::{Parser, Subcommand};
 
 use agview::app::options::{parse_size, RenderArgs, TerrainArgs};
@@ -413,6 +429,7 @@ fn render_command(
     (width, height): (u32, u32),
 ) -> anyhow::Result<ExitCode> {
     check_writable(out)?;
+    purge_freed_memory_at_once();
     let mut doc = match load_document(asset, layout, Some(render.ground())) {
         Ok(d) => d,
         Err(e) => {
