@@ -174,7 +174,7 @@ pub fn load_facade(path: &Path, pool: &mut ImagePool, warnings: &mut Vec<Diagnos
     if is_image_name(path) {
         return facade_from_image(path, pool, warnings);
     }
-    let (found, bytes) = match read(path, "facade") {
+    let (found, bytes) = match read(path, "facade", warnings) {
         Ok(r) => r,
         Err(w) => {
             warnings.push(w);

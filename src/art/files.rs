@@ -12,9 +12,31 @@ pub fn find_file(path: &Path) -> Option<PathBuf> {
     crate::format::find_ignoring_case(path)
 }
 
-/// Reads a whole file, or a warning naming it.
-pub(crate) fn read(path: &Path, what: &str) -> Result<(PathBuf, Vec<u8>), Diagnostic> {
-    let Some(found) = find_file(path) else {
+/// [`find_file`], with a warning when the file was found only by ignoring case: WED
+/// corrects case as it reads files, but X-Plane on a case-sensitive file system may not
+/// find it (as the resolver says of definitions).
+pub(crate) fn find_file_warning(path: &Path, warnings: &mut Vec<Diagnostic>) -> Option<PathBuf> {
+    let found = find_file(path)?;
+    if found != path {
+        warnings.push(Diagnostic::warning_file(
+            path,
+            format!(
+                "matches {} only when case is ignored; X-Plane may not find it on a case-sensitive file system (drawn as found)",
+                found.display()
+            ),
+        ));
+    }
+    Some(found)
+}
+
+/// Reads a whole file, or a warning naming it (and a warning when it was found only by
+/// ignoring case).
+pub(crate) fn read(
+    path: &Path,
+    what: &str,
+    warnings: &mut Vec<Diagnostic>,
+) -> Result<(PathBuf, Vec<u8>), Diagnostic> {
+    let Some(found) = find_file_warning(path, warnings) else {
         return Err(Diagnostic::warning_file(path, format!("{what} not found")));
     };
     match std::fs::read(&found) {

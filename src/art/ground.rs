@@ -87,7 +87,7 @@ pub fn load_pol(path: &Path, pool: &mut ImagePool, warnings: &mut Vec<Diagnostic
             ..placeholder_pol(&name)
         };
     }
-    let parsed = read(path, "draped polygon").and_then(|(found, bytes)| {
+    let parsed = read(path, "draped polygon", warnings).and_then(|(found, bytes)| {
         let mut w = Vec::new();
         let r = pol::parse(&found, &bytes, &mut w);
         warnings.extend(w);
@@ -300,7 +300,7 @@ pub fn load_lin(path: &Path, pool: &mut ImagePool, warnings: &mut Vec<Diagnostic
     if name.starts_with(BUILTIN) {
         return builtin_lin(&name, pool);
     }
-    let parsed = read(path, "painted line").and_then(|(found, bytes)| {
+    let parsed = read(path, "painted line", warnings).and_then(|(found, bytes)| {
         let mut w = Vec::new();
         let r = lin::parse(&found, &bytes, &mut w);
         warnings.extend(w);

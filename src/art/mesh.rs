@@ -154,7 +154,7 @@ pub fn load_mesh_with(
     lights: Option<&LightsTxt>,
     warnings: &mut Vec<Diagnostic>,
 ) -> MeshArt {
-    let (found, bytes) = match read(path, "object") {
+    let (found, bytes) = match read(path, "object", warnings) {
         Ok(r) => r,
         Err(w) => {
             warnings.push(w);

@@ -17,7 +17,7 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use super::files::{as_warning, find_file};
+use super::files::as_warning;
 use crate::diag::Diagnostic;
 
 pub mod dds;
@@ -181,7 +181,9 @@ pub fn load_image(path: &Path, warnings: &mut Vec<Diagnostic>) -> ImageData {
     // author learns why their `.dds` was not used.
     let mut failed: Vec<Diagnostic> = Vec::new();
     for c in &candidates {
-        let Some(found) = find_file(c) else { continue };
+        let Some(found) = super::files::find_file_warning(c, warnings) else {
+            continue;
+        };
         let bytes = match std::fs::read(&found) {
             Ok(b) => b,
             Err(e) => {
@@ -487,7 +489,14 @@ mod tests {
         assert!(matches!(imgs[1].pixels, ImagePixels::Bc(BcFormat::Bc1, _)));
         assert!(!imgs[2].missing, "case-insensitive match");
         assert!(imgs[3].missing);
-        assert_eq!(w.len(), 1, "{w:?}");
+        // Found only by ignoring case: drawn, with a warning naming the file found.
+        assert_eq!(w.len(), 2, "{w:?}");
+        assert!(
+            w[0].message.contains("Mixed.PNG only when case is ignored"),
+            "{}",
+            w[0]
+        );
+        w.remove(0);
         assert!(
             w[0].to_string()
                 .contains("gone.png: warning: texture not found (tried"),
