@@ -127,42 +127,29 @@ pub(super) fn combine_in_chunks(parts: Vec<Scene>, chunks: &[usize]) -> (Scene, 
         })
     };
 
-    // Draped polygons: few per document, moved here with their definitions mapped.
+    // Draped polygons and painted lines: few per document, moved here with their
+    // definitions mapped.
     let mut parts = parts;
-    let mut pols = RefIndex::default();
+    let (mut pols, mut lins) = (RefIndex::default(), RefIndex::default());
     for s in &mut parts {
-        if s.draped.is_empty() {
-            continue;
-        }
-        let map: Vec<usize> = s
-            .pol_defs
-            .iter()
-            .map(|r| pols.index(r, &mut out.pol_defs))
-            .collect();
-        for mut d in std::mem::take(&mut s.draped) {
-            if let Some(&k) = map.get(d.def) {
-                d.def = k;
-                out.draped.push(d);
-            }
-        }
-    }
-    // Painted lines, likewise.
-    let mut lins = RefIndex::default();
-    for s in &mut parts {
-        if s.lines.is_empty() {
-            continue;
-        }
-        let map: Vec<usize> = s
-            .lin_defs
-            .iter()
-            .map(|r| lins.index(r, &mut out.lin_defs))
-            .collect();
-        for mut l in std::mem::take(&mut s.lines) {
-            if let Some(&k) = map.get(l.def) {
-                l.def = k;
-                out.lines.push(l);
-            }
-        }
+        let draped = std::mem::take(&mut s.draped);
+        move_ground(
+            draped,
+            &s.pol_defs,
+            &mut pols,
+            &mut out.pol_defs,
+            &mut out.draped,
+            |d| &mut d.def,
+        );
+        let lines = std::mem::take(&mut s.lines);
+        move_ground(
+            lines,
+            &s.lin_defs,
+            &mut lins,
+            &mut out.lin_defs,
+            &mut out.lines,
+            |l| &mut l.def,
+        );
     }
     let mut meshes = RefIndex::default();
     let mut facades = RefIndex::default();
@@ -321,6 +308,29 @@ pub(super) fn combine_in_chunks(parts: Vec<Scene>, chunks: &[usize]) -> (Scene, 
         TileAtlas::default()
     };
     (out, atlas)
+}
+
+/// Moves a part's ground items (draped polygons or painted lines) into the combined list,
+/// each definition index (`def_of`) mapped into the combined definitions.
+fn move_ground<T>(
+    items: Vec<T>,
+    defs: &[ArtRef],
+    index: &mut RefIndex,
+    out_defs: &mut Vec<ArtRef>,
+    out: &mut Vec<T>,
+    def_of: impl Fn(&mut T) -> &mut usize,
+) {
+    if items.is_empty() {
+        return;
+    }
+    let map: Vec<usize> = defs.iter().map(|r| index.index(r, out_defs)).collect();
+    for mut item in items {
+        let def = def_of(&mut item);
+        if let Some(&k) = map.get(*def) {
+            *def = k;
+            out.push(item);
+        }
+    }
 }
 
 /// Where each run of parts merged by one worker starts: runs of consecutive parts with

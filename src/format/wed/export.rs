@@ -136,6 +136,29 @@ struct RingNode {
     hi: Option<[f64; 2]>,
 }
 
+impl RingNode {
+    /// A plain, texture or bezier node: spawning (the default), with its texture
+    /// coordinates and handles.
+    fn of(d: &WedData) -> Option<RingNode> {
+        match d {
+            WedData::Node {
+                lon,
+                lat,
+                st,
+                lo,
+                hi,
+            } => Some(RingNode {
+                pt: [*lon, *lat],
+                spawn: true,
+                st: *st,
+                lo: *lo,
+                hi: *hi,
+            }),
+            _ => None,
+        }
+    }
+}
+
 impl<'a> Exporter<'a, '_> {
     fn visit(&mut self, id: u64) {
         if !self.visited.insert(id) {
@@ -358,19 +381,7 @@ impl<'a> Exporter<'a, '_> {
         let mut nodes = Vec::with_capacity(obj.children.len());
         for &nid in &obj.children {
             match self.project.get(nid).map(|n| &n.data) {
-                Some(WedData::Node {
-                    lon,
-                    lat,
-                    st,
-                    lo,
-                    hi,
-                }) => nodes.push(RingNode {
-                    pt: [*lon, *lat],
-                    spawn: true,
-                    st: *st,
-                    lo: *lo,
-                    hi: *hi,
-                }),
+                Some(d @ WedData::Node { .. }) => nodes.extend(RingNode::of(d)),
                 _ => {
                     self.warnings.push(Diagnostic::error_at(
                         self.path,
@@ -452,18 +463,9 @@ impl<'a> Exporter<'a, '_> {
                         lo: None,
                         hi: None,
                     },
-                    Some(WedData::Node {
-                        lon,
-                        lat,
-                        st,
-                        lo,
-                        hi,
-                    }) => RingNode {
-                        pt: [*lon, *lat],
-                        spawn: true,
-                        st: *st,
-                        lo: *lo,
-                        hi: *hi,
+                    Some(d @ WedData::Node { .. }) => match RingNode::of(d) {
+                        Some(n) => n,
+                        None => continue,
                     },
                     Some(_) => {
                         return fail(
