@@ -482,8 +482,18 @@ fn render_command(
     } else {
         format!("{} feature(s): ", scene.features.len())
     };
+    // The ground, when there is any.
+    let ground = if scene.draped.is_empty() && scene.lines.is_empty() {
+        String::new()
+    } else {
+        format!(
+            ", {} draped polygon(s), {} painted line(s)",
+            scene.draped.len(),
+            scene.lines.len()
+        )
+    };
     eprintln!(
-        "wrote {} ({width}x{height}) on {}, {}: {features}{} tile(s), {} object(s), {} facade(s), {} tree(s)",
+        "wrote {} ({width}x{height}) on {}, {}: {features}{} tile(s), {} object(s), {} facade(s), {} tree(s){ground}",
         out.display(),
         headless.ctx.describe(),
         headless.renderer.culling().1,

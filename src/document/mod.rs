@@ -1012,6 +1012,13 @@ fn layout_feature(
         ));
         return out;
     };
+    // An airport's item: its own projection and art, no rings or definitions to read.
+    if let Some(item) = f.airport.as_deref() {
+        let mut s = layout_airport(item, origin);
+        s.translate(input::project(doc_origin, origin));
+        out.scene = Some(s);
+        return out;
+    }
     let rings: Vec<Vec<[f32; 2]>> = match &f.geometry {
         Geometry::Polygon(w) => w
             .iter()
@@ -1042,10 +1049,6 @@ fn layout_feature(
     let st: Option<&[Vec<[f32; 2]>]> = curved_st.as_deref().or(f.st.as_deref());
     let resolved = res.resolved.as_ref().map(|p| p.display().to_string());
     let laid = match (&*res.opened, f.kind) {
-        _ if f.airport.is_some() => {
-            let item = f.airport.as_deref().expect("checked");
-            Ok(layout_airport(item, origin))
-        }
         (Opened::Broken, _) => {
             out.diags.push(f.diag(
                 doc,

@@ -446,13 +446,21 @@ pub(crate) fn line_triangles(l: &PaintedLine, lin: &LinArt, k: usize) -> Vec<[Li
         _ => 1.0,
     };
     // The texture at distance `d` along the chain: its columns and row.
-    let look = |d: f32| -> ([f32; 3], f32) {
+    // The look of the piece around distance `mid`: its columns, and the row at any
+    // distance `d` within it (a cap's rows run from its t1).
+    let look = |mid: f32| -> ([f32; 3], Box<dyn Fn(f32) -> f32>) {
         match (start, end) {
-            (Some(c), _) if d < start_len => ([c[0], c[1], c[2]], c[3] + (d / sv)),
-            (_, Some(c)) if d > total - end_len => {
-                ([c[0], c[1], c[2]], c[3] + (d - (total - end_len)) / sv)
+            (Some(c), _) if mid < start_len => {
+                ([c[0], c[1], c[2]], Box::new(move |d| c[3] + d / sv))
             }
-            _ => ([s1, sm, s2], (d - start_len) / sv * stretch),
+            (_, Some(c)) if mid > total - end_len => (
+                [c[0], c[1], c[2]],
+                Box::new(move |d| c[3] + (d - (total - end_len)) / sv),
+            ),
+            _ => (
+                [s1, sm, s2],
+                Box::new(move |d| (d - start_len) / sv * stretch),
+            ),
         }
     };
     // Cut the chain where the caps end, so each piece has one look.
@@ -489,16 +497,7 @@ pub(crate) fn line_triangles(l: &PaintedLine, lin: &LinArt, k: usize) -> Vec<[Li
             continue;
         }
         let mid = (da + db) * 0.5;
-        let (cols, _) = look(mid);
-        let [c1, cm, c2] = cols;
-        let t_of = |d: f32| {
-            // The row of this piece's look at d (a cap's rows run from its t1).
-            match (start, end) {
-                (Some(c), _) if mid < start_len => c[3] + d / sv,
-                (_, Some(c)) if mid > total - end_len => c[3] + (d - (total - end_len)) / sv,
-                _ => (d - start_len) / sv * stretch,
-            }
-        };
+        let ([c1, cm, c2], t_of) = look(mid);
         let edge = |d: f32, s: f32| -> LinePoint {
             let (p, off) = at(d);
             let m = (s - cm) * sh;
