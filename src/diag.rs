@@ -110,22 +110,16 @@ impl Diagnostic {
 
 impl fmt::Display for Diagnostic {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let path = self.path.display();
+        // Bytes that are not UTF-8, in the path or in a name the message quotes, as `\xNN`.
+        let path = crate::format::text::shown_path(&self.path);
+        let message = crate::format::text::escaped(&self.message);
         match self.location {
-            Location::File => write!(f, "{path}: {}: {}", self.severity, self.message),
+            Location::File => write!(f, "{path}: {}: {message}", self.severity),
             Location::Text { line, col } => {
-                write!(
-                    f,
-                    "{path}:{line}:{col}: {}: {}",
-                    self.severity, self.message
-                )
+                write!(f, "{path}:{line}:{col}: {}: {message}", self.severity)
             }
             Location::Offset(off) => {
-                write!(
-                    f,
-                    "{path}: offset {off}: {}: {}",
-                    self.severity, self.message
-                )
+                write!(f, "{path}: offset {off}: {}: {message}", self.severity)
             }
         }
     }

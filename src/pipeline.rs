@@ -181,7 +181,7 @@ fn resolve_refs(
     {
         Some(p) => {
             files.push(p.clone());
-            r.resolved = Some(p.display().to_string());
+            r.resolved = Some(crate::format::text::path_text(&p));
         }
         None => diags.push(resolver.missing(asset, line, what, &r.name)),
     };

@@ -22,6 +22,7 @@ use std::path::{Path, PathBuf};
 
 use crate::diag::Diagnostic;
 use crate::format::library::Library;
+use crate::format::text::name_path;
 
 pub use install::{xplane_root, CUSTOM_SCENERY, DEFAULT_SCENERY};
 pub use library_set::Package;
@@ -179,7 +180,7 @@ impl Resolver {
             });
         }
         let root = self.root.as_ref()?;
-        let in_package = normalize(&root.join(&name));
+        let in_package = normalize(&root.join(name_path(&name)));
         if in_package.is_file() {
             return Some(Resolved {
                 path: in_package,
@@ -215,7 +216,7 @@ impl Resolver {
         if let Some(root) = &self.root {
             places.push(format!(
                 "no file {}",
-                normalize(&root.join(&name)).display()
+                crate::format::text::shown_path(&normalize(&root.join(name_path(&name))))
             ));
         }
         let hint = if self.install {
@@ -252,11 +253,11 @@ impl Resolver {
     pub fn is_library_path(&self, from: &Path, name: &str) -> bool {
         let name = name.replace('\\', "/");
         let dir = from.parent().unwrap_or(Path::new(""));
-        !normalize(&dir.join(&name)).is_file()
+        !normalize(&dir.join(name_path(&name))).is_file()
             && !self
                 .root
                 .as_ref()
-                .is_some_and(|root| normalize(&root.join(&name)).is_file())
+                .is_some_and(|root| normalize(&root.join(name_path(&name))).is_file())
     }
 
     /// The files a library path's alternatives at `at` name, highest priority first.
@@ -305,7 +306,7 @@ impl Resolver {
     ) -> Option<Resolved> {
         let name = name.replace('\\', "/");
         let dir = from.parent().unwrap_or(Path::new(""));
-        let relative = normalize(&dir.join(&name));
+        let relative = normalize(&dir.join(name_path(&name)));
         if relative.is_file() {
             return Some(Resolved {
                 path: relative,
@@ -314,7 +315,7 @@ impl Resolver {
             });
         }
         if let Some(root) = &self.root {
-            let in_package = normalize(&root.join(&name));
+            let in_package = normalize(&root.join(name_path(&name)));
             if in_package.is_file() {
                 return Some(Resolved {
                     path: in_package,
@@ -343,9 +344,9 @@ impl Resolver {
         let name = name.replace('\\', "/");
         let mut out = Vec::new();
         let dir = from.parent().unwrap_or(Path::new(""));
-        out.push(normalize(&dir.join(&name)));
+        out.push(normalize(&dir.join(name_path(&name))));
         if let Some(root) = &self.root {
-            out.push(normalize(&root.join(&name)));
+            out.push(normalize(&root.join(name_path(&name))));
         }
         if let Some(c) = self.libraries.resolve(&name, None, Pick::First) {
             out.push(normalize(&c.path));
@@ -371,7 +372,7 @@ impl Resolver {
         let mut tried: Vec<String> = self
             .candidates(from, name)
             .iter()
-            .map(|p| p.display().to_string())
+            .map(|p| crate::format::text::shown_path(p))
             .collect();
         tried.dedup();
         let n = self.packages().len();
@@ -402,7 +403,7 @@ impl Resolver {
 fn folder_name(dir: &Path) -> String {
     dir.file_name()
         .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| dir.display().to_string())
+        .unwrap_or_else(|| crate::format::text::shown_path(dir))
 }
 /// `Resolved::via` of a file found relative to the package.
 const PATH_IN_PACKAGE: &str = "path in package";
@@ -497,7 +498,8 @@ fn in_form_of(file: &Path, dir: &Path) -> PathBuf {
 /// `root/name` matched component by component ignoring case (as WED's
 /// `FILE_case_correct` does), when it exists only that way.
 pub fn case_insensitive(root: &Path, name: &str) -> Option<PathBuf> {
-    crate::format::find_ignoring_case(&normalize(&root.join(name))).map(|p| normalize(&p))
+    crate::format::find_ignoring_case(&normalize(&root.join(name_path(name))))
+        .map(|p| normalize(&p))
 }
 
 /// Removes `.` and `name/..` pairs without touching the file system, so messages show the

@@ -534,3 +534,86 @@ fn a_packages_draped_polygons_orthophotos_lines_and_strings_are_laid_out_from_an
     assert_eq!(code, 0, "{err}");
     assert!(elsewhere.join("ground.png").is_file());
 }
+
+// ------------------------------------------------------------ bytes that are not UTF-8
+
+/// A path of raw bytes (Linux file names are bytes).
+#[cfg(unix)]
+fn raw_path(dir: &Path, bytes: &[u8]) -> PathBuf {
+    use std::os::unix::ffi::OsStrExt;
+    dir.join(std::ffi::OsStr::from_bytes(bytes))
+}
+
+/// A package written on Windows in Windows-1252: a DSF text and an object whose names hold
+/// `é` as the single byte 0xE9, backslashes, and comments in the same code page. X-Plane
+/// reads the bytes: the names are kept byte for byte, the files found, the comments skipped,
+/// and a name that finds nothing is shown with `\xE9`.
+#[cfg(unix)]
+#[test]
+fn names_that_are_not_utf8_are_kept_byte_for_byte() {
+    let tmp = Tmp::new("cp1252");
+    let root = tmp.0.join("Caf\u{e9} Pkg");
+    let objects = root.join("objects");
+    std::fs::create_dir_all(&objects).unwrap();
+    let obj_text = b"A\n800\nOBJ\n# dessin\xe9 par Ren\xe9\nTEXTURE ..\\textures\\t\xe9.png\n\
+POINT_COUNTS 3 0 0 3\nVT 0 0 0 0 1 0 0 0\nVT 10 0 0 0 1 0 1 0\nVT 0 8 0 0 1 0 0 1\n\
+IDX 0\nIDX 1\nIDX 2\nTRIS 0 3\n";
+    std::fs::write(raw_path(&objects, b"caf\xe9.obj"), &obj_text).unwrap();
+    std::fs::create_dir_all(root.join("textures")).unwrap();
+    image::RgbaImage::from_pixel(4, 4, image::Rgba([200, 60, 60, 255]))
+        .save_with_format(
+            raw_path(&root.join("textures"), b"t\xe9.png"),
+            image::ImageFormat::Png,
+        )
+        .unwrap();
+    let dsf = root.join("Earth nav data/+50+000/+50+000.txt");
+    let mut text =
+        b"A\n800\nDSF2TEXT\n# r\xe9sum\xe9\nPROPERTY sim/west 0\nPROPERTY sim/south 50\n\
+PROPERTY sim/east 1\nPROPERTY sim/north 51\n"
+            .to_vec();
+    text.extend_from_slice(b"OBJECT_DEF objects\\caf\xe9.obj\nOBJECT_DEF objects/gon\xe9.obj\n");
+    text.extend_from_slice(b"OBJECT 0 0.5 50.5 0\nOBJECT 1 0.5005 50.5 0\n");
+    write(&dsf, &text);
+    let (code, out, err) = agview(
+        &tmp.0,
+        &[
+            "layout",
+            "Caf\u{e9} Pkg/Earth nav data/+50+000/+50+000.txt",
+            "--json",
+        ],
+    );
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let features = v["features"].as_array().unwrap();
+    assert_eq!(features.len(), 2, "{out}");
+    let found = features[0]["resolved"]
+        .as_str()
+        .unwrap_or_else(|| panic!("{out}"));
+    assert!(found.ends_with("objects/caf\\xE9.obj"), "{found}");
+    assert!(features[1]["resolved"].is_null(), "{out}");
+    let gone = err
+        .lines()
+        .find(|l| l.contains("gon"))
+        .unwrap_or_else(|| panic!("{err}"));
+    assert!(gone.contains("objects/gon\\xE9.obj"), "{gone}");
+    assert!(!err.contains("UTF-8"), "{err}");
+    // The object's texture, named with the same byte, is found: no warning about it.
+    let (code, _, err) = agview(
+        &tmp.0,
+        &[
+            "render",
+            "Caf\u{e9} Pkg/Earth nav data/+50+000/+50+000.txt",
+            "--out",
+            "shot.png",
+            "--size",
+            "64x64",
+        ],
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(!err.contains("t\\xE9.png"), "{err}");
+    assert_eq!(
+        err.lines().filter(|l| l.contains("gon\\xE9.obj")).count(),
+        1,
+        "{err}"
+    );
+}

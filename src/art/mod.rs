@@ -24,7 +24,7 @@
 //! found is still present, marked `missing`, so the renderer draws a placeholder (a
 //! warning-coloured box for a mesh, a checkerboard for a texture) and the warning is listed.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use crate::diag::Diagnostic;
 use crate::scene::{ArtRef, Scene};
@@ -99,7 +99,7 @@ pub fn load_art_set_with(scene: &Scene, opts: &ArtOptions) -> ArtSet {
     let mut warnings = Vec::new();
     // An unresolved reference was reported where it is named; it is drawn as a placeholder
     // and never opened relative to the working directory.
-    let resolved = |r: &ArtRef| r.resolved.as_deref().map(PathBuf::from);
+    let resolved = |r: &ArtRef| r.resolved.as_deref().map(crate::format::text::text_path);
     let lights = scene
         .lights_txt
         .as_deref()

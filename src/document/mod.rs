@@ -970,7 +970,7 @@ fn open_string(
             }
             crate::scene::ArtRef {
                 name: o.path.as_str().into(),
-                resolved: resolved.map(|p| p.display().to_string()),
+                resolved: resolved.map(|p| crate::format::text::path_text(&p)),
             }
         })
         .collect();
@@ -1047,7 +1047,7 @@ fn layout_feature(
         None => (rings, None),
     };
     let st: Option<&[Vec<[f32; 2]>]> = curved_st.as_deref().or(f.st.as_deref());
-    let resolved = res.resolved.as_ref().map(|p| p.display().to_string());
+    let resolved = res.resolved.as_deref().map(crate::format::text::path_text);
     let laid = match (&*res.opened, f.kind) {
         (Opened::Broken, _) => {
             out.diags.push(f.diag(
@@ -1225,7 +1225,7 @@ fn centroid(rings: &[Vec<[f32; 2]>]) -> [f32; 2] {
 /// The feature's entry in `Scene::features`; marks what it placed with its index.
 fn describe(f: &DocFeature, res: &Resolution, scene: Option<&mut Scene>, i: u32) -> FeatureInfo {
     let mut info = FeatureInfo {
-        resolved: res.resolved.as_ref().map(|p| p.display().to_string()),
+        resolved: res.resolved.as_deref().map(crate::format::text::path_text),
         package: res.package.clone(),
         ..FeatureInfo::new(f.source.clone(), f.asset.clone(), f.kind, f.param)
     };

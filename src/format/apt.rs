@@ -127,7 +127,8 @@ pub fn parse(
     src: &[u8],
     warnings: &mut Vec<Diagnostic>,
 ) -> Result<AptFile, Diagnostic> {
-    let mut tf = TextFile::new(path, src);
+    let src = crate::format::text::readable(src);
+    let mut tf = TextFile::new(path, &src);
     let first = match tf.next() {
         Some(l) => l?,
         None => {

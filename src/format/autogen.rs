@@ -571,7 +571,8 @@ pub fn parse(
     src: &[u8],
     warnings: &mut Vec<Diagnostic>,
 ) -> Result<Autogen, Diagnostic> {
-    let mut tf = TextFile::new(path, src);
+    let src = crate::format::text::readable(src);
+    let mut tf = TextFile::new(path, &src);
     let header = read_header(
         &mut tf,
         &[

@@ -264,7 +264,8 @@ pub fn parse(
     src: &[u8],
     warnings: &mut Vec<Diagnostic>,
 ) -> Result<DsfText, Diagnostic> {
-    let mut tf = TextFile::new(path, src);
+    let src = crate::format::text::readable(src);
+    let mut tf = TextFile::new(path, &src);
     read_header(&mut tf, &[(&[800], "DSF2TEXT")])?;
     let mut dsf = DsfText::default();
     let mut open: Option<OpenPolygon> = None;

@@ -280,7 +280,8 @@ pub fn parse(
     src: &[u8],
     warnings: &mut Vec<Diagnostic>,
 ) -> Result<Facade, Diagnostic> {
-    let mut tf = TextFile::new(path, src);
+    let src = crate::format::text::readable(src);
+    let mut tf = TextFile::new(path, &src);
     let header = read_header(&mut tf, &[(&[800, 1000], "FACADE")])?;
     let mut p = FacParser {
         fac: Facade {

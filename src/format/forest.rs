@@ -148,7 +148,8 @@ pub fn parse(
     src: &[u8],
     warnings: &mut Vec<Diagnostic>,
 ) -> Result<Forest, Diagnostic> {
-    let mut tf = TextFile::new(path, src);
+    let src = crate::format::text::readable(src);
+    let mut tf = TextFile::new(path, &src);
     let header = read_header(&mut tf, &[(&[800, 900, 1000, 1200], "FOREST")])?;
     let mut f = Forest {
         version: header.version,

@@ -158,7 +158,8 @@ pub fn parse(
     src: &[u8],
     warnings: &mut Vec<Diagnostic>,
 ) -> Result<Library, Diagnostic> {
-    let mut tf = TextFile::new(path, src);
+    let src = crate::format::text::readable(src);
+    let mut tf = TextFile::new(path, &src);
     let header = read_header(&mut tf, &[(&[800, 1200], "LIBRARY")])?;
     let mut lib = Library {
         version: header.version,

@@ -63,7 +63,8 @@ const KNOWN_SILENT: &[&str] = &["DECAL_LIB", "PREVIEW_RGB", "MIRROR", "SURFACE"]
 
 /// Reads a `.lin` file.
 pub fn parse(path: &Path, src: &[u8], warnings: &mut Vec<Diagnostic>) -> Result<Lin, Diagnostic> {
-    let mut tf = TextFile::new(path, src);
+    let src = crate::format::text::readable(src);
+    let mut tf = TextFile::new(path, &src);
     let header = read_header(&mut tf, &[(&[850], "LINE_PAINT")])?;
     let mut lin = Lin {
         version: header.version,

@@ -71,7 +71,7 @@ pub fn join_name(dir: &Path, name: &str) -> PathBuf {
                 Some(Component::RootDir | Component::Prefix(_)) => {}
                 _ => out.push(".."),
             },
-            p => out.push(p),
+            p => out.push(crate::format::text::name_path(p)),
         }
     }
     out
@@ -278,7 +278,8 @@ const KNOWN_PREFIXES: &[&str] = &["ANIM_", "ATTR_", "LIGHT_", "GLOBAL_", "DECAL"
 /// True when `src` starts with an X-Plane header line (`A` or `I` alone on the first line
 /// that is not blank or a comment). Wavefront files never do.
 pub fn is_obj8(src: &[u8]) -> bool {
-    let mut tf = TextFile::new(Path::new(""), src);
+    let src = crate::format::text::readable(src);
+    let mut tf = TextFile::new(Path::new(""), &src);
     match tf.next() {
         Some(Ok(mut line)) => {
             (line.keyword == "A" || line.keyword == "I") && line.next_token().is_none()
@@ -289,7 +290,8 @@ pub fn is_obj8(src: &[u8]) -> bool {
 
 /// Reads an OBJ8 object. `path` names the file in diagnostics and anchors texture paths.
 pub fn parse(path: &Path, src: &[u8], warnings: &mut Vec<Diagnostic>) -> Result<Obj8, Diagnostic> {
-    let mut tf = TextFile::new(path, src);
+    let src = crate::format::text::readable(src);
+    let mut tf = TextFile::new(path, &src);
     let header = read_header(&mut tf, &[(&[800], "OBJ")])?;
     let mut p = Obj8Parser {
         obj: Obj8 {
@@ -961,7 +963,8 @@ fn read_mtl(bytes: &[u8]) -> tobj::MTLLoadResult {
 /// Checks what `tobj` would accept silently or stumble on: non-finite numbers and face
 /// indices that are 0 or point outside the lists read so far.
 fn check_wavefront(path: &Path, src: &[u8]) -> Result<(), Diagnostic> {
-    let mut tf = TextFile::new(path, src);
+    let src = crate::format::text::readable(src);
+    let mut tf = TextFile::new(path, &src);
     let mut counts = [0i64; 3]; // v, vt, vn
     while let Some(line) = tf.next() {
         let mut line = line?;

@@ -41,7 +41,8 @@ pub fn parse(
     src: &[u8],
     warnings: &mut Vec<Diagnostic>,
 ) -> Result<ObjString, Diagnostic> {
-    let mut tf = TextFile::new(path, src);
+    let src = crate::format::text::readable(src);
+    let mut tf = TextFile::new(path, &src);
     let header = read_header(&mut tf, &[(&[850], "OBJECT_STRING")])?;
     let mut s = ObjString {
         version: header.version,

@@ -61,7 +61,8 @@ impl Pol {
 
 /// Reads a `.pol` file.
 pub fn parse(path: &Path, src: &[u8], warnings: &mut Vec<Diagnostic>) -> Result<Pol, Diagnostic> {
-    let mut tf = TextFile::new(path, src);
+    let src = crate::format::text::readable(src);
+    let mut tf = TextFile::new(path, &src);
     let header = read_header(&mut tf, &[(&[850], "DRAPED_POLYGON")])?;
     let mut pol = Pol {
         version: header.version,

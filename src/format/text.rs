@@ -1,15 +1,125 @@
 //! The line and token reader shared by every X-Plane text format (autogen, OBJ8, FOR, FAC,
 //! library.txt, DSF text).
 //!
-//! Files are read as bytes; each line is checked for UTF-8 on its own so that a bad byte is
-//! reported at its line and column, except inside a comment, which is skipped whatever it
-//! holds. A `#` at the start of a token starts a comment that runs
+//! Files are read as bytes, as X-Plane reads them. [`readable`] carries every byte that is
+//! not part of valid UTF-8 (a Windows-1252 `é` in a path or a name) into the text as a
+//! private-use character of its own, so that names keep their bytes: [`name_path`] turns such a
+//! name back into the path of exactly those bytes, and [`escaped`] shows them as `\xNN`.
+//! Comments are skipped whatever they hold. A `#` at the start of a token starts a comment that runs
 //! to the end of the line. Tokens are separated by ASCII whitespace. Numbers must be finite:
 //! `nan` and `inf` are rejected with the column of the offending token.
 
-use std::path::Path;
+use std::borrow::Cow;
+use std::path::{Path, PathBuf};
 
 use crate::diag::Diagnostic;
+
+/// Where the private-use characters that stand for raw bytes start: byte `b` (0x80–0xFF) is
+/// `RAW_BYTE_BASE + b`, in supplementary private-use area B, which no X-Plane text uses.
+const RAW_BYTE_BASE: u32 = 0x10_FF00;
+
+/// The bytes of an X-Plane text file as valid UTF-8: borrowed when they already are; else a
+/// copy in which each byte outside a valid UTF-8 sequence stands as the private-use character
+/// of that byte (one character, so columns still count one a byte there).
+pub fn readable(src: &[u8]) -> Cow<'_, [u8]> {
+    if std::str::from_utf8(src).is_ok() {
+        return Cow::Borrowed(src);
+    }
+    let mut out = Vec::with_capacity(src.len() + 16);
+    for chunk in src.utf8_chunks() {
+        out.extend_from_slice(chunk.valid().as_bytes());
+        for &b in chunk.invalid() {
+            let c = char::from_u32(RAW_BYTE_BASE + u32::from(b)).unwrap_or('\u{FFFD}');
+            let mut buf = [0u8; 4];
+            out.extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// The raw byte a character of [`readable`]'s text stands for, if it stands for one.
+fn raw_byte(c: char) -> Option<u8> {
+    u32::from(c)
+        .checked_sub(RAW_BYTE_BASE)
+        .and_then(|b| u8::try_from(b).ok())
+        .filter(|&b| b >= 0x80)
+}
+
+/// A name read by [`TextFile`] as a path, byte for byte: backslashes read as `/` (X-Plane
+/// takes either), and each raw byte is itself again.
+pub fn name_path(name: &str) -> PathBuf {
+    text_path(&name.replace('\\', "/"))
+}
+
+/// The path whose bytes `text` holds, raw bytes included ([`path_text`] undone).
+pub fn text_path(text: &str) -> PathBuf {
+    if !text.chars().any(|c| raw_byte(c).is_some()) {
+        return PathBuf::from(text);
+    }
+    let mut bytes = Vec::with_capacity(text.len());
+    for c in text.chars() {
+        match raw_byte(c) {
+            Some(b) => bytes.push(b),
+            None => bytes.extend_from_slice(c.encode_utf8(&mut [0u8; 4]).as_bytes()),
+        }
+    }
+    path_of_bytes(bytes)
+}
+
+/// A path as text that keeps every byte: those that are not UTF-8 as [`readable`]'s
+/// private-use characters ([`text_path`] gives the path back; [`shown_path`] shows it).
+pub fn path_text(path: &Path) -> String {
+    let os = path.as_os_str();
+    if let Some(s) = os.to_str() {
+        return s.to_string();
+    }
+    String::from_utf8(readable(os.as_encoded_bytes()).into_owned())
+        .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+}
+
+#[cfg(unix)]
+fn path_of_bytes(bytes: Vec<u8>) -> PathBuf {
+    use std::os::unix::ffi::OsStringExt;
+    PathBuf::from(std::ffi::OsString::from_vec(bytes))
+}
+
+#[cfg(not(unix))]
+fn path_of_bytes(bytes: Vec<u8>) -> PathBuf {
+    // Windows paths are UTF-16: a byte outside UTF-8 has no path of its own there; read it
+    // as Windows-1252's Latin-1 half, as the author's editor most likely meant it.
+    PathBuf::from(bytes.iter().map(|&b| char::from(b)).collect::<String>())
+}
+
+/// Text as it is shown to the user: each raw byte as `\xNN`.
+pub fn escaped(text: &str) -> Cow<'_, str> {
+    if !text.chars().any(|c| raw_byte(c).is_some()) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        match raw_byte(c) {
+            Some(b) => out.push_str(&format!("\\x{b:02X}")),
+            None => out.push(c),
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// A path as it is shown to the user: bytes that are not UTF-8 as `\\xNN`.
+pub fn shown_path(path: &Path) -> String {
+    escaped(&path_text(path)).into_owned()
+}
+
+/// Serializes text holding raw bytes as it is shown ([`escaped`]), for the JSON dumps.
+pub fn serialize_escaped<S: serde::Serializer>(
+    text: &Option<String>,
+    s: S,
+) -> Result<S::Ok, S::Error> {
+    match text {
+        Some(t) => s.serialize_some(escaped(t).as_ref()),
+        None => s.serialize_none(),
+    }
+}
 
 /// Reads a text file line by line, skipping blank and comment-only lines.
 pub struct TextFile<'a> {
@@ -267,9 +377,13 @@ impl<'a> Line<'a> {
         t.ok_or_else(|| self.missing(what))
     }
 
-    /// Everything after the current position, trimmed (for paths that may contain spaces).
+    /// Everything after the current position up to a comment, trimmed (for paths that may
+    /// contain spaces).
     pub fn rest(&mut self, what: &str) -> Result<&'a str, Diagnostic> {
-        let r = self.text[self.pos..].trim();
+        let end = comment_start(self.text.as_bytes())
+            .filter(|&c| c >= self.pos)
+            .unwrap_or(self.text.len());
+        let r = self.text[self.pos..end].trim();
         if r.is_empty() || r.starts_with('#') {
             return Err(self.missing(what));
         }
@@ -677,6 +791,32 @@ mod tests {
                 .starts_with("f.obj:3:6: error: invalid UTF-8 byte 0xFF"),
             "{e}"
         );
+    }
+
+    #[test]
+    fn bytes_that_are_not_utf8_are_kept_in_names() {
+        let p = Path::new("f.agp");
+        let raw = b"A\nOBJECT objects\\caf\xe9.obj # r\xe9sum\xe9\nTILE \xff 1\n";
+        let src = readable(raw);
+        let mut tf = TextFile::new(p, &src);
+        tf.next().unwrap().unwrap();
+        let mut l = tf.next().unwrap().unwrap();
+        let (name, _) = l.next_token().unwrap();
+        assert!(l.at_end(), "the comment is skipped");
+        assert_eq!(escaped(name), "objects\\caf\\xE9.obj");
+        let path = name_path(name);
+        assert_eq!(path.as_os_str().as_encoded_bytes(), b"objects/caf\xe9.obj");
+        assert_eq!(shown_path(&path), "objects/caf\\xE9.obj");
+        assert_eq!(text_path(&path_text(&path)), path);
+        // A stray byte in a number is a bad number at its own column, not a refused file.
+        let mut l = tf.next().unwrap().unwrap();
+        let e = l.f32("left").unwrap_err().to_string();
+        assert_eq!(
+            e,
+            "f.agp:3:6: error: TILE: <left> must be a number, found `\\xFF`"
+        );
+        // Valid UTF-8 is borrowed untouched.
+        assert!(matches!(readable("caf\u{e9}".as_bytes()), Cow::Borrowed(_)));
     }
 
     #[test]

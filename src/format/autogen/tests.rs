@@ -284,12 +284,19 @@ fn truncated_files() {
 }
 
 #[test]
-fn non_utf8_is_an_error_at_its_column() {
-    let src = b"A\n1000\nAG_POINT\nTEXTURE \xc3\x28.png\n";
-    let e = parse(Path::new("t.ag"), src, &mut Vec::new()).unwrap_err();
+fn names_that_are_not_utf8_keep_their_bytes() {
+    let src = b"A\n1000\nAG_POINT\nTEXTURE \xc3\x28.png # \xe9\nTEXTURE_SCALE 10 10\n\
+TEXTURE_WIDTH 10\nTILE 0 0 1 1\n";
+    let mut w = Vec::new();
+    let ag = parse(Path::new("t.ag"), src, &mut w).unwrap();
+    assert!(w.is_empty(), "{w:?}");
+    let name = &ag.texture.unwrap().path;
+    assert_eq!(crate::format::text::escaped(name), "\\xC3(.png");
     assert_eq!(
-        e.to_string(),
-        "t.ag:4:9: error: invalid UTF-8 byte 0xC3; X-Plane text files must be ASCII or UTF-8"
+        crate::format::text::name_path(name)
+            .as_os_str()
+            .as_encoded_bytes(),
+        b"\xc3\x28.png"
     );
 }
 

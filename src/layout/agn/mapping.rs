@@ -13,7 +13,8 @@ pub fn parse_mapping(
 ) -> Result<HashMap<String, String>, Diagnostic> {
     let mut map = HashMap::new();
     let mut first_line: HashMap<String, u32> = HashMap::new();
-    let mut text = TextFile::new(path, src);
+    let src = crate::format::text::readable(src);
+    let mut text = TextFile::new(path, &src);
     while let Some(line) = text.next() {
         let mut line = line?;
         let guid = Guid::parse(line.keyword).map_err(|e| line.error_kw(e))?;

@@ -1043,7 +1043,10 @@ fn mapping_file_errors_point_at_line_and_column() {
     let e = err("ok\n\u{0}\u{ff}");
     assert!(e.starts_with("map.txt:1:1: error: "), "{e}");
     let bad_utf8 = parse_mapping(Path::new("m"), b"\xff\xfe x", &mut Vec::new()).unwrap_err();
-    assert!(bad_utf8.to_string().contains("invalid UTF-8"), "{bad_utf8}");
+    assert!(
+        bad_utf8.to_string().contains("'\\xFF\\xFE' is not a GUID"),
+        "{bad_utf8}"
+    );
 }
 
 #[test]
