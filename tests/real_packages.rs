@@ -558,7 +558,7 @@ fn names_that_are_not_utf8_are_kept_byte_for_byte() {
     let obj_text = b"A\n800\nOBJ\n# dessin\xe9 par Ren\xe9\nTEXTURE ..\\textures\\t\xe9.png\n\
 POINT_COUNTS 3 0 0 3\nVT 0 0 0 0 1 0 0 0\nVT 10 0 0 0 1 0 1 0\nVT 0 8 0 0 1 0 0 1\n\
 IDX 0\nIDX 1\nIDX 2\nTRIS 0 3\n";
-    std::fs::write(raw_path(&objects, b"caf\xe9.obj"), &obj_text).unwrap();
+    std::fs::write(raw_path(&objects, b"caf\xe9.obj"), obj_text).unwrap();
     std::fs::create_dir_all(root.join("textures")).unwrap();
     image::RgbaImage::from_pixel(4, 4, image::Rgba([200, 60, 60, 255]))
         .save_with_format(
