@@ -56,32 +56,25 @@ pub fn mip_chain(rgba: Vec<u8>, width: u32, height: u32) -> Vec<Vec<u8>> {
         let prev = &out[out.len() - 1];
         let (nw, nh) = ((w / 2).max(1), (h / 2).max(1));
         let mut next = vec![0u8; nw * nh * 4];
-        for y in 0..nh {
-            let y0 = (2 * y).min(h - 1);
-            let y1 = (2 * y + 1).min(h - 1);
-            for x in 0..nw {
-                let x0 = (2 * x).min(w - 1);
-                let x1 = (2 * x + 1).min(w - 1);
-                let px = [(x0, y0), (x1, y0), (x0, y1), (x1, y1)];
-                let o = (y * nw + x) * 4;
-                for c in 0..4 {
-                    let sum: u32 = px
-                        .iter()
-                        .map(|&(px, py)| {
-                            let v = prev.get((py * w + px) * 4 + c).copied().unwrap_or(0);
-                            if c == 3 {
-                                v as u32
-                            } else {
-                                to_lin[v as usize] as u32
-                            }
-                        })
-                        .sum();
-                    next[o + c] = if c == 3 {
-                        ((sum + 2) / 4) as u8
-                    } else {
-                        to_srgb[((sum + 2) / 4).min(65535) as usize]
-                    };
+        // Row slices and a plain loop: no bounds check per texel (this runs over every
+        // texel of every texture a render loads).
+        for (y, dst) in next.chunks_exact_mut(nw * 4).enumerate() {
+            let row = |r: usize| &prev[r.min(h - 1) * w * 4..][..w * 4];
+            let (r0, r1) = (row(2 * y), row(2 * y + 1));
+            for (x, d) in dst.chunks_exact_mut(4).enumerate() {
+                let (a, b) = (2 * x * 4, (2 * x + 1).min(w - 1) * 4);
+                for c in 0..3 {
+                    let sum = u32::from(to_lin[usize::from(r0[a + c])])
+                        + u32::from(to_lin[usize::from(r0[b + c])])
+                        + u32::from(to_lin[usize::from(r1[a + c])])
+                        + u32::from(to_lin[usize::from(r1[b + c])]);
+                    d[c] = to_srgb[((sum + 2) / 4).min(65535) as usize];
                 }
+                let alpha = u32::from(r0[a + 3])
+                    + u32::from(r0[b + 3])
+                    + u32::from(r1[a + 3])
+                    + u32::from(r1[b + 3]);
+                d[3] = ((alpha + 2) / 4) as u8;
             }
         }
         out.push(next);
