@@ -61,7 +61,12 @@ fn png(path: &Path, side: u32, seed: u32) {
     std::fs::create_dir_all(path.parent().expect("a parent")).expect("a folder");
     let img = image::RgbaImage::from_fn(side, side, |x, y| {
         let v = (x ^ y).wrapping_mul(seed + 3);
-        image::Rgba([(v & 0xff) as u8, (x / 16 % 256) as u8, (y / 16 % 256) as u8, 255])
+        image::Rgba([
+            (v & 0xff) as u8,
+            (x / 16 % 256) as u8,
+            (y / 16 % 256) as u8,
+            255,
+        ])
     });
     img.save(path).expect("a PNG");
 }
@@ -122,7 +127,14 @@ fn large_textures(dir: &Path) -> PathBuf {
         defs.push(format!("objects/o{i}.obj"));
     }
     let objects: Vec<_> = (0..30)
-        .map(|i| (i, (i % 6) as f64 * 40.0, (i / 6) as f64 * 40.0, i as f64 * 12.0))
+        .map(|i| {
+            (
+                i,
+                (i % 6) as f64 * 40.0,
+                (i / 6) as f64 * 40.0,
+                i as f64 * 12.0,
+            )
+        })
         .collect();
     let dsf = root.join("Earth nav data/+50+000/+50+000.txt");
     write(&dsf, dsf_text(&defs, &objects));
@@ -156,7 +168,12 @@ fn airport(dir: &Path) -> PathBuf {
     let objects: Vec<_> = (0..2000)
         .map(|i| {
             let (x, y) = ((i % 50) as f64, (i / 50) as f64);
-            (i % 120, x * 32.0 - 800.0, y * 25.0 - 500.0, (i * 37 % 360) as f64)
+            (
+                i % 120,
+                x * 32.0 - 800.0,
+                y * 25.0 - 500.0,
+                (i * 37 % 360) as f64,
+            )
         })
         .collect();
     let dsf = root.join("Earth nav data/+50+000/+50+000.txt");
@@ -187,7 +204,10 @@ fn render(dsf: &Path, out: &Path) -> (f64, Option<f64>) {
     assert!(o.status.success(), "render failed: {err}");
     let peak = err
         .lines()
-        .find_map(|l| l.trim().strip_prefix("Maximum resident set size (kbytes): "))
+        .find_map(|l| {
+            l.trim()
+                .strip_prefix("Maximum resident set size (kbytes): ")
+        })
         .and_then(|k| k.trim().parse::<f64>().ok())
         .map(|kb| kb / 1024.0);
     (secs, peak)
@@ -198,7 +218,12 @@ fn main() {
     let _ = std::fs::remove_dir_all(&dir);
     let t = Instant::now();
     let packages = [
-        ("large textures (30 objects, 23 PNG of 4096²)", large_textures(&dir), 1500.0, None),
+        (
+            "large textures (30 objects, 23 PNG of 4096²)",
+            large_textures(&dir),
+            1500.0,
+            None,
+        ),
         (
             "airport (2,000 objects, 120 textures, 20 of 2048², PNG and DDS)",
             airport(&dir),

@@ -444,6 +444,9 @@ fn render_command(
     let screened_on = doc.terrain.take();
     let scene = &doc.loaded.scene;
     print_diags(&art.warnings, false);
+    for n in &art.notes {
+        eprintln!("note: {n}");
+    }
     // A document screened by SLOPE_LIMIT is drawn on the terrain it was screened on.
     let terrain = match screened_on {
         Some(t) => t,

@@ -617,3 +617,29 @@ PROPERTY sim/east 1\nPROPERTY sim/north 51\n"
         "{err}"
     );
 }
+
+/// `--texture-budget`: textures over the budget are drawn at a lower resolution, the
+/// largest first, and the command says so.
+#[test]
+fn a_texture_budget_lowers_the_largest_textures_and_says_so() {
+    let tmp = Tmp::new("budget");
+    let (root, dsf) = airport(&tmp.0, false);
+    image::RgbaImage::from_pixel(1024, 1024, image::Rgba([90, 90, 90, 255]))
+        .save(root.join("textures/hangar.png"))
+        .unwrap();
+    let dsf = dsf.display().to_string();
+    let render = |extra: &[&str]| {
+        let mut args = vec!["render", &dsf, "--out", "shot.png", "--size", "64x64"];
+        args.extend_from_slice(extra);
+        agview(&tmp.0, &args)
+    };
+    let (code, _, err) = render(&["--texture-budget", "1"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("note: texture budget 1 MB: 1 texture(s) drawn at a lower resolution"),
+        "{err}"
+    );
+    let (code, _, err) = render(&[]);
+    assert_eq!(code, 0, "{err}");
+    assert!(!err.contains("texture budget"), "{err}");
+}

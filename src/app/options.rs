@@ -42,6 +42,11 @@ pub enum CameraSpec {
 /// The default texture cap of headless renders (`--max-texture-size`).
 pub const HEADLESS_MAX_TEXTURE: u32 = 2048;
 
+/// The window's texture memory budget in MB unless `--texture-budget` is given.
+pub const WINDOW_TEXTURE_BUDGET_MB: u64 = 1024;
+
+const MB: u64 = 1024 * 1024;
+
 /// `--frame`: what `orbit` and `top` frame.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum FrameSpec {
@@ -204,6 +209,11 @@ pub struct RenderArgs {
     /// the window keeps the adapter's limit unless given.
     #[arg(long, value_name = "PX", value_parser = clap::value_parser!(u32).range(1..))]
     pub max_texture_size: Option<u32>,
+    /// Texture memory budget in MB: when the textures would take more, the largest lose
+    /// their top mip levels first until they fit. The window defaults to 1024; `render` and
+    /// `sweep` keep none unless given (they cap sizes with --max-texture-size).
+    #[arg(long, value_name = "MB", value_parser = clap::value_parser!(u64).range(1..))]
+    pub texture_budget: Option<u64>,
 }
 
 impl Default for RenderArgs {
@@ -221,6 +231,7 @@ impl Default for RenderArgs {
             shadows: true,
             frame: None,
             max_texture_size: None,
+            texture_budget: None,
         }
     }
 }
@@ -282,13 +293,16 @@ impl RenderArgs {
     pub fn headless_art(&self) -> crate::art::ArtOptions {
         crate::art::ArtOptions {
             max_texture_side: Some(self.max_texture_size.unwrap_or(HEADLESS_MAX_TEXTURE)),
+            texture_budget: self.texture_budget.map(|mb| mb * MB),
         }
     }
 
-    /// How the window loads art: textures capped only when `--max-texture-size` is given.
+    /// How the window loads art: textures capped only when `--max-texture-size` is given,
+    /// under a texture memory budget (`--texture-budget`, 1024 MB by default).
     pub fn window_art(&self) -> crate::art::ArtOptions {
         crate::art::ArtOptions {
             max_texture_side: self.max_texture_size,
+            texture_budget: Some(self.texture_budget.unwrap_or(WINDOW_TEXTURE_BUDGET_MB) * MB),
         }
     }
 

@@ -524,6 +524,7 @@ impl App {
         let mut messages = view.loaded.warning_lines();
         messages.extend(art_warnings.iter().map(|d| d.to_string()));
         messages.extend(gpu.warnings().iter().cloned());
+        messages.extend(art.notes.iter().map(|n| format!("note: {n}")));
         if trigger == Trigger::Startup {
             for m in &messages {
                 eprintln!("{m}");

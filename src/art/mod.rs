@@ -77,6 +77,9 @@ pub struct ArtSet {
     pub images: Vec<ImageData>,
     /// What could not be found or read (missing files are warnings).
     pub warnings: Vec<Diagnostic>,
+    /// What the loading chose that the user should know (textures lowered to fit the
+    /// texture budget), one line each.
+    pub notes: Vec<String>,
 }
 
 /// Loads everything `scene` names. Each [`ArtRef`] is loaded from its `resolved` path, or
@@ -91,11 +94,16 @@ pub struct ArtOptions {
     /// Textures keep no mip level with a side over this ([`image::cap_side`]); `None`:
     /// every level of the file (the adapter's limit applies when uploading).
     pub max_texture_side: Option<u32>,
+    /// Textures keep at most this many bytes of pixels in all: the largest lose their top
+    /// levels first ([`image::ImagePool::with_budget`]); `None`: no budget.
+    pub texture_budget: Option<u64>,
 }
+
+const MB: u64 = 1024 * 1024;
 
 /// [`load_art_set`] with `opts`.
 pub fn load_art_set_with(scene: &Scene, opts: &ArtOptions) -> ArtSet {
-    let mut pool = ImagePool::capped(opts.max_texture_side);
+    let mut pool = ImagePool::with_budget(opts.max_texture_side, opts.texture_budget);
     let mut warnings = Vec::new();
     // An unresolved reference was reported where it is named; it is drawn as a placeholder
     // and never opened relative to the working directory.
@@ -168,7 +176,17 @@ pub fn load_art_set_with(scene: &Scene, opts: &ArtOptions) -> ArtSet {
         .and_then(|t| t.lit.as_ref())
         .map(|p| pool.load(Path::new(p), &mut warnings))
         .filter(|&i| pool.images().get(i).is_some_and(|img| !img.missing));
+    let mut notes = Vec::new();
+    if let (Some(budget), n @ 1..) = (opts.texture_budget, pool.trimmed()) {
+        notes.push(format!(
+            "texture budget {} MB: {n} texture(s) drawn at a lower resolution, the largest \
+             first ({:.0} MB kept; raise it with --texture-budget MB)",
+            budget / MB,
+            pool.held_bytes() as f64 / MB as f64
+        ));
+    }
     ArtSet {
+        notes,
         tile_lit,
         meshes,
         facades,

@@ -68,6 +68,14 @@ pub struct ImageData {
 }
 
 impl ImageData {
+    /// Bytes of pixels, every level.
+    pub fn bytes(&self) -> u64 {
+        let levels = match &self.pixels {
+            ImagePixels::Rgba8(l) | ImagePixels::Bc(_, l) => l,
+        };
+        levels.iter().map(|l| l.len() as u64).sum()
+    }
+
     /// One black pixel: a night texture that lights nothing.
     pub fn black() -> Self {
         ImageData {
@@ -110,6 +118,12 @@ pub struct ImagePool {
     by_path: HashMap<PathBuf, usize>,
     /// The largest side kept ([`cap_side`]); `None`: every level of the file.
     max_side: Option<u32>,
+    /// The most bytes of pixels the pool keeps ([`ImagePool::with_budget`]).
+    budget: Option<u64>,
+    /// Bytes of pixels kept now.
+    held: u64,
+    /// The images that lost top levels to the budget.
+    trimmed: std::collections::BTreeSet<usize>,
 }
 
 impl ImagePool {
@@ -125,6 +139,18 @@ impl ImagePool {
         }
     }
 
+    /// A pool that also keeps at most `budget` bytes of pixels: whenever an image takes
+    /// it over, the largest image kept loses its top mip level, then the largest again, until
+    /// the pool fits (or every image is down to one texel). The largest images lose
+    /// resolution first, and the pool never holds more than the budget and one image.
+    pub fn with_budget(max_side: Option<u32>, budget: Option<u64>) -> Self {
+        ImagePool {
+            max_side,
+            budget,
+            ..Self::default()
+        }
+    }
+
     /// The index of the image at `path`, loading it (or a checkerboard) the first time.
     /// Images are decoded one at a time, and a capped pool drops the levels it does not
     /// keep before the next is decoded.
@@ -134,12 +160,47 @@ impl ImagePool {
         }
         let i = self.images.len();
         let img = load_image(path, warnings);
-        self.images.push(match self.max_side {
+        let img = match self.max_side {
             Some(m) => cap_side(img, m),
             None => img,
-        });
+        };
+        self.held += img.bytes();
+        self.images.push(img);
         self.by_path.insert(path.to_path_buf(), i);
+        self.fit_budget();
         i
+    }
+
+    /// Drops top levels of the largest images until the pool fits its budget.
+    fn fit_budget(&mut self) {
+        let Some(budget) = self.budget else { return };
+        while self.held > budget {
+            let largest = self
+                .images
+                .iter()
+                .enumerate()
+                .filter(|(_, img)| img.width.max(img.height) > 1)
+                .max_by_key(|(_, img)| img.bytes())
+                .map(|(i, _)| i);
+            let Some(i) = largest else { break };
+            let img = std::mem::replace(&mut self.images[i], ImageData::black());
+            let before = img.bytes();
+            let side = img.width.max(img.height) / 2;
+            let smaller = cap_side(img, side);
+            self.held = self.held - before + smaller.bytes();
+            self.images[i] = smaller;
+            self.trimmed.insert(i);
+        }
+    }
+
+    /// How many images lost levels to the budget.
+    pub fn trimmed(&self) -> usize {
+        self.trimmed.len()
+    }
+
+    /// Bytes of pixels kept.
+    pub fn held_bytes(&self) -> u64 {
+        self.held
     }
 
     /// The index of an image agview makes itself (built-in art), named `name`; made by
@@ -150,7 +211,9 @@ impl ImagePool {
             return i;
         }
         let i = self.images.len();
-        self.images.push(make());
+        let img = make();
+        self.held += img.bytes();
+        self.images.push(img);
         self.by_path.insert(key, i);
         i
     }
@@ -541,6 +604,48 @@ mod tests {
                 let _ = decode_image(Path::new("x"), &bytes[..end], &mut w);
             }
         }
+    }
+
+    #[test]
+    fn a_budget_lowers_the_largest_textures_first() {
+        let d = super::super::testing::tmp("budget");
+        for (name, side) in [("big.png", 64), ("mid.png", 32), ("small.png", 16)] {
+            super::super::testing::write_png(&d.join(name), side, side, |x, y| {
+                [(x * 4) as u8, (y * 4) as u8, 90, 255]
+            });
+        }
+        let chain = |side: u64| {
+            (1..=side.ilog2() + 1)
+                .map(|k| (side >> (k - 1)).pow(2) * 4)
+                .sum::<u64>()
+        };
+        // Room for the 32² and 16² whole, and the 64² at 32².
+        let budget = 2 * chain(32) + chain(16);
+        let mut pool = ImagePool::with_budget(None, Some(budget));
+        let mut w = Vec::new();
+        let big = pool.load(&d.join("big.png"), &mut w);
+        let mid = pool.load(&d.join("mid.png"), &mut w);
+        let small = pool.load(&d.join("small.png"), &mut w);
+        assert!(w.is_empty(), "{w:?}");
+        let sides: Vec<u32> = [big, mid, small]
+            .iter()
+            .map(|&i| pool.images()[i].width)
+            .collect();
+        assert_eq!(
+            sides,
+            [32, 32, 16],
+            "the largest loses its top level, nothing else"
+        );
+        assert_eq!(pool.trimmed(), 1);
+        assert_eq!(pool.held_bytes(), budget);
+        assert_eq!(
+            pool.images().iter().map(ImageData::bytes).sum::<u64>(),
+            budget
+        );
+        // Without a budget nothing is lowered.
+        let mut pool = ImagePool::with_budget(None, None);
+        let big = pool.load(&d.join("big.png"), &mut w);
+        assert_eq!((pool.images()[big].width, pool.trimmed()), (64, 0));
     }
 
     #[test]
