@@ -164,6 +164,42 @@ pub enum FeatureKind {
 }
 
 impl FeatureKind {
+    /// Every kind, in the order lists show them.
+    pub const ALL: [FeatureKind; 13] = [
+        FeatureKind::Agp,
+        FeatureKind::Agb,
+        FeatureKind::Ags,
+        FeatureKind::Obj,
+        FeatureKind::Fac,
+        FeatureKind::For,
+        FeatureKind::Pol,
+        FeatureKind::Str,
+        FeatureKind::Lin,
+        FeatureKind::Runway,
+        FeatureKind::Helipad,
+        FeatureKind::Pavement,
+        FeatureKind::Marking,
+    ];
+
+    /// The kind's name as the JSON writes it (`agp`, `runway`, …).
+    pub fn name(self) -> &'static str {
+        match self {
+            FeatureKind::Agp => "agp",
+            FeatureKind::Agb => "agb",
+            FeatureKind::Ags => "ags",
+            FeatureKind::Obj => "obj",
+            FeatureKind::Fac => "fac",
+            FeatureKind::For => "for",
+            FeatureKind::Pol => "pol",
+            FeatureKind::Str => "str",
+            FeatureKind::Lin => "lin",
+            FeatureKind::Runway => "runway",
+            FeatureKind::Helipad => "helipad",
+            FeatureKind::Pavement => "pavement",
+            FeatureKind::Marking => "marking",
+        }
+    }
+
     /// The kind of an asset path by its extension, if agview draws it.
     pub fn of_path(path: &str) -> Option<FeatureKind> {
         let ext = path.rsplit_once('.')?.1.to_ascii_lowercase();

@@ -99,10 +99,18 @@ impl Xvfb {
         }
     }
 
-    /// `agview` with this display (and X11 rather than any Wayland the host has).
+    /// `agview` with this display (and X11 rather than any Wayland the host has), and a
+    /// config folder of this server's own (what the window remembers never reaches the
+    /// user's, nor another test's).
     fn agview(&self) -> Command {
         let mut c = agview();
+        let config = std::env::temp_dir().join(format!(
+            "agview-viewer-config-{}-{}",
+            std::process::id(),
+            self.display.trim_start_matches(':')
+        ));
         c.env("DISPLAY", &self.display)
+            .env("AGVIEW_CONFIG_DIR", config)
             .env_remove("WAYLAND_DISPLAY");
         c
     }
@@ -814,4 +822,169 @@ fn a_bad_sun_is_a_usage_error() {
         .output()
         .unwrap();
     assert_eq!(r.status.code(), Some(2));
+}
+
+// ------------------------------------------------------------ the viewer on documents
+
+/// Writes `text` to `path`, making its folders.
+fn put(path: &Path, text: &str) {
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, text).unwrap();
+}
+
+/// A package whose DSF text places `n` objects of 40 kinds, each named by a long path, in a
+/// grid: the panel and the feature table on a large document.
+fn long_names_package(dir: &Path, n: usize) -> PathBuf {
+    let root = dir.join("Long Names Package");
+    let mut text = String::from(
+        "A\n800\nDSF2TEXT\nPROPERTY sim/west 8\nPROPERTY sim/south 47\nPROPERTY sim/east 9\n\
+PROPERTY sim/north 48\n",
+    );
+    for k in 0..40 {
+        let name = format!(
+            "objects/airport_ground_equipment/baggage_and_catering_vehicles_with_a_very_long_descriptive_name_{k:02}.obj"
+        );
+        let obj = "A\n800\nOBJ\n\nPOINT_COUNTS 3 0 0 3\nVT 0 0 0 0 1 0 0 0\nVT 4 0 0 0 1 0 1 0\n\
+VT 0 3 0 0 1 0 0 1\nIDX 0\nIDX 1\nIDX 2\nTRIS 0 3\n";
+        put(&root.join(&name), obj);
+        text.push_str(&format!("OBJECT_DEF {name}\n"));
+    }
+    for i in 0..n {
+        let (x, y) = ((i % 100) as f64, (i / 100) as f64);
+        text.push_str(&format!(
+            "OBJECT {} {:.7} {:.7} {}\n",
+            i % 40,
+            8.5 + x * 0.0002,
+            47.5 + y * 0.00015,
+            i % 360
+        ));
+    }
+    let dsf = root.join("Earth nav data/+40+000/+47+008.txt");
+    put(&dsf, &text);
+    dsf
+}
+
+/// `side panel P of W px` from the viewer's closing line.
+fn panel_share(err: &str) -> f64 {
+    let line = err
+        .lines()
+        .find(|l| l.starts_with("panel: "))
+        .unwrap_or_else(|| panic!("no panel line: {err}"));
+    let tail = line
+        .split("side panel ")
+        .nth(1)
+        .unwrap_or_else(|| panic!("{line}"));
+    let mut words = tail.split_whitespace();
+    let p: f64 = words.next().unwrap().parse().unwrap();
+    let w: f64 = words.nth(1).unwrap().parse().unwrap();
+    p / w
+}
+
+#[test]
+fn a_document_of_5000_long_named_features_keeps_the_view_at_least_60_percent_wide() {
+    let x = Xvfb::start();
+    let dir = TempDir::new("long-names");
+    let dsf = long_names_package(&dir.0, 5000);
+    let shot = dir.0.join("panel.png");
+    let mut view = x.agview();
+    view.arg("view")
+        .arg(&dsf)
+        .args([
+            "--size",
+            "1280x720",
+            "--frames",
+            "4",
+            "--screenshot-panel",
+            "--screenshot",
+        ])
+        .arg(&shot);
+    let err = run_ok(view, "agview view of 5,000 features");
+    assert!(err.contains("5000 object(s)"), "{err}");
+    let share = panel_share(&err);
+    assert!(
+        (0.2..=0.401).contains(&share),
+        "the side panel takes {:.0}% of the window",
+        share * 100.0
+    );
+    // The UI time is measured and printed (a figure, not a target a test could time).
+    assert!(err.contains("UI mean "), "{err}");
+    assert_eq!(load(&shot).dimensions(), (1280, 720));
+}
+
+#[test]
+fn a_remembered_panel_width_is_used_and_kept_within_40_percent() {
+    let x = Xvfb::start();
+    let dir = TempDir::new("panel-width");
+    let config = dir.0.join("config");
+    let dsf = long_names_package(&dir.0, 50);
+    for (remembered, want) in [(400.0, 400.0 / 1280.0), (1000.0, 0.4)] {
+        put(
+            &config.join("viewer.json"),
+            &format!("{{\"panel_width\": {remembered}}}"),
+        );
+        let shot = dir.0.join("w.png");
+        let mut view = x.agview();
+        view.env("AGVIEW_CONFIG_DIR", &config)
+            .arg("view")
+            .arg(&dsf)
+            .args(["--size", "1280x720", "--frames", "2", "--screenshot"])
+            .arg(&shot);
+        let err = run_ok(view, "agview view with a remembered width");
+        let share = panel_share(&err);
+        assert!((share - want).abs() < 0.01, "{share} against {want}: {err}");
+    }
+}
+
+#[test]
+fn the_window_presents_frames_while_a_slow_document_loads() {
+    let x = Xvfb::start();
+    let dir = TempDir::new("slow");
+    let shot = dir.0.join("slow.png");
+    let mut view = x.agview();
+    view.arg("view")
+        .arg(sample("earth.wed.xml"))
+        .args([
+            "--size",
+            "320x240",
+            "--frames",
+            "2",
+            "--load-delay-ms",
+            "3000",
+        ])
+        .arg("--screenshot")
+        .arg(&shot);
+    let err = run_ok(view, "agview view of a slow document");
+    let line = err
+        .lines()
+        .find(|l| l.starts_with("panel: "))
+        .unwrap_or_else(|| panic!("{err}"));
+    let frames: u32 = line
+        .split("; ")
+        .find_map(|p| p.strip_suffix(" frame(s) presented while loading"))
+        .and_then(|n| n.trim().parse().ok())
+        .unwrap_or_else(|| panic!("{line}"));
+    assert!(frames >= 3, "{frames} frame(s) while loading: {err}");
+}
+
+#[test]
+fn selecting_a_feature_highlights_and_frames_it() {
+    let x = Xvfb::start();
+    let dir = TempDir::new("select");
+    let shot = dir.0.join("selected.png");
+    let mut view = x.agview();
+    // Feature 3 of the sample WED project is the kiosk (agview/objects/kiosk.obj).
+    view.arg("view")
+        .arg(sample("earth.wed.xml"))
+        .args(["--size", "640x480", "--frames", "3", "--select", "3"])
+        .args(["--screenshot-panel", "--screenshot"])
+        .arg(&shot);
+    let err = run_ok(view, "agview view --select 3");
+    assert!(err.contains("framed feature 3 (5 m × 5 m)"), "{err}");
+    // The outline's yellow is on screen.
+    let img = load(&shot);
+    let yellow = img
+        .pixels()
+        .filter(|p| p.0[0] > 230 && (200..=240).contains(&p.0[1]) && p.0[2] < 90)
+        .count();
+    assert!(yellow > 200, "{yellow} outline pixels");
 }

@@ -3,11 +3,13 @@
 
 pub mod bench_tile;
 pub mod camera_control;
+pub mod features;
 pub mod font;
 pub mod options;
 pub mod panel;
 pub mod progress;
 pub mod reload;
 pub mod screenshot;
+pub mod settings;
 pub mod sweep;
 pub mod viewer;

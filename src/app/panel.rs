@@ -9,6 +9,9 @@ use std::path::Path;
 use egui::{Color32, RichText};
 
 use crate::app::camera_control::Mode;
+use crate::app::features::{
+    cut_label, short_source, show_messages, FeatureIndex, FeatureTable, TableAction,
+};
 use crate::document::Document;
 use crate::render::{DrawStats, Overlays, SceneGpuStats};
 use crate::scene::SceneKind;
@@ -72,6 +75,8 @@ pub struct Controls {
     pub hour: f32,
     pub shadows: bool,
     pub show_panel: bool,
+    /// The feature table under the view (documents).
+    pub show_features: bool,
 }
 
 /// What the user asked for this frame.
@@ -82,7 +87,17 @@ pub enum Action {
     /// Terrain kind or height map changed: rebuild the terrain.
     Terrain,
     Reroll,
+    /// F: frame the selected feature, else what the view frames by default.
     Frame,
+    /// Frame the main cluster (the default) or everything.
+    FrameMain,
+    FrameAll,
+    /// Select a feature (a row, a warning); highlight it.
+    Select(usize),
+    /// Select a feature and frame it.
+    FrameFeature(usize),
+    /// Clear the selection.
+    Deselect,
     ToggleOrbitFly,
     ToggleTop,
     Screenshot,
@@ -111,6 +126,11 @@ pub struct Info<'a> {
     pub status: Option<&'a (String, bool)>,
     pub watched: usize,
     pub watch_error: Option<&'a str>,
+    /// The scene's feature index (made once per scene) and its generation.
+    pub index: Option<&'a FeatureIndex>,
+    pub generation: u64,
+    /// Milliseconds the panel took last frame (egui's layout and tessellation).
+    pub ui_ms: f32,
 }
 
 fn kind_name(k: SceneKind) -> &'static str {
@@ -124,28 +144,82 @@ fn kind_name(k: SceneKind) -> &'static str {
     }
 }
 
-/// Draws the panel and returns what the user asked for.
-pub fn show(ui: &mut egui::Ui, c: &mut Controls, info: &Info) -> Vec<Action> {
+/// The side panel's width: about 320 points or 22% of the window, whichever is larger.
+pub fn default_width(window: f32) -> f32 {
+    320.0f32.max(window * 0.22)
+}
+
+/// The widest the side panel may be: the 3D view keeps at least 60% of the window.
+pub fn max_width(window: f32) -> f32 {
+    (window * 0.4).max(120.0)
+}
+
+/// Draws the panel and, for a document, the feature table under the view, and returns
+/// what the user asked for. `width` is the side panel's width as remembered (`None`: the
+/// default); it is updated to the width drawn.
+pub fn show(
+    ui: &mut egui::Ui,
+    c: &mut Controls,
+    info: &Info,
+    table: &mut FeatureTable,
+    width: &mut Option<f32>,
+) -> Vec<Action> {
     let mut actions = Vec::new();
-    egui::Panel::left("agview-panel")
+    let window = ui.max_rect();
+    let max = max_width(window.width());
+    let start = width
+        .unwrap_or_else(|| default_width(window.width()))
+        .clamp(120.0_f32.min(max), max);
+    let r = egui::Panel::left("agview-panel")
         .resizable(true)
-        .default_size(330.0)
+        .default_size(start)
+        .size_range(120.0_f32.min(max)..=max)
         .show(ui, |ui| {
             egui::ScrollArea::vertical().show(ui, |ui| {
-                contents(ui, c, info, &mut actions);
+                contents(ui, c, info, table, &mut actions);
             });
         });
+    *width = Some(r.response.rect.width());
+    let features = info.view.map_or(&[][..], |v| &v.loaded.scene.features[..]);
+    if c.show_features && !features.is_empty() {
+        if let Some(index) = info.index {
+            egui::Panel::bottom("agview-features")
+                .resizable(true)
+                .default_size(window.height() * 0.3)
+                .size_range(80.0..=window.height() * 0.7)
+                .show(ui, |ui| {
+                    ui.horizontal(|ui| {
+                        ui.strong("Features");
+                        ui.weak("click: select · double-click or F: frame · click in the view: pick · L: hide");
+                    });
+                    match table.show(ui, info.generation, features, index) {
+                        Some(TableAction::Select(i)) => actions.push(Action::Select(i)),
+                        Some(TableAction::Frame(i)) => actions.push(Action::FrameFeature(i)),
+                        None => {}
+                    }
+                });
+        }
+    }
     actions
 }
 
-fn contents(ui: &mut egui::Ui, c: &mut Controls, info: &Info, actions: &mut Vec<Action>) {
+fn contents(
+    ui: &mut egui::Ui,
+    c: &mut Controls,
+    info: &Info,
+    table: &mut FeatureTable,
+    actions: &mut Vec<Action>,
+) {
     let name = info
         .asset
         .file_name()
         .map(|n| n.to_string_lossy().to_string())
         .unwrap_or_default();
-    ui.heading(name);
-    ui.small(info.asset.display().to_string());
+    ui.add(egui::Label::new(RichText::new(&name).heading()).truncate())
+        .on_hover_text(&name);
+    let full = crate::format::text::shown_path(info.asset);
+    ui.add(egui::Label::new(RichText::new(&full).small()).truncate())
+        .on_hover_text(&full);
     if let Some(e) = info.error {
         ui.colored_label(ERROR, RichText::new(e).strong());
         if info.view.is_some() {
@@ -169,7 +243,7 @@ fn contents(ui: &mut egui::Ui, c: &mut Controls, info: &Info, actions: &mut Vec<
         }
     }
     if let Some(v) = info.view {
-        scene_section(ui, v, info);
+        scene_section(ui, v, info, c, table, actions);
     }
     let n_err = info
         .messages
@@ -185,16 +259,26 @@ fn contents(ui: &mut egui::Ui, c: &mut Controls, info: &Info, actions: &mut Vec<
             if n_err > 0 {
                 ui.colored_label(ERROR, format!("{n_err} error(s)"));
             }
-            for m in info.messages.iter().take(200) {
-                let color = if m.contains(": error:") {
-                    ERROR
-                } else {
-                    WARNING
-                };
-                ui.colored_label(color, RichText::new(m).monospace().size(11.0));
-            }
-            if info.messages.len() > 200 {
-                ui.weak(format!("… and {} more", info.messages.len() - 200));
+            match info.index {
+                Some(index) if index.message_feature.len() == info.messages.len() => {
+                    if let Some(i) = show_messages(ui, info.messages, index) {
+                        actions.push(Action::Select(i));
+                    }
+                }
+                _ => {
+                    for m in info.messages.iter().take(200) {
+                        let color = if m.contains(": error:") {
+                            ERROR
+                        } else {
+                            WARNING
+                        };
+                        let text = RichText::new(m).monospace().size(11.0).color(color);
+                        ui.add(egui::Label::new(text).truncate()).on_hover_text(m);
+                    }
+                    if info.messages.len() > 200 {
+                        ui.weak(format!("… and {} more", info.messages.len() - 200));
+                    }
+                }
             }
         });
     controls_section(ui, c, info, actions);
@@ -207,6 +291,7 @@ fn contents(ui: &mut egui::Ui, c: &mut Controls, info: &Info, actions: &mut Vec<
                 0.0
             };
             ui.label(format!("{:.1} ms a frame ({fps:.0} fps)", info.frame_ms));
+            ui.label(format!("UI {:.2} ms a frame", info.ui_ms));
             ui.label(format!(
                 "{} draw call(s), {} triangle(s), {} instance(s)",
                 info.draw.draw_calls, info.draw.triangles, info.draw.instances
@@ -227,11 +312,19 @@ fn contents(ui: &mut egui::Ui, c: &mut Controls, info: &Info, actions: &mut Vec<
     ui.separator();
     ui.weak(
         "W A S D Q E move · right drag look · wheel speed/zoom · Shift fast\n\
-         O orbit/fly · T top · F frame · R reroll · F12 screenshot · H panel",
+         O orbit/fly · T top · F frame · G frame what is under the cursor\n\
+         click pick · L feature table · R reroll · F12 screenshot · H panel",
     );
 }
 
-fn scene_section(ui: &mut egui::Ui, v: &Document, info: &Info) {
+fn scene_section(
+    ui: &mut egui::Ui,
+    v: &Document,
+    info: &Info,
+    c: &mut Controls,
+    table: &mut FeatureTable,
+    actions: &mut Vec<Action>,
+) {
     let s = &v.loaded.scene;
     egui::CollapsingHeader::new("Layout")
         .default_open(true)
@@ -306,34 +399,32 @@ fn scene_section(ui: &mut egui::Ui, v: &Document, info: &Info) {
             let features = &v.loaded.scene.features;
             if !features.is_empty() {
                 ui.separator();
-                ui.label(format!("{} feature(s)", features.len()));
-                egui::Grid::new("features").striped(true).show(ui, |ui| {
-                    for f in features.iter().take(200) {
-                        let at = f.source.rsplit(['/', '\\']).next().unwrap_or(&f.source);
-                        ui.monospace(at);
-                        match (&f.resolved, &f.package) {
-                            (None, _) => ui.colored_label(ERROR, format!("{} (missing)", f.asset)),
-                            (Some(_), Some(p)) => ui.label(format!("{} ({p})", f.asset)),
-                            (Some(_), None) => ui.label(&f.asset),
-                        };
-                        let mut t = format!("{} tiles, {} objects", f.stats.tiles, f.stats.objects);
-                        if let Some(ch) = &f.choice {
-                            t.push_str(&format!(", set {}", ch.spelling_set));
-                        }
-                        if !f.corners.is_empty() {
-                            t.push_str(&format!(", {} corners", f.corners.len()));
-                        }
-                        if let Some(why) = &f.dropped {
-                            ui.colored_label(ERROR, "dropped by SLOPE_LIMIT")
-                                .on_hover_text(why);
-                        } else if f.choice.as_ref().is_some_and(|c| !c.fits) {
-                            ui.colored_label(ERROR, t + ", no fit");
-                        } else {
-                            ui.label(t);
-                        }
-                        ui.end_row();
+                let problems = info
+                    .index
+                    .map_or(0, |ix| ix.problem.iter().filter(|&&p| p).count());
+                ui.horizontal(|ui| {
+                    ui.label(format!("{} feature(s)", features.len()));
+                    if problems > 0 {
+                        ui.colored_label(ERROR, format!("{problems} with problems"));
                     }
                 });
+                ui.checkbox(&mut c.show_features, "feature table (L)");
+                if let Some(i) = table.selected.filter(|&i| i < features.len()) {
+                    let f = &features[i];
+                    ui.horizontal(|ui| {
+                        ui.label("selected:");
+                        cut_label(ui, short_source(&f.source), &f.source, None);
+                    });
+                    cut_label(ui, &f.asset, &f.asset, None);
+                    ui.horizontal(|ui| {
+                        if ui.button("frame it (F)").clicked() {
+                            actions.push(Action::FrameFeature(i));
+                        }
+                        if ui.button("clear").clicked() {
+                            actions.push(Action::Deselect);
+                        }
+                    });
+                }
             }
         });
 }
@@ -479,6 +570,19 @@ fn controls_section(ui: &mut egui::Ui, c: &mut Controls, info: &Info, actions: &
                 }
                 if ui.button("frame (F)").clicked() {
                     actions.push(Action::Frame);
+                }
+            });
+            ui.horizontal(|ui| {
+                ui.label("frame");
+                if ui
+                    .button("main cluster")
+                    .on_hover_text("the smallest box holding 90% of the features")
+                    .clicked()
+                {
+                    actions.push(Action::FrameMain);
+                }
+                if ui.button("everything").clicked() {
+                    actions.push(Action::FrameAll);
                 }
             });
             if ui.button("screenshot (F12)").clicked() {

@@ -47,6 +47,9 @@ pub struct LoadJob {
     pub synthetic_city: Option<usize>,
     /// Threads and the progress the panel shows.
     pub load: LoadOptions,
+    /// Test hook (`--load-delay-ms`): the first load waits this long before it starts, as
+    /// a large document's would take.
+    pub startup_delay: Option<std::time::Duration>,
 }
 
 /// Why a load ran.
@@ -262,6 +265,9 @@ fn load_one(
     cache: &mut Option<ArtCache>,
 ) -> Option<Outcome> {
     let started = Instant::now();
+    if let (Trigger::Startup, Some(d)) = (trigger, j.startup_delay) {
+        std::thread::sleep(d);
+    }
     let mut watch = vec![j.asset.clone()];
     watch.extend(j.layout.polygon.iter().cloned());
     let fail = |error: String, files: Vec<PathBuf>| Outcome::Failed {

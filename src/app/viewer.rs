@@ -34,14 +34,16 @@ use winit::keyboard::{KeyCode, PhysicalKey};
 use winit::window::{Window, WindowId};
 
 use crate::app::camera_control::{CameraControl, Held};
+use crate::app::features::{FeatureIndex, FeatureTable};
 use crate::app::options::{parse_size, CameraSpec, RenderArgs, TerrainSpec};
 use crate::app::panel::{self, Action, Controls, Layers, TerrainKind};
 use crate::app::reload::{FileWatcher, Gpu, LoadJob, Loader, Outcome, Ready, Trigger};
 use crate::app::screenshot;
+use crate::app::settings::Settings;
 use crate::document::Document;
 use crate::input::LayoutArgs;
 use crate::render::{
-    DrawStats, FrameParams, FrameTargets, Framing, GpuContext, Renderer, SceneGpu,
+    DrawStats, FrameChoice, FrameParams, FrameTargets, Framing, GpuContext, Renderer, SceneGpu,
 };
 
 /// `agview view` options.
@@ -100,6 +102,13 @@ pub struct ViewArgs {
     /// surface texture, and exit.
     #[arg(long, hide = true, value_name = "FILE")]
     pub presented_frame: Option<PathBuf>,
+    /// Test hook: the first load waits N ms before it starts (a slow document).
+    #[arg(long, hide = true, value_name = "MS")]
+    pub load_delay_ms: Option<u64>,
+    /// Select feature N (an index into `features`) and frame it once the scene is shown, as
+    /// a click on its row in the feature table does.
+    #[arg(long, value_name = "FEATURE")]
+    pub select: Option<usize>,
     /// Test hook: keep running after --screenshot; after the K-th reload caused by a file
     /// change, write `<FILE stem>-reloadK.png` (once a frame shows its outcome); exit after
     /// the N-th.
@@ -174,6 +183,7 @@ pub fn run(mut args: ViewArgs) -> anyhow::Result<ExitCode> {
             progress: Some(Default::default()),
             ground: None,
         },
+        startup_delay: args.load_delay_ms.map(std::time::Duration::from_millis),
     };
     loader.load(job.clone(), Trigger::Startup);
     let mut watcher = FileWatcher::new(loader.reloader());
@@ -191,6 +201,25 @@ pub fn run(mut args: ViewArgs) -> anyhow::Result<ExitCode> {
     app.synthetic_tile = synthetic_tile;
     event_loop.set_control_flow(ControlFlow::Wait);
     event_loop.run_app(&mut app)?;
+    let (n, sum, max) = app.ui_timing;
+    if n > 0 {
+        eprintln!(
+            "panel: {n} frame(s), UI mean {:.2} ms, slowest {max:.2} ms a frame; {} frame(s) \
+             presented while loading; side panel {:.0} of {} px",
+            sum / f64::from(n),
+            app.frames_while_loading,
+            app.panel_width.unwrap_or(0.0) * app.egui_ctx.pixels_per_point(),
+            app.gfx.as_ref().map_or(0, |g| g.config.width),
+        );
+    }
+    if app.panel_width.is_some() && app.panel_width != app.remembered.panel_width {
+        let settings = Settings {
+            panel_width: app.panel_width,
+        };
+        if let Err(e) = settings.save() {
+            eprintln!("agview: warning: the panel width is not remembered: {e}");
+        }
+    }
     let (n, sum, max) = app.timing;
     if n > 0 {
         eprintln!(
@@ -218,6 +247,10 @@ struct Shown {
     framing: Framing,
     /// Warning lines of this scene: reading, layout, art, upload.
     messages: Vec<String>,
+    /// The feature table's index of the features and messages.
+    index: FeatureIndex,
+    /// Each feature's box (highlight, picking).
+    boxes: Vec<Option<([f32; 3], [f32; 3])>>,
 }
 
 /// The window's GPU state.
@@ -284,6 +317,20 @@ struct App {
     exit_code: ExitCode,
     /// An error that ends the program (no GPU, no window).
     fatal: Option<String>,
+    /// The feature table's filter, sort and selection.
+    table: FeatureTable,
+    /// Counts the scenes shown (the table works its rows out again for a new one).
+    generation: u64,
+    /// The side panel's width as the user left it (remembered between runs).
+    panel_width: Option<f32>,
+    remembered: Settings,
+    /// The panel's time last frame, and over the run: count, sum and largest (ms).
+    ui_ms: f32,
+    ui_timing: (u32, f64, f64),
+    /// Frames presented before the first scene was on screen.
+    frames_while_loading: u32,
+    /// Where the left button went down (a click picks when it comes up there).
+    press_at: Option<(f64, f64)>,
 }
 
 impl App {
@@ -321,7 +368,9 @@ impl App {
             hour: r.sun.nearest_hour(),
             shadows: r.shadows,
             show_panel: !args.no_panel,
+            show_features: true,
         };
+        let remembered = Settings::load();
         App {
             launch,
             synthetic_tile: None,
@@ -360,6 +409,14 @@ impl App {
             continuous: false,
             exit_code: ExitCode::SUCCESS,
             fatal: None,
+            table: FeatureTable::default(),
+            generation: 0,
+            panel_width: remembered.panel_width,
+            remembered,
+            ui_ms: 0.0,
+            ui_timing: (0, 0.0, 0.0),
+            frames_while_loading: 0,
+            press_at: None,
             args,
         }
     }
@@ -561,13 +618,32 @@ impl App {
             );
         }
         self.error = None;
+        let index = FeatureIndex::of(&view.loaded.scene.features, &messages);
+        let boxes = crate::render::feature_boxes(
+            &view.loaded.scene,
+            Some(&art),
+            framing.terrain().map(|t| &**t),
+        );
+        self.generation += 1;
+        if self
+            .table
+            .selected
+            .is_some_and(|i| i >= view.loaded.scene.features.len())
+        {
+            self.table.selected = None;
+        }
         self.shown = Some(Shown {
             view,
             art,
             gpu,
             messages,
             framing,
+            index,
+            boxes,
         });
+        if let (Trigger::Startup, Some(i)) = (trigger, self.args.select) {
+            self.act(Action::FrameFeature(i));
+        }
         // Uploaded with a device lost since: upload it again with the new one.
         if self
             .gfx
@@ -919,10 +995,29 @@ impl App {
                     status: self.status.as_ref(),
                     watched,
                     watch_error: self.watcher.error.as_deref(),
+                    index: self.shown.as_ref().map(|s| &s.index),
+                    generation: self.generation,
+                    ui_ms: self.ui_ms,
                 };
                 let controls = &mut self.controls;
+                let table = &mut self.table;
+                let width = &mut self.panel_width;
+                let highlight = self
+                    .shown
+                    .as_ref()
+                    .zip(self.cam.as_ref())
+                    .and_then(|(s, c)| {
+                        let b = s.boxes.get(table.selected?).copied().flatten()?;
+                        Some((b, c.camera))
+                    });
+                let ui_start = Instant::now();
                 let out = self.egui_ctx.run_ui(raw, |ui| {
-                    actions = panel::show(ui, controls, &info);
+                    actions = panel::show(ui, controls, &info, table, width);
+                    // What the panels leave of the window: the view the outline may cover.
+                    let view_rect = ui.available_rect_before_wrap();
+                    if let Some((b, camera)) = highlight {
+                        draw_highlight(ui, view_rect, b, &camera);
+                    }
                 });
                 state.handle_platform_output(window, out.platform_output);
                 repaint_soon = out
@@ -930,6 +1025,12 @@ impl App {
                     .get(&egui::ViewportId::ROOT)
                     .is_some_and(|v| v.repaint_delay.is_zero());
                 let jobs = self.egui_ctx.tessellate(out.shapes, out.pixels_per_point);
+                let ui_ms = ui_start.elapsed().as_secs_f64() * 1e3;
+                self.ui_ms = ui_ms as f32;
+                if self.shown.is_some() {
+                    let t = &mut self.ui_timing;
+                    *t = (t.0 + 1, t.1 + ui_ms, t.2.max(ui_ms));
+                }
                 let mut textures = out.textures_delta;
                 for (id, deltas) in textures.set.drain() {
                     for delta in &deltas {
@@ -969,6 +1070,9 @@ impl App {
         }
         if suboptimal {
             self.recover_surface(false);
+        }
+        if self.shown.is_none() {
+            self.frames_while_loading += 1;
         }
         let spent = now.elapsed().as_secs_f32() * 1000.0;
         self.frame_ms = if self.frame_ms == 0.0 {
@@ -1171,11 +1275,36 @@ impl App {
                 self.controls.seed = self.controls.seed.wrapping_add(1);
                 self.relayout();
             }
-            Action::Frame => {
-                if let Some(c) = &mut self.cam {
-                    c.frame();
+            Action::Frame => match self.table.selected {
+                Some(i) => self.frame(FrameChoice::Feature(i as u32)),
+                None => {
+                    if let Some(c) = &mut self.cam {
+                        c.frame();
+                    }
+                }
+            },
+            Action::FrameMain => self.frame(FrameChoice::Main),
+            Action::FrameAll => self.frame(FrameChoice::All),
+            Action::Select(i) => {
+                if self.table.selected != Some(i) {
+                    self.table.select(i);
                 }
             }
+            Action::FrameFeature(i) => {
+                let n = self
+                    .shown
+                    .as_ref()
+                    .map_or(0, |s| s.view.loaded.scene.features.len());
+                if i >= n {
+                    eprintln!("agview: warning: there is no feature {i} (the scene has {n})");
+                    return;
+                }
+                if self.table.selected != Some(i) {
+                    self.table.select(i);
+                }
+                self.frame(FrameChoice::Feature(i as u32));
+            }
+            Action::Deselect => self.table.selected = None,
             Action::ToggleOrbitFly => {
                 if let Some(c) = &mut self.cam {
                     c.toggle_orbit_fly();
@@ -1188,6 +1317,69 @@ impl App {
             }
             Action::Screenshot => self.screenshot(false),
             Action::ScreenshotWithPanel => self.screenshot(true),
+        }
+        self.request_redraw();
+    }
+
+    /// Frames what `choice` names, keeping the camera's mode; the orbit turns around it.
+    fn frame(&mut self, choice: FrameChoice) {
+        let (Some(s), Some(c)) = (&self.shown, &mut self.cam) else {
+            return;
+        };
+        let terrain = s.framing.terrain().cloned();
+        let mut f = Framing::choose(
+            &s.view.loaded.scene,
+            Some(&s.art),
+            terrain.as_deref(),
+            choice,
+        );
+        if let Some(t) = terrain {
+            f = f.with_ground(t);
+        }
+        eprintln!(
+            "{}",
+            f.describe()
+                .unwrap_or_else(|| "framed everything".to_string())
+        );
+        c.set_framing(f);
+        c.frame();
+    }
+
+    /// The feature under the window pixel `at`, if any: of the boxes the ray through it
+    /// meets, the one with the smallest footprint (an object on an apron, not the apron).
+    fn feature_at(&self, at: (f64, f64)) -> Option<usize> {
+        let (s, c, g) = (self.shown.as_ref()?, self.cam.as_ref()?, self.gfx.as_ref()?);
+        let (w, h) = (g.config.width as f32, g.config.height as f32);
+        let (origin, dir) = pick_ray(&c.camera, at.0 as f32 / w, at.1 as f32 / h, w / h)?;
+        s.boxes
+            .iter()
+            .enumerate()
+            .filter_map(|(i, b)| {
+                let (lo, hi) = (*b)?;
+                ray_hits_box(origin, dir, lo, hi)?;
+                Some((i, (hi[0] - lo[0]) * (hi[1] - lo[1])))
+            })
+            .min_by(|a, b| a.1.total_cmp(&b.1))
+            .map(|(i, _)| i)
+    }
+
+    /// A click in the view: select the feature under it (or clear the selection).
+    fn pick(&mut self, at: (f64, f64), frame: bool) {
+        match self.feature_at(at) {
+            Some(i) => {
+                self.table.select(i);
+                if let Some(f) = self
+                    .shown
+                    .as_ref()
+                    .and_then(|s| s.view.loaded.scene.features.get(i))
+                {
+                    eprintln!("picked feature {i}: {} ({})", f.source, f.asset);
+                }
+                if frame {
+                    self.frame(FrameChoice::Feature(i as u32));
+                }
+            }
+            None => self.table.selected = None,
         }
         self.request_redraw();
     }
@@ -1235,6 +1427,17 @@ impl App {
                 self.controls.show_panel = !self.controls.show_panel;
                 None
             }
+            KeyCode::KeyL => {
+                self.controls.show_features = !self.controls.show_features;
+                None
+            }
+            KeyCode::KeyG => {
+                if let Some(at) = self.cursor {
+                    self.pick(at, true);
+                }
+                None
+            }
+            KeyCode::Escape => Some(Action::Deselect),
             _ => None,
         };
         if let Some(a) = action {
@@ -1307,6 +1510,18 @@ impl ApplicationHandler<UserEvent> for App {
             }
             WindowEvent::MouseInput { state, button, .. } => {
                 let pressed = state == ElementState::Pressed;
+                if button == MouseButton::Left {
+                    if pressed && !over_panel && !consumed {
+                        self.press_at = self.cursor;
+                    } else if !pressed {
+                        let at = self.press_at.take();
+                        if let (Some(a), Some(b)) = (at, self.cursor) {
+                            if (a.0 - b.0).abs() + (a.1 - b.1).abs() < 4.0 {
+                                self.pick(b, false);
+                            }
+                        }
+                    }
+                }
                 if pressed && !over_panel && !consumed {
                     let steer = match button {
                         MouseButton::Right => true,
@@ -1625,5 +1840,95 @@ impl ReadBack {
         }
         image::RgbaImage::from_raw(width, height, pixels)
             .ok_or_else(|| "image has the wrong size".into())
+    }
+}
+
+/// The ray through the window point (`fx`, `fy`), fractions of its width and height from the
+/// top left: its origin on the near plane and its unit direction, in scene meters.
+fn pick_ray(
+    camera: &crate::render::Camera,
+    fx: f32,
+    fy: f32,
+    aspect: f32,
+) -> Option<(glam::Vec3, glam::Vec3)> {
+    let inv = camera.view_proj(aspect).inverse();
+    let (x, y) = (fx * 2.0 - 1.0, 1.0 - fy * 2.0);
+    // Reversed depth: 1 on the near plane; 0.5 lies beyond it.
+    let at = |z: f32| {
+        let p = inv * glam::Vec4::new(x, y, z, 1.0);
+        (p.w.abs() > 1e-12).then(|| p.truncate() / p.w)
+    };
+    let (near, far) = (at(1.0)?, at(0.5)?);
+    let dir = (far - near).normalize_or_zero();
+    (dir != glam::Vec3::ZERO && near.is_finite()).then_some((near, dir))
+}
+
+/// Where along the ray (`origin`, unit `dir`) it enters the box `lo..hi`, if it meets it
+/// ahead (slab test).
+fn ray_hits_box(origin: glam::Vec3, dir: glam::Vec3, lo: [f32; 3], hi: [f32; 3]) -> Option<f32> {
+    let (mut t0, mut t1) = (0.0f32, f32::INFINITY);
+    for k in 0..3 {
+        let (o, d) = (origin[k], dir[k]);
+        if d.abs() < 1e-9 {
+            if o < lo[k] || o > hi[k] {
+                return None;
+            }
+            continue;
+        }
+        let (a, b) = ((lo[k] - o) / d, (hi[k] - o) / d);
+        t0 = t0.max(a.min(b));
+        t1 = t1.min(a.max(b));
+    }
+    (t0 <= t1).then_some(t0)
+}
+
+/// The selected feature's box outlined over the 3D view (under the panels), its edges cut
+/// at the near plane.
+fn draw_highlight(
+    ui: &egui::Ui,
+    view_rect: egui::Rect,
+    b: ([f32; 3], [f32; 3]),
+    camera: &crate::render::Camera,
+) {
+    let screen = ui.ctx().content_rect();
+    let vp = camera.view_proj(screen.width() / screen.height().max(1.0));
+    let (lo, hi) = b;
+    let corner = |k: usize| {
+        let pick = |i: usize| if k >> i & 1 == 0 { lo[i] } else { hi[i] };
+        vp * glam::Vec4::new(pick(0), pick(1), pick(2), 1.0)
+    };
+    let to_screen = |c: glam::Vec4| {
+        egui::pos2(
+            screen.left() + (c.x / c.w * 0.5 + 0.5) * screen.width(),
+            screen.top() + (0.5 - c.y / c.w * 0.5) * screen.height(),
+        )
+    };
+    let painter = ui
+        .ctx()
+        .layer_painter(egui::LayerId::new(
+            egui::Order::Background,
+            egui::Id::unique("agview-highlight"),
+        ))
+        .with_clip_rect(view_rect);
+    let stroke = egui::Stroke::new(2.5, egui::Color32::from_rgb(255, 220, 40));
+    const EPS: f32 = 1e-3;
+    for a in 0..8usize {
+        for bit in 0..3 {
+            let b = a | 1 << bit;
+            if b == a {
+                continue;
+            }
+            let (mut p, mut q) = (corner(a), corner(b));
+            if p.w < EPS && q.w < EPS {
+                continue;
+            }
+            // Cut the edge where it passes behind the eye.
+            if p.w < EPS {
+                p = q + (p - q) * ((q.w - EPS) / (q.w - p.w));
+            } else if q.w < EPS {
+                q = p + (q - p) * ((p.w - EPS) / (p.w - q.w));
+            }
+            painter.line_segment([to_screen(p), to_screen(q)], stroke);
+        }
     }
 }

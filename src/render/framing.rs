@@ -260,6 +260,50 @@ impl Framing {
     }
 }
 
+/// Each feature's box in the scene frame (z up, as drawn): its ground box as framing uses
+/// it, from the lowest ground under it to the top of the tallest object it placed (3 m above
+/// the highest ground for what has no height of its own: tiles, facades, draped ground).
+/// `None` for a feature that placed nothing. The viewer highlights and picks with these.
+pub fn feature_boxes(
+    scene: &Scene,
+    art: Option<&ArtSet>,
+    terrain: Option<&Terrain>,
+) -> Vec<Option<([f32; 3], [f32; 3])>> {
+    let boxes = FeatureBoxes::of(scene, art);
+    let mut tops = vec![3.0f32; scene.features.len()];
+    for o in &scene.objects {
+        let h = art
+            .and_then(|a| a.meshes.get(o.index))
+            .map_or(2.0, |m| m.bounds_max[1])
+            .clamp(0.0, 1000.0);
+        if let Some(t) = o.feature.and_then(|f| tops.get_mut(f as usize)) {
+            *t = t.max(h);
+        }
+    }
+    for f in &scene.facades {
+        if let Some(t) = f.feature.and_then(|i| tops.get_mut(i as usize)) {
+            *t = t.max(f.height.clamp(0.0, 1000.0));
+        }
+    }
+    let ground = |x: f32, y: f32| terrain.map_or(0.0, |t| t.height_at(x, y));
+    boxes
+        .features
+        .iter()
+        .zip(&tops)
+        .map(|(b, &top)| {
+            let (lo, hi) = (*b)?;
+            let mut z = [f32::INFINITY, f32::NEG_INFINITY];
+            for x in [lo[0], (lo[0] + hi[0]) * 0.5, hi[0]] {
+                for y in [lo[1], (lo[1] + hi[1]) * 0.5, hi[1]] {
+                    let g = ground(x, y);
+                    z = [z[0].min(g), z[1].max(g)];
+                }
+            }
+            Some(([lo[0], lo[1], z[0] - 0.5], [hi[0], hi[1], z[1] + top]))
+        })
+        .collect()
+}
+
 /// Each feature's ground box (what its items cover, objects with their meshes' horizontal
 /// extents), and the box of everything.
 struct FeatureBoxes {

@@ -72,7 +72,7 @@ pub use camera::Camera;
 pub use context::{GpuContext, RenderError};
 pub use cull::{CullStats, Culling};
 pub use frame::{FrameParams, LodSwitch};
-pub use framing::{FrameChoice, Framing};
+pub use framing::{feature_boxes, FrameChoice, Framing};
 
 pub use headless::{render_to_rgba, write_png, Headless};
 pub use overlay::Overlays;
