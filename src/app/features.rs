@@ -27,6 +27,11 @@ pub struct FeatureIndex {
     pub message_feature: Vec<Option<usize>>,
     /// The messages grouped by file, then by kind.
     pub groups: Vec<(String, Vec<KindGroup>)>,
+    /// How many features of each kind, in [`FeatureKind::ALL`]'s order (those with none
+    /// left out).
+    pub kinds: Vec<(FeatureKind, usize)>,
+    /// How many features have a problem.
+    pub problems: usize,
 }
 
 /// Messages of one kind in one file: the kind, and the messages' indices.
@@ -134,10 +139,18 @@ impl FeatureIndex {
             .into_iter()
             .map(|(f, kinds)| (f, kinds.into_iter().collect()))
             .collect();
+        let kinds = FeatureKind::ALL
+            .iter()
+            .map(|&k| (k, features.iter().filter(|f| f.kind == k).count()))
+            .filter(|&(_, n)| n > 0)
+            .collect();
+        let problems = problem.iter().filter(|&&p| p).count();
         FeatureIndex {
             problem,
             message_feature,
             groups,
+            kinds,
+            problems,
         }
     }
 }
@@ -250,15 +263,23 @@ impl FeatureTable {
         features: &[FeatureInfo],
         index: &FeatureIndex,
     ) -> &[usize] {
-        let key = (
-            generation,
-            self.filter.clone(),
-            self.problems_only,
-            self.hidden.clone(),
-            self.sort,
-            self.ascending,
-        );
-        if self.made_for.as_ref() != Some(&key) {
+        let fresh = self.made_for.as_ref().is_some_and(|k| {
+            k.0 == generation
+                && k.1 == self.filter
+                && k.2 == self.problems_only
+                && k.3 == self.hidden
+                && k.4 == self.sort
+                && k.5 == self.ascending
+        });
+        if !fresh {
+            let key = (
+                generation,
+                self.filter.clone(),
+                self.problems_only,
+                self.hidden.clone(),
+                self.sort,
+                self.ascending,
+            );
             let needle = self.filter.to_lowercase();
             let mut rows: Vec<usize> = (0..features.len())
                 .filter(|&i| {
@@ -316,14 +337,7 @@ impl FeatureTable {
             ui.checkbox(&mut self.problems_only, "problems only")
                 .on_hover_text("unresolved, screened out, no spelling fits, or named by a warning");
             ui.separator();
-            let mut counts: BTreeMap<&str, (FeatureKind, usize)> = BTreeMap::new();
-            for f in features {
-                counts.entry(f.kind.name()).or_insert((f.kind, 0)).1 += 1;
-            }
-            for kind in FeatureKind::ALL {
-                let Some((_, n)) = counts.get(kind.name()) else {
-                    continue;
-                };
+            for &(kind, n) in &index.kinds {
                 let mut shown = !self.hidden.contains(&kind);
                 if ui
                     .checkbox(&mut shown, format!("{} ({n})", kind.name()))
@@ -337,10 +351,14 @@ impl FeatureTable {
                 }
             }
         });
-        let rows = self.rows(generation, features, index).to_vec();
-        let selected_row = self
-            .selected
-            .and_then(|s| rows.iter().position(|&r| r == s));
+        // The rows are borrowed out of the table for the frame (no copy) and put back.
+        self.rows(generation, features, index);
+        let rows = std::mem::take(&mut self.rows);
+        let selected_row = if self.scroll_to_selected {
+            self.selected.and_then(|s| rows.iter().position(|&r| r == s))
+        } else {
+            None
+        };
         ui.label(format!("{} of {} feature(s)", rows.len(), features.len()));
         let row_h = ui.text_style_height(&egui::TextStyle::Body) + 4.0;
         let mut table = TableBuilder::new(ui)
@@ -452,6 +470,7 @@ impl FeatureTable {
         if let Some(TableAction::Select(i) | TableAction::Frame(i)) = action {
             self.selected = Some(i);
         }
+        self.rows = rows;
         action
     }
 }

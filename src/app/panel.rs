@@ -114,8 +114,9 @@ pub struct Info<'a> {
     /// The last load's error, while the last good scene stays on screen.
     pub error: Option<&'a str>,
     pub loading: bool,
-    /// While a document loads: features laid out, of how many.
+    /// While a document loads: features laid out, of how many, and the stage.
     pub progress: (usize, usize),
+    pub stage: crate::progress::Stage,
     pub mode: Mode,
     pub speed: f32,
     pub frame_ms: f32,
@@ -230,7 +231,8 @@ fn contents(
     }
     if info.loading {
         let (done, total) = info.progress;
-        if total > 0 {
+        let stage = info.stage;
+        if stage == crate::progress::Stage::LayingOut && total > 0 {
             ui.add(
                 egui::ProgressBar::new(done as f32 / total as f32)
                     .text(format!("laying out: {done} of {total} features")),
@@ -238,8 +240,11 @@ fn contents(
         } else {
             ui.horizontal(|ui| {
                 ui.spinner();
-                ui.label("laying out…");
+                ui.label(format!("{}…", stage.label()));
             });
+        }
+        if info.view.is_some() {
+            ui.weak("the last scene stays on screen until the new one is ready");
         }
     }
     if let Some(v) = info.view {
@@ -399,9 +404,7 @@ fn scene_section(
             let features = &v.loaded.scene.features;
             if !features.is_empty() {
                 ui.separator();
-                let problems = info
-                    .index
-                    .map_or(0, |ix| ix.problem.iter().filter(|&&p| p).count());
+                let problems = info.index.map_or(0, |ix| ix.problems);
                 ui.horizontal(|ui| {
                     ui.label(format!("{} feature(s)", features.len()));
                     if problems > 0 {

@@ -311,6 +311,9 @@ fn load_one(
                 Err(e) => return Some(fail(e.to_string(), watch)),
             };
             let key = art_key(&view);
+            if let Some(p) = &j.load.progress {
+                p.set_stage(crate::progress::Stage::LoadingArt);
+            }
             let art = match cache.as_ref().filter(|c| c.fresh_for(&key)) {
                 Some(c) => c.art.clone(),
                 None => {
@@ -348,6 +351,9 @@ fn load_one(
     }
     let g = gpu.as_ref()?;
     let up = Instant::now();
+    if let Some(p) = &j.load.progress {
+        p.set_stage(crate::progress::Stage::Uploading);
+    }
     let scene_gpu = match SceneGpu::new(&g.ctx, &g.renderer, &view.loaded.scene, &art, &terrain) {
         Ok(s) => s,
         Err(e) => return Some(fail(format!("{}: error: {e}", j.asset.display()), watch)),

@@ -986,6 +986,12 @@ impl App {
                     error: self.error.as_deref(),
                     loading: self.loading,
                     progress: self.job.load.progress.as_ref().map_or((0, 0), |p| p.get()),
+                    stage: self
+                        .job
+                        .load
+                        .progress
+                        .as_ref()
+                        .map_or(crate::progress::Stage::Reading, |p| p.stage()),
                     mode: cam.map_or(crate::app::camera_control::Mode::Orbit, |c| c.mode()),
                     speed: cam.map_or(0.0, |c| c.speed),
                     frame_ms: self.frame_ms,

@@ -396,6 +396,7 @@ fn load_features(
     };
     if let Some(p) = &opts.progress {
         p.set_total(feats.len());
+        p.set_stage(crate::progress::Stage::Resolving);
     }
 
     // Resolve each feature's definition where the feature is (library regions and seeded
@@ -411,6 +412,9 @@ fn load_features(
 
     times.resolve_ms = ms(stage);
     let stage = std::time::Instant::now();
+    if let Some(p) = &opts.progress {
+        p.set_stage(crate::progress::Stage::LayingOut);
+    }
     // Each worker lays its features out and describes them; only moving the parts into
     // one scene is left to this thread.
     let results = parallel_map(&feats, opts.threads, opts.progress.as_deref(), |i, f| {
