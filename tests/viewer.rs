@@ -967,6 +967,39 @@ fn the_window_presents_frames_while_a_slow_document_loads() {
 }
 
 #[test]
+fn a_large_document_shows_its_first_features_while_the_rest_loads() {
+    let x = Xvfb::start();
+    let dir = TempDir::new("preview");
+    let dsf = long_names_package(&dir.0, 4000);
+    let shot = dir.0.join("whole.png");
+    let mut view = x.agview();
+    // The load starts once the window has its device, as a large document's layout would
+    // still be running then.
+    view.arg("view")
+        .arg(&dsf)
+        .args([
+            "--size",
+            "320x240",
+            "--frames",
+            "2",
+            "--load-delay-ms",
+            "1500",
+        ])
+        .arg("--screenshot")
+        .arg(&shot);
+    let err = run_ok(view, "agview view of 4,000 features");
+    let preview = err
+        .find("showing the first 500 feature(s)")
+        .unwrap_or_else(|| panic!("no preview: {err}"));
+    let whole = err
+        .find("4000 object(s)")
+        .unwrap_or_else(|| panic!("{err}"));
+    assert!(preview < whole, "the preview comes first: {err}");
+    assert!(err.contains("(a preview)"), "{err}");
+    assert!(shot.is_file());
+}
+
+#[test]
 fn selecting_a_feature_highlights_and_frames_it() {
     let x = Xvfb::start();
     let dir = TempDir::new("select");

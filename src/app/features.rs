@@ -355,7 +355,8 @@ impl FeatureTable {
         self.rows(generation, features, index);
         let rows = std::mem::take(&mut self.rows);
         let selected_row = if self.scroll_to_selected {
-            self.selected.and_then(|s| rows.iter().position(|&r| r == s))
+            self.selected
+                .and_then(|s| rows.iter().position(|&r| r == s))
         } else {
             None
         };

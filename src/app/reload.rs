@@ -81,6 +81,8 @@ pub struct Ready {
     /// Milliseconds spent laying out (with art loading) and uploading.
     pub load_ms: f64,
     pub upload_ms: f64,
+    /// A preview of a large document's first features; the whole follows.
+    pub partial: bool,
 }
 
 /// The result of one load.
@@ -217,6 +219,11 @@ fn loader_thread(rx: Receiver<Msg>, out: Sender<Outcome>, wake: impl Fn()) {
         let (Some(trigger), Some(j)) = (pending.take(), job.clone()) else {
             continue;
         };
+        let emit = |o: Outcome| {
+            if out.send(o).is_ok() {
+                wake();
+            }
+        };
         let outcome = load_one(
             &j,
             trigger,
@@ -225,6 +232,7 @@ fn loader_thread(rx: Receiver<Msg>, out: Sender<Outcome>, wake: impl Fn()) {
             &mut job,
             &mut pending,
             &mut cache,
+            &emit,
         );
         match outcome {
             Some(o) => {
@@ -255,6 +263,9 @@ fn apply(
 }
 
 /// Loads one job; `None` when the window has gone (the channel closed).
+// The loader thread's whole state goes in by parts: the job, the queue it reads while a
+// load waits for the device, the art cache, and where a preview goes.
+#[allow(clippy::too_many_arguments)]
 fn load_one(
     j: &LoadJob,
     trigger: Trigger,
@@ -263,6 +274,7 @@ fn load_one(
     job: &mut Option<LoadJob>,
     pending: &mut Option<Trigger>,
     cache: &mut Option<ArtCache>,
+    emit: &dyn Fn(Outcome),
 ) -> Option<Outcome> {
     let started = Instant::now();
     if let (Trigger::Startup, Some(d)) = (trigger, j.startup_delay) {
@@ -306,7 +318,51 @@ fn load_one(
                 ground: Some(j.render.ground()),
                 ..j.load.clone()
             };
-            let mut view = match document::load_with(&j.asset, &j.layout, &load) {
+            // At launch, a large document shows its first features while the rest is laid
+            // out (a reload keeps the last whole scene on screen instead).
+            let mut show_preview = |mut doc: Document| {
+                while let Ok(m) = rx.try_recv() {
+                    apply(m, gpu, job, pending);
+                }
+                let Some(g) = gpu.clone() else { return };
+                let art = Arc::new(document::load_document_art_with(
+                    &mut doc,
+                    &j.render.window_art(),
+                ));
+                let Ok(terrain) = j.render.terrain_for(&doc.loaded.scene) else {
+                    return;
+                };
+                let up = Instant::now();
+                let Ok(scene_gpu) =
+                    SceneGpu::new(&g.ctx, &g.renderer, &doc.loaded.scene, &art, &terrain)
+                else {
+                    return;
+                };
+                let framing = j
+                    .render
+                    .framing(&doc.loaded.scene, Some(&art), Some(&terrain))
+                    .with_ground(Arc::new(terrain));
+                emit(Outcome::Ready(Box::new(Ready {
+                    art_warnings: Vec::new(),
+                    art,
+                    view: doc,
+                    gpu: scene_gpu,
+                    uploaded_on: g,
+                    framing,
+                    files: Vec::new(),
+                    trigger,
+                    load_ms: started.elapsed().as_secs_f64() * 1e3,
+                    upload_ms: up.elapsed().as_secs_f64() * 1e3,
+                    partial: true,
+                })));
+                if let Some(p) = &j.load.progress {
+                    p.set_stage(crate::progress::Stage::LayingOut);
+                }
+            };
+            let preview: Option<&mut dyn FnMut(Document)> =
+                (trigger == Trigger::Startup).then_some(&mut show_preview);
+            let loaded = document::load_with_preview(&j.asset, &j.layout, &load, preview);
+            let mut view = match loaded {
                 Ok(v) => v,
                 Err(e) => return Some(fail(e.to_string(), watch)),
             };
@@ -380,6 +436,7 @@ fn load_one(
         trigger,
         load_ms,
         upload_ms,
+        partial: false,
     })))
 }
 

@@ -327,8 +327,12 @@ struct App {
     /// The panel's time last frame, and over the run: count, sum and largest (ms).
     ui_ms: f32,
     ui_timing: (u32, f64, f64),
-    /// Frames presented before the first scene was on screen.
+    /// Frames presented before the whole scene was on screen (a preview's included).
     frames_while_loading: u32,
+    /// The scene shown is a preview of a large document's first features.
+    partial: bool,
+    /// The user has moved the camera (a whole document after its preview keeps the view).
+    touched: bool,
     /// Where the left button went down (a click picks when it comes up there).
     press_at: Option<(f64, f64)>,
 }
@@ -416,6 +420,8 @@ impl App {
             ui_ms: 0.0,
             ui_timing: (0, 0.0, 0.0),
             frames_while_loading: 0,
+            partial: false,
+            touched: false,
             press_at: None,
             args,
         }
@@ -577,12 +583,27 @@ impl App {
             trigger,
             load_ms,
             upload_ms,
+            partial,
         } = r;
+        // A preview: shown while the loader goes on; the whole document follows, framed
+        // afresh unless the camera was moved meanwhile.
+        let after_preview = self.partial && !partial;
+        if after_preview && !self.touched {
+            self.cam = None;
+        }
+        self.partial = partial;
+        if partial {
+            self.loading = true;
+            eprintln!(
+                "showing the first {} feature(s) after {load_ms:.0} ms while the rest is laid out",
+                view.loaded.scene.features.len()
+            );
+        }
         let mut messages = view.loaded.warning_lines();
         messages.extend(art_warnings.iter().map(|d| d.to_string()));
         messages.extend(gpu.warnings().iter().cloned());
         messages.extend(art.notes.iter().map(|n| format!("note: {n}")));
-        if trigger == Trigger::Startup {
+        if trigger == Trigger::Startup && !partial {
             for m in &messages {
                 eprintln!("{m}");
             }
@@ -641,7 +662,7 @@ impl App {
             index,
             boxes,
         });
-        if let (Trigger::Startup, Some(i)) = (trigger, self.args.select) {
+        if let (Trigger::Startup, Some(i), false) = (trigger, self.args.select, partial) {
             self.act(Action::FrameFeature(i));
         }
         // Uploaded with a device lost since: upload it again with the new one.
@@ -1077,7 +1098,7 @@ impl App {
         if suboptimal {
             self.recover_surface(false);
         }
-        if self.shown.is_none() {
+        if self.shown.is_none() || self.partial {
             self.frames_while_loading += 1;
         }
         let spent = now.elapsed().as_secs_f32() * 1000.0;
@@ -1139,6 +1160,15 @@ impl App {
                 self.first_frame_reported = true;
                 eprintln!(
                     "first frame after {} ms (no scene: the asset did not load)",
+                    self.launch.elapsed().as_millis()
+                );
+            }
+        } else if self.partial {
+            // A preview: the first frame is reported, but screenshots wait for the whole.
+            if !self.first_frame_reported {
+                self.first_frame_reported = true;
+                eprintln!(
+                    "first frame after {} ms (a preview)",
                     self.launch.elapsed().as_millis()
                 );
             }
@@ -1275,6 +1305,7 @@ impl App {
     }
 
     fn act(&mut self, a: Action) {
+        self.touched = true;
         match a {
             Action::Relayout | Action::Terrain => self.relayout(),
             Action::Reroll => {
@@ -1409,6 +1440,7 @@ impl App {
         if let Some(m) = motion {
             if !pressed || !egui_wants {
                 *m = pressed;
+                self.touched |= pressed;
             }
             if !was_moving {
                 // The first step of a move is measured from now, not from the last frame.
@@ -1551,6 +1583,7 @@ impl ApplicationHandler<UserEvent> for App {
                 {
                     let h = self.gfx.as_ref().map_or(1.0, |g| g.config.height as f32);
                     c.drag((p.0 - last.0) as f32, (p.1 - last.1) as f32, h);
+                    self.touched = true;
                     self.request_redraw();
                 }
                 self.cursor = Some(p);
@@ -1566,6 +1599,7 @@ impl ApplicationHandler<UserEvent> for App {
                 if let Some(c) = &mut self.cam {
                     c.wheel(lines);
                 }
+                self.touched = true;
                 self.request_redraw();
             }
             WindowEvent::Focused(false) => {

@@ -153,6 +153,28 @@ pub fn load_with(
     args: &LayoutArgs,
     opts: &LoadOptions,
 ) -> Result<Document, Diagnostic> {
+    load_with_preview(path, args, opts, None)
+}
+
+/// A document of at least this many features shows a preview while the rest is laid out.
+pub const PREVIEW_MIN_FEATURES: usize = 2000;
+
+/// The share of a large document laid out before its preview (at least
+/// [`PREVIEW_FIRST_MIN`] features).
+const PREVIEW_SHARE: usize = 8;
+const PREVIEW_FIRST_MIN: usize = 500;
+
+/// [`load_with`], handing `preview` a document of the first features laid out when the
+/// document has [`PREVIEW_MIN_FEATURES`] or more: the first eighth (at least 500), in
+/// document order, not yet screened by `SLOPE_LIMIT`, with no messages. The window shows it
+/// while the rest is laid out; the document returned is the whole, the same as without a
+/// preview.
+pub fn load_with_preview(
+    path: &Path,
+    args: &LayoutArgs,
+    opts: &LoadOptions,
+    preview: Option<&mut dyn FnMut(Document)>,
+) -> Result<Document, Diagnostic> {
     let path = document_path(path)?;
     let started = std::time::Instant::now();
     let bytes = format::read_file(&path)?;
@@ -187,7 +209,7 @@ pub fn load_with(
     let (scene_kind, features) = read_features(&path, kind, &bytes, &mut diags)?;
     drop(bytes);
     let read_ms = ms(started);
-    let mut doc = load_features(&path, scene_kind, features, diags, args, opts)?;
+    let mut doc = load_features(&path, scene_kind, features, diags, args, opts, preview)?;
     doc.times.read_ms = read_ms;
     Ok(doc)
 }
@@ -374,6 +396,7 @@ fn load_features(
     mut diags: Vec<Diagnostic>,
     args: &LayoutArgs,
     opts: &LoadOptions,
+    preview: Option<&mut dyn FnMut(Document)>,
 ) -> Result<Document, Diagnostic> {
     if !args.only.is_empty() {
         feats.retain(|f| args.keeps(f.kind));
@@ -417,11 +440,49 @@ fn load_features(
     }
     // Each worker lays its features out and describes them; only moving the parts into
     // one scene is left to this thread.
-    let results = parallel_map(&feats, opts.threads, opts.progress.as_deref(), |i, f| {
-        let mut r = layout_feature(path, f, &resolutions[i], origin, args, i);
-        let info = describe(f, &resolutions[i], r.scene.as_mut(), i as u32);
-        (r, info)
-    });
+    let lay_out = |from: usize, to: usize| {
+        parallel_map(
+            &feats[from..to],
+            opts.threads,
+            opts.progress.as_deref(),
+            |k, f| {
+                let i = from + k;
+                let mut r = layout_feature(path, f, &resolutions[i], origin, args, i);
+                let info = describe(f, &resolutions[i], r.scene.as_mut(), i as u32);
+                (r, info)
+            },
+        )
+    };
+    let results = match preview {
+        Some(show) if feats.len() >= PREVIEW_MIN_FEATURES => {
+            let first = (feats.len() / PREVIEW_SHARE).max(PREVIEW_FIRST_MIN);
+            let mut results = lay_out(0, first);
+            let parts: Vec<Scene> = results
+                .iter()
+                .filter_map(|(r, _)| r.scene.clone())
+                .collect();
+            let (mut scene, atlas) = combine_with(parts, opts.threads);
+            scene.kind = scene_kind;
+            scene.asset = path.display().to_string();
+            scene.seed = args.seed;
+            scene.geo = Some(geo);
+            scene.features = results.iter().map(|(_, info)| info.clone()).collect();
+            show(Document {
+                loaded: Loaded {
+                    scene,
+                    diagnostics: Vec::new(),
+                    files: Vec::new(),
+                },
+                atlas,
+                times: LoadTimes::default(),
+                terrain: None,
+                terrain_dependent: false,
+            });
+            results.extend(lay_out(first, feats.len()));
+            results
+        }
+        _ => lay_out(0, feats.len()),
+    };
 
     let mut results = results;
     let terrain_dependent = feats.iter().zip(&resolutions).any(|(f, r)| r.screened(f));

@@ -403,6 +403,44 @@ fn parallel_layout_equals_serial() {
     assert!(a == b, "parallel layout differs from serial");
 }
 
+/// A large document shows a preview of its first eighth, and the whole it then returns is
+/// the document `load_with` gives.
+#[test]
+fn a_large_document_previews_its_first_features_and_ends_the_same() {
+    let assets = crate::document::synthetic::sample_assets().unwrap();
+    let tile = crate::document::synthetic::synthetic_tile(2400, &assets);
+    let doc = crate::document::synthetic::TempDocument::write("preview-test", &tile.text).unwrap();
+    let opts = LoadOptions::default();
+    let whole = load_with(&doc.path, &LayoutArgs::default(), &opts).unwrap();
+    let mut previews = Vec::new();
+    let mut keep = |d: Document| previews.push(d);
+    let with_preview =
+        load_with_preview(&doc.path, &LayoutArgs::default(), &opts, Some(&mut keep)).unwrap();
+    assert_eq!(previews.len(), 1);
+    let first = &previews[0].loaded.scene;
+    // The first eighth, but at least 500.
+    let n = 500;
+    assert_eq!(first.features.len(), n);
+    assert!(first.stats.tiles > 0 && first.stats.tiles < whole.loaded.scene.stats.tiles);
+    assert_eq!(
+        first.features[..],
+        whole.loaded.scene.features[..n],
+        "the preview's features are the first of the whole"
+    );
+    let a = serde_json::to_string(&whole.loaded.scene).unwrap();
+    let b = serde_json::to_string(&with_preview.loaded.scene).unwrap();
+    assert!(a == b, "the document after a preview differs");
+    // Small documents show none.
+    let mut none = |_: Document| panic!("a preview of a small document");
+    load_with_preview(
+        &sample("sample_scenery/polygons/town.txt"),
+        &LayoutArgs::default(),
+        &opts,
+        Some(&mut none),
+    )
+    .unwrap();
+}
+
 #[test]
 fn parallel_map_keeps_item_order() {
     let items: Vec<u32> = (0..1000).collect();
