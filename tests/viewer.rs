@@ -935,25 +935,27 @@ fn a_remembered_panel_width_is_used_and_kept_within_40_percent() {
     }
 }
 
+/// `agview view DOC` at 320×240 whose load starts `delay_ms` late, until its screenshot is
+/// written to `shot`: its stderr.
+fn view_after_a_delay(x: &Xvfb, doc: &Path, delay_ms: u32, shot: &Path) -> String {
+    let mut view = x.agview();
+    view.arg("view")
+        .arg(doc)
+        .args(["--size", "320x240", "--frames", "2", "--load-delay-ms"])
+        .arg(delay_ms.to_string())
+        .arg("--screenshot")
+        .arg(shot);
+    run_ok(
+        view,
+        &format!("agview view {} (a slow load)", doc.display()),
+    )
+}
+
 #[test]
 fn the_window_presents_frames_while_a_slow_document_loads() {
     let x = Xvfb::start();
     let dir = TempDir::new("slow");
-    let shot = dir.0.join("slow.png");
-    let mut view = x.agview();
-    view.arg("view")
-        .arg(sample("earth.wed.xml"))
-        .args([
-            "--size",
-            "320x240",
-            "--frames",
-            "2",
-            "--load-delay-ms",
-            "3000",
-        ])
-        .arg("--screenshot")
-        .arg(&shot);
-    let err = run_ok(view, "agview view of a slow document");
+    let err = view_after_a_delay(&x, &sample("earth.wed.xml"), 3000, &dir.0.join("slow.png"));
     let line = err
         .lines()
         .find(|l| l.starts_with("panel: "))
@@ -972,22 +974,9 @@ fn a_large_document_shows_its_first_features_while_the_rest_loads() {
     let dir = TempDir::new("preview");
     let dsf = long_names_package(&dir.0, 4000);
     let shot = dir.0.join("whole.png");
-    let mut view = x.agview();
     // The load starts once the window has its device, as a large document's layout would
     // still be running then.
-    view.arg("view")
-        .arg(&dsf)
-        .args([
-            "--size",
-            "320x240",
-            "--frames",
-            "2",
-            "--load-delay-ms",
-            "1500",
-        ])
-        .arg("--screenshot")
-        .arg(&shot);
-    let err = run_ok(view, "agview view of 4,000 features");
+    let err = view_after_a_delay(&x, &dsf, 1500, &shot);
     let preview = err
         .find("showing the first 500 feature(s)")
         .unwrap_or_else(|| panic!("no preview: {err}"));
