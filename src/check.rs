@@ -144,6 +144,8 @@ struct Checker {
     report: CheckReport,
     seen: HashSet<PathBuf>,
     xplane: Option<PathBuf>,
+    /// The install's libraries (`--xplane`), read once when an asset first needs them.
+    install: Option<Resolver>,
 }
 
 impl Checker {
@@ -228,6 +230,17 @@ impl Checker {
         }
     }
 
+    /// `name` as a library path of the install given by `--xplane`, if any.
+    fn install_library(&mut self, name: &str) -> Option<PathBuf> {
+        let xp = self.xplane.clone()?;
+        let install = self.install.get_or_insert_with(|| {
+            // The install's own problems are reported by checking it, not each asset.
+            let mut quiet = Vec::new();
+            Resolver::for_install(&xp, &mut quiet)
+        });
+        install.resolve_library(name)
+    }
+
     fn reference(
         &mut self,
         r: &Resolver,
@@ -240,7 +253,7 @@ impl Checker {
         let found = if texture {
             r.resolve_texture(from, name)
         } else {
-            r.resolve(from, name)
+            r.resolve(from, name).or_else(|| self.install_library(name))
         };
         match found {
             Some(p) => self.check_file(&p, false),

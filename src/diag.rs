@@ -1,6 +1,7 @@
 //! Diagnostics in the form compilers use: `path:line:col: error: message` for text files and
 //! `path: offset N: error: message` for binary ones.
 
+use std::borrow::Cow;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
@@ -111,8 +112,8 @@ impl Diagnostic {
 impl fmt::Display for Diagnostic {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         // Bytes that are not UTF-8, in the path or in a name the message quotes, as `\xNN`.
-        let path = crate::format::text::shown_path(&self.path);
-        let message = crate::format::text::escaped(&self.message);
+        let path = shown_path(&self.path);
+        let message = escaped(&self.message);
         match self.location {
             Location::File => write!(f, "{path}: {}: {message}", self.severity),
             Location::Text { line, col } => {
@@ -205,6 +206,51 @@ impl WarningCap {
         });
         out
     }
+}
+
+/// Where the private-use characters that stand for raw bytes start: the readers carry byte
+/// `b` (0x80–0xFF) that is not part of valid UTF-8 as `RAW_BYTE_BASE + b`, in supplementary
+/// private-use area B, which no X-Plane text uses (`format::text::readable`).
+pub const RAW_BYTE_BASE: u32 = 0x10_FF00;
+
+/// The raw byte a character of a reader's text stands for, if it stands for one.
+pub fn raw_byte(c: char) -> Option<u8> {
+    u32::from(c)
+        .checked_sub(RAW_BYTE_BASE)
+        .and_then(|b| u8::try_from(b).ok())
+        .filter(|&b| b >= 0x80)
+}
+
+/// Text as it is shown to the user: each raw byte as `\xNN`.
+pub fn escaped(text: &str) -> Cow<'_, str> {
+    if !text.chars().any(|c| raw_byte(c).is_some()) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        match raw_byte(c) {
+            Some(b) => out.push_str(&format!("\\x{b:02X}")),
+            None => out.push(c),
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// A path as it is shown to the user and kept in the Scene: bytes that are not UTF-8 as
+/// `\xNN` (`format::text::text_path` gives the path back).
+pub fn shown_path(path: &Path) -> String {
+    let os = path.as_os_str();
+    if let Some(s) = os.to_str() {
+        return s.to_string();
+    }
+    let mut out = String::new();
+    for chunk in os.as_encoded_bytes().utf8_chunks() {
+        out.push_str(chunk.valid());
+        for &b in chunk.invalid() {
+            out.push_str(&format!("\\x{b:02X}"));
+        }
+    }
+    out
 }
 
 #[cfg(test)]

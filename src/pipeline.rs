@@ -52,7 +52,11 @@ pub fn load_scene(asset: &Path, args: &LayoutArgs) -> Result<Loaded, Diagnostic>
     let mut scene = match kind {
         Some(FileKind::Autogen) => {
             let ag = format::autogen::parse(asset, &bytes, &mut diags)?;
-            let resolver = Resolver::for_asset(asset, &mut diags);
+            // With an install (`--xplane`, `XPLANE_ROOT`), library paths the asset's own
+            // package does not export resolve through the install's libraries.
+            let xplane = crate::resolve::xplane_root(args.xplane.as_deref())
+                .map_err(|m| Diagnostic::error_file(asset, m))?;
+            let resolver = Resolver::for_asset_with(asset, xplane.as_deref(), &mut diags);
             let mut input = input::build(args, asset, &mut diags)?;
             // The forest's spacing drives tree lines and fills; its trees' ranges, their
             // heights.
@@ -181,7 +185,7 @@ fn resolve_refs(
     {
         Some(p) => {
             files.push(p.clone());
-            r.resolved = Some(crate::format::text::path_text(&p));
+            r.resolved = Some(crate::diag::shown_path(&p));
         }
         None => diags.push(resolver.missing(asset, line, what, &r.name)),
     };

@@ -120,7 +120,24 @@ impl Resolver {
                 }
             }
         }
-        let Some(xp) = xplane else { return r };
+        if let Some(xp) = xplane {
+            r.add_install(xp, diags);
+        }
+        r
+    }
+
+    /// The libraries of the X-Plane install at `xp` alone: what an asset's library paths
+    /// resolve through when its own package does not export them.
+    pub fn for_install(xp: &Path, diags: &mut Vec<Diagnostic>) -> Resolver {
+        let mut r = Resolver::default();
+        r.add_install(xp, diags);
+        r
+    }
+
+    /// Adds the libraries of the install at `xp`'s packages, in X-Plane's priority order,
+    /// after what this resolver read (its own package is not read twice).
+    fn add_install(&mut self, xp: &Path, diags: &mut Vec<Diagnostic>) {
+        let r = self;
         r.install = true;
         let own = r.root.as_deref().and_then(|p| p.canonicalize().ok());
         for dir in install::packages(xp, diags) {
@@ -155,7 +172,6 @@ impl Resolver {
                 }
             }
         }
-        r
     }
 
     /// Resolves a definition that a document (DSF or WED project) names, as X-Plane does
@@ -216,7 +232,7 @@ impl Resolver {
         if let Some(root) = &self.root {
             places.push(format!(
                 "no file {}",
-                crate::format::text::shown_path(&normalize(&root.join(name_path(&name))))
+                crate::diag::shown_path(&normalize(&root.join(name_path(&name))))
             ));
         }
         let hint = if self.install {
@@ -331,6 +347,28 @@ impl Resolver {
         })
     }
 
+    /// `name` as a library path alone (the first alternative in priority order), as the
+    /// libraries this resolver read export it.
+    pub fn resolve_library(&self, name: &str) -> Option<PathBuf> {
+        self.libraries
+            .resolve(&name.replace('\\', "/"), None, Pick::First)
+            .map(|c| normalize(&c.path))
+    }
+
+    /// The resolver for an asset opened on its own: its package's (as
+    /// [`Resolver::for_asset`]), and with an install (`--xplane`, `XPLANE_ROOT`) the
+    /// install's libraries after it, as a document's.
+    pub fn for_asset_with(
+        asset: &Path,
+        xplane: Option<&Path>,
+        diags: &mut Vec<Diagnostic>,
+    ) -> Resolver {
+        match xplane {
+            Some(_) => Resolver::for_document(asset, xplane, diags),
+            None => Resolver::for_asset(asset, diags),
+        }
+    }
+
     /// Like [`Resolver::resolve`], also trying the `.dds`/`.png` twin of a texture name.
     pub fn resolve_texture(&self, from: &Path, name: &str) -> Option<PathBuf> {
         crate::format::texture_candidates(Path::new(name))
@@ -372,7 +410,7 @@ impl Resolver {
         let mut tried: Vec<String> = self
             .candidates(from, name)
             .iter()
-            .map(|p| crate::format::text::shown_path(p))
+            .map(|p| crate::diag::shown_path(p))
             .collect();
         tried.dedup();
         let n = self.packages().len();
@@ -388,12 +426,21 @@ impl Resolver {
         } else {
             ""
         };
+        // A name that does not climb out of its folder may be another package's library
+        // path: say how to search the install's libraries.
+        let slashed = name.replace('\\', "/");
+        let hint = if !self.install && !slashed.starts_with("..") && !slashed.starts_with('/') {
+            "; if it is a library path of another package, --xplane DIR (or XPLANE_ROOT) \
+             searches the install's libraries"
+        } else {
+            ""
+        };
         Diagnostic::warning_at(
             from,
             line.max(1),
             1,
             format!(
-                "{what} `{name}` not found (looked for {}{lib}{exported}); {then}",
+                "{what} `{name}` not found (looked for {}{lib}{exported}){hint}; {then}",
                 tried.join(", ")
             ),
         )
@@ -403,7 +450,7 @@ impl Resolver {
 fn folder_name(dir: &Path) -> String {
     dir.file_name()
         .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| crate::format::text::shown_path(dir))
+        .unwrap_or_else(|| crate::diag::shown_path(dir))
 }
 /// `Resolved::via` of a file found relative to the package.
 const PATH_IN_PACKAGE: &str = "path in package";

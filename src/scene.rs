@@ -231,9 +231,7 @@ pub struct FeatureInfo {
     pub source: String,
     /// The definition as the document writes it.
     pub asset: String,
-    /// The file it resolved to, or null (bytes that are not UTF-8 kept as
-    /// [`crate::format::text::path_text`] keeps them; shown as `\xNN`).
-    #[serde(serialize_with = "crate::format::text::serialize_escaped")]
+    /// The file it resolved to, or null (bytes that are not UTF-8 as `\xNN`).
     pub resolved: Option<String>,
     /// The package whose library exported it, when it came through a library.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -749,12 +747,8 @@ fn is_zero_usize(v: &usize) -> bool {
 pub struct ArtRef {
     /// The path as written in the asset (relative or library path), shared with it.
     pub name: std::sync::Arc<str>,
-    /// The file it resolved to, if it did (bytes that are not UTF-8 kept as
-    /// [`crate::format::text::path_text`] keeps them; shown as `\xNN`).
-    #[serde(
-        skip_serializing_if = "Option::is_none",
-        serialize_with = "crate::format::text::serialize_escaped"
-    )]
+    /// The file it resolved to, if it did (bytes that are not UTF-8 as `\xNN`).
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub resolved: Option<String>,
 }
 

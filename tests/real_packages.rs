@@ -643,3 +643,67 @@ fn a_texture_budget_lowers_the_largest_textures_and_says_so() {
     assert_eq!(code, 0, "{err}");
     assert!(!err.contains("texture budget"), "{err}");
 }
+
+// ------------------------------------------------------------ library paths inside assets
+
+/// An install with one library package exporting `lib/shared/crate.obj`, and a package of
+/// its own whose `.agp` names that library path: the install resolves it with `--xplane`,
+/// for the asset on its own (`layout`, `check`) and placed by the package's DSF.
+#[test]
+fn an_assets_library_paths_resolve_through_the_install_with_xplane() {
+    let tmp = Tmp::new("asset-lib");
+    let xp = tmp.0.join("X-Plane 12");
+    let lib = xp.join("Custom Scenery/Shared Library");
+    write(&lib.join("objects/crate.obj"), obj("crate.png"));
+    png(&lib.join("textures/crate.png"));
+    write(
+        &lib.join("library.txt"),
+        "A\n800\nLIBRARY\n\nEXPORT lib/shared/crate.obj objects/crate.obj\n",
+    );
+    std::fs::create_dir_all(xp.join("Resources/default scenery")).unwrap();
+    let pkg = tmp.0.join("My Pkg");
+    let agp = pkg.join("autogen/yard.agp");
+    write(
+        &agp,
+        "A\n1000\nAG_POINT\n\nTEXTURE ../textures/ground.png\nTEXTURE_SCALE 256 256\n\
+TEXTURE_WIDTH 32\nOBJECT lib/shared/crate.obj\n\nTILE 0 0 256 256\nANCHOR_PT 128 128\n\
+OBJ_DRAPED 128 128 0 0\n",
+    );
+    png(&pkg.join("textures/ground.png"));
+    let dsf = pkg.join("Earth nav data/+50+000/+50+000.txt");
+    write(
+        &dsf,
+        "A\n800\nDSF2TEXT\nPROPERTY sim/west 0\nPROPERTY sim/south 50\nPROPERTY sim/east 1\n\
+PROPERTY sim/north 51\nOBJECT_DEF autogen/yard.agp\nOBJECT 0 0.5 50.5 0\n",
+    );
+    let agp = agp.display().to_string();
+    let dsf = dsf.display().to_string();
+    let xp = xp.display().to_string();
+    let elsewhere = tmp.0.as_path();
+    let crate_at = |out: &str| {
+        let v: serde_json::Value = serde_json::from_str(out).unwrap();
+        v["meshes"][0]["resolved"].as_str().map(str::to_string)
+    };
+    // Without an install: not found, and the message says how to find it.
+    let (code, out, err) = agview(elsewhere, &["layout", &agp, "--json"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(crate_at(&out), None, "{out}");
+    assert!(
+        err.contains("lib/shared/crate.obj") && err.contains("--xplane"),
+        "{err}"
+    );
+    // With it, the asset alone and the asset placed by the DSF find the library's file.
+    for doc in [&agp, &dsf] {
+        let (code, out, err) = agview(elsewhere, &["layout", doc, "--json", "--xplane", &xp]);
+        assert_eq!(code, 0, "{err}");
+        let found = crate_at(&out).unwrap_or_else(|| panic!("{doc}: {out}\n{err}"));
+        assert!(
+            found.ends_with("Shared Library/objects/crate.obj"),
+            "{found}"
+        );
+        assert!(!err.contains("not found"), "{doc}: {err}");
+    }
+    let (code, out, err) = agview(elsewhere, &["check", &agp, "--xplane", &xp]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(!format!("{out}{err}").contains("not found"), "{out}{err}");
+}

@@ -425,17 +425,10 @@ impl FeatureTable {
                     });
                     row.col(|ui| match (&f.resolved, &f.package) {
                         (Some(r), Some(p)) => {
-                            let shown = crate::format::text::escaped(r);
-                            cut_label(
-                                ui,
-                                &shown,
-                                &format!("{shown}\nfrom the library of {p}"),
-                                None,
-                            );
+                            cut_label(ui, r, &format!("{r}\nfrom the library of {p}"), None);
                         }
                         (Some(r), None) => {
-                            let shown = crate::format::text::escaped(r);
-                            cut_label(ui, &shown, &shown, None);
+                            cut_label(ui, r, r, None);
                         }
                         (None, _) if is_builtin(f) => {
                             ui.weak("agview's own art");

@@ -218,7 +218,7 @@ fn contents(
         .unwrap_or_default();
     ui.add(egui::Label::new(RichText::new(&name).heading()).truncate())
         .on_hover_text(&name);
-    let full = crate::format::text::shown_path(info.asset);
+    let full = crate::diag::shown_path(info.asset);
     ui.add(egui::Label::new(RichText::new(&full).small()).truncate())
         .on_hover_text(&full);
     if let Some(e) = info.error {

@@ -222,7 +222,22 @@ pub fn run(args: &SweepArgs) -> anyhow::Result<ExitCode> {
         );
         return Ok(ExitCode::from(2));
     }
-    let opened = match OpenedAsset::open(&args.asset) {
+    // With an install, the asset's library paths resolve through its libraries too.
+    let install = match crate::resolve::xplane_root(args.layout.xplane.as_deref()) {
+        Ok(root) => root.map(|x| {
+            let mut diags = Vec::new();
+            let r = crate::resolve::Resolver::for_install(&x, &mut diags);
+            for d in diags {
+                eprintln!("{d}");
+            }
+            r
+        }),
+        Err(e) => {
+            eprintln!("agview: error: {e}");
+            return Ok(ExitCode::from(2));
+        }
+    };
+    let opened = match OpenedAsset::open(&args.asset, install.as_ref()) {
         Ok(o) => o,
         Err(e) => {
             eprintln!("{e}");

@@ -45,8 +45,10 @@ impl OpenedAsset {
     }
 
     /// Reads and parses an `.agp`, `.agb` or `.ags`, and resolves the art it names
-    /// (missing art is a warning on the line that names it).
-    pub fn open(path: &Path) -> Result<Self, Diagnostic> {
+    /// (missing art is a warning on the line that names it): relative to the asset, in its
+    /// package, through its package's library, then through the libraries of `document`
+    /// (the document that places it, with the install's under `--xplane`).
+    pub fn open(path: &Path, document: Option<&Resolver>) -> Result<Self, Diagnostic> {
         let bytes = format::read_file(path)?;
         if FileKind::detect(path, &bytes) != Some(FileKind::Autogen) {
             return Err(Diagnostic::error_file(
@@ -65,11 +67,13 @@ impl OpenedAsset {
             let found = if texture {
                 resolver.resolve_texture(path, name)
             } else {
-                resolver.resolve(path, name)
+                resolver
+                    .resolve(path, name)
+                    .or_else(|| document?.resolve_library(name))
             };
             match found {
                 Some(p) => {
-                    let s = p.display().to_string();
+                    let s = crate::diag::shown_path(&p);
                     files.push(p);
                     Some(s)
                 }

@@ -640,7 +640,7 @@ impl Screen<'_> {
             });
             let mut limits: Vec<(PathBuf, Option<SlopeLimit>)> = Vec::new();
             let mut admit = |p: &Path| {
-                let limit = match &*cache.open(f.kind, p, diags, files) {
+                let limit = match &*cache.open(f.kind, p, self.resolver, diags, files) {
                     Opened::Autogen(a) => a.autogen.slope_limit.map(SlopeLimit::from_array),
                     _ => None,
                 };
@@ -654,7 +654,7 @@ impl Screen<'_> {
                 Some(found) if Some(&found.path) == res.resolved.as_ref() => {}
                 Some(found) => {
                     let package = found.package.clone();
-                    let opened = cache.open(f.kind, &found.path, diags, files);
+                    let opened = cache.open(f.kind, &found.path, self.resolver, diags, files);
                     let now = Resolution {
                         resolved: Some(found.path),
                         package,
@@ -789,7 +789,7 @@ impl ResolveCache {
             ));
         }
         let fixed = found.is_file_path();
-        let opened = self.open(f.kind, &found.path, diags, files);
+        let opened = self.open(f.kind, &found.path, resolver, diags, files);
         let package = found.package.clone().or_else(|| {
             resolver
                 .root
@@ -817,6 +817,7 @@ impl ResolveCache {
         &mut self,
         kind: FeatureKind,
         file: &Path,
+        document: &Resolver,
         diags: &mut Vec<Diagnostic>,
         files: &mut Vec<PathBuf>,
     ) -> Arc<Opened> {
@@ -824,7 +825,7 @@ impl ResolveCache {
             .entry(file.to_path_buf())
             .or_insert_with(|| {
                 files.push(file.to_path_buf());
-                Arc::new(open_definition(kind, file, diags, files))
+                Arc::new(open_definition(kind, file, document, diags, files))
             })
             .clone()
     }
@@ -948,25 +949,30 @@ fn flatten_curves(
     (out, st)
 }
 
-/// Reads what laying out a feature of `kind` needs from its file.
+/// Reads what laying out a feature of `kind` needs from its file. Library paths inside it
+/// that its own package does not export resolve through the `document`'s libraries (the
+/// install's, with `--xplane`).
 fn open_definition(
     kind: FeatureKind,
     file: &Path,
+    document: &Resolver,
     diags: &mut Vec<Diagnostic>,
     files: &mut Vec<PathBuf>,
 ) -> Opened {
     match kind {
-        FeatureKind::Agp | FeatureKind::Agb | FeatureKind::Ags => match OpenedAsset::open(file) {
-            Ok(a) => {
-                diags.extend(a.diagnostics.iter().cloned());
-                files.extend(a.files.iter().cloned());
-                Opened::Autogen(Box::new(a))
+        FeatureKind::Agp | FeatureKind::Agb | FeatureKind::Ags => {
+            match OpenedAsset::open(file, Some(document)) {
+                Ok(a) => {
+                    diags.extend(a.diagnostics.iter().cloned());
+                    files.extend(a.files.iter().cloned());
+                    Opened::Autogen(Box::new(a))
+                }
+                Err(e) => {
+                    diags.push(e);
+                    Opened::Broken
+                }
             }
-            Err(e) => {
-                diags.push(e);
-                Opened::Broken
-            }
-        },
+        }
         FeatureKind::For => {
             let spacing = format::read_file(file).and_then(|b| {
                 let mut w = Vec::new();
@@ -987,7 +993,7 @@ fn open_definition(
         | FeatureKind::Helipad
         | FeatureKind::Pavement
         | FeatureKind::Marking => Opened::Art,
-        FeatureKind::Str => match open_string(file, diags, files) {
+        FeatureKind::Str => match open_string(file, document, diags, files) {
             Some(s) => Opened::String(Box::new(s)),
             None => Opened::Broken,
         },
@@ -1007,6 +1013,7 @@ struct StringFacts {
 /// line and draws as a placeholder); `None` when it cannot be read.
 fn open_string(
     file: &Path,
+    document: &Resolver,
     diags: &mut Vec<Diagnostic>,
     files: &mut Vec<PathBuf>,
 ) -> Option<StringFacts> {
@@ -1028,14 +1035,16 @@ fn open_string(
         .objects
         .iter()
         .map(|o| {
-            let resolved = resolver.resolve(file, &o.path);
+            let resolved = resolver
+                .resolve(file, &o.path)
+                .or_else(|| document.resolve_library(&o.path));
             match &resolved {
                 Some(p) => files.push(p.clone()),
                 None => diags.push(resolver.missing(file, o.line, "OBJECT", &o.path)),
             }
             crate::scene::ArtRef {
                 name: o.path.as_str().into(),
-                resolved: resolved.map(|p| crate::format::text::path_text(&p)),
+                resolved: resolved.map(|p| crate::diag::shown_path(&p)),
             }
         })
         .collect();
@@ -1112,7 +1121,7 @@ fn layout_feature(
         None => (rings, None),
     };
     let st: Option<&[Vec<[f32; 2]>]> = curved_st.as_deref().or(f.st.as_deref());
-    let resolved = res.resolved.as_deref().map(crate::format::text::path_text);
+    let resolved = res.resolved.as_deref().map(crate::diag::shown_path);
     let laid = match (&*res.opened, f.kind) {
         (Opened::Broken, _) => {
             out.diags.push(f.diag(
@@ -1290,7 +1299,7 @@ fn centroid(rings: &[Vec<[f32; 2]>]) -> [f32; 2] {
 /// The feature's entry in `Scene::features`; marks what it placed with its index.
 fn describe(f: &DocFeature, res: &Resolution, scene: Option<&mut Scene>, i: u32) -> FeatureInfo {
     let mut info = FeatureInfo {
-        resolved: res.resolved.as_deref().map(crate::format::text::path_text),
+        resolved: res.resolved.as_deref().map(crate::diag::shown_path),
         package: res.package.clone(),
         ..FeatureInfo::new(f.source.clone(), f.asset.clone(), f.kind, f.param)
     };

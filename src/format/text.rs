@@ -4,7 +4,8 @@
 //! Files are read as bytes, as X-Plane reads them. [`readable`] carries every byte that is
 //! not part of valid UTF-8 (a Windows-1252 `é` in a path or a name) into the text as a
 //! private-use character of its own, so that names keep their bytes: [`name_path`] turns such a
-//! name back into the path of exactly those bytes, and [`escaped`] shows them as `\xNN`.
+//! name back into the path of exactly those bytes, and [`crate::diag::escaped`] shows them
+//! as `\xNN`.
 //! Comments are skipped whatever they hold. A `#` at the start of a token starts a comment that runs
 //! to the end of the line. Tokens are separated by ASCII whitespace. Numbers must be finite:
 //! `nan` and `inf` are rejected with the column of the offending token.
@@ -12,11 +13,7 @@
 use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 
-use crate::diag::Diagnostic;
-
-/// Where the private-use characters that stand for raw bytes start: byte `b` (0x80–0xFF) is
-/// `RAW_BYTE_BASE + b`, in supplementary private-use area B, which no X-Plane text uses.
-const RAW_BYTE_BASE: u32 = 0x10_FF00;
+use crate::diag::{raw_byte, Diagnostic, RAW_BYTE_BASE};
 
 /// The bytes of an X-Plane text file as valid UTF-8: borrowed when they already are; else a
 /// copy in which each byte outside a valid UTF-8 sequence stands as the private-use character
@@ -37,27 +34,15 @@ pub fn readable(src: &[u8]) -> Cow<'_, [u8]> {
     Cow::Owned(out)
 }
 
-/// The raw byte a character of [`readable`]'s text stands for, if it stands for one.
-fn raw_byte(c: char) -> Option<u8> {
-    u32::from(c)
-        .checked_sub(RAW_BYTE_BASE)
-        .and_then(|b| u8::try_from(b).ok())
-        .filter(|&b| b >= 0x80)
-}
-
 /// A name read by [`TextFile`] as a path, byte for byte: backslashes read as `/` (X-Plane
 /// takes either), and each raw byte is itself again.
 pub fn name_path(name: &str) -> PathBuf {
-    text_path(&name.replace('\\', "/"))
-}
-
-/// The path whose bytes `text` holds, raw bytes included ([`path_text`] undone).
-pub fn text_path(text: &str) -> PathBuf {
-    if !text.chars().any(|c| raw_byte(c).is_some()) {
-        return PathBuf::from(text);
+    let slashed = name.replace('\\', "/");
+    if !slashed.chars().any(|c| raw_byte(c).is_some()) {
+        return PathBuf::from(slashed);
     }
-    let mut bytes = Vec::with_capacity(text.len());
-    for c in text.chars() {
+    let mut bytes = Vec::with_capacity(slashed.len());
+    for c in slashed.chars() {
         match raw_byte(c) {
             Some(b) => bytes.push(b),
             None => bytes.extend_from_slice(c.encode_utf8(&mut [0u8; 4]).as_bytes()),
@@ -66,15 +51,29 @@ pub fn text_path(text: &str) -> PathBuf {
     path_of_bytes(bytes)
 }
 
-/// A path as text that keeps every byte: those that are not UTF-8 as [`readable`]'s
-/// private-use characters ([`text_path`] gives the path back; [`shown_path`] shows it).
-pub fn path_text(path: &Path) -> String {
-    let os = path.as_os_str();
-    if let Some(s) = os.to_str() {
-        return s.to_string();
+/// The path a [`crate::diag::shown_path`] text names: `\xNN` escapes are bytes again (on
+/// Unix, where a path is bytes; elsewhere paths are Unicode and the text is the path).
+pub fn text_path(text: &str) -> PathBuf {
+    if !cfg!(unix) || !text.contains("\\x") {
+        return PathBuf::from(text);
     }
-    String::from_utf8(readable(os.as_encoded_bytes()).into_owned())
-        .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+    let b = text.as_bytes();
+    let mut bytes = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        let hex = |k: usize| b.get(k).and_then(|&c| char::from(c).to_digit(16));
+        match (b[i], b.get(i + 1), hex(i + 2), hex(i + 3)) {
+            (b'\\', Some(b'x'), Some(h), Some(l)) if h >= 8 => {
+                bytes.push((h * 16 + l) as u8);
+                i += 4;
+            }
+            (c, ..) => {
+                bytes.push(c);
+                i += 1;
+            }
+        }
+    }
+    path_of_bytes(bytes)
 }
 
 #[cfg(unix)]
@@ -88,37 +87,6 @@ fn path_of_bytes(bytes: Vec<u8>) -> PathBuf {
     // Windows paths are UTF-16: a byte outside UTF-8 has no path of its own there; read it
     // as Windows-1252's Latin-1 half, as the author's editor most likely meant it.
     PathBuf::from(bytes.iter().map(|&b| char::from(b)).collect::<String>())
-}
-
-/// Text as it is shown to the user: each raw byte as `\xNN`.
-pub fn escaped(text: &str) -> Cow<'_, str> {
-    if !text.chars().any(|c| raw_byte(c).is_some()) {
-        return Cow::Borrowed(text);
-    }
-    let mut out = String::with_capacity(text.len() + 8);
-    for c in text.chars() {
-        match raw_byte(c) {
-            Some(b) => out.push_str(&format!("\\x{b:02X}")),
-            None => out.push(c),
-        }
-    }
-    Cow::Owned(out)
-}
-
-/// A path as it is shown to the user: bytes that are not UTF-8 as `\\xNN`.
-pub fn shown_path(path: &Path) -> String {
-    escaped(&path_text(path)).into_owned()
-}
-
-/// Serializes text holding raw bytes as it is shown ([`escaped`]), for the JSON dumps.
-pub fn serialize_escaped<S: serde::Serializer>(
-    text: &Option<String>,
-    s: S,
-) -> Result<S::Ok, S::Error> {
-    match text {
-        Some(t) => s.serialize_some(escaped(t).as_ref()),
-        None => s.serialize_none(),
-    }
 }
 
 /// Reads a text file line by line, skipping blank and comment-only lines.
@@ -795,6 +763,7 @@ mod tests {
 
     #[test]
     fn bytes_that_are_not_utf8_are_kept_in_names() {
+        use crate::diag::{escaped, shown_path};
         let p = Path::new("f.agp");
         let raw = b"A\nOBJECT objects\\caf\xe9.obj # r\xe9sum\xe9\nTILE \xff 1\n";
         let src = readable(raw);
@@ -806,8 +775,11 @@ mod tests {
         assert_eq!(escaped(name), "objects\\caf\\xE9.obj");
         let path = name_path(name);
         assert_eq!(path.as_os_str().as_encoded_bytes(), b"objects/caf\xe9.obj");
+        // As the Scene keeps it and the user sees it, and back.
         assert_eq!(shown_path(&path), "objects/caf\\xE9.obj");
-        assert_eq!(text_path(&path_text(&path)), path);
+        assert_eq!(text_path(&shown_path(&path)), path);
+        // An escape of a byte that is valid alone (ASCII) is not one agview writes: kept.
+        assert_eq!(text_path("a\\x41b"), PathBuf::from("a\\x41b"));
         // A stray byte in a number is a bad number at its own column, not a refused file.
         let mut l = tf.next().unwrap().unwrap();
         let e = l.f32("left").unwrap_err().to_string();

@@ -291,7 +291,7 @@ TEXTURE_WIDTH 10\nTILE 0 0 1 1\n";
     let ag = parse(Path::new("t.ag"), src, &mut w).unwrap();
     assert!(w.is_empty(), "{w:?}");
     let name = &ag.texture.unwrap().path;
-    assert_eq!(crate::format::text::escaped(name), "\\xC3(.png");
+    assert_eq!(crate::diag::escaped(name), "\\xC3(.png");
     assert_eq!(
         crate::format::text::name_path(name)
             .as_os_str()
