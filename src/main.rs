@@ -52,8 +52,9 @@ enum Command {
         /// Print only errors, not warnings.
         #[arg(long)]
         quiet: bool,
-        /// An X-Plane install whose scenery libraries resolve a document's library paths
-        /// (after its own package). Without it, the environment variable XPLANE_ROOT.
+        /// An X-Plane install whose scenery libraries resolve the library paths of documents
+        /// and assets (after their own package). Without it, the environment variable
+        /// XPLANE_ROOT.
         #[arg(long, value_name = "DIR")]
         xplane: Option<PathBuf>,
     },
@@ -73,7 +74,8 @@ enum Command {
     /// The JSON is documented field by field in docs/layout-json.md.
     Layout {
         /// The .agp, .agb, .ags or .agn to lay out, or a document: DSF text, binary DSF
-        /// (plain or 7-Zip), a WED project (earth.wed.xml or the scenery folder holding it).
+        /// (plain or 7-Zip), a WED project (earth.wed.xml or the scenery folder holding it),
+        /// an apt.dat.
         asset: PathBuf,
         #[command(flatten)]
         layout: LayoutArgs,
@@ -86,7 +88,7 @@ enum Command {
     /// Lay out an asset (or a document) and render it to a PNG, without a window.
     Render {
         /// The .agp, .agb, .ags or .agn to render, or a document (DSF text or binary, WED
-        /// project).
+        /// project, apt.dat).
         asset: PathBuf,
         #[command(flatten)]
         layout: LayoutArgs,

@@ -1002,6 +1002,15 @@ fn selecting_a_feature_highlights_and_frames_it() {
         .arg(&shot);
     let err = run_ok(view, "agview view --select 3");
     assert!(err.contains("framed feature 3 (5 m × 5 m)"), "{err}");
+    // A click in the middle of the view picks what is framed there: the kiosk again.
+    let mut view = x.agview();
+    view.arg("view")
+        .arg(sample("earth.wed.xml"))
+        .args(["--size", "640x480", "--frames", "2", "--select", "3"])
+        .args(["--click", "400,240", "--screenshot"])
+        .arg(dir.0.join("clicked.png"));
+    let clicked = run_ok(view, "agview view --click");
+    assert!(clicked.contains("picked feature 3: "), "{clicked}");
     // The outline's yellow is on screen.
     let img = load(&shot);
     let yellow = img

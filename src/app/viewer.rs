@@ -49,8 +49,9 @@ use crate::render::{
 /// `agview view` options.
 #[derive(Debug, Clone, clap::Args)]
 pub struct ViewArgs {
-    /// The .agp, .agb, .ags or .agn to view, or a document: a DSF (text or binary) or a WED
-    /// project (earth.wed.xml or its folder), every feature in it.
+    /// The .agp, .agb, .ags or .agn to view, or a document, every feature in it: DSF text, a
+    /// binary DSF (plain or 7-Zip), a WED project (earth.wed.xml or its folder) or an
+    /// apt.dat (its airports' pavement).
     // Not needed with a hidden development flag that makes its own scene: empty then (a
     // parser that takes the empty default, which clap's path parser refuses; the default is
     // hidden, so help shows the argument as before).
@@ -105,6 +106,10 @@ pub struct ViewArgs {
     /// Test hook: the first load waits N ms before it starts (a slow document).
     #[arg(long, hide = true, value_name = "MS")]
     pub load_delay_ms: Option<u64>,
+    /// Test hook: once the scene is on screen, click the view at window pixel X,Y (as the
+    /// left button does: pick the feature under it).
+    #[arg(long, hide = true, value_name = "X,Y", value_parser = parse_click)]
+    pub click: Option<(f64, f64)>,
     /// Select feature N (an index into `features`) and frame it once the scene is shown, as
     /// a click on its row in the feature table does.
     #[arg(long, value_name = "FEATURE")]
@@ -114,6 +119,19 @@ pub struct ViewArgs {
     /// the N-th.
     #[arg(long, hide = true, value_name = "N")]
     pub exit_after_reloads: Option<u32>,
+}
+
+/// `X,Y` in window pixels.
+fn parse_click(s: &str) -> Result<(f64, f64), String> {
+    let (x, y) = s
+        .split_once(',')
+        .ok_or_else(|| format!("`{s}`: expected X,Y"))?;
+    let n = |v: &str| {
+        v.trim()
+            .parse::<f64>()
+            .map_err(|_| format!("`{s}`: expected X,Y in pixels"))
+    };
+    Ok((n(x)?, n(y)?))
 }
 
 /// Events sent to the window from other threads.
@@ -1174,6 +1192,11 @@ impl App {
             }
         } else {
             self.frames_with_scene += 1;
+            if self.frames_with_scene == 1 {
+                if let Some(at) = self.args.click {
+                    self.pick(at, false);
+                }
+            }
             if self
                 .args
                 .lose_device_after
