@@ -114,6 +114,10 @@ enum Command {
     /// Render a contact sheet of a block (or a string on a scaled polygon) over a range of
     /// sizes, each cell labelled with its size; cells where no spelling fits get a red border.
     Sweep(agview::app::sweep::SweepArgs),
+    /// Write a review page of a document or an asset: DIR/index.html with its renders
+    /// (summary, overview from five sides, dusk and night, every feature with close-ups).
+    /// Exit 0 written, 1 nothing written, 2 usage, 3 written but --fail-on found problems.
+    Report(agview::app::report::ReportArgs),
 }
 
 #[derive(Subcommand)]
@@ -323,6 +327,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         } => render_command(&asset, &layout, &render, &out, size),
         Command::View(args) => agview::app::viewer::run(args),
         Command::Sweep(args) => agview::app::sweep::run(&args),
+        Command::Report(args) => agview::app::report::run(&args),
         Command::Bench {
             what:
                 BenchWhat::Render {

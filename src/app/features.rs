@@ -38,7 +38,7 @@ pub struct FeatureIndex {
 pub type KindGroup = (String, Vec<usize>);
 
 /// `path:line` of a message `path:line:col: severity: text`, and its severity and text.
-fn split_message(m: &str) -> Option<(&str, &str, &str)> {
+pub(crate) fn split_message(m: &str) -> Option<(&str, &str, &str)> {
     for sev in [": error: ", ": warning: "] {
         if let Some(i) = m.find(sev) {
             let at = &m[..i];
@@ -50,7 +50,7 @@ fn split_message(m: &str) -> Option<(&str, &str, &str)> {
 }
 
 /// The file of a location `path:line:col`, `path: offset N` or `path`.
-fn file_of(at: &str) -> &str {
+pub(crate) fn file_of(at: &str) -> &str {
     if let Some(i) = at.find(": offset ") {
         return &at[..i];
     }
@@ -67,7 +67,7 @@ fn file_of(at: &str) -> &str {
 }
 
 /// `path:line` of a location `path:line:col` (what a DSF text feature's source is).
-fn line_of(at: &str) -> Option<&str> {
+pub(crate) fn line_of(at: &str) -> Option<&str> {
     let (head, col) = at.rsplit_once(':')?;
     col.parse::<u32>().ok()?;
     let (_, line) = head.rsplit_once(':')?;
@@ -156,7 +156,7 @@ impl FeatureIndex {
 }
 
 /// Airport pavement draws agview's own art: it resolves to no file and is not missing.
-fn is_builtin(f: &FeatureInfo) -> bool {
+pub(crate) fn is_builtin(f: &FeatureInfo) -> bool {
     matches!(
         f.kind,
         FeatureKind::Runway | FeatureKind::Helipad | FeatureKind::Pavement | FeatureKind::Marking
@@ -221,7 +221,7 @@ pub enum TableAction {
     Frame(usize),
 }
 
-fn stats_text(f: &FeatureInfo) -> String {
+pub(crate) fn stats_text(f: &FeatureInfo) -> String {
     let s = &f.stats;
     let mut parts = Vec::new();
     for (n, what) in [

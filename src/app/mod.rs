@@ -9,6 +9,7 @@ pub mod options;
 pub mod panel;
 pub mod progress;
 pub mod reload;
+pub mod report;
 pub mod screenshot;
 pub mod settings;
 pub mod sweep;

@@ -79,9 +79,16 @@ impl Camera {
     /// turning around the ground under the scene's centre, far enough away that the scene's
     /// rectangle and what stands on it fit an image of aspect 4:3 or wider.
     pub fn frame(f: &super::framing::Framing) -> Self {
+        Camera::frame_from(f, 225.0)
+    }
+
+    /// [`Camera::frame`] seen from `from_deg` (clockwise from north: 45 is the north-east,
+    /// 225 the south-west of the default view).
+    pub fn frame_from(f: &super::framing::Framing, from_deg: f32) -> Self {
         let c = f.center();
         let half_fov = (FOV_Y_DEG * 0.5).to_radians();
-        Camera::orbit(c.to_array(), f.radius() / half_fov.tan(), 45.0, 35.0)
+        let look = (from_deg + 180.0).rem_euclid(360.0);
+        Camera::orbit(c.to_array(), f.radius() / half_fov.tan(), look, 35.0)
     }
 
     /// The eye position in the world.

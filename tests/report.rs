@@ -1,0 +1,278 @@
+//! `agview report`: the review page of the sample package, written from another folder, its
+//! counts against `layout --json`'s, its exit status on real cases, and the page opened in a
+//! real headless browser (Chromium, which CI's `.ci/run` installs): it loads with no console
+//! error and every image loads.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn sample() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("sample_scenery")
+}
+
+/// A fresh folder for one test, removed when the test ends.
+struct Tmp(PathBuf);
+
+impl Tmp {
+    fn new(name: &str) -> Tmp {
+        let d = std::env::temp_dir().join(format!("agview-report-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(&d).unwrap();
+        Tmp(d)
+    }
+}
+
+impl Drop for Tmp {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// `agview ARGS` run in `cwd`: exit code, stdout, stderr.
+fn agview(cwd: &Path, args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_agview"))
+        .args(args)
+        .current_dir(cwd)
+        .env_remove("XPLANE_ROOT")
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// Every `src="…"` of the page.
+fn image_sources(page: &str) -> Vec<String> {
+    page.split("src=\"")
+        .skip(1)
+        .filter_map(|s| s.split('"').next())
+        .map(str::to_string)
+        .collect()
+}
+
+/// The number in `<td … data-ATTR="KEY">N</td>`.
+fn cell(page: &str, attr: &str, key: &str) -> Option<usize> {
+    let at = page.find(&format!("{attr}=\"{key}\">"))?;
+    let rest = &page[at..];
+    let n = &rest[rest.find('>')? + 1..rest.find("</td>")?];
+    n.parse().ok()
+}
+
+#[test]
+fn the_sample_packages_report_holds_its_counts_and_every_image() {
+    let tmp = Tmp::new("sample");
+    let doc = sample().display().to_string();
+    let (code, _, err) = agview(
+        &tmp.0,
+        &[
+            "report",
+            &doc,
+            "--out",
+            "review",
+            "--size",
+            "320x180",
+            "--closeups",
+            "4",
+        ],
+    );
+    assert_eq!(code, 0, "{err}");
+    let dir = tmp.0.join("review");
+    let page = std::fs::read_to_string(dir.join("index.html")).unwrap();
+    assert!(page.contains("<meta name=\"viewport\""));
+    assert!(page.contains("@media (max-width:600px)") && page.contains("@media print"));
+    assert!(!page.contains("<script"), "plain HTML and CSS");
+    let images = image_sources(&page);
+    // Five overviews at noon, one at dusk, one at night (the sample has lights), and four
+    // close-ups.
+    assert_eq!(images.len(), 11, "{images:?}");
+    for src in &images {
+        assert!(
+            !src.contains("://") && !src.starts_with('/'),
+            "{src}: not self-contained"
+        );
+        let png = image::open(dir.join(src)).unwrap_or_else(|e| panic!("{src}: {e}"));
+        assert_eq!(png.width(), if src.contains("feature") { 160 } else { 320 });
+    }
+    // The summary's counts are layout --json's.
+    let (code, json, err) = agview(&tmp.0, &["layout", &doc, "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let features = v["features"].as_array().unwrap();
+    assert_eq!(cell(&page, "data-count", "features"), Some(features.len()));
+    let mut kinds = std::collections::BTreeMap::<String, usize>::new();
+    for f in features {
+        *kinds
+            .entry(f["kind"].as_str().unwrap().to_string())
+            .or_default() += 1;
+    }
+    for (k, n) in &kinds {
+        assert_eq!(cell(&page, "data-kind", k), Some(*n), "kind {k}");
+    }
+    let resolved = features.iter().filter(|f| !f["resolved"].is_null()).count();
+    assert_eq!(cell(&page, "data-count", "resolved"), Some(resolved));
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("summary.json")).unwrap()).unwrap();
+    assert_eq!(summary["features"], features.len());
+    // Written again over itself: an earlier report may be replaced.
+    let (code, _, err) = agview(
+        &tmp.0,
+        &[
+            "report",
+            &doc,
+            "--out",
+            "review",
+            "--size",
+            "320x180",
+            "--closeups",
+            "0",
+        ],
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(!dir.join("img/feature-0.png").exists(), "old close-ups go");
+}
+
+/// A package whose DSF names an object that is missing: a warning.
+fn package_with_a_warning(dir: &Path) -> PathBuf {
+    let dsf = dir.join("Pkg/Earth nav data/+50+000/+50+000.txt");
+    std::fs::create_dir_all(dsf.parent().unwrap()).unwrap();
+    std::fs::write(
+        &dsf,
+        "A\n800\nDSF2TEXT\nPROPERTY sim/west 0\nPROPERTY sim/south 50\nPROPERTY sim/east 1\n\
+PROPERTY sim/north 51\nOBJECT_DEF objects/gone.obj\nOBJECT 0 0.5 50.5 0\n",
+    )
+    .unwrap();
+    dsf
+}
+
+#[test]
+fn the_exit_status_tells_ci_what_happened() {
+    let tmp = Tmp::new("exit");
+    let dsf = package_with_a_warning(&tmp.0).display().to_string();
+    let small = ["--size", "160x90", "--closeups", "1"];
+    let run = |out: &str, extra: &[&str]| {
+        let mut args = vec!["report", dsf.as_str(), "--out", out];
+        args.extend_from_slice(&small);
+        args.extend_from_slice(extra);
+        agview(&tmp.0, &args)
+    };
+    // Written, nothing gated: 0. The page shows the warning with the text of its line.
+    let (code, _, err) = run("a", &[]);
+    assert_eq!(code, 0, "{err}");
+    let page = std::fs::read_to_string(tmp.0.join("a/index.html")).unwrap();
+    assert!(page.contains("objects/gone.obj"), "{page}");
+    // The line the warning names, as the file writes it.
+    assert!(page.contains("<pre>OBJECT 0 0.5 50.5 0</pre>"), "{page}");
+    assert!(page.contains("no X-Plane install was given"), "{page}");
+    // Written, but the gate found a warning: 3. Errors only: none, 0.
+    assert_eq!(run("b", &["--fail-on", "warning"]).0, 3);
+    assert_eq!(run("c", &["--fail-on", "error"]).0, 0);
+    // Nothing could be written: 1 (a missing document; a folder of the user's).
+    let (code, _, err) = agview(&tmp.0, &["report", "nowhere.dsf", "--out", "d"]);
+    assert_eq!(code, 1, "{err}");
+    std::fs::create_dir_all(tmp.0.join("mine")).unwrap();
+    std::fs::write(tmp.0.join("mine/notes.txt"), "keep me").unwrap();
+    let (code, _, err) = run("mine", &[]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("not an agview report"), "{err}");
+    assert_eq!(
+        std::fs::read_to_string(tmp.0.join("mine/notes.txt")).unwrap(),
+        "keep me"
+    );
+    // A usage error: 2.
+    assert_eq!(run("e", &["--fail-on", "sometimes"]).0, 2);
+}
+
+/// The first Chromium on the PATH.
+fn chromium() -> PathBuf {
+    for name in ["chromium", "chromium-browser", "google-chrome"] {
+        if let Some(p) = std::env::var_os("PATH").and_then(|paths| {
+            std::env::split_paths(&paths)
+                .map(|d| d.join(name))
+                .find(|p| p.is_file())
+        }) {
+            return p;
+        }
+    }
+    panic!(
+        "the report test needs Chromium, which was not found on the PATH; install it with \
+         `apt-get install chromium` (CI's .ci/run does)"
+    );
+}
+
+/// The page in headless Chromium: a copy with a checking script (the report itself has
+/// none) makes every image load, and writes what it found into the title, which
+/// `--dump-dom` prints; console messages go to stderr.
+#[test]
+fn the_report_opens_in_a_real_browser_with_every_image_loaded() {
+    let tmp = Tmp::new("browser");
+    let doc = sample().display().to_string();
+    let (code, _, err) = agview(
+        &tmp.0,
+        &[
+            "report",
+            &doc,
+            "--out",
+            "review",
+            "--size",
+            "320x180",
+            "--closeups",
+            "3",
+        ],
+    );
+    assert_eq!(code, 0, "{err}");
+    let dir = tmp.0.join("review");
+    let page = std::fs::read_to_string(dir.join("index.html")).unwrap();
+    let check = "<script>\
+        const imgs=[...document.images];imgs.forEach(i=>i.loading='eager');\
+        Promise.all(imgs.map(i=>i.complete?0:new Promise(r=>{i.onload=r;i.onerror=r;})))\
+        .then(()=>{const bad=imgs.filter(i=>!(i.naturalWidth>0)).map(i=>i.getAttribute('src'));\
+        document.title=(bad.length?'BAD '+bad.join(' '):'IMAGES OK '+imgs.length);});\
+        </script></body>";
+    std::fs::write(dir.join("check.html"), page.replace("</body>", check)).unwrap();
+    let out = Command::new(chromium())
+        .args([
+            "--headless=new",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--enable-logging=stderr",
+            "--v=0",
+            "--virtual-time-budget=10000",
+            "--dump-dom",
+        ])
+        .arg(format!("file://{}", dir.join("check.html").display()))
+        .output()
+        .expect("chromium runs");
+    let dom = String::from_utf8_lossy(&out.stdout);
+    let log = String::from_utf8_lossy(&out.stderr);
+    let title = dom
+        .split("<title>")
+        .nth(1)
+        .and_then(|t| t.split("</title>").next())
+        .unwrap_or("");
+    let n = image_sources(&page).len();
+    assert_eq!(title, format!("IMAGES OK {n}"), "stderr:\n{log}");
+    let console_errors: Vec<&str> = log
+        .lines()
+        .filter(|l| l.contains("CONSOLE") && (l.contains("ERROR") || l.contains("Uncaught")))
+        .collect();
+    assert!(console_errors.is_empty(), "{console_errors:?}");
+    // A picture of the page, to look at (AGVIEW_REPORT_SHOT names where it is kept).
+    if let Some(keep) = std::env::var_os("AGVIEW_REPORT_SHOT") {
+        let status = Command::new(chromium())
+            .args([
+                "--headless=new",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--hide-scrollbars",
+                "--window-size=1200,2400",
+                "--virtual-time-budget=10000",
+            ])
+            .arg(format!("--screenshot={}", PathBuf::from(keep).display()))
+            .arg(format!("file://{}", dir.join("index.html").display()))
+            .status()
+            .expect("chromium runs");
+        assert!(status.success());
+    }
+}
