@@ -237,7 +237,7 @@ pub fn escaped(text: &str) -> Cow<'_, str> {
 }
 
 /// A path as it is shown to the user and kept in the Scene: bytes that are not UTF-8 as
-/// `\xNN` (`format::text::text_path` gives the path back).
+/// `\xNN` ([`text_path`] gives the path back).
 pub fn shown_path(path: &Path) -> String {
     let os = path.as_os_str();
     if let Some(s) = os.to_str() {
@@ -251,6 +251,44 @@ pub fn shown_path(path: &Path) -> String {
         }
     }
     out
+}
+
+/// The path a [`shown_path`] text names: `\xNN` escapes are bytes again (on
+/// Unix, where a path is bytes; elsewhere paths are Unicode and the text is the path).
+pub fn text_path(text: &str) -> PathBuf {
+    if !cfg!(unix) || !text.contains("\\x") {
+        return PathBuf::from(text);
+    }
+    let b = text.as_bytes();
+    let mut bytes = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        let hex = |k: usize| b.get(k).and_then(|&c| char::from(c).to_digit(16));
+        match (b[i], b.get(i + 1), hex(i + 2), hex(i + 3)) {
+            (b'\\', Some(b'x'), Some(h), Some(l)) if h >= 8 => {
+                bytes.push((h * 16 + l) as u8);
+                i += 4;
+            }
+            (c, ..) => {
+                bytes.push(c);
+                i += 1;
+            }
+        }
+    }
+    path_of_bytes(bytes)
+}
+
+#[cfg(unix)]
+pub fn path_of_bytes(bytes: Vec<u8>) -> PathBuf {
+    use std::os::unix::ffi::OsStringExt;
+    PathBuf::from(std::ffi::OsString::from_vec(bytes))
+}
+
+#[cfg(not(unix))]
+pub fn path_of_bytes(bytes: Vec<u8>) -> PathBuf {
+    // Windows paths are UTF-16: a byte outside UTF-8 has no path of its own there; read it
+    // as Windows-1252's Latin-1 half, as the author's editor most likely meant it.
+    PathBuf::from(bytes.iter().map(|&b| char::from(b)).collect::<String>())
 }
 
 #[cfg(test)]

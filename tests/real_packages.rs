@@ -4,28 +4,12 @@
 //! resolves, and everything it prints, must not depend on the working directory.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use agview::format::dsf_bin::write::{write_dsf, DsfToWrite};
 use agview::format::dsf_bin::DsfBinObject;
 
-/// A fresh folder for one test, removed when the test ends.
-struct Tmp(PathBuf);
-
-impl Tmp {
-    fn new(name: &str) -> Tmp {
-        let d = std::env::temp_dir().join(format!("agview-pkg-{}-{name}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&d);
-        std::fs::create_dir_all(&d).unwrap();
-        Tmp(d)
-    }
-}
-
-impl Drop for Tmp {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
+mod common;
+use common::{agview, Tmp};
 
 fn write(path: &Path, bytes: impl AsRef<[u8]>) {
     std::fs::create_dir_all(path.parent().unwrap()).unwrap();
@@ -89,21 +73,6 @@ fn airport(dir: &Path, library: bool) -> (PathBuf, PathBuf) {
     let dsf = root.join("Earth nav data/+50+000/+50+000.dsf");
     write(&dsf, write_dsf(&doc));
     (root, dsf)
-}
-
-/// `agview ARGS` run in `cwd`: exit code, stdout, stderr.
-fn agview(cwd: &Path, args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_agview"))
-        .args(args)
-        .current_dir(cwd)
-        .env_remove("XPLANE_ROOT")
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
 }
 
 #[test]

@@ -6,41 +6,11 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+mod common;
+use common::{agview, Tmp};
+
 fn sample() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("sample_scenery")
-}
-
-/// A fresh folder for one test, removed when the test ends.
-struct Tmp(PathBuf);
-
-impl Tmp {
-    fn new(name: &str) -> Tmp {
-        let d = std::env::temp_dir().join(format!("agview-report-{}-{name}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&d);
-        std::fs::create_dir_all(&d).unwrap();
-        Tmp(d)
-    }
-}
-
-impl Drop for Tmp {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-/// `agview ARGS` run in `cwd`: exit code, stdout, stderr.
-fn agview(cwd: &Path, args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_agview"))
-        .args(args)
-        .current_dir(cwd)
-        .env_remove("XPLANE_ROOT")
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
 }
 
 /// Every `src="…"` of the page.
@@ -60,12 +30,13 @@ fn cell(page: &str, attr: &str, key: &str) -> Option<usize> {
     n.parse().ok()
 }
 
-#[test]
-fn the_sample_packages_report_holds_its_counts_and_every_image() {
-    let tmp = Tmp::new("sample");
+/// The sample package's report, written from `tmp` into `tmp/review` at 320×180 with
+/// `closeups` close-ups: the folder and its index.html.
+fn sample_report(tmp: &Path, closeups: usize) -> (PathBuf, String) {
     let doc = sample().display().to_string();
+    let n = closeups.to_string();
     let (code, _, err) = agview(
-        &tmp.0,
+        tmp,
         &[
             "report",
             &doc,
@@ -74,12 +45,20 @@ fn the_sample_packages_report_holds_its_counts_and_every_image() {
             "--size",
             "320x180",
             "--closeups",
-            "4",
+            &n,
         ],
     );
     assert_eq!(code, 0, "{err}");
-    let dir = tmp.0.join("review");
+    let dir = tmp.join("review");
     let page = std::fs::read_to_string(dir.join("index.html")).unwrap();
+    (dir, page)
+}
+
+#[test]
+fn the_sample_packages_report_holds_its_counts_and_every_image() {
+    let tmp = Tmp::new("sample");
+    let doc = sample().display().to_string();
+    let (dir, page) = sample_report(&tmp.0, 4);
     assert!(page.contains("<meta name=\"viewport\""));
     assert!(page.contains("@media (max-width:600px)") && page.contains("@media print"));
     assert!(!page.contains("<script"), "plain HTML and CSS");
@@ -116,20 +95,7 @@ fn the_sample_packages_report_holds_its_counts_and_every_image() {
         serde_json::from_str(&std::fs::read_to_string(dir.join("summary.json")).unwrap()).unwrap();
     assert_eq!(summary["features"], features.len());
     // Written again over itself: an earlier report may be replaced.
-    let (code, _, err) = agview(
-        &tmp.0,
-        &[
-            "report",
-            &doc,
-            "--out",
-            "review",
-            "--size",
-            "320x180",
-            "--closeups",
-            "0",
-        ],
-    );
-    assert_eq!(code, 0, "{err}");
+    sample_report(&tmp.0, 0);
     assert!(!dir.join("img/feature-0.png").exists(), "old close-ups go");
 }
 
@@ -207,23 +173,7 @@ fn chromium() -> PathBuf {
 #[test]
 fn the_report_opens_in_a_real_browser_with_every_image_loaded() {
     let tmp = Tmp::new("browser");
-    let doc = sample().display().to_string();
-    let (code, _, err) = agview(
-        &tmp.0,
-        &[
-            "report",
-            &doc,
-            "--out",
-            "review",
-            "--size",
-            "320x180",
-            "--closeups",
-            "3",
-        ],
-    );
-    assert_eq!(code, 0, "{err}");
-    let dir = tmp.0.join("review");
-    let page = std::fs::read_to_string(dir.join("index.html")).unwrap();
+    let (dir, page) = sample_report(&tmp.0, 3);
     let check = "<script>\
         const imgs=[...document.images];imgs.forEach(i=>i.loading='eager');\
         Promise.all(imgs.map(i=>i.complete?0:new Promise(r=>{i.onload=r;i.onerror=r;})))\

@@ -328,7 +328,7 @@ fn count(scene: &Scene, messages: &[String]) -> Counts {
 fn line_text(cache: &mut BTreeMap<String, Vec<String>>, file: &str, n: usize) -> Option<String> {
     let lines = cache.entry(file.to_string()).or_insert_with(|| {
         // Binary files (a DSF) have no lines to show.
-        std::fs::read(crate::format::text::text_path(file))
+        std::fs::read(crate::diag::text_path(file))
             .ok()
             .filter(|b| !b.iter().take(4096).any(|&c| c == 0))
             .map(|b| {

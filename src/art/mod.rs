@@ -107,7 +107,7 @@ pub fn load_art_set_with(scene: &Scene, opts: &ArtOptions) -> ArtSet {
     let mut warnings = Vec::new();
     // An unresolved reference was reported where it is named; it is drawn as a placeholder
     // and never opened relative to the working directory.
-    let resolved = |r: &ArtRef| r.resolved.as_deref().map(crate::format::text::text_path);
+    let resolved = |r: &ArtRef| r.resolved.as_deref().map(crate::diag::text_path);
     let lights = scene
         .lights_txt
         .as_deref()
@@ -168,13 +168,13 @@ pub fn load_art_set_with(scene: &Scene, opts: &ArtOptions) -> ArtSet {
     let tile_texture = scene
         .tile_texture
         .as_ref()
-        .map(|t| pool.load(&crate::format::text::text_path(&t.path), &mut warnings));
+        .map(|t| pool.load(&crate::diag::text_path(&t.path), &mut warnings));
     // `TEXTURE_LIT` of the tiles: as objects', a missing one is left out.
     let tile_lit = scene
         .tile_texture
         .as_ref()
         .and_then(|t| t.lit.as_ref())
-        .map(|p| pool.load(&crate::format::text::text_path(p), &mut warnings))
+        .map(|p| pool.load(&crate::diag::text_path(p), &mut warnings))
         .filter(|&i| pool.images().get(i).is_some_and(|img| !img.missing));
     let mut notes = Vec::new();
     if let (Some(budget), n @ 1..) = (opts.texture_budget, pool.trimmed()) {

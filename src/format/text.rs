@@ -13,7 +13,7 @@
 use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 
-use crate::diag::{raw_byte, Diagnostic, RAW_BYTE_BASE};
+use crate::diag::{path_of_bytes, raw_byte, Diagnostic, RAW_BYTE_BASE};
 
 /// The bytes of an X-Plane text file as valid UTF-8: borrowed when they already are; else a
 /// copy in which each byte outside a valid UTF-8 sequence stands as the private-use character
@@ -49,44 +49,6 @@ pub fn name_path(name: &str) -> PathBuf {
         }
     }
     path_of_bytes(bytes)
-}
-
-/// The path a [`crate::diag::shown_path`] text names: `\xNN` escapes are bytes again (on
-/// Unix, where a path is bytes; elsewhere paths are Unicode and the text is the path).
-pub fn text_path(text: &str) -> PathBuf {
-    if !cfg!(unix) || !text.contains("\\x") {
-        return PathBuf::from(text);
-    }
-    let b = text.as_bytes();
-    let mut bytes = Vec::with_capacity(b.len());
-    let mut i = 0;
-    while i < b.len() {
-        let hex = |k: usize| b.get(k).and_then(|&c| char::from(c).to_digit(16));
-        match (b[i], b.get(i + 1), hex(i + 2), hex(i + 3)) {
-            (b'\\', Some(b'x'), Some(h), Some(l)) if h >= 8 => {
-                bytes.push((h * 16 + l) as u8);
-                i += 4;
-            }
-            (c, ..) => {
-                bytes.push(c);
-                i += 1;
-            }
-        }
-    }
-    path_of_bytes(bytes)
-}
-
-#[cfg(unix)]
-fn path_of_bytes(bytes: Vec<u8>) -> PathBuf {
-    use std::os::unix::ffi::OsStringExt;
-    PathBuf::from(std::ffi::OsString::from_vec(bytes))
-}
-
-#[cfg(not(unix))]
-fn path_of_bytes(bytes: Vec<u8>) -> PathBuf {
-    // Windows paths are UTF-16: a byte outside UTF-8 has no path of its own there; read it
-    // as Windows-1252's Latin-1 half, as the author's editor most likely meant it.
-    PathBuf::from(bytes.iter().map(|&b| char::from(b)).collect::<String>())
 }
 
 /// Reads a text file line by line, skipping blank and comment-only lines.
@@ -763,7 +725,7 @@ mod tests {
 
     #[test]
     fn bytes_that_are_not_utf8_are_kept_in_names() {
-        use crate::diag::{escaped, shown_path};
+        use crate::diag::{escaped, shown_path, text_path};
         let p = Path::new("f.agp");
         let raw = b"A\nOBJECT objects\\caf\xe9.obj # r\xe9sum\xe9\nTILE \xff 1\n";
         let src = readable(raw);
