@@ -253,6 +253,10 @@ pub struct FeatureInfo {
     /// (the terrain's slope there and each variant's limits). It placed nothing.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub dropped: Option<String>,
+    /// Its first point (longitude, latitude), for matching it across two versions of its
+    /// document (`agview report --against`); not in the JSON.
+    #[serde(skip)]
+    pub at: Option<[f64; 2]>,
 }
 
 impl FeatureInfo {
@@ -273,6 +277,7 @@ impl FeatureInfo {
             layer_group: LayerGroup::default(),
             hide_tiles: false,
             dropped: None,
+            at: None,
         }
     }
 }

@@ -226,3 +226,116 @@ fn the_report_opens_in_a_real_browser_with_every_image_loaded() {
         assert!(status.success());
     }
 }
+
+/// A copy of the sample package in `dir/name` (assets compare with their own art).
+fn copy_sample(dir: &Path, name: &str) -> PathBuf {
+    fn copy(from: &Path, to: &Path) {
+        std::fs::create_dir_all(to).unwrap();
+        for e in std::fs::read_dir(from).unwrap() {
+            let e = e.unwrap();
+            let target = to.join(e.file_name());
+            if e.file_type().unwrap().is_dir() {
+                copy(&e.path(), &target);
+            } else {
+                std::fs::copy(e.path(), target).unwrap();
+            }
+        }
+    }
+    let to = dir.join(name);
+    copy(&sample(), &to);
+    to
+}
+
+/// `changes.json` of a report.
+fn changes(dir: &Path) -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(dir.join("changes.json")).unwrap()).unwrap()
+}
+
+#[test]
+fn against_an_asset_with_one_spelling_fewer_lists_that_change_and_shows_where() {
+    let tmp = Tmp::new("against-asset");
+    copy_sample(&tmp.0, "old");
+    let new = copy_sample(&tmp.0, "new");
+    let agb = new.join("autogen/city_block.agb");
+    let text = std::fs::read_to_string(&agb).unwrap();
+    // The spelling the 100 × 80 block takes.
+    let without = text.replace("USE_SPELLING_S houses_98to110\n", "");
+    assert_ne!(text, without);
+    std::fs::write(&agb, without).unwrap();
+    let (code, _, err) = agview(
+        &tmp.0,
+        &[
+            "report",
+            "new/autogen/city_block.agb",
+            "--polygon",
+            "new/polygons/block_100x80.geojson",
+            "--against",
+            "old/autogen/city_block.agb",
+            "--out",
+            "review",
+            "--size",
+            "320x180",
+        ],
+    );
+    assert_eq!(code, 0, "{err}");
+    let c = changes(&tmp.0.join("review"));
+    assert_eq!(c["added"].as_array().unwrap().len(), 0, "{c}");
+    assert_eq!(c["removed"].as_array().unwrap().len(), 0, "{c}");
+    let changed = c["changed"].as_array().unwrap();
+    assert_eq!(changed.len(), 1, "{c}");
+    let what: Vec<&str> = changed[0]["changes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap())
+        .collect();
+    assert!(
+        what.contains(&"columns [0, 1, 2, 3, 4, 5] → [0, 1, 3, 4, 5]"),
+        "{what:?}"
+    );
+    // Each view highlights the block, and only a part of the image.
+    for v in c["views"].as_array().unwrap() {
+        let n = v["changed_pixels"].as_u64().unwrap();
+        assert!(n > 50 && n < 320 * 180 / 4, "{v}");
+        let diff = image::open(tmp.0.join("review").join(v["diff"].as_str().unwrap())).unwrap();
+        assert_eq!(diff.width(), 320);
+    }
+    let page = std::fs::read_to_string(tmp.0.join("review/index.html")).unwrap();
+    assert!(page.contains("<section id=\"changes\">"), "{page}");
+}
+
+/// One feature added to a document is the one change listed. (Added at the end: a
+/// feature's random choices are seeded by its index, so one inserted before others reseeds
+/// those after it, and they are listed as changed; see the closing notes.)
+#[test]
+fn against_a_document_with_a_feature_added_lists_only_that() {
+    let tmp = Tmp::new("against-doc");
+    let old = copy_sample(&tmp.0, "old");
+    let new = copy_sample(&tmp.0, "new");
+    let text = std::fs::read_to_string(old.join("polygons/town.txt")).unwrap();
+    let added = format!("{text}\nOBJECT 2 8.1510 47.9010 45.000000\n");
+    std::fs::write(new.join("polygons/town.txt"), added).unwrap();
+    let (code, _, err) = agview(
+        &tmp.0,
+        &[
+            "report",
+            "new/polygons/town.txt",
+            "--against",
+            "old/polygons/town.txt",
+            "--out",
+            "review",
+            "--size",
+            "160x90",
+            "--closeups",
+            "0",
+        ],
+    );
+    assert_eq!(code, 0, "{err}");
+    let c = changes(&tmp.0.join("review"));
+    let added = c["added"].as_array().unwrap();
+    assert_eq!(added.len(), 1, "{c}");
+    assert_eq!(added[0]["asset"], "agview/objects/kiosk.obj");
+    assert_eq!(c["removed"].as_array().unwrap().len(), 0, "{c}");
+    assert_eq!(c["changed"].as_array().unwrap().len(), 0, "{c}");
+    assert_eq!(c["unchanged"], 10, "{c}");
+}

@@ -3,6 +3,7 @@
 
 pub mod bench_tile;
 pub mod camera_control;
+pub mod compare;
 pub mod features;
 pub mod font;
 pub mod options;

@@ -1301,6 +1301,7 @@ fn describe(f: &DocFeature, res: &Resolution, scene: Option<&mut Scene>, i: u32)
     let mut info = FeatureInfo {
         resolved: res.resolved.as_deref().map(crate::diag::shown_path),
         package: res.package.clone(),
+        at: f.origin(),
         ..FeatureInfo::new(f.source.clone(), f.asset.clone(), f.kind, f.param)
     };
     if let Some(s) = scene {
