@@ -99,10 +99,22 @@ fn differences(old: &FeatureInfo, new: &FeatureInfo) -> Vec<String> {
     // Two versions live in two folders (their packages named after them): what counts is
     // whether the definition was found.
     if old.resolved.is_some() != new.resolved.is_some() {
-        let r = |f: &FeatureInfo| if f.resolved.is_some() { "found" } else { "not found" };
+        let r = |f: &FeatureInfo| {
+            if f.resolved.is_some() {
+                "found"
+            } else {
+                "not found"
+            }
+        };
         d.push(format!("definition {} → {}", r(old), r(new)));
     }
-    layout_differences(&old.stats, &new.stats, old.choice.as_ref(), new.choice.as_ref(), &mut d);
+    layout_differences(
+        &old.stats,
+        &new.stats,
+        old.choice.as_ref(),
+        new.choice.as_ref(),
+        &mut d,
+    );
     if old.dropped.is_some() != new.dropped.is_some() {
         d.push(match new.dropped {
             Some(_) => "now screened out by SLOPE_LIMIT".to_string(),
@@ -126,7 +138,11 @@ fn layout_differences(
         ("objects", old.objects, new.objects),
         ("facades", old.facades, new.facades),
         ("trees", old.trees, new.trees),
-        ("draped triangles", old.draped_triangles, new.draped_triangles),
+        (
+            "draped triangles",
+            old.draped_triangles,
+            new.draped_triangles,
+        ),
         ("m of line", old.line_length, new.line_length),
     ] {
         if a != b {
@@ -148,7 +164,14 @@ fn layout_differences(
                 d.push(format!("rows {:?} → {:?}", a.spelling_t, b.spelling_t));
             }
             if a.fits != b.fits {
-                d.push(if b.fits { "a spelling fits now" } else { "no spelling fits now" }.into());
+                d.push(
+                    if b.fits {
+                        "a spelling fits now"
+                    } else {
+                        "no spelling fits now"
+                    }
+                    .into(),
+                );
             }
         }
         _ => {}
@@ -159,7 +182,13 @@ fn layout_differences(
 pub fn compare(old: &Scene, new: &Scene) -> Changes {
     if old.features.is_empty() && new.features.is_empty() {
         let mut changes = Vec::new();
-        layout_differences(&old.stats, &new.stats, old.choice.as_ref(), new.choice.as_ref(), &mut changes);
+        layout_differences(
+            &old.stats,
+            &new.stats,
+            old.choice.as_ref(),
+            new.choice.as_ref(),
+            &mut changes,
+        );
         let one = |s: &Scene| Named {
             source: s.asset.clone(),
             asset: s.asset.clone(),
@@ -271,6 +300,9 @@ mod tests {
         };
         let c = compare(&old, &new);
         assert_eq!(c.changed.len(), 1);
-        assert_eq!(c.changed[0].changes, ["parameter 770 → 512", "tiles 30 → 28"]);
+        assert_eq!(
+            c.changed[0].changes,
+            ["parameter 770 → 512", "tiles 30 → 28"]
+        );
     }
 }

@@ -278,7 +278,10 @@ pub fn run(a: &ReportArgs) -> anyhow::Result<ExitCode> {
             Ok(v) => Some(v),
             Err(e) => {
                 eprintln!("{e}");
-                eprintln!("agview: error: --against {}: no report written", old.display());
+                eprintln!(
+                    "agview: error: --against {}: no report written",
+                    old.display()
+                );
                 return Ok(ExitCode::from(1));
             }
         },
@@ -736,7 +739,11 @@ fn changes_section(c: &Comparison) -> String {
     let _ = writeln!(o, "<h3>Old, new and what changed</h3>");
     for v in &c.views {
         let _ = write!(o, "<div class=\"grid\">");
-        for (f, what) in [(&v.old, "old"), (&v.new, "new"), (&v.diff, "changed pixels in red")] {
+        for (f, what) in [
+            (&v.old, "old"),
+            (&v.new, "new"),
+            (&v.diff, "changed pixels in red"),
+        ] {
             let _ = write!(
                 o,
                 "<figure><a href=\"{f}\"><img src=\"{f}\" alt=\"{w}, {what}\" loading=\"lazy\"></a>\
