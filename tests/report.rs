@@ -302,6 +302,9 @@ fn against_an_asset_with_one_spelling_fewer_lists_that_change_and_shows_where() 
     }
     let page = std::fs::read_to_string(tmp.0.join("review/index.html")).unwrap();
     assert!(page.contains("<section id=\"changes\">"), "{page}");
+    // The summary says what the asset is, and the warning shows the rule's line.
+    assert!(page.contains("city_block.agb (agb)"), "{page}");
+    assert!(page.contains("<pre>SPELLING_SET"), "{page}");
 }
 
 /// One feature added to a document is the one change listed. (Added at the end: a

@@ -549,6 +549,15 @@ fn page(
         "<tr><th>features</th><td class=\"n\" data-count=\"features\">{}</td></tr>",
         c.features
     );
+    // An asset laid out on its own places no document features: say what it is.
+    if scene.features.is_empty() {
+        let _ = write!(
+            o,
+            "<tr><th>asset</th><td class=\"n\">{} ({})</td></tr>",
+            html(&title),
+            html(&format!("{:?}", scene.kind).to_lowercase())
+        );
+    }
     for (k, n) in &c.by_kind {
         let _ = write!(
             o,
@@ -615,7 +624,13 @@ fn page(
             };
             let _ = write!(o, "<div class=\"{class}\"><code>{}</code></div>", html(m));
             let text = split_message(m)
-                .and_then(|(at, ..)| line_of(at))
+                // `path:line:col`, or `path:line` (a rule's line in an asset).
+                .and_then(|(at, ..)| {
+                    line_of(at).or_else(|| {
+                        let (_, n) = at.rsplit_once(':')?;
+                        n.parse::<u32>().ok().map(|_| at)
+                    })
+                })
                 .and_then(|at| at.rsplit_once(':'))
                 .and_then(|(f, n)| line_text(&mut lines, f, n.parse().ok()?));
             if let Some(t) = text {
