@@ -137,6 +137,7 @@ fn the_exit_status_tells_ci_what_happened() {
     // Nothing could be written: 1 (a missing document; a folder of the user's).
     let (code, _, err) = agview(&tmp.0, &["report", "nowhere.dsf", "--out", "d"]);
     assert_eq!(code, 1, "{err}");
+    assert!(!tmp.0.join("d").exists(), "a report that was not written leaves no folder");
     std::fs::create_dir_all(tmp.0.join("mine")).unwrap();
     std::fs::write(tmp.0.join("mine/notes.txt"), "keep me").unwrap();
     let (code, _, err) = run("mine", &[]);

@@ -124,12 +124,7 @@ impl CameraControl {
                 let (yaw, pitch) = angles(framed.forward());
                 Camera::free(e.x, e.y, e.z, yaw, pitch)
             }
-            Mode::Top => {
-                let (lo, hi) = self.framing.bounds();
-                let c = self.center();
-                let half = ((hi[0] - lo[0]).max(hi[1] - lo[1]) * 0.55).max(5.0);
-                Camera::top([c.x, c.y], half)
-            }
+            Mode::Top => Camera::frame_top(&self.framing),
         };
     }
 

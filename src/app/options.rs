@@ -259,14 +259,9 @@ impl RenderArgs {
 
     /// The camera for a scene framed by `framing` (its box over the terrain it is drawn on).
     pub fn camera_for(&self, framing: &Framing) -> Camera {
-        let (lo, hi) = framing.bounds();
         match self.camera {
             CameraSpec::Orbit => Camera::frame(framing),
-            CameraSpec::Top => {
-                let c = [(lo[0] + hi[0]) * 0.5, (lo[1] + hi[1]) * 0.5];
-                let half = ((hi[0] - lo[0]).max(hi[1] - lo[1]) * 0.5 * 1.1).max(5.0);
-                Camera::top(c, half)
-            }
+            CameraSpec::Top => Camera::frame_top(framing),
             CameraSpec::Free([x, y, z, yaw, pitch]) => Camera::free(x, y, z, yaw, pitch),
         }
     }

@@ -197,11 +197,14 @@ fn prepare_out(out: &Path) -> Result<(), String> {
         .map_err(|e| format!("--out {}: cannot write: {e}", out.display()))
 }
 
-/// The orbit camera on `f` from the direction `from_deg` (clockwise from north: 45 is the
-/// north-east) at 35° elevation.
-fn orbit_from(f: &Framing, from_deg: f32) -> Camera {
-    Camera::frame_from(f, from_deg)
-}
+/// The four sides the overview and the comparison look from: file key, caption, the
+/// direction the camera stands in (degrees clockwise from north).
+const SIDES: [(&str, &str, f32); 4] = [
+    ("ne", "from the north-east", 45.0),
+    ("se", "from the south-east", 135.0),
+    ("sw", "from the south-west", 225.0),
+    ("nw", "from the north-west", 315.0),
+];
 
 fn params(a: &ReportArgs, f: &Framing, camera: Camera, sun: Sun) -> FrameParams {
     FrameParams {
@@ -215,12 +218,28 @@ fn params(a: &ReportArgs, f: &Framing, camera: Camera, sun: Sun) -> FrameParams 
     }
 }
 
-/// Writes the report. See the module documentation for the exit status.
+/// Writes the report. See the module documentation for the exit status. A folder made
+/// for a report that could not be written is removed again.
 pub fn run(a: &ReportArgs) -> anyhow::Result<ExitCode> {
+    let made = !a.out.exists();
+    let code = write_report(a);
+    if made && !matches!(code, Ok(Some(_))) {
+        let _ = std::fs::remove_dir_all(&a.out);
+    }
+    Ok(match code? {
+        Some(false) => ExitCode::SUCCESS,
+        Some(true) => ExitCode::from(3),
+        None => ExitCode::from(1),
+    })
+}
+
+/// The report: `Some(whether --fail-on found problems)` when written, `None` when nothing
+/// could be.
+fn write_report(a: &ReportArgs) -> anyhow::Result<Option<bool>> {
     let started = std::time::Instant::now();
     if let Err(e) = prepare_out(&a.out) {
         eprintln!("agview: error: {e}");
-        return Ok(ExitCode::from(1));
+        return Ok(None);
     }
     let progress = Arc::new(Progress::default());
     let opts = crate::document::LoadOptions {
@@ -236,7 +255,7 @@ pub fn run(a: &ReportArgs) -> anyhow::Result<ExitCode> {
         Err(e) => {
             eprintln!("{e}");
             eprintln!("agview: error: no report written");
-            return Ok(ExitCode::from(1));
+            return Ok(None);
         }
     };
     let art = crate::document::load_document_art_with(&mut doc, &a.render.headless_art());
@@ -282,7 +301,7 @@ pub fn run(a: &ReportArgs) -> anyhow::Result<ExitCode> {
                     "agview: error: --against {}: no report written",
                     old.display()
                 );
-                return Ok(ExitCode::from(1));
+                return Ok(None);
             }
         },
         None => None,
@@ -303,21 +322,14 @@ pub fn run(a: &ReportArgs) -> anyhow::Result<ExitCode> {
     };
 
     let (w, h) = a.size;
-    let mut views: Vec<(String, String, FrameParams)> = [
-        ("ne", "from the north-east", 45.0),
-        ("se", "from the south-east", 135.0),
-        ("sw", "from the south-west", 225.0),
-        ("nw", "from the north-west", 315.0),
-    ]
-    .iter()
-    .map(|(k, what, deg)| {
-        let p = params(a, &main, orbit_from(&main, *deg), Sun::NOON);
-        (format!("overview-{k}"), format!("{what}, noon"), p)
-    })
-    .collect();
-    let (lo, hi) = main.bounds();
-    let half = ((hi[0] - lo[0]).max(hi[1] - lo[1]) * 0.55).max(5.0);
-    let top = Camera::top([(lo[0] + hi[0]) * 0.5, (lo[1] + hi[1]) * 0.5], half);
+    let mut views: Vec<(String, String, FrameParams)> = SIDES
+        .iter()
+        .map(|(k, what, deg)| {
+            let p = params(a, &main, Camera::frame_from(&main, *deg), Sun::NOON);
+            (format!("overview-{k}"), format!("{what}, noon"), p)
+        })
+        .collect();
+    let top = Camera::frame_top(&main);
     views.push((
         "overview-top".into(),
         "from above, noon".into(),
@@ -326,13 +338,13 @@ pub fn run(a: &ReportArgs) -> anyhow::Result<ExitCode> {
     views.push((
         "overview-dusk".into(),
         "from the south-west, dusk".into(),
-        params(a, &main, orbit_from(&main, 225.0), Sun::DUSK),
+        params(a, &main, Camera::frame_from(&main, 225.0), Sun::DUSK),
     ));
     if lit {
         views.push((
             "overview-night".into(),
             "from the south-west, night".into(),
-            params(a, &main, orbit_from(&main, 225.0), Sun::NIGHT),
+            params(a, &main, Camera::frame_from(&main, 225.0), Sun::NIGHT),
         ));
     }
     progress.reset();
@@ -353,7 +365,7 @@ pub fn run(a: &ReportArgs) -> anyhow::Result<ExitCode> {
         let mut closeups = BTreeMap::new();
         for (i, f) in close.iter().enumerate() {
             let Some(f) = f else { continue };
-            let p = params(a, f, orbit_from(f, 225.0), Sun::NOON);
+            let p = params(a, f, Camera::frame_from(f, 225.0), Sun::NOON);
             let img = headless.render(&mut gpu, &p, (w / 2).max(64), (h / 2).max(48))?;
             let file = format!("img/feature-{i}.png");
             crate::render::write_png(&a.out.join(&file), &img)?;
@@ -362,13 +374,8 @@ pub fn run(a: &ReportArgs) -> anyhow::Result<ExitCode> {
         }
         let mut diffs = Vec::new();
         if let (Some((_, old)), Some(f)) = (old_gpu.as_mut(), both.as_ref()) {
-            for (k, what, deg) in [
-                ("ne", "from the north-east", 45.0),
-                ("se", "from the south-east", 135.0),
-                ("sw", "from the south-west", 225.0),
-                ("nw", "from the north-west", 315.0),
-            ] {
-                let p = params(a, f, orbit_from(f, deg), Sun::NOON);
+            for (k, what, deg) in SIDES {
+                let p = params(a, f, Camera::frame_from(f, deg), Sun::NOON);
                 let before = headless.render(old, &p, w, h)?;
                 let after = headless.render(&mut gpu, &p, w, h)?;
                 let (diff, changed) = difference(&before, &after);
@@ -392,7 +399,7 @@ pub fn run(a: &ReportArgs) -> anyhow::Result<ExitCode> {
         Ok(r) => r,
         Err(e) => {
             eprintln!("agview: error: {e}; no report written");
-            return Ok(ExitCode::from(1));
+            return Ok(None);
         }
     };
 
@@ -431,7 +438,7 @@ pub fn run(a: &ReportArgs) -> anyhow::Result<ExitCode> {
     });
     if let Err(e) = written {
         eprintln!("agview: error: writing {}: {e}", a.out.display());
-        return Ok(ExitCode::from(1));
+        return Ok(None);
     }
     eprintln!(
         "wrote {} in {:.1} s: {} feature(s), {} render(s), {} error(s), {} warning(s)",
@@ -449,9 +456,8 @@ pub fn run(a: &ReportArgs) -> anyhow::Result<ExitCode> {
     };
     if failed {
         eprintln!("agview: --fail-on: the report found problems (exit 3)");
-        return Ok(ExitCode::from(3));
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(Some(failed))
 }
 
 fn count(scene: &Scene, messages: &[String]) -> Counts {

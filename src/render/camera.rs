@@ -82,6 +82,17 @@ impl Camera {
         Camera::frame_from(f, 225.0)
     }
 
+    /// The top view of a [`Framing`]: straight down on the centre of its rectangle, its
+    /// longer side with a 10% margin.
+    pub fn frame_top(f: &super::framing::Framing) -> Self {
+        let (lo, hi) = f.bounds();
+        let c = f.center();
+        Camera::top(
+            [c.x, c.y],
+            ((hi[0] - lo[0]).max(hi[1] - lo[1]) * 0.55).max(5.0),
+        )
+    }
+
     /// [`Camera::frame`] seen from `from_deg` (clockwise from north: 45 is the north-east,
     /// 225 the south-west of the default view).
     pub fn frame_from(f: &super::framing::Framing, from_deg: f32) -> Self {
