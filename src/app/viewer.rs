@@ -1004,10 +1004,8 @@ impl App {
         if self.controls.show_panel {
             if let (Some(state), Some(window)) = (self.egui_state.as_mut(), self.window.as_ref()) {
                 let raw = state.take_egui_input(window);
-                let mut messages: Vec<String> = Vec::new();
-                if let Some(s) = &self.shown {
-                    messages.extend(s.messages.iter().cloned());
-                }
+                // Borrowed: a document's thousands of warnings are not copied every frame.
+                let messages: &[String] = self.shown.as_ref().map_or(&[], |s| &s.messages);
                 let watched = self.watcher.files().len();
                 let adapter = format!(
                     "{}, culling {}",
@@ -1021,7 +1019,7 @@ impl App {
                 let info = panel::Info {
                     asset: &self.args.asset,
                     view: self.shown.as_ref().map(|s| &s.view),
-                    messages: &messages,
+                    messages,
                     error: self.error.as_deref(),
                     loading: self.loading,
                     progress: self.job.load.progress.as_ref().map_or((0, 0), |p| p.get()),
