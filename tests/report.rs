@@ -308,16 +308,22 @@ fn against_an_asset_with_one_spelling_fewer_lists_that_change_and_shows_where() 
     assert!(page.contains("<pre>SPELLING_SET"), "{page}");
 }
 
-/// One feature added to a document is the one change listed. (Added at the end: a
-/// feature's random choices are seeded by its index, so one inserted before others reseeds
-/// those after it, and they are listed as changed; see the closing notes.)
+/// One feature added at the start of a document is the one change listed: the features
+/// after it keep their random choices (a forest's trees are seeded by what the forest is,
+/// not by its index), so none of them shows as changed. The one added is a forest of the
+/// same definition as the town's wood, with another density.
 #[test]
 fn against_a_document_with_a_feature_added_lists_only_that() {
     let tmp = Tmp::new("against-doc");
     let old = copy_sample(&tmp.0, "old");
     let new = copy_sample(&tmp.0, "new");
     let text = std::fs::read_to_string(old.join("polygons/town.txt")).unwrap();
-    let added = format!("{text}\nOBJECT 2 8.1510 47.9010 45.000000\n");
+    let first = text.find("\nOBJECT ").expect("the town places objects") + 1;
+    let wood = "BEGIN_POLYGON 3 200 2\nBEGIN_WINDING\n\
+                POLYGON_POINT 8.1500 47.8960\nPOLYGON_POINT 8.1515 47.8960\n\
+                POLYGON_POINT 8.1515 47.8970\nPOLYGON_POINT 8.1500 47.8970\n\
+                END_WINDING\nEND_POLYGON\n";
+    let added = format!("{}{wood}{}", &text[..first], &text[first..]);
     std::fs::write(new.join("polygons/town.txt"), added).unwrap();
     let (code, _, err) = agview(
         &tmp.0,
@@ -338,7 +344,7 @@ fn against_a_document_with_a_feature_added_lists_only_that() {
     let c = changes(&tmp.0.join("review"));
     let added = c["added"].as_array().unwrap();
     assert_eq!(added.len(), 1, "{c}");
-    assert_eq!(added[0]["asset"], "agview/objects/kiosk.obj");
+    assert_eq!(added[0]["asset"], "agview/forests/trees.for");
     assert_eq!(c["removed"].as_array().unwrap().len(), 0, "{c}");
     assert_eq!(c["changed"].as_array().unwrap().len(), 0, "{c}");
     assert_eq!(c["unchanged"], 10, "{c}");

@@ -427,6 +427,7 @@ fn load_features(
     // order, so messages about a definition come once and in a stable order.
     let mut times = LoadTimes::default();
     let stage = std::time::Instant::now();
+    let seeds = feature_seeds(&feats, args.seed);
     let mut cache = ResolveCache::default();
     let resolutions: Vec<Resolution> = feats
         .iter()
@@ -447,7 +448,7 @@ fn load_features(
             opts.progress.as_deref(),
             |k, f| {
                 let i = from + k;
-                let mut r = layout_feature(path, f, &resolutions[i], origin, args, i);
+                let mut r = layout_feature(path, f, &resolutions[i], origin, args, seeds[i]);
                 let info = describe(f, &resolutions[i], r.scene.as_mut(), i as u32);
                 (r, info)
             },
@@ -496,6 +497,7 @@ fn load_features(
                 args,
                 origin,
                 seed: args.seed,
+                seeds: &seeds,
             };
             let t = screen.run(
                 ground,
@@ -585,6 +587,8 @@ struct Screen<'a> {
     /// The document frame's origin (lon, lat).
     origin: [f64; 2],
     seed: u64,
+    /// Each feature's own seed (`feature_seeds`).
+    seeds: &'a [u64],
 }
 
 impl Screen<'_> {
@@ -661,7 +665,8 @@ impl Screen<'_> {
                         opened,
                         library: true,
                     };
-                    let mut r = layout_feature(self.doc, f, &now, self.origin, self.args, i);
+                    let mut r =
+                        layout_feature(self.doc, f, &now, self.origin, self.args, self.seeds[i]);
                     let info = describe(f, &now, r.scene.as_mut(), i as u32);
                     results[i] = (r, info);
                 }
@@ -1064,6 +1069,47 @@ fn facade_topology(file: &Path) -> Option<format::facade::FacadeTopology> {
         .map(|f| f.topology())
 }
 
+/// Each feature's seed for what it scatters (a forest's trees, an object string's turns).
+/// It comes from what the feature is and how many features of the same definition and
+/// parameter came before it, never from its index: a feature added or removed elsewhere in
+/// the document leaves the others' trees where they were (what `report --against` needs),
+/// and a DSF text, its binary DSF and its WED project, which list the same features in the
+/// same order, seed them alike (their coordinates differ in the last bits, so the place is
+/// not part of the seed).
+fn feature_seeds(feats: &[DocFeature], seed: u64) -> Vec<u64> {
+    let mut seen: HashMap<(&str, u32), u64> = HashMap::new();
+    feats
+        .iter()
+        .map(|f| {
+            let n = seen.entry((f.asset.as_str(), f.param)).or_insert(0);
+            let mut h = Fnv::default();
+            h.write(f.asset.as_bytes());
+            h.write(&f.param.to_le_bytes());
+            h.write(&n.to_le_bytes());
+            *n += 1;
+            seed ^ h.0
+        })
+        .collect()
+}
+
+/// FNV-1a, 64 bits: a hash that stays the same across Rust versions and platforms, for
+/// seeds that must give the same layout forever.
+struct Fnv(u64);
+
+impl Default for Fnv {
+    fn default() -> Self {
+        Fnv(0xCBF2_9CE4_8422_2325)
+    }
+}
+
+impl Fnv {
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.0 = (self.0 ^ u64::from(*b)).wrapping_mul(0x0100_0000_01B3);
+        }
+    }
+}
+
 /// Lays out one feature in its own frame and moves it into the document's.
 fn layout_feature(
     doc: &Path,
@@ -1071,7 +1117,7 @@ fn layout_feature(
     res: &Resolution,
     doc_origin: [f64; 2],
     args: &LayoutArgs,
-    index: usize,
+    seed: u64,
 ) -> FeatureResult {
     let mut out = FeatureResult {
         scene: None,
@@ -1200,7 +1246,7 @@ fn layout_feature(
                 st.offset,
                 &st.turns,
                 st.meshes.clone(),
-                args.seed ^ (index as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15),
+                seed,
             ))
         }
         (Opened::Missing, _) => {
@@ -1245,7 +1291,7 @@ fn layout_feature(
                 &rings,
                 f.param,
                 facts.spacing,
-                args.seed ^ (index as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15),
+                seed,
             );
             crate::layout::trees::seed_heights(&mut s.trees, 0, facts);
             if let Some(r) = s.forest.as_mut() {
