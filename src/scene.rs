@@ -257,6 +257,20 @@ pub struct FeatureInfo {
     /// document (`agview report --against`); not in the JSON.
     #[serde(skip)]
     pub at: Option<[f64; 2]>,
+    /// An autogen feature's footprint as its asset was laid out on it, for laying the asset
+    /// out alone (`agview report`); not in the JSON.
+    #[serde(skip)]
+    pub footprint: Option<Footprint>,
+}
+
+/// Where an autogen feature was laid out, in its own frame: meters east and north of its
+/// first point (`FeatureInfo::at`).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Footprint {
+    /// The polygon's windings (curves flattened), or none for a point.
+    pub rings: Vec<Vec<[f32; 2]>>,
+    /// A point's heading in degrees (0 for a polygon).
+    pub heading: f32,
 }
 
 impl FeatureInfo {
@@ -278,6 +292,7 @@ impl FeatureInfo {
             hide_tiles: false,
             dropped: None,
             at: None,
+            footprint: None,
         }
     }
 }

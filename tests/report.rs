@@ -62,23 +62,48 @@ fn the_sample_packages_report_holds_its_counts_and_every_image() {
     assert!(page.contains("<meta name=\"viewport\""));
     assert!(page.contains("@media (max-width:600px)") && page.contains("@media print"));
     assert!(!page.contains("<script"), "plain HTML and CSS");
+    // The summary's counts are layout --json's.
+    let (code, json, err) = agview(&tmp.0, &["layout", &doc, "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let features = v["features"].as_array().unwrap();
+    // One section per definition used; each autogen asset rendered alone, each block and
+    // string swept.
+    let mut assets = std::collections::BTreeMap::<&str, &str>::new();
+    for f in features {
+        if let Some(r) = f["resolved"].as_str() {
+            assets.entry(r).or_insert(f["kind"].as_str().unwrap());
+        }
+    }
+    let alone = assets
+        .values()
+        .filter(|k| ["agp", "agb", "ags"].contains(k))
+        .count();
+    let swept = assets
+        .values()
+        .filter(|k| ["agb", "ags"].contains(k))
+        .count();
+    assert!(alone >= 3 && swept >= 2, "{assets:?}");
+    assert_eq!(page.matches("<div class=\"asset\"").count(), assets.len());
     let images = image_sources(&page);
-    // Five overviews at noon, one at dusk, one at night (the sample has lights), and four
-    // close-ups.
-    assert_eq!(images.len(), 11, "{images:?}");
+    // Five overviews at noon, one at dusk, one at night (the sample has lights), four
+    // close-ups, and the assets' renders and sheets.
+    assert_eq!(images.len(), 11 + alone + swept, "{images:?}");
     for src in &images {
         assert!(
             !src.contains("://") && !src.starts_with('/'),
             "{src}: not self-contained"
         );
         let png = image::open(dir.join(src)).unwrap_or_else(|e| panic!("{src}: {e}"));
-        assert_eq!(png.width(), if src.contains("feature") { 160 } else { 320 });
+        let width = if src.ends_with("-sweep.png") {
+            5 * 176 + 6 * 4
+        } else if src.contains("feature") || src.contains("asset") {
+            160
+        } else {
+            320
+        };
+        assert_eq!(png.width(), width, "{src}");
     }
-    // The summary's counts are layout --json's.
-    let (code, json, err) = agview(&tmp.0, &["layout", &doc, "--json"]);
-    assert_eq!(code, 0, "{err}");
-    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
-    let features = v["features"].as_array().unwrap();
     assert_eq!(cell(&page, "data-count", "features"), Some(features.len()));
     let mut kinds = std::collections::BTreeMap::<String, usize>::new();
     for f in features {
@@ -97,6 +122,63 @@ fn the_sample_packages_report_holds_its_counts_and_every_image() {
     // Written again over itself: an earlier report may be replaced.
     sample_report(&tmp.0, 0);
     assert!(!dir.join("img/feature-0.png").exists(), "old close-ups go");
+}
+
+/// Each asset's section shows it alone on its footprint, a sweep for a block, and the
+/// asset's own warnings (not the document's).
+#[test]
+fn each_asset_has_its_section_with_its_warnings() {
+    let tmp = Tmp::new("assets");
+    let pkg = copy_sample(&tmp.0, "pkg");
+    let plaza = pkg.join("autogen/plaza.agp");
+    let text = std::fs::read_to_string(&plaza).unwrap();
+    std::fs::write(&plaza, format!("{text}FOO_BAR 1\n")).unwrap();
+    let (code, _, err) = agview(
+        &tmp.0,
+        &[
+            "report",
+            "pkg/polygons/town.txt",
+            "--out",
+            "review",
+            "--size",
+            "320x180",
+            "--closeups",
+            "0",
+        ],
+    );
+    assert_eq!(code, 0, "{err}");
+    let page = std::fs::read_to_string(tmp.0.join("review/index.html")).unwrap();
+    let sections: Vec<&str> = page.split("<div class=\"asset\"").skip(1).collect();
+    let of = |name: &str| {
+        *sections
+            .iter()
+            .find(|s| s.contains(&format!("{name} <span")))
+            .unwrap_or_else(|| panic!("no section for {name}: {page}"))
+    };
+    let plaza = of("agview/autogen/plaza.agp");
+    assert!(
+        plaza.contains("unknown directive `FOO_BAR` ignored"),
+        "{plaza}"
+    );
+    assert!(plaza.contains("alone on the footprint of"), "{plaza}");
+    assert!(!plaza.contains("-sweep.png"), "a point is not swept");
+    let block = of("agview/autogen/city_block.agb");
+    assert!(!block.contains("FOO_BAR"), "{block}");
+    assert!(block.contains("used by 3 feature(s)"), "{block}");
+    assert!(
+        block.contains("-sweep.png") && block.contains("sweep over widths"),
+        "{block}"
+    );
+    // Its images are there: alone (half the overview's width) and the sheet.
+    for s in image_sources(block) {
+        let png = image::open(tmp.0.join("review").join(&s)).unwrap();
+        assert!(png.width() >= 160, "{s}");
+    }
+    let kiosk = of("agview/objects/kiosk.obj");
+    assert!(
+        kiosk.contains("used by 1 feature(s)") && !kiosk.contains("<img"),
+        "{kiosk}"
+    );
 }
 
 /// A package whose DSF names an object that is missing: a warning.
@@ -137,7 +219,10 @@ fn the_exit_status_tells_ci_what_happened() {
     // Nothing could be written: 1 (a missing document; a folder of the user's).
     let (code, _, err) = agview(&tmp.0, &["report", "nowhere.dsf", "--out", "d"]);
     assert_eq!(code, 1, "{err}");
-    assert!(!tmp.0.join("d").exists(), "a report that was not written leaves no folder");
+    assert!(
+        !tmp.0.join("d").exists(),
+        "a report that was not written leaves no folder"
+    );
     std::fs::create_dir_all(tmp.0.join("mine")).unwrap();
     std::fs::write(tmp.0.join("mine/notes.txt"), "keep me").unwrap();
     let (code, _, err) = run("mine", &[]);

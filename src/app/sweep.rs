@@ -222,16 +222,8 @@ pub fn run(args: &SweepArgs) -> anyhow::Result<ExitCode> {
         );
         return Ok(ExitCode::from(2));
     }
-    // With an install, the asset's library paths resolve through its libraries too.
-    let install = match crate::resolve::xplane_root(args.layout.xplane.as_deref()) {
-        Ok(root) => root.map(|x| {
-            let mut diags = Vec::new();
-            let r = crate::resolve::Resolver::for_install(&x, &mut diags);
-            for d in diags {
-                eprintln!("{d}");
-            }
-            r
-        }),
+    let install = match install_resolver(&args.layout) {
+        Ok(r) => r,
         Err(e) => {
             eprintln!("agview: error: {e}");
             return Ok(ExitCode::from(2));
@@ -270,60 +262,20 @@ pub fn run(args: &SweepArgs) -> anyhow::Result<ExitCode> {
         .clone()
         .unwrap_or_else(|| vec![vec![[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]]]);
     let headless = crate::render::Headless::new()?;
-    let (cw, ch) = args.cell;
-    let mut sheet = image::RgbaImage::from_pixel(sw, sh, image::Rgba(BACKGROUND));
-    let mut art: Option<crate::art::ArtSet> = None;
-    let mut report = SweepReport {
-        cols: widths.len(),
-        rows: depths.len(),
-        no_fit: 0,
-        failed: 0,
-    };
     let cells = crate::app::progress::bar("sweep", "cells", (widths.len() * depths.len()) as u64);
-    for (r, &d) in depths.iter().enumerate() {
-        for (c, &w) in widths.iter().enumerate() {
-            let x = GAP + c as u32 * (cw + GAP);
-            let y = GAP + r as u32 * (ch + GAP);
-            let text = size_label(w, d);
+    let (sheet, report) = render_sheet(
+        &headless,
+        (&widths, &depths),
+        args.cell,
+        &args.render,
+        |w, d| {
             let mut input = base.clone();
             input.polygon = Some(scale_rings(&rings, w, d));
-            match opened.layout(input) {
-                Ok(scene) => {
-                    let art = art.get_or_insert_with(|| {
-                        let a = crate::pipeline::load_art_with(&scene, &args.render.headless_art());
-                        cells.suspend(|| {
-                            for w in &a.warnings {
-                                eprintln!("{w}");
-                            }
-                        });
-                        a
-                    });
-                    let terrain = args
-                        .render
-                        .terrain_for(&scene)
-                        .map_err(anyhow::Error::msg)?;
-                    let framing = crate::render::Framing::new(&scene, Some(art), Some(&terrain));
-                    let params = args.render.frame_params(&framing);
-                    let mut gpu = headless.upload(&scene, art, &terrain)?;
-                    gpu.prepare_overlays(&headless.ctx, &scene, params.overlays);
-                    let img = headless.render(&mut gpu, &params, cw, ch)?;
-                    image::imageops::replace(&mut sheet, &img, i64::from(x), i64::from(y));
-                    if scene.choice.as_ref().is_some_and(|ch| !ch.fits) {
-                        report.no_fit += 1;
-                        frame_rect(&mut sheet, x, y, cw, ch, BORDER, RED);
-                    }
-                }
-                Err(e) => {
-                    cells.suspend(|| eprintln!("{text}: {e}"));
-                    report.failed += 1;
-                    fill(&mut sheet, x, y, cw, ch, [70, 70, 70, 255]);
-                    cross(&mut sheet, x, y, cw, ch, RED);
-                }
-            }
-            label(&mut sheet, x + BORDER + 1, y + BORDER + 1, &text);
-            cells.inc(1);
-        }
-    }
+            opened.layout(input)
+        },
+        |m| cells.suspend(|| eprintln!("{m}")),
+        || cells.inc(1),
+    )?;
     cells.finish_and_clear();
     write_sheet(&args.out, &sheet)?;
     eprintln!(
@@ -336,6 +288,84 @@ pub fn run(args: &SweepArgs) -> anyhow::Result<ExitCode> {
         report.failed
     );
     Ok(ExitCode::SUCCESS)
+}
+
+/// With an install (`--xplane`, `XPLANE_ROOT`), the resolver of its libraries, through
+/// which an asset opened on its own resolves the library paths its package does not export;
+/// what reading the libraries said goes to stderr. An error when the install is not one.
+pub fn install_resolver(layout: &LayoutArgs) -> Result<Option<crate::resolve::Resolver>, String> {
+    Ok(
+        crate::resolve::xplane_root(layout.xplane.as_deref())?.map(|x| {
+            let mut diags = Vec::new();
+            let r = crate::resolve::Resolver::for_install(&x, &mut diags);
+            for d in diags {
+                eprintln!("{d}");
+            }
+            r
+        }),
+    )
+}
+
+/// Lays out and renders one cell per (width, depth) with `layout`, into a sheet: widths left
+/// to right, depths top to bottom, each labelled; a block without a fitting spelling gets a
+/// red border, a size the layout refuses a grey cell crossed in red. The art is loaded once,
+/// from the first cell laid out. `warn` gets each art warning and refusal, `done` each cell.
+pub fn render_sheet(
+    headless: &crate::render::Headless,
+    (widths, depths): (&[f32], &[f32]),
+    (cw, ch): (u32, u32),
+    render: &RenderArgs,
+    layout: impl Fn(f32, f32) -> Result<crate::scene::Scene, crate::diag::Diagnostic>,
+    mut warn: impl FnMut(String),
+    mut done: impl FnMut(),
+) -> anyhow::Result<(image::RgbaImage, SweepReport)> {
+    let (sw, sh) = sheet_size(widths.len() as u32, depths.len() as u32, (cw, ch));
+    let mut sheet = image::RgbaImage::from_pixel(sw, sh, image::Rgba(BACKGROUND));
+    let mut art: Option<crate::art::ArtSet> = None;
+    let mut report = SweepReport {
+        cols: widths.len(),
+        rows: depths.len(),
+        no_fit: 0,
+        failed: 0,
+    };
+    for (r, &d) in depths.iter().enumerate() {
+        for (c, &w) in widths.iter().enumerate() {
+            let x = GAP + c as u32 * (cw + GAP);
+            let y = GAP + r as u32 * (ch + GAP);
+            let text = size_label(w, d);
+            match layout(w, d) {
+                Ok(scene) => {
+                    let art = art.get_or_insert_with(|| {
+                        let a = crate::pipeline::load_art_with(&scene, &render.headless_art());
+                        for w in &a.warnings {
+                            warn(w.to_string());
+                        }
+                        a
+                    });
+                    let terrain = render.terrain_for(&scene).map_err(anyhow::Error::msg)?;
+                    let framing = crate::render::Framing::new(&scene, Some(art), Some(&terrain));
+                    let params = render.frame_params(&framing);
+                    let mut gpu = headless.upload(&scene, art, &terrain)?;
+                    gpu.prepare_overlays(&headless.ctx, &scene, params.overlays);
+                    let img = headless.render(&mut gpu, &params, cw, ch)?;
+                    image::imageops::replace(&mut sheet, &img, i64::from(x), i64::from(y));
+                    if scene.choice.as_ref().is_some_and(|ch| !ch.fits) {
+                        report.no_fit += 1;
+                        frame_rect(&mut sheet, x, y, cw, ch, BORDER, RED);
+                    }
+                }
+                Err(e) => {
+                    warn(format!("{text}: {e}"));
+                    report.failed += 1;
+                    fill(&mut sheet, x, y, cw, ch, [70, 70, 70, 255]);
+                    cross(&mut sheet, x, y, cw, ch, RED);
+                }
+            }
+            label(&mut sheet, x + BORDER + 1, y + BORDER + 1, &text);
+            done();
+        }
+    }
+    Ok((sheet, report))
 }
 
 fn write_sheet(out: &Path, sheet: &image::RgbaImage) -> anyhow::Result<()> {

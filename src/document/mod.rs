@@ -33,7 +33,7 @@ use crate::layout::slope::{slope_at, Slope, SlopeLimit};
 use crate::layout::{placed, LayoutInput, PointInput};
 use crate::pipeline::{self, Loaded};
 use crate::resolve::Resolver;
-use crate::scene::{FeatureInfo, FeatureKind, GeoFrame, Scene, SceneKind, SlopeDrop};
+use crate::scene::{FeatureInfo, FeatureKind, Footprint, GeoFrame, Scene, SceneKind, SlopeDrop};
 use crate::terrain::Terrain;
 
 pub use asset::OpenedAsset;
@@ -387,6 +387,8 @@ struct FeatureResult {
     scene: Option<Scene>,
     diags: Vec<Diagnostic>,
     files: Vec<PathBuf>,
+    /// An autogen feature's footprint in its own frame (`FeatureInfo::footprint`).
+    footprint: Option<Footprint>,
 }
 
 fn load_features(
@@ -449,7 +451,7 @@ fn load_features(
             |k, f| {
                 let i = from + k;
                 let mut r = layout_feature(path, f, &resolutions[i], origin, args, seeds[i]);
-                let info = describe(f, &resolutions[i], r.scene.as_mut(), i as u32);
+                let info = describe(f, &resolutions[i], &mut r, i as u32);
                 (r, info)
             },
         )
@@ -667,7 +669,7 @@ impl Screen<'_> {
                     };
                     let mut r =
                         layout_feature(self.doc, f, &now, self.origin, self.args, self.seeds[i]);
-                    let info = describe(f, &now, r.scene.as_mut(), i as u32);
+                    let info = describe(f, &now, &mut r, i as u32);
                     results[i] = (r, info);
                 }
                 None => {
@@ -1110,6 +1112,60 @@ impl Fnv {
     }
 }
 
+/// The layout input of an autogen feature on its footprint (in its own frame, around
+/// `origin`): what the document lays it out on, and what `lay_out_alone` lays it out on
+/// again. `source` is the document line its polygon came from, for messages.
+fn autogen_input(
+    footprint: &Footprint,
+    point: bool,
+    source: Option<(PathBuf, u32)>,
+    param: u32,
+    origin: [f64; 2],
+    args: &LayoutArgs,
+) -> LayoutInput {
+    LayoutInput {
+        polygon: (!footprint.rings.is_empty()).then(|| footprint.rings.clone()),
+        polygon_source: source,
+        point: point.then_some(PointInput {
+            pos: [0.0, 0.0],
+            heading: footprint.heading,
+        }),
+        param: args.param.or(Some(param)),
+        height: args.height,
+        seed: args.seed,
+        convention: args.convention.into(),
+        geo: Some(GeoFrame {
+            origin_lat: origin[1],
+            origin_lon: origin[0],
+            ..GeoFrame::default()
+        }),
+        forest_spacing: None,
+        // A document's polygon is its DSF windings (WED's as its exporter writes them):
+        // an AGS joins them into contours.
+        windings: true,
+        spawn: None,
+    }
+}
+
+/// Lays `asset` out alone on document feature `f`'s footprint (scaled so its bounding box
+/// is `size`, when given), in the feature's own frame: what `agview report` shows of each
+/// asset a document uses. `None` when `f` is not an autogen feature.
+pub fn lay_out_alone(
+    asset: &OpenedAsset,
+    f: &FeatureInfo,
+    args: &LayoutArgs,
+    rings: Option<Vec<Vec<[f32; 2]>>>,
+) -> Option<Result<Scene, Diagnostic>> {
+    let footprint = f.footprint.as_ref()?;
+    let origin = f.at?;
+    let point = footprint.rings.is_empty();
+    let mut input = autogen_input(footprint, point, None, f.param, origin, args);
+    if let Some(r) = rings {
+        input.polygon = Some(r);
+    }
+    Some(asset.layout(input))
+}
+
 /// Lays out one feature in its own frame and moves it into the document's.
 fn layout_feature(
     doc: &Path,
@@ -1123,6 +1179,7 @@ fn layout_feature(
         scene: None,
         diags: Vec::new(),
         files: Vec::new(),
+        footprint: None,
     };
     let Some(origin) = f.origin() else {
         out.diags.push(f.diag(
@@ -1258,41 +1315,21 @@ fn layout_feature(
             Ok(placed::object(&f.asset, at, heading))
         }
         (Opened::Autogen(a), _) => {
-            let input = LayoutInput {
-                polygon: (!rings.is_empty()).then(|| rings.clone()),
-                polygon_source: match f.at {
-                    crate::diag::Location::Text { line, .. } => Some((doc.to_path_buf(), line)),
-                    _ => None,
-                },
-                point: matches!(f.geometry, Geometry::Point { .. }).then_some(PointInput {
-                    pos: [0.0, 0.0],
-                    heading,
-                }),
-                param: args.param.or(Some(f.param)),
-                height: args.height,
-                seed: args.seed,
-                convention: args.convention.into(),
-                geo: Some(GeoFrame {
-                    origin_lat: origin[1],
-                    origin_lon: origin[0],
-                    ..GeoFrame::default()
-                }),
-                forest_spacing: None,
-                // A document's polygon is its DSF windings (WED's as its exporter writes
-                // them): an AGS joins them into contours.
-                windings: true,
-                spawn: None,
+            let footprint = Footprint {
+                rings: rings.clone(),
+                heading,
             };
+            let source = match f.at {
+                crate::diag::Location::Text { line, .. } => Some((doc.to_path_buf(), line)),
+                _ => None,
+            };
+            let point = matches!(f.geometry, Geometry::Point { .. });
+            let input = autogen_input(&footprint, point, source, f.param, origin, args);
+            out.footprint = Some(footprint);
             a.layout(input)
         }
         (Opened::Forest(facts), _) => {
-            let mut s = placed::forest(
-                &f.asset,
-                &rings,
-                f.param,
-                facts.spacing,
-                seed,
-            );
+            let mut s = placed::forest(&f.asset, &rings, f.param, facts.spacing, seed);
             crate::layout::trees::seed_heights(&mut s.trees, 0, facts);
             if let Some(r) = s.forest.as_mut() {
                 r.resolved = resolved.clone();
@@ -1343,14 +1380,15 @@ fn centroid(rings: &[Vec<[f32; 2]>]) -> [f32; 2] {
 }
 
 /// The feature's entry in `Scene::features`; marks what it placed with its index.
-fn describe(f: &DocFeature, res: &Resolution, scene: Option<&mut Scene>, i: u32) -> FeatureInfo {
+fn describe(f: &DocFeature, res: &Resolution, r: &mut FeatureResult, i: u32) -> FeatureInfo {
     let mut info = FeatureInfo {
         resolved: res.resolved.as_deref().map(crate::diag::shown_path),
         package: res.package.clone(),
         at: f.origin(),
+        footprint: r.footprint.take(),
         ..FeatureInfo::new(f.source.clone(), f.asset.clone(), f.kind, f.param)
     };
-    if let Some(s) = scene {
+    if let Some(s) = r.scene.as_mut() {
         s.update_stats();
         info.stats = s.stats;
         info.choice = s.choice.clone();
