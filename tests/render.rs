@@ -3552,7 +3552,7 @@ fn runway_with_shoulders_and_displaced_threshold() {
         ],
         line: 1,
     };
-    let (scene, art) = airport_scene(|p| agview::layout::airport::runway(&r, 0, p));
+    let (scene, art) = airport_scene(|p| agview::layout::airport::runway(&r, 0, p, &|_| None));
     let params = FrameParams {
         camera: Camera::top([-30.0, 0.0], 230.0),
         ..FrameParams::default()
@@ -3611,7 +3611,7 @@ fn taxiway_with_a_hole() {
         rings: vec![outer, hole],
         line: 1,
     };
-    let (scene, art) = airport_scene(|p| agview::layout::airport::pavement(&pv, 0, p));
+    let (scene, art) = airport_scene(|p| agview::layout::airport::pavement(&pv, 0, p, &|_| None));
     let params = FrameParams {
         camera: Camera::top([10.0, 0.0], 48.0),
         ..FrameParams::default()
@@ -3659,7 +3659,7 @@ fn ground_layers_with_an_agp_on_the_taxiway() {
         }],
         line: 1,
     };
-    let (mut scene, _) = airport_scene(|p| agview::layout::airport::pavement(&pv, 0, p));
+    let (mut scene, _) = airport_scene(|p| agview::layout::airport::pavement(&pv, 0, p, &|_| None));
     // The .pol west of centre, overlapping the taxiway's west half.
     let mut pol = placed::draped_polygon(
         "arrows.pol",

@@ -1,5 +1,5 @@
-//! Any bytes given to the WED reader, and what it read given to the exporter: a
-//! diagnostic or a model, never a panic.
+//! Any bytes given to the WED reader, and what it read given to the exporter and the
+//! airport reader: a diagnostic or a model, never a panic.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
 
@@ -8,5 +8,6 @@ fuzz_target!(|data: &[u8]| {
     let mut w = Vec::new();
     if let Ok(project) = agview::format::wed::parse(path, data, &mut w) {
         let _ = agview::format::wed::export(&project, path, &mut w);
+        let _ = agview::format::wed::airports(&project, path, &mut w);
     }
 });

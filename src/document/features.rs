@@ -391,14 +391,7 @@ pub struct AirportItem {
     pub order: u32,
 }
 
-/// What an airport item is.
-#[derive(Debug, Clone, PartialEq)]
-pub enum AptItem {
-    Runway(crate::format::apt::Runway),
-    Helipad(crate::format::apt::Helipad),
-    Pavement(crate::format::apt::Pavement),
-    Marking(crate::format::apt::AptChain),
-}
+pub use crate::format::apt::AptItem;
 
 /// The drawn items of an `apt.dat`'s airports, each a feature `path:line` (apt.dat is
 /// latitude first; the features are longitude first like every other). With `tile`
@@ -410,95 +403,146 @@ pub fn from_apt(
 ) -> Vec<DocFeature> {
     let mut out = Vec::new();
     for a in &apt.airports {
-        let mut items: Vec<(FeatureKind, AptItem, u32, [f64; 2], u32)> = Vec::new();
-        for (k, r) in a.runways.iter().enumerate() {
-            let p = [r.ends[0].lon, r.ends[0].lat];
-            items.push((
-                FeatureKind::Runway,
-                AptItem::Runway(r.clone()),
-                r.line,
-                p,
-                k as u32,
-            ));
-        }
-        for (k, h) in a.helipads.iter().enumerate() {
-            let p = [h.lon, h.lat];
-            let order = (a.runways.len() + k) as u32;
-            items.push((
-                FeatureKind::Helipad,
-                AptItem::Helipad(h.clone()),
-                h.line,
-                p,
-                order,
-            ));
-        }
-        for (k, pv) in a.pavements.iter().enumerate() {
-            let Some(n) = pv.rings.first().and_then(|r| r.nodes.first()) else {
-                continue;
-            };
-            let p = [n.lon, n.lat];
-            items.push((
-                FeatureKind::Pavement,
-                AptItem::Pavement(pv.clone()),
-                pv.line,
-                p,
-                k as u32,
-            ));
-        }
-        for (k, m) in a.markings.iter().enumerate() {
-            let Some(n) = m.nodes.first() else { continue };
-            let p = [n.lon, n.lat];
-            items.push((
-                FeatureKind::Marking,
-                AptItem::Marking(m.clone()),
-                m.line,
-                p,
-                k as u32,
-            ));
-        }
+        let items: Vec<AptItem> = a
+            .runways
+            .iter()
+            .cloned()
+            .map(AptItem::Runway)
+            .chain(a.helipads.iter().cloned().map(AptItem::Helipad))
+            .chain(a.pavements.iter().cloned().map(AptItem::Pavement))
+            .chain(a.markings.iter().cloned().map(AptItem::Marking))
+            .collect();
         let inside = |p: [f64; 2]| {
             tile.is_none_or(|[w, s]| p[0] >= w && p[0] < w + 1.0 && p[1] >= s && p[1] < s + 1.0)
         };
-        if items.first().is_none_or(|i| !inside(i.3)) {
+        if items
+            .iter()
+            .find_map(first_point)
+            .is_none_or(|p| !inside(p))
+        {
             continue;
         }
-        for (kind, what, line, p, order) in items {
-            let geometry = match &what {
-                AptItem::Pavement(pv) => Geometry::Polygon(
-                    pv.rings
-                        .iter()
-                        .map(|r| r.nodes.iter().map(|n| [n.lon, n.lat]).collect())
-                        .collect(),
-                ),
-                AptItem::Marking(m) => {
-                    Geometry::Polygon(vec![m.nodes.iter().map(|n| [n.lon, n.lat]).collect()])
-                }
-                _ => Geometry::Point {
-                    lon: p[0],
-                    lat: p[1],
-                    heading: 0.0,
-                },
-            };
-            out.push(DocFeature {
-                source: format!("{}:{line}", path.display()),
-                asset: format!("{} {}", a.icao, kind_name(kind)),
-                kind,
-                param: 0,
-                geometry,
-                facade_node_order: None,
-                st: None,
-                ctrl: None,
-                st_ctrl: None,
-                airport: Some(std::sync::Arc::new(AirportItem {
-                    file: path.to_path_buf(),
-                    what,
-                    order,
-                })),
-                at: Location::Text { line, col: 1 },
-            });
+        let mut orders = Orders::default();
+        for what in items {
+            let line = item_line(&what);
+            let source = format!("{}:{line}", path.display());
+            out.extend(airport_feature(
+                path,
+                source,
+                &a.icao,
+                what,
+                line,
+                1,
+                &mut orders,
+            ));
         }
     }
     out
+}
+
+/// The airport items of a WED project (`format::wed::airports`), each a feature
+/// `path: id N "name"` like the project's placements.
+pub fn from_wed_airports(
+    path: &Path,
+    items: &[crate::format::wed::WedAirportItem],
+) -> Vec<DocFeature> {
+    let mut orders: std::collections::HashMap<&str, Orders> = Default::default();
+    items
+        .iter()
+        .filter_map(|it| {
+            let source = format!("{}: id {} \"{}\"", path.display(), it.id, it.name);
+            let o = orders.entry(it.icao.as_str()).or_default();
+            airport_feature(path, source, &it.icao, it.item.clone(), it.line, it.col, o)
+        })
+        .collect()
+}
+
+/// Each airport item's place among its airport's items of its kind (runways and helipads
+/// count together), in file order: its layer within its group.
+#[derive(Default)]
+struct Orders {
+    runways: u32,
+    pavements: u32,
+    markings: u32,
+}
+
+/// Where an airport item's first point is (longitude, latitude).
+fn first_point(what: &AptItem) -> Option<[f64; 2]> {
+    match what {
+        AptItem::Runway(r) => Some([r.ends[0].lon, r.ends[0].lat]),
+        AptItem::Helipad(h) => Some([h.lon, h.lat]),
+        AptItem::Pavement(pv) => pv
+            .rings
+            .first()
+            .and_then(|r| r.nodes.first())
+            .map(|n| [n.lon, n.lat]),
+        AptItem::Marking(m) => m.nodes.first().map(|n| [n.lon, n.lat]),
+    }
+}
+
+fn item_line(what: &AptItem) -> u32 {
+    match what {
+        AptItem::Runway(r) => r.line,
+        AptItem::Helipad(h) => h.line,
+        AptItem::Pavement(p) => p.line,
+        AptItem::Marking(m) => m.line,
+    }
+}
+
+/// One airport item as a document feature; `None` for one without a point.
+fn airport_feature(
+    path: &Path,
+    source: String,
+    icao: &str,
+    what: AptItem,
+    line: u32,
+    col: u32,
+    orders: &mut Orders,
+) -> Option<DocFeature> {
+    let p = first_point(&what)?;
+    let next = |n: &mut u32| {
+        *n += 1;
+        *n - 1
+    };
+    let (kind, order) = match &what {
+        AptItem::Runway(_) => (FeatureKind::Runway, next(&mut orders.runways)),
+        AptItem::Helipad(_) => (FeatureKind::Helipad, next(&mut orders.runways)),
+        AptItem::Pavement(_) => (FeatureKind::Pavement, next(&mut orders.pavements)),
+        AptItem::Marking(_) => (FeatureKind::Marking, next(&mut orders.markings)),
+    };
+    let geometry = match &what {
+        AptItem::Pavement(pv) => Geometry::Polygon(
+            pv.rings
+                .iter()
+                .map(|r| r.nodes.iter().map(|n| [n.lon, n.lat]).collect())
+                .collect(),
+        ),
+        AptItem::Marking(m) => {
+            Geometry::Polygon(vec![m.nodes.iter().map(|n| [n.lon, n.lat]).collect()])
+        }
+        _ => Geometry::Point {
+            lon: p[0],
+            lat: p[1],
+            heading: 0.0,
+        },
+    };
+    Some(DocFeature {
+        source,
+        asset: format!("{icao} {}", kind_name(kind)).trim().to_string(),
+        kind,
+        param: 0,
+        geometry,
+        facade_node_order: None,
+        st: None,
+        ctrl: None,
+        st_ctrl: None,
+        airport: Some(std::sync::Arc::new(AirportItem {
+            file: path.to_path_buf(),
+            what,
+            order,
+        })),
+        at: Location::Text { line, col },
+    })
 }
 
 fn kind_name(kind: FeatureKind) -> &'static str {

@@ -241,7 +241,10 @@ fn read_features(
         Some(FileKind::Wed) => {
             let project = format::wed::parse(path, bytes, diags)?;
             let placed = format::wed::export(&project, path, diags);
-            (SceneKind::Wed, features::from_wed(path, &placed, diags))
+            let mut f = features::from_wed(path, &placed, diags);
+            let airports = format::wed::airports(&project, path, diags);
+            f.extend(features::from_wed_airports(path, &airports));
+            (SceneKind::Wed, f)
         }
         _ => {
             return Err(Diagnostic::error_file(
@@ -283,15 +286,84 @@ fn tile_of(path: &Path) -> Option<[f64; 2]> {
     Some([lon, lat])
 }
 
+/// The install's pavement `.pol` for each surface code, as WED's preview picks it
+/// (`WED_LibraryMgr::RescanSurfaces`, GROUND.md §6.3): the public
+/// `lib/airport/ground/pavement/<dir>/<variant>.pol` of X-Plane 12, else (an X-Plane 11
+/// library) `lib/airport/pavement/asphalt_3D.pol` for every asphalt and `concrete_1D.pol`
+/// for every concrete. Grass, dirt, gravel, lakebed, water and snow have no public `.pol`:
+/// agview's own art draws them, as it draws every surface without an install.
+type PavementLibrary = HashMap<u32, crate::scene::ArtRef>;
+
+/// XP12's public pavement `.pol` of each surface code (`RescanSurfaces`' second column).
+const PAVEMENT_POLS: &[(u32, &str)] = &[
+    (20, "asphalt_L/strips.pol"),
+    (21, "asphalt_L/patched.pol"),
+    (22, "asphalt_L/plain.pol"),
+    (23, "asphalt_L/worn.pol"),
+    (1, "asphalt/strips.pol"),
+    (24, "asphalt/patched.pol"),
+    (25, "asphalt/plain.pol"),
+    (26, "asphalt/worn.pol"),
+    (27, "asphalt_D/strips.pol"),
+    (28, "asphalt_D/patched.pol"),
+    (29, "asphalt_D/plain.pol"),
+    (30, "asphalt_D/worn.pol"),
+    (31, "asphalt_D2/strips.pol"),
+    (32, "asphalt_D2/patched.pol"),
+    (33, "asphalt_D2/plain.pol"),
+    (34, "asphalt_D2/worn.pol"),
+    (35, "asphalt_D3/strips.pol"),
+    (36, "asphalt_D3/patched.pol"),
+    (37, "asphalt_D3/plain.pol"),
+    (38, "asphalt_D3/worn.pol"),
+    (50, "concrete_L/new.pol"),
+    (51, "concrete_L/dirty.pol"),
+    (52, "concrete_L/worn.pol"),
+    (2, "concrete/new.pol"),
+    (53, "concrete/dirty.pol"),
+    (54, "concrete/worn.pol"),
+    (55, "concrete_D/new.pol"),
+    (56, "concrete_D/dirty.pol"),
+    (57, "concrete_D/worn.pol"),
+];
+
+fn pavement_library(resolver: &Resolver) -> PavementLibrary {
+    let art = |name: String| {
+        let path = resolver.resolve_library(&name)?;
+        Some(crate::scene::ArtRef {
+            resolved: Some(crate::diag::shown_path(&path)),
+            name: name.into(),
+        })
+    };
+    let xp12: PavementLibrary = PAVEMENT_POLS
+        .iter()
+        .filter_map(|&(code, pol)| Some((code, art(format!("lib/airport/ground/pavement/{pol}"))?)))
+        .collect();
+    if !xp12.is_empty() {
+        return xp12;
+    }
+    let asphalt = art("lib/airport/pavement/asphalt_3D.pol".into());
+    let concrete = art("lib/airport/pavement/concrete_1D.pol".into());
+    PAVEMENT_POLS
+        .iter()
+        .filter_map(|&(code, _)| {
+            let concrete_family = code == 2 || (50..=57).contains(&code);
+            let a = if concrete_family { &concrete } else { &asphalt };
+            Some((code, a.clone()?))
+        })
+        .collect()
+}
+
 /// One airport item laid out: its pavement, lines and markings in one scene.
-fn layout_airport(item: &features::AirportItem, origin: [f64; 2]) -> Scene {
+fn layout_airport(item: &features::AirportItem, origin: [f64; 2], lib: &PavementLibrary) -> Scene {
     use crate::layout::airport as ap;
     use features::AptItem;
     let project = |p: [f64; 2]| input::project(origin, [p[1], p[0]]);
+    let lib = |code: u32| lib.get(&code).cloned();
     let parts = match &item.what {
-        AptItem::Runway(r) => ap::runway(r, item.order, &project),
-        AptItem::Helipad(h) => ap::helipad(h, item.order, &project),
-        AptItem::Pavement(p) => ap::pavement(p, item.order, &project),
+        AptItem::Runway(r) => ap::runway(r, item.order, &project, &lib),
+        AptItem::Helipad(h) => ap::helipad(h, item.order, &project, &lib),
+        AptItem::Pavement(p) => ap::pavement(p, item.order, &project, &lib),
         AptItem::Marking(m) => {
             let mut v = ap::edge_lines(m, &project);
             if v.is_empty() && m.nodes.len() >= 2 {
@@ -430,6 +502,12 @@ fn load_features(
     let mut times = LoadTimes::default();
     let stage = std::time::Instant::now();
     let seeds = feature_seeds(&feats, args.seed);
+    // With an install, airports draw in its pavement art.
+    let pavement = if feats.iter().any(|f| f.airport.is_some()) {
+        pavement_library(&resolver)
+    } else {
+        PavementLibrary::new()
+    };
     let mut cache = ResolveCache::default();
     let resolutions: Vec<Resolution> = feats
         .iter()
@@ -450,7 +528,8 @@ fn load_features(
             opts.progress.as_deref(),
             |k, f| {
                 let i = from + k;
-                let mut r = layout_feature(path, f, &resolutions[i], origin, args, seeds[i]);
+                let mut r =
+                    layout_feature(path, f, &resolutions[i], origin, args, seeds[i], &pavement);
                 let info = describe(f, &resolutions[i], &mut r, i as u32);
                 (r, info)
             },
@@ -500,6 +579,7 @@ fn load_features(
                 origin,
                 seed: args.seed,
                 seeds: &seeds,
+                pavement: &pavement,
             };
             let t = screen.run(
                 ground,
@@ -591,6 +671,7 @@ struct Screen<'a> {
     seed: u64,
     /// Each feature's own seed (`feature_seeds`).
     seeds: &'a [u64],
+    pavement: &'a PavementLibrary,
 }
 
 impl Screen<'_> {
@@ -667,8 +748,15 @@ impl Screen<'_> {
                         opened,
                         library: true,
                     };
-                    let mut r =
-                        layout_feature(self.doc, f, &now, self.origin, self.args, self.seeds[i]);
+                    let mut r = layout_feature(
+                        self.doc,
+                        f,
+                        &now,
+                        self.origin,
+                        self.args,
+                        self.seeds[i],
+                        self.pavement,
+                    );
                     let info = describe(f, &now, &mut r, i as u32);
                     results[i] = (r, info);
                 }
@@ -1174,6 +1262,7 @@ fn layout_feature(
     doc_origin: [f64; 2],
     args: &LayoutArgs,
     seed: u64,
+    pavement: &PavementLibrary,
 ) -> FeatureResult {
     let mut out = FeatureResult {
         scene: None,
@@ -1191,7 +1280,7 @@ fn layout_feature(
     };
     // An airport's item: its own projection and art, no rings or definitions to read.
     if let Some(item) = f.airport.as_deref() {
-        let mut s = layout_airport(item, origin);
+        let mut s = layout_airport(item, origin, pavement);
         s.translate(input::project(doc_origin, origin));
         out.scene = Some(s);
         return out;

@@ -106,6 +106,15 @@ pub struct Airport {
     pub markings: Vec<AptChain>,
 }
 
+/// One drawn item of an airport.
+#[derive(Debug, Clone, PartialEq)]
+pub enum AptItem {
+    Runway(Runway),
+    Helipad(Helipad),
+    Pavement(Pavement),
+    Marking(AptChain),
+}
+
 /// A parsed `apt.dat`.
 #[derive(Debug, Clone, PartialEq, Serialize, Default)]
 pub struct AptFile {

@@ -52,12 +52,18 @@ pub fn line_art(code: u32) -> &'static str {
     }
 }
 
-/// The scene of one airport item, with its built-in art named.
-fn with_layer(mut s: Scene, surface: &str, group: &str, order: u32) -> Scene {
-    s.pol_defs = vec![ArtRef {
-        name: format!("agview:surface/{surface}").into(),
+/// The art of each pavement surface: the library's `.pol` for the surface code where an
+/// install has one (`Some`), else agview's own (`None`).
+pub type SurfaceLibrary<'a> = &'a dyn Fn(u32) -> Option<ArtRef>;
+
+/// The scene of one airport item in surface `code`, with its art named: the library's, or
+/// agview's own.
+fn with_layer(mut s: Scene, code: u32, group: &str, order: u32, lib: SurfaceLibrary) -> Scene {
+    let own = || ArtRef {
+        name: format!("agview:surface/{}", surface_art(code).unwrap_or("asphalt")).into(),
         resolved: None,
-    }];
+    };
+    s.pol_defs = vec![lib(code).unwrap_or_else(own)];
     for d in &mut s.draped {
         d.pavement = Some(PavementLayer {
             group: group.into(),
@@ -100,7 +106,12 @@ fn along(a: P2, b: P2, m: f32) -> P2 {
 /// the whole length with the blast pads), and white markings: a threshold bar at each
 /// (displaced) threshold and a broken centreline. `order` is its place among the airport's
 /// runways. `project` takes (lat, lon).
-pub fn runway(r: &Runway, order: u32, project: &dyn Fn([f64; 2]) -> P2) -> Vec<Scene> {
+pub fn runway(
+    r: &Runway,
+    order: u32,
+    project: &dyn Fn([f64; 2]) -> P2,
+    lib: SurfaceLibrary,
+) -> Vec<Scene> {
     let a = project([r.ends[0].lat, r.ends[0].lon]);
     let b = project([r.ends[1].lat, r.ends[1].lon]);
     let w = r.width as f32;
@@ -108,7 +119,7 @@ pub fn runway(r: &Runway, order: u32, project: &dyn Fn([f64; 2]) -> P2) -> Vec<S
     let mut out = Vec::new();
     let (bp1, bp2) = (r.ends[0].blastpad as f32, r.ends[1].blastpad as f32);
     let (a_out, b_out) = (along(a, b, -bp1), along(b, a, -bp2));
-    if let Some(surface) = surface_art(r.surface) {
+    if surface_art(r.surface).is_some() {
         let group = if unpaved(r.surface) {
             "unpaved_runways"
         } else {
@@ -121,9 +132,10 @@ pub fn runway(r: &Runway, order: u32, project: &dyn Fn([f64; 2]) -> P2) -> Vec<S
         {
             out.push(with_layer(
                 draped_polygon("apt.dat", &[ring], None, heading),
-                surface,
+                r.surface,
                 group,
                 order,
+                lib,
             ));
         }
         // Markings on a paved runway: threshold bars and the centreline.
@@ -147,7 +159,7 @@ pub fn runway(r: &Runway, order: u32, project: &dyn Fn([f64; 2]) -> P2) -> Vec<S
         }
     }
     let shoulder_surface = r.shoulder % 100;
-    if let Some(surface) = surface_art(shoulder_surface).filter(|_| shoulder_surface != 0) {
+    if surface_art(shoulder_surface).is_some() {
         let sw = match r.shoulder / 100 {
             0 => 0.25 * w,
             m => m as f32,
@@ -155,19 +167,25 @@ pub fn runway(r: &Runway, order: u32, project: &dyn Fn([f64; 2]) -> P2) -> Vec<S
         let ring = band(a_out, b_out, w / 2.0 + sw);
         out.push(with_layer(
             draped_polygon("apt.dat", &[ring], None, heading),
-            surface,
+            shoulder_surface,
             "shoulders",
             order,
+            lib,
         ));
     }
     out
 }
 
 /// A helipad (row 102): a rectangle `length` along its heading and `width` across.
-pub fn helipad(h: &Helipad, order: u32, project: &dyn Fn([f64; 2]) -> P2) -> Vec<Scene> {
-    let Some(surface) = surface_art(h.surface) else {
+pub fn helipad(
+    h: &Helipad,
+    order: u32,
+    project: &dyn Fn([f64; 2]) -> P2,
+    lib: SurfaceLibrary,
+) -> Vec<Scene> {
+    if surface_art(h.surface).is_none() {
         return Vec::new();
-    };
+    }
     let c = project([h.lat, h.lon]);
     let (s, co) = (h.heading as f32).to_radians().sin_cos();
     let half = (h.length as f32) / 2.0;
@@ -185,9 +203,10 @@ pub fn helipad(h: &Helipad, order: u32, project: &dyn Fn([f64; 2]) -> P2) -> Vec
             None,
             h.heading as f32,
         ),
-        surface,
+        h.surface,
         group,
         order,
+        lib,
     )]
 }
 
@@ -210,10 +229,15 @@ pub fn chain_points(c: &AptChain, project: &dyn Fn([f64; 2]) -> P2) -> Vec<P2> {
 
 /// Taxiway pavement (row 110): its boundary and holes, curves flattened, and the painted
 /// lines its nodes carry (each side in the line type of the node it starts at).
-pub fn pavement(p: &Pavement, order: u32, project: &dyn Fn([f64; 2]) -> P2) -> Vec<Scene> {
+pub fn pavement(
+    p: &Pavement,
+    order: u32,
+    project: &dyn Fn([f64; 2]) -> P2,
+    lib: SurfaceLibrary,
+) -> Vec<Scene> {
     let mut out = Vec::new();
     let rings: Vec<Vec<P2>> = p.rings.iter().map(|r| chain_points(r, project)).collect();
-    if let Some(surface) = surface_art(p.surface) {
+    if surface_art(p.surface).is_some() {
         let group = if unpaved(p.surface) {
             "unpaved_taxiways"
         } else {
@@ -221,9 +245,10 @@ pub fn pavement(p: &Pavement, order: u32, project: &dyn Fn([f64; 2]) -> P2) -> V
         };
         out.push(with_layer(
             draped_polygon("apt.dat", &rings, None, p.heading as f32),
-            surface,
+            p.surface,
             group,
             order,
+            lib,
         ));
     }
     for r in &p.rings {

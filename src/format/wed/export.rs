@@ -58,12 +58,9 @@ use super::{WedData, WedFeature, WedObject, WedProject};
 use crate::diag::Diagnostic;
 
 /// Airport classes WED writes to `apt.dat`, which agview does not draw yet: counted in the
-/// note, then skipped.
+/// note, then skipped. (Runways, helipads, taxiways and marking chains are drawn: see
+/// [`super::airport`].)
 const SKIPPED_AIRPORT: &[&str] = &[
-    "WED_Runway",
-    "WED_Taxiway",
-    "WED_Helipad",
-    "WED_AirportChain",
     "WED_LightFixture",
     "WED_AirportSign",
     "WED_Windsock",
@@ -345,7 +342,13 @@ impl<'a> Exporter<'a, '_> {
                         .0 += 1;
                 }
             }
-            WedData::Ring
+            // Airport pavement goes to apt.dat, not the DSF: `super::airport` reads it.
+            WedData::Runway { .. }
+            | WedData::Helipad { .. }
+            | WedData::Taxiway { .. }
+            | WedData::AirportChain { .. }
+            | WedData::AirportNode { .. }
+            | WedData::Ring
             | WedData::AutogenNode { .. }
             | WedData::Node { .. }
             | WedData::Unknown => {}

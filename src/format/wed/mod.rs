@@ -27,8 +27,10 @@
 //!   stands before the last complete `</object>` is still read, and only when nothing can be
 //!   read is the error returned.
 
+mod airport;
 mod export;
 
+pub use airport::{airports, WedAirportItem};
 pub use export::export;
 
 use std::collections::HashMap;
@@ -195,7 +197,43 @@ pub enum WedData {
     /// `WED_DrapedOrthophoto` (`draped_orthophoto`): a `.pol` or an image pinned by its
     /// texture nodes' coordinates.
     DrapedOrthophoto { resource: String },
-    /// A WED class agview knows but does not export (runways, strings, exclusions, …).
+    /// `WED_Runway`: `<line width>` and `<runway …>`; its two ends are its children
+    /// (`WED_RunwayNode`, read as [`WedData::Node`]), its numbers its name (`13/31`).
+    /// Surfaces are WED's descriptions (`Asphalt L`), as saved.
+    Runway {
+        width: f64,
+        surface: String,
+        shoulder: String,
+        shoulder_width: f64,
+        displaced: [f64; 2],
+        blastpad: [f64; 2],
+    },
+    /// `WED_Helipad`: its centre, heading, width and length in `<point>`, `<helipad surface>`.
+    Helipad {
+        lon: f64,
+        lat: f64,
+        heading: f64,
+        width: f64,
+        length: f64,
+        surface: String,
+    },
+    /// `WED_Taxiway`: `<taxiway surface heading>`; its rings are its children
+    /// (`WED_AirportChain`), the first the boundary, the rest holes.
+    Taxiway { surface: String, heading: f64 },
+    /// `WED_AirportChain`: `<airport_chain closed>`; its nodes are its children. A chain
+    /// on its own (not a taxiway's ring) is a painted marking line (apt.dat 120).
+    AirportChain { closed: bool },
+    /// `WED_AirportNode`: a node of an airport chain, its bezier handles made absolute as
+    /// for [`WedData::Node`], and its `<markings><marking value>` (WED's descriptions of
+    /// the line and light types of the side starting at it).
+    AirportNode {
+        lon: f64,
+        lat: f64,
+        lo: Option<[f64; 2]>,
+        hi: Option<[f64; 2]>,
+        markings: Vec<String>,
+    },
+    /// A WED class agview knows but does not export (strings of lights, exclusions, …).
     Other,
     /// A class agview does not know.
     Unknown,
@@ -241,8 +279,6 @@ const OTHER_CLASSES: &[&str] = &[
     "WED_ATCWindRule",
     "WED_AirportBeacon",
     "WED_AirportBoundary",
-    "WED_AirportChain",
-    "WED_AirportNode",
     "WED_AirportSign",
     "WED_DemPlacement",
     "WED_DrapedOrthophotoBoundary",
@@ -250,20 +286,16 @@ const OTHER_CLASSES: &[&str] = &[
     "WED_ExclusionZone",
     "WED_FacadePreview",
     "WED_GISBoundingBox",
-    "WED_Helipad",
     "WED_LightFixture",
     "WED_OverlayImage",
     "WED_RampPosition",
     "WED_RoadEdge",
     "WED_RoadNode",
-    "WED_Runway",
-    "WED_RunwayNode",
     "WED_Sealane",
     "WED_ShapeNode",
     "WED_ShapePlacement",
     "WED_TaxiRoute",
     "WED_TaxiRouteNode",
-    "WED_Taxiway",
     "WED_TerPlacement",
     "WED_TowerViewpoint",
     "WED_TruckDestination",
@@ -539,7 +571,9 @@ fn read_object(
         | "WED_SimpleBezierBoundaryNode"
         | "WED_FacadeNode"
         | "WED_TextureNode"
-        | "WED_TextureBezierNode" => {
+        | "WED_TextureBezierNode"
+        | "WED_RunwayNode"
+        | "WED_AirportNode" => {
             let (lon, lat) = (num(point, "longitude", 0.0), num(point, "latitude", 0.0));
             let mut handle = |side: &str| {
                 let d = [
@@ -553,12 +587,30 @@ fn read_object(
                 let tex = elem(node, "texture_node");
                 [num(tex, "s", 0.0) as f32, num(tex, "t", 0.0) as f32]
             });
-            WedData::Node {
-                lon,
-                lat,
-                st,
-                lo,
-                hi,
+            if class == "WED_AirportNode" {
+                let markings = elem(node, "markings")
+                    .map(|m| {
+                        m.children()
+                            .filter(|n| n.is_element() && n.tag_name().name() == "marking")
+                            .filter_map(|n| n.attribute("value").map(str::to_string))
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                WedData::AirportNode {
+                    lon,
+                    lat,
+                    lo,
+                    hi,
+                    markings,
+                }
+            } else {
+                WedData::Node {
+                    lon,
+                    lat,
+                    st,
+                    lo,
+                    hi,
+                }
             }
         }
         "WED_ObjPlacement" => {
@@ -614,6 +666,37 @@ fn read_object(
                 resource: string(el, "resource"),
             }
         }
+        "WED_Runway" => {
+            let el = elem(node, "runway");
+            WedData::Runway {
+                width: num(elem(node, "line"), "width", 50.0),
+                surface: string(el, "surface"),
+                shoulder: string(el, "shoulder"),
+                shoulder_width: num(el, "shoulder_width", 0.0),
+                displaced: [num(el, "displaced1", 0.0), num(el, "displaced2", 0.0)],
+                blastpad: [num(el, "blastpad1", 0.0), num(el, "blastpad2", 0.0)],
+            }
+        }
+        "WED_Helipad" => WedData::Helipad {
+            lon: num(point, "longitude", 0.0),
+            lat: num(point, "latitude", 0.0),
+            heading: num(point, "heading", 0.0),
+            width: num(point, "width", 1.0),
+            length: num(point, "length", 1.0),
+            surface: string(elem(node, "helipad"), "surface"),
+        },
+        "WED_Taxiway" => {
+            let el = elem(node, "taxiway");
+            WedData::Taxiway {
+                surface: string(el, "surface"),
+                heading: num(el, "heading", 0.0),
+            }
+        }
+        "WED_AirportChain" => WedData::AirportChain {
+            closed: elem(node, "airport_chain")
+                .and_then(|e| e.attribute("closed"))
+                .is_some_and(truthy),
+        },
         "WED_DrapedOrthophoto" => WedData::DrapedOrthophoto {
             resource: string(elem(node, "draped_orthophoto"), "resource"),
         },
