@@ -12,7 +12,7 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use crate::app::features::{file_of, split_message};
+use crate::app::features::{file_of, is_builtin, split_message};
 use crate::app::report::{html, params, ReportArgs, Shot};
 use crate::app::sweep::{render_sheet, scale_rings};
 use crate::document::OpenedAsset;
@@ -52,6 +52,17 @@ impl AssetSection {
         self.kind.is_autogen()
     }
 
+    /// What it is, for its heading: its kind, or `airport` for an apt.dat's items.
+    fn label(&self) -> &'static str {
+        match self.kind {
+            FeatureKind::Runway
+            | FeatureKind::Helipad
+            | FeatureKind::Pavement
+            | FeatureKind::Marking => "airport",
+            k => k.name(),
+        }
+    }
+
     fn swept(&self) -> bool {
         matches!(self.kind, FeatureKind::Agb | FeatureKind::Ags)
     }
@@ -67,9 +78,15 @@ pub fn sections(scene: &Scene, messages: &[String]) -> Vec<AssetSection> {
             continue;
         };
         let k = *at.entry(r).or_insert_with(|| {
+            // An apt.dat (or WED project) holds every item of its airports: named as a file.
+            let name = if is_builtin(f) {
+                r.rsplit(['/', '\\']).next().unwrap_or(r).to_string()
+            } else {
+                f.asset.clone()
+            };
             out.push(AssetSection {
                 resolved: r.to_string(),
-                name: f.asset.clone(),
+                name,
                 kind: f.kind,
                 features: Vec::new(),
                 alone: None,
@@ -378,7 +395,7 @@ pub fn html_section(scene: &Scene, sections: &[AssetSection]) -> String {
             "<div class=\"asset\" id=\"asset-{k}\"><h3>{} <span class=\"path\">({})</span></h3>\
              <p class=\"path\">{}</p>",
             html(&crate::diag::escaped(&s.name)),
-            s.kind.name(),
+            s.label(),
             html(&s.resolved)
         );
         let uses: Vec<String> = s
