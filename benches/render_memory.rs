@@ -14,8 +14,9 @@
 //! `AGVIEW_BENCH_KEEP=1` keeps the packages (to profile a render by hand). Both render with the default `--max-texture-size` (2048), on whatever adapter wgpu picks
 //! (set `WGPU_BACKEND=vulkan` and Mesa's lavapipe for the software figures).
 
+mod common;
+
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::time::Instant;
 
 fn write(path: &Path, bytes: impl AsRef<[u8]>) {
@@ -183,33 +184,14 @@ fn airport(dir: &Path) -> PathBuf {
 
 /// One render: seconds and peak resident memory in MB (when `/usr/bin/time` is there).
 fn render(dsf: &Path, out: &Path) -> (f64, Option<f64>) {
-    let exe = env!("CARGO_BIN_EXE_agview");
-    let timed = Path::new("/usr/bin/time").is_file();
-    let mut cmd = if timed {
-        let mut c = Command::new("/usr/bin/time");
-        c.arg("-v").arg(exe);
-        c
-    } else {
-        Command::new(exe)
-    };
-    cmd.arg("render")
-        .arg(dsf)
-        .arg("--out")
-        .arg(out)
-        .args(["--size", "1280x720"]);
-    let t = Instant::now();
-    let o = cmd.output().expect("agview runs");
-    let secs = t.elapsed().as_secs_f64();
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert!(o.status.success(), "render failed: {err}");
-    let peak = err
-        .lines()
-        .find_map(|l| {
-            l.trim()
-                .strip_prefix("Maximum resident set size (kbytes): ")
-        })
-        .and_then(|k| k.trim().parse::<f64>().ok())
-        .map(|kb| kb / 1024.0);
+    let (secs, peak, _) = common::agview_timed(&[
+        "render".as_ref(),
+        dsf.as_os_str(),
+        "--out".as_ref(),
+        out.as_os_str(),
+        "--size".as_ref(),
+        "1280x720".as_ref(),
+    ]);
     (secs, peak)
 }
 

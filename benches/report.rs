@@ -11,36 +11,19 @@
 //! `WGPU_BACKEND=vulkan` and Mesa's lavapipe for the software figures).
 //! `AGVIEW_BENCH_KEEP=1` keeps the reports.
 
+mod common;
+
 use std::path::{Path, PathBuf};
-use std::process::Command;
-use std::time::Instant;
 
 /// One report: seconds, peak resident memory in MB (when `/usr/bin/time` is there), and
 /// agview's own summary line.
 fn report(doc: &Path, out: &Path) -> (f64, Option<f64>, String) {
-    let exe = env!("CARGO_BIN_EXE_agview");
-    let timed = Path::new("/usr/bin/time").is_file();
-    let mut cmd = if timed {
-        let mut c = Command::new("/usr/bin/time");
-        c.arg("-v").arg(exe);
-        c
-    } else {
-        Command::new(exe)
-    };
-    cmd.arg("report").arg(doc).arg("--out").arg(out);
-    let t = Instant::now();
-    let o = cmd.output().expect("agview runs");
-    let secs = t.elapsed().as_secs_f64();
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert!(o.status.success(), "report failed: {err}");
-    let peak = err
-        .lines()
-        .find_map(|l| {
-            l.trim()
-                .strip_prefix("Maximum resident set size (kbytes): ")
-        })
-        .and_then(|k| k.trim().parse::<f64>().ok())
-        .map(|kb| kb / 1024.0);
+    let (secs, peak, err) = common::agview_timed(&[
+        "report".as_ref(),
+        doc.as_os_str(),
+        "--out".as_ref(),
+        out.as_os_str(),
+    ]);
     let line = err
         .lines()
         .find(|l| l.starts_with("wrote "))
