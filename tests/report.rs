@@ -391,6 +391,14 @@ fn against_an_asset_with_one_spelling_fewer_lists_that_change_and_shows_where() 
     // The summary says what the asset is, and the warning shows the rule's line.
     assert!(page.contains("city_block.agb (agb)"), "{page}");
     assert!(page.contains("<pre>SPELLING_SET"), "{page}");
+    // A block reported on its own gets its sweep over sizes around its polygon.
+    assert!(
+        page.contains("<section id=\"assets\"><h2>Asset</h2>"),
+        "{page}"
+    );
+    assert!(page.contains("img/asset-0-sweep.png"), "{page}");
+    let sheet = image::open(tmp.0.join("review/img/asset-0-sweep.png")).unwrap();
+    assert_eq!(sheet.width(), 5 * 176 + 6 * 4);
 }
 
 /// One feature added at the start of a document is the one change listed: the features

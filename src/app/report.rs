@@ -353,6 +353,7 @@ fn write_report(a: &ReportArgs) -> anyhow::Result<Option<bool>> {
         ));
     }
     let mut sections = crate::app::report_assets::sections(scene, &messages);
+    sections.extend(crate::app::report_assets::own_section(a, scene, &messages));
     let install_libraries = crate::app::sweep::install_resolver(&a.layout).unwrap_or_else(|e| {
         eprintln!("agview: warning: {e}");
         None
@@ -399,15 +400,28 @@ fn write_report(a: &ReportArgs) -> anyhow::Result<Option<bool>> {
             closeups.insert(i, file);
             progress.add(1);
         }
-        crate::app::report_assets::render(
-            a,
-            &headless,
-            scene,
-            &mut sections,
-            install_libraries.as_ref(),
-            &progress,
-            &put,
-        )?;
+        if scene.features.is_empty() {
+            for s in &mut sections {
+                crate::app::report_assets::render_own(
+                    a,
+                    &headless,
+                    s,
+                    install_libraries.as_ref(),
+                    &progress,
+                    &put,
+                )?;
+            }
+        } else {
+            crate::app::report_assets::render(
+                a,
+                &headless,
+                scene,
+                &mut sections,
+                install_libraries.as_ref(),
+                &progress,
+                &put,
+            )?;
+        }
         let mut diffs = Vec::new();
         if let (Some((_, old)), Some(f)) = (old_gpu.as_mut(), both.as_ref()) {
             for (k, what, deg) in SIDES {
@@ -463,7 +477,11 @@ fn write_report(a: &ReportArgs) -> anyhow::Result<Option<bool>> {
         a, scene, &counts, &messages, &notes, install, &overview, &closeups, &main,
     );
     if !sections.is_empty() {
-        let at = page.find("<section id=\"features\">").unwrap_or(page.len());
+        // Before the feature table, or (an asset's report has none) before the footer.
+        let at = page
+            .find("<section id=\"features\">")
+            .or_else(|| page.find("<footer>"))
+            .unwrap_or(page.len());
         page.insert_str(
             at,
             &crate::app::report_assets::html_section(scene, &sections),

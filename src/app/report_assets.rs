@@ -19,7 +19,7 @@ use crate::document::OpenedAsset;
 use crate::progress::Progress;
 use crate::render::{Camera, Framing, Headless, Sun};
 use crate::resolve::Resolver;
-use crate::scene::{FeatureKind, Scene};
+use crate::scene::{FeatureKind, Scene, SceneKind};
 
 /// At most this many assets are rendered (each is opened, laid out, its art loaded and
 /// uploaded on its own); the others are listed with their warnings.
@@ -111,6 +111,10 @@ pub fn sections(scene: &Scene, messages: &[String]) -> Vec<AssetSection> {
 /// How many renders `render` makes for `sections`: one per autogen asset, and a sheet's
 /// cells for each block and string.
 pub fn render_count(scene: &Scene, sections: &[AssetSection]) -> usize {
+    if scene.features.is_empty() {
+        // An asset report's own section: its sheet.
+        return sections.len() * SHEET_WIDTHS * SHEET_DEPTHS;
+    }
     rendered(scene, sections)
         .map(|(s, _)| {
             1 + if s.swept() {
@@ -282,7 +286,7 @@ fn render_one(
     let Some(rings) = f.footprint.as_ref().map(|fp| aligned(&fp.rings)) else {
         return Ok((None, None, 0));
     };
-    let lay_out = |on: Option<Vec<Vec<[f32; 2]>>>| {
+    let lay_out = |on: Option<Vec<Vec<[f32; 2]>>>| -> Result<Scene, crate::diag::Diagnostic> {
         crate::document::lay_out_alone(&opened, f, &a.layout, on).unwrap_or_else(|| {
             Err(crate::diag::Diagnostic::error_file(
                 &crate::diag::text_path(&s.resolved),
@@ -324,6 +328,30 @@ fn render_one(
     if sizes.is_empty() {
         return Ok((alone, None, 1));
     }
+    let (sheet, cells) = sweep_sheet(
+        a, headless, k, &sizes, &rings, &lay_out, said, progress, put,
+    )?;
+    Ok((alone, Some(sheet), 1 + cells))
+}
+
+/// Lays an asset out on its footprint, or on the rings given.
+type LayOut<'a> = &'a dyn Fn(Option<Vec<Vec<[f32; 2]>>>) -> Result<Scene, crate::diag::Diagnostic>;
+
+/// A sweep sheet `img/asset-{k}-sweep.png` over sizes around `sizes` (width, depth), with
+/// `rings` (turned to their first side) scaled to each and laid out by `lay_out`; with how
+/// many cells it rendered.
+#[allow(clippy::too_many_arguments)]
+fn sweep_sheet(
+    a: &ReportArgs,
+    headless: &Headless,
+    k: usize,
+    sizes: &[(f32, f32)],
+    rings: &[Vec<[f32; 2]>],
+    lay_out: LayOut,
+    said: &mut Vec<String>,
+    progress: &Progress,
+    put: &dyn Fn(&str, image::RgbaImage) -> anyhow::Result<()>,
+) -> anyhow::Result<(Shot, usize)> {
     let lo = sizes
         .iter()
         .fold((f32::MAX, f32::MAX), |m, s| (m.0.min(s.0), m.1.min(s.1)));
@@ -337,7 +365,7 @@ fn render_one(
         (&widths, &depths),
         SHEET_CELL,
         &a.render,
-        |w, d| lay_out(Some(scale_rings(&rings, w, d))),
+        |w, d| lay_out(Some(scale_rings(rings, w, d))),
         |m| said.push(m),
         || progress.add(1),
     )?;
@@ -366,7 +394,90 @@ fn render_one(
             made.failed
         ),
     };
-    Ok((alone, Some(sheet), 1 + widths.len() * depths.len()))
+    Ok((sheet, widths.len() * depths.len()))
+}
+
+/// The report of one block or string (not a document): its own section, with its sweep
+/// sheet around the polygon it was given and the messages located in it. `None` for a
+/// document, a point or an asset laid out on no polygon.
+pub fn own_section(a: &ReportArgs, scene: &Scene, messages: &[String]) -> Option<AssetSection> {
+    let kind = match scene.kind {
+        SceneKind::Agb => FeatureKind::Agb,
+        SceneKind::Ags => FeatureKind::Ags,
+        _ => return None,
+    };
+    if !scene.features.is_empty() || scene.polygon.is_empty() {
+        return None;
+    }
+    let resolved = crate::diag::shown_path(&crate::resolve::absolute(&a.path));
+    let messages = messages
+        .iter()
+        .filter(|m| split_message(m).is_some_and(|(at, ..)| file_of(at) == resolved))
+        .cloned()
+        .collect();
+    Some(AssetSection {
+        name: a
+            .path
+            .file_name()
+            .map_or_else(|| resolved.clone(), |n| n.to_string_lossy().into_owned()),
+        resolved,
+        kind,
+        features: Vec::new(),
+        alone: None,
+        sheet: None,
+        messages,
+    })
+}
+
+/// The sweep sheet of an asset report's own section (`own_section`): the asset opened and
+/// laid out as `agview sweep` does, on the polygon it was given scaled to each size.
+pub fn render_own(
+    a: &ReportArgs,
+    headless: &Headless,
+    section: &mut AssetSection,
+    install: Option<&Resolver>,
+    progress: &Progress,
+    put: &dyn Fn(&str, image::RgbaImage) -> anyhow::Result<()>,
+) -> anyhow::Result<()> {
+    let cells = SHEET_WIDTHS * SHEET_DEPTHS;
+    let mut said = Vec::new();
+    let opened = OpenedAsset::open(&a.path, install);
+    let mut diags = Vec::new();
+    let base = crate::input::build(&a.layout, &a.path, &mut diags);
+    let (Ok(opened), Ok(base)) = (opened, base) else {
+        // Said in the summary already: the asset was laid out from the same files.
+        progress.add(cells);
+        return Ok(());
+    };
+    let rings = aligned(base.polygon.as_deref().unwrap_or_default());
+    let Some(size) = extent(&rings) else {
+        progress.add(cells);
+        return Ok(());
+    };
+    let lay_out = |on: Option<Vec<Vec<[f32; 2]>>>| {
+        let mut input = base.clone();
+        input.polygon = on;
+        opened.layout(input)
+    };
+    let (sheet, done) = sweep_sheet(
+        a,
+        headless,
+        0,
+        &[size],
+        &rings,
+        &lay_out,
+        &mut said,
+        progress,
+        put,
+    )?;
+    progress.add(cells.saturating_sub(done));
+    section.sheet = Some(sheet);
+    for m in said {
+        if !section.messages.contains(&m) {
+            section.messages.push(m);
+        }
+    }
+    Ok(())
 }
 
 fn list(v: &[f32]) -> String {
@@ -382,13 +493,22 @@ pub fn html_section(scene: &Scene, sections: &[AssetSection]) -> String {
     if sections.is_empty() {
         return o;
     }
-    let _ = writeln!(
-        o,
-        "<section id=\"assets\"><h2>Assets</h2><p>{} definition(s) the document uses. Each \
-         autogen asset is laid out alone on one of its real footprints (the first {MAX_RENDERED} \
-         rendered); blocks and strings get a sweep over sizes around their footprints.</p>",
-        sections.len()
-    );
+    if scene.features.is_empty() {
+        let _ = writeln!(
+            o,
+            "<section id=\"assets\"><h2>Asset</h2><p>The asset over sizes around the polygon \
+             it was given (the overview shows it on that polygon).</p>"
+        );
+    } else {
+        let _ = writeln!(
+            o,
+            "<section id=\"assets\"><h2>Assets</h2><p>{} definition(s) the document uses. \
+             Each autogen asset is laid out alone on one of its real footprints (the first \
+             {MAX_RENDERED} rendered); blocks and strings get a sweep over sizes around their \
+             footprints.</p>",
+            sections.len()
+        );
+    }
     for (k, s) in sections.iter().enumerate() {
         let _ = writeln!(
             o,
@@ -410,17 +530,19 @@ pub fn html_section(scene: &Scene, sections: &[AssetSection]) -> String {
             })
             .collect();
         let more = s.features.len().saturating_sub(uses.len());
-        let _ = writeln!(
-            o,
-            "<p>used by {} feature(s): {}{}</p>",
-            s.features.len(),
-            uses.join(", "),
-            if more > 0 {
-                format!(" and {more} more")
-            } else {
-                String::new()
-            }
-        );
+        let _ = (!uses.is_empty()).then(|| {
+            writeln!(
+                o,
+                "<p>used by {} feature(s): {}{}</p>",
+                s.features.len(),
+                uses.join(", "),
+                if more > 0 {
+                    format!(" and {more} more")
+                } else {
+                    String::new()
+                }
+            )
+        });
         let shots: Vec<&Shot> = s.alone.iter().chain(&s.sheet).collect();
         if !shots.is_empty() {
             let _ = writeln!(o, "<div class=\"grid\">");
