@@ -399,6 +399,12 @@ fn against_an_asset_with_one_spelling_fewer_lists_that_change_and_shows_where() 
     assert!(page.contains("img/asset-0-sweep.png"), "{page}");
     let sheet = image::open(tmp.0.join("review/img/asset-0-sweep.png")).unwrap();
     assert_eq!(sheet.width(), 5 * 176 + 6 * 4);
+    // Its own warnings are in its section too (the asset was named by a relative path).
+    let section = &page[page.find("<div class=\"asset\"").unwrap()..];
+    assert!(
+        section.contains("SPELLING_SET") && !section.contains("No warnings."),
+        "{section}"
+    );
 }
 
 /// One feature added at the start of a document is the one change listed: the features

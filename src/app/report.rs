@@ -354,18 +354,19 @@ fn write_report(a: &ReportArgs) -> anyhow::Result<Option<bool>> {
     }
     let mut sections = crate::app::report_assets::sections(scene, &messages);
     sections.extend(crate::app::report_assets::own_section(a, scene, &messages));
-    let install_libraries = crate::app::sweep::install_resolver(&a.layout).unwrap_or_else(|e| {
-        eprintln!("agview: warning: {e}");
+    let asset_renders = crate::app::report_assets::render_count(scene, &sections);
+    // The install's libraries, for assets opened on their own: read only when needed.
+    let install_libraries = if asset_renders > 0 {
+        crate::app::sweep::install_resolver(&a.layout).unwrap_or_else(|e| {
+            eprintln!("agview: warning: {e}");
+            None
+        })
+    } else {
         None
-    });
+    };
     progress.reset();
     let compared = if old_gpu.is_some() { 4 } else { 0 };
-    progress.set_total(
-        views.len()
-            + close.iter().flatten().count()
-            + compared
-            + crate::app::report_assets::render_count(scene, &sections),
-    );
+    progress.set_total(views.len() + close.iter().flatten().count() + compared + asset_renders);
     // PNGs are encoded and written on a thread of their own while the next image renders.
     let (tx, rx) = std::sync::mpsc::sync_channel::<(PathBuf, image::RgbaImage)>(4);
     let writer = std::thread::spawn(move || -> Result<(), String> {
@@ -405,6 +406,7 @@ fn write_report(a: &ReportArgs) -> anyhow::Result<Option<bool>> {
                 crate::app::report_assets::render_own(
                     a,
                     &headless,
+                    scene,
                     s,
                     install_libraries.as_ref(),
                     &progress,

@@ -102,6 +102,11 @@ pub fn sections(scene: &Scene, messages: &[String]) -> Vec<AssetSection> {
             continue;
         };
         if let Some(&k) = at.get(file_of(loc)) {
+            // A WED project's airport items resolve to the project itself, whose messages
+            // are about everything in it: they stay in the summary.
+            if scene.kind == SceneKind::Wed && out[k].label() == "airport" {
+                continue;
+            }
             out[k].messages.push(m.clone());
         }
     }
@@ -294,27 +299,35 @@ fn render_one(
             ))
         })
     };
-    let mut alone = None;
-    // Alone on the footprint as it lies; the sweep scales it turned to its first side.
-    match lay_out(None) {
+    // Alone on the footprint as it lies; the sweep scales it turned to its first side. A
+    // render that fails is said in the section (a writer that stopped fails the report when
+    // it is joined).
+    let alone = match lay_out(None) {
         Ok(scene) => {
-            let art = crate::pipeline::load_art_with(&scene, &a.render.headless_art());
-            said.extend(art.warnings.iter().map(|d| d.to_string()));
-            let terrain = a.render.terrain_for(&scene).map_err(anyhow::Error::msg)?;
-            let framing = Framing::new(&scene, Some(&art), Some(&terrain));
-            let p = params(a, &framing, Camera::frame_from(&framing, 225.0), Sun::NOON);
-            let mut gpu = headless.upload(&scene, &art, &terrain)?;
-            let file = format!("img/asset-{k}.png");
-            put(&file, headless.render(&mut gpu, &p, w, h)?)?;
-            let size =
-                extent(&rings).map_or(String::new(), |(w, d)| format!(" ({w:.0} × {d:.0} m)"));
-            alone = Some(Shot {
-                file,
-                caption: format!("alone on the footprint of {}{size}", f.source),
-            });
+            let shot = (|| -> anyhow::Result<Shot> {
+                let art = crate::pipeline::load_art_with(&scene, &a.render.headless_art());
+                said.extend(art.warnings.iter().map(|d| d.to_string()));
+                let terrain = a.render.terrain_for(&scene).map_err(anyhow::Error::msg)?;
+                let framing = Framing::new(&scene, Some(&art), Some(&terrain));
+                let p = params(a, &framing, Camera::frame_from(&framing, 225.0), Sun::NOON);
+                let mut gpu = headless.upload(&scene, &art, &terrain)?;
+                let file = format!("img/asset-{k}.png");
+                put(&file, headless.render(&mut gpu, &p, w, h)?)?;
+                let size =
+                    extent(&rings).map_or(String::new(), |(w, d)| format!(" ({w:.0} × {d:.0} m)"));
+                Ok(Shot {
+                    file,
+                    caption: format!("alone on the footprint of {}{size}", f.source),
+                })
+            })();
+            shot.map_err(|e| said.push(format!("{}: not rendered alone: {e}", s.resolved)))
+                .ok()
         }
-        Err(e) => said.push(e.to_string()),
-    }
+        Err(e) => {
+            said.push(e.to_string());
+            None
+        }
+    };
     progress.add(1);
     if !s.swept() {
         return Ok((alone, None, 1));
@@ -328,10 +341,15 @@ fn render_one(
     if sizes.is_empty() {
         return Ok((alone, None, 1));
     }
-    let (sheet, cells) = sweep_sheet(
+    match sweep_sheet(
         a, headless, k, &sizes, &rings, &lay_out, said, progress, put,
-    )?;
-    Ok((alone, Some(sheet), 1 + cells))
+    ) {
+        Ok((sheet, cells)) => Ok((alone, Some(sheet), 1 + cells)),
+        Err(e) => {
+            said.push(format!("{}: no sweep sheet: {e}", s.resolved));
+            Ok((alone, None, 1))
+        }
+    }
 }
 
 /// Lays an asset out on its footprint, or on the rings given.
@@ -410,9 +428,14 @@ pub fn own_section(a: &ReportArgs, scene: &Scene, messages: &[String]) -> Option
         return None;
     }
     let resolved = crate::diag::shown_path(&crate::resolve::absolute(&a.path));
+    // An asset is loaded from its path as given: its messages name it so.
+    let mine = |at: &str| {
+        crate::resolve::absolute(&crate::diag::text_path(file_of(at)))
+            == crate::resolve::absolute(&a.path)
+    };
     let messages = messages
         .iter()
-        .filter(|m| split_message(m).is_some_and(|(at, ..)| file_of(at) == resolved))
+        .filter(|m| split_message(m).is_some_and(|(at, ..)| mine(at)))
         .cloned()
         .collect();
     Some(AssetSection {
@@ -434,6 +457,7 @@ pub fn own_section(a: &ReportArgs, scene: &Scene, messages: &[String]) -> Option
 pub fn render_own(
     a: &ReportArgs,
     headless: &Headless,
+    scene: &Scene,
     section: &mut AssetSection,
     install: Option<&Resolver>,
     progress: &Progress,
@@ -449,7 +473,9 @@ pub fn render_own(
         progress.add(cells);
         return Ok(());
     };
-    let rings = aligned(base.polygon.as_deref().unwrap_or_default());
+    // The polygon given, or (a string laid out on none) the outline it was laid out on.
+    let rings = aligned(base.polygon.as_deref().unwrap_or(&scene.polygon));
+    said.extend(opened.diagnostics.iter().map(|d| d.to_string()));
     let Some(size) = extent(&rings) else {
         progress.add(cells);
         return Ok(());

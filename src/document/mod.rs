@@ -11,7 +11,9 @@
 //! Each feature is laid out in its own local frame at its first vertex (or its point), so a
 //! 1° tile's map projection does not distort it, exactly as `agview layout ASSET --polygon
 //! DOC --polygon-index N` lays it out on its own; it is then moved into the document's frame,
-//! whose origin is the first feature's first vertex. Every feature uses the same `--seed`.
+//! whose origin is the first feature's first vertex. Every feature uses the same `--seed`;
+//! a forest's trees and an object string's turns mix in a hash of what the feature is
+//! (`feature_seeds`).
 //!
 //! A feature that cannot be laid out is skipped with its located `error:`; the rest is
 //! shown. Only when features were there and none could be shown is the document an error;
@@ -508,6 +510,13 @@ fn load_features(
     } else {
         PavementLibrary::new()
     };
+    // Its files reload the view when they change, like every file the document uses.
+    files.extend(
+        pavement
+            .values()
+            .filter_map(|r| r.resolved.as_deref())
+            .map(crate::diag::text_path),
+    );
     let mut cache = ResolveCache::default();
     let resolutions: Vec<Resolution> = feats
         .iter()
@@ -769,6 +778,7 @@ impl Screen<'_> {
                     info.choice = None;
                     info.corners.clear();
                     info.dropped = Some(why);
+                    info.footprint = None;
                     lines.push(d.to_string());
                     r.diags.push(d);
                     drops.push(SlopeDrop {

@@ -264,7 +264,8 @@ impl Reader<'_, '_> {
     }
 
     fn fail<T>(&mut self, obj: &WedObject, why: impl std::fmt::Display) -> Option<T> {
-        self.warnings.push(Diagnostic::error_at(
+        // A warning, not an error: the item is left out and the project opens as before.
+        self.warnings.push(Diagnostic::warning_at(
             self.path,
             obj.line,
             obj.col,
@@ -330,7 +331,8 @@ impl Reader<'_, '_> {
             0
         });
         // `ENUM_Export(shoulder) + 100 * max(0, intround(shoulder_width))`.
-        let shoulder = shoulder_surface + 100 * shoulder_width.round().max(0.0) as u32;
+        // Clamped: a width no runway has would overflow the code.
+        let shoulder = shoulder_surface + 100 * shoulder_width.round().clamp(0.0, 1.0e6) as u32;
         let end = |k: usize, id: String| RunwayEnd {
             id,
             lat: ends[k][1],
