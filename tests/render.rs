@@ -3572,6 +3572,55 @@ fn runway_with_shoulders_and_displaced_threshold() {
     );
 }
 
+/// The viewer's "airport pavement" and "airport markings" checkboxes hide those alone:
+/// hiding draped polygons or painted lines leaves a runway as it is.
+#[test]
+fn airport_pavement_and_markings_hide_on_their_own() {
+    use agview::format::apt::Runway;
+    let r = Runway {
+        width: 30.0,
+        surface: 1,
+        shoulder: 0,
+        ends: [
+            runway_end("09", 47.5, 8.497, 0.0, 0.0),
+            runway_end("27", 47.5, 8.503, 0.0, 0.0),
+        ],
+        line: 1,
+    };
+    let (scene, art) = airport_scene(|p| agview::layout::airport::runway(&r, 0, p, &|_| None));
+    let terrain = Terrain::flat(2000.0);
+    let params = FrameParams {
+        camera: Camera::top([0.0, 0.0], 200.0),
+        ..FrameParams::default()
+    };
+    let shot = |p: FrameParams| render(&scene, &art, &terrain, &p, 160, 120);
+    let all = shot(params.clone());
+    let others_hidden = shot(FrameParams {
+        show_draped: false,
+        show_lines: false,
+        ..params.clone()
+    });
+    assert_eq!(
+        all, others_hidden,
+        "a .pol's or .lin's checkbox leaves the runway"
+    );
+    let no_pavement = shot(FrameParams {
+        show_pavement: false,
+        ..params.clone()
+    });
+    let no_markings = shot(FrameParams {
+        show_markings: false,
+        ..params
+    });
+    let changed = |a: &image::RgbaImage, b: &image::RgbaImage| {
+        a.pixels().zip(b.pixels()).filter(|(p, q)| p != q).count()
+    };
+    let (pavement, markings) = (changed(&all, &no_pavement), changed(&all, &no_markings));
+    // The runway is 30 m of 200 m across: about a seventh of the frame, its bars far less.
+    assert!(pavement > 160 * 120 / 20, "{pavement} pixels");
+    assert!(markings > 0 && markings < pavement, "{markings} pixels");
+}
+
 /// A concrete taxiway (apt.dat 110) with a square hole and a curved south-east edge, all
 /// its edges carrying a black-bordered yellow line (line type 51): the ground shows through
 /// the hole.

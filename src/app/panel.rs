@@ -40,6 +40,10 @@ pub struct Layers {
     pub draped: bool,
     /// Painted lines.
     pub lines: bool,
+    /// An airport's pavement.
+    pub pavement: bool,
+    /// An airport's painted markings.
+    pub markings: bool,
 }
 
 impl Default for Layers {
@@ -52,6 +56,8 @@ impl Default for Layers {
             trees: true,
             draped: true,
             lines: true,
+            pavement: true,
+            markings: true,
         }
     }
 }
@@ -540,6 +546,8 @@ fn controls_section(ui: &mut egui::Ui, c: &mut Controls, info: &Info, actions: &
                 ui.checkbox(&mut l.trees, "trees");
                 ui.checkbox(&mut l.draped, "draped polygons");
                 ui.checkbox(&mut l.lines, "painted lines");
+                ui.checkbox(&mut l.pavement, "airport pavement");
+                ui.checkbox(&mut l.markings, "airport markings");
             });
             ui.label("debug overlays");
             ui.horizontal_wrapped(|ui| {

@@ -463,6 +463,8 @@ impl App {
             show_trees: c.layers.trees,
             show_draped: c.layers.draped,
             show_lines: c.layers.lines,
+            show_pavement: c.layers.pavement,
+            show_markings: c.layers.markings,
             lod_switch: if c.hard_lod_switch {
                 crate::render::LodSwitch::Hard
             } else {

@@ -42,7 +42,7 @@ use super::tiles::{cut_triangle, Grid, Piece, TileMesh, TileVertex};
 pub(crate) type DrawKey = (u32, i32);
 
 /// What a group of draped pieces draws (each can be hidden on its own).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub(crate) enum DrapedKind {
     /// The `ATTR_draped` parts of objects (shown with the objects).
     Part,
@@ -50,6 +50,10 @@ pub(crate) enum DrapedKind {
     Polygon,
     /// Painted lines.
     Line,
+    /// An airport's pavement: runways, helipads, shoulders and taxiways.
+    Pavement,
+    /// An airport's painted markings.
+    Marking,
 }
 
 /// One mesh's draped pieces of all its instances, or the draped polygons or painted lines
@@ -228,7 +232,7 @@ impl DrapedSet {
     /// layer of every line of it in scene order.
     fn add_lines(&mut self, scene: &Scene, art: &ArtSet, grid: &Grid) {
         let images = art.images.len();
-        let mut groups: HashMap<(DrawKey, TexSource), usize> = HashMap::new();
+        let mut groups: HashMap<(DrawKey, TexSource, DrapedKind), usize> = HashMap::new();
         for l in &scene.lines {
             let placeholder;
             let lin = match art.lins.get(l.def) {
@@ -243,9 +247,14 @@ impl DrapedSet {
                 _ => TexSource::Checker,
             };
             let key = lin.layer_group.draw_key();
-            let gi = *groups.entry((key, texture)).or_insert_with(|| {
+            // An airport's lines are agview's own art (`agview:line/…`).
+            let kind = match scene.lin_defs.get(l.def) {
+                Some(d) if d.name.starts_with("agview:line/") => DrapedKind::Marking,
+                _ => DrapedKind::Line,
+            };
+            let gi = *groups.entry((key, texture, kind)).or_insert_with(|| {
                 self.groups.push(DrapedGroup {
-                    kind: DrapedKind::Line,
+                    kind,
                     key,
                     texture,
                     lit: TexSource::Black,
@@ -270,8 +279,8 @@ impl DrapedSet {
     /// layer group and offset), polygons in scene order within it.
     fn add_polygons(&mut self, scene: &Scene, art: &ArtSet, grid: &Grid) {
         let images = art.images.len();
-        let mut groups: HashMap<(DrawKey, TexSource, TexSource, bool, bool), usize> =
-            HashMap::new();
+        type GroupKey = (DrawKey, TexSource, TexSource, bool, bool, DrapedKind);
+        let mut groups: HashMap<GroupKey, usize> = HashMap::new();
         for d in &scene.draped {
             let pol = art.pols.get(d.def);
             let texture = match pol.and_then(|p| p.texture) {
@@ -290,11 +299,15 @@ impl DrapedSet {
                     |p| p.layer_group.draw_key(),
                 ),
             };
+            let kind = match d.pavement {
+                Some(_) => DrapedKind::Pavement,
+                None => DrapedKind::Polygon,
+            };
             let gi = *groups
-                .entry((key, texture, lit, clamp, opaque))
+                .entry((key, texture, lit, clamp, opaque, kind))
                 .or_insert_with(|| {
                     self.groups.push(DrapedGroup {
-                        kind: DrapedKind::Polygon,
+                        kind,
                         key,
                         texture,
                         lit,
@@ -653,6 +666,42 @@ mod tests {
             .filter(|v| (v.xy[1] - 18.0).abs() < 1e-3)
             .collect();
         assert!(!south.is_empty() && south.iter().all(|v| v.st[1].abs() < 1e-3));
+    }
+
+    #[test]
+    fn airport_pavement_and_markings_are_groups_of_their_own() {
+        use crate::layout::placed::{draped_polygon, painted_line};
+        let square = vec![[0.0, 0.0], [10.0, 0.0], [10.0, 10.0], [0.0, 10.0]];
+        // A `.pol` and, in the same (missing, checkerboard) look, a taxiway.
+        let mut scene = draped_polygon("a.pol", std::slice::from_ref(&square), None, 0.0);
+        let mut taxiway = scene.draped[0].clone();
+        taxiway.pavement = Some(crate::scene::PavementLayer {
+            group: "taxiways".into(),
+            order: 0,
+        });
+        scene.draped.push(taxiway);
+        let line = painted_line("b.lin", &[square], false);
+        scene.lin_defs = line.lin_defs.clone();
+        scene.lin_defs.push(crate::scene::ArtRef {
+            name: "agview:line/yellow".into(),
+            resolved: None,
+        });
+        let mut marking = line.lines[0].clone();
+        marking.def = 1;
+        scene.lines = vec![line.lines[0].clone(), marking];
+        let set = DrapedSet::build(&scene, &ArtSet::default(), &Grid::of(&Terrain::flat(64.0)));
+        let mut kinds: Vec<DrapedKind> = set.groups.iter().map(|g| g.kind).collect();
+        kinds.sort_by_key(|k| *k as u8);
+        assert_eq!(
+            kinds,
+            [
+                DrapedKind::Polygon,
+                DrapedKind::Line,
+                DrapedKind::Pavement,
+                DrapedKind::Marking
+            ],
+            "each can be hidden on its own"
+        );
     }
 
     #[test]

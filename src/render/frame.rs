@@ -31,6 +31,10 @@ pub struct FrameParams {
     pub show_draped: bool,
     /// Painted lines.
     pub show_lines: bool,
+    /// An airport's pavement (runways, helipads, shoulders, taxiways).
+    pub show_pavement: bool,
+    /// An airport's painted markings.
+    pub show_markings: bool,
     pub overlays: Overlays,
     /// How an object changes LOD at a switch distance.
     pub lod_switch: LodSwitch,
@@ -75,6 +79,8 @@ impl Default for FrameParams {
             show_objects: true,
             show_draped: true,
             show_lines: true,
+            show_pavement: true,
+            show_markings: true,
             show_facades: true,
             show_trees: true,
             overlays: Overlays::default(),

@@ -548,6 +548,8 @@ impl Renderer {
             DrapedKind::Part => f.show_objects,
             DrapedKind::Polygon => f.show_draped,
             DrapedKind::Line => f.show_lines,
+            DrapedKind::Pavement => f.show_pavement,
+            DrapedKind::Marking => f.show_markings,
         };
         let tile_keys: Vec<(u32, i32)> =
             tiles.map_or(Vec::new(), |t| t.segments.iter().map(|(k, _)| *k).collect());
