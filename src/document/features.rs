@@ -252,14 +252,14 @@ pub fn from_dsf_text(path: &Path, dsf: &DsfText, notes: &mut Vec<Diagnostic>) ->
     let at = |line: u32| Location::Text { line, col: 1 };
     for o in &dsf.objects {
         if let Some(def) = dsf.object_defs.get(o.def) {
-            let source = || format!("{}:{}", path.display(), o.line);
+            let source = || format!("{}:{}", crate::diag::shown_path(path), o.line);
             let point = [o.lon, o.lat, o.heading];
             placed_point(&mut out, &mut skipped, source, &def.path, point, at(o.line));
         }
     }
     for p in &dsf.polygons {
         if let Some(def) = dsf.polygon_defs.get(p.def) {
-            let source = || format!("{}:{}", path.display(), p.line);
+            let source = || format!("{}:{}", crate::diag::shown_path(path), p.line);
             let windings = || p.windings.clone();
             let extra = || p.extra.clone();
             let (param, at) = (p.param, at(p.line));
@@ -294,7 +294,7 @@ pub fn from_dsf_binary(
     let mut skipped = Skipped::default();
     for (i, o) in dsf.objects.iter().enumerate() {
         if let Some(def) = dsf.object_defs.get(o.def) {
-            let source = || format!("{}: object {i}", path.display());
+            let source = || format!("{}: object {i}", crate::diag::shown_path(path));
             let point = [o.lon, o.lat, o.heading];
             let at = Location::Offset(o.offset);
             placed_point(&mut out, &mut skipped, source, def, point, at);
@@ -312,7 +312,7 @@ pub fn from_dsf_binary(
     }
     for (i, p) in dsf.polygons.iter().enumerate() {
         if let Some(def) = dsf.polygon_def_path(p) {
-            let source = || format!("{}: polygon {i}", path.display());
+            let source = || format!("{}: polygon {i}", crate::diag::shown_path(path));
             let windings = || dsf.windings(p);
             let extra = || dsf.extra(p);
             let (param, at) = (u32::from(p.param), Location::Offset(p.offset));
@@ -362,7 +362,12 @@ pub fn from_wed(
             None => Geometry::Polygon(f.windings.clone()),
         };
         out.push(DocFeature {
-            source: format!("{}: id {} \"{}\"", path.display(), f.id, f.name),
+            source: format!(
+                "{}: id {} \"{}\"",
+                crate::diag::shown_path(path),
+                f.id,
+                f.name
+            ),
             asset: f.resource.clone(),
             kind,
             param: f.param,
@@ -425,7 +430,7 @@ pub fn from_apt(
         let mut orders = Orders::default();
         for what in items {
             let line = item_line(&what);
-            let source = format!("{}:{line}", path.display());
+            let source = format!("{}:{line}", crate::diag::shown_path(path));
             out.extend(airport_feature(
                 path,
                 source,
@@ -450,7 +455,12 @@ pub fn from_wed_airports(
     items
         .iter()
         .filter_map(|it| {
-            let source = format!("{}: id {} \"{}\"", path.display(), it.id, it.name);
+            let source = format!(
+                "{}: id {} \"{}\"",
+                crate::diag::shown_path(path),
+                it.id,
+                it.name
+            );
             let o = orders.entry(it.icao.as_str()).or_default();
             airport_feature(path, source, &it.icao, it.item.clone(), it.line, it.col, o)
         })
@@ -528,7 +538,7 @@ fn airport_feature(
     };
     Some(DocFeature {
         source,
-        asset: format!("{icao} {}", kind_name(kind)).trim().to_string(),
+        asset: format!("{icao} {}", kind.name()).trim().to_string(),
         kind,
         param: 0,
         geometry,
@@ -543,15 +553,6 @@ fn airport_feature(
         })),
         at: Location::Text { line, col },
     })
-}
-
-fn kind_name(kind: FeatureKind) -> &'static str {
-    match kind {
-        FeatureKind::Runway => "runway",
-        FeatureKind::Helipad => "helipad",
-        FeatureKind::Pavement => "pavement",
-        _ => "marking",
-    }
 }
 
 /// The extension of a definition path, with its dot, for notes.

@@ -528,6 +528,22 @@ fn load_features(
     if let Some(p) = &opts.progress {
         p.set_stage(crate::progress::Stage::LayingOut);
     }
+    // The features' parts as one scene of the document (the preview's and the whole's).
+    let lights_txt = xplane
+        .as_deref()
+        .map(|root| root.join("Resources").join("lights.txt"))
+        .filter(|p| p.is_file())
+        .map(|p| p.display().to_string());
+    let assemble = |parts: Vec<Scene>, infos: Vec<FeatureInfo>| {
+        let (mut scene, atlas) = combine_with(parts, opts.threads);
+        scene.kind = scene_kind;
+        scene.asset = crate::diag::shown_path(path);
+        scene.lights_txt = lights_txt.clone();
+        scene.seed = args.seed;
+        scene.geo = Some(geo);
+        scene.features = infos;
+        (scene, atlas)
+    };
     // Each worker lays its features out and describes them; only moving the parts into
     // one scene is left to this thread.
     let lay_out = |from: usize, to: usize| {
@@ -552,12 +568,8 @@ fn load_features(
                 .iter()
                 .filter_map(|(r, _)| r.scene.clone())
                 .collect();
-            let (mut scene, atlas) = combine_with(parts, opts.threads);
-            scene.kind = scene_kind;
-            scene.asset = path.display().to_string();
-            scene.seed = args.seed;
-            scene.geo = Some(geo);
-            scene.features = results.iter().map(|(_, info)| info.clone()).collect();
+            let infos = results.iter().map(|(_, info)| info.clone()).collect();
+            let (scene, atlas) = assemble(parts, infos);
             show(Document {
                 loaded: Loaded {
                     scene,
@@ -637,17 +649,7 @@ fn load_features(
             ),
         ));
     }
-    let (mut scene, atlas) = combine_with(parts, opts.threads);
-    scene.kind = scene_kind;
-    scene.asset = path.display().to_string();
-    scene.lights_txt = xplane
-        .as_deref()
-        .map(|root| root.join("Resources").join("lights.txt"))
-        .filter(|p| p.is_file())
-        .map(|p| p.display().to_string());
-    scene.seed = args.seed;
-    scene.geo = Some(geo);
-    scene.features = infos;
+    let (mut scene, atlas) = assemble(parts, infos);
     scene.debug.slope_drops = drops;
     scene.warnings.extend(drop_lines);
     // What was skipped is reported in the JSON too, as the error it is.
