@@ -69,7 +69,7 @@ fn same_place(a: &FeatureInfo, b: &FeatureInfo) -> bool {
     }
     match (a.at, b.at) {
         (Some([lon0, lat0]), Some([lon1, lat1])) => {
-            let m = 111_320.0;
+            let m = crate::input::METERS_PER_DEGREE;
             let dx = (lon1 - lon0) * m * lat0.to_radians().cos();
             let dy = (lat1 - lat0) * m;
             dx.hypot(dy) <= 0.1

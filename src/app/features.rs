@@ -32,6 +32,8 @@ pub struct FeatureIndex {
     pub kinds: Vec<(FeatureKind, usize)>,
     /// How many features have a problem.
     pub problems: usize,
+    /// How many messages are errors.
+    pub errors: usize,
 }
 
 /// Messages of one kind in one file: the kind, and the messages' indices.
@@ -145,12 +147,17 @@ impl FeatureIndex {
             .filter(|&(_, n)| n > 0)
             .collect();
         let problems = problem.iter().filter(|&&p| p).count();
+        let errors = messages
+            .iter()
+            .filter(|m| matches!(split_message(m), Some((_, "error", _))))
+            .count();
         FeatureIndex {
             problem,
             message_feature,
             groups,
             kinds,
             problems,
+            errors,
         }
     }
 }

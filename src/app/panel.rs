@@ -256,11 +256,8 @@ fn contents(
     if let Some(v) = info.view {
         scene_section(ui, v, info, c, table, actions);
     }
-    let n_err = info
-        .messages
-        .iter()
-        .filter(|m| m.contains(": error:"))
-        .count();
+    // Counted once per scene (`FeatureIndex`), not every frame.
+    let n_err = info.index.map_or(0, |i| i.errors);
     egui::CollapsingHeader::new(format!("Warnings and errors ({})", info.messages.len()))
         .default_open(!info.messages.is_empty())
         .show(ui, |ui| {

@@ -1328,7 +1328,9 @@ impl App {
     }
 
     fn act(&mut self, a: Action) {
-        self.touched = true;
+        // Only what moves the camera keeps the whole document from being framed afresh
+        // after a preview; selecting a row does not.
+        self.touched |= !matches!(a, Action::Select(_) | Action::Deselect);
         match a {
             Action::Relayout | Action::Terrain => self.relayout(),
             Action::Reroll => {

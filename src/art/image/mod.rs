@@ -131,15 +131,7 @@ impl ImagePool {
         Self::default()
     }
 
-    /// A pool that keeps no level with a side over `max_side` ([`cap_side`]).
-    pub fn capped(max_side: Option<u32>) -> Self {
-        ImagePool {
-            max_side,
-            ..Self::default()
-        }
-    }
-
-    /// A pool that also keeps at most `budget` bytes of pixels: whenever an image takes
+    /// A pool that keeps no level with a side over `max_side` ([`cap_side`]), and at most `budget` bytes of pixels: whenever an image takes
     /// it over, the largest image kept loses its top mip level, then the largest again, until
     /// the pool fits (or every image is down to one texel). The largest images lose
     /// resolution first, and the pool never holds more than the budget and one image.
