@@ -276,20 +276,7 @@ fn write_report(a: &ReportArgs) -> anyhow::Result<Option<bool>> {
     // Everything that needs the art's meshes is worked out before their textures go to
     // the GPU (and leave the CPU).
     let main = Framing::choose(scene, Some(&art), Some(&terrain), FrameChoice::Main);
-    let n_close = a.closeups.min(scene.features.len());
-    let boxes = crate::render::feature_boxes(scene, Some(&art), Some(&terrain));
-    let close: Vec<Option<Framing>> = (0..n_close)
-        .map(|i| {
-            boxes[i].map(|_| {
-                Framing::choose(
-                    scene,
-                    Some(&art),
-                    Some(&terrain),
-                    FrameChoice::Feature(i as u32),
-                )
-            })
-        })
-        .collect();
+    let close = Framing::features(scene, Some(&art), Some(&terrain), a.closeups);
     let lit = art
         .meshes
         .iter()

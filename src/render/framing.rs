@@ -102,7 +102,35 @@ impl Framing {
         terrain: Option<&Terrain>,
         choice: FrameChoice,
     ) -> Framing {
+        Self::choose_in(scene, art, terrain, &FeatureBoxes::of(scene, art), choice)
+    }
+
+    /// The framing of each of the first `n` features (`FrameChoice::Feature`), `None` for
+    /// one that placed nothing: the features' boxes are measured once for all of them (the
+    /// report's close-ups).
+    pub fn features(
+        scene: &Scene,
+        art: Option<&ArtSet>,
+        terrain: Option<&Terrain>,
+        n: usize,
+    ) -> Vec<Option<Framing>> {
         let boxes = FeatureBoxes::of(scene, art);
+        (0..n.min(scene.features.len()))
+            .map(|i| {
+                boxes.features[i].map(|_| {
+                    Self::choose_in(scene, art, terrain, &boxes, FrameChoice::Feature(i as u32))
+                })
+            })
+            .collect()
+    }
+
+    fn choose_in(
+        scene: &Scene,
+        art: Option<&ArtSet>,
+        terrain: Option<&Terrain>,
+        boxes: &FeatureBoxes,
+        choice: FrameChoice,
+    ) -> Framing {
         let region = match choice {
             FrameChoice::All => None,
             FrameChoice::Main => boxes.main_cluster(),
