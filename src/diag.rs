@@ -1,5 +1,10 @@
 //! Diagnostics in the form compilers use: `path:line:col: error: message` for text files and
 //! `path: offset N: error: message` for binary ones.
+//!
+//! A [`Diagnostic`] stays data from the stage that finds it to every consumer: the command
+//! line prints it ([`fmt::Display`]), `layout --json` writes it as an object
+//! ([`Diagnostic::to_json`]), the viewer and the report group it by its file, its severity and
+//! its [`Diagnostic::kind`], and tie it to its feature. Nothing parses the printed text back.
 
 use std::borrow::Cow;
 use std::fmt;
@@ -7,21 +12,83 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-/// How bad a diagnostic is. Errors stop a file from being used; warnings do not.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+/// How bad a diagnostic is. Errors stop a file (or a feature) from being used; warnings do
+/// not; notes say what agview did that the user may want to know (a limit it applied, a
+/// kind of content it does not draw).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {
     Error,
     Warning,
+    Note,
+}
+
+impl Severity {
+    /// The word the printed line carries (`error`, `warning`, `note`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+            Severity::Note => "note",
+        }
+    }
 }
 
 impl fmt::Display for Severity {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Severity::Error => "error",
-            Severity::Warning => "warning",
-        })
+        f.write_str(self.name())
     }
+}
+
+/// The stable kind codes of diagnostics: short strings that tools and the viewer group
+/// messages by, listed with their meaning in `docs/diagnostics.md`. A code never changes
+/// once published; a new kind gets a new code.
+pub mod kind {
+    /// A directive the reader does not know; the line is skipped.
+    pub const UNKNOWN_DIRECTIVE: &str = "unknown-directive";
+    /// Malformed text: a missing field, a word where a number belongs, a bad token.
+    pub const SYNTAX: &str = "syntax";
+    /// A value outside what the format allows.
+    pub const OUT_OF_RANGE: &str = "out-of-range";
+    /// Any other problem with a file's content, found by its reader.
+    pub const FORMAT: &str = "format";
+    /// A file that cannot be read: missing, a folder, unreadable, too large.
+    pub const MISSING_FILE: &str = "missing-file";
+    /// A name that no file and no library export resolves.
+    pub const UNRESOLVED: &str = "unresolved";
+    /// A document feature that could not be laid out and is skipped.
+    pub const SKIPPED_FEATURE: &str = "skipped-feature";
+    /// What laying an asset out says: no spelling fits, a point given a polygon, a
+    /// degenerate polygon.
+    pub const LAYOUT: &str = "layout";
+    /// An autogen point dropped (or redrawn) by its `SLOPE_LIMIT`.
+    pub const SLOPE_LIMIT: &str = "slope-limit";
+    /// What the renderer had to change to draw the scene: a texture scaled down, a mesh
+    /// drawn as a placeholder box.
+    pub const RENDER: &str = "render";
+    /// A limit agview applied: the texture budget, a message cap.
+    pub const LIMIT: &str = "limit";
+    /// Content agview does not draw (a DSF's network chains, orthophotos alone).
+    pub const NOT_DRAWN: &str = "not-drawn";
+    /// Anything else.
+    pub const GENERAL: &str = "general";
+
+    /// Every code, in the order the docs list them.
+    pub const ALL: [&str; 13] = [
+        UNKNOWN_DIRECTIVE,
+        SYNTAX,
+        OUT_OF_RANGE,
+        FORMAT,
+        MISSING_FILE,
+        UNRESOLVED,
+        SKIPPED_FEATURE,
+        LAYOUT,
+        SLOPE_LIMIT,
+        RENDER,
+        LIMIT,
+        NOT_DRAWN,
+        GENERAL,
+    ];
 }
 
 /// Where in a file a diagnostic points.
@@ -33,32 +100,73 @@ pub enum Location {
     File,
     /// A 1-based line and column of a text file.
     Text { line: u32, col: u32 },
+    /// A 1-based line of a text file, as a whole (what the layout says of a directive).
+    Line(u32),
     /// A byte offset into a binary file.
     Offset(u64),
 }
 
-/// One message about one place in one file.
-#[derive(Debug, Clone, PartialEq, Serialize, thiserror::Error)]
+/// One message about one place in one file (or, with an empty `path`, about the scene as a
+/// whole: what the renderer says).
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub struct Diagnostic {
     pub severity: Severity,
+    /// The file the message is about; empty when it is about no file.
     pub path: PathBuf,
     pub location: Location,
     pub message: String,
+    /// Its stable kind code, one of [`kind::ALL`].
+    pub kind: &'static str,
+    /// The document feature it belongs to: an index into `Scene::features`.
+    pub feature: Option<usize>,
 }
 
 impl Diagnostic {
+    /// A diagnostic of the default kind: [`kind::FORMAT`] when it points into a file (a
+    /// reader found it), [`kind::GENERAL`] otherwise. [`Diagnostic::with_kind`] names
+    /// another.
     pub fn new(
         severity: Severity,
         path: impl Into<PathBuf>,
         location: Location,
         message: impl Into<String>,
     ) -> Self {
+        let kind = match location {
+            Location::File => kind::GENERAL,
+            Location::Text { .. } | Location::Line(_) | Location::Offset(_) => kind::FORMAT,
+        };
         Diagnostic {
             severity,
             path: path.into(),
             location,
             message: message.into(),
+            kind,
+            feature: None,
         }
+    }
+
+    /// A message about no file: what the renderer or the art stage says of the scene.
+    pub fn general(severity: Severity, message: impl Into<String>) -> Self {
+        Self::new(severity, PathBuf::new(), Location::File, message)
+    }
+
+    /// A note about a file as a whole.
+    pub fn note_file(path: &Path, message: impl Into<String>) -> Self {
+        Self::new(Severity::Note, path, Location::File, message)
+    }
+
+    /// The same diagnostic with another kind code.
+    #[must_use]
+    pub fn with_kind(mut self, kind: &'static str) -> Self {
+        self.kind = kind;
+        self
+    }
+
+    /// The same diagnostic, tied to a document feature.
+    #[must_use]
+    pub fn for_feature(mut self, feature: usize) -> Self {
+        self.feature = Some(feature);
+        self
     }
 
     /// An error at a line and column of a text file.
@@ -86,6 +194,11 @@ impl Diagnostic {
         Self::new(Severity::Warning, path, Location::Offset(offset), message)
     }
 
+    /// A message about a whole line of a text file (no column).
+    pub fn at_line(severity: Severity, path: &Path, line: u32, message: impl Into<String>) -> Self {
+        Self::new(severity, path, Location::Line(line), message)
+    }
+
     /// An error about a file as a whole.
     pub fn error_file(path: &Path, message: impl Into<String>) -> Self {
         Self::new(Severity::Error, path, Location::File, message)
@@ -103,7 +216,7 @@ impl Diagnostic {
     /// The 1-based line this diagnostic points at, if it points at a line.
     pub fn line(&self) -> Option<u32> {
         match self.location {
-            Location::Text { line, .. } => Some(line),
+            Location::Text { line, .. } | Location::Line(line) => Some(line),
             _ => None,
         }
     }
@@ -112,17 +225,115 @@ impl Diagnostic {
 impl fmt::Display for Diagnostic {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         // Bytes that are not UTF-8, in the path or in a name the message quotes, as `\xNN`.
-        let path = shown_path(&self.path);
         let message = escaped(&self.message);
+        if self.path.as_os_str().is_empty() {
+            return write!(f, "{}: {message}", self.severity);
+        }
+        let path = shown_path(&self.path);
         match self.location {
             Location::File => write!(f, "{path}: {}: {message}", self.severity),
             Location::Text { line, col } => {
                 write!(f, "{path}:{line}:{col}: {}: {message}", self.severity)
             }
+            Location::Line(line) => write!(f, "{path}:{line}: {}: {message}", self.severity),
             Location::Offset(off) => {
                 write!(f, "{path}: offset {off}: {}: {message}", self.severity)
             }
         }
+    }
+}
+
+impl Diagnostic {
+    /// The file as the user is shown it (`\xNN` for bytes that are not UTF-8), or `None`
+    /// for a message about no file.
+    pub fn shown_file(&self) -> Option<String> {
+        (!self.path.as_os_str().is_empty()).then(|| shown_path(&self.path))
+    }
+
+    /// The object `layout --json` writes in its `diagnostics` array: severity, file, line
+    /// and column (or offset), feature, kind, and the printed text.
+    pub fn to_json(&self) -> DiagnosticJson {
+        let (line, column, offset) = match self.location {
+            Location::File => (None, None, None),
+            Location::Text { line, col } => (Some(line), Some(col), None),
+            Location::Line(line) => (Some(line), None, None),
+            Location::Offset(o) => (None, None, Some(o)),
+        };
+        DiagnosticJson {
+            severity: self.severity,
+            file: self.shown_file(),
+            line,
+            column,
+            offset,
+            feature: self.feature,
+            kind: self.kind,
+            text: self.to_string(),
+        }
+    }
+}
+
+/// A diagnostic as `layout --json` writes it (`docs/layout-json.md`).
+#[derive(Debug, Clone, Serialize)]
+pub struct DiagnosticJson {
+    pub severity: Severity,
+    pub file: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub column: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub offset: Option<u64>,
+    pub feature: Option<usize>,
+    pub kind: &'static str,
+    /// The printed line, exactly as the command line prints it.
+    pub text: String,
+}
+
+impl Serialize for Diagnostic {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.to_json().serialize(s)
+    }
+}
+
+/// A list of diagnostics as the Scene's JSON holds it: `warnings`, the printed lines (what
+/// scripts have always read), and `diagnostics`, the same messages as objects.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Messages(pub Vec<Diagnostic>);
+
+impl std::ops::Deref for Messages {
+    type Target = Vec<Diagnostic>;
+    fn deref(&self) -> &Vec<Diagnostic> {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for Messages {
+    fn deref_mut(&mut self) -> &mut Vec<Diagnostic> {
+        &mut self.0
+    }
+}
+
+impl Messages {
+    /// The messages as the command line prints them.
+    pub fn lines(&self) -> Vec<String> {
+        self.0.iter().map(ToString::to_string).collect()
+    }
+}
+
+impl From<Vec<Diagnostic>> for Messages {
+    fn from(v: Vec<Diagnostic>) -> Self {
+        Messages(v)
+    }
+}
+
+impl Serialize for Messages {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let lines = self.lines();
+        let mut map = s.serialize_map(Some(2))?;
+        map.serialize_entry("warnings", &lines)?;
+        map.serialize_entry("diagnostics", &self.0)?;
+        map.end()
     }
 }
 
@@ -189,16 +400,19 @@ impl WarningCap {
                     format!(
                         "{hidden} more of \"{kind}\" not shown (after the first {SHOWN_PER_KIND}; {n} in all)"
                     ),
-                ))
+                ).with_kind(kind::LIMIT))
             })
             .collect();
         if let (n, Some((sev, off))) = self.over_all {
-            out.push(Diagnostic::new(
-                sev,
-                path,
-                Location::Offset(off),
-                format!("{n} more diagnostics not shown (after the first {SHOWN_IN_ALL})"),
-            ));
+            out.push(
+                Diagnostic::new(
+                    sev,
+                    path,
+                    Location::Offset(off),
+                    format!("{n} more diagnostics not shown (after the first {SHOWN_IN_ALL})"),
+                )
+                .with_kind(kind::LIMIT),
+            );
         }
         out.sort_by_key(|d| match d.location {
             Location::Offset(o) => o,
@@ -309,6 +523,72 @@ mod tests {
             s[0].to_string(),
             "x.agn: offset 20: warning: 80 more of \"empty polygon\" not shown (after the first 20; 100 in all)"
         );
+    }
+
+    #[test]
+    fn every_kind_code_is_documented() {
+        let doc = include_str!("../docs/diagnostics.md");
+        for k in kind::ALL {
+            assert!(
+                doc.contains(&format!("| `{k}` |")),
+                "docs/diagnostics.md lacks `{k}`"
+            );
+        }
+    }
+
+    #[test]
+    fn notes_lines_and_messages_of_no_file_print_their_severity() {
+        let p = Path::new("a/b.agb");
+        assert_eq!(
+            Diagnostic::note_file(p, "skipped").to_string(),
+            "a/b.agb: note: skipped"
+        );
+        assert_eq!(
+            Diagnostic::at_line(Severity::Warning, p, 9, "no fit").to_string(),
+            "a/b.agb:9: warning: no fit"
+        );
+        assert_eq!(
+            Diagnostic::general(Severity::Warning, "mesh m: placeholder").to_string(),
+            "warning: mesh m: placeholder"
+        );
+    }
+
+    #[test]
+    fn the_json_object_carries_the_printed_text_and_the_data() {
+        let d = Diagnostic::warning_at(Path::new("doc.txt"), 4, 2, "`x.obj` not found")
+            .with_kind(kind::UNRESOLVED)
+            .for_feature(3);
+        let j = serde_json::to_value(&d).unwrap();
+        assert_eq!(
+            j,
+            serde_json::json!({
+                "severity": "warning", "file": "doc.txt", "line": 4, "column": 2,
+                "feature": 3, "kind": "unresolved",
+                "text": "doc.txt:4:2: warning: `x.obj` not found"
+            })
+        );
+        let m = Messages(vec![
+            d,
+            Diagnostic::error_offset(Path::new("t.dsf"), 12, "bad"),
+            Diagnostic::general(Severity::Note, "budget"),
+        ]);
+        let j = serde_json::to_value(&m).unwrap();
+        let lines: Vec<&str> = j["warnings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_str().unwrap())
+            .collect();
+        let texts: Vec<&str> = j["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v["text"].as_str().unwrap())
+            .collect();
+        assert_eq!(lines, texts);
+        assert_eq!(j["diagnostics"][1]["offset"], 12);
+        assert_eq!(j["diagnostics"][1]["kind"], "format");
+        assert_eq!(j["diagnostics"][2]["file"], serde_json::Value::Null);
     }
 
     #[test]

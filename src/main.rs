@@ -303,13 +303,13 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                     return Ok(ExitCode::from(1));
                 }
             };
-            let lines = doc.loaded.warning_lines();
-            for w in &lines {
+            let messages = doc.loaded.messages();
+            for w in &messages {
                 eprintln!("{w}");
             }
             // The JSON's `warnings` hold every warning and error printed, once each.
             let mut scene = doc.loaded.scene;
-            scene.warnings = lines;
+            scene.warnings = messages.into();
             let scene = &scene;
             if json {
                 out!("{}", serde_json::to_string_pretty(scene)?);
@@ -451,9 +451,6 @@ fn render_command(
     let screened_on = doc.terrain.take();
     let scene = &doc.loaded.scene;
     print_diags(&art.warnings, false);
-    for n in &art.notes {
-        eprintln!("note: {n}");
-    }
     // A document screened by SLOPE_LIMIT is drawn on the terrain it was screened on.
     let terrain = match screened_on {
         Some(t) => t,

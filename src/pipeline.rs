@@ -24,19 +24,24 @@ pub struct Loaded {
 }
 
 impl Loaded {
-    /// All warnings as lines: the diagnostics, then the layout's own.
-    /// A document's skipped features stand in both lists; they are said once.
-    pub fn warning_lines(&self) -> Vec<String> {
-        let mut lines: Vec<String> = self.diagnostics.iter().map(|d| d.to_string()).collect();
-        let said: std::collections::HashSet<String> = lines.iter().cloned().collect();
-        lines.extend(
+    /// Every message of the load: the diagnostics, then the layout's own. A document's
+    /// skipped features stand in both lists; they are said once.
+    pub fn messages(&self) -> Vec<Diagnostic> {
+        let mut out = self.diagnostics.clone();
+        let said: std::collections::HashSet<String> = out.iter().map(|d| d.to_string()).collect();
+        out.extend(
             self.scene
                 .warnings
                 .iter()
-                .filter(|w| !said.contains(*w))
+                .filter(|w| !said.contains(&w.to_string()))
                 .cloned(),
         );
-        lines
+        out
+    }
+
+    /// [`Loaded::messages`] as the lines the command line prints.
+    pub fn warning_lines(&self) -> Vec<String> {
+        self.messages().iter().map(ToString::to_string).collect()
     }
 }
 
@@ -108,9 +113,9 @@ pub fn load_scene(asset: &Path, args: &LayoutArgs) -> Result<Loaded, Diagnostic>
                 }
             }
             // The reader's diagnostics reach the JSON too, before the layout's own.
-            let mut lines: Vec<String> = diags.iter().map(|d| d.to_string()).collect();
+            let mut lines = diags.clone();
             lines.append(&mut scene.warnings);
-            scene.warnings = lines;
+            scene.warnings = lines.into();
             texture_facades(&mut scene);
             files.extend(
                 scene

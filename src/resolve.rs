@@ -444,6 +444,7 @@ impl Resolver {
                 tried.join(", ")
             ),
         )
+        .with_kind(crate::diag::kind::UNRESOLVED)
     }
 }
 

@@ -8,9 +8,11 @@
 //! The scene names the art it uses (object meshes, facades, forests, the tile texture) by
 //! index into its reference lists; the art itself (meshes, images) is loaded by the art
 //! stage above and handed to the renderer beside the scene. This file imports nothing of
-//! the crate: every other stage may use it.
+//! the crate but its diagnostics: every other stage may use it.
 
 use serde::Serialize;
+
+use crate::diag::Messages;
 
 /// `TILE_LOD` when an asset gives none: 20 km.
 pub const DEFAULT_TILE_LOD: f32 = 20_000.0;
@@ -123,9 +125,11 @@ pub struct Scene {
     pub debug: DebugMarks,
     /// Statistics a person reviewing the layout wants to see.
     pub stats: SceneStats,
-    /// Warnings from the layout (`path:line:col: warning: …` where a line is known). A
-    /// document also lists here every feature it had to skip, as an `error:` line.
-    pub warnings: Vec<String>,
+    /// Messages from the layout (`path:line:col: warning: …` where a line is known). A
+    /// document also lists here every feature it had to skip, as an error. The JSON writes
+    /// them twice: `warnings`, the printed lines, and `diagnostics`, the same as objects.
+    #[serde(flatten)]
+    pub warnings: Messages,
     /// A document (DSF or WED): one entry per feature, in document order. Tiles, objects,
     /// facades and trees name theirs by index (`feature`).
     #[serde(skip_serializing_if = "Vec::is_empty")]

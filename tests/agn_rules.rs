@@ -119,11 +119,8 @@ fn a_malformed_chunk_is_skipped_and_the_rest_shown() {
         "the generic buildings, not the row houses"
     );
     assert!(!scene.trees.is_empty());
-    let errors: Vec<&String> = scene
-        .warnings
-        .iter()
-        .filter(|w| w.contains(": error: "))
-        .collect();
+    let lines = scene.warnings.lines();
+    let errors: Vec<&String> = lines.iter().filter(|w| w.contains(": error: ")).collect();
     assert_eq!(errors.len(), 1, "{:?}", scene.warnings);
     assert!(
         errors[0].contains(&format!("offset {at}: error: ROWH chunk at offset {at}")),
@@ -152,6 +149,7 @@ fn a_nan_vertex_costs_its_chunk_only() {
     assert_eq!(scene.facades.len(), 4);
     assert!(scene
         .warnings
+        .lines()
         .iter()
         .any(|w| w.contains("GBLR") && w.contains("NaN")));
     assert_eq!(check_errors(&p), 1);
@@ -198,6 +196,7 @@ fn riff_padding_and_a_riff_size_past_the_end() {
     assert_eq!(scene.facades.len(), 4);
     assert!(scene
         .warnings
+        .lines()
         .iter()
         .any(|w| w.contains("offset 4: warning: RIFF chunk at offset 0 has size")));
     assert_eq!(check_errors(&p), 0);
@@ -224,6 +223,7 @@ fn a2ge_with_several_objects_and_an_ambiguous_size() {
     assert!(scene.library_objects.iter().all(|o| o.heading != 0.0));
     assert!(scene
         .warnings
+        .lines()
         .iter()
         .any(|w| w.contains("read as three-point")));
     assert_eq!(check_errors(&p), 0);
@@ -437,8 +437,8 @@ fn repeated_warnings_collapse_in_the_json() {
     };
     let p = put(&dir, &agn::write(&file));
     let scene = layout(&p).expect("the town is shown");
-    let about: Vec<&String> = scene
-        .warnings
+    let lines = scene.warnings.lines();
+    let about: Vec<&String> = lines
         .iter()
         .filter(|w| w.contains("PRDE") || w.contains("fewer than 4 vertices"))
         .collect();

@@ -7,15 +7,26 @@
 //! ([`FeatureIndex::of`]): each feature's problems (unresolved, screened out, no spelling
 //! fits, or named by a warning) and which warnings name which feature.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 
 use egui::{Color32, RichText};
 use egui_extras::{Column, TableBuilder};
 
+use crate::diag::{Diagnostic, Severity};
 use crate::scene::{FeatureInfo, FeatureKind};
 
 const ERROR: Color32 = Color32::from_rgb(255, 90, 80);
 const WARNING: Color32 = Color32::from_rgb(240, 190, 60);
+const NOTE: Color32 = Color32::from_rgb(160, 170, 180);
+
+/// The colour a message is shown in, by its severity.
+pub(crate) fn severity_color(s: Severity) -> Color32 {
+    match s {
+        Severity::Error => ERROR,
+        Severity::Warning => WARNING,
+        Severity::Note => NOTE,
+    }
+}
 
 /// What the table knows of one scene's features and messages, made once per scene.
 #[derive(Debug, Default)]
@@ -25,7 +36,8 @@ pub struct FeatureIndex {
     pub problem: Vec<bool>,
     /// Per message: the feature it names, if one.
     pub message_feature: Vec<Option<usize>>,
-    /// The messages grouped by file, then by kind.
+    /// The messages grouped by file (`NO_FILE` for those about no file), then by severity
+    /// and kind code (`warning: unknown-directive`).
     pub groups: Vec<(String, Vec<KindGroup>)>,
     /// How many features of each kind, in [`FeatureKind::ALL`]'s order (those with none
     /// left out).
@@ -39,75 +51,18 @@ pub struct FeatureIndex {
 /// Messages of one kind in one file: the kind, and the messages' indices.
 pub type KindGroup = (String, Vec<usize>);
 
-/// `path:line` of a message `path:line:col: severity: text`, and its severity and text.
-pub(crate) fn split_message(m: &str) -> Option<(&str, &str, &str)> {
-    for sev in [": error: ", ": warning: "] {
-        if let Some(i) = m.find(sev) {
-            let at = &m[..i];
-            let text = &m[i + sev.len()..];
-            return Some((at, &sev[2..sev.len() - 2], text));
-        }
-    }
-    None
-}
+/// Where the viewer and the report file a message that is about no file (what the
+/// renderer says of the scene).
+pub(crate) const NO_FILE: &str = "(scene)";
 
-/// The file of a location `path:line:col`, `path: offset N` or `path`.
-pub(crate) fn file_of(at: &str) -> &str {
-    if let Some(i) = at.find(": offset ") {
-        return &at[..i];
-    }
-    let mut parts = at.rsplitn(3, ':');
-    let last = parts.next().unwrap_or("");
-    let mid = parts.next();
-    match (mid, parts.next()) {
-        (Some(l), Some(p)) if l.parse::<u32>().is_ok() && last.parse::<u32>().is_ok() => p,
-        _ => match at.rsplit_once(':') {
-            Some((p, l)) if l.parse::<u32>().is_ok() => p,
-            _ => at,
-        },
-    }
-}
-
-/// `path:line` of a location `path:line:col` (what a DSF text feature's source is).
-pub(crate) fn line_of(at: &str) -> Option<&str> {
-    let (head, col) = at.rsplit_once(':')?;
-    col.parse::<u32>().ok()?;
-    let (_, line) = head.rsplit_once(':')?;
-    line.parse::<u32>().ok()?;
-    Some(head)
-}
-
-/// What kind of message this is, for grouping: its text without what varies between
-/// messages of one kind (names in backticks, numbers, what follows a `(` or `;`).
-fn message_kind(severity: &str, text: &str) -> String {
-    let mut out = String::new();
-    let mut in_tick = false;
-    for c in text.chars() {
-        match c {
-            '`' | '\'' => {
-                if !in_tick {
-                    out.push('…');
-                }
-                in_tick = !in_tick;
-            }
-            '(' | ';' if !in_tick => break,
-            c if in_tick || c.is_ascii_digit() => {}
-            c => out.push(c),
-        }
-    }
-    let kind: String = out.split_whitespace().collect::<Vec<_>>().join(" ");
-    let kind: String = kind.chars().take(60).collect();
-    format!("{severity}: {kind}")
+/// The group a message is filed under in its file: its severity and its kind code.
+fn group_of(d: &Diagnostic) -> String {
+    format!("{}: {}", d.severity, d.kind)
 }
 
 impl FeatureIndex {
-    /// The index of a scene's features and of its messages (`path:line:col: …` lines).
-    pub fn of(features: &[FeatureInfo], messages: &[String]) -> FeatureIndex {
-        let by_source: HashMap<&str, usize> = features
-            .iter()
-            .enumerate()
-            .map(|(i, f)| (f.source.as_str(), i))
-            .collect();
+    /// The index of a scene's features and of its messages.
+    pub fn of(features: &[FeatureInfo], messages: &[Diagnostic]) -> FeatureIndex {
         let mut problem: Vec<bool> = features
             .iter()
             .map(|f| {
@@ -118,22 +73,16 @@ impl FeatureIndex {
             .collect();
         let mut message_feature = Vec::with_capacity(messages.len());
         let mut files: BTreeMap<String, BTreeMap<String, Vec<usize>>> = BTreeMap::new();
-        for (k, m) in messages.iter().enumerate() {
-            let (feature, file, kind) = match split_message(m) {
-                Some((at, sev, text)) => {
-                    let feature = line_of(at).and_then(|l| by_source.get(l).copied());
-                    (feature, file_of(at).to_string(), message_kind(sev, text))
-                }
-                None => (None, "(other)".to_string(), "note".to_string()),
-            };
-            if let Some(i) = feature {
+        for (k, d) in messages.iter().enumerate() {
+            let feature = d.feature.filter(|&i| i < features.len());
+            if let Some(i) = feature.filter(|_| d.severity != Severity::Note) {
                 problem[i] = true;
             }
             message_feature.push(feature);
             files
-                .entry(file)
+                .entry(d.shown_file().unwrap_or_else(|| NO_FILE.to_string()))
                 .or_default()
-                .entry(kind)
+                .entry(group_of(d))
                 .or_default()
                 .push(k);
         }
@@ -147,10 +96,7 @@ impl FeatureIndex {
             .filter(|&(_, n)| n > 0)
             .collect();
         let problems = problem.iter().filter(|&&p| p).count();
-        let errors = messages
-            .iter()
-            .filter(|m| matches!(split_message(m), Some((_, "error", _))))
-            .count();
+        let errors = messages.iter().filter(|d| d.is_error()).count();
         FeatureIndex {
             problem,
             message_feature,
@@ -490,7 +436,7 @@ pub fn cut_label(ui: &mut egui::Ui, text: &str, hover: &str, color: Option<Color
 /// that was clicked.
 pub fn show_messages(
     ui: &mut egui::Ui,
-    messages: &[String],
+    messages: &[Diagnostic],
     index: &FeatureIndex,
 ) -> Option<usize> {
     let mut clicked = None;
@@ -518,13 +464,10 @@ pub fn show_messages(
                         .default_open(list.len() <= 3)
                         .show(ui, |ui| {
                             for &k in list.iter().take(100) {
-                                let m = &messages[k];
-                                let color = if m.contains(": error:") {
-                                    ERROR
-                                } else {
-                                    WARNING
-                                };
-                                let text = RichText::new(m).monospace().size(11.0).color(color);
+                                let d = &messages[k];
+                                let m = d.to_string();
+                                let color = severity_color(d.severity);
+                                let text = RichText::new(&m).monospace().size(11.0).color(color);
                                 let feature = index.message_feature.get(k).copied().flatten();
                                 let r = ui
                                     .add(
@@ -534,7 +477,7 @@ pub fn show_messages(
                                     )
                                     .on_hover_text(match feature {
                                         Some(_) => format!("{m}\n(click: select its feature)"),
-                                        None => m.clone(),
+                                        None => m,
                                     });
                                 if r.clicked() {
                                     clicked = feature;
@@ -553,6 +496,7 @@ pub fn show_messages(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::diag::kind;
 
     fn feature(source: &str, asset: &str, kind: FeatureKind, objects: usize) -> FeatureInfo {
         let mut f = FeatureInfo::new(source.into(), asset.into(), kind, 0);
@@ -567,19 +511,36 @@ mod tests {
             feature("doc.txt:12", "a.agp", FeatureKind::Agp, 3),
             feature("doc.txt:20", "b.obj", FeatureKind::Obj, 1),
         ];
+        let doc = std::path::Path::new("doc.txt");
         let messages = vec![
-            "doc.txt:20:1: warning: `x.obj` not found (tried a, b)".to_string(),
-            "doc.txt:31:1: warning: `y.obj` not found (tried c)".to_string(),
-            "a.agp:4:7: error: TILE: <left> must be a number".to_string(),
+            Diagnostic::warning_at(doc, 20, 1, "`x.obj` not found (tried a, b)")
+                .with_kind(kind::UNRESOLVED)
+                .for_feature(1),
+            Diagnostic::warning_at(doc, 31, 1, "`y.obj` not found (tried c)")
+                .with_kind(kind::UNRESOLVED),
+            Diagnostic::error_at(
+                std::path::Path::new("a.agp"),
+                4,
+                7,
+                "TILE: <left> must be a number",
+            )
+            .with_kind(kind::SYNTAX),
+            Diagnostic::general(Severity::Warning, "mesh m: drawn as a placeholder box")
+                .with_kind(kind::RENDER),
+            Diagnostic::general(Severity::Note, "texture budget").for_feature(0),
         ];
         let ix = FeatureIndex::of(&features, &messages);
-        assert_eq!(ix.message_feature, [Some(1), None, None]);
+        assert_eq!(ix.message_feature, [Some(1), None, None, None, Some(0)]);
+        // A note names its feature without making it a problem.
         assert_eq!(ix.problem, [false, true]);
-        assert_eq!(ix.groups.len(), 2);
-        let (file, kinds) = &ix.groups[1];
-        assert_eq!(file, "doc.txt");
-        assert_eq!(kinds, &[("warning: … not found".to_string(), vec![0, 1])]);
-        assert_eq!(file_of("C:/x/doc.dsf: offset 120"), "C:/x/doc.dsf");
+        assert_eq!(ix.errors, 1);
+        let files: Vec<&str> = ix.groups.iter().map(|(f, _)| f.as_str()).collect();
+        assert_eq!(files, ["(scene)", "a.agp", "doc.txt"]);
+        let (_, kinds) = &ix.groups[2];
+        assert_eq!(kinds, &[("warning: unresolved".to_string(), vec![0, 1])]);
+        let (_, scene) = &ix.groups[0];
+        let scene: Vec<&str> = scene.iter().map(|(k, _)| k.as_str()).collect();
+        assert_eq!(scene, ["note: general", "warning: render"]);
     }
 
     #[test]

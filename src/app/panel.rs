@@ -10,7 +10,7 @@ use egui::{Color32, RichText};
 
 use crate::app::camera_control::Mode;
 use crate::app::features::{
-    cut_label, short_source, show_messages, FeatureIndex, FeatureTable, TableAction,
+    cut_label, severity_color, short_source, show_messages, FeatureIndex, FeatureTable, TableAction,
 };
 use crate::document::Document;
 use crate::render::{DrawStats, Overlays, SceneGpuStats};
@@ -116,7 +116,7 @@ pub struct Info<'a> {
     pub asset: &'a Path,
     pub view: Option<&'a Document>,
     /// Every warning and error line (`path:line:col: …`).
-    pub messages: &'a [String],
+    pub messages: &'a [crate::diag::Diagnostic],
     /// The last load's error, while the last good scene stays on screen.
     pub error: Option<&'a str>,
     pub loading: bool,
@@ -274,13 +274,10 @@ fn contents(
                     }
                 }
                 _ => {
-                    for m in info.messages.iter().take(200) {
-                        let color = if m.contains(": error:") {
-                            ERROR
-                        } else {
-                            WARNING
-                        };
-                        let text = RichText::new(m).monospace().size(11.0).color(color);
+                    for d in info.messages.iter().take(200) {
+                        let m = d.to_string();
+                        let color = severity_color(d.severity);
+                        let text = RichText::new(&m).monospace().size(11.0).color(color);
                         ui.add(egui::Label::new(text).truncate()).on_hover_text(m);
                     }
                     if info.messages.len() > 200 {

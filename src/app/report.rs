@@ -20,8 +20,10 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
 
-use crate::app::features::{file_of, is_builtin, line_of, split_message, stats_text};
+use crate::app::features::{is_builtin, stats_text, NO_FILE};
 use crate::app::options::{parse_size, RenderArgs};
+use crate::app::report_assets::css_class;
+use crate::diag::{Diagnostic, Severity};
 use crate::input::LayoutArgs;
 use crate::progress::Progress;
 use crate::render::{Camera, FrameChoice, FrameParams, Framing, Sun};
@@ -266,9 +268,8 @@ fn write_report(a: &ReportArgs) -> anyhow::Result<Option<bool>> {
     let art = crate::document::load_document_art_with(&mut doc, &a.render.headless_art());
     let screened_on = doc.terrain.take();
     let scene = &doc.loaded.scene;
-    let mut messages = doc.loaded.warning_lines();
-    messages.extend(art.warnings.iter().map(|d| d.to_string()));
-    let notes = art.notes.clone();
+    let mut messages = doc.loaded.messages();
+    messages.extend(art.warnings.iter().cloned());
     let terrain = match screened_on {
         Some(t) => t,
         None => a.render.terrain_for(scene).map_err(anyhow::Error::msg)?,
@@ -463,7 +464,7 @@ fn write_report(a: &ReportArgs) -> anyhow::Result<Option<bool>> {
         .flatten()
         .is_some();
     let mut page = page(
-        a, scene, &counts, &messages, &notes, install, &overview, &closeups, &main,
+        a, scene, &counts, &messages, install, &overview, &closeups, &main,
     );
     if !sections.is_empty() {
         // Before the feature table, or (an asset's report has none) before the footer.
@@ -523,7 +524,7 @@ fn write_report(a: &ReportArgs) -> anyhow::Result<Option<bool>> {
     Ok(Some(failed))
 }
 
-fn count(scene: &Scene, messages: &[String]) -> Counts {
+fn count(scene: &Scene, messages: &[Diagnostic]) -> Counts {
     let mut c = Counts {
         features: scene.features.len(),
         ..Counts::default()
@@ -537,20 +538,20 @@ fn count(scene: &Scene, messages: &[String]) -> Counts {
         }
     }
     for m in messages {
-        match split_message(m) {
-            Some((_, "error", _)) => c.errors += 1,
-            Some(_) => c.warnings += 1,
-            None => {}
+        match m.severity {
+            Severity::Error => c.errors += 1,
+            Severity::Warning => c.warnings += 1,
+            Severity::Note => {}
         }
     }
     c
 }
 
 /// The text of line `n` (1-based) of `file`, read once per file.
-fn line_text(cache: &mut BTreeMap<String, Vec<String>>, file: &str, n: usize) -> Option<String> {
-    let lines = cache.entry(file.to_string()).or_insert_with(|| {
+fn line_text(cache: &mut BTreeMap<PathBuf, Vec<String>>, file: &Path, n: usize) -> Option<String> {
+    let lines = cache.entry(file.to_path_buf()).or_insert_with(|| {
         // Binary files (a DSF) have no lines to show.
-        std::fs::read(crate::diag::text_path(file))
+        std::fs::read(file)
             .ok()
             .filter(|b| !b.iter().take(4096).any(|&c| c == 0))
             .map(|b| {
@@ -588,8 +589,7 @@ fn page(
     a: &ReportArgs,
     scene: &Scene,
     c: &Counts,
-    messages: &[String],
-    notes: &[String],
+    messages: &[Diagnostic],
     install: bool,
     overview: &[Shot],
     closeups: &BTreeMap<usize, String>,
@@ -656,24 +656,25 @@ fn page(
              their art is drawn as placeholders.</p>"
         );
     }
-    for n in notes {
-        let _ = writeln!(o, "<p class=\"note\">{}</p>", html(n));
+    // Notes (what agview chose or left out) stand apart from the problems.
+    for n in messages.iter().filter(|m| m.severity == Severity::Note) {
+        let _ = writeln!(o, "<p class=\"note\">{}</p>", html(&n.to_string()));
     }
     if let Some(d) = main.describe() {
         let _ = writeln!(o, "<p>{}</p>", html(&d));
     }
     // Messages by file.
-    let mut by_file: BTreeMap<String, Vec<&String>> = BTreeMap::new();
-    for m in messages {
-        let file = split_message(m).map_or("(other)", |(at, ..)| file_of(at));
-        by_file.entry(file.to_string()).or_default().push(m);
+    let mut by_file: BTreeMap<String, Vec<&Diagnostic>> = BTreeMap::new();
+    for m in messages.iter().filter(|m| m.severity != Severity::Note) {
+        let file = m.shown_file().unwrap_or_else(|| NO_FILE.to_string());
+        by_file.entry(file).or_default().push(m);
     }
     if !by_file.is_empty() {
         let _ = writeln!(o, "<h3>Warnings and errors by file</h3>");
     }
     let mut lines = BTreeMap::new();
     for (file, list) in &by_file {
-        let errors = list.iter().filter(|m| m.contains(": error:")).count();
+        let errors = list.iter().filter(|m| m.is_error()).count();
         let _ = writeln!(
             o,
             "<details{}><summary><code>{}</code>: {} message(s){}</summary>",
@@ -687,22 +688,15 @@ fn page(
             }
         );
         for m in list {
-            let class = if m.contains(": error:") {
-                "err"
-            } else {
-                "warn"
-            };
-            let _ = write!(o, "<div class=\"{class}\"><code>{}</code></div>", html(m));
-            let text = split_message(m)
-                // `path:line:col`, or `path:line` (a rule's line in an asset).
-                .and_then(|(at, ..)| {
-                    line_of(at).or_else(|| {
-                        let (_, n) = at.rsplit_once(':')?;
-                        n.parse::<u32>().ok().map(|_| at)
-                    })
-                })
-                .and_then(|at| at.rsplit_once(':'))
-                .and_then(|(f, n)| line_text(&mut lines, f, n.parse().ok()?));
+            let _ = write!(
+                o,
+                "<div class=\"{}\"><code>{}</code></div>",
+                css_class(m.severity),
+                html(&m.to_string())
+            );
+            let text = m
+                .line()
+                .and_then(|n| line_text(&mut lines, &m.path, n as usize));
             if let Some(t) = text {
                 let _ = write!(o, "<pre>{}</pre>", html(&t));
             }

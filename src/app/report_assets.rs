@@ -12,9 +12,10 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use crate::app::features::{file_of, is_builtin, split_message};
+use crate::app::features::is_builtin;
 use crate::app::report::{html, params, ReportArgs, Shot};
 use crate::app::sweep::{render_sheet, scale_rings};
+use crate::diag::{kind, Diagnostic, Severity};
 use crate::document::OpenedAsset;
 use crate::progress::Progress;
 use crate::render::{Camera, Framing, Headless, Sun};
@@ -44,7 +45,7 @@ pub struct AssetSection {
     /// Blocks and strings: the sweep sheet.
     pub sheet: Option<Shot>,
     /// Its own warnings: those located in its file, and those laying it out alone gave.
-    pub messages: Vec<String>,
+    pub messages: Vec<Diagnostic>,
 }
 
 impl AssetSection {
@@ -70,7 +71,7 @@ impl AssetSection {
 
 /// The sections of the definitions `scene`'s features resolved to, in order of first use,
 /// each with the messages located in its file.
-pub fn sections(scene: &Scene, messages: &[String]) -> Vec<AssetSection> {
+pub fn sections(scene: &Scene, messages: &[Diagnostic]) -> Vec<AssetSection> {
     let mut out: Vec<AssetSection> = Vec::new();
     let mut at: BTreeMap<&str, usize> = BTreeMap::new();
     for (i, f) in scene.features.iter().enumerate() {
@@ -98,10 +99,10 @@ pub fn sections(scene: &Scene, messages: &[String]) -> Vec<AssetSection> {
         out[k].features.push(i);
     }
     for m in messages {
-        let Some((loc, ..)) = split_message(m) else {
+        let Some(file) = m.shown_file() else {
             continue;
         };
-        if let Some(&k) = at.get(file_of(loc)) {
+        if let Some(&k) = at.get(file.as_str()) {
             // A WED project's airport items resolve to the project itself, whose messages
             // are about everything in it: they stay in the summary.
             if scene.kind == SceneKind::Wed && out[k].label() == "airport" {
@@ -274,7 +275,7 @@ fn render_one(
     k: usize,
     i: usize,
     install: Option<&Resolver>,
-    said: &mut Vec<String>,
+    said: &mut Vec<Diagnostic>,
     (w, h): (u32, u32),
     progress: &Progress,
     put: &dyn Fn(&str, image::RgbaImage) -> anyhow::Result<()>,
@@ -283,11 +284,11 @@ fn render_one(
     let opened = match OpenedAsset::open(&crate::diag::text_path(&s.resolved), install) {
         Ok(o) => o,
         Err(e) => {
-            said.push(e.to_string());
+            said.push(e);
             return Ok((None, None, 0));
         }
     };
-    said.extend(opened.diagnostics.iter().map(|d| d.to_string()));
+    said.extend(opened.diagnostics.iter().cloned());
     let Some(rings) = f.footprint.as_ref().map(|fp| aligned(&fp.rings)) else {
         return Ok((None, None, 0));
     };
@@ -306,7 +307,7 @@ fn render_one(
         Ok(scene) => {
             let shot = (|| -> anyhow::Result<Shot> {
                 let art = crate::pipeline::load_art_with(&scene, &a.render.headless_art());
-                said.extend(art.warnings.iter().map(|d| d.to_string()));
+                said.extend(art.warnings.iter().cloned());
                 let terrain = a.render.terrain_for(&scene).map_err(anyhow::Error::msg)?;
                 let framing = Framing::new(&scene, Some(&art), Some(&terrain));
                 let p = params(a, &framing, Camera::frame_from(&framing, 225.0), Sun::NOON);
@@ -320,11 +321,16 @@ fn render_one(
                     caption: format!("alone on the footprint of {}{size}", f.source),
                 })
             })();
-            shot.map_err(|e| said.push(format!("{}: not rendered alone: {e}", s.resolved)))
-                .ok()
+            shot.map_err(|e| {
+                said.push(not_rendered(
+                    &s.resolved,
+                    format!("not rendered alone: {e}"),
+                ))
+            })
+            .ok()
         }
         Err(e) => {
-            said.push(e.to_string());
+            said.push(e);
             None
         }
     };
@@ -346,7 +352,7 @@ fn render_one(
     ) {
         Ok((sheet, cells)) => Ok((alone, Some(sheet), 1 + cells)),
         Err(e) => {
-            said.push(format!("{}: no sweep sheet: {e}", s.resolved));
+            said.push(not_rendered(&s.resolved, format!("no sweep sheet: {e}")));
             Ok((alone, None, 1))
         }
     }
@@ -366,7 +372,7 @@ fn sweep_sheet(
     sizes: &[(f32, f32)],
     rings: &[Vec<[f32; 2]>],
     lay_out: LayOut,
-    said: &mut Vec<String>,
+    said: &mut Vec<Diagnostic>,
     progress: &Progress,
     put: &dyn Fn(&str, image::RgbaImage) -> anyhow::Result<()>,
 ) -> anyhow::Result<(Shot, usize)> {
@@ -418,7 +424,7 @@ fn sweep_sheet(
 /// The report of one block or string (not a document): its own section, with its sweep
 /// sheet around the polygon it was given and the messages located in it. `None` for a
 /// document, a point or an asset laid out on no polygon.
-pub fn own_section(a: &ReportArgs, scene: &Scene, messages: &[String]) -> Option<AssetSection> {
+pub fn own_section(a: &ReportArgs, scene: &Scene, messages: &[Diagnostic]) -> Option<AssetSection> {
     let kind = match scene.kind {
         SceneKind::Agb => FeatureKind::Agb,
         SceneKind::Ags => FeatureKind::Ags,
@@ -429,15 +435,11 @@ pub fn own_section(a: &ReportArgs, scene: &Scene, messages: &[String]) -> Option
     }
     let resolved = crate::diag::shown_path(&crate::resolve::absolute(&a.path));
     // An asset is loaded from its path as given: its messages name it so.
-    let mine = |at: &str| {
-        crate::resolve::absolute(&crate::diag::text_path(file_of(at)))
-            == crate::resolve::absolute(&a.path)
+    let mine = |d: &Diagnostic| {
+        !d.path.as_os_str().is_empty()
+            && crate::resolve::absolute(&d.path) == crate::resolve::absolute(&a.path)
     };
-    let messages = messages
-        .iter()
-        .filter(|m| split_message(m).is_some_and(|(at, ..)| mine(at)))
-        .cloned()
-        .collect();
+    let messages = messages.iter().filter(|d| mine(d)).cloned().collect();
     Some(AssetSection {
         name: a
             .path
@@ -475,7 +477,7 @@ pub fn render_own(
     };
     // The polygon given, or (a string laid out on none) the outline it was laid out on.
     let rings = aligned(base.polygon.as_deref().unwrap_or(&scene.polygon));
-    said.extend(opened.diagnostics.iter().map(|d| d.to_string()));
+    said.extend(opened.diagnostics.iter().cloned());
     let Some(size) = extent(&rings) else {
         progress.add(cells);
         return Ok(());
@@ -504,6 +506,20 @@ pub fn render_own(
         }
     }
     Ok(())
+}
+
+/// A warning that an asset's own render could not be made.
+fn not_rendered(resolved: &str, message: String) -> Diagnostic {
+    Diagnostic::warning_file(&crate::diag::text_path(resolved), message).with_kind(kind::RENDER)
+}
+
+/// The page's class for a message of this severity.
+pub(crate) fn css_class(s: Severity) -> &'static str {
+    match s {
+        Severity::Error => "err",
+        Severity::Warning => "warn",
+        Severity::Note => "note",
+    }
 }
 
 fn list(v: &[f32]) -> String {
@@ -603,12 +619,12 @@ pub fn html_section(scene: &Scene, sections: &[AssetSection]) -> String {
                 s.messages.len()
             );
             for m in &s.messages {
-                let class = if m.contains(": error:") {
-                    "err"
-                } else {
-                    "warn"
-                };
-                let _ = writeln!(o, "<div class=\"{class}\"><code>{}</code></div>", html(m));
+                let _ = writeln!(
+                    o,
+                    "<div class=\"{}\"><code>{}</code></div>",
+                    css_class(m.severity),
+                    html(&m.to_string())
+                );
             }
             let _ = writeln!(o, "</details>");
         }

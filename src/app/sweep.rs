@@ -316,7 +316,7 @@ pub fn render_sheet(
     (cw, ch): (u32, u32),
     render: &RenderArgs,
     layout: impl Fn(f32, f32) -> Result<crate::scene::Scene, crate::diag::Diagnostic>,
-    mut warn: impl FnMut(String),
+    mut warn: impl FnMut(crate::diag::Diagnostic),
     mut done: impl FnMut(),
 ) -> anyhow::Result<(image::RgbaImage, SweepReport)> {
     let (sw, sh) = sheet_size(widths.len() as u32, depths.len() as u32, (cw, ch));
@@ -338,7 +338,7 @@ pub fn render_sheet(
                     let art = art.get_or_insert_with(|| {
                         let a = crate::pipeline::load_art_with(&scene, &render.headless_art());
                         for w in &a.warnings {
-                            warn(w.to_string());
+                            warn(w.clone());
                         }
                         a
                     });
@@ -355,7 +355,10 @@ pub fn render_sheet(
                     }
                 }
                 Err(e) => {
-                    warn(format!("{text}: {e}"));
+                    // The refusal, located where the layout found it, with the cell's size.
+                    let mut e = e;
+                    e.message = format!("{} (cell {text})", e.message);
+                    warn(e);
                     report.failed += 1;
                     fill(&mut sheet, x, y, cw, ch, [70, 70, 70, 255]);
                     cross(&mut sheet, x, y, cw, ch, RED);

@@ -40,6 +40,7 @@ use crate::app::panel::{self, Action, Controls, Layers, TerrainKind};
 use crate::app::reload::{FileWatcher, Gpu, LoadJob, Loader, Outcome, Ready, Trigger};
 use crate::app::screenshot;
 use crate::app::settings::Settings;
+use crate::diag::Diagnostic;
 use crate::document::Document;
 use crate::input::LayoutArgs;
 use crate::render::{
@@ -263,8 +264,8 @@ struct Shown {
     gpu: SceneGpu,
     /// What the default view frames.
     framing: Framing,
-    /// Warning lines of this scene: reading, layout, art, upload.
-    messages: Vec<String>,
+    /// The messages of this scene: reading, layout, art, upload.
+    messages: Vec<Diagnostic>,
     /// The feature table's index of the features and messages.
     index: FeatureIndex,
     /// Each feature's box (highlight, picking).
@@ -619,10 +620,9 @@ impl App {
                 view.loaded.scene.features.len()
             );
         }
-        let mut messages = view.loaded.warning_lines();
-        messages.extend(art_warnings.iter().map(|d| d.to_string()));
+        let mut messages = view.loaded.messages();
+        messages.extend(art_warnings.iter().cloned());
         messages.extend(gpu.warnings().iter().cloned());
-        messages.extend(art.notes.iter().map(|n| format!("note: {n}")));
         if trigger == Trigger::Startup && !partial {
             for m in &messages {
                 eprintln!("{m}");
@@ -1007,7 +1007,7 @@ impl App {
             if let (Some(state), Some(window)) = (self.egui_state.as_mut(), self.window.as_ref()) {
                 let raw = state.take_egui_input(window);
                 // Borrowed: a document's thousands of warnings are not copied every frame.
-                let messages: &[String] = self.shown.as_ref().map_or(&[], |s| &s.messages);
+                let messages: &[Diagnostic] = self.shown.as_ref().map_or(&[], |s| &s.messages);
                 let watched = self.watcher.files().len();
                 let adapter = format!(
                     "{}, culling {}",

@@ -37,14 +37,15 @@ pub(crate) fn read(
     warnings: &mut Vec<Diagnostic>,
 ) -> Result<(PathBuf, Vec<u8>), Diagnostic> {
     let Some(found) = find_file_warning(path, warnings) else {
-        return Err(Diagnostic::warning_file(path, format!("{what} not found")));
+        return Err(Diagnostic::warning_file(path, format!("{what} not found"))
+            .with_kind(crate::diag::kind::MISSING_FILE));
     };
     match std::fs::read(&found) {
         Ok(b) => Ok((found, b)),
-        Err(e) => Err(Diagnostic::warning_file(
-            &found,
-            format!("{what} cannot be read: {e}"),
-        )),
+        Err(e) => Err(
+            Diagnostic::warning_file(&found, format!("{what} cannot be read: {e}"))
+                .with_kind(crate::diag::kind::MISSING_FILE),
+        ),
     }
 }
 

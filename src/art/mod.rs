@@ -26,7 +26,7 @@
 
 use std::path::Path;
 
-use crate::diag::Diagnostic;
+use crate::diag::{kind, Diagnostic, Severity};
 use crate::scene::{ArtRef, Scene};
 
 pub mod facade;
@@ -75,11 +75,10 @@ pub struct ArtSet {
     pub tile_lit: Option<usize>,
     /// Texture pool referenced by index from the entries above.
     pub images: Vec<ImageData>,
-    /// What could not be found or read (missing files are warnings).
+    /// What could not be found or read (missing files are warnings), then what the
+    /// loading chose that the user should know (textures lowered to fit the texture
+    /// budget), as notes.
     pub warnings: Vec<Diagnostic>,
-    /// What the loading chose that the user should know (textures lowered to fit the
-    /// texture budget), one line each.
-    pub notes: Vec<String>,
 }
 
 /// Loads everything `scene` names. Each [`ArtRef`] is loaded from its `resolved` path, or
@@ -176,17 +175,16 @@ pub fn load_art_set_with(scene: &Scene, opts: &ArtOptions) -> ArtSet {
         .and_then(|t| t.lit.as_ref())
         .map(|p| pool.load(&crate::diag::text_path(p), &mut warnings))
         .filter(|&i| pool.images().get(i).is_some_and(|img| !img.missing));
-    let mut notes = Vec::new();
     if let (Some(budget), n @ 1..) = (opts.texture_budget, pool.trimmed()) {
-        notes.push(format!(
+        let note = format!(
             "texture budget {} MB: {n} texture(s) drawn at a lower resolution, the largest \
              first ({:.0} MB kept; raise it with --texture-budget MB)",
             budget / MB,
             pool.held_bytes() as f64 / MB as f64
-        ));
+        );
+        warnings.push(Diagnostic::general(Severity::Note, note).with_kind(kind::LIMIT));
     }
     ArtSet {
-        notes,
         tile_lit,
         meshes,
         facades,

@@ -96,13 +96,16 @@ impl Skipped {
             return None;
         }
         let list: Vec<String> = self.0.iter().map(|(e, n)| format!("{n} {e}")).collect();
-        Some(Diagnostic::warning_file(
-            path,
-            format!(
-                "note: {} feature(s) of kinds agview does not draw were skipped",
-                list.join(", ")
-            ),
-        ))
+        Some(
+            Diagnostic::note_file(
+                path,
+                format!(
+                    "{} feature(s) of kinds agview does not draw were skipped",
+                    list.join(", ")
+                ),
+            )
+            .with_kind(crate::diag::kind::NOT_DRAWN),
+        )
     }
 }
 

@@ -465,6 +465,24 @@ struct FeatureResult {
     footprint: Option<Footprint>,
 }
 
+impl FeatureResult {
+    /// Ties what laying feature `i` out said (its diagnostics and its layout's warnings)
+    /// to the feature.
+    /// An error here is the feature (or a part of it) not laid out.
+    fn tie_to(&mut self, i: usize) {
+        use crate::diag::kind;
+        for d in self.diags.iter_mut().filter(|d| d.is_error()) {
+            if d.kind == kind::FORMAT || d.kind == kind::GENERAL {
+                d.kind = kind::SKIPPED_FEATURE;
+            }
+        }
+        let scene_warnings = self.scene.iter_mut().flat_map(|s| s.warnings.iter_mut());
+        for d in self.diags.iter_mut().chain(scene_warnings) {
+            d.feature = Some(i);
+        }
+    }
+}
+
 fn load_features(
     path: &Path,
     scene_kind: SceneKind,
@@ -520,7 +538,17 @@ fn load_features(
     let mut cache = ResolveCache::default();
     let resolutions: Vec<Resolution> = feats
         .iter()
-        .map(|f| cache.resolve(path, f, &resolver, args.seed, &mut diags, &mut files))
+        .enumerate()
+        .map(|(i, f)| {
+            // What resolving says at the feature's own line (a definition found nowhere)
+            // is the feature's; what the definition's file says is the file's.
+            let from = diags.len();
+            let r = cache.resolve(path, f, &resolver, args.seed, &mut diags, &mut files);
+            for d in diags[from..].iter_mut().filter(|d| d.path == path) {
+                d.feature.get_or_insert(i);
+            }
+            r
+        })
         .collect();
 
     times.resolve_ms = ms(stage);
@@ -555,6 +583,7 @@ fn load_features(
                 let i = from + k;
                 let mut r =
                     layout_feature(path, f, &resolutions[i], origin, args, seeds[i], &pavement);
+                r.tie_to(i);
                 let info = describe(f, &resolutions[i], &mut r, i as u32);
                 (r, info)
             },
@@ -633,10 +662,10 @@ fn load_features(
             return Err(first.clone());
         }
         // A valid document of orthophotos, lines or an airport alone: nothing is wrong.
-        diags.push(Diagnostic::warning_file(
+        diags.push(Diagnostic::note_file(
             path,
-            "note: the document places nothing of the kinds agview draws (.agp .agb .ags .obj .fac .for); the scene is empty",
-        ));
+            "the document places nothing of the kinds agview draws (.agp .agb .ags .obj .fac .for); the scene is empty",
+        ).with_kind(crate::diag::kind::NOT_DRAWN));
     } else if parts.is_empty() && drops.is_empty() {
         if let Some(first) = diags.iter().find(|d| d.is_error()) {
             return Err(first.clone());
@@ -654,7 +683,7 @@ fn load_features(
     scene.warnings.extend(drop_lines);
     // What was skipped is reported in the JSON too, as the error it is.
     for d in diags.iter().filter(|d| d.is_error()) {
-        scene.warnings.push(d.to_string());
+        scene.warnings.push(d.clone());
     }
     files.sort();
     files.dedup();
@@ -701,7 +730,7 @@ impl Screen<'_> {
         cache: &mut ResolveCache,
         diags: &mut Vec<Diagnostic>,
         files: &mut Vec<PathBuf>,
-    ) -> Result<(Terrain, Vec<SlopeDrop>, Vec<String>), Diagnostic> {
+    ) -> Result<(Terrain, Vec<SlopeDrop>, Vec<Diagnostic>), Diagnostic> {
         // The terrain is framed on what the document places before any point is dropped,
         // as `render` frames it on a scene: dropping a point does not move the ground.
         // The union of the parts' extents is the combined scene's (a part's tiles lie in
@@ -768,12 +797,16 @@ impl Screen<'_> {
                         self.seeds[i],
                         self.pavement,
                     );
+                    r.tie_to(i);
                     let info = describe(f, &now, &mut r, i as u32);
                     results[i] = (r, info);
                 }
                 None => {
                     let why = drop_reason(&f.asset, slope, &limits);
-                    let d = f.diag(self.doc, Severity::Warning, why.clone());
+                    let d = f
+                        .diag(self.doc, Severity::Warning, why.clone())
+                        .with_kind(crate::diag::kind::SLOPE_LIMIT)
+                        .for_feature(i);
                     let (r, info) = &mut results[i];
                     r.scene = None;
                     info.stats = Default::default();
@@ -781,7 +814,7 @@ impl Screen<'_> {
                     info.corners.clear();
                     info.dropped = Some(why);
                     info.footprint = None;
-                    lines.push(d.to_string());
+                    lines.push(d.clone());
                     r.diags.push(d);
                     drops.push(SlopeDrop {
                         pos,
@@ -867,14 +900,17 @@ impl ResolveCache {
             .origin()
             .map(|[lon, lat]| crate::resolve::LatLon { lat, lon });
         let Some(found) = resolver.resolve_definition(&f.asset, at, seed) else {
-            diags.push(f.diag(
-                doc,
-                Severity::Warning,
-                format!(
-                    "{}; its features are drawn as placeholders",
-                    resolver.definition_missing(&f.asset)
-                ),
-            ));
+            diags.push(
+                f.diag(
+                    doc,
+                    Severity::Warning,
+                    format!(
+                        "{}; its features are drawn as placeholders",
+                        resolver.definition_missing(&f.asset)
+                    ),
+                )
+                .with_kind(crate::diag::kind::UNRESOLVED),
+            );
             let r = Resolution {
                 resolved: None,
                 package: None,

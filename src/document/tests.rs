@@ -69,7 +69,10 @@ fn combine_on_several_workers_equals_serial() {
                 first: 0,
                 len: p.tiles.len(),
             });
-            p.warnings.push(format!("part {i}"));
+            p.warnings.push(crate::diag::Diagnostic::general(
+                crate::diag::Severity::Warning,
+                format!("part {i}"),
+            ));
             p.polygon.push(vec![[i as f32, 0.0]]);
             v.push(p);
         }
@@ -348,6 +351,7 @@ fn a_broken_or_missing_asset_costs_its_features_only() {
     assert!(v.loaded.diagnostics.iter().any(|d| d.is_error()));
     assert!(
         s.warnings
+            .lines()
             .iter()
             .any(|w| w.contains("error:") && w.contains("b.agb")),
         "{:?}",
@@ -685,7 +689,11 @@ fn a_binary_feature_that_cannot_be_laid_out_is_an_error_at_its_offset() {
         "{e}"
     );
     assert!(e.to_string().contains("not laid out"), "{e}");
-    assert!(s.warnings.iter().any(|w| w.contains("not laid out")));
+    assert!(s
+        .warnings
+        .lines()
+        .iter()
+        .any(|w| w.contains("not laid out")));
     assert_eq!(s.stats.objects, 1, "the kiosk still shows");
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -907,8 +915,8 @@ fn slope_limit_screens_library_variants_on_a_slope() {
         let drop = &s.debug.slope_drops[0];
         assert_eq!(drop.feature, 1);
         assert!((drop.pitch - 11.31).abs() < 0.01 && drop.roll.abs() < 0.01);
-        let line = s
-            .warnings
+        let lines = s.warnings.lines();
+        let line = lines
             .iter()
             .find(|w| w.contains("lib/flat_only.agp not placed"))
             .expect("a warning in the JSON");

@@ -1100,7 +1100,10 @@ impl Reader<'_, '_> {
             }
             _ => {
                 let msg = format!("unknown directive `{kw}` ignored");
-                self.warn(l.warning_kw(msg));
+                self.warn(
+                    l.warning_kw(msg)
+                        .with_kind(crate::diag::kind::UNKNOWN_DIRECTIVE),
+                );
                 return Ok(());
             }
         }

@@ -352,10 +352,7 @@ impl FacParser {
             return;
         }
         if self.warned.insert(line.keyword.to_string()) {
-            warnings.push(line.warning_kw(format!(
-                "unknown facade directive `{}` ignored (further ones are not reported)",
-                line.keyword
-            )));
+            warnings.push(line.unknown_directive("facade"));
         }
     }
 

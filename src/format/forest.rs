@@ -209,9 +209,7 @@ pub fn parse(
             }
             kw => {
                 if warned.insert(kw.to_string()) {
-                    warnings.push(line.warning_kw(format!(
-                        "unknown forest directive `{kw}` ignored (further ones are not reported)"
-                    )));
+                    warnings.push(line.unknown_directive("forest"));
                 }
             }
         }

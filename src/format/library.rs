@@ -278,9 +278,7 @@ pub fn parse(
             }
             _ => {
                 if warned.insert(kw.to_string()) {
-                    warnings.push(line.warning_kw(format!(
-                        "unknown library directive `{kw}` ignored (further ones are not reported)"
-                    )));
+                    warnings.push(line.unknown_directive("library"));
                 }
             }
         }

@@ -140,9 +140,7 @@ pub fn parse(path: &Path, src: &[u8], warnings: &mut Vec<Diagnostic>) -> Result<
             kw if KNOWN_SILENT.contains(&kw) => {}
             kw => {
                 if warned.insert(kw.to_string()) {
-                    warnings.push(line.warning_kw(format!(
-                        "unknown painted line directive `{kw}` ignored (further ones are not reported)"
-                    )));
+                    warnings.push(line.unknown_directive("painted line"));
                 }
             }
         }

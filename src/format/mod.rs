@@ -151,18 +151,19 @@ pub fn texture_candidates(path: &Path) -> Vec<PathBuf> {
 
 /// Reads a whole file, refusing ones too large to be an asset.
 pub fn read_file(path: &Path) -> Result<Vec<u8>, Diagnostic> {
-    let meta = std::fs::metadata(path)
-        .map_err(|e| Diagnostic::error_file(path, format!("cannot read: {e}")))?;
+    let missing =
+        |m: String| Diagnostic::error_file(path, m).with_kind(crate::diag::kind::MISSING_FILE);
+    let meta = std::fs::metadata(path).map_err(|e| missing(format!("cannot read: {e}")))?;
     if meta.is_dir() {
-        return Err(Diagnostic::error_file(path, "is a directory, not a file"));
+        return Err(missing("is a directory, not a file".into()));
     }
     if meta.len() > MAX_FILE_BYTES {
-        return Err(Diagnostic::error_file(
-            path,
-            format!("file is {} bytes, larger than agview reads", meta.len()),
-        ));
+        return Err(missing(format!(
+            "file is {} bytes, larger than agview reads",
+            meta.len()
+        )));
     }
-    std::fs::read(path).map_err(|e| Diagnostic::error_file(path, format!("cannot read: {e}")))
+    std::fs::read(path).map_err(|e| missing(format!("cannot read: {e}")))
 }
 
 /// Any file agview reads, parsed.

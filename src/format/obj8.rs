@@ -529,9 +529,7 @@ impl Obj8Parser {
                 || KNOWN_PREFIXES.iter().any(|p| kw.starts_with(p)) => {}
             kw => {
                 if self.warned.insert(kw.to_string()) {
-                    warnings.push(line.warning_kw(format!(
-                        "unknown OBJ8 directive `{kw}` ignored (further ones are not reported)"
-                    )));
+                    warnings.push(line.unknown_directive("OBJ8"));
                 }
             }
         }

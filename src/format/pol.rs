@@ -116,9 +116,7 @@ pub fn parse(path: &Path, src: &[u8], warnings: &mut Vec<Diagnostic>) -> Result<
             }
             kw => {
                 if warned.insert(kw.to_string()) {
-                    warnings.push(line.warning_kw(format!(
-                        "unknown draped polygon directive `{kw}` ignored (further ones are not reported)"
-                    )));
+                    warnings.push(line.unknown_directive("draped polygon"));
                 }
             }
         }

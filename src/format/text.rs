@@ -290,9 +290,20 @@ impl<'a> Line<'a> {
         self.warning(self.keyword_col, message)
     }
 
+    /// The warning for a directive the reader does not know (`format` names the file kind:
+    /// "OBJ8", "facade"); readers say it once per keyword.
+    pub fn unknown_directive(&self, format: &str) -> Diagnostic {
+        self.warning_kw(format!(
+            "unknown {format} directive `{}` ignored (further ones are not reported)",
+            self.keyword
+        ))
+        .with_kind(crate::diag::kind::UNKNOWN_DIRECTIVE)
+    }
+
     fn missing(&self, what: &str) -> Diagnostic {
         let col = self.col_of(self.text.len());
         self.error(col, format!("{}: missing argument <{what}>", self.keyword))
+            .with_kind(crate::diag::kind::SYNTAX)
     }
 
     /// The next token, which must exist.
@@ -425,10 +436,12 @@ impl<'a> Line<'a> {
         let (tok, col) = self.word_col(what)?;
         let v = self.int_of(what, tok, col)?;
         if v < lo || v > hi {
-            return Err(self.error(
-                col,
-                format!("{}: <{what}> is {v}, outside {lo}..={hi}", self.keyword),
-            ));
+            return Err(self
+                .error(
+                    col,
+                    format!("{}: <{what}> is {v}, outside {lo}..={hi}", self.keyword),
+                )
+                .with_kind(crate::diag::kind::OUT_OF_RANGE));
         }
         Ok(v)
     }
@@ -455,18 +468,22 @@ impl<'a> Line<'a> {
             col,
             format!("{}: <{what}> {why}, found `{tok}`", self.keyword),
         )
+        .with_kind(crate::diag::kind::SYNTAX)
     }
 
     /// A warning if arguments are left over; they are ignored.
     pub fn expect_end(&mut self, warnings: &mut Vec<Diagnostic>) {
         if let Some((tok, col)) = self.next_token() {
-            warnings.push(self.warning(
-                col,
-                format!(
-                    "{}: unexpected extra argument `{tok}` ignored",
-                    self.keyword
-                ),
-            ));
+            warnings.push(
+                self.warning(
+                    col,
+                    format!(
+                        "{}: unexpected extra argument `{tok}` ignored",
+                        self.keyword
+                    ),
+                )
+                .with_kind(crate::diag::kind::SYNTAX),
+            );
             self.pos = self.text.len();
         }
     }

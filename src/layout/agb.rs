@@ -23,7 +23,7 @@
 
 use std::path::Path;
 
-use crate::diag::Diagnostic;
+use crate::diag::{kind, Diagnostic, Severity};
 use crate::format::autogen::{Autogen, Grid, GridSpan, Spelling, SpellingSet};
 use crate::scene::{BlockChoice, Scene, Tile, TileRun};
 
@@ -259,7 +259,7 @@ fn place_axis(spans: &[GridSpan], spelling: &[usize], mpp: f32, fit: &Fit) -> Ve
 fn insets(
     grid: &Grid,
     mpp: [f32; 2],
-    warnings: &mut Vec<String>,
+    warnings: &mut Vec<Diagnostic>,
     asset: &Path,
 ) -> (Insets, Insets) {
     let outer = [
@@ -293,11 +293,15 @@ fn insets(
     for i in 0..4 {
         let mut v = [max[i], best[i], min[i]];
         if !(v[0] <= v[1] && v[1] <= v[2]) {
-            warnings.push(format!(
-                "{}:{}: warning: EDGE_MAX, EDGE_BEST and EDGE_MIN are not nested on side {i}; sorted",
-                asset.display(),
-                grid.line
-            ));
+            warnings.push(
+                Diagnostic::at_line(
+                    Severity::Warning,
+                    asset,
+                    grid.line,
+                    format!("EDGE_MAX, EDGE_BEST and EDGE_MIN are not nested on side {i}; sorted"),
+                )
+                .with_kind(kind::LAYOUT),
+            );
             v.sort_by(f32::total_cmp);
         }
         fixed[i] = v;
@@ -534,7 +538,7 @@ pub fn layout(ag: &Autogen, asset_path: &Path, input: &LayoutInput) -> Result<Sc
             let w = (fw + sw * 0.5 - ins_s.best_lo - ins_s.best_hi).max(1.0);
             let d = (fd + sd * 0.5 - ins_t.best_lo - ins_t.best_hi).max(1.0);
             scene.warnings.push(
-                crate::diag::Diagnostic::warning_at(
+                Diagnostic::warning_at(
                     asset_path,
                     first.line,
                     1,
@@ -542,7 +546,7 @@ pub fn layout(ag: &Autogen, asset_path: &Path, input: &LayoutInput) -> Result<Sc
                         "no polygon given: laid out on a {w:.1} x {d:.1} m rectangle that fits spelling set 0 (this line)"
                     ),
                 )
-                .to_string(),
+                .with_kind(kind::LAYOUT),
             );
             [[0.0, 0.0], [w, 0.0], [w, d], [0.0, d]]
         }
@@ -563,11 +567,12 @@ pub fn layout(ag: &Autogen, asset_path: &Path, input: &LayoutInput) -> Result<Sc
             .filter(move |&i| set_matches(&ag.spelling_sets[i], low, width, depth, height))
     };
     let set_index = if candidates().next().is_none() {
-        scene.warnings.push(format!(
-            "{}:{}: warning: no spelling set matches param {low}, width {width:.1} m, depth {depth:.1} m, height {height:.0} m; using the first",
-            asset_path.display(),
-            first.line
-        ));
+        scene.warnings.push(Diagnostic::at_line(
+            Severity::Warning,
+            asset_path,
+            first.line,
+            format!("no spelling set matches param {low}, width {width:.1} m, depth {depth:.1} m, height {height:.0} m; using the first"),
+        ).with_kind(kind::LAYOUT));
         0
     } else {
         let k = rng
@@ -632,9 +637,7 @@ pub fn layout(ag: &Autogen, asset_path: &Path, input: &LayoutInput) -> Result<Sc
         let mut w = String::with_capacity(400);
         let _ = write!(
             w,
-            "{}:{}: warning: no spelling fits this {width:.1} x {depth:.1} m block between EDGE_MIN and EDGE_MAX: spelling set {set_index} (SPELLING_SET {}, line {}) ",
-            asset_path.display(),
-            set.line,
+            "no spelling fits this {width:.1} x {depth:.1} m block between EDGE_MIN and EDGE_MAX: spelling set {set_index} (SPELLING_SET {}, line {}) ",
             set.param,
             set.line,
         );
@@ -650,7 +653,9 @@ pub fn layout(ag: &Autogen, asset_path: &Path, input: &LayoutInput) -> Result<Sc
             write_coverage(&mut w, "depths", depth, &r);
         }
         w.push_str("; the closest fit is shown");
-        scene.warnings.push(w);
+        scene.warnings.push(
+            Diagnostic::at_line(Severity::Warning, asset_path, set.line, w).with_kind(kind::LAYOUT),
+        );
     }
     scene.choice = Some(BlockChoice {
         spelling_set: set_index,
@@ -880,11 +885,18 @@ pub fn layout(ag: &Autogen, asset_path: &Path, input: &LayoutInput) -> Result<Sc
         }
     }
     for line in outside {
-        scene.warnings.push(format!(
-            "{}:{line}: warning: annotation lies outside grid {}; it is not placed",
-            asset_path.display(),
-            set.grid
-        ));
+        scene.warnings.push(
+            Diagnostic::at_line(
+                Severity::Warning,
+                asset_path,
+                line,
+                format!(
+                    "annotation lies outside grid {}; it is not placed",
+                    set.grid
+                ),
+            )
+            .with_kind(kind::LAYOUT),
+        );
     }
     Ok(scene)
 }

@@ -345,7 +345,7 @@ pub fn layout(
 ) -> Result<Scene, Diagnostic> {
     let mut warnings = Vec::new();
     let (square, geo) = place(path, opts, &mut |m| {
-        warnings.push(Diagnostic::warning_file(path, m).to_string())
+        warnings.push(Diagnostic::warning_file(path, m).with_kind(crate::diag::kind::LAYOUT))
     })?;
     let mut scene = Scene {
         kind: SceneKind::Agn,
@@ -354,7 +354,7 @@ pub fn layout(
         polygon: vec![square.outline()],
         geo,
         tile_lod: DEFAULT_TILE_LOD,
-        warnings,
+        warnings: warnings.into(),
         ..Scene::default()
     };
     let mut l = Layout {
@@ -374,7 +374,7 @@ pub fn layout(
     l.library_objects();
     l.vegetation();
     let summary = l.cap.summary(path);
-    scene.warnings.extend(summary.iter().map(|d| d.to_string()));
+    scene.warnings.extend(summary);
     scene.update_stats();
     Ok(scene)
 }
@@ -514,9 +514,11 @@ impl<'a> Layout<'a> {
     /// that a file of a million bad records does not format a million messages.
     fn warn(&mut self, kind: &'static str, offset: u64, message: impl Message) {
         if self.cap.admit(kind, Severity::Warning, offset) {
-            self.scene
-                .warnings
-                .push(Diagnostic::warning_offset(self.path, offset, message.text()).to_string());
+            self.scene.warnings.push(Diagnostic::warning_offset(
+                self.path,
+                offset,
+                message.text(),
+            ));
         }
     }
 
@@ -537,7 +539,7 @@ impl<'a> Layout<'a> {
             let m = format!("model mapping key '{k}' is not a GUID; ignored");
             self.scene
                 .warnings
-                .push(Diagnostic::warning_file(self.path, m).to_string());
+                .push(Diagnostic::warning_file(self.path, m).with_kind(crate::diag::kind::LAYOUT));
         }
     }
 

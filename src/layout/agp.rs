@@ -24,10 +24,13 @@ pub fn layout(ag: &Autogen, asset_path: &Path, input: &LayoutInput) -> Result<Sc
     let tile = &ag.tiles[index];
     let point = input.point.unwrap_or_default();
     if input.polygon.is_some() && input.point.is_none() {
-        scene.warnings.push(format!(
-            "{}: an autogen point is placed at a point; the polygon's first vertex is used",
-            asset_path.display()
-        ));
+        scene.warnings.push(
+            Diagnostic::warning_file(
+                asset_path,
+                "an autogen point is placed at a point; the polygon's first vertex is used",
+            )
+            .with_kind(crate::diag::kind::LAYOUT),
+        );
     }
     let origin = match (&input.point, &input.polygon) {
         (None, Some(p)) => p

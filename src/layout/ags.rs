@@ -300,11 +300,11 @@ struct Detailed {
     fill_from: usize,
 }
 
-/// Warnings, formatted as the scene carries them.
+/// The layout's warnings, located at the polygon's line or the asset's.
 struct Msgs<'a> {
     asset: &'a Path,
     input: &'a LayoutInput,
-    out: Vec<String>,
+    out: Vec<Diagnostic>,
 }
 
 impl Msgs<'_> {
@@ -313,15 +313,17 @@ impl Msgs<'_> {
             Some((p, line)) => Diagnostic::warning_at(p, (*line).max(1), 1, msg),
             None => Diagnostic::warning_file(self.asset, msg),
         };
-        self.out.push(d.to_string());
+        self.out.push(d.with_kind(crate::diag::kind::LAYOUT));
     }
     fn at(&mut self, line: u32, msg: impl Into<String>) {
-        self.out
-            .push(Diagnostic::warning_at(self.asset, line.max(1), 1, msg).to_string());
+        self.out.push(
+            Diagnostic::warning_at(self.asset, line.max(1), 1, msg)
+                .with_kind(crate::diag::kind::LAYOUT),
+        );
     }
     fn file(&mut self, msg: impl Into<String>) {
         self.out
-            .push(Diagnostic::warning_file(self.asset, msg).to_string());
+            .push(Diagnostic::warning_file(self.asset, msg).with_kind(crate::diag::kind::LAYOUT));
     }
 }
 

@@ -13,6 +13,7 @@ use bytemuck::{Pod, Zeroable};
 use wgpu::util::DeviceExt;
 
 use crate::art::ArtSet;
+use crate::diag::{kind, Diagnostic, Severity};
 use crate::scene::Scene;
 use crate::terrain::Terrain;
 
@@ -467,7 +468,7 @@ pub struct SceneGpu {
     path: Culling,
     density: u8,
     stats: SceneGpuStats,
-    warnings: Vec<String>,
+    warnings: Vec<Diagnostic>,
 }
 
 /// Textures of one upload, each made once.
@@ -606,7 +607,8 @@ impl SceneGpu {
                 img.pixels = crate::art::ImagePixels::Rgba8(Vec::new());
             }
             let mut gpu = Self::upload(ctx, shared, scene, art, terrain, made)?;
-            gpu.warnings.splice(0..0, warnings);
+            gpu.warnings
+                .splice(0..0, warnings.into_iter().map(render_warning));
             Ok(gpu)
         })?
     }
@@ -1212,7 +1214,7 @@ impl SceneGpu {
             path: shared.culling,
             density: 6,
             stats,
-            warnings,
+            warnings: warnings.into_iter().map(render_warning).collect(),
         })
     }
 
@@ -1554,9 +1556,14 @@ impl SceneGpu {
     }
 
     /// What could not be drawn as the scene asked (bad art, degenerate shapes).
-    pub fn warnings(&self) -> &[String] {
+    pub fn warnings(&self) -> &[Diagnostic] {
         &self.warnings
     }
+}
+
+/// What a draw kind's upload says, as a warning about the scene (of no file).
+fn render_warning(message: String) -> Diagnostic {
+    Diagnostic::general(Severity::Warning, message).with_kind(kind::RENDER)
 }
 
 /// GPU bytes per object instance: the instance records and the culling lists, divided by

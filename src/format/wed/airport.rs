@@ -150,15 +150,15 @@ pub fn airports(
             .iter()
             .map(|(d, (_, n))| format!("{n} `{d}`"))
             .collect();
-        r.warnings.push(Diagnostic::warning_at(
+        r.warnings.push(Diagnostic::new(
+            crate::diag::Severity::Note,
             path,
-            first.0,
-            first.1,
+            crate::diag::Location::Text { line: first.0, col: first.1 },
             format!(
-                "note: marking names agview does not know (a chain of its own is drawn as a plain yellow line, a pavement edge without a line): {}",
+                "marking names agview does not know (a chain of its own is drawn as a plain yellow line, a pavement edge without a line): {}",
                 list.join(", ")
             ),
-        ));
+        ).with_kind(crate::diag::kind::NOT_DRAWN));
     }
     r.out
 }

@@ -98,15 +98,15 @@ pub fn export(
             .iter()
             .map(|(class, (n, ..))| format!("{n} {class}"))
             .collect();
-        ex.warnings.push(Diagnostic::warning_at(
-            path,
-            line,
-            col,
-            format!(
-                "note: skipped what agview does not draw yet: {}",
-                list.join(", ")
-            ),
-        ));
+        ex.warnings.push(
+            Diagnostic::new(
+                crate::diag::Severity::Note,
+                path,
+                crate::diag::Location::Text { line, col },
+                format!("skipped what agview does not draw yet: {}", list.join(", ")),
+            )
+            .with_kind(crate::diag::kind::NOT_DRAWN),
+        );
     }
     ex.out
 }

@@ -174,7 +174,7 @@ fn no_fit_warns_with_the_range() {
     let ag = asset(BLOCK);
     let s = run(&ag, &rect(200.0, 15.0));
     assert!(!s.choice.as_ref().unwrap().fits);
-    let w = s.warnings.join("\n");
+    let w = s.warnings.lines().join("\n");
     assert!(
         w.contains("no spelling fits this 200.0 x 15.0 m block"),
         "{w}"
@@ -199,7 +199,7 @@ fn no_fit_warning_names_the_gaps() {
     );
     let s = run(&ag, &rect(22.0, 15.0));
     assert!(!s.choice.as_ref().unwrap().fits);
-    let w = s.warnings.join("\n");
+    let w = s.warnings.lines().join("\n");
     assert!(
         w.contains("covers widths 15.0\u{2013}20.0 m, 25.0\u{2013}30.0 m, 34.0\u{2013}39.0 m, 43.0\u{2013}48.0 m and 52.0\u{2013}57.0 m; 22.0 m falls in a gap"),
         "{w}"
@@ -384,7 +384,7 @@ fn no_polygon_gives_a_fitting_rectangle() {
     let ag = asset(BLOCK);
     let s = run(&ag, &LayoutInput::default());
     assert!(s.choice.as_ref().unwrap().fits);
-    assert!(s.warnings[0].contains("no polygon given"));
+    assert!(s.warnings.lines()[0].contains("no polygon given"));
 }
 
 #[test]

@@ -259,6 +259,7 @@ fn library_objects_boxes_headings_and_models() {
     assert_eq!(s.stats.objects, 2);
     assert!(
         s.warnings
+            .lines()
             .iter()
             .any(|w| w.contains("'not-a-guid' is not a GUID")),
         "{:?}",
@@ -592,15 +593,19 @@ fn name_without_code_and_no_origin() {
     assert!(s.geo.is_none());
     assert_eq!(s.warnings.len(), 1, "{:?}", s.warnings);
     assert!(
-        s.warnings[0].starts_with("dir/town.agn: warning: "),
+        s.warnings.lines()[0].starts_with("dir/town.agn: warning: "),
         "{}",
-        s.warnings[0]
+        s.warnings.lines()[0]
     );
-    assert!(s.warnings[0].contains("--origin"), "{}", s.warnings[0]);
     assert!(
-        s.warnings[0].contains("not a LOD13 .agn name"),
+        s.warnings.lines()[0].contains("--origin"),
         "{}",
-        s.warnings[0]
+        s.warnings.lines()[0]
+    );
+    assert!(
+        s.warnings.lines()[0].contains("not a LOD13 .agn name"),
+        "{}",
+        s.warnings.lines()[0]
     );
     // The equator's scale: 1630.657 by 1222.992 m.
     let sq = &s.polygon[0];
@@ -635,7 +640,7 @@ fn name_without_code_and_an_origin() {
     assert_eq!(s.geo.unwrap().u, Some(4050));
     assert_eq!(s.warnings.len(), 1);
     assert!(
-        s.warnings[0].contains("--origin 47.6,-120.67 ignored"),
+        s.warnings.lines()[0].contains("--origin 47.6,-120.67 ignored"),
         "{:?}",
         s.warnings
     );
@@ -686,11 +691,15 @@ fn textures_prefer_bmp_then_dds_then_png_in_any_case() {
     let s = run_named(&agn, "d/000333311030032an.agn", 0, &opts);
     assert_eq!(s.facades[0].texture, None);
     assert_eq!(s.warnings.len(), 1);
-    assert!(s.warnings[0].contains("offset 40"), "{}", s.warnings[0]);
     assert!(
-        s.warnings[0].contains("GBTE names texture 'town'"),
+        s.warnings.lines()[0].contains("offset 40"),
         "{}",
-        s.warnings[0]
+        s.warnings.lines()[0]
+    );
+    assert!(
+        s.warnings.lines()[0].contains("GBTE names texture 'town'"),
+        "{}",
+        s.warnings.lines()[0]
     );
 }
 
@@ -794,7 +803,7 @@ fn degenerate_and_non_finite_records_are_skipped_with_warnings() {
     assert_eq!(s.library_objects.len(), 0);
     assert_eq!(s.vegetation.len(), 1);
     assert!(s.trees.iter().all(|t| t.pos.iter().all(|v| v.is_finite())));
-    let w = s.warnings.join("\n");
+    let w = s.warnings.lines().join("\n");
     assert!(
         w.contains("4 buildings of the GBLR chunk at offset 0 skipped"),
         "{w}"
@@ -926,7 +935,11 @@ fn fs2004_rectangles_use_the_vgrd_classes() {
     no_def.fs2004_vegetation = None;
     let s = run(&no_def, 0);
     assert_eq!(s.vegetation[0].guid, "fs2004");
-    assert!(s.warnings.iter().any(|w| w.contains("without a VGRD")));
+    assert!(s
+        .warnings
+        .lines()
+        .iter()
+        .any(|w| w.contains("without a VGRD")));
 }
 
 #[test]
@@ -1322,7 +1335,7 @@ fn sanity_warnings_name_chunk_record_and_size() {
         ..AgnFile::default()
     };
     let s = run(&agn, 0);
-    let w = s.warnings.join("\n");
+    let w = s.warnings.lines().join("\n");
     assert!(
         w.contains("offset 88: warning: GBLR chunk at offset 40, building 1 (offset 88): 880 x 10 m, longer than 500 m"),
         "{w}"
@@ -1348,6 +1361,7 @@ fn sanity_warnings_name_chunk_record_and_size() {
     assert_eq!((s.library_objects.len(), s.objects.len()), (1, 1));
     assert!(s
         .warnings
+        .lines()
         .join("\n")
         .contains("its model is placed at the box's centre"));
 }
@@ -1397,5 +1411,9 @@ fn repeated_layout_warnings_collapse_into_a_count() {
     };
     let s = run(&agn, 0);
     assert_eq!(s.warnings.len(), 21, "{:?}", s.warnings);
-    assert!(s.warnings[20].contains("980 more of"), "{}", s.warnings[20]);
+    assert!(
+        s.warnings.lines()[20].contains("980 more of"),
+        "{}",
+        s.warnings.lines()[20]
+    );
 }

@@ -788,6 +788,7 @@ fn a_partly_spawning_block() {
     assert!(dopen
         .scene
         .warnings
+        .lines()
         .iter()
         .any(|w| w.contains("do not come back")));
 }
@@ -835,7 +836,11 @@ fn holes_are_judged_by_their_area() {
     let d = go(&ag, &inp);
     check_spec(&ag, &inp, &d);
     assert!(
-        !d.scene.warnings.iter().any(|w| w.contains("outside")),
+        !d.scene
+            .warnings
+            .lines()
+            .iter()
+            .any(|w| w.contains("outside")),
         "{:?}",
         d.scene.warnings
     );
@@ -1006,7 +1011,10 @@ fn no_polygon_uses_the_built_in_town_with_a_warning() {
     let ag = asset(ASSET);
     let s = layout(&ag, Path::new("s.ags"), &LayoutInput::default()).unwrap();
     assert!(
-        s.warnings.iter().any(|w| w.contains("no polygon given")),
+        s.warnings
+            .lines()
+            .iter()
+            .any(|w| w.contains("no polygon given")),
         "{:?}",
         s.warnings
     );
@@ -1023,7 +1031,7 @@ fn bad_polygons_warn_or_fail_cleanly() {
     let warn = |inp: &LayoutInput, text: &str| {
         let s = layout(&ag, path, inp).unwrap();
         assert!(
-            s.warnings.iter().any(|w| w.contains(text)),
+            s.warnings.lines().iter().any(|w| w.contains(text)),
             "want `{text}` in {:?}",
             s.warnings
         );
@@ -1053,6 +1061,7 @@ fn bad_polygons_warn_or_fail_cleanly() {
     );
     assert!(s
         .warnings
+        .lines()
         .iter()
         .any(|w| w.contains("contour 1 (a hole) runs counter-clockwise")));
     assert!(geom::signed_area2(&s.polygon[0]) > 0.0 && geom::signed_area2(&s.polygon[1]) < 0.0);
@@ -1148,7 +1157,7 @@ fn spelling_longer_than_every_side_is_a_warning_with_its_line() {
     .unwrap();
     let want = format!("s.ags:{line}:1: warning: spelling is 140.0 m long, longer than every side");
     assert!(
-        s.warnings.iter().any(|w| w.starts_with(&want)),
+        s.warnings.lines().iter().any(|w| w.starts_with(&want)),
         "{:?}",
         s.warnings
     );
@@ -1170,7 +1179,10 @@ fn tiny_and_huge_polygons_stay_bounded() {
     assert!(s.tiles.len() <= MAX_TILES);
     assert!(s.trees.len() <= MAX_FILL_TREES);
     assert!(
-        s.warnings.iter().any(|w| w.contains("the fill would need")),
+        s.warnings
+            .lines()
+            .iter()
+            .any(|w| w.contains("the fill would need")),
         "{:?}",
         s.warnings
     );
@@ -1615,6 +1627,7 @@ fn hitting_the_tile_limit_mid_side_does_not_cap_a_missing_tile() {
     assert!(s.trees.len() - d.fill_from <= MAX_FILL_TREES);
     assert!(
         s.warnings
+            .lines()
             .iter()
             .any(|w| w.contains("tiles: the layout stops there")),
         "{:?}",
