@@ -46,6 +46,8 @@ pub struct CheckOptions<'a> {
     /// An X-Plane install whose libraries resolve a document's library paths (`--xplane`);
     /// without it, `XPLANE_ROOT`.
     pub xplane: Option<&'a Path>,
+    /// Library packages that resolve library paths without an install (`--library`).
+    pub libraries: &'a [PathBuf],
     /// Counts each file and document checked.
     pub progress: Option<&'a Progress>,
 }
@@ -54,7 +56,12 @@ pub struct CheckOptions<'a> {
 pub fn check_paths_with(paths: &[PathBuf], opts: &CheckOptions) -> CheckReport {
     let progress = opts.progress;
     let mut c = Checker {
-        xplane: opts.xplane.map(Path::to_path_buf),
+        options: crate::resolve::ResolveOptions {
+            // An install that is not one is said when a document is loaded with it.
+            xplane: crate::resolve::xplane_root(opts.xplane).ok().flatten(),
+            libraries: opts.libraries.to_vec(),
+            ..Default::default()
+        },
         ..Checker::default()
     };
     // Absolute paths, as a document's load uses: a file checked on its own and again as part
@@ -143,9 +150,12 @@ fn collect(dir: &Path, out: &mut Vec<PathBuf>, depth: usize) {
 struct Checker {
     report: CheckReport,
     seen: HashSet<PathBuf>,
-    xplane: Option<PathBuf>,
-    /// The install's libraries (`--xplane`), read once when an asset first needs them.
-    install: Option<Resolver>,
+    /// `--xplane` and `--library`.
+    options: crate::resolve::ResolveOptions,
+    /// Their libraries, read once when a file's references first need them.
+    libraries: Option<crate::resolve::Libraries>,
+    /// One resolver per package root, made once.
+    resolvers: std::collections::HashMap<PathBuf, std::rc::Rc<Resolver>>,
 }
 
 impl Checker {
@@ -190,7 +200,8 @@ impl Checker {
     /// message once: the file's own parse was reported already).
     fn check_document(&mut self, path: &Path) {
         let args = crate::input::LayoutArgs {
-            xplane: self.xplane.clone(),
+            xplane: self.options.xplane.clone(),
+            libraries: self.options.libraries.clone(),
             ..Default::default()
         };
         let (diags, files) = match crate::document::load(path, &args) {
@@ -230,15 +241,22 @@ impl Checker {
         }
     }
 
-    /// `name` as a library path of the install given by `--xplane`, if any.
-    fn install_library(&mut self, name: &str) -> Option<PathBuf> {
-        let xp = self.xplane.clone()?;
-        let install = self.install.get_or_insert_with(|| {
-            // The install's own problems are reported by checking it, not each asset.
-            let mut quiet = Vec::new();
-            Resolver::for_install(&xp, &mut quiet)
-        });
-        install.resolve_library(name)
+    /// The resolver of the package `path` is in, made once per package: the libraries
+    /// of `--library` and the install are read once for the whole check.
+    fn resolver(&mut self, path: &Path) -> std::rc::Rc<Resolver> {
+        let root = crate::resolve::package_root(path);
+        if let Some(r) = self.resolvers.get(&root) {
+            return r.clone();
+        }
+        // Library problems are reported when each library.txt itself is checked.
+        let mut quiet = Vec::new();
+        let options = &self.options;
+        let libs = self
+            .libraries
+            .get_or_insert_with(|| crate::resolve::Libraries::load(options, &mut quiet));
+        let r = std::rc::Rc::new(Resolver::new(path, libs, &mut quiet));
+        self.resolvers.insert(root, r.clone());
+        r
     }
 
     fn reference(
@@ -253,7 +271,7 @@ impl Checker {
         let found = if texture {
             r.resolve_texture(from, name)
         } else {
-            r.resolve(from, name).or_else(|| self.install_library(name))
+            r.resolve(from, name)
         };
         match found {
             Some(p) => self.check_file(&p, false),
@@ -265,26 +283,24 @@ impl Checker {
     }
 
     fn check_refs(&mut self, path: &Path, parsed: &Parsed) {
-        let mut diags = Vec::new();
-        let r = Resolver::for_asset(path, &mut diags);
-        // Library problems are reported when library.txt itself is checked.
-        drop(diags);
+        let r = self.resolver(path);
+        let r = &*r;
         match parsed {
             Parsed::Autogen(ag) => {
                 if let Some(t) = &ag.texture {
-                    self.reference(&r, path, t.line, "TEXTURE", &t.path, true);
+                    self.reference(r, path, t.line, "TEXTURE", &t.path, true);
                 }
                 for (kw, t) in &ag.other_textures {
-                    self.reference(&r, path, t.line, kw, &t.path, true);
+                    self.reference(r, path, t.line, kw, &t.path, true);
                 }
                 for o in &ag.objects {
-                    self.reference(&r, path, o.line, "OBJECT", &o.path, false);
+                    self.reference(r, path, o.line, "OBJECT", &o.path, false);
                 }
                 for f in &ag.facades {
-                    self.reference(&r, path, f.line, "FACADE", &f.path, false);
+                    self.reference(r, path, f.line, "FACADE", &f.path, false);
                 }
                 if let Some(v) = &ag.vegetation {
-                    self.reference(&r, path, v.line, "VEGETATION", &v.path, false);
+                    self.reference(r, path, v.line, "VEGETATION", &v.path, false);
                 }
             }
             Parsed::Obj8(o) => {
@@ -309,14 +325,14 @@ impl Checker {
                 ] {
                     if let Some(tex) = tex {
                         if !tex.name.is_empty() {
-                            self.reference(&r, path, tex.line, what, &tex.name, true);
+                            self.reference(r, path, tex.line, what, &tex.name, true);
                         }
                     }
                 }
             }
             Parsed::Forest(f) => {
                 if let Some(t) = &f.texture {
-                    self.reference(&r, path, t.line, "TEXTURE", &t.name, true);
+                    self.reference(r, path, t.line, "TEXTURE", &t.name, true);
                 }
                 if f.trees.is_empty() {
                     self.report.diagnostics.push(Diagnostic::warning_file(
@@ -327,7 +343,7 @@ impl Checker {
             }
             Parsed::Facade(f) => {
                 for t in [&f.wall_texture, &f.roof_texture].into_iter().flatten() {
-                    self.reference(&r, path, t.line, "TEXTURE", &t.name, true);
+                    self.reference(r, path, t.line, "TEXTURE", &t.name, true);
                 }
                 if !f.has_walls() {
                     self.report.diagnostics.push(Diagnostic::warning_file(
@@ -339,18 +355,18 @@ impl Checker {
             Parsed::Pol(p) => {
                 for (what, t) in [("TEXTURE", &p.texture), ("TEXTURE_LIT", &p.lit)] {
                     if let Some(t) = t {
-                        self.reference(&r, path, t.line, what, &t.name, true);
+                        self.reference(r, path, t.line, what, &t.name, true);
                     }
                 }
             }
             Parsed::Lin(l) => {
                 if let Some(t) = &l.texture {
-                    self.reference(&r, path, t.line, "TEXTURE", &t.name, true);
+                    self.reference(r, path, t.line, "TEXTURE", &t.name, true);
                 }
             }
             Parsed::ObjString(s) => {
                 for o in &s.objects {
-                    self.reference(&r, path, o.line, "OBJECT", &o.path, false);
+                    self.reference(r, path, o.line, "OBJECT", &o.path, false);
                 }
             }
             // A DSF's definitions resolve from its package root, as the document check

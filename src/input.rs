@@ -81,6 +81,11 @@ pub struct LayoutArgs {
     /// document's own package). Without it, the environment variable XPLANE_ROOT.
     #[arg(long, value_name = "DIR")]
     pub xplane: Option<PathBuf>,
+    /// A library package (a folder holding library.txt), or a folder of packages as
+    /// `Custom Scenery` is, whose libraries resolve library paths without an install. They
+    /// rank after the document's own package and before the install's. Repeatable.
+    #[arg(long = "library", value_name = "DIR")]
+    pub libraries: Vec<PathBuf>,
     /// Show only part of a document, a comma-separated list of: `autogen` (.agp .agb .ags),
     /// `art` (objects, facades and forests placed by hand), `ground` (draped polygons,
     /// orthophotos, painted lines, object strings). Default: everything.
@@ -114,6 +119,16 @@ impl Only {
 }
 
 impl LayoutArgs {
+    /// What resolution is asked: `--xplane` (else `XPLANE_ROOT`) and `--library`. An
+    /// `--xplane` that is not an X-Plane folder is refused.
+    pub fn resolve_options(&self) -> Result<crate::resolve::ResolveOptions, String> {
+        Ok(crate::resolve::ResolveOptions {
+            xplane: crate::resolve::xplane_root(self.xplane.as_deref())?,
+            libraries: self.libraries.clone(),
+            ..Default::default()
+        })
+    }
+
     /// Whether `--only` keeps features of `kind` (everything when it is not given).
     pub fn keeps(&self, kind: crate::scene::FeatureKind) -> bool {
         self.only.is_empty() || self.only.contains(&Only::of(kind))

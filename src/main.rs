@@ -57,6 +57,10 @@ enum Command {
         /// XPLANE_ROOT.
         #[arg(long, value_name = "DIR")]
         xplane: Option<PathBuf>,
+        /// A library package (a folder holding library.txt), or a folder of packages, whose
+        /// libraries resolve library paths without an install. Repeatable.
+        #[arg(long = "library", value_name = "DIR")]
+        libraries: Vec<PathBuf>,
     },
     /// Print the parsed model of a file.
     Dump {
@@ -233,10 +237,12 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             paths,
             quiet,
             xplane,
+            libraries,
         } => {
             let progress = agview::progress::Progress::default();
             let opts = agview::check::CheckOptions {
                 xplane: xplane.as_deref(),
+                libraries: &libraries,
                 progress: Some(&progress),
             };
             let report = agview::app::progress::with_bar("checking", "files", &progress, || {

@@ -10,7 +10,6 @@ use crate::art::ArtSet;
 use crate::diag::Diagnostic;
 use crate::format::{self, FileKind};
 use crate::input::{self, LayoutArgs};
-use crate::resolve::Resolver;
 use crate::scene::Scene;
 
 /// A laid-out asset and what was said on the way.
@@ -45,7 +44,8 @@ impl Loaded {
     }
 }
 
-/// Reads `asset` and lays it out with `args`.
+/// Reads an FSX `.agn` and lays it out with `args` (an X-Plane autogen asset is opened and
+/// laid out by the document stage, as a document's feature is).
 pub fn load_scene(asset: &Path, args: &LayoutArgs) -> Result<Loaded, Diagnostic> {
     let bytes = format::read_file(asset)?;
     let mut diags = Vec::new();
@@ -55,33 +55,6 @@ pub fn load_scene(asset: &Path, args: &LayoutArgs) -> Result<Loaded, Diagnostic>
     }
     let kind = FileKind::detect(asset, &bytes);
     let mut scene = match kind {
-        Some(FileKind::Autogen) => {
-            let ag = format::autogen::parse(asset, &bytes, &mut diags)?;
-            // With an install (`--xplane`, `XPLANE_ROOT`), library paths the asset's own
-            // package does not export resolve through the install's libraries.
-            let xplane = crate::resolve::xplane_root(args.xplane.as_deref())
-                .map_err(|m| Diagnostic::error_file(asset, m))?;
-            let resolver = Resolver::for_asset_with(asset, xplane.as_deref(), &mut diags);
-            let mut input = input::build(args, asset, &mut diags)?;
-            // The forest's spacing drives tree lines and fills; its trees' ranges, their
-            // heights.
-            let forest = ag.vegetation.as_ref().and_then(|v| {
-                let p = resolver.resolve(asset, &v.path)?;
-                let b = format::read_file(&p).ok()?;
-                format::forest::parse(&p, &b, &mut Vec::new())
-                    .ok()
-                    .map(|f| f.facts())
-            });
-            if let Some(f) = &forest {
-                input.forest_spacing = Some(f.spacing);
-            }
-            let mut scene = crate::layout::layout(&ag, asset, &input)?;
-            if let Some(f) = &forest {
-                crate::layout::trees::seed_heights(&mut scene.trees, 0, f);
-            }
-            resolve_refs(&mut scene, &ag, asset, &resolver, &mut diags, &mut files);
-            scene
-        }
         Some(FileKind::Agn) => {
             let agn = format::agn::parse(asset, &bytes, &mut diags)?;
             let input = input::build(args, asset, &mut diags)?;
@@ -131,7 +104,7 @@ pub fn load_scene(asset: &Path, args: &LayoutArgs) -> Result<Loaded, Diagnostic>
         _ => {
             return Err(Diagnostic::error_file(
                 asset,
-                "not an autogen asset: expected .agp, .agb, .ags or .agn",
+                "not an FSX autogen annotation: expected .agn",
             ))
         }
     };
@@ -172,64 +145,6 @@ fn texture_facades(scene: &mut Scene) {
             }
         };
         scene.facades[i].facade = Some(def);
-    }
-}
-
-/// Fills each art reference's `resolved` path; missing ones become warnings on the line
-/// that names them (the renderer draws placeholders).
-fn resolve_refs(
-    scene: &mut Scene,
-    ag: &format::autogen::Autogen,
-    asset: &Path,
-    resolver: &Resolver,
-    diags: &mut Vec<Diagnostic>,
-    files: &mut Vec<PathBuf>,
-) {
-    let mut one = |r: &mut crate::scene::ArtRef, line: u32, what: &str| match resolver
-        .resolve(asset, &r.name)
-    {
-        Some(p) => {
-            files.push(p.clone());
-            r.resolved = Some(crate::diag::shown_path(&p));
-        }
-        None => diags.push(resolver.missing(asset, line, what, &r.name)),
-    };
-    for (r, d) in scene.meshes.iter_mut().zip(&ag.objects) {
-        one(r, d.line, "OBJECT");
-    }
-    for (r, d) in scene.facade_defs.iter_mut().zip(&ag.facades) {
-        one(r, d.line, "FACADE");
-    }
-    if let (Some(r), Some(d)) = (scene.forest.as_mut(), ag.vegetation.as_ref()) {
-        one(r, d.line, "VEGETATION");
-    }
-    if let (Some(t), Some(d)) = (scene.tile_texture.as_mut(), ag.texture.as_ref()) {
-        match resolver.resolve_texture(asset, &t.path) {
-            Some(p) => {
-                files.push(p.clone());
-                t.path = p.display().to_string();
-            }
-            None => diags.push(resolver.missing(asset, d.line, "TEXTURE", &t.path)),
-        }
-    }
-    if let (Some(t), Some(d)) = (scene.tile_texture.as_mut(), ag.lit_texture()) {
-        // A missing night texture: a warning, and the tiles do not glow.
-        t.lit = match resolver.resolve_texture(asset, &d.path) {
-            Some(p) => {
-                files.push(p.clone());
-                Some(p.display().to_string())
-            }
-            None => {
-                diags.push(resolver.missing_then(
-                    asset,
-                    d.line,
-                    "TEXTURE_LIT",
-                    &d.path,
-                    "the tiles do not glow",
-                ));
-                None
-            }
-        };
     }
 }
 

@@ -22,6 +22,7 @@ use std::path::{Path, PathBuf};
 
 use crate::diag::Diagnostic;
 use crate::format::library::Library;
+pub use crate::format::library::Season;
 use crate::format::text::name_path;
 
 pub use install::{xplane_root, CUSTOM_SCENERY, DEFAULT_SCENERY};
@@ -51,11 +52,150 @@ pub struct Resolved {
     pub via: String,
 }
 
-/// Resolves art paths for the assets of one scenery package, through its own library and
-/// (optionally) an X-Plane install's.
+/// What a command asks of resolution, typed once from its command line.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ResolveOptions {
+    /// The X-Plane install (`--xplane DIR`, else `XPLANE_ROOT`, as [`xplane_root`] checks
+    /// it), whose packages' libraries rank last.
+    pub xplane: Option<PathBuf>,
+    /// `--library DIR`, in the order given: a package (a folder holding `library.txt`) or a
+    /// folder of packages (as `Custom Scenery` is). They rank after the document's own
+    /// package and before the install's.
+    pub libraries: Vec<PathBuf>,
+    /// The season whose `EXPORT*_SEASON` exports a lookup takes (summer by default).
+    pub season: Season,
+}
+
+/// One package's `library.txt`, read.
+#[derive(Debug, Clone)]
+struct PackageLibrary {
+    dir: PathBuf,
+    library_txt: PathBuf,
+    library: Library,
+    /// A `--library` package (watched by the viewer), not one of the install's.
+    given: bool,
+}
+
+/// The library packages a command brings beside the document's own, each `library.txt`
+/// read once for the whole command: the `--library` packages, then the install's in
+/// X-Plane's priority order. Every [`Resolver`] of the command is made from them.
+#[derive(Debug, Clone, Default)]
+pub struct Libraries {
+    packages: Vec<PackageLibrary>,
+    /// Whether an install was given (its absence is worth a hint on a miss).
+    install: bool,
+    season: Season,
+}
+
+impl Libraries {
+    /// Reads the libraries `opts` names. A `--library` folder that holds no package is a
+    /// warning; an install package's unreadable or malformed `library.txt` is a warning and
+    /// the package is skipped; a package's other warnings are summed up in one line.
+    pub fn load(opts: &ResolveOptions, diags: &mut Vec<Diagnostic>) -> Libraries {
+        let mut out = Libraries {
+            packages: Vec::new(),
+            install: opts.xplane.is_some(),
+            season: opts.season,
+        };
+        for dir in &opts.libraries {
+            let found = library_packages(dir);
+            if found.is_empty() {
+                diags.push(Diagnostic::warning_file(
+                    dir,
+                    "--library: neither a package (a folder holding library.txt) nor a folder of packages; nothing read",
+                ).with_kind(crate::diag::kind::MISSING_FILE));
+            }
+            for p in found {
+                out.read(&p, true, diags);
+            }
+        }
+        if let Some(xp) = &opts.xplane {
+            for p in install::packages(xp, diags) {
+                if p.join("library.txt").is_file() {
+                    out.read(&p, false, diags);
+                }
+            }
+        }
+        out
+    }
+
+    /// Reads the package in `dir` once: a package met a second time keeps its first rank.
+    fn read(&mut self, dir: &Path, given: bool, diags: &mut Vec<Diagnostic>) {
+        let canonical = dir.canonicalize().ok();
+        if self
+            .packages
+            .iter()
+            .any(|p| p.dir.canonicalize().ok() == canonical)
+        {
+            return;
+        }
+        let library_txt = dir.join("library.txt");
+        let mut warnings = Vec::new();
+        let parsed = crate::format::read_file(&library_txt)
+            .and_then(|bytes| crate::format::library::parse(&library_txt, &bytes, &mut warnings));
+        match parsed {
+            Ok(library) => {
+                if let Some(first) = warnings.first() {
+                    let more = match warnings.len() {
+                        1 => String::new(),
+                        n => format!(" ({} more in this file)", n - 1),
+                    };
+                    diags.push(Diagnostic {
+                        message: format!("{}{more}", first.message),
+                        ..first.clone()
+                    });
+                }
+                self.packages.push(PackageLibrary {
+                    dir: dir.to_path_buf(),
+                    library_txt,
+                    library,
+                    given,
+                });
+            }
+            Err(mut e) => {
+                e.severity = crate::diag::Severity::Warning;
+                e.message = format!("{}; this package's library is skipped", e.message);
+                diags.push(e);
+            }
+        }
+    }
+
+    /// The libraries of an install alone (a command that only has `--xplane`).
+    pub fn of_install(xp: &Path, diags: &mut Vec<Diagnostic>) -> Libraries {
+        Libraries::load(
+            &ResolveOptions {
+                xplane: Some(xp.to_path_buf()),
+                ..ResolveOptions::default()
+            },
+            diags,
+        )
+    }
+}
+
+/// The packages `dir` names for `--library`: itself when it holds a `library.txt`, else
+/// its sub-folders that do, in name order.
+fn library_packages(dir: &Path) -> Vec<PathBuf> {
+    if dir.join("library.txt").is_file() {
+        return vec![dir.to_path_buf()];
+    }
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut out: Vec<PathBuf> = entries
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.join("library.txt").is_file())
+        .collect();
+    out.sort();
+    out
+}
+
+/// Resolves every name a load meets, through one set of libraries: the definitions a
+/// document places, the references inside the assets it opens, and textures. The
+/// document's own package ranks first, then the `--library` packages, then the install's.
 #[derive(Debug, Clone, Default)]
 pub struct Resolver {
-    /// The document's own package: the folder holding its `library.txt`, if one was found.
+    /// The document's own package ([`package_root`]).
     pub root: Option<PathBuf>,
     /// The document package's `library.txt`, as read.
     pub library: Option<Library>,
@@ -63,21 +203,50 @@ pub struct Resolver {
     libraries: LibrarySet,
     /// Whether an X-Plane install's libraries were read (`--xplane`, `XPLANE_ROOT`).
     install: bool,
+    /// The season lookups take.
+    season: Season,
+    /// The `library.txt` of each `--library` package: a change reloads the view.
+    given_libraries: Vec<PathBuf>,
 }
 
 impl Resolver {
-    /// A resolver for the package that holds `asset`, without an install: the nearest folder
-    /// above it with a `library.txt`. Problems reading `library.txt` are pushed as
-    /// diagnostics; resolution then works without the library.
-    pub fn for_asset(asset: &Path, diags: &mut Vec<Diagnostic>) -> Resolver {
-        match nearest_library_folder(asset) {
-            Some(d) => Resolver::for_package(&d, diags),
-            None => Resolver::default(),
+    /// The resolver of a load of `file` (a document, or an asset opened on its own): its
+    /// package ([`package_root`]) and that package's `library.txt`, then `libs`. Problems
+    /// reading the package's `library.txt` are pushed as diagnostics; resolution then
+    /// works without it.
+    pub fn new(file: &Path, libs: &Libraries, diags: &mut Vec<Diagnostic>) -> Resolver {
+        let root = package_root(file);
+        let mut r = Resolver::for_package(&root, diags);
+        // A WED project in a folder without a library, nested in a package that has one (as
+        // the sample's `partial_block` is), also sees that package's library: it stands in
+        // for WED's scan of every installed package (docs/spec-decisions.md).
+        if r.library.is_none() && is_wed_project(file) {
+            if let Some(dir) = nearest_library_folder(file) {
+                let outer = Resolver::for_package(&dir, diags);
+                if let Some(lib) = &outer.library {
+                    r.libraries.add(&dir, &dir.join("library.txt"), lib, diags);
+                }
+            }
         }
+        let own = r.root.as_deref().and_then(|p| p.canonicalize().ok());
+        for p in &libs.packages {
+            if own.is_some() && p.dir.canonicalize().ok() == own {
+                continue; // the document's package, already first
+            }
+            r.libraries.add(&p.dir, &p.library_txt, &p.library, diags);
+        }
+        r.install = libs.install;
+        r.season = libs.season;
+        r.given_libraries = libs
+            .packages
+            .iter()
+            .filter(|p| p.given)
+            .map(|p| p.library_txt.clone())
+            .collect();
+        r
     }
 
-    /// A resolver for the package whose root is `root`, through its `library.txt` when it
-    /// has one.
+    /// The resolver of a package alone, through its `library.txt` when it has one.
     fn for_package(root: &Path, diags: &mut Vec<Diagnostic>) -> Resolver {
         let lib = root.join("library.txt");
         let library = lib.is_file().then(|| {
@@ -96,82 +265,15 @@ impl Resolver {
             library,
             libraries,
             install: false,
+            season: Season::default(),
+            given_libraries: Vec::new(),
         }
     }
 
-    /// The document's package ([`document_package_root`]), then the packages of the
-    /// X-Plane install at `xplane`, if any, in X-Plane's priority order. An install
-    /// package's unreadable or malformed `library.txt` is a warning and the package is
-    /// skipped; its other warnings are summed up in one line.
-    pub fn for_document(
-        doc: &Path,
-        xplane: Option<&Path>,
-        diags: &mut Vec<Diagnostic>,
-    ) -> Resolver {
-        let mut r = Resolver::for_package(&document_package_root(doc), diags);
-        // A WED project in a folder without a library, nested in a package that has one (as
-        // the sample's `partial_block` is), also sees that package's library: it stands in
-        // for WED's scan of every installed package (docs/spec-decisions.md).
-        if r.library.is_none() && is_wed_project(doc) {
-            if let Some(dir) = nearest_library_folder(doc) {
-                let outer = Resolver::for_package(&dir, diags);
-                if let Some(lib) = &outer.library {
-                    r.libraries.add(&dir, &dir.join("library.txt"), lib, diags);
-                }
-            }
-        }
-        if let Some(xp) = xplane {
-            r.add_install(xp, diags);
-        }
-        r
-    }
-
-    /// The libraries of the X-Plane install at `xp` alone: what an asset's library paths
-    /// resolve through when its own package does not export them.
-    pub fn for_install(xp: &Path, diags: &mut Vec<Diagnostic>) -> Resolver {
-        let mut r = Resolver::default();
-        r.add_install(xp, diags);
-        r
-    }
-
-    /// Adds the libraries of the install at `xp`'s packages, in X-Plane's priority order,
-    /// after what this resolver read (its own package is not read twice).
-    fn add_install(&mut self, xp: &Path, diags: &mut Vec<Diagnostic>) {
-        let r = self;
-        r.install = true;
-        let own = r.root.as_deref().and_then(|p| p.canonicalize().ok());
-        for dir in install::packages(xp, diags) {
-            let lib_txt = dir.join("library.txt");
-            if !lib_txt.is_file() {
-                continue;
-            }
-            if own.is_some() && dir.canonicalize().ok() == own {
-                continue; // the document's package, already first
-            }
-            let mut warnings = Vec::new();
-            let parsed = crate::format::read_file(&lib_txt)
-                .and_then(|bytes| crate::format::library::parse(&lib_txt, &bytes, &mut warnings));
-            match parsed {
-                Ok(lib) => {
-                    if let Some(first) = warnings.first() {
-                        let more = match warnings.len() {
-                            1 => String::new(),
-                            n => format!(" ({} more in this file)", n - 1),
-                        };
-                        diags.push(Diagnostic {
-                            message: format!("{}{more}", first.message),
-                            ..first.clone()
-                        });
-                    }
-                    r.libraries.add(&dir, &lib_txt, &lib, diags);
-                }
-                Err(mut e) => {
-                    e.severity = crate::diag::Severity::Warning;
-                    e.message = format!("{}; this package's library is skipped", e.message);
-                    diags.push(e);
-                }
-            }
-        }
+    /// The `library.txt` files a view of this load watches besides its package's: those
+    /// of the `--library` packages (an install's are not watched).
+    pub fn given_libraries(&self) -> &[PathBuf] {
+        &self.given_libraries
     }
 
     /// Resolves a definition that a document (DSF or WED project) names, as X-Plane does
@@ -188,7 +290,10 @@ impl Resolver {
         seed: u64,
     ) -> Option<Resolved> {
         let name = name.replace('\\', "/");
-        if let Some(c) = self.libraries.resolve(&name, at, Pick::Seeded(seed)) {
+        if let Some(c) = self
+            .libraries
+            .resolve(&name, at, self.season, Pick::Seeded(seed))
+        {
             return Some(Resolved {
                 path: normalize(&c.path),
                 package: Some(c.package),
@@ -249,10 +354,10 @@ impl Resolver {
         self.libraries.packages()
     }
 
-    /// Resolves `name` as written in `from`: a file relative to `from` first, then one
-    /// relative to the document's package, then the library in package priority order,
-    /// honouring `REGION`s at `at` and picking among alternatives with `seed` (the same
-    /// seed, name and place give the same pick). Callers that want different features to
+    /// Resolves `name` as written in `from`: a file relative to `from` first, then the
+    /// library in package priority order, honouring `REGION`s at `at` and picking among
+    /// alternatives with `seed` (the same seed, name and place give the same pick), then a
+    /// file relative to `from`'s package ([`package_root`]). Callers that want different features to
     /// vary fold the feature's index into `seed`; the location is mixed in already.
     pub fn resolve_at(
         &self,
@@ -264,22 +369,19 @@ impl Resolver {
         self.resolve_with(from, name, at, Pick::Seeded(seed))
     }
 
-    /// Whether `name` written in `from` would be found through a library: it is neither a
-    /// file relative to `from` nor one in the document's package.
+    /// Whether `name` written in `from` is a library path: no file relative to `from`
+    /// has that name, and a library exports it (else, no file of the package has it).
     pub fn is_library_path(&self, from: &Path, name: &str) -> bool {
         let name = name.replace('\\', "/");
         let dir = from.parent().unwrap_or(Path::new(""));
         !normalize(&dir.join(name_path(&name))).is_file()
-            && !self
-                .root
-                .as_ref()
-                .is_some_and(|root| normalize(&root.join(name_path(&name))).is_file())
+            && (self.libraries.exports(&name) || !in_package(from, &name).is_file())
     }
 
     /// The files a library path's alternatives at `at` name, highest priority first.
     pub fn library_alternatives(&self, name: &str, at: Option<LatLon>) -> Vec<PathBuf> {
         self.libraries
-            .alternative_paths(&name.replace('\\', "/"), at)
+            .alternative_paths(&name.replace('\\', "/"), at, self.season)
             .iter()
             .map(|p| normalize(p))
             .collect()
@@ -296,7 +398,9 @@ impl Resolver {
     ) -> Option<Resolved> {
         let name = name.replace('\\', "/");
         self.libraries
-            .resolve_admitted(&name, at, Pick::Seeded(seed), &mut |p| admit(&normalize(p)))
+            .resolve_admitted(&name, at, self.season, Pick::Seeded(seed), &mut |p| {
+                admit(&normalize(p))
+            })
             .map(|c| Resolved {
                 path: normalize(&c.path),
                 package: Some(c.package),
@@ -330,20 +434,18 @@ impl Resolver {
                 via: "relative path".to_string(),
             });
         }
-        if let Some(root) = &self.root {
-            let in_package = normalize(&root.join(name_path(&name)));
-            if in_package.is_file() {
-                return Some(Resolved {
-                    path: in_package,
-                    package: Some(folder_name(root)),
-                    via: "path in package".to_string(),
-                });
-            }
+        if let Some(c) = self.libraries.resolve(&name, at, self.season, pick) {
+            return Some(Resolved {
+                path: normalize(&c.path),
+                package: Some(c.package),
+                via: c.via,
+            });
         }
-        self.libraries.resolve(&name, at, pick).map(|c| Resolved {
-            path: normalize(&c.path),
-            package: Some(c.package),
-            via: c.via,
+        let in_package = in_package(from, &name);
+        in_package.is_file().then(|| Resolved {
+            package: Some(folder_name(&package_root(from))),
+            path: in_package,
+            via: PATH_IN_PACKAGE.to_string(),
         })
     }
 
@@ -351,22 +453,8 @@ impl Resolver {
     /// libraries this resolver read export it.
     pub fn resolve_library(&self, name: &str) -> Option<PathBuf> {
         self.libraries
-            .resolve(&name.replace('\\', "/"), None, Pick::First)
+            .resolve(&name.replace('\\', "/"), None, self.season, Pick::First)
             .map(|c| normalize(&c.path))
-    }
-
-    /// The resolver for an asset opened on its own: its package's (as
-    /// [`Resolver::for_asset`]), and with an install (`--xplane`, `XPLANE_ROOT`) the
-    /// install's libraries after it, as a document's.
-    pub fn for_asset_with(
-        asset: &Path,
-        xplane: Option<&Path>,
-        diags: &mut Vec<Diagnostic>,
-    ) -> Resolver {
-        match xplane {
-            Some(_) => Resolver::for_document(asset, xplane, diags),
-            None => Resolver::for_asset(asset, diags),
-        }
     }
 
     /// Like [`Resolver::resolve`], also trying the `.dds`/`.png` twin of a texture name.
@@ -383,12 +471,13 @@ impl Resolver {
         let mut out = Vec::new();
         let dir = from.parent().unwrap_or(Path::new(""));
         out.push(normalize(&dir.join(name_path(&name))));
-        if let Some(root) = &self.root {
-            out.push(normalize(&root.join(name_path(&name))));
-        }
-        if let Some(c) = self.libraries.resolve(&name, None, Pick::First) {
+        if let Some(c) = self
+            .libraries
+            .resolve(&name, None, self.season, Pick::First)
+        {
             out.push(normalize(&c.path));
         }
+        out.push(in_package(from, &name));
         out.dedup();
         out
     }
@@ -475,29 +564,43 @@ impl Resolved {
     }
 }
 
-/// The folder that X-Plane treats as a document's package (GROUND.md §7):
-/// - for a DSF inside an `Earth nav data` folder, the folder holding it
+/// The folder that X-Plane treats as the package of `file` (GROUND.md §7), the one rule
+/// every lookup uses:
+/// - for a file inside an `Earth nav data` folder (a DSF), the folder holding it
 ///   (`<root>/Earth nav data/+50+000/+51+000.dsf` → `<root>`);
 /// - for a WED project (`earth.wed.xml`), its own folder;
-/// - otherwise the nearest folder above the document with a `library.txt`, else the
-///   document's own folder.
+/// - otherwise the nearest folder above `file` that holds an `Earth nav data` folder or a
+///   `library.txt` (at most [`MAX_PACKAGE_DEPTH`] up), else `file`'s own folder.
 ///
 /// Worked out on the absolute path, so a relative path from any working directory finds
-/// the same folder; the answer keeps the form of `doc` (relative stays relative).
-pub fn document_package_root(doc: &Path) -> PathBuf {
-    let own = doc.parent().map(Path::to_path_buf).unwrap_or_default();
-    if is_wed_project(doc) {
+/// the same folder; the answer keeps the form of `file` (relative stays relative).
+pub fn package_root(file: &Path) -> PathBuf {
+    let own = file.parent().map(Path::to_path_buf).unwrap_or_default();
+    if is_wed_project(file) {
         return own;
     }
-    let abs = absolute(doc);
+    let abs = absolute(file);
     let earth_nav_data = abs.ancestors().skip(1).find(|d| {
         d.file_name()
-            .is_some_and(|n| n.eq_ignore_ascii_case("Earth nav data"))
+            .is_some_and(|n| n.eq_ignore_ascii_case(EARTH_NAV_DATA))
     });
     if let Some(root) = earth_nav_data.and_then(Path::parent) {
-        return in_form_of(doc, root);
+        return in_form_of(file, root);
     }
-    nearest_library_folder(doc).unwrap_or(own)
+    let found = abs
+        .ancestors()
+        .skip(1)
+        .take(MAX_PACKAGE_DEPTH)
+        .find(|d| d.join("library.txt").is_file() || d.join(EARTH_NAV_DATA).is_dir());
+    found.map_or(own, |d| in_form_of(file, d))
+}
+
+/// The folder of a package's DSF tiles and `apt.dat`.
+const EARTH_NAV_DATA: &str = "Earth nav data";
+
+/// `name` as a file of the package of `from` ([`package_root`]).
+fn in_package(from: &Path, name: &str) -> PathBuf {
+    normalize(&package_root(from).join(name_path(name)))
 }
 
 /// Whether `doc` is a WED project (`earth.wed.xml`).

@@ -174,7 +174,7 @@ fn each_stage_imports_only_what_lies_below_it() {
         ("format", &["diag", "scene"]),
         ("resolve", &["diag", "format", "rng"]),
         ("layout", &["diag", "format", "scene", "rng"]),
-        ("input", &["diag", "format", "layout", "scene"]),
+        ("input", &["diag", "format", "layout", "resolve", "scene"]),
         ("art", &["diag", "format", "scene"]),
         (
             "pipeline",

@@ -377,8 +377,9 @@ fn city_block_frequencies_over_seeds() {
             seed,
             ..args()
         };
-        let scene = agview::pipeline::load_scene(asset, &a)
+        let scene = agview::document::load(asset, &a)
             .expect("lays out")
+            .loaded
             .scene;
         let choice = scene.choice.expect("a block has a choice");
         assert!(choice.fits, "seed {seed}");

@@ -676,3 +676,74 @@ PROPERTY sim/north 51\nOBJECT_DEF autogen/yard.agp\nOBJECT 0 0.5 50.5 0\n",
     assert_eq!(code, 0, "{out}{err}");
     assert!(!format!("{out}{err}").contains("not found"), "{out}{err}");
 }
+
+/// `--library DIR`: the third-party libraries a package needs, without an X-Plane install.
+/// A folder of library packages (as `Custom Scenery` is) resolves the definitions a DSF
+/// places, the objects inside its assets and their textures, for `layout`, `render` and
+/// `check` alike, from another folder.
+#[test]
+fn library_folders_resolve_what_a_package_needs_without_an_install() {
+    let tmp = Tmp::new("library-arg");
+    let shelf = tmp.0.join("Libraries");
+    let lib = shelf.join("Shared Library");
+    write(&lib.join("objects/crate.obj"), obj("crate.png"));
+    png(&lib.join("textures/crate.png"));
+    png(&lib.join("textures/ground.png"));
+    write(
+        &lib.join("library.txt"),
+        "A\n800\nLIBRARY\n\nEXPORT lib/shared/crate.obj objects/crate.obj\n\
+EXPORT lib/shared/ground.png textures/ground.png\nEXPORT lib/shared/yard.agp yard.agp\n",
+    );
+    // The library's own autogen point, placed by the package's DSF by library path.
+    write(
+        &lib.join("yard.agp"),
+        "A\n1000\nAG_POINT\n\nTEXTURE lib/shared/ground.png\nTEXTURE_SCALE 256 256\n\
+TEXTURE_WIDTH 32\nOBJECT lib/shared/crate.obj\n\nTILE 0 0 256 256\nANCHOR_PT 128 128\n\
+OBJ_DRAPED 128 128 0 0\n",
+    );
+    let pkg = tmp.0.join("My Pkg");
+    let dsf = pkg.join("Earth nav data/+50+000/+50+000.txt");
+    write(
+        &dsf,
+        "A\n800\nDSF2TEXT\nPROPERTY sim/west 0\nPROPERTY sim/south 50\nPROPERTY sim/east 1\n\
+PROPERTY sim/north 51\nOBJECT_DEF lib/shared/yard.agp\nOBJECT 0 0.5 50.5 0\n",
+    );
+    let dsf = dsf.display().to_string();
+    let shelf = shelf.display().to_string();
+    let elsewhere = tmp.0.join("elsewhere");
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    // Without it: the definition is not found.
+    let (code, out, err) = agview(&elsewhere, &["layout", &dsf, "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert!(v["features"][0]["resolved"].is_null(), "{out}");
+    // With it: the point, its object and its texture, each from the library.
+    let (code, out, err) = agview(&elsewhere, &["layout", &dsf, "--json", "--library", &shelf]);
+    assert_eq!(code, 0, "{err}");
+    assert!(!err.contains("not found"), "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let resolved =
+        |x: &serde_json::Value| x.as_str().unwrap_or_else(|| panic!("{out}")).to_string();
+    assert!(resolved(&v["features"][0]["resolved"]).ends_with("Shared Library/yard.agp"));
+    assert!(resolved(&v["meshes"][0]["resolved"]).ends_with("Shared Library/objects/crate.obj"));
+    assert!(resolved(&v["tile_texture"]["path"]).ends_with("Shared Library/textures/ground.png"));
+    let png_out = elsewhere.join("yard.png").display().to_string();
+    let (code, _, err) = agview(
+        &elsewhere,
+        &[
+            "render",
+            &dsf,
+            "--library",
+            &shelf,
+            "--size",
+            "64x48",
+            "--out",
+            &png_out,
+        ],
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(!err.contains("not found"), "{err}");
+    let (code, out, err) = agview(&elsewhere, &["check", &dsf, "--library", &shelf]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(!format!("{out}{err}").contains("not found"), "{out}{err}");
+}

@@ -2100,11 +2100,12 @@ fn sample_missing_art_placeholder() {
     );
     // The missing object is drawn as the orange-and-black warning box. Render the same
     // scene without the objects that use the missing mesh: the box's pixels disappear.
-    let loaded = agview::pipeline::load_scene(
+    let loaded = agview::document::load(
         std::path::Path::new("sample_scenery/broken/missing_art.agp"),
         &agview::input::LayoutArgs::default(),
     )
-    .expect("lays out");
+    .expect("lays out")
+    .loaded;
     let art = agview::pipeline::load_art(&loaded.scene);
     let missing: Vec<usize> = (0..art.meshes.len())
         .filter(|&i| art.meshes[i].missing)

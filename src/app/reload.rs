@@ -305,6 +305,7 @@ fn load_one(
                 times: Default::default(),
                 terrain: None,
                 terrain_dependent: false,
+                resolver: Default::default(),
             };
             (view, Arc::new(art), terrain)
         }

@@ -343,15 +343,8 @@ fn write_report(a: &ReportArgs) -> anyhow::Result<Option<bool>> {
     let mut sections = crate::app::report_assets::sections(scene, &messages);
     sections.extend(crate::app::report_assets::own_section(a, scene, &messages));
     let asset_renders = crate::app::report_assets::render_count(scene, &sections);
-    // The install's libraries, for assets opened on their own: read only when needed.
-    let install_libraries = if asset_renders > 0 {
-        crate::app::sweep::install_resolver(&a.layout).unwrap_or_else(|e| {
-            eprintln!("agview: warning: {e}");
-            None
-        })
-    } else {
-        None
-    };
+    // Assets opened again on their own resolve as the load did.
+    let resolver = doc.resolver.clone();
     progress.reset();
     let compared = if old_gpu.is_some() { 4 } else { 0 };
     progress.set_total(views.len() + close.iter().flatten().count() + compared + asset_renders);
@@ -392,13 +385,7 @@ fn write_report(a: &ReportArgs) -> anyhow::Result<Option<bool>> {
         if scene.features.is_empty() {
             for s in &mut sections {
                 crate::app::report_assets::render_own(
-                    a,
-                    &headless,
-                    scene,
-                    s,
-                    install_libraries.as_ref(),
-                    &progress,
-                    &put,
+                    a, &headless, scene, s, &resolver, &progress, &put,
                 )?;
             }
         } else {
@@ -407,7 +394,7 @@ fn write_report(a: &ReportArgs) -> anyhow::Result<Option<bool>> {
                 &headless,
                 scene,
                 &mut sections,
-                install_libraries.as_ref(),
+                &resolver,
                 &progress,
                 &put,
             )?;

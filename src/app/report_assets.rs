@@ -213,7 +213,7 @@ pub fn render(
     headless: &Headless,
     scene: &Scene,
     sections: &mut [AssetSection],
-    install: Option<&Resolver>,
+    resolver: &Resolver,
     progress: &Progress,
     put: &dyn Fn(&str, image::RgbaImage) -> anyhow::Result<()>,
 ) -> anyhow::Result<()> {
@@ -244,7 +244,7 @@ pub fn render(
             s,
             k,
             i,
-            install,
+            resolver,
             &mut said,
             (w, h),
             progress,
@@ -274,14 +274,14 @@ fn render_one(
     s: &AssetSection,
     k: usize,
     i: usize,
-    install: Option<&Resolver>,
+    resolver: &Resolver,
     said: &mut Vec<Diagnostic>,
     (w, h): (u32, u32),
     progress: &Progress,
     put: &dyn Fn(&str, image::RgbaImage) -> anyhow::Result<()>,
 ) -> anyhow::Result<(Option<Shot>, Option<Shot>, usize)> {
     let f = &scene.features[i];
-    let opened = match OpenedAsset::open(&crate::diag::text_path(&s.resolved), install) {
+    let opened = match OpenedAsset::open(&crate::diag::text_path(&s.resolved), resolver) {
         Ok(o) => o,
         Err(e) => {
             said.push(e);
@@ -461,13 +461,13 @@ pub fn render_own(
     headless: &Headless,
     scene: &Scene,
     section: &mut AssetSection,
-    install: Option<&Resolver>,
+    resolver: &Resolver,
     progress: &Progress,
     put: &dyn Fn(&str, image::RgbaImage) -> anyhow::Result<()>,
 ) -> anyhow::Result<()> {
     let cells = SHEET_WIDTHS * SHEET_DEPTHS;
     let mut said = Vec::new();
-    let opened = OpenedAsset::open(&a.path, install);
+    let opened = OpenedAsset::open(&a.path, resolver);
     let mut diags = Vec::new();
     let base = crate::input::build(&a.layout, &a.path, &mut diags);
     let (Ok(opened), Ok(base)) = (opened, base) else {

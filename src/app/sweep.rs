@@ -222,14 +222,14 @@ pub fn run(args: &SweepArgs) -> anyhow::Result<ExitCode> {
         );
         return Ok(ExitCode::from(2));
     }
-    let install = match install_resolver(&args.layout) {
+    let resolver = match asset_resolver(&args.asset, &args.layout) {
         Ok(r) => r,
         Err(e) => {
             eprintln!("agview: error: {e}");
             return Ok(ExitCode::from(2));
         }
     };
-    let opened = match OpenedAsset::open(&args.asset, install.as_ref()) {
+    let opened = match OpenedAsset::open(&args.asset, &resolver) {
         Ok(o) => o,
         Err(e) => {
             eprintln!("{e}");
@@ -290,20 +290,21 @@ pub fn run(args: &SweepArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// With an install (`--xplane`, `XPLANE_ROOT`), the resolver of its libraries, through
-/// which an asset opened on its own resolves the library paths its package does not export;
-/// what reading the libraries said goes to stderr. An error when the install is not one.
-pub fn install_resolver(layout: &LayoutArgs) -> Result<Option<crate::resolve::Resolver>, String> {
-    Ok(
-        crate::resolve::xplane_root(layout.xplane.as_deref())?.map(|x| {
-            let mut diags = Vec::new();
-            let r = crate::resolve::Resolver::for_install(&x, &mut diags);
-            for d in diags {
-                eprintln!("{d}");
-            }
-            r
-        }),
-    )
+/// The resolver of an asset opened on its own, as `render` and `layout` make it: its
+/// package, then `--library`, then the install's (`--xplane`, `XPLANE_ROOT`); what reading
+/// the libraries said goes to stderr. An error when the install is not one.
+pub fn asset_resolver(
+    asset: &std::path::Path,
+    layout: &LayoutArgs,
+) -> Result<crate::resolve::Resolver, String> {
+    let opts = layout.resolve_options()?;
+    let mut diags = Vec::new();
+    let libs = crate::resolve::Libraries::load(&opts, &mut diags);
+    let r = crate::resolve::Resolver::new(asset, &libs, &mut diags);
+    for d in diags {
+        eprintln!("{d}");
+    }
+    Ok(r)
 }
 
 /// Lays out and renders one cell per (width, depth) with `layout`, into a sheet: widths left

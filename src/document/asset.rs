@@ -44,11 +44,11 @@ impl OpenedAsset {
         self.autogen.kind == format::autogen::AutogenKind::Agp
     }
 
-    /// Reads and parses an `.agp`, `.agb` or `.ags`, and resolves the art it names
-    /// (missing art is a warning on the line that names it): relative to the asset, in its
-    /// package, through its package's library, then through the libraries of `document`
-    /// (the document that places it, with the install's under `--xplane`).
-    pub fn open(path: &Path, document: Option<&Resolver>) -> Result<Self, Diagnostic> {
+    /// Reads and parses an `.agp`, `.agb` or `.ags`, and resolves the art it names with
+    /// the load's `resolver` (missing art is a warning on the line that names it): relative
+    /// to the asset, then through the libraries (the document's package, `--library`, the
+    /// install's), then in the asset's package; textures the same way, with their twin.
+    pub fn open(path: &Path, resolver: &Resolver) -> Result<Self, Diagnostic> {
         let bytes = format::read_file(path)?;
         if FileKind::detect(path, &bytes) != Some(FileKind::Autogen) {
             return Err(Diagnostic::error_file(
@@ -58,18 +58,17 @@ impl OpenedAsset {
         }
         let mut diagnostics = Vec::new();
         let autogen = format::autogen::parse(path, &bytes, &mut diagnostics)?;
-        let resolver = Resolver::for_asset(path, &mut diagnostics);
         let mut files = vec![path.to_path_buf()];
-        if let Some(root) = &resolver.root {
-            files.push(root.join("library.txt"));
+        // Its package's library reloads the view when it changes.
+        let library = crate::resolve::package_root(path).join("library.txt");
+        if library.is_file() {
+            files.push(library);
         }
         let mut one = |name: &str, line: u32, what: &str, texture: bool| {
             let found = if texture {
                 resolver.resolve_texture(path, name)
             } else {
-                resolver
-                    .resolve(path, name)
-                    .or_else(|| document?.resolve_library(name))
+                resolver.resolve(path, name)
             };
             match found {
                 Some(p) => {
@@ -156,4 +155,25 @@ impl OpenedAsset {
         scene.update_stats();
         Ok(scene)
     }
+}
+
+/// An autogen asset opened on its own and laid out on the command line's layout inputs:
+/// the same opening and layout as a document's autogen feature.
+pub(crate) fn load_alone(
+    path: &Path,
+    args: &crate::input::LayoutArgs,
+    resolver: &Resolver,
+    mut diagnostics: Vec<Diagnostic>,
+) -> Result<crate::pipeline::Loaded, Diagnostic> {
+    let opened = OpenedAsset::open(path, resolver)?;
+    diagnostics.extend(opened.diagnostics.iter().cloned());
+    let input = crate::input::build(args, path, &mut diagnostics)?;
+    let mut files = opened.files.clone();
+    files.extend(args.polygon.iter().cloned());
+    let scene = opened.layout(input)?;
+    Ok(crate::pipeline::Loaded {
+        scene,
+        diagnostics,
+        files,
+    })
 }

@@ -64,6 +64,9 @@ pub struct Document {
     /// True when the document places an autogen point by library path: its layout depends
     /// on the terrain (`SLOPE_LIMIT`), so a new terrain needs a new load.
     pub terrain_dependent: bool,
+    /// The resolver the load used: what opening one of its assets again (the report's
+    /// asset sections) resolves with.
+    pub resolver: Arc<Resolver>,
 }
 
 /// Milliseconds each stage of a document's load took.
@@ -188,17 +191,30 @@ pub fn load_with_preview(
     } else {
         path
     };
+    // What reading the libraries says follows what reading the document says.
+    let mut library_diags = Vec::new();
+    let resolver = Arc::new(load_resolver(&path, args, &mut library_diags)?);
     if !is_document(kind) {
-        let mut loaded = pipeline::load_scene(&path, args)?;
-        if let Some(lib) = package_library(&path) {
-            loaded.files.push(lib);
+        let mut loaded = match kind {
+            Some(FileKind::Autogen) => asset::load_alone(&path, args, &resolver, library_diags)?,
+            _ => pipeline::load_scene(&path, args)?,
+        };
+        // Its package's library reloads the view when it changes (an autogen asset's is in
+        // its files already).
+        let library = crate::resolve::package_root(&path).join("library.txt");
+        if library.is_file() && !loaded.files.contains(&library) {
+            loaded.files.push(library);
         }
+        loaded
+            .files
+            .extend(resolver.given_libraries().iter().cloned());
         return Ok(Document {
             loaded,
             atlas: TileAtlas::default(),
             times: LoadTimes::default(),
             terrain: None,
             terrain_dependent: false,
+            resolver,
         });
     }
     let mut diags = Vec::new();
@@ -209,11 +225,28 @@ pub fn load_with_preview(
         ));
     }
     let (scene_kind, features) = read_features(&path, kind, &bytes, &mut diags)?;
+    diags.append(&mut library_diags);
     drop(bytes);
     let read_ms = ms(started);
-    let mut doc = load_features(&path, scene_kind, features, diags, args, opts, preview)?;
+    let mut doc = load_features(
+        &path, scene_kind, features, diags, args, &resolver, opts, preview,
+    )?;
     doc.times.read_ms = read_ms;
     Ok(doc)
+}
+
+/// The one resolver of a load of `path` (a document or an asset opened alone): its package,
+/// then the `--library` packages, then the install's, each `library.txt` read once.
+fn load_resolver(
+    path: &Path,
+    args: &LayoutArgs,
+    diags: &mut Vec<Diagnostic>,
+) -> Result<Resolver, Diagnostic> {
+    let opts = args
+        .resolve_options()
+        .map_err(|m| Diagnostic::error_file(path, m))?;
+    let libs = crate::resolve::Libraries::load(&opts, diags);
+    Ok(Resolver::new(path, &libs, diags))
 }
 
 /// Reads a document's features.
@@ -261,7 +294,7 @@ fn read_features(
 /// 1° tile (from its name, `+47+008.dsf`; every airport when the name says no tile), drawn
 /// with the DSF. Problems in the `apt.dat` are reported; a missing one is nothing.
 fn package_airports(dsf: &Path, diags: &mut Vec<Diagnostic>) -> Vec<DocFeature> {
-    let root = crate::resolve::document_package_root(dsf);
+    let root = crate::resolve::package_root(dsf);
     let apt_path = root.join("Earth nav data").join("apt.dat");
     let Ok(bytes) = format::read_file(&apt_path) else {
         return Vec::new();
@@ -402,24 +435,6 @@ fn layout_airport(item: &features::AirportItem, origin: [f64; 2], lib: &Pavement
     out
 }
 
-/// The `library.txt` of the package holding `path`, found as [`Resolver`] finds it.
-pub fn package_library(path: &Path) -> Option<PathBuf> {
-    let mut dir = path.parent();
-    for _ in 0..6 {
-        let d = dir?;
-        let lib = if d.as_os_str().is_empty() {
-            PathBuf::from("library.txt")
-        } else {
-            d.join("library.txt")
-        };
-        if lib.is_file() {
-            return Some(lib);
-        }
-        dir = d.parent();
-    }
-    None
-}
-
 /// A definition as resolved and opened, shared by every feature that uses it.
 #[derive(Debug)]
 enum Opened {
@@ -483,12 +498,14 @@ impl FeatureResult {
     }
 }
 
+#[allow(clippy::too_many_arguments)]
 fn load_features(
     path: &Path,
     scene_kind: SceneKind,
     mut feats: Vec<DocFeature>,
     mut diags: Vec<Diagnostic>,
     args: &LayoutArgs,
+    resolver: &Arc<Resolver>,
     opts: &LoadOptions,
     preview: Option<&mut dyn FnMut(Document)>,
 ) -> Result<Document, Diagnostic> {
@@ -498,10 +515,10 @@ fn load_features(
     let mut files = vec![path.to_path_buf()];
     let xplane = crate::resolve::xplane_root(args.xplane.as_deref())
         .map_err(|m| Diagnostic::error_file(path, m))?;
-    let resolver = Resolver::for_document(path, xplane.as_deref(), &mut diags);
     if let Some(root) = &resolver.root {
         files.push(root.join("library.txt"));
     }
+    files.extend(resolver.given_libraries().iter().cloned());
     let origin = feats
         .iter()
         .find_map(DocFeature::origin)
@@ -524,7 +541,7 @@ fn load_features(
     let seeds = feature_seeds(&feats, args.seed);
     // With an install, airports draw in its pavement art.
     let pavement = if feats.iter().any(|f| f.airport.is_some()) {
-        pavement_library(&resolver)
+        pavement_library(resolver)
     } else {
         PavementLibrary::new()
     };
@@ -543,7 +560,7 @@ fn load_features(
             // What resolving says at the feature's own line (a definition found nowhere)
             // is the feature's; what the definition's file says is the file's.
             let from = diags.len();
-            let r = cache.resolve(path, f, &resolver, args.seed, &mut diags, &mut files);
+            let r = cache.resolve(path, f, resolver, args.seed, &mut diags, &mut files);
             for d in diags[from..].iter_mut().filter(|d| d.path == path) {
                 d.feature.get_or_insert(i);
             }
@@ -609,6 +626,7 @@ fn load_features(
                 times: LoadTimes::default(),
                 terrain: None,
                 terrain_dependent: false,
+                resolver: resolver.clone(),
             });
             results.extend(lay_out(first, feats.len()));
             results
@@ -624,7 +642,7 @@ fn load_features(
         Some(ground) => {
             let screen = Screen {
                 doc: path,
-                resolver: &resolver,
+                resolver,
                 args,
                 origin,
                 seed: args.seed,
@@ -698,6 +716,7 @@ fn load_features(
         times,
         terrain,
         terrain_dependent,
+        resolver: resolver.clone(),
     })
 }
 
@@ -1104,7 +1123,7 @@ fn open_definition(
 ) -> Opened {
     match kind {
         FeatureKind::Agp | FeatureKind::Agb | FeatureKind::Ags => {
-            match OpenedAsset::open(file, Some(document)) {
+            match OpenedAsset::open(file, document) {
                 Ok(a) => {
                     diags.extend(a.diagnostics.iter().cloned());
                     files.extend(a.files.iter().cloned());
@@ -1173,17 +1192,14 @@ fn open_string(
             return None;
         }
     };
-    let resolver = crate::resolve::Resolver::for_asset(file, diags);
     let meshes = s
         .objects
         .iter()
         .map(|o| {
-            let resolved = resolver
-                .resolve(file, &o.path)
-                .or_else(|| document.resolve_library(&o.path));
+            let resolved = document.resolve(file, &o.path);
             match &resolved {
                 Some(p) => files.push(p.clone()),
-                None => diags.push(resolver.missing(file, o.line, "OBJECT", &o.path)),
+                None => diags.push(document.missing(file, o.line, "OBJECT", &o.path)),
             }
             crate::scene::ArtRef {
                 name: o.path.as_str().into(),

@@ -271,7 +271,7 @@ fn dsf_feature_matches_the_command_line_layout() {
     let path = sample("sample_scenery/polygons/town.txt");
     let v = load(&path, &LayoutArgs::default()).unwrap();
     let asset = sample("sample_scenery/autogen/city_block.agb");
-    let one = pipeline::load_scene(
+    let one = load(
         &asset,
         &LayoutArgs {
             polygon: Some(path.clone()),
@@ -279,7 +279,8 @@ fn dsf_feature_matches_the_command_line_layout() {
             ..LayoutArgs::default()
         },
     )
-    .unwrap();
+    .unwrap()
+    .loaded;
     let f = v
         .loaded
         .scene

@@ -66,6 +66,21 @@ pub struct Export {
     pub line: u32,
 }
 
+impl Export {
+    /// The seasons the export is for, one [`Season::bit`] each: every season for an export
+    /// without a season list; the words of the list (separated by commas) otherwise, words
+    /// it does not know left out.
+    pub fn season_mask(&self) -> u8 {
+        match &self.seasons {
+            None => 0b1111,
+            Some(list) => list
+                .split(',')
+                .filter_map(|w| Season::ALL.into_iter().find(|s| s.word() == w.trim()))
+                .fold(0, |m, s| m | s.bit()),
+        }
+    }
+}
+
 /// `REGION_DEFINE name` and the commands that define it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct RegionDef {
@@ -91,6 +106,37 @@ impl RegionDef {
                     .rects
                     .iter()
                     .any(|r| r[0] <= -180 && r[1] <= -90 && r[2] >= 179 && r[3] >= 89))
+    }
+}
+
+/// The seasons of X-Plane 12's `EXPORT*_SEASON` lists (`spr`, `sum`, `fal`, `win`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Season {
+    Spring,
+    #[default]
+    Summer,
+    Fall,
+    Winter,
+}
+
+impl Season {
+    /// Every season, in the year's order.
+    pub const ALL: [Season; 4] = [Season::Spring, Season::Summer, Season::Fall, Season::Winter];
+
+    /// The word a season list writes (`spr`, `sum`, `fal`, `win`).
+    pub fn word(self) -> &'static str {
+        match self {
+            Season::Spring => "spr",
+            Season::Summer => "sum",
+            Season::Fall => "fal",
+            Season::Winter => "win",
+        }
+    }
+
+    /// Its bit in a [`Export::season_mask`].
+    pub fn bit(self) -> u8 {
+        1 << self as u8
     }
 }
 

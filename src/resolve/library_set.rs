@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use crate::diag::Diagnostic;
-use crate::format::library::{ExportKind, Library, RegionDef};
+use crate::format::library::{ExportKind, Library, RegionDef, Season};
 use crate::format::obj8::join_name;
 use crate::rng::Rng;
 
@@ -79,6 +79,9 @@ struct Entry {
     ratio: f32,
     /// Index into [`LibrarySet::regions`]; `None` outside any `REGION`.
     region: Option<u32>,
+    /// The seasons it is for ([`Export::season_mask`]): every season's exports are kept,
+    /// and a lookup takes those of its season.
+    seasons: u8,
     /// The real file: the package folder joined with the path as written.
     path: PathBuf,
 }
@@ -163,10 +166,6 @@ impl LibrarySet {
         let mut undefined: HashMap<&str, u32> = HashMap::new();
 
         for e in &lib.exports {
-            if e.seasons.as_deref().is_some_and(|s| !s.contains("sum")) {
-                // agview previews summer, as WED does: other seasons' exports are not read.
-                continue;
-            }
             let region = e.region.as_ref().map(|name| {
                 let def = lib
                     .regions
@@ -191,6 +190,7 @@ impl LibrarySet {
                     1.0
                 },
                 region,
+                seasons: e.season_mask(),
                 path: join_name(dir, &e.real_path),
             };
             match self.index.get_mut(e.virtual_path.as_str()) {
@@ -218,16 +218,16 @@ impl LibrarySet {
     ///
     /// Without a location, exports valid everywhere are tried first; regional ones only
     /// when those give nothing.
-    fn alternatives(&self, virtual_path: &str, at: Option<LatLon>) -> Vec<&Entry> {
+    fn alternatives(&self, virtual_path: &str, at: Option<LatLon>, season: Season) -> Vec<&Entry> {
         let Some(entries) = self.index.get(virtual_path) else {
             return Vec::new();
         };
         match at {
-            Some(at) => self.apply(entries, |r| r.contains(at)),
+            Some(at) => self.apply(entries, season, |r| r.contains(at)),
             None => {
-                let global = self.apply(entries, |r| r.everywhere);
+                let global = self.apply(entries, season, |r| r.everywhere);
                 if global.is_empty() {
-                    self.apply(entries, |r| r.everywhere || !r.rects.is_empty())
+                    self.apply(entries, season, |r| r.everywhere || !r.rects.is_empty())
                 } else {
                     global
                 }
@@ -235,14 +235,18 @@ impl LibrarySet {
         }
     }
 
+    /// The alternatives among `entries` that apply in `season` where `in_region` holds:
+    /// an export of other seasons does not apply, as one of another region does not.
     fn apply<'s>(
         &'s self,
         entries: &'s [Entry],
+        season: Season,
         in_region: impl Fn(&RegionArea) -> bool,
     ) -> Vec<&'s Entry> {
         let applies = |e: &&Entry| {
-            e.region
-                .is_none_or(|r| in_region(&self.regions[r as usize]))
+            e.seasons & season.bit() != 0
+                && e.region
+                    .is_none_or(|r| in_region(&self.regions[r as usize]))
         };
         let mut alts: Vec<&Entry> = Vec::new();
         let mut backup: Option<&Entry> = None;
@@ -276,14 +280,25 @@ impl LibrarySet {
 
     /// Resolves `virtual_path` at `at`. A picked file that does not exist gives way to the
     /// first alternative that does; `None` when no alternative exists on disk.
-    pub fn resolve(&self, virtual_path: &str, at: Option<LatLon>, pick: Pick) -> Option<Choice> {
-        self.resolve_admitted(virtual_path, at, pick, &mut |_| true)
+    pub fn resolve(
+        &self,
+        virtual_path: &str,
+        at: Option<LatLon>,
+        season: Season,
+        pick: Pick,
+    ) -> Option<Choice> {
+        self.resolve_admitted(virtual_path, at, season, pick, &mut |_| true)
     }
 
     /// The files of the alternatives for `virtual_path` at `at`, highest priority first
     /// (whether they exist or not).
-    pub fn alternative_paths(&self, virtual_path: &str, at: Option<LatLon>) -> Vec<PathBuf> {
-        self.alternatives(virtual_path, at)
+    pub fn alternative_paths(
+        &self,
+        virtual_path: &str,
+        at: Option<LatLon>,
+        season: Season,
+    ) -> Vec<PathBuf> {
+        self.alternatives(virtual_path, at, season)
             .iter()
             .map(|e| e.path.clone())
             .collect()
@@ -297,10 +312,11 @@ impl LibrarySet {
         &self,
         virtual_path: &str,
         at: Option<LatLon>,
+        season: Season,
         pick: Pick,
         admit: &mut dyn FnMut(&Path) -> bool,
     ) -> Option<Choice> {
-        let mut alts = self.alternatives(virtual_path, at);
+        let mut alts = self.alternatives(virtual_path, at, season);
         alts.retain(|e| admit(&e.path));
         if alts.is_empty() {
             return None;

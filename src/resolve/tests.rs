@@ -2,6 +2,18 @@
 
 use super::*;
 
+/// The resolver a load of `doc` makes, with an install at `xp` or none.
+fn for_document(doc: &Path, xp: Option<&Path>, d: &mut Vec<Diagnostic>) -> Resolver {
+    let libs = Libraries::load(
+        &ResolveOptions {
+            xplane: xp.map(Path::to_path_buf),
+            ..ResolveOptions::default()
+        },
+        d,
+    );
+    Resolver::new(doc, &libs, d)
+}
+
 #[test]
 fn normalizes() {
     assert_eq!(normalize(Path::new("a/b/../c/./d")), PathBuf::from("a/c/d"));
@@ -39,7 +51,7 @@ fn relative_then_package_then_library() {
     .unwrap();
     let asset = dir.join("autogen/a.agp");
     let mut d = Vec::new();
-    let r = Resolver::for_asset(&asset, &mut d);
+    let r = for_document(&asset, None, &mut d);
     assert!(d.is_empty(), "{d:?}");
     assert_eq!(r.root.as_deref(), Some(dir.as_path()));
     let want = Some(dir.join("objects/house.obj"));
@@ -72,7 +84,7 @@ fn sample_scenery_resolves_as_before() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("sample_scenery");
     let asset = root.join("autogen/lakeside.ags");
     let mut d = Vec::new();
-    let r = Resolver::for_asset(&asset, &mut d);
+    let r = for_document(&asset, None, &mut d);
     assert!(d.is_empty(), "{d:?}");
     // Three plain EXPORTs of one path: `resolve` keeps the first, as before.
     assert_eq!(
@@ -96,7 +108,7 @@ fn sample_scenery_resolves_as_before() {
     );
     // A seeded pick draws among all three, and `for_document` without an install is
     // `for_asset`.
-    let doc = Resolver::for_document(&asset, None, &mut d);
+    let doc = for_document(&asset, None, &mut d);
     assert!(d.is_empty(), "{d:?}");
     let picks: std::collections::BTreeSet<PathBuf> = (0..64)
         .filter_map(|s| doc.resolve_at(&asset, "agview/objects/any_house.obj", None, s))
@@ -146,6 +158,7 @@ fn pack(dir: &Path, body: &str) {
         let words: Vec<&str> = line.split_whitespace().collect();
         let real = match words.first() {
             Some(&"EXPORT_RATIO") => words.get(3),
+            Some(k) if k.ends_with("_SEASON") => words.get(3),
             Some(k) if k.starts_with("EXPORT") => words.get(2),
             _ => None,
         };
@@ -242,7 +255,7 @@ EXPORT_RATIO 0.75 lib/ratio.obj objects/r3.obj\n",
 
 fn resolver(f: &FakeInstall) -> (Resolver, Vec<Diagnostic>) {
     let mut d = Vec::new();
-    let r = Resolver::for_document(&f.doc(), Some(&f.xp()), &mut d);
+    let r = for_document(&f.doc(), Some(&f.xp()), &mut d);
     (r, d)
 }
 
@@ -580,7 +593,7 @@ fn a_document_inside_the_install_ranks_its_package_once() {
     std::fs::create_dir_all(doc.parent().unwrap()).unwrap();
     std::fs::write(&doc, "A\n1000\nAG_POINT\n").unwrap();
     let mut d = Vec::new();
-    let r = Resolver::for_document(&doc, Some(&f.xp()), &mut d);
+    let r = for_document(&doc, Some(&f.xp()), &mut d);
     let names: Vec<&str> = r.packages().iter().map(|p| p.name.as_str()).collect();
     assert_eq!(
         names,
@@ -597,4 +610,162 @@ fn a_document_inside_the_install_ranks_its_package_once() {
     let got = r.resolve_at(&doc, "lib/house.obj", None, 0).unwrap();
     assert_eq!(got.package.as_deref(), Some("Alpha Library"));
     assert_eq!(r.root.as_deref(), Some(f.custom("Alpha Library").as_path()));
+}
+
+/// The resolver of a load with `--library` folders (and an install, or none).
+fn with_libraries(
+    doc: &Path,
+    libraries: &[PathBuf],
+    xp: Option<&Path>,
+    d: &mut Vec<Diagnostic>,
+) -> Resolver {
+    let libs = Libraries::load(
+        &ResolveOptions {
+            xplane: xp.map(Path::to_path_buf),
+            libraries: libraries.to_vec(),
+            ..ResolveOptions::default()
+        },
+        d,
+    );
+    Resolver::new(doc, &libs, d)
+}
+
+#[test]
+fn library_folders_rank_after_the_document_and_before_the_install() {
+    let f = fake_install("library-arg");
+    // A third-party library outside the install, and a folder of two such packages.
+    let third = f.top.join("third_party/OpenSceneryX");
+    pack(
+        &third,
+        "EXPORT lib/house.obj objects/osx_house.obj\nEXPORT lib/osx.obj objects/osx.obj\n",
+    );
+    let shelf = f.top.join("shelf");
+    pack(&shelf.join("B Lib"), "EXPORT lib/b.obj objects/b.obj\n");
+    pack(&shelf.join("A Lib"), "EXPORT lib/b.obj objects/a.obj\n");
+    std::fs::create_dir_all(shelf.join("not a package")).unwrap();
+    let mut d = Vec::new();
+    let r = with_libraries(
+        &f.doc(),
+        &[third.clone(), shelf.clone()],
+        Some(&f.xp()),
+        &mut d,
+    );
+    let names: Vec<&str> = r.packages().iter().map(|p| p.name.as_str()).collect();
+    assert_eq!(&names[..4], ["doc_pack", "OpenSceneryX", "A Lib", "B Lib"]);
+    assert_eq!(names[4], "New Pack", "the install's packages follow");
+    // The document's own export wins; then the library beats the install's.
+    assert_eq!(
+        r.resolve_library("lib/doc.obj"),
+        Some(f.doc_pack().join("objects/doc.obj"))
+    );
+    assert_eq!(
+        r.resolve_library("lib/house.obj"),
+        Some(third.join("objects/osx_house.obj"))
+    );
+    assert_eq!(
+        r.resolve_library("lib/b.obj"),
+        Some(shelf.join("A Lib/objects/a.obj"))
+    );
+    // Without an install, the library alone resolves, and a miss does not suggest it
+    // is all there is: the hint still names --xplane.
+    let mut d = Vec::new();
+    let r = with_libraries(&f.doc(), std::slice::from_ref(&third), None, &mut d);
+    assert!(d.is_empty(), "{d:?}");
+    assert_eq!(
+        r.resolve_library("lib/osx.obj"),
+        Some(third.join("objects/osx.obj"))
+    );
+    assert!(r.definition_missing("lib/none.obj").contains("--xplane"));
+    // A folder with no package in it is a warning, and nothing else changes.
+    let mut d = Vec::new();
+    let empty = f.top.join("empty");
+    std::fs::create_dir_all(&empty).unwrap();
+    let r = with_libraries(&f.doc(), &[empty], None, &mut d);
+    assert_eq!(d.len(), 1, "{d:?}");
+    assert!(d[0].to_string().contains("--library"), "{}", d[0]);
+    assert_eq!(r.packages().len(), 1);
+}
+
+#[test]
+fn every_seasons_exports_are_kept_and_a_lookup_takes_its_season() {
+    let dir = std::env::temp_dir().join(format!("agview-seasons-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    pack(
+        &dir,
+        "EXPORT_SEASON win lib/tree.for forests/snowy.for\n\
+EXPORT_SEASON sum,fal lib/tree.for forests/green.for\n\
+EXPORT_SEASON win lib/winter_only.obj objects/w.obj\n\
+EXPORT lib/plain.obj objects/plain.obj\n",
+    );
+    let asset = dir.join("a.agp");
+    let mut d = Vec::new();
+    let summer = for_document(&asset, None, &mut d);
+    assert!(d.is_empty(), "{d:?}");
+    assert_eq!(
+        summer.resolve_library("lib/tree.for"),
+        Some(dir.join("forests/green.for"))
+    );
+    assert_eq!(summer.resolve_library("lib/winter_only.obj"), None);
+    let libs = Libraries::load(
+        &ResolveOptions {
+            season: Season::Winter,
+            ..ResolveOptions::default()
+        },
+        &mut d,
+    );
+    let winter = Resolver::new(&asset, &libs, &mut d);
+    assert_eq!(
+        winter.resolve_library("lib/tree.for"),
+        Some(dir.join("forests/snowy.for"))
+    );
+    assert_eq!(
+        winter.resolve_library("lib/winter_only.obj"),
+        Some(dir.join("objects/w.obj"))
+    );
+    // An export without a season list is for every season.
+    assert_eq!(
+        winter.resolve_library("lib/plain.obj"),
+        Some(dir.join("objects/plain.obj"))
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn references_inside_assets_and_their_textures_go_through_every_library() {
+    let f = fake_install("asset-refs");
+    pack(
+        &f.default("X-Plane Landmarks"),
+        "EXPORT lib/tex/brick.png textures/brick.png\n",
+    );
+    let mut d = Vec::new();
+    let r = for_document(&f.doc(), Some(&f.xp()), &mut d);
+    let want = f.default("X-Plane Landmarks").join("textures/brick.png");
+    assert_eq!(
+        r.resolve_texture(&f.doc(), "lib/tex/brick.png"),
+        Some(want.clone())
+    );
+    // The `.dds` twin of a library texture is found as X-Plane finds it.
+    assert_eq!(r.resolve_texture(&f.doc(), "lib/tex/brick.dds"), Some(want));
+}
+
+#[test]
+fn the_package_root_is_one_rule_for_documents_and_assets() {
+    let top = std::env::temp_dir().join(format!("agview-root-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&top);
+    // A package with tiles and no library.txt: its assets' root is the package.
+    let pkg = top.join("My Airport");
+    std::fs::create_dir_all(pkg.join("Earth nav data/+40+000")).unwrap();
+    std::fs::create_dir_all(pkg.join("objects/deep")).unwrap();
+    let dsf = pkg.join("Earth nav data/+40+000/+47+008.dsf");
+    assert_eq!(package_root(&dsf), pkg);
+    assert_eq!(package_root(&pkg.join("objects/deep/a.agb")), pkg);
+    // A WED project's root is its own folder.
+    assert_eq!(
+        package_root(&pkg.join("sub/earth.wed.xml")),
+        pkg.join("sub")
+    );
+    // Nothing above: the file's own folder.
+    let lone = top.join("lone/x.agp");
+    assert_eq!(package_root(&lone), top.join("lone"));
+    let _ = std::fs::remove_dir_all(&top);
 }
