@@ -3,21 +3,22 @@
 //! The flow is one direction: files are parsed by [`format`] into typed assets with
 //! source spans, [`art`] loads the meshes and images they reference, [`layout`] turns an
 //! asset and a polygon into a [`scene::Scene`], and [`render`] draws that scene with wgpu.
+//!
+//! The layers below live in crates of their own (`crates/`): `agview-core` ([`diag`],
+//! [`scene`], [`rng`], [`progress`], [`terrain`]), `agview-format` ([`format`]) and
+//! `agview-layout` ([`layout`]); they are re-exported here under their old names.
+
+pub use agview_core::{diag, progress, rng, scene, terrain};
+pub use agview_format::format;
+pub use agview_layout::layout;
 
 #[cfg(feature = "gpu")]
 pub mod app;
 pub mod art;
 pub mod check;
-pub mod diag;
 pub mod document;
-pub mod format;
 pub mod input;
-pub mod layout;
 pub mod pipeline;
-pub mod progress;
 #[cfg(feature = "gpu")]
 pub mod render;
 pub mod resolve;
-pub mod rng;
-pub mod scene;
-pub mod terrain;

@@ -5,6 +5,10 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
+fn crates() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("crates")
+}
+
 fn src() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("src")
 }
@@ -234,7 +238,7 @@ fn the_app_reaches_readers_and_layout_only_through_the_document_stage() {
 #[test]
 fn the_layout_knows_no_command_line() {
     let mut files = Vec::new();
-    rust_files(&src().join("layout"), &mut files);
+    rust_files(&crates().join("agview-layout/src"), &mut files);
     for f in files {
         assert!(
             !code(&f).contains("clap"),
@@ -296,10 +300,51 @@ fn the_renderer_has_no_import_circle() {
 /// imports nothing else of the crate.
 #[test]
 fn the_scene_imports_nothing_of_the_crate_but_its_diagnostics() {
-    let c = code(&src().join("scene.rs"));
+    let c = code(&crates().join("agview-core/src/scene.rs"));
     let deps = after(&c, "crate::");
     assert!(
         deps.iter().all(|d| d == "diag"),
         "src/scene.rs imports {deps:?}"
     );
+}
+
+/// The workspace's crates depend only downwards, and the readers and the layout know no
+/// GPU, window or command line: agview-core ← agview-format ← agview-layout ← agview.
+#[test]
+fn the_crate_graph_is_the_architecture() {
+    let deps = |krate: &str| -> BTreeSet<String> {
+        let toml = std::fs::read_to_string(crates().join(krate).join("Cargo.toml")).unwrap();
+        let mut out = BTreeSet::new();
+        let mut in_deps = false;
+        for line in toml.lines() {
+            let line = line.trim();
+            if line.starts_with('[') {
+                in_deps = line == "[dependencies]";
+                continue;
+            }
+            if in_deps && !line.starts_with('#') {
+                if let Some((name, _)) = line.split_once('=') {
+                    out.insert(name.trim().to_string());
+                }
+            }
+        }
+        out
+    };
+    let allowed: &[(&str, &[&str])] = &[
+        ("agview-core", &[]),
+        ("agview-format", &["agview-core"]),
+        ("agview-layout", &["agview-core", "agview-format"]),
+    ];
+    for (krate, below) in allowed {
+        let d = deps(krate);
+        for dep in d.iter().filter(|d| d.starts_with("agview")) {
+            assert!(
+                below.contains(&dep.as_str()),
+                "{krate} depends on {dep}, which is not below it"
+            );
+        }
+        for never in ["wgpu", "winit", "egui", "clap", "pollster", "notify"] {
+            assert!(!d.contains(never), "{krate} depends on {never}");
+        }
+    }
 }

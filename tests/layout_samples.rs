@@ -441,3 +441,38 @@ fn samples_check_clean() {
     assert!(stray.is_empty(), "{stray:#?}");
     assert!(report.files > 20, "{} files", report.files);
 }
+
+/// The sample string on its GeoJSON polygon, as the command line builds the input: the lake
+/// (contour 1) spawns nothing, the edges are lined with tiles, corners follow their rules,
+/// the fill plants trees, and nothing is said. (Moved from the layout's own tests when the
+/// layout became a crate below the command line's input.)
+#[test]
+fn lakeside_sample_lays_out_on_its_geojson() {
+    use agview::scene::TileRole;
+    let root = Path::new("sample_scenery");
+    let ags = root.join("autogen/lakeside.ags");
+    let bytes = std::fs::read(&ags).expect("the sample string");
+    let mut warnings = Vec::new();
+    let ag = agview::format::autogen::parse(&ags, &bytes, &mut warnings).unwrap();
+    let args = LayoutArgs {
+        polygon: Some(root.join("polygons/lakeside.geojson")),
+        ..args()
+    };
+    let inp = agview::input::build(&args, &ags, &mut warnings).unwrap();
+    assert_eq!(inp.low_byte(), 1);
+    let s = agview::layout::ags::layout(&ag, &ags, &inp).unwrap();
+    assert!(
+        s.tiles.iter().all(|t| t.contour == Some(0)),
+        "the lake does not spawn tiles"
+    );
+    assert!(
+        s.tiles
+            .iter()
+            .filter(|t| t.role == Some(TileRole::Edge))
+            .count()
+            > 10
+    );
+    assert!(s.corners.iter().any(|c| c.rule_line.is_some()));
+    assert!(!s.trees.is_empty());
+    assert!(s.warnings.is_empty(), "{:?}", s.warnings);
+}

@@ -10,7 +10,7 @@ const ASSET: &str = include_str!("../../sample_scenery/autogen/lakeside.ags");
 
 fuzz_target!(|data: &[u8]| {
     thread_local! {
-        static AG: agview::format::autogen::Autogen = agview::format::autogen::parse(
+        static AG: agview_format::format::autogen::Autogen = agview_format::format::autogen::parse(
             std::path::Path::new("lakeside.ags"),
             ASSET.as_bytes(),
             &mut Vec::new(),
@@ -49,7 +49,7 @@ fuzz_target!(|data: &[u8]| {
             .map(|(k, r)| (0..r.len()).map(|i| (seed >> ((k * 7 + i) % 32)) & 1 == 1).collect())
             .collect()
     });
-    let input = agview::layout::LayoutInput {
+    let input = agview_layout::layout::LayoutInput {
         polygon: Some(rings),
         param: (head[7] & 1 == 1).then_some(param),
         seed,
@@ -58,6 +58,6 @@ fuzz_target!(|data: &[u8]| {
         ..Default::default()
     };
     AG.with(|ag| {
-        let _ = agview::layout::layout(ag, std::path::Path::new("lakeside.ags"), &input);
+        let _ = agview_layout::layout::layout(ag, std::path::Path::new("lakeside.ags"), &input);
     });
 });

@@ -3,5 +3,5 @@
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    let _ = agview::format::autogen::parse(std::path::Path::new("fuzz"), data, &mut Vec::new());
+    let _ = agview_format::format::autogen::parse(std::path::Path::new("fuzz"), data, &mut Vec::new());
 });

@@ -6,10 +6,10 @@ use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     let path = std::path::Path::new("fuzz");
-    let _ = agview::format::dsf_bin::parse(path, data, &mut Vec::new());
+    let _ = agview_format::format::dsf_bin::parse(path, data, &mut Vec::new());
     if data.len() >= 2 {
         let declared = u64::from(u16::from_le_bytes([data[0], data[1]]));
         let mut stream = &data[2..];
-        let _ = agview::format::dsf_bin::parse_stream(path, &mut stream, declared, &mut Vec::new());
+        let _ = agview_format::format::dsf_bin::parse_stream(path, &mut stream, declared, &mut Vec::new());
     }
 });

@@ -4,5 +4,5 @@ use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);
-    let _ = agview::format::lights_txt::parse(std::path::Path::new("fuzz"), &text, &mut Vec::new());
+    let _ = agview_format::format::lights_txt::parse(std::path::Path::new("fuzz"), &text, &mut Vec::new());
 });

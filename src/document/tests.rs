@@ -1057,7 +1057,7 @@ fn only_keeps_the_parts_named() {
 fn airport_apt() -> String {
     // The apt.dat reader's test airport, its runway with a 5 m asphalt shoulder (WED's
     // shoulder types are pavement only).
-    crate::format::apt::tests::APT.replace("100 30.00 1 215 ", "100 30.00 1 501 ")
+    crate::format::apt::TEST_AIRPORT.replace("100 30.00 1 215 ", "100 30.00 1 501 ")
 }
 
 fn airport_wed() -> String {

@@ -7,17 +7,20 @@
 pub struct Rng(u64);
 
 impl Rng {
+    #[inline]
     pub fn new(seed: u64) -> Self {
         Rng(seed ^ 0x5851_F42D_4C95_7F2D)
     }
 
     /// A generator for a sub-stream (e.g. one per block), independent of draw order elsewhere.
+    #[inline]
     pub fn fork(&self, stream: u64) -> Rng {
         let mut r = Rng(self.0 ^ stream.wrapping_mul(0x9E37_79B9_7F4A_7C15));
         r.next_u64();
         r
     }
 
+    #[inline]
     pub fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = self.0;
@@ -27,11 +30,13 @@ impl Rng {
     }
 
     /// Uniform in `[0, 1)`.
+    #[inline]
     pub fn f32(&mut self) -> f32 {
         (self.next_u64() >> 40) as f32 / (1u64 << 24) as f32
     }
 
     /// Uniform in `[0, n)`; 0 when `n` is 0.
+    #[inline]
     pub fn below(&mut self, n: usize) -> usize {
         if n == 0 {
             return 0;
@@ -39,11 +44,13 @@ impl Rng {
         ((self.next_u64() >> 11) as f64 / (1u64 << 53) as f64 * n as f64) as usize % n
     }
 
+    #[inline]
     pub fn u32(&mut self) -> u32 {
         (self.next_u64() >> 32) as u32
     }
 
     /// An index drawn with the given non-negative weights; `None` when they sum to zero.
+    #[inline]
     pub fn weighted(&mut self, weights: &[f32]) -> Option<usize> {
         self.weighted_by(weights.iter().copied())
     }

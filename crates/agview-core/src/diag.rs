@@ -527,7 +527,7 @@ mod tests {
 
     #[test]
     fn every_kind_code_is_documented() {
-        let doc = include_str!("../docs/diagnostics.md");
+        let doc = include_str!("../../../docs/diagnostics.md");
         for k in kind::ALL {
             assert!(
                 doc.contains(&format!("| `{k}` |")),

@@ -366,6 +366,7 @@ impl LayerGroup {
     /// group's place in [`LAYER_GROUPS`] (`cars` after all, unknown names as `footprints`,
     /// the default), then the offset, scaled so that an airport's pavement fits between
     /// offsets −1 and 0 ([`LayerGroup::pavement_key`]).
+    #[inline]
     pub fn draw_key(&self) -> (u32, i32) {
         (
             group_rank(&self.name),
@@ -376,6 +377,7 @@ impl LayerGroup {
     /// The key of an airport's pavement item: in `group`, above every offset below 0 and
     /// under offset 0, the `order`-th of the airport's items there (X-Plane's
     /// `group_lo + offset` / `group_hi + offset` with the apt.dat items between).
+    #[inline]
     pub fn pavement_key(group: &str, order: u32) -> (u32, i32) {
         let order = order.min(PAVEMENT_SLOTS as u32 - 2) as i32;
         (group_rank(group), -PAVEMENT_SLOTS + 1 + order)
@@ -516,6 +518,7 @@ pub struct ObjectInstance {
 
 impl ObjectInstance {
     /// Whether the object shows at density level `level` (1..6), the rule WED uses.
+    #[inline]
     pub fn visible_at(&self, level: u8) -> bool {
         let [lo, hi] = self.show;
         if level < lo {
@@ -822,6 +825,7 @@ impl Scene {
     /// The distance (meters) at which `tile` fades out: its feature's `TILE_LOD` in a
     /// document, else the scene's; a value that is not a positive number gives the default
     /// 20 km.
+    #[inline]
     pub fn tile_lod_of(&self, tile: &Tile) -> f32 {
         let lod = tile
             .feature

@@ -715,7 +715,8 @@ fn geojson_input(rings: Vec<Vec<P2>>, spawn: Vec<Vec<bool>>, seed: u64) -> Layou
 /// same.
 #[test]
 fn a_partly_spawning_block() {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("sample_scenery/autogen/lakeside.ags");
+    let path = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
+        .join("sample_scenery/autogen/lakeside.ags");
     let bytes = std::fs::read(&path).expect("the sample string");
     let ag = parse(&path, &bytes, &mut Vec::new()).unwrap();
     let (sw, se, ne, nw) = ([0.0, 0.0], [100.0, 0.0], [100.0, 60.0], [0.0, 60.0]);
@@ -797,7 +798,8 @@ fn a_partly_spawning_block() {
 /// an open non-spawning hole, join back into the ring and the hole.
 #[test]
 fn wed_windings_join_back() {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("sample_scenery/autogen/lakeside.ags");
+    let path = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
+        .join("sample_scenery/autogen/lakeside.ags");
     let bytes = std::fs::read(&path).expect("the sample string");
     let ag = parse(&path, &bytes, &mut Vec::new()).unwrap();
     let p = [[0.0, 0.0], [120.0, 0.0], [120.0, 90.0], [0.0, 90.0]];
@@ -1252,39 +1254,9 @@ fn crop_polygons_follow_their_tile() {
     }
 }
 
-#[test]
-fn lakeside_sample_lays_out() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("sample_scenery");
-    let ags = root.join("autogen/lakeside.ags");
-    let Ok(bytes) = std::fs::read(&ags) else {
-        return; // the sample is optional in a trimmed checkout
-    };
-    let mut warnings = Vec::new();
-    let ag = parse(&ags, &bytes, &mut warnings).unwrap();
-    let args = crate::input::LayoutArgs {
-        polygon: Some(root.join("polygons/lakeside.geojson")),
-        ..Default::default()
-    };
-    let inp = crate::input::build(&args, &ags, &mut warnings).unwrap();
-    assert_eq!(inp.low_byte(), 1);
-    let d = run(&ag, &ags, &inp).unwrap();
-    check_spec(&ag, &inp, &d);
-    let s = &d.scene;
-    assert!(
-        s.tiles.iter().all(|t| t.contour == Some(0)),
-        "the lake does not spawn tiles"
-    );
-    assert!(
-        s.tiles
-            .iter()
-            .filter(|t| t.role == Some(TileRole::Edge))
-            .count()
-            > 10
-    );
-    assert!(s.corners.iter().any(|c| c.rule_line.is_some()));
-    assert!(!s.trees.is_empty());
-    assert!(s.warnings.is_empty(), "{:?}", s.warnings);
-}
+// The sample string on its GeoJSON polygon (built by the command line's `input`, a crate
+// above this one) is laid out in `tests/layout_samples.rs`,
+// `lakeside_sample_lays_out_on_its_geojson`.
 
 // ---------------------------------------------------------------- generated polygons
 
@@ -1375,7 +1347,8 @@ fn polygon(kind: u8, n: usize, seed: u64) -> Vec<Vec<P2>> {
 fn stop_points_near_a_turned_tile_corner_are_seen() {
     // Found by the property test: tile 8's corner came 0.54 m from an earlier stop point,
     // inside the clearance along the tile's own axes but outside its world box grown by it.
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("sample_scenery/autogen/lakeside.ags");
+    let path = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
+        .join("sample_scenery/autogen/lakeside.ags");
     let Ok(bytes) = std::fs::read(&path) else {
         return;
     };
@@ -1428,7 +1401,7 @@ proptest! {
 
     #[test]
     fn the_lakeside_rules_hold_too(kind in 0u8..4, n in 0usize..1000, seed in any::<u64>()) {
-        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("sample_scenery/autogen/lakeside.ags");
+        let path = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../..")).join("sample_scenery/autogen/lakeside.ags");
         let bytes = std::fs::read(&path).expect("the sample string");
         let ag = parse(&path, &bytes, &mut Vec::new()).unwrap();
         let inp = input(polygon(kind, n, seed), 2, seed);
@@ -1486,7 +1459,7 @@ proptest! {
     /// `check_spec`).
     #[test]
     fn windings_and_spawn_flags_lay_out_alike(kind in 0u8..4, n in 0usize..1000, seed in any::<u64>()) {
-        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("sample_scenery/autogen/lakeside.ags");
+        let path = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../..")).join("sample_scenery/autogen/lakeside.ags");
         let bytes = std::fs::read(&path).expect("the sample string");
         let ag = parse(&path, &bytes, &mut Vec::new()).unwrap();
         let rings = polygon(kind, n, seed);
@@ -1552,7 +1525,8 @@ proptest! {
 /// contours.
 #[test]
 fn the_benchmark_and_jagged_towns_obey_the_spec() {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("sample_scenery/autogen/lakeside.ags");
+    let path = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
+        .join("sample_scenery/autogen/lakeside.ags");
     let bytes = std::fs::read(&path).expect("the sample string");
     let ag = parse(&path, &bytes, &mut Vec::new()).unwrap();
     let towns = bench_polygons(40, 3)
@@ -1606,7 +1580,8 @@ fn jagged_polygons(n: usize, seed: u64) -> Vec<Vec<Vec<P2>>> {
 /// kept.
 #[test]
 fn hitting_the_tile_limit_mid_side_does_not_cap_a_missing_tile() {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("sample_scenery/autogen/lakeside.ags");
+    let path = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
+        .join("sample_scenery/autogen/lakeside.ags");
     let bytes = std::fs::read(&path).expect("the sample string");
     let ag = parse(&path, &bytes, &mut Vec::new()).unwrap();
     let k = 1000.0;

@@ -12,7 +12,7 @@ pub mod airport;
 pub mod curves;
 pub mod geom;
 pub mod placed;
-pub use crate::rng;
+pub use agview_core::rng;
 pub mod slope;
 pub mod trees;
 

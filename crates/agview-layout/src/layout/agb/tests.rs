@@ -345,7 +345,7 @@ fn crop_never_cuts_inside_edge_min() {
 #[test]
 fn every_ground_formula_counts() {
     let ag = asset(include_str!(
-        "../../../sample_scenery/autogen/two_formulas.agb"
+        "../../../../../sample_scenery/autogen/two_formulas.agb"
     ));
     let s = run(&ag, &rect(38.0, 22.0));
     let by_line = |l: u32| s.objects.iter().find(|o| o.line == l).unwrap();

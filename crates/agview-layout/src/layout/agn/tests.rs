@@ -12,7 +12,7 @@ const MX: f64 = 1_099.592_070_790_809;
 const MY: f64 = 1_222.992_452_562_82;
 
 const SAMPLE: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
+    concat!(env!("CARGO_MANIFEST_DIR"), "/../.."),
     "/sample_scenery/agn/000333311030032an.agn"
 );
 

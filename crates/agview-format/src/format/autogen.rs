@@ -124,6 +124,7 @@ pub struct Autogen {
 impl Autogen {
     /// Meters per pixel horizontally and vertically (`TEXTURE_WIDTH / TEXTURE_SCALE.width`,
     /// vertically `TEXTURE_HEIGHT / TEXTURE_SCALE.height` when given).
+    #[inline]
     pub fn meters_per_pixel(&self) -> [f32; 2] {
         let [w_px, h_px] = self.texture_scale.unwrap_or([1.0, 1.0]);
         let sx = self.texture_width.unwrap_or(w_px) / w_px.max(f32::MIN_POSITIVE);
@@ -165,9 +166,11 @@ pub struct Tile {
 }
 
 impl Tile {
+    #[inline]
     pub fn width(&self) -> f32 {
         self.rect[2] - self.rect[0]
     }
+    #[inline]
     pub fn height(&self) -> f32 {
         self.rect[3] - self.rect[1]
     }
@@ -234,6 +237,7 @@ pub struct Annotation {
 impl Annotation {
     /// The point that decides which tile or grid cell owns the annotation (its position; the
     /// first point of a facade; the start of a tree line).
+    #[inline]
     pub fn anchor(&self) -> [f32; 2] {
         match &self.kind {
             AnnotationKind::Object { pos, .. } | AnnotationKind::Tree { pos, .. } => *pos,
@@ -280,6 +284,7 @@ pub struct GridSpan {
 }
 
 impl GridSpan {
+    #[inline]
     pub fn size(&self) -> f32 {
         self.end - self.start
     }

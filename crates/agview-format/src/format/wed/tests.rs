@@ -5,7 +5,7 @@ use crate::diag::Severity;
 use crate::format::{dsf, summary, FileKind, Parsed};
 
 fn sample_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("sample_scenery")
+    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../..")).join("sample_scenery")
 }
 
 fn read_sample() -> (PathBuf, WedProject, Vec<Diagnostic>) {

@@ -953,7 +953,7 @@ fn prefixes_and_mutations_never_panic() {
 // --- The committed sample -----------------------------------------------------------
 
 const SAMPLE: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
+    concat!(env!("CARGO_MANIFEST_DIR"), "/../.."),
     "/sample_scenery/agn/000333311030032an.agn"
 );
 

@@ -666,7 +666,7 @@ fn seven_zip_bomb_is_refused_before_and_while_decompressing() {
 }
 
 fn repo(rel: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join(rel)
+    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../..")).join(rel)
 }
 
 /// `town.dsf` and the 7-Zip `+47+008.dsf` carry exactly `town.txt`'s definitions,
