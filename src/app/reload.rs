@@ -18,6 +18,7 @@ use std::time::{Duration, Instant};
 
 use notify::Watcher;
 
+use crate::app::features::FeatureIndex;
 use crate::app::options::RenderArgs;
 use crate::art::ArtSet;
 use crate::diag::Diagnostic;
@@ -68,8 +69,10 @@ pub struct Ready {
     pub view: Document,
     /// The art the scene was uploaded with (a new terrain is framed with it).
     pub art: Arc<ArtSet>,
-    pub art_warnings: Vec<Diagnostic>,
     pub gpu: SceneGpu,
+    /// The messages, the feature table's index and the features' boxes, worked out here
+    /// rather than on the window's thread.
+    pub described: Described,
     /// The device `gpu` was uploaded with (one lost since is replaced).
     pub uploaded_on: Arc<Gpu>,
     /// What the default view frames, over the terrain the scene is drawn on (the fly camera
@@ -83,6 +86,38 @@ pub struct Ready {
     pub upload_ms: f64,
     /// A preview of a large document's first features; the whole follows.
     pub partial: bool,
+}
+
+/// What the window shows beside a scene, worked out on the loader thread.
+pub struct Described {
+    /// Every message of the load: reading, layout, art, upload.
+    pub messages: Vec<Diagnostic>,
+    /// The feature table's index of the features and messages.
+    pub index: FeatureIndex,
+    /// Each feature's box (highlight, picking).
+    pub boxes: Vec<Option<([f32; 3], [f32; 3])>>,
+}
+
+impl Described {
+    fn of(
+        view: &Document,
+        art: &ArtSet,
+        art_warnings: &[Diagnostic],
+        gpu: &SceneGpu,
+        framing: &Framing,
+    ) -> Described {
+        let mut messages = view.loaded.messages();
+        messages.extend(art_warnings.iter().cloned());
+        messages.extend(gpu.warnings().iter().cloned());
+        let scene = &view.loaded.scene;
+        let index = FeatureIndex::of(&scene.features, &messages);
+        let boxes = crate::render::feature_boxes(scene, Some(art), framing.terrain().map(|t| &**t));
+        Described {
+            messages,
+            index,
+            boxes,
+        }
+    }
 }
 
 /// The result of one load.
@@ -343,11 +378,12 @@ fn load_one(
                     .render
                     .framing(&doc.loaded.scene, Some(&art), Some(&terrain))
                     .with_ground(Arc::new(terrain));
+                let described = Described::of(&doc, &art, &[], &scene_gpu, &framing);
                 emit(Outcome::Ready(Box::new(Ready {
-                    art_warnings: Vec::new(),
                     art,
                     view: doc,
                     gpu: scene_gpu,
+                    described,
                     uploaded_on: g,
                     framing,
                     files: Vec::new(),
@@ -426,11 +462,12 @@ fn load_one(
     if let crate::app::options::TerrainSpec::Heightmap(p) = &j.render.terrain {
         files.push(p.clone());
     }
+    let described = Described::of(&view, &art, &art.warnings, &scene_gpu, &framing);
     Some(Outcome::Ready(Box::new(Ready {
-        art_warnings: art.warnings.clone(),
         art: art.clone(),
         view,
         gpu: scene_gpu,
+        described,
         uploaded_on: g.clone(),
         framing,
         files,

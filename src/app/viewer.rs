@@ -37,7 +37,7 @@ use crate::app::camera_control::{CameraControl, Held};
 use crate::app::features::{FeatureIndex, FeatureTable};
 use crate::app::options::{parse_size, CameraSpec, RenderArgs, TerrainSpec};
 use crate::app::panel::{self, Action, Controls, Layers, TerrainKind};
-use crate::app::reload::{FileWatcher, Gpu, LoadJob, Loader, Outcome, Ready, Trigger};
+use crate::app::reload::{Described, FileWatcher, Gpu, LoadJob, Loader, Outcome, Ready, Trigger};
 use crate::app::screenshot;
 use crate::app::settings::Settings;
 use crate::diag::Diagnostic;
@@ -596,8 +596,8 @@ impl App {
         let Ready {
             view,
             art,
-            art_warnings,
             gpu,
+            described,
             uploaded_on,
             framing,
             files,
@@ -620,9 +620,11 @@ impl App {
                 view.loaded.scene.features.len()
             );
         }
-        let mut messages = view.loaded.messages();
-        messages.extend(art_warnings.iter().cloned());
-        messages.extend(gpu.warnings().iter().cloned());
+        let Described {
+            messages,
+            index,
+            boxes,
+        } = described;
         if trigger == Trigger::Startup && !partial {
             for m in &messages {
                 eprintln!("{m}");
@@ -659,12 +661,6 @@ impl App {
             );
         }
         self.error = None;
-        let index = FeatureIndex::of(&view.loaded.scene.features, &messages);
-        let boxes = crate::render::feature_boxes(
-            &view.loaded.scene,
-            Some(&art),
-            framing.terrain().map(|t| &**t),
-        );
         self.generation += 1;
         if self
             .table
