@@ -470,10 +470,21 @@ fn render_command(
     if let Some(what) = framing.describe() {
         eprintln!("{what}");
     }
-    let params = render.frame_params(&framing);
+    let aspect = width as f32 / height.max(1) as f32;
+    let params = render.frame_params_in(&framing, aspect);
+    // The camera as the arguments that give this image again (with the same --size).
+    if let Some(camera) = params.camera.as_argument() {
+        let frame = match framing.choice {
+            agview::render::FrameChoice::Main => String::new(),
+            _ => render
+                .frame
+                .as_ref()
+                .map_or(String::new(), |f| format!(" --frame={f}")),
+        };
+        eprintln!("camera: --camera={camera}{frame}");
+    }
     let (lo, hi) = framing.whole;
     let (lo, hi) = ([lo[0], lo[1], framing.lo[2]], [hi[0], hi[1], framing.hi[2]]);
-    let aspect = width as f32 / height.max(1) as f32;
     if !scene.is_empty() && !params.camera.sees_box(lo, hi, aspect) {
         eprintln!(
             "agview: warning: the camera sees none of the scene (it lies within {:.0}..{:.0} m east, {:.0}..{:.0} m north); try --camera orbit or --frame all",

@@ -747,3 +747,49 @@ PROPERTY sim/north 51\nOBJECT_DEF lib/shared/yard.agp\nOBJECT 0 0.5 50.5 0\n",
     assert_eq!(code, 0, "{out}{err}");
     assert!(!format!("{out}{err}").contains("not found"), "{out}{err}");
 }
+
+/// `render` prints the camera it used as the arguments that place it again: rendering with
+/// them gives the same image (within 1/255 per channel), from another folder too.
+#[test]
+fn render_prints_a_camera_that_gives_the_same_image_again() {
+    let tmp = Tmp::new("camera-again");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("sample_scenery");
+    for (name, asset, extra) in [
+        ("block", "autogen/city_block.agb", &["--rect", "100x80"][..]),
+        ("town", "polygons/town.txt", &["--frame", "all"][..]),
+    ] {
+        let asset = root.join(asset).display().to_string();
+        let first = tmp.0.join(format!("{name}-first.png"));
+        let again = tmp.0.join(format!("{name}-again.png"));
+        let mut args = vec!["render", &asset, "--size", "160x120"];
+        args.extend_from_slice(extra);
+        let out = first.display().to_string();
+        let (code, _, err) = agview(&tmp.0, &[&args[..], &["--out", &out]].concat());
+        assert_eq!(code, 0, "{err}");
+        let line = err
+            .lines()
+            .find_map(|l| l.strip_prefix("camera: "))
+            .unwrap_or_else(|| panic!("no camera line: {err}"));
+        assert!(line.starts_with("--camera="), "{line}");
+        let mut again_args = vec!["render", &asset, "--size", "160x120"];
+        if name == "block" {
+            again_args.extend_from_slice(extra);
+        }
+        again_args.extend(line.split(' '));
+        let out = again.display().to_string();
+        let (code, _, err) = agview(&tmp.0, &[&again_args[..], &["--out", &out]].concat());
+        assert_eq!(code, 0, "{err}");
+        let (a, b) = (
+            image::open(&first).unwrap().to_rgba8(),
+            image::open(&again).unwrap().to_rgba8(),
+        );
+        let worst = a
+            .as_raw()
+            .iter()
+            .zip(b.as_raw())
+            .map(|(x, y)| x.abs_diff(*y))
+            .max()
+            .unwrap();
+        assert!(worst <= 1, "{name}: {line}: a channel differs by {worst}");
+    }
+}

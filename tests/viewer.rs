@@ -622,7 +622,7 @@ fn a_wed_project_folder_opens_and_reloads_when_wed_saves_it() {
         .arg(&samples)
         .args([
             "--size",
-            "320x240",
+            "480x240",
             "--frames",
             "2",
             "--exit-after-reloads",
@@ -638,7 +638,7 @@ fn a_wed_project_folder_opens_and_reloads_when_wed_saves_it() {
     render
         .arg("render")
         .arg(&samples)
-        .args(["--size", "320x240", "--out"])
+        .args(["--size", "480x240", "--out"])
         .arg(&headless);
     run_ok(render, "agview render of the WED folder");
     assert_same(&shot, &headless);
@@ -653,19 +653,20 @@ fn a_wed_project_folder_opens_and_reloads_when_wed_saves_it() {
     save(&wed, &hidden);
     let status = r.wait_exit();
     assert!(status.success(), "{status}: {}", r.stderr());
-    // The lakeside stands at the right edge: that strip changes, and the rest (the wood
-    // included: its trees are seeded by what it is, not by its place in the project)
-    // stands still.
+    // The lakeside (outside the framed main cluster) stands at the right edge of a 2:1
+    // view: that strip changes, and the rest (the wood included: its trees are seeded by
+    // what it is, not by its place in the project) stands still, the main cluster and so
+    // the view being the same.
     let (before, after) = (load(&shot), load(&dir.0.join("s-reload1.png")));
     let strip = |img: &image::RgbaImage, x0: u32, x1: u32| {
         image::imageops::crop_imm(img, x0, 0, x1 - x0, img.height()).to_image()
     };
-    let right = mean_diff(&strip(&before, 280, 320), &strip(&after, 280, 320));
+    let right = mean_diff(&strip(&before, 420, 480), &strip(&after, 420, 480));
     assert!(
         right.iter().sum::<f64>() / 3.0 >= CHANGED,
         "the lakeside's strip should change: {right:?}"
     );
-    let rest = mean_diff(&strip(&before, 0, 240), &strip(&after, 0, 240));
+    let rest = mean_diff(&strip(&before, 0, 400), &strip(&after, 0, 400));
     assert!(
         rest.iter().all(|c| *c <= SAME),
         "the rest should stand still: {rest:?}"

@@ -96,10 +96,14 @@ impl CameraControl {
     /// A new scene (after a reload, or a new terrain): the camera stays where it is; orbit
     /// re-centres, and the fly camera rises above the ground if that is now above it.
     pub fn set_framing(&mut self, framing: Framing) {
+        let before = self.center();
         self.framing = framing;
-        let c = self.center();
+        // The orbit target moves with the framed box's centre (the default view's target
+        // sits off the centre, where it centres the picture).
+        let now = self.center();
         if let Camera::Orbit { target, .. } = &mut self.camera {
-            *target = c.to_array();
+            let t = Vec3::from(*target) + (now - before);
+            *target = if t.is_finite() { t } else { now }.to_array();
         }
         self.keep_above_ground();
     }
@@ -426,7 +430,10 @@ mod tests {
         let mut c = CameraControl::new(Camera::free(500.0, 500.0, 3.0, 0.0, 0.0), Framing::flat(B));
         c.frame();
         assert_eq!(c.mode(), Mode::Fly, "framing keeps the mode");
-        assert!(close(c.camera.eye(), Camera::frame_scene(B).eye()));
+        assert!(close(
+            c.camera.eye(),
+            Camera::frame(&Framing::flat(B)).eye()
+        ));
         c.toggle_top();
         assert_eq!(c.mode(), Mode::Top);
         let Camera::Top { center, .. } = c.camera else {
@@ -442,6 +449,6 @@ mod tests {
             "dragging right moves the map with the pointer"
         );
         c.toggle_top();
-        assert_eq!(c.camera, Camera::frame_scene(B));
+        assert_eq!(c.camera, Camera::frame(&Framing::flat(B)));
     }
 }

@@ -94,6 +94,18 @@ impl std::str::FromStr for FrameSpec {
     }
 }
 
+/// The `--frame` argument that asks for the same framing (read back by `FromStr`).
+impl std::fmt::Display for FrameSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            FrameSpec::All => f.write_str("all"),
+            FrameSpec::Main => f.write_str("main"),
+            FrameSpec::Feature(i) => write!(f, "{i}"),
+            FrameSpec::Around { lon, lat, radius } => write!(f, "{lon},{lat},{radius}"),
+        }
+    }
+}
+
 impl std::str::FromStr for CameraSpec {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, String> {
@@ -259,8 +271,14 @@ impl RenderArgs {
 
     /// The camera for a scene framed by `framing` (its box over the terrain it is drawn on).
     pub fn camera_for(&self, framing: &Framing) -> Camera {
+        self.camera_in(framing, 4.0 / 3.0)
+    }
+
+    /// The camera `--camera` gives for `framing`, the orbit view fitted to an image of
+    /// `aspect` (width / height).
+    pub fn camera_in(&self, framing: &Framing, aspect: f32) -> Camera {
         match self.camera {
-            CameraSpec::Orbit => Camera::frame(framing),
+            CameraSpec::Orbit => Camera::frame_for(framing, aspect),
             CameraSpec::Top => Camera::frame_top(framing),
             CameraSpec::Free([x, y, z, yaw, pitch]) => Camera::free(x, y, z, yaw, pitch),
         }
@@ -269,7 +287,12 @@ impl RenderArgs {
     /// Frame parameters for a scene framed by `framing`; the haze follows the framing
     /// ([`Framing::haze_visibility`]).
     pub fn frame_params(&self, framing: &Framing) -> FrameParams {
-        let camera = self.camera_for(framing);
+        self.frame_params_in(framing, 4.0 / 3.0)
+    }
+
+    /// [`RenderArgs::frame_params`] for an image of `aspect` (width / height).
+    pub fn frame_params_in(&self, framing: &Framing, aspect: f32) -> FrameParams {
+        let camera = self.camera_in(framing, aspect);
         let visibility_m = framing.haze_visibility(camera.lod_eye());
         FrameParams {
             camera,
@@ -321,7 +344,7 @@ impl RenderArgs {
             }
         };
         let warning = ignored.then(|| {
-            "warning: --frame is ignored: --camera X,Y,Z,YAW,PITCH places the camera itself"
+            "note: --camera X,Y,Z,YAW,PITCH places the camera itself: --frame sets only the haze and the shadows' reach"
                 .to_string()
         });
         (choice, warning)

@@ -138,6 +138,9 @@ pub struct Info<'a> {
     pub generation: u64,
     /// Milliseconds the panel took last frame (egui's layout and tessellation).
     pub ui_ms: f32,
+    /// The camera as the `--camera X,Y,Z,YAW,PITCH` argument that places it again (`None`
+    /// for the top view).
+    pub camera: Option<String>,
 }
 
 fn kind_name(k: SceneKind) -> &'static str {
@@ -307,6 +310,18 @@ fn contents(
                     g.buffer_bytes as f64 / 1e6,
                     g.texture_bytes as f64 / 1e6
                 ));
+            }
+            if let Some(c) = &info.camera {
+                let arg = format!("--camera={c}");
+                ui.horizontal(|ui| {
+                    ui.add(egui::Label::new(RichText::new(&arg).monospace().size(11.0)).truncate())
+                        .on_hover_text(
+                            "the camera as the argument that places it again (agview render, view)",
+                        );
+                    if ui.small_button("copy").clicked() {
+                        ui.ctx().copy_text(arg.clone());
+                    }
+                });
             }
             ui.small(info.adapter);
             match info.watch_error {

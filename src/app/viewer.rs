@@ -450,7 +450,7 @@ impl App {
         let c = &self.controls;
         let camera = match (&self.cam, &self.shown) {
             (Some(cam), _) => cam.camera,
-            (None, Some(s)) => self.args.render.camera_for(&s.framing),
+            (None, Some(s)) => self.args.render.camera_in(&s.framing, self.aspect()),
             (None, None) => FrameParams::default().camera,
         };
         FrameParams {
@@ -478,8 +478,12 @@ impl App {
                 .shown
                 .as_ref()
                 .map_or(FrameParams::default().visibility_m, |s| {
-                    s.framing
-                        .haze_visibility(self.args.render.camera_for(&s.framing).lod_eye())
+                    s.framing.haze_visibility(
+                        self.args
+                            .render
+                            .camera_in(&s.framing, self.aspect())
+                            .lod_eye(),
+                    )
                 }),
             ..FrameParams::default()
         }
@@ -592,6 +596,14 @@ impl App {
         self.request_redraw();
     }
 
+    /// The window's width over its height (4:3 before it has a surface): what the default
+    /// view is fitted to.
+    fn aspect(&self) -> f32 {
+        self.gfx.as_ref().map_or(4.0 / 3.0, |g| {
+            g.config.width as f32 / g.config.height.max(1) as f32
+        })
+    }
+
     fn accept(&mut self, r: Ready) {
         let Ready {
             view,
@@ -607,9 +619,12 @@ impl App {
             partial,
         } = r;
         // A preview: shown while the loader goes on; the whole document follows, framed
-        // afresh unless the camera was moved meanwhile.
+        // afresh unless the camera was moved meanwhile. A reload is framed afresh too while
+        // the camera is still the default view: the view fits what the scene now holds
+        // (an edit that makes a building taller), as a new `agview render` would.
         let after_preview = self.partial && !partial;
-        if after_preview && !self.touched {
+        let reloaded = matches!(trigger, Trigger::Files(_));
+        if (after_preview || reloaded) && !self.touched {
             self.cam = None;
         }
         self.partial = partial;
@@ -646,7 +661,7 @@ impl App {
                     (Some(tile), CameraSpec::Orbit) => {
                         super::bench_tile::town_camera(tile, &view.loaded.scene)
                     }
-                    _ => self.args.render.camera_for(&framing),
+                    _ => self.args.render.camera_in(&framing, self.aspect()),
                 };
                 self.cam = Some(CameraControl::new(camera, framing.clone()))
             }
@@ -1039,6 +1054,7 @@ impl App {
                     index: self.shown.as_ref().map(|s| &s.index),
                     generation: self.generation,
                     ui_ms: self.ui_ms,
+                    camera: cam.and_then(|c| c.camera.as_argument()),
                 };
                 let controls = &mut self.controls;
                 let table = &mut self.table;

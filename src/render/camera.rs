@@ -9,6 +9,9 @@ use glam::{Mat4, Vec3};
 /// Vertical field of view of the perspective cameras, degrees.
 pub const FOV_Y_DEG: f32 = 45.0;
 
+/// The share of the image's half-width (and half-height) left free around a framed box.
+pub const FRAME_MARGIN: f32 = 0.05;
+
 /// A camera. Public fields so the window can steer it.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Camera {
@@ -59,20 +62,22 @@ impl Camera {
         }
     }
 
-    /// The default view: the whole of `bounds` (min, max in meters) seen from the
-    /// south-west at 35° elevation, in an image of aspect 4:3 or wider (every image agview
-    /// makes: 16:9 renders and windows, 4:3 goldens and sweep cells).
+    /// A view of a rectangle `bounds` (min, max in meters) whose content's height is not
+    /// known (the synthetic city, test scenes): seen from the south-west at 35° elevation
+    /// from its bounding circle's radius over the tangent of half the vertical field of
+    /// view, which leaves room above the ground for what stands on it. A scene's own view,
+    /// which knows the heights, is [`Camera::frame_fit`].
     pub fn frame_scene(bounds: ([f32; 2], [f32; 2])) -> Self {
         let (lo, hi) = bounds;
         let center = [(lo[0] + hi[0]) * 0.5, (lo[1] + hi[1]) * 0.5];
         let radius = (0.5 * ((hi[0] - lo[0]).powi(2) + (hi[1] - lo[1]).powi(2)).sqrt()).max(5.0);
-        // From 35° above, the ground's depth is foreshortened to about sin 35° of its size,
-        // and images are wider than tall: a bounding sphere would leave the scene small. This
-        // fits the ground's diagonal across the width of a 4:3 or wider image, with a margin for
-        // the perspective that enlarges the near corner.
         let half_fov = (FOV_Y_DEG * 0.5).to_radians();
-        let distance = radius / half_fov.tan();
-        Camera::orbit([center[0], center[1], 0.0], distance, 45.0, 35.0)
+        Camera::orbit(
+            [center[0], center[1], 0.0],
+            radius / half_fov.tan(),
+            45.0,
+            35.0,
+        )
     }
 
     /// The default view of a scene's [`Framing`]: from the south-west at 35° elevation,
@@ -80,6 +85,115 @@ impl Camera {
     /// rectangle and what stands on it fit an image of aspect 4:3 or wider.
     pub fn frame(f: &super::framing::Framing) -> Self {
         Camera::frame_from(f, 225.0)
+    }
+
+    /// [`Camera::frame_fit`] from the south-west: the default view of an image of `aspect`.
+    pub fn frame_for(f: &super::framing::Framing, aspect: f32) -> Self {
+        Camera::frame_fit(f, 225.0, aspect)
+    }
+
+    /// The orbit view of a [`Framing`] from `from_deg` (clockwise from north) at 35° that
+    /// fits the framed box, its corners at ground and at content height, to an image of
+    /// `aspect` (width / height) with a margin of [`FRAME_MARGIN`] on each side: the box's
+    /// projection touches the margin on the image's tighter axis, so it fills about 90% of
+    /// the width or the height. The target is the centre of the box's ground rectangle.
+    pub fn frame_fit(f: &super::framing::Framing, from_deg: f32, aspect: f32) -> Self {
+        const PITCH: f32 = 35.0;
+        let look = (from_deg + 180.0).rem_euclid(360.0);
+        let aspect = if aspect.is_finite() && aspect > 0.0 {
+            aspect
+        } else {
+            4.0 / 3.0
+        };
+        let (lo, hi) = (f.lo, f.hi);
+        let corners: Vec<Vec3> = (0..8)
+            .map(|k| {
+                let pick = |i: usize| if k >> i & 1 == 0 { lo[i] } else { hi[i] };
+                Vec3::new(pick(0), pick(1), pick(2))
+            })
+            .filter(|p| p.is_finite())
+            .collect();
+        let limit = 1.0 - FRAME_MARGIN;
+        // The box's projection: its extent in normalised device coordinates, `None` when a
+        // corner is behind the eye.
+        let extent = |cam: &Camera| -> Option<([f32; 2], [f32; 2])> {
+            let vp = cam.view_proj(aspect);
+            let (mut x, mut y) = ([f32::MAX, f32::MIN], [f32::MAX, f32::MIN]);
+            for p in &corners {
+                let q = vp * p.extend(1.0);
+                if q.w <= 0.0 {
+                    return None;
+                }
+                let (nx, ny) = (q.x / q.w, q.y / q.w);
+                x = [x[0].min(nx), x[1].max(nx)];
+                y = [y[0].min(ny), y[1].max(ny)];
+            }
+            Some((x, y))
+        };
+        let fits = |cam: &Camera| {
+            extent(cam).is_some_and(|(x, y)| {
+                x[0] >= -limit && x[1] <= limit && y[0] >= -limit && y[1] <= limit
+            })
+        };
+        let half_fov = (FOV_Y_DEG * 0.5).to_radians();
+        // The bounding sphere's distance always fits (a sphere seen whole holds the box).
+        let sphere = (f.radius() / half_fov.tan() / limit).max(1.0);
+        let mut target = f.center();
+        let at = |target: Vec3, d: f32| Camera::orbit(target.to_array(), d, look, PITCH);
+        if corners.is_empty() || !fits(&at(target, sphere)) {
+            return at(target, sphere);
+        }
+        // The nearest distance that fits, by bisection; then the target slides on the ground
+        // so that the projection is centred (perspective makes the near side larger), and
+        // the distance is found again.
+        let nearest = |target: Vec3| {
+            let (mut near, mut far) = (0.0f32, sphere * 2.0);
+            for _ in 0..40 {
+                let mid = (near + far) * 0.5;
+                if fits(&at(target, mid)) {
+                    far = mid;
+                } else {
+                    near = mid;
+                }
+            }
+            far
+        };
+        let (yaw, pitch) = (look.to_radians(), PITCH.to_radians());
+        let right = Vec3::new(yaw.cos(), -yaw.sin(), 0.0);
+        let ahead = Vec3::new(yaw.sin(), yaw.cos(), 0.0);
+        let mut d = nearest(target);
+        for _ in 0..4 {
+            let Some((x, y)) = extent(&at(target, d)) else {
+                break;
+            };
+            let (cx, cy) = ((x[0] + x[1]) * 0.5, (y[0] + y[1]) * 0.5);
+            let unit = d * half_fov.tan();
+            let moved = target + right * (cx * unit * aspect) + ahead * (cy * unit / pitch.sin());
+            if !fits(&at(moved, sphere)) {
+                break;
+            }
+            target = moved;
+            d = nearest(target);
+        }
+        at(target, d)
+    }
+
+    /// The camera as the `--camera X,Y,Z,YAW,PITCH` argument that places it again: the eye
+    /// in the scene's frame (meters, z up), yaw clockwise from north, pitch down from level,
+    /// each the shortest decimal that reads back as the same number. `None` for the top
+    /// view, which `--camera top` gives.
+    pub fn as_argument(&self) -> Option<String> {
+        let (yaw, pitch) = match *self {
+            Camera::Orbit {
+                yaw_deg, pitch_deg, ..
+            }
+            | Camera::Free {
+                yaw_deg, pitch_deg, ..
+            } => (yaw_deg, pitch_deg),
+            Camera::Top { .. } => return None,
+        };
+        let e = self.eye();
+        Some(format!("{},{},{},{yaw},{pitch}", e.x, e.y, e.z))
     }
 
     /// The top view of a [`Framing`]: straight down on the centre of its rectangle, its
@@ -94,12 +208,11 @@ impl Camera {
     }
 
     /// [`Camera::frame`] seen from `from_deg` (clockwise from north: 45 is the north-east,
-    /// 225 the south-west of the default view).
+    /// 225 the south-west of the default view), fitted to a 4:3 image: every image agview
+    /// makes is 4:3 or wider, so the box is never cut (see [`Camera::frame_fit`] for an
+    /// image of known shape).
     pub fn frame_from(f: &super::framing::Framing, from_deg: f32) -> Self {
-        let c = f.center();
-        let half_fov = (FOV_Y_DEG * 0.5).to_radians();
-        let look = (from_deg + 180.0).rem_euclid(360.0);
-        Camera::orbit(c.to_array(), f.radius() / half_fov.tan(), look, 35.0)
+        Camera::frame_fit(f, from_deg, 4.0 / 3.0)
     }
 
     /// The eye position in the world.
@@ -207,12 +320,13 @@ impl Camera {
             || all(&|c| c.y < -c.w))
     }
 
-    /// Distance of the near plane: a hundredth of the orbit distance, within 0.1..10 m.
+    /// Distance of the near plane: 0.3 m for every perspective view (the depth buffer is
+    /// reversed 32-bit float, precise at any distance), so that an orbit view and the
+    /// `--camera X,Y,Z,YAW,PITCH` it prints draw the same image.
     pub fn near(&self) -> f32 {
         match *self {
-            Camera::Orbit { distance, .. } => (distance * 0.01).clamp(0.1, 10.0),
             Camera::Top { .. } => 1.0,
-            Camera::Free { .. } => 0.3,
+            Camera::Orbit { .. } | Camera::Free { .. } => 0.3,
         }
     }
 }

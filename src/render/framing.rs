@@ -513,6 +513,69 @@ mod tests {
         c.w > 0.0 && n.x.abs() <= 1.0 && n.y.abs() <= 1.0
     }
 
+    /// The share of the image's width and height that the framed box's projection (its
+    /// eight corners) spans, and whether it is all inside.
+    fn fill(cam: &Camera, f: &Framing, aspect: f32) -> (f32, f32, bool) {
+        let vp = cam.view_proj(aspect);
+        let (mut x, mut y) = ([f32::MAX, f32::MIN], [f32::MAX, f32::MIN]);
+        let mut inside = true;
+        for k in 0..8 {
+            let pick = |i: usize| if k >> i & 1 == 0 { f.lo[i] } else { f.hi[i] };
+            let c = vp * glam::Vec4::new(pick(0), pick(1), pick(2), 1.0);
+            let n = c / c.w;
+            inside &= c.w > 0.0 && n.x.abs() <= 1.0 && n.y.abs() <= 1.0;
+            x = [x[0].min(n.x), x[1].max(n.x)];
+            y = [y[0].min(n.y), y[1].max(n.y)];
+        }
+        ((x[1] - x[0]) / 2.0, (y[1] - y[0]) / 2.0, inside)
+    }
+
+    /// The default view fits the framed box to the image: all of it inside, filling at least
+    /// 80% of the width or the height, for flat lots, long strips, towers and hills, in 16:9
+    /// and 4:3 images, from every side.
+    #[test]
+    fn the_default_view_fills_the_image_with_the_framed_box() {
+        let boxes = [
+            ([-50.0, -50.0, 0.0], [50.0, 50.0, 10.0]),
+            ([0.0, 0.0, 0.0], [460.0, 429.0, 20.0]),
+            ([-500.0, -10.0, 0.0], [500.0, 10.0, 5.0]),
+            ([-5.0, -5.0, 0.0], [5.0, 5.0, 60.0]),
+            ([-300.0, -200.0, -40.0], [300.0, 200.0, 120.0]),
+        ];
+        for (lo, hi) in boxes {
+            let mut f = Framing::flat(([lo[0], lo[1]], [hi[0], hi[1]]));
+            (f.lo, f.hi) = (lo, hi);
+            for aspect in [16.0 / 9.0, 4.0 / 3.0] {
+                for from in [225.0, 45.0, 135.0, 315.0] {
+                    let cam = Camera::frame_fit(&f, from, aspect);
+                    let (w, h, inside) = fill(&cam, &f, aspect);
+                    assert!(inside, "{lo:?}..{hi:?} at {aspect} from {from}: {w} {h}");
+                    assert!(
+                        w >= 0.8 || h >= 0.8,
+                        "{lo:?}..{hi:?} at {aspect} from {from}: fills {w:.2} x {h:.2}"
+                    );
+                }
+            }
+            // Fitted to 4:3, the box is whole in any wider image too.
+            let cam = Camera::frame(&f);
+            assert!(fill(&cam, &f, 16.0 / 9.0).2, "{lo:?}..{hi:?}");
+        }
+    }
+
+    /// The camera printed as `--camera X,Y,Z,YAW,PITCH` places the same eye looking the
+    /// same way.
+    #[test]
+    fn a_camera_argument_places_the_same_camera() {
+        let f = Framing::flat(([-50.0, -30.0], [70.0, 90.0]));
+        let cam = Camera::frame_fit(&f, 225.0, 16.0 / 9.0);
+        let arg = cam.as_argument().unwrap();
+        let v: Vec<f32> = arg.split(',').map(|x| x.parse().unwrap()).collect();
+        let free = Camera::free(v[0], v[1], v[2], v[3], v[4]);
+        assert_eq!(free.eye(), cam.eye());
+        assert!((free.forward() - cam.forward()).length() < 1e-6);
+        assert_eq!(Camera::frame_top(&f).as_argument(), None);
+    }
+
     fn one_object() -> Scene {
         let mut s = Scene {
             polygon: vec![vec![[-5.0, -5.0], [5.0, -5.0], [5.0, 5.0], [-5.0, 5.0]]],
