@@ -82,6 +82,8 @@ struct PackageLibrary {
 #[derive(Debug, Clone, Default)]
 pub struct Libraries {
     packages: Vec<PackageLibrary>,
+    /// The packages' folders as the file system names them, to read each once.
+    seen: std::collections::HashSet<PathBuf>,
     /// Whether an install was given (its absence is worth a hint on a miss).
     install: bool,
     season: Season,
@@ -94,6 +96,7 @@ impl Libraries {
     pub fn load(opts: &ResolveOptions, diags: &mut Vec<Diagnostic>) -> Libraries {
         let mut out = Libraries {
             packages: Vec::new(),
+            seen: Default::default(),
             install: opts.xplane.is_some(),
             season: opts.season,
         };
@@ -121,12 +124,8 @@ impl Libraries {
 
     /// Reads the package in `dir` once: a package met a second time keeps its first rank.
     fn read(&mut self, dir: &Path, given: bool, diags: &mut Vec<Diagnostic>) {
-        let canonical = dir.canonicalize().ok();
-        if self
-            .packages
-            .iter()
-            .any(|p| p.dir.canonicalize().ok() == canonical)
-        {
+        let canonical = dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
+        if !self.seen.insert(canonical) {
             return;
         }
         let library_txt = dir.join("library.txt");
@@ -158,17 +157,6 @@ impl Libraries {
                 diags.push(e);
             }
         }
-    }
-
-    /// The libraries of an install alone (a command that only has `--xplane`).
-    pub fn of_install(xp: &Path, diags: &mut Vec<Diagnostic>) -> Libraries {
-        Libraries::load(
-            &ResolveOptions {
-                xplane: Some(xp.to_path_buf()),
-                ..ResolveOptions::default()
-            },
-            diags,
-        )
     }
 }
 

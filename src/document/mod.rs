@@ -192,8 +192,12 @@ pub fn load_with_preview(
         path
     };
     // What reading the libraries says follows what reading the document says.
+    // An FSX `.agn` names no X-Plane library paths: it needs none.
     let mut library_diags = Vec::new();
-    let resolver = Arc::new(load_resolver(&path, args, &mut library_diags)?);
+    let resolver = Arc::new(match kind {
+        Some(FileKind::Agn) => Resolver::default(),
+        _ => load_resolver(&path, args, &mut library_diags)?,
+    });
     if !is_document(kind) {
         let mut loaded = match kind {
             Some(FileKind::Autogen) => asset::load_alone(&path, args, &resolver, library_diags)?,
@@ -482,8 +486,7 @@ struct FeatureResult {
 
 impl FeatureResult {
     /// Ties what laying feature `i` out said (its diagnostics and its layout's warnings)
-    /// to the feature.
-    /// An error here is the feature (or a part of it) not laid out.
+    /// to the feature. An error here is the feature (or a part of it) not laid out.
     fn tie_to(&mut self, i: usize) {
         use crate::diag::kind;
         for d in self.diags.iter_mut().filter(|d| d.is_error()) {
