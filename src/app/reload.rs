@@ -497,11 +497,6 @@ fn art_files(art: &ArtSet) -> Vec<PathBuf> {
     v
 }
 
-/// An absolute, `..`-free path, so event paths and watched paths compare equal.
-pub fn absolute(p: &Path) -> PathBuf {
-    crate::resolve::normalize(&std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf()))
-}
-
 /// Whether a file event means a file's contents (or existence) changed. Opening and
 /// reading a file (which the loader itself does) is not a change.
 fn is_change(kind: &notify::EventKind) -> bool {
@@ -548,7 +543,10 @@ impl FileWatcher {
                 return;
             }
             let hit = match watched.lock() {
-                Ok(set) => ev.paths.iter().any(|p| set.contains(&absolute(p))),
+                Ok(set) => ev
+                    .paths
+                    .iter()
+                    .any(|p| set.contains(&crate::resolve::absolute(p))),
                 Err(_) => false,
             };
             if hit {
@@ -573,7 +571,7 @@ impl FileWatcher {
 
     /// Watches exactly these files (their folders are watched; events are filtered).
     pub fn set_files(&mut self, files: &[PathBuf]) {
-        let abs: HashSet<PathBuf> = files.iter().map(|f| absolute(f)).collect();
+        let abs: HashSet<PathBuf> = files.iter().map(|f| crate::resolve::absolute(f)).collect();
         let dirs: HashSet<PathBuf> = abs
             .iter()
             .filter_map(|f| f.parent().map(Path::to_path_buf))

@@ -450,24 +450,18 @@ fn write_report(a: &ReportArgs) -> anyhow::Result<Option<bool>> {
         .ok()
         .flatten()
         .is_some();
-    let mut page = page(
-        a, scene, &counts, &messages, install, &overview, &closeups, &main,
-    );
+    // The page, section by section in reading order.
+    let mut parts = vec![head_and_summary(
+        a, scene, &counts, &messages, install, &main,
+    )];
+    parts.extend(comparison.as_ref().map(changes_section));
+    parts.push(overview_section(&overview));
     if !sections.is_empty() {
-        // Before the feature table, or (an asset's report has none) before the footer.
-        let at = page
-            .find("<section id=\"features\">")
-            .or_else(|| page.find("<footer>"))
-            .unwrap_or(page.len());
-        page.insert_str(
-            at,
-            &crate::app::report_assets::html_section(scene, &sections),
-        );
+        parts.push(crate::app::report_assets::html_section(scene, &sections));
     }
-    if let Some(c) = &comparison {
-        let at = page.find("<section id=\"overview\">").unwrap_or(page.len());
-        page.insert_str(at, &changes_section(c));
-    }
+    parts.push(features_section(scene, &closeups));
+    parts.push(footer(scene));
+    let page = parts.concat();
     let written = std::fs::write(a.out.join("index.html"), page).and_then(|_| {
         let json = serde_json::to_string_pretty(&counts).unwrap_or_default();
         std::fs::write(a.out.join("summary.json"), json)?;
@@ -571,15 +565,14 @@ figure.wide{grid-column:span 2}
 @media print{details{display:block}details>*{display:block}a{color:inherit;text-decoration:none}section,figure,tr{break-inside:avoid}body{max-width:none}}
 ";
 
-#[allow(clippy::too_many_arguments)]
-fn page(
+/// The page's head and its summary: counts, notes, and the messages by file with the text
+/// of the line each names.
+fn head_and_summary(
     a: &ReportArgs,
     scene: &Scene,
     c: &Counts,
     messages: &[Diagnostic],
     install: bool,
-    overview: &[Shot],
-    closeups: &BTreeMap<usize, String>,
     main: &Framing,
 ) -> String {
     let title = a.path.file_name().map_or_else(
@@ -691,7 +684,12 @@ fn page(
         let _ = writeln!(o, "</details>");
     }
     let _ = writeln!(o, "</section>");
-    // Overview.
+    o
+}
+
+/// The overview section: the scene from five sides, at dusk and at night.
+fn overview_section(overview: &[Shot]) -> String {
+    let mut o = String::new();
     let _ = writeln!(
         o,
         "<section id=\"overview\"><h2>Overview</h2><div class=\"grid\">"
@@ -706,7 +704,12 @@ fn page(
         );
     }
     let _ = writeln!(o, "</div></section>");
-    // Features.
+    o
+}
+
+/// The feature table with each feature's close-up (empty for an asset on its own).
+fn features_section(scene: &Scene, closeups: &BTreeMap<usize, String>) -> String {
+    let mut o = String::new();
     if !scene.features.is_empty() {
         let _ = writeln!(
             o,
@@ -746,6 +749,12 @@ fn page(
         }
         let _ = writeln!(o, "</table></section>");
     }
+    o
+}
+
+/// The page's footer, which closes it.
+fn footer(scene: &Scene) -> String {
+    let mut o = String::new();
     let _ = writeln!(
         o,
         "<footer><p class=\"path\">agview {} · {}</p></footer></body></html>",
