@@ -197,7 +197,7 @@ fn each_stage_imports_only_what_lies_below_it() {
             "check",
             &["diag", "document", "format", "input", "progress", "resolve"],
         ),
-        ("render", &["art", "diag", "scene", "terrain"]),
+        ("render", &["art", "diag", "geom", "scene", "terrain"]),
         (
             "app",
             &[

@@ -4,16 +4,7 @@
 pub(crate) type P = [f32; 2];
 
 /// Twice the signed area; positive for counter-clockwise.
-pub(crate) fn signed_area2(poly: &[P]) -> f32 {
-    let n = poly.len();
-    let mut a = 0.0;
-    for i in 0..n {
-        let p = poly[i];
-        let q = poly[(i + 1) % n];
-        a += p[0] * q[1] - q[0] * p[1];
-    }
-    a
-}
+pub(crate) use crate::geom::signed_area2;
 
 fn cross(o: P, a: P, b: P) -> f32 {
     (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])

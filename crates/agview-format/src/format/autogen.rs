@@ -1884,17 +1884,9 @@ impl Reader<'_, '_> {
     }
 }
 
-/// Twice the signed area of a polygon (positive when counter-clockwise).
-pub fn signed_area(pts: &[[f32; 2]]) -> f32 {
-    let n = pts.len();
-    (0..n)
-        .map(|i| {
-            let a = pts[i];
-            let b = pts[(i + 1) % n];
-            a[0] * b[1] - b[0] * a[1]
-        })
-        .sum()
-}
+/// Twice the signed area of a polygon (positive when counter-clockwise): the one rule,
+/// `agview_core::geom::signed_area2`.
+pub use agview_core::geom::signed_area2 as signed_area;
 
 #[cfg(test)]
 mod tests;

@@ -31,10 +31,7 @@ pub fn rotate_cw(v: P2, deg: f32) -> P2 {
 }
 
 /// Twice the signed area (positive counter-clockwise).
-pub fn signed_area2(pts: &[P2]) -> f32 {
-    let n = pts.len();
-    (0..n).map(|i| cross(pts[i], pts[(i + 1) % n])).sum()
-}
+pub use agview_core::geom::signed_area2;
 
 /// Normalises an angle to `(-180, 180]` degrees.
 pub fn wrap_deg(a: f32) -> f32 {
