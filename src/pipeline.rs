@@ -1,8 +1,6 @@
-//! The stages glued together for the commands and the viewer: read an asset, build its
-//! layout input, lay it out, resolve the art it names, and load that art.
-//!
-//! This is the one place that does I/O around the pure layout; the viewer calls it again on
-//! every hot reload.
+//! What a load holds ([`Loaded`]: the scene, its messages, the files it depends on), an FSX
+//! `.agn` read and laid out on its own (X-Plane assets and documents go through the document
+//! stage), and the art a scene names loaded.
 
 use std::path::{Path, PathBuf};
 
