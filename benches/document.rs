@@ -25,7 +25,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use agview::document::{load_with, LoadOptions};
-use agview::input::LayoutArgs;
+use agview::input::Inputs;
 
 /// The same document as a binary DSF (what X-Plane and WED write).
 fn binary(text_path: &Path) -> Vec<u8> {
@@ -88,7 +88,7 @@ fn main() {
     let bin = dir.join("tile.dsf");
     std::fs::write(&bin, binary(&text)).expect("write the binary document");
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let args = LayoutArgs::default();
+    let args = Inputs::default();
     for (what, path) in [("DSF text", &text), ("binary DSF", &bin)] {
         let timed = |threads: usize| {
             let opts = LoadOptions {
@@ -291,8 +291,7 @@ fn ground_figures(dir: &Path, text: &str, cores: usize) {
         let mut scene = None;
         for _ in 0..5 {
             let t = Instant::now();
-            let d =
-                load_with(path, &LayoutArgs::default(), &opts).unwrap_or_else(|e| panic!("{e}"));
+            let d = load_with(path, &Inputs::default(), &opts).unwrap_or_else(|e| panic!("{e}"));
             runs.push(t.elapsed().as_secs_f64() * 1e3);
             scene = Some(d.loaded.scene);
         }
@@ -441,8 +440,7 @@ fn wed_figures(dir: &Path) {
         assert_eq!(r.features, 5000, "{:?}", r.diagnostics.first());
     });
     let layout = time(&|| {
-        let d =
-            agview::document::load(&wed, &LayoutArgs::default()).unwrap_or_else(|e| panic!("{e}"));
+        let d = agview::document::load(&wed, &Inputs::default()).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(d.loaded.scene.features.len(), 5000);
     });
     println!(

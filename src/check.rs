@@ -199,9 +199,8 @@ impl Checker {
     /// Lays a document out as the other commands do, and reports what that says (each
     /// message once: the file's own parse was reported already).
     fn check_document(&mut self, path: &Path) {
-        let args = crate::input::LayoutArgs {
-            xplane: self.options.xplane.clone(),
-            libraries: self.options.libraries.clone(),
+        let args = crate::input::Inputs {
+            resolve: self.options.clone(),
             ..Default::default()
         };
         let (diags, files) = match crate::document::load(path, &args) {

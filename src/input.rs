@@ -11,97 +11,73 @@ use std::path::{Path, PathBuf};
 use crate::diag::Diagnostic;
 use crate::format::{self, FileKind};
 use crate::layout::geom::P2;
-use crate::layout::{Convention, LayoutInput, PointInput};
+/// Which way a tile faces at heading 0 (the layout's, named here for the loader's callers).
+pub use crate::layout::Convention;
+use crate::layout::{LayoutInput, PointInput};
 use crate::scene::GeoFrame;
 
 /// Meters per degree of latitude (and of longitude at the equator) on the WGS84 sphere.
 pub const METERS_PER_DEGREE: f64 = 111_319.490_793_273_6;
 
-/// `--convention`: the command line's names for the layout's [`Convention`], which knows
-/// nothing of the command line.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
-pub enum ConventionArg {
-    /// As WED and OverlayEditor draw it: texture up points north at heading 0.
-    #[default]
-    Wed,
-    /// As the AGP spec words it: the tile turned 180° from WED's, `ROTATION`
+/// What a load lays out on and resolves with: the command line's layout options, parsed
+/// once (by the binary's `LayoutArgs`) into values. A polygon file is named here and read
+/// by [`build`] at each load, so that a reload sees it change.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Inputs {
+    /// A polygon (or point) file, and which of its polygons.
+    pub polygon: Option<PolygonFile>,
+    /// A rectangle `[W, D]` in meters: first side from (0,0) east to (W,0),
     /// counter-clockwise.
-    Spec,
-}
-
-impl From<ConventionArg> for Convention {
-    fn from(c: ConventionArg) -> Self {
-        match c {
-            ConventionArg::Wed => Convention::Wed,
-            ConventionArg::Spec => Convention::Spec,
-        }
-    }
-}
-
-/// The layout options every layout-driven command takes.
-#[derive(Debug, Clone, Default, PartialEq, clap::Args)]
-pub struct LayoutArgs {
-    /// Polygon (or point) file: GeoJSON, or DSF text (its polygons whose POLYGON_DEF names
-    /// the asset).
-    #[arg(long, value_name = "FILE")]
-    pub polygon: Option<PathBuf>,
-    /// Which polygon of the file to use (0-based, among those that apply).
-    #[arg(long, value_name = "N")]
-    pub polygon_index: Option<usize>,
-    /// A rectangle in meters, WxD: first side from (0,0) east to (W,0), counter-clockwise.
-    #[arg(long, value_name = "WxD")]
-    pub rect: Option<String>,
-    /// Place a point asset at LON,LAT,HEADING.
-    #[arg(long, value_name = "LON,LAT,HEADING", allow_hyphen_values = true)]
-    pub at: Option<String>,
-    /// Heading of a point asset, degrees clockwise from north.
-    #[arg(long, value_name = "DEG", allow_hyphen_values = true)]
+    pub rect: Option<[f32; 2]>,
+    /// A point asset's place and heading.
+    pub at: Option<GeoPoint>,
+    /// A point asset's heading, degrees clockwise from north (over the file's).
     pub heading: Option<f32>,
-    /// Building height in meters (overrides the parameter's high byte).
-    #[arg(long, value_name = "M")]
+    /// Building height in meters (over the parameter's high byte).
     pub height: Option<f32>,
-    /// The DSF parameter (height/4 in the high byte; spelling set or contour count low).
-    #[arg(long, value_name = "N")]
+    /// The DSF parameter, 0..=65535.
     pub param: Option<u32>,
     /// Seed for every random choice.
-    #[arg(long, default_value_t = 0)]
     pub seed: u64,
-    /// Which way a tile faces at heading 0: as WED draws it, or as the AGP spec words it.
-    #[arg(long, value_enum, default_value_t = ConventionArg::Wed)]
-    pub convention: ConventionArg,
-    /// For an .agn whose name carries no LOD13 code: the square's north-west corner LAT,LON.
-    #[arg(long, value_name = "LAT,LON", allow_hyphen_values = true)]
-    pub origin: Option<String>,
-    /// For an .agn: a file of `GUID path` lines. A path to a `.for` gives a vegetation GUID
-    /// its forest's trees and heights; to an image (.png .dds .bmp), a roof GUID its roof
-    /// texture; to anything else (a model), a library object its real model instead of a box.
-    #[arg(long, value_name = "FILE")]
+    /// Which way a tile faces at heading 0.
+    pub convention: Convention,
+    /// For an .agn whose name carries no LOD13 code: the square's north-west corner
+    /// (lat, lon).
+    pub origin: Option<(f64, f64)>,
+    /// For an .agn: a file of `GUID path` lines.
     pub guid_map: Option<PathBuf>,
-    /// An X-Plane install whose scenery libraries resolve library paths (after the
-    /// document's own package). Without it, the environment variable XPLANE_ROOT.
-    #[arg(long, value_name = "DIR")]
-    pub xplane: Option<PathBuf>,
-    /// A library package (a folder holding library.txt), or a folder of packages as
-    /// `Custom Scenery` is, whose libraries resolve library paths without an install. They
-    /// rank after the document's own package and before the install's. Repeatable.
-    #[arg(long = "library", value_name = "DIR")]
-    pub libraries: Vec<PathBuf>,
-    /// Show only part of a document, a comma-separated list of: `autogen` (.agp .agb .ags),
-    /// `art` (objects, facades and forests placed by hand), `ground` (draped polygons,
-    /// orthophotos, painted lines, object strings). Default: everything.
-    #[arg(long, value_enum, value_name = "WHAT", value_delimiter = ',')]
+    /// The install and the library packages that resolve library paths.
+    pub resolve: crate::resolve::ResolveOptions,
+    /// Which parts of a document are shown; everything when empty.
     pub only: Vec<Only>,
 }
 
+/// `--polygon FILE` with `--polygon-index N`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PolygonFile {
+    pub path: PathBuf,
+    /// Which polygon of the file (0-based, among those that apply); the first when `None`.
+    pub index: Option<usize>,
+}
+
+/// A place on the earth with a heading: `--at LON,LAT,HEADING`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct GeoPoint {
+    pub lon: f64,
+    pub lat: f64,
+    /// Degrees clockwise from north.
+    pub heading: f32,
+}
+
 /// What `--only` keeps of a document.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Only {
     /// The autogen features (.agp, .agb, .ags).
     Autogen,
     /// Objects, facades and forests placed by hand (.obj, .fac, .for).
     Art,
     /// The ground: draped polygons and orthophotos (.pol), painted lines (.lin), object
-    /// strings (.str).
+    /// strings (.str), and an airport's runways, pavement and markings.
     Ground,
 }
 
@@ -118,33 +94,75 @@ impl Only {
     }
 }
 
-impl LayoutArgs {
-    /// What resolution is asked: `--xplane` (else `XPLANE_ROOT`) and `--library`. An
-    /// `--xplane` that is not an X-Plane folder is refused.
-    pub fn resolve_options(&self) -> Result<crate::resolve::ResolveOptions, String> {
-        Ok(crate::resolve::ResolveOptions {
-            xplane: crate::resolve::xplane_root(self.xplane.as_deref())?,
-            libraries: self.libraries.clone(),
-            ..Default::default()
-        })
-    }
-
+impl Inputs {
     /// Whether `--only` keeps features of `kind` (everything when it is not given).
     pub fn keeps(&self, kind: crate::scene::FeatureKind) -> bool {
         self.only.is_empty() || self.only.contains(&Only::of(kind))
     }
 
-    /// `--origin LAT,LON` as numbers.
-    pub fn origin(&self) -> Result<Option<(f64, f64)>, String> {
-        let Some(o) = &self.origin else {
-            return Ok(None);
-        };
-        let v = numbers(o, 2, "--origin LAT,LON")?;
-        if v[0].abs() > 90.0 || v[1].abs() > 180.0 {
-            return Err(format!("--origin {o}: latitude or longitude out of range"));
-        }
-        Ok(Some((v[0], v[1])))
+    /// Whether a polygon, a rectangle or a point is given (a document places its own).
+    pub fn places(&self) -> bool {
+        self.polygon.is_some() || self.rect.is_some() || self.at.is_some()
     }
+
+    /// The polygon file, when one is given: a load watches it.
+    pub fn polygon_path(&self) -> Option<&Path> {
+        self.polygon.as_ref().map(|p| p.path.as_path())
+    }
+
+    /// Checks what no parser can: one place at most, a finite non-negative height, a
+    /// parameter that fits its 16 bits, coordinates on the earth. The command line's
+    /// parser calls it; a message names the flag.
+    pub fn validate(&self) -> Result<(), String> {
+        if let Some(h) = self.height {
+            if !h.is_finite() || h < 0.0 {
+                return Err(format!(
+                    "--height {h}: must be a non-negative number of meters"
+                ));
+            }
+        }
+        if let Some(p) = self.param {
+            if p > 0xFFFF {
+                return Err(format!("--param {p}: a DSF parameter is 0..65535"));
+            }
+        }
+        let sources = [
+            self.polygon.is_some(),
+            self.rect.is_some(),
+            self.at.is_some(),
+        ];
+        if sources.iter().filter(|b| **b).count() > 1 {
+            return Err("give only one of --polygon, --rect and --at".to_string());
+        }
+        if let Some(h) = self.heading {
+            if !h.is_finite() {
+                return Err(format!("--heading {h}: not a finite number"));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// `--at LON,LAT,HEADING` as a point.
+pub fn parse_at(s: &str) -> Result<GeoPoint, String> {
+    let v = numbers(s, 3, "--at LON,LAT,HEADING")?;
+    if v[1].abs() > 90.0 || v[0].abs() > 180.0 {
+        return Err(format!("--at {s}: longitude or latitude out of range"));
+    }
+    Ok(GeoPoint {
+        lon: v[0],
+        lat: v[1],
+        heading: v[2] as f32,
+    })
+}
+
+/// `--origin LAT,LON` as numbers.
+pub fn parse_origin(s: &str) -> Result<(f64, f64), String> {
+    let v = numbers(s, 2, "--origin LAT,LON")?;
+    if v[0].abs() > 90.0 || v[1].abs() > 180.0 {
+        return Err(format!("--origin {s}: latitude or longitude out of range"));
+    }
+    Ok((v[0], v[1]))
 }
 
 fn numbers(s: &str, n: usize, what: &str) -> Result<Vec<f64>, String> {
@@ -219,80 +237,51 @@ fn is_point_asset(asset: &Path) -> bool {
         .is_some_and(|e| e.eq_ignore_ascii_case("agp"))
 }
 
-/// Builds the layout input for `asset` from the options. Warnings from reading the polygon
-/// file are pushed to `warnings`.
+/// Builds the layout input for `asset` from `inputs`, reading the polygon file if one is
+/// named. Warnings from reading it are pushed to `warnings`.
 pub fn build(
-    args: &LayoutArgs,
+    inputs: &Inputs,
     asset: &Path,
     warnings: &mut Vec<Diagnostic>,
 ) -> Result<LayoutInput, Diagnostic> {
-    let usage = |m: String| Diagnostic::error_file(asset, m);
+    inputs
+        .validate()
+        .map_err(|m| Diagnostic::error_file(asset, m))?;
     let mut input = LayoutInput {
-        param: args.param,
-        height: args.height,
-        seed: args.seed,
-        convention: args.convention.into(),
+        param: inputs.param,
+        height: inputs.height,
+        seed: inputs.seed,
+        convention: inputs.convention,
         ..Default::default()
     };
-    if let Some(h) = args.height {
-        if !h.is_finite() || h < 0.0 {
-            return Err(usage(format!(
-                "--height {h}: must be a non-negative number of meters"
-            )));
-        }
-    }
-    if let Some(p) = args.param {
-        if p > 0xFFFF {
-            return Err(usage(format!("--param {p}: a DSF parameter is 0..65535")));
-        }
-    }
-    let sources = [
-        args.polygon.is_some(),
-        args.rect.is_some(),
-        args.at.is_some(),
-    ];
-    if sources.iter().filter(|b| **b).count() > 1 {
-        return Err(usage(
-            "give only one of --polygon, --rect and --at".to_string(),
-        ));
-    }
-    if let Some(r) = &args.rect {
-        let (w, d) = parse_rect(r).map_err(usage)?;
+    if let Some([w, d]) = inputs.rect {
         input.polygon = Some(vec![vec![[0.0, 0.0], [w, 0.0], [w, d], [0.0, d]]]);
     }
-    if let Some(at) = &args.at {
-        let v = numbers(at, 3, "--at LON,LAT,HEADING").map_err(usage)?;
-        if v[1].abs() > 90.0 || v[0].abs() > 180.0 {
-            return Err(usage(format!(
-                "--at {at}: longitude or latitude out of range"
-            )));
-        }
+    if let Some(at) = inputs.at {
         input.point = Some(PointInput {
             pos: [0.0, 0.0],
-            heading: v[2] as f32,
+            heading: at.heading,
         });
-        input.geo = Some(geo([v[0], v[1]]));
+        input.geo = Some(geo([at.lon, at.lat]));
     }
-    if let Some(h) = args.heading {
-        if !h.is_finite() {
-            return Err(usage(format!("--heading {h}: not a finite number")));
-        }
+    if let Some(h) = inputs.heading {
         let p = input.point.get_or_insert_with(PointInput::default);
         p.heading = h;
     }
-    if let Some(file) = &args.polygon {
-        read_polygon_file(args, asset, file, &mut input, warnings)?;
+    if let Some(file) = &inputs.polygon {
+        read_polygon_file(inputs, asset, file, &mut input, warnings)?;
     }
     Ok(input)
 }
 
 fn read_polygon_file(
-    args: &LayoutArgs,
+    args: &Inputs,
     asset: &Path,
-    file: &Path,
+    polygon: &PolygonFile,
     input: &mut LayoutInput,
     warnings: &mut Vec<Diagnostic>,
 ) -> Result<(), Diagnostic> {
+    let file = polygon.path.as_path();
     let bytes = format::read_file(file)?;
     let point_asset = is_point_asset(asset);
     let asset_name = asset
@@ -300,7 +289,7 @@ fn read_polygon_file(
         .map(|n| n.to_string_lossy().to_string())
         .unwrap_or_default();
     let pick = |n: usize, what: &str| -> Result<usize, Diagnostic> {
-        let i = args.polygon_index.unwrap_or(0);
+        let i = polygon.index.unwrap_or(0);
         if i >= n {
             return Err(Diagnostic::error_file(
                 file,
@@ -375,7 +364,7 @@ fn read_polygon_file(
             }
             let polys = dsf.polygons_for(&asset_name);
             let chosen = if polys.is_empty() {
-                if args.polygon_index.is_none() {
+                if polygon.index.is_none() {
                     return Err(Diagnostic::error_file(
                         file,
                         format!(
@@ -436,9 +425,9 @@ mod tests {
 
     #[test]
     fn one_source_only() {
-        let args = LayoutArgs {
-            rect: Some("10x10".into()),
-            at: Some("1,2,3".into()),
+        let args = Inputs {
+            rect: Some([10.0, 10.0]),
+            at: Some(parse_at("1,2,3").unwrap()),
             ..Default::default()
         };
         let e = build(&args, Path::new("a.agb"), &mut Vec::new()).unwrap_err();
@@ -455,8 +444,11 @@ mod tests {
             r#"{"type":"Feature","geometry":{"type":"Point","coordinates":[1,2]},"properties":{}}"#,
         )
         .unwrap();
-        let args = LayoutArgs {
-            polygon: Some(f.clone()),
+        let args = Inputs {
+            polygon: Some(PolygonFile {
+                path: f.clone(),
+                index: None,
+            }),
             ..Default::default()
         };
         let e = build(&args, Path::new("a.agb"), &mut Vec::new()).unwrap_err();

@@ -28,9 +28,9 @@ fn purge_freed_memory_at_once() {
 
 use clap::{Parser, Subcommand};
 
+use agview::app::layout_args::LayoutArgs;
 use agview::app::options::{parse_size, RenderArgs, TerrainArgs};
 use agview::diag::Diagnostic;
-use agview::input::LayoutArgs;
 
 /// A previewer for X-Plane (.agp .agb .ags) and FSX (.agn) autogen art.
 #[derive(Parser)]
@@ -402,6 +402,9 @@ fn load_document(
     layout: &LayoutArgs,
     ground: Option<agview::document::Ground>,
 ) -> Result<agview::document::Document, Diagnostic> {
+    let inputs = layout
+        .inputs()
+        .map_err(|m| Diagnostic::error_file(path, m))?;
     let progress = std::sync::Arc::new(agview::document::Progress::default());
     let opts = agview::document::LoadOptions {
         threads: 0,
@@ -409,7 +412,7 @@ fn load_document(
         ground,
     };
     agview::app::progress::with_bar("laying out", "features", &progress, || {
-        agview::document::load_with(path, layout, &opts)
+        agview::document::load_with(path, &inputs, &opts)
     })
 }
 

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use crate::art::ArtSet;
 use crate::diag::Diagnostic;
 use crate::format::{self, FileKind};
-use crate::input::{self, LayoutArgs};
+use crate::input::{self, Inputs};
 use crate::scene::Scene;
 
 /// A laid-out asset and what was said on the way.
@@ -44,21 +44,17 @@ impl Loaded {
 
 /// Reads an FSX `.agn` and lays it out with `args` (an X-Plane autogen asset is opened and
 /// laid out by the document stage, as a document's feature is).
-pub fn load_scene(asset: &Path, args: &LayoutArgs) -> Result<Loaded, Diagnostic> {
+pub fn load_scene(asset: &Path, args: &Inputs) -> Result<Loaded, Diagnostic> {
     let bytes = format::read_file(asset)?;
     let mut diags = Vec::new();
     let mut files = vec![asset.to_path_buf()];
-    if let Some(p) = &args.polygon {
-        files.push(p.clone());
-    }
+    files.extend(args.polygon_path().map(Path::to_path_buf));
     let kind = FileKind::detect(asset, &bytes);
     let mut scene = match kind {
         Some(FileKind::Agn) => {
             let agn = format::agn::parse(asset, &bytes, &mut diags)?;
             let input = input::build(args, asset, &mut diags)?;
-            let origin = args
-                .origin()
-                .map_err(|m| Diagnostic::error_file(asset, m))?;
+            let origin = args.origin;
             if let Some(m) = &args.guid_map {
                 files.push(m.clone());
             }

@@ -10,7 +10,7 @@ use agview::format::agn::{
     self, AgnFile, Footprint, GenericBuildings, Guid, LibraryObject, Polygon, PolygonBuilding,
     PolygonBuildings, TextureName, VegetationPolygons,
 };
-use agview::input::LayoutArgs;
+use agview::input::Inputs;
 
 /// The sample's square, so that every file has a place.
 const NAME: &str = "000333311030032an.agn";
@@ -91,7 +91,7 @@ fn find(bytes: &[u8], tag: &[u8; 4]) -> usize {
 }
 
 fn layout(path: &Path) -> Result<agview::scene::Scene, agview::diag::Diagnostic> {
-    agview::document::load(path, &LayoutArgs::default()).map(|d| d.loaded.scene)
+    agview::document::load(path, &Inputs::default()).map(|d| d.loaded.scene)
 }
 
 fn check_errors(path: &Path) -> usize {
@@ -320,9 +320,9 @@ fn guid_map_roof_texture_and_forest_through_the_loading_path() {
         ),
     )
     .unwrap();
-    let args = LayoutArgs {
+    let args = Inputs {
         guid_map: Some(map),
-        ..LayoutArgs::default()
+        ..Inputs::default()
     };
     let scene = agview::document::load(&p, &args)
         .expect("shown")

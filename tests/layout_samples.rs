@@ -8,7 +8,7 @@
 
 use std::path::{Path, PathBuf};
 
-use agview::input::LayoutArgs;
+use agview::app::layout_args::LayoutArgs;
 use serde_json::Value;
 
 fn args() -> LayoutArgs {
@@ -54,7 +54,7 @@ fn close(a: &Value, b: &Value, at: &str, diffs: &mut Vec<String>) {
 }
 
 fn check(name: &str, asset: &str, args: LayoutArgs) {
-    let loaded = agview::document::load(Path::new(asset), &args)
+    let loaded = agview::document::load(Path::new(asset), &args.inputs().unwrap())
         .unwrap_or_else(|e| panic!("{name}: {e}"))
         .loaded;
     // A document prints absolute paths (the same from any working directory); the dumps
@@ -151,7 +151,7 @@ fn city_block_on_rect_with_param() {
         "city_block_rect_150x60_param",
         "sample_scenery/autogen/city_block.agb",
         LayoutArgs {
-            rect: Some("150x60".into()),
+            rect: Some([150.0, 60.0]),
             param: Some((6 << 8) | 1),
             seed: 5,
             ..args()
@@ -163,12 +163,12 @@ fn city_block_on_rect_with_param() {
 /// shallower than the shortest (the EDGE_MIN band of the 24 m row is 12 m). The grid's
 /// bottom (top with FLIP_180) stays on the first side's EDGE_BEST line, 1 m outside it; the
 /// surplus or shortfall is at the far side, and CROP 1 keeps what lies inside EDGE_MIN.
-fn no_fit(name: &str, asset: &str, rect: &str) {
+fn no_fit(name: &str, asset: &str, rect: [f32; 2]) {
     check(
         name,
         asset,
         LayoutArgs {
-            rect: Some(rect.into()),
+            rect: Some(rect),
             ..args()
         },
     );
@@ -179,7 +179,7 @@ fn city_block_too_deep() {
     no_fit(
         "city_block_too_deep_100x120",
         "sample_scenery/autogen/city_block.agb",
-        "100x120",
+        [100.0, 120.0],
     );
 }
 
@@ -188,7 +188,7 @@ fn city_block_too_shallow() {
     no_fit(
         "city_block_too_shallow_100x8",
         "sample_scenery/autogen/city_block.agb",
-        "100x8",
+        [100.0, 8.0],
     );
 }
 
@@ -197,7 +197,7 @@ fn city_block_flipped_too_deep() {
     no_fit(
         "city_block_flip_too_deep_100x120",
         "sample_scenery/autogen/city_block_flip.agb",
-        "100x120",
+        [100.0, 120.0],
     );
 }
 
@@ -206,7 +206,7 @@ fn city_block_flipped_too_shallow() {
     no_fit(
         "city_block_flip_too_shallow_100x8",
         "sample_scenery/autogen/city_block_flip.agb",
-        "100x8",
+        [100.0, 8.0],
     );
 }
 
@@ -219,7 +219,7 @@ fn two_formulas_in_one_cell() {
         "two_formulas_agb_38x22",
         "sample_scenery/autogen/two_formulas.agb",
         LayoutArgs {
-            rect: Some("38x22".into()),
+            rect: Some([38.0, 22.0]),
             ..args()
         },
     );
@@ -233,7 +233,7 @@ fn anti_slop_hides_what_it_covers() {
         "antislop_agb_62x22",
         "sample_scenery/autogen/antislop.agb",
         LayoutArgs {
-            rect: Some("62x22".into()),
+            rect: Some([62.0, 22.0]),
             ..args()
         },
     );
@@ -319,7 +319,7 @@ fn partly_spawning_block_three_ways() {
             polygon: polygon.map(Into::into),
             ..args()
         };
-        agview::document::load(Path::new(doc), &a)
+        agview::document::load(Path::new(doc), &a.inputs().unwrap())
             .expect("lays out")
             .loaded
             .scene
@@ -371,13 +371,13 @@ fn city_block_frequencies_over_seeds() {
     let mut counts = [0usize; 4];
     for seed in 0..600 {
         let a = LayoutArgs {
-            rect: Some("117x61".into()),
+            rect: Some([117.0, 61.0]),
             height: Some(12.0),
             param: Some(768),
             seed,
             ..args()
         };
-        let scene = agview::document::load(asset, &a)
+        let scene = agview::document::load(asset, &a.inputs().unwrap())
             .expect("lays out")
             .loaded
             .scene;
@@ -458,7 +458,7 @@ fn lakeside_sample_lays_out_on_its_geojson() {
         polygon: Some(root.join("polygons/lakeside.geojson")),
         ..args()
     };
-    let inp = agview::input::build(&args, &ags, &mut warnings).unwrap();
+    let inp = agview::input::build(&args.inputs().unwrap(), &ags, &mut warnings).unwrap();
     assert_eq!(inp.low_byte(), 1);
     let s = agview::layout::ags::layout(&ag, &ags, &inp).unwrap();
     assert!(

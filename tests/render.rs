@@ -1888,7 +1888,11 @@ fn lod_switch_cross_fades() {
 
 /// Lays out a sample with the real pipeline (readers, layout, art loading) and compares its
 /// default view (flat terrain, framed from the south-west) with `sample_<name>.png`.
-fn check_sample(name: &str, asset: &str, layout: agview::input::LayoutArgs) -> image::RgbaImage {
+fn check_sample(
+    name: &str,
+    asset: &str,
+    layout: agview::app::layout_args::LayoutArgs,
+) -> image::RgbaImage {
     check_sample_from(name, asset, layout, "orbit")
 }
 
@@ -1897,7 +1901,7 @@ fn check_sample(name: &str, asset: &str, layout: agview::input::LayoutArgs) -> i
 fn check_sample_from(
     name: &str,
     asset: &str,
-    layout: agview::input::LayoutArgs,
+    layout: agview::app::layout_args::LayoutArgs,
     camera: &str,
 ) -> image::RgbaImage {
     check_sample_with(name, asset, layout, camera, Vec::new())
@@ -1907,7 +1911,7 @@ fn check_sample_from(
 fn check_sample_with(
     name: &str,
     asset: &str,
-    layout: agview::input::LayoutArgs,
+    layout: agview::app::layout_args::LayoutArgs,
     camera: &str,
     overlays: Vec<agview::app::options::OverlayName>,
 ) -> image::RgbaImage {
@@ -1923,10 +1927,10 @@ fn check_sample_with(
 fn check_sample_opts(
     name: &str,
     asset: &str,
-    layout: agview::input::LayoutArgs,
+    layout: agview::app::layout_args::LayoutArgs,
     opts: &agview::app::options::RenderArgs,
 ) -> image::RgbaImage {
-    let mut doc = agview::document::load(std::path::Path::new(asset), &layout)
+    let mut doc = agview::document::load(std::path::Path::new(asset), &layout.inputs().unwrap())
         .unwrap_or_else(|e| panic!("{asset}: {e}"));
     let art = agview::document::load_document_art(&mut doc);
     let scene = &doc.loaded.scene;
@@ -1946,7 +1950,7 @@ fn sample_town_wed_document() {
     check_sample_from(
         "town_wed",
         "sample_scenery",
-        agview::input::LayoutArgs::default(),
+        agview::app::layout_args::LayoutArgs::default(),
         "-150,-450,260,60,30",
     );
 }
@@ -1957,7 +1961,7 @@ fn sample_plaza_point_with_dds_kiosk() {
     check_sample(
         "plaza",
         "sample_scenery/autogen/plaza.agp",
-        agview::input::LayoutArgs::default(),
+        agview::app::layout_args::LayoutArgs::default(),
     );
 }
 
@@ -1966,7 +1970,7 @@ fn sample_props_point() {
     check_sample(
         "props",
         "sample_scenery/autogen/props.agp",
-        agview::input::LayoutArgs::default(),
+        agview::app::layout_args::LayoutArgs::default(),
     );
 }
 
@@ -2017,7 +2021,7 @@ fn sample_city_block() {
     check_sample(
         "city_block",
         "sample_scenery/autogen/city_block.agb",
-        agview::input::LayoutArgs {
+        agview::app::layout_args::LayoutArgs {
             polygon: Some("sample_scenery/polygons/block_100x80.geojson".into()),
             ..Default::default()
         },
@@ -2031,7 +2035,7 @@ fn sample_lakeside_string() {
     check_sample(
         "lakeside",
         "sample_scenery/autogen/lakeside.ags",
-        agview::input::LayoutArgs {
+        agview::app::layout_args::LayoutArgs {
             polygon: Some("sample_scenery/polygons/lakeside.geojson".into()),
             ..Default::default()
         },
@@ -2047,10 +2051,12 @@ fn sample_lakeside_crossing_tiles_overlay() {
     use agview::app::options::OverlayName;
     let scene = agview::document::load(
         std::path::Path::new("sample_scenery/autogen/lakeside.ags"),
-        &agview::input::LayoutArgs {
+        &agview::app::layout_args::LayoutArgs {
             polygon: Some("sample_scenery/polygons/lakeside.geojson".into()),
             ..Default::default()
-        },
+        }
+        .inputs()
+        .unwrap(),
     )
     .expect("lays out")
     .loaded
@@ -2059,7 +2065,7 @@ fn sample_lakeside_crossing_tiles_overlay() {
     check_sample_with(
         "lakeside_crossing_overlay",
         "sample_scenery/autogen/lakeside.ags",
-        agview::input::LayoutArgs {
+        agview::app::layout_args::LayoutArgs {
             polygon: Some("sample_scenery/polygons/lakeside.geojson".into()),
             ..Default::default()
         },
@@ -2078,7 +2084,7 @@ fn sample_partial_block_wed() {
     check_sample(
         "partial_block_wed",
         "sample_scenery/partial_block",
-        agview::input::LayoutArgs::default(),
+        agview::app::layout_args::LayoutArgs::default(),
     );
 }
 
@@ -2087,7 +2093,7 @@ fn sample_agn_town() {
     check_sample(
         "agn_town",
         "sample_scenery/agn/000333311030032an.agn",
-        agview::input::LayoutArgs::default(),
+        agview::app::layout_args::LayoutArgs::default(),
     );
 }
 
@@ -2096,13 +2102,13 @@ fn sample_missing_art_placeholder() {
     let img = check_sample(
         "missing_art",
         "sample_scenery/broken/missing_art.agp",
-        agview::input::LayoutArgs::default(),
+        agview::app::layout_args::LayoutArgs::default(),
     );
     // The missing object is drawn as the orange-and-black warning box. Render the same
     // scene without the objects that use the missing mesh: the box's pixels disappear.
     let loaded = agview::document::load(
         std::path::Path::new("sample_scenery/broken/missing_art.agp"),
-        &agview::input::LayoutArgs::default(),
+        &Default::default(),
     )
     .expect("lays out")
     .loaded;
@@ -2846,7 +2852,7 @@ fn sample_town_wed_at_dusk() {
     check_sample_opts(
         "town_wed_dusk",
         "sample_scenery",
-        agview::input::LayoutArgs::default(),
+        agview::app::layout_args::LayoutArgs::default(),
         &opts,
     );
 }
@@ -2937,7 +2943,7 @@ fn sample_props_lamps_at_night() {
     let night = check_sample_opts(
         "props_night",
         "sample_scenery/autogen/props.agp",
-        agview::input::LayoutArgs::default(),
+        agview::app::layout_args::LayoutArgs::default(),
         &at(agview::render::Sun::NIGHT),
     );
     // Sodium-orange glow: bright, red well over blue.

@@ -11,7 +11,6 @@ use std::time::Instant;
 use crate::app::options::RenderArgs;
 use crate::document::synthetic::{self, SyntheticMix, SyntheticTile, TempDocument};
 use crate::document::{self, LoadOptions, LoadTimes};
-use crate::input::LayoutArgs;
 use crate::render::{bench_scene, BenchFrame, BenchReport, Camera, Framing, Headless};
 use crate::scene::Scene;
 
@@ -193,7 +192,7 @@ pub fn run(opts: &TileBenchOptions) -> anyhow::Result<TileBenchReport> {
     };
     let mut doc =
         crate::app::progress::with_bar("bench tile: laying out", "features", &progress, || {
-            document::load_with(&file.path, &LayoutArgs::default(), &load)
+            document::load_with(&file.path, &crate::input::Inputs::default(), &load)
         })
         .map_err(|e| anyhow::anyhow!("{e}"))?;
     let layout_ms = ms(started);

@@ -6,6 +6,7 @@ pub mod camera_control;
 pub mod compare;
 pub mod features;
 pub mod font;
+pub mod layout_args;
 pub mod options;
 pub mod panel;
 pub mod progress;

@@ -23,7 +23,7 @@ use crate::app::options::RenderArgs;
 use crate::art::ArtSet;
 use crate::diag::Diagnostic;
 use crate::document::{self, Document, LoadOptions};
-use crate::input::LayoutArgs;
+use crate::input::Inputs;
 use crate::render::{Framing, GpuContext, Renderer, SceneGpu};
 
 /// Quiet time after the last file event before reloading: editors write a file in several
@@ -40,7 +40,8 @@ pub struct Gpu {
 #[derive(Debug, Clone)]
 pub struct LoadJob {
     pub asset: PathBuf,
-    pub layout: LayoutArgs,
+    /// The layout inputs, parsed once from the command line; the panel changes them.
+    pub inputs: Inputs,
     /// The terrain options (camera and overlays are the window's).
     pub render: RenderArgs,
     /// Instead of the asset: the renderer's synthetic city with this many blocks (100
@@ -316,7 +317,7 @@ fn load_one(
         std::thread::sleep(d);
     }
     let mut watch = vec![j.asset.clone()];
-    watch.extend(j.layout.polygon.iter().cloned());
+    watch.extend(j.inputs.polygon_path().map(PathBuf::from));
     let fail = |error: String, files: Vec<PathBuf>| Outcome::Failed {
         error,
         files,
@@ -398,7 +399,7 @@ fn load_one(
             };
             let preview: Option<&mut dyn FnMut(Document)> =
                 (trigger == Trigger::Startup).then_some(&mut show_preview);
-            let loaded = document::load_with_preview(&j.asset, &j.layout, &load, preview);
+            let loaded = document::load_with_preview(&j.asset, &j.inputs, &load, preview);
             let mut view = match loaded {
                 Ok(v) => v,
                 Err(e) => return Some(fail(e.to_string(), watch)),

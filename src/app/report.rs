@@ -21,10 +21,11 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use crate::app::features::{is_builtin, stats_text, NO_FILE};
+use crate::app::layout_args::LayoutArgs;
 use crate::app::options::{parse_size, RenderArgs};
 use crate::app::report_assets::css_class;
 use crate::diag::{Diagnostic, Severity};
-use crate::input::LayoutArgs;
+use crate::input::Inputs;
 use crate::progress::Progress;
 use crate::render::{Camera, FrameChoice, FrameParams, Framing, Sun};
 use crate::scene::Scene;
@@ -36,6 +37,19 @@ pub enum FailOn {
     Error,
     /// Exit 3 when it found an error or a warning.
     Warning,
+}
+
+/// A report being written: its options, and the layout inputs they give, parsed once.
+pub struct Report<'a> {
+    pub args: &'a ReportArgs,
+    pub inputs: Inputs,
+}
+
+impl std::ops::Deref for Report<'_> {
+    type Target = ReportArgs;
+    fn deref(&self) -> &ReportArgs {
+        self.args
+    }
 }
 
 /// `agview report` options.
@@ -118,7 +132,7 @@ fn difference(old: &image::RgbaImage, new: &image::RgbaImage) -> (image::RgbaIma
 
 /// Loads a version of the document for the comparison, as the new one was loaded.
 fn load_version(
-    a: &ReportArgs,
+    a: &Report,
     path: &Path,
 ) -> Result<(crate::document::Document, crate::art::ArtSet), String> {
     let opts = crate::document::LoadOptions {
@@ -126,7 +140,7 @@ fn load_version(
         progress: None,
         ground: Some(a.render.ground()),
     };
-    let mut doc = crate::document::load_with(path, &a.layout, &opts).map_err(|e| e.to_string())?;
+    let mut doc = crate::document::load_with(path, &a.inputs, &opts).map_err(|e| e.to_string())?;
     let art = crate::document::load_document_art_with(&mut doc, &a.render.headless_art());
     Ok((doc, art))
 }
@@ -213,7 +227,7 @@ const SIDES: [(&str, &str, f32); 4] = [
 ];
 
 /// The frame parameters of one report render: the given camera and sun, the render options.
-pub fn params(a: &ReportArgs, f: &Framing, camera: Camera, sun: Sun) -> FrameParams {
+pub fn params(a: &Report, f: &Framing, camera: Camera, sun: Sun) -> FrameParams {
     FrameParams {
         visibility_m: f.haze_visibility(camera.lod_eye()),
         camera,
@@ -228,6 +242,14 @@ pub fn params(a: &ReportArgs, f: &Framing, camera: Camera, sun: Sun) -> FramePar
 /// Writes the report. See the module documentation for the exit status. A folder made
 /// for a report that could not be written is removed again.
 pub fn run(a: &ReportArgs) -> anyhow::Result<ExitCode> {
+    let inputs = match a.layout.inputs() {
+        Ok(i) => i,
+        Err(e) => {
+            eprintln!("{}", Diagnostic::error_file(&a.path, e));
+            return Ok(ExitCode::from(1));
+        }
+    };
+    let a = &Report { args: a, inputs };
     let made = !a.out.exists();
     let code = write_report(a);
     if made && !matches!(code, Ok(Some(_))) {
@@ -242,7 +264,7 @@ pub fn run(a: &ReportArgs) -> anyhow::Result<ExitCode> {
 
 /// The report: `Some(whether --fail-on found problems)` when written, `None` when nothing
 /// could be.
-fn write_report(a: &ReportArgs) -> anyhow::Result<Option<bool>> {
+fn write_report(a: &Report) -> anyhow::Result<Option<bool>> {
     let started = std::time::Instant::now();
     if let Err(e) = prepare_out(&a.out) {
         eprintln!("agview: error: {e}");
@@ -255,7 +277,7 @@ fn write_report(a: &ReportArgs) -> anyhow::Result<Option<bool>> {
         ground: Some(a.render.ground()),
     };
     let loaded = crate::app::progress::with_bar("laying out", "features", &progress, || {
-        crate::document::load_with(&a.path, &a.layout, &opts)
+        crate::document::load_with(&a.path, &a.inputs, &opts)
     });
     let mut doc = match loaded {
         Ok(d) => d,
@@ -446,10 +468,7 @@ fn write_report(a: &ReportArgs) -> anyhow::Result<Option<bool>> {
         views: diffs,
     });
     let counts = count(scene, &messages);
-    let install = crate::resolve::xplane_root(a.layout.xplane.as_deref())
-        .ok()
-        .flatten()
-        .is_some();
+    let install = a.inputs.resolve.xplane.is_some();
     // The page, section by section in reading order.
     let mut parts = vec![head_and_summary(
         a, scene, &counts, &messages, install, &main,
@@ -568,7 +587,7 @@ figure.wide{grid-column:span 2}
 /// The page's head and its summary: counts, notes, and the messages by file with the text
 /// of the line each names.
 fn head_and_summary(
-    a: &ReportArgs,
+    a: &Report,
     scene: &Scene,
     c: &Counts,
     messages: &[Diagnostic],

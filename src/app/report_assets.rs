@@ -13,7 +13,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use crate::app::features::is_builtin;
-use crate::app::report::{html, params, ReportArgs, Shot};
+use crate::app::report::{html, params, Report, Shot};
 use crate::app::sweep::{render_sheet, scale_rings};
 use crate::diag::{kind, Diagnostic, Severity};
 use crate::document::OpenedAsset;
@@ -209,7 +209,7 @@ fn extent(rings: &[Vec<[f32; 2]>]) -> Option<(f32, f32)> {
 /// sheet; `put` writes an image under the report folder. What fails for one asset (it
 /// cannot be opened again, or laid out) is said in its section and the others go on.
 pub fn render(
-    a: &ReportArgs,
+    a: &Report,
     headless: &Headless,
     scene: &Scene,
     sections: &mut [AssetSection],
@@ -268,7 +268,7 @@ pub fn render(
 /// or a string; with how many renders it counted on `progress`. Messages go to `said`.
 #[allow(clippy::too_many_arguments)]
 fn render_one(
-    a: &ReportArgs,
+    a: &Report,
     headless: &Headless,
     scene: &Scene,
     s: &AssetSection,
@@ -293,7 +293,7 @@ fn render_one(
         return Ok((None, None, 0));
     };
     let lay_out = |on: Option<Vec<Vec<[f32; 2]>>>| -> Result<Scene, crate::diag::Diagnostic> {
-        crate::document::lay_out_alone(&opened, f, &a.layout, on).unwrap_or_else(|| {
+        crate::document::lay_out_alone(&opened, f, &a.inputs, on).unwrap_or_else(|| {
             Err(crate::diag::Diagnostic::error_file(
                 &crate::diag::text_path(&s.resolved),
                 "no footprint to lay out on",
@@ -366,7 +366,7 @@ type LayOut<'a> = &'a dyn Fn(Option<Vec<Vec<[f32; 2]>>>) -> Result<Scene, crate:
 /// many cells it rendered.
 #[allow(clippy::too_many_arguments)]
 fn sweep_sheet(
-    a: &ReportArgs,
+    a: &Report,
     headless: &Headless,
     k: usize,
     sizes: &[(f32, f32)],
@@ -424,7 +424,7 @@ fn sweep_sheet(
 /// The report of one block or string (not a document): its own section, with its sweep
 /// sheet around the polygon it was given and the messages located in it. `None` for a
 /// document, a point or an asset laid out on no polygon.
-pub fn own_section(a: &ReportArgs, scene: &Scene, messages: &[Diagnostic]) -> Option<AssetSection> {
+pub fn own_section(a: &Report, scene: &Scene, messages: &[Diagnostic]) -> Option<AssetSection> {
     let kind = match scene.kind {
         SceneKind::Agb => FeatureKind::Agb,
         SceneKind::Ags => FeatureKind::Ags,
@@ -457,7 +457,7 @@ pub fn own_section(a: &ReportArgs, scene: &Scene, messages: &[Diagnostic]) -> Op
 /// The sweep sheet of an asset report's own section (`own_section`): the asset opened and
 /// laid out as `agview sweep` does, on the polygon it was given scaled to each size.
 pub fn render_own(
-    a: &ReportArgs,
+    a: &Report,
     headless: &Headless,
     scene: &Scene,
     section: &mut AssetSection,
@@ -469,7 +469,7 @@ pub fn render_own(
     let mut said = Vec::new();
     let opened = OpenedAsset::open(&a.path, resolver);
     let mut diags = Vec::new();
-    let base = crate::input::build(&a.layout, &a.path, &mut diags);
+    let base = crate::input::build(&a.inputs, &a.path, &mut diags);
     let (Ok(opened), Ok(base)) = (opened, base) else {
         // Said in the summary already: the asset was laid out from the same files.
         progress.add(cells);

@@ -13,9 +13,10 @@ use std::process::ExitCode;
 use anyhow::Context;
 
 use crate::app::font;
+use crate::app::layout_args::LayoutArgs;
 use crate::app::options::{parse_size, RenderArgs};
 use crate::document::OpenedAsset;
-use crate::input::{self, LayoutArgs};
+use crate::input;
 
 /// Most cells a sheet may have.
 pub const MAX_CELLS: usize = 1024;
@@ -222,13 +223,14 @@ pub fn run(args: &SweepArgs) -> anyhow::Result<ExitCode> {
         );
         return Ok(ExitCode::from(2));
     }
-    let resolver = match asset_resolver(&args.asset, &args.layout) {
-        Ok(r) => r,
+    let inputs = match args.layout.inputs() {
+        Ok(i) => i,
         Err(e) => {
             eprintln!("agview: error: {e}");
             return Ok(ExitCode::from(2));
         }
     };
+    let resolver = asset_resolver(&args.asset, &inputs.resolve);
     let opened = match OpenedAsset::open(&args.asset, &resolver) {
         Ok(o) => o,
         Err(e) => {
@@ -247,7 +249,7 @@ pub fn run(args: &SweepArgs) -> anyhow::Result<ExitCode> {
         eprintln!("{d}");
     }
     let mut diags = Vec::new();
-    let base = match input::build(&args.layout, &args.asset, &mut diags) {
+    let base = match input::build(&inputs, &args.asset, &mut diags) {
         Ok(b) => b,
         Err(e) => {
             eprintln!("{e}");
@@ -295,16 +297,15 @@ pub fn run(args: &SweepArgs) -> anyhow::Result<ExitCode> {
 /// the libraries said goes to stderr. An error when the install is not one.
 pub fn asset_resolver(
     asset: &std::path::Path,
-    layout: &LayoutArgs,
-) -> Result<crate::resolve::Resolver, String> {
-    let opts = layout.resolve_options()?;
+    opts: &crate::resolve::ResolveOptions,
+) -> crate::resolve::Resolver {
     let mut diags = Vec::new();
-    let libs = crate::resolve::Libraries::load(&opts, &mut diags);
+    let libs = crate::resolve::Libraries::load(opts, &mut diags);
     let r = crate::resolve::Resolver::new(asset, &libs, &mut diags);
     for d in diags {
         eprintln!("{d}");
     }
-    Ok(r)
+    r
 }
 
 /// Lays out and renders one cell per (width, depth) with `layout`, into a sheet: widths left

@@ -35,6 +35,7 @@ use winit::window::{Window, WindowId};
 
 use crate::app::camera_control::{CameraControl, Held};
 use crate::app::features::{FeatureIndex, FeatureTable};
+use crate::app::layout_args::LayoutArgs;
 use crate::app::options::{parse_size, CameraSpec, RenderArgs, TerrainSpec};
 use crate::app::panel::{self, Action, Controls, Layers, TerrainKind};
 use crate::app::reload::{Described, FileWatcher, Gpu, LoadJob, Loader, Outcome, Ready, Trigger};
@@ -42,7 +43,6 @@ use crate::app::screenshot;
 use crate::app::settings::Settings;
 use crate::diag::Diagnostic;
 use crate::document::Document;
-use crate::input::LayoutArgs;
 use crate::render::{
     DrawStats, FrameChoice, FrameParams, FrameTargets, Framing, GpuContext, Renderer, SceneGpu,
 };
@@ -192,9 +192,13 @@ pub fn run(mut args: ViewArgs) -> anyhow::Result<ExitCode> {
     let loader = Loader::spawn(move || {
         let _ = proxy.send_event(UserEvent::Loaded);
     })?;
+    let inputs = args
+        .layout
+        .inputs()
+        .map_err(|e| anyhow::anyhow!("{}", Diagnostic::error_file(&args.asset, e)))?;
     let job = LoadJob {
         asset: args.asset.clone(),
-        layout: args.layout.clone(),
+        inputs,
         render: args.render.clone(),
         synthetic_city: args.synthetic_city,
         load: crate::document::LoadOptions {
@@ -207,7 +211,7 @@ pub fn run(mut args: ViewArgs) -> anyhow::Result<ExitCode> {
     loader.load(job.clone(), Trigger::Startup);
     let mut watcher = FileWatcher::new(loader.reloader());
     let mut first_watch = vec![args.asset.clone()];
-    first_watch.extend(args.layout.polygon.iter().cloned());
+    first_watch.extend(job.inputs.polygon_path().map(PathBuf::from));
     watcher.set_files(&first_watch);
     let mut app = App::new(
         args,
@@ -371,19 +375,13 @@ impl App {
             TerrainSpec::Hills => (TerrainKind::Hills, String::new()),
             TerrainSpec::Heightmap(p) => (TerrainKind::Heightmap, p.display().to_string()),
         };
-        let rect = args
-            .layout
-            .rect
-            .as_deref()
-            .and_then(|s| crate::input::parse_rect(s).ok())
-            .map(|(w, d)| [w, d]);
         let controls = Controls {
-            seed: args.layout.seed,
+            seed: job.inputs.seed,
             density: r.density,
             terrain,
             heightmap,
             exaggeration: r.exaggeration,
-            rect,
+            rect: job.inputs.rect,
             layers: Layers::default(),
             overlays: r.overlays(),
             hard_lod_switch: r.lod_switch == crate::render::LodSwitch::Hard,
@@ -492,11 +490,10 @@ impl App {
     /// Sends the current job (with the panel's seed, rectangle and terrain) to the loader.
     fn relayout(&mut self) {
         let c = &self.controls;
-        self.job.layout.seed = c.seed;
-        if let Some([w, d]) = c.rect {
-            self.job.layout.rect = Some(format!("{w}x{d}"));
-            self.job.layout.polygon = None;
-            self.job.layout.polygon_index = None;
+        self.job.inputs.seed = c.seed;
+        if let Some(rect) = c.rect {
+            self.job.inputs.rect = Some(rect);
+            self.job.inputs.polygon = None;
         }
         let before = self.job.clone();
         self.job.render.terrain = match c.terrain {
@@ -519,7 +516,7 @@ impl App {
     /// ([`SceneGpu::set_terrain`]); where the new terrain has another grid, the laid-out
     /// scene is uploaded again, still without a new layout. False when a load is needed.
     fn new_terrain_in_place(&mut self, before: &LoadJob) -> bool {
-        let same_layout = self.job.layout == before.layout
+        let same_layout = self.job.inputs == before.inputs
             && self.job.asset == before.asset
             && self.job.synthetic_city.is_none()
             && before.synthetic_city.is_none();

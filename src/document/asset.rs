@@ -161,7 +161,7 @@ impl OpenedAsset {
 /// the same opening and layout as a document's autogen feature.
 pub(crate) fn load_alone(
     path: &Path,
-    args: &crate::input::LayoutArgs,
+    args: &crate::input::Inputs,
     resolver: &Resolver,
     mut diagnostics: Vec<Diagnostic>,
 ) -> Result<crate::pipeline::Loaded, Diagnostic> {
@@ -169,7 +169,7 @@ pub(crate) fn load_alone(
     diagnostics.extend(opened.diagnostics.iter().cloned());
     let input = crate::input::build(args, path, &mut diagnostics)?;
     let mut files = opened.files.clone();
-    files.extend(args.polygon.iter().cloned());
+    files.extend(args.polygon_path().map(Path::to_path_buf));
     let scene = opened.layout(input)?;
     Ok(crate::pipeline::Loaded {
         scene,

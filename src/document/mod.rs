@@ -30,7 +30,7 @@ use std::sync::Arc;
 
 use crate::diag::{Diagnostic, Severity};
 use crate::format::{self, FileKind};
-use crate::input::{self, LayoutArgs};
+use crate::input::{self, Inputs};
 use crate::layout::slope::{slope_at, Slope, SlopeLimit};
 use crate::layout::{placed, LayoutInput, PointInput};
 use crate::pipeline::{self, Loaded};
@@ -148,16 +148,12 @@ pub fn is_document_path(path: &Path) -> bool {
 }
 
 /// Opens `path` with the layout inputs `args`: see the module documentation.
-pub fn load(path: &Path, args: &LayoutArgs) -> Result<Document, Diagnostic> {
+pub fn load(path: &Path, args: &Inputs) -> Result<Document, Diagnostic> {
     load_with(path, args, &LoadOptions::default())
 }
 
 /// [`load`] with threads and progress.
-pub fn load_with(
-    path: &Path,
-    args: &LayoutArgs,
-    opts: &LoadOptions,
-) -> Result<Document, Diagnostic> {
+pub fn load_with(path: &Path, args: &Inputs, opts: &LoadOptions) -> Result<Document, Diagnostic> {
     load_with_preview(path, args, opts, None)
 }
 
@@ -176,7 +172,7 @@ const PREVIEW_FIRST_MIN: usize = 500;
 /// preview.
 pub fn load_with_preview(
     path: &Path,
-    args: &LayoutArgs,
+    args: &Inputs,
     opts: &LoadOptions,
     preview: Option<&mut dyn FnMut(Document)>,
 ) -> Result<Document, Diagnostic> {
@@ -196,7 +192,7 @@ pub fn load_with_preview(
     let mut library_diags = Vec::new();
     let resolver = Arc::new(match kind {
         Some(FileKind::Agn) => Resolver::default(),
-        _ => load_resolver(&path, args, &mut library_diags)?,
+        _ => load_resolver(&path, args, &mut library_diags),
     });
     if !is_document(kind) {
         let mut loaded = match kind {
@@ -222,7 +218,7 @@ pub fn load_with_preview(
         });
     }
     let mut diags = Vec::new();
-    if args.polygon.is_some() || args.rect.is_some() || args.at.is_some() {
+    if args.places() {
         diags.push(Diagnostic::warning_file(
             &path,
             "a document places its own features: --polygon, --rect and --at are ignored",
@@ -241,16 +237,9 @@ pub fn load_with_preview(
 
 /// The one resolver of a load of `path` (a document or an asset opened alone): its package,
 /// then the `--library` packages, then the install's, each `library.txt` read once.
-fn load_resolver(
-    path: &Path,
-    args: &LayoutArgs,
-    diags: &mut Vec<Diagnostic>,
-) -> Result<Resolver, Diagnostic> {
-    let opts = args
-        .resolve_options()
-        .map_err(|m| Diagnostic::error_file(path, m))?;
-    let libs = crate::resolve::Libraries::load(&opts, diags);
-    Ok(Resolver::new(path, &libs, diags))
+fn load_resolver(path: &Path, args: &Inputs, diags: &mut Vec<Diagnostic>) -> Resolver {
+    let libs = crate::resolve::Libraries::load(&args.resolve, diags);
+    Resolver::new(path, &libs, diags)
 }
 
 /// Reads a document's features.
@@ -507,7 +496,7 @@ fn load_features(
     scene_kind: SceneKind,
     mut feats: Vec<DocFeature>,
     mut diags: Vec<Diagnostic>,
-    args: &LayoutArgs,
+    args: &Inputs,
     resolver: &Arc<Resolver>,
     opts: &LoadOptions,
     preview: Option<&mut dyn FnMut(Document)>,
@@ -516,8 +505,7 @@ fn load_features(
         feats.retain(|f| args.keeps(f.kind));
     }
     let mut files = vec![path.to_path_buf()];
-    let xplane = crate::resolve::xplane_root(args.xplane.as_deref())
-        .map_err(|m| Diagnostic::error_file(path, m))?;
+    let xplane = args.resolve.xplane.clone();
     if let Some(root) = &resolver.root {
         files.push(root.join("library.txt"));
     }
@@ -727,7 +715,7 @@ fn load_features(
 struct Screen<'a> {
     doc: &'a Path,
     resolver: &'a Resolver,
-    args: &'a LayoutArgs,
+    args: &'a Inputs,
     /// The document frame's origin (lon, lat).
     origin: [f64; 2],
     seed: u64,
@@ -1276,7 +1264,7 @@ fn autogen_input(
     source: Option<(PathBuf, u32)>,
     param: u32,
     origin: [f64; 2],
-    args: &LayoutArgs,
+    args: &Inputs,
 ) -> LayoutInput {
     LayoutInput {
         polygon: (!footprint.rings.is_empty()).then(|| footprint.rings.clone()),
@@ -1288,7 +1276,7 @@ fn autogen_input(
         param: args.param.or(Some(param)),
         height: args.height,
         seed: args.seed,
-        convention: args.convention.into(),
+        convention: args.convention,
         geo: Some(GeoFrame {
             origin_lat: origin[1],
             origin_lon: origin[0],
@@ -1308,7 +1296,7 @@ fn autogen_input(
 pub fn lay_out_alone(
     asset: &OpenedAsset,
     f: &FeatureInfo,
-    args: &LayoutArgs,
+    args: &Inputs,
     rings: Option<Vec<Vec<[f32; 2]>>>,
 ) -> Option<Result<Scene, Diagnostic>> {
     let footprint = f.footprint.as_ref()?;
@@ -1327,7 +1315,7 @@ fn layout_feature(
     f: &DocFeature,
     res: &Resolution,
     doc_origin: [f64; 2],
-    args: &LayoutArgs,
+    args: &Inputs,
     seed: u64,
     pavement: &PavementLibrary,
 ) -> FeatureResult {

@@ -679,7 +679,7 @@ mod tests {
             threads: 2,
             ..Default::default()
         };
-        let d = crate::document::load_with(&doc.path, &crate::input::LayoutArgs::default(), &opts)
+        let d = crate::document::load_with(&doc.path, &crate::input::Inputs::default(), &opts)
             .unwrap_or_else(|e| panic!("{e}"));
         let errors: Vec<String> = d
             .loaded

@@ -174,7 +174,7 @@ fn atlas_puts_slot_zero_at_the_bottom_with_every_mip() {
 #[test]
 fn dsf_town_lays_out_every_feature_in_one_frame() {
     let path = sample("sample_scenery/polygons/town.txt");
-    let v = load(&path, &LayoutArgs::default()).unwrap();
+    let v = load(&path, &Inputs::default()).unwrap();
     let s = &v.loaded.scene;
     let f = &s.features;
     // Three points, three blocks, the lakeside string; a kiosk, a facade and a wood placed
@@ -256,9 +256,9 @@ fn dsf_town_lays_out_every_feature_in_one_frame() {
 #[test]
 fn only_autogen_leaves_out_what_was_placed_by_hand() {
     let path = sample("sample_scenery/polygons/town.txt");
-    let args = LayoutArgs {
+    let args = Inputs {
         only: vec![crate::input::Only::Autogen],
-        ..LayoutArgs::default()
+        ..Inputs::default()
     };
     let v = load(&path, &args).unwrap();
     let f = &v.loaded.scene.features;
@@ -269,14 +269,16 @@ fn only_autogen_leaves_out_what_was_placed_by_hand() {
 #[test]
 fn dsf_feature_matches_the_command_line_layout() {
     let path = sample("sample_scenery/polygons/town.txt");
-    let v = load(&path, &LayoutArgs::default()).unwrap();
+    let v = load(&path, &Inputs::default()).unwrap();
     let asset = sample("sample_scenery/autogen/city_block.agb");
     let one = load(
         &asset,
-        &LayoutArgs {
-            polygon: Some(path.clone()),
-            polygon_index: Some(2),
-            ..LayoutArgs::default()
+        &Inputs {
+            polygon: Some(crate::input::PolygonFile {
+                path: path.clone(),
+                index: Some(2),
+            }),
+            ..Inputs::default()
         },
     )
     .unwrap()
@@ -329,7 +331,7 @@ fn a_broken_or_missing_asset_costs_its_features_only() {
     )
     .unwrap();
     // Only the broken asset: nothing to show, and the error names its line.
-    let e = load(&dsf, &LayoutArgs::default()).unwrap_err();
+    let e = load(&dsf, &Inputs::default()).unwrap_err();
     assert!(e.is_error());
     assert!(e.path.ends_with("b.agb"), "{e}");
     assert_eq!(e.line(), Some(4), "{e}");
@@ -346,7 +348,7 @@ fn a_broken_or_missing_asset_costs_its_features_only() {
         ),
     )
     .unwrap();
-    let v = load(&dsf, &LayoutArgs::default()).unwrap();
+    let v = load(&dsf, &Inputs::default()).unwrap();
     let s = &v.loaded.scene;
     assert_eq!(s.features.len(), 3);
     assert!(v.loaded.diagnostics.iter().any(|d| d.is_error()));
@@ -369,7 +371,7 @@ fn a_broken_or_missing_asset_costs_its_features_only() {
     assert_eq!(s.features[2].stats.objects, 1);
     // A DSF with nothing agview draws is no error: an empty scene and a note.
     std::fs::write(&dsf, "I\n800\nDSF2TEXT\nPOLYGON_DEF x.pol\n").unwrap();
-    let v = load(&dsf, &LayoutArgs::default()).unwrap();
+    let v = load(&dsf, &Inputs::default()).unwrap();
     assert!(v.loaded.scene.is_empty());
     assert!(v.loaded.diagnostics.iter().all(|d| !d.is_error()));
     assert!(v.loaded.diagnostics.iter().any(|d| d
@@ -383,7 +385,7 @@ fn parallel_layout_equals_serial() {
     let path = sample("sample_scenery/polygons/town.txt");
     let serial = load_with(
         &path,
-        &LayoutArgs::default(),
+        &Inputs::default(),
         &LoadOptions {
             threads: 1,
             progress: None,
@@ -394,7 +396,7 @@ fn parallel_layout_equals_serial() {
     let progress = Arc::new(Progress::default());
     let parallel = load_with(
         &path,
-        &LayoutArgs::default(),
+        &Inputs::default(),
         &LoadOptions {
             threads: 4,
             progress: Some(progress.clone()),
@@ -416,11 +418,11 @@ fn a_large_document_previews_its_first_features_and_ends_the_same() {
     let tile = crate::document::synthetic::synthetic_tile(2400, &assets);
     let doc = crate::document::synthetic::TempDocument::write("preview-test", &tile.text).unwrap();
     let opts = LoadOptions::default();
-    let whole = load_with(&doc.path, &LayoutArgs::default(), &opts).unwrap();
+    let whole = load_with(&doc.path, &Inputs::default(), &opts).unwrap();
     let mut previews = Vec::new();
     let mut keep = |d: Document| previews.push(d);
     let with_preview =
-        load_with_preview(&doc.path, &LayoutArgs::default(), &opts, Some(&mut keep)).unwrap();
+        load_with_preview(&doc.path, &Inputs::default(), &opts, Some(&mut keep)).unwrap();
     assert_eq!(previews.len(), 1);
     let first = &previews[0].loaded.scene;
     // The first eighth, but at least 500.
@@ -439,7 +441,7 @@ fn a_large_document_previews_its_first_features_and_ends_the_same() {
     let mut none = |_: Document| panic!("a preview of a small document");
     load_with_preview(
         &sample("sample_scenery/polygons/town.txt"),
-        &LayoutArgs::default(),
+        &Inputs::default(),
         &opts,
         Some(&mut none),
     )
@@ -496,11 +498,11 @@ pub(super) fn assert_alike(a: &Document, b: &Document) {
 fn the_wed_project_lays_out_like_the_dsf_text() {
     let text = load(
         &sample("sample_scenery/polygons/town.txt"),
-        &LayoutArgs::default(),
+        &Inputs::default(),
     )
     .unwrap();
     // The scenery folder means its earth.wed.xml.
-    let wed = load(&sample("sample_scenery"), &LayoutArgs::default()).unwrap();
+    let wed = load(&sample("sample_scenery"), &Inputs::default()).unwrap();
     let s = &wed.loaded.scene;
     assert_eq!(s.kind, SceneKind::Wed);
     assert!(
@@ -568,7 +570,7 @@ fn library_paths_resolve_through_an_x_plane_install_and_name_their_package() {
     )
     .unwrap();
     // Without the install the library path is a placeholder with a warning.
-    let alone = load(&dsf, &LayoutArgs::default()).unwrap();
+    let alone = load(&dsf, &Inputs::default()).unwrap();
     let f = &alone.loaded.scene.features[0];
     assert!(f.resolved.is_none());
     assert!(alone
@@ -577,9 +579,12 @@ fn library_paths_resolve_through_an_x_plane_install_and_name_their_package() {
         .iter()
         .any(|d| d.message.contains("lib/test/kiosk.obj")));
     // With it, the object comes from the library's package.
-    let args = LayoutArgs {
-        xplane: Some(root.clone()),
-        ..LayoutArgs::default()
+    let args = Inputs {
+        resolve: crate::resolve::ResolveOptions {
+            xplane: Some(root.clone()),
+            ..Default::default()
+        },
+        ..Inputs::default()
     };
     let with = load(&dsf, &args).unwrap();
     let f = &with.loaded.scene.features[0];
@@ -596,13 +601,14 @@ fn library_paths_resolve_through_an_x_plane_install_and_name_their_package() {
     let lit = load(&dsf, &args).unwrap();
     let named = lit.loaded.scene.lights_txt.as_deref().unwrap_or("");
     assert!(named.ends_with("lights.txt"), "{named:?}");
-    // A folder that is no X-Plane install is an error naming it.
-    let bad = LayoutArgs {
+    // A folder that is no X-Plane install is an error naming it (the command line's
+    // inputs refuse it before any load).
+    let bad = crate::app::layout_args::LayoutArgs {
         xplane: Some(mine.clone()),
-        ..LayoutArgs::default()
+        ..Default::default()
     };
-    let e = load(&dsf, &bad).unwrap_err();
-    assert!(e.message.contains("My Scenery"), "{e}");
+    let e = bad.inputs().unwrap_err();
+    assert!(e.contains("My Scenery"), "{e}");
     let _ = std::fs::remove_dir_all(&root);
 }
 
@@ -610,17 +616,17 @@ fn library_paths_resolve_through_an_x_plane_install_and_name_their_package() {
 fn binary_dsfs_plain_and_7zip_lay_out_like_the_dsf_text() {
     let text = load(
         &sample("sample_scenery/polygons/town.txt"),
-        &LayoutArgs::default(),
+        &Inputs::default(),
     )
     .unwrap();
     let plain = load(
         &sample("sample_scenery/polygons/town.dsf"),
-        &LayoutArgs::default(),
+        &Inputs::default(),
     )
     .unwrap();
     let zipped = load(
         &sample("sample_scenery/Earth nav data/+40+000/+47+008.dsf"),
-        &LayoutArgs::default(),
+        &Inputs::default(),
     )
     .unwrap();
     for bin in [&plain, &zipped] {
@@ -669,7 +675,7 @@ fn a_binary_feature_that_cannot_be_laid_out_is_an_error_at_its_offset() {
     };
     let path = dir.join("bad.dsf");
     std::fs::write(&path, crate::format::dsf_bin::write_dsf(&doc)).unwrap();
-    let v = load(&path, &LayoutArgs::default()).unwrap();
+    let v = load(&path, &Inputs::default()).unwrap();
     let s = &v.loaded.scene;
     assert_eq!(s.features.len(), 2);
     let poly = s
@@ -847,9 +853,9 @@ fn ramp(grade: f32) -> Ground {
 }
 
 fn load_on(dsf: &Path, seed: u64, ground: Option<Ground>) -> Document {
-    let args = LayoutArgs {
+    let args = Inputs {
         seed,
-        ..LayoutArgs::default()
+        ..Inputs::default()
     };
     let opts = LoadOptions {
         threads: 1,
@@ -978,7 +984,7 @@ fn a_document_that_cannot_be_read_stays_an_error() {
     let bytes = crate::format::dsf_bin::write_dsf(&doc);
     let path = dir.join("cut.dsf");
     std::fs::write(&path, &bytes[..100]).unwrap();
-    let e = load(&path, &LayoutArgs::default()).unwrap_err();
+    let e = load(&path, &Inputs::default()).unwrap_err();
     assert!(e.is_error(), "{e}");
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -1016,7 +1022,7 @@ fn curved_draped_polygons_and_strings_are_flattened() {
                END_WINDING\nEND_POLYGON\n";
     let path = dir.join("curves.txt");
     std::fs::write(&path, src).unwrap();
-    let doc = load(&path, &LayoutArgs::default()).unwrap();
+    let doc = load(&path, &Inputs::default()).unwrap();
     let s = &doc.loaded.scene;
     assert_eq!(s.draped.len(), 1);
     let ring = &s.draped[0].rings[0];
@@ -1040,14 +1046,14 @@ fn curved_draped_polygons_and_strings_are_flattened() {
 fn only_keeps_the_parts_named() {
     use crate::input::Only;
     use crate::scene::FeatureKind as K;
-    let args = LayoutArgs {
+    let args = Inputs {
         only: vec![Only::Ground, Only::Art],
-        ..LayoutArgs::default()
+        ..Inputs::default()
     };
     assert!(args.keeps(K::Pol) && args.keeps(K::Lin) && args.keeps(K::Str));
     assert!(args.keeps(K::Obj) && args.keeps(K::Fac) && args.keeps(K::For));
     assert!(!args.keeps(K::Agp) && !args.keeps(K::Ags));
-    assert!(LayoutArgs::default().keeps(K::Agb));
+    assert!(Inputs::default().keeps(K::Agb));
 }
 
 /// An airport as apt.dat rows, and the same airport as WED saves it (what WED's apt.dat
@@ -1236,8 +1242,8 @@ fn a_wed_projects_runways_helipads_and_taxiways_draw_as_its_apt_dat() {
     std::fs::write(&apt, airport_apt()).unwrap();
     let wed = dir.join("earth.wed.xml");
     std::fs::write(&wed, airport_wed()).unwrap();
-    let a = load(&apt, &LayoutArgs::default()).unwrap();
-    let w = load(&wed, &LayoutArgs::default()).unwrap();
+    let a = load(&apt, &Inputs::default()).unwrap();
+    let w = load(&wed, &Inputs::default()).unwrap();
     let kinds: Vec<FeatureKind> = w.loaded.scene.features.iter().map(|f| f.kind).collect();
     assert_eq!(
         kinds,
@@ -1287,7 +1293,7 @@ fn a_wed_airports_unknown_surface_and_marking_are_said_once_and_the_rest_drawn()
         // The runway names an end that is not in the file.
         .replace("<child id=\"12\"/>", "<child id=\"99\"/>");
     std::fs::write(&wed, text).unwrap();
-    let w = load(&wed, &LayoutArgs::default()).unwrap();
+    let w = load(&wed, &Inputs::default()).unwrap();
     let said: Vec<String> = w.loaded.diagnostics.iter().map(|d| d.to_string()).collect();
     let one = |needle: &str| {
         let n = said.iter().filter(|m| m.contains(needle)).count();
@@ -1335,9 +1341,12 @@ fn with_an_install_airports_draw_in_its_pavement_pols_and_agviews_own_elsewhere(
     let apt = pkg.join("Earth nav data/apt.dat");
     std::fs::write(&apt, airport_apt()).unwrap();
     let defs = |xplane: Option<PathBuf>| {
-        let args = LayoutArgs {
-            xplane,
-            ..LayoutArgs::default()
+        let args = Inputs {
+            resolve: crate::resolve::ResolveOptions {
+                xplane,
+                ..Default::default()
+            },
+            ..Inputs::default()
         };
         let d = load(&apt, &args).unwrap();
         let s = &d.loaded.scene;

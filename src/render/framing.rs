@@ -169,26 +169,16 @@ impl Framing {
             }
         }
         let every = |n: usize| (n / MAX_SAMPLES).max(1);
-        for o in scene.objects.iter().step_by(every(scene.objects.len())) {
-            if !inside(o.pos) {
-                continue;
-            }
-            let z = ground(o.pos[0], o.pos[1]) + o.z_offset;
-            let top = art
-                .and_then(|a| a.meshes.get(o.index))
-                .map_or(2.0, |m| m.bounds_max[1]);
-            add_z(z);
-            add_z(z + top);
-        }
-        for f in scene.facades.iter().step_by(every(scene.facades.len())) {
-            if let Some(&p) = f.footprint.first().filter(|p| inside(**p)) {
-                add_z(ground(p[0], p[1]) + f.height + f.roof_height);
-            }
-        }
-        for t in scene.trees.iter().step_by(every(scene.trees.len())) {
-            if inside(t.pos) {
-                add_z(ground(t.pos[0], t.pos[1]) + t.height.max(0.0));
-            }
+        let heights = Heights { art, terrain };
+        let objects = scene.objects.iter().step_by(every(scene.objects.len()));
+        let facades = scene.facades.iter().step_by(every(scene.facades.len()));
+        let trees = scene.trees.iter().step_by(every(scene.trees.len()));
+        let items = (objects.map(|o| heights.object(o)))
+            .chain(facades.filter_map(|f| heights.facade(f)))
+            .chain(trees.map(|t| heights.tree(t)));
+        for h in items.filter(|h| inside(h.at)) {
+            add_z(h.base);
+            add_z(h.top);
         }
         let c = [(lo[0] + hi[0]) * 0.5, (lo[1] + hi[1]) * 0.5];
         let g = ground(c[0], c[1]);
@@ -288,46 +278,116 @@ impl Framing {
     }
 }
 
+/// How tall a pick box is at least above the highest ground under its feature, meters: what
+/// has no height of its own (tiles, draped ground, painted lines) can still be clicked.
+pub const PICK_MIN_HEIGHT: f32 = 3.0;
+
+/// The height of a mesh's top above its origin when nothing better is known (no art), and
+/// the most a mesh may count for (a broken one could claim kilometres).
+const NO_MESH_TOP: f32 = 2.0;
+const MAX_MESH_TOP: f32 = 1000.0;
+
+/// The vertical extent of one thing a scene places, as drawn: where it stands on the ground,
+/// its lowest point and its top. Framing and the features' boxes both measure with this.
+struct Height {
+    at: [f32; 2],
+    base: f32,
+    top: f32,
+}
+
+/// The one measure of how tall what a scene places is: objects by their meshes' tops
+/// (from their z offset), facades by their walls and roof, trees by their height, each on
+/// the ground under it as drawn.
+struct Heights<'a> {
+    art: Option<&'a ArtSet>,
+    terrain: Option<&'a Terrain>,
+}
+
+impl Heights<'_> {
+    fn ground(&self, p: [f32; 2]) -> f32 {
+        self.terrain.map_or(0.0, |t| t.height_at(p[0], p[1]))
+    }
+
+    fn object(&self, o: &crate::scene::ObjectInstance) -> Height {
+        let base = self.ground(o.pos) + o.z_offset;
+        let top = self
+            .art
+            .and_then(|a| a.meshes.get(o.index))
+            .map_or(NO_MESH_TOP, |m| m.bounds_max[1])
+            .clamp(0.0, MAX_MESH_TOP);
+        Height {
+            at: o.pos,
+            base,
+            top: base + top,
+        }
+    }
+
+    /// A facade stands on the ground under its first footprint point.
+    fn facade(&self, f: &crate::scene::FacadeInstance) -> Option<Height> {
+        let at = *f.footprint.first()?;
+        let base = self.ground(at);
+        Some(Height {
+            at,
+            base,
+            top: base + (f.height + f.roof_height).clamp(0.0, MAX_MESH_TOP),
+        })
+    }
+
+    fn tree(&self, t: &crate::scene::TreeInstance) -> Height {
+        let base = self.ground(t.pos);
+        Height {
+            at: t.pos,
+            base,
+            top: base + t.height.clamp(0.0, MAX_MESH_TOP),
+        }
+    }
+}
+
 /// Each feature's box in the scene frame (z up, as drawn): its ground box as framing uses
-/// it, from the lowest ground under it to the top of the tallest object it placed (3 m above
-/// the highest ground for what has no height of its own: tiles, facades, draped ground).
-/// `None` for a feature that placed nothing. The viewer highlights and picks with these.
+/// it, from the lowest ground under it (or the lowest thing it placed) to the top of the
+/// tallest thing it placed, by the measure framing uses, and at least [`PICK_MIN_HEIGHT`]
+/// above the highest ground under it. `None` for a feature that placed nothing. The viewer
+/// highlights and picks with these.
 pub fn feature_boxes(
     scene: &Scene,
     art: Option<&ArtSet>,
     terrain: Option<&Terrain>,
 ) -> Vec<Option<([f32; 3], [f32; 3])>> {
     let boxes = FeatureBoxes::of(scene, art);
-    let mut tops = vec![3.0f32; scene.features.len()];
-    for o in &scene.objects {
-        let h = art
-            .and_then(|a| a.meshes.get(o.index))
-            .map_or(2.0, |m| m.bounds_max[1])
-            .clamp(0.0, 1000.0);
-        if let Some(t) = o.feature.and_then(|f| tops.get_mut(f as usize)) {
-            *t = t.max(h);
+    let heights = Heights { art, terrain };
+    let mut z = vec![[f32::INFINITY, f32::NEG_INFINITY]; scene.features.len()];
+    let mut add = |feature: Option<u32>, h: Height| {
+        if let Some(z) = feature.and_then(|f| z.get_mut(f as usize)) {
+            *z = [z[0].min(h.base), z[1].max(h.top)];
         }
+    };
+    for o in &scene.objects {
+        add(o.feature, heights.object(o));
     }
     for f in &scene.facades {
-        if let Some(t) = f.feature.and_then(|i| tops.get_mut(i as usize)) {
-            *t = t.max(f.height.clamp(0.0, 1000.0));
+        if let Some(h) = heights.facade(f) {
+            add(f.feature, h);
         }
     }
-    let ground = |x: f32, y: f32| terrain.map_or(0.0, |t| t.height_at(x, y));
+    for t in &scene.trees {
+        add(t.feature, heights.tree(t));
+    }
     boxes
         .features
         .iter()
-        .zip(&tops)
-        .map(|(b, &top)| {
+        .zip(&z)
+        .map(|(b, &[base, top])| {
             let (lo, hi) = (*b)?;
-            let mut z = [f32::INFINITY, f32::NEG_INFINITY];
+            let mut g = [f32::INFINITY, f32::NEG_INFINITY];
             for x in [lo[0], (lo[0] + hi[0]) * 0.5, hi[0]] {
                 for y in [lo[1], (lo[1] + hi[1]) * 0.5, hi[1]] {
-                    let g = ground(x, y);
-                    z = [z[0].min(g), z[1].max(g)];
+                    let h = heights.ground([x, y]);
+                    g = [g[0].min(h), g[1].max(h)];
                 }
             }
-            Some(([lo[0], lo[1], z[0] - 0.5], [hi[0], hi[1], z[1] + top]))
+            let bottom = g[0].min(base) - 0.5;
+            let top = (g[1] + PICK_MIN_HEIGHT).max(top);
+            Some(([lo[0], lo[1], bottom], [hi[0], hi[1], top]))
         })
         .collect()
 }
