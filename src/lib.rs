@@ -11,14 +11,9 @@
 pub use agview_core::{diag, geom, progress, rng, scene, terrain};
 pub use agview_format::format;
 pub use agview_layout::layout;
+pub use agview_load::{art, check, document, input, pipeline, resolve};
 
 #[cfg(feature = "gpu")]
 pub mod app;
-pub mod art;
-pub mod check;
-pub mod document;
-pub mod input;
-pub mod pipeline;
 #[cfg(feature = "gpu")]
-pub mod render;
-pub mod resolve;
+pub use agview_render as render;

@@ -97,13 +97,65 @@ fn after(code: &str, prefix: &str) -> BTreeSet<String> {
     out
 }
 
-/// Top-level module (`src/X.rs` or `src/X/`) → the top-level modules it imports.
+/// The source folders whose top-level modules are the stages above the readers and the
+/// layout (each crate names the crates below it as `crate::diag`, `crate::format`, …).
+fn stage_roots() -> Vec<PathBuf> {
+    vec![src(), crates().join("agview-load/src")]
+}
+
+/// The crates that are one stage each (their modules' own graph is checked by
+/// `the_renderer_has_no_import_circle`): the CPU side of drawing, and the renderer, which
+/// names the mesh crate's modules as its own (`crate::objects`).
+const WHOLE_CRATE_STAGES: [(&str, &str); 2] =
+    [("mesh", "agview-mesh"), ("render", "agview-render")];
+
+/// The top-level module names of a crate's `src/`.
+fn modules_of(root: &Path) -> BTreeSet<String> {
+    std::fs::read_dir(root)
+        .unwrap()
+        .flatten()
+        .map(|e| {
+            e.file_name()
+                .to_string_lossy()
+                .trim_end_matches(".rs")
+                .to_string()
+        })
+        .filter(|n| n != "lib" && n != "main")
+        .collect()
+}
+
+/// Top-level module (`src/X.rs` or `src/X/`, and likewise in the loading crate), and each
+/// whole-crate stage → the stages it imports.
 fn crate_graph() -> BTreeMap<String, BTreeSet<String>> {
-    let mut files = Vec::new();
-    rust_files(&src(), &mut files);
     let mut g: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for root in stage_roots() {
+        crate_graph_in(&root, &mut g);
+    }
+    let mesh = modules_of(&crates().join("agview-mesh/src"));
+    for (stage, krate) in WHOLE_CRATE_STAGES {
+        let root = crates().join(krate).join("src");
+        let own = modules_of(&root);
+        let mut files = Vec::new();
+        rust_files(&root, &mut files);
+        let entry = g.entry(stage.to_string()).or_default();
+        for f in files {
+            for d in after(&code(&f), "crate::") {
+                if mesh.contains(&d) && stage != "mesh" {
+                    entry.insert("mesh".to_string());
+                } else if !own.contains(&d) && !d.starts_with(char::is_uppercase) {
+                    entry.insert(d);
+                }
+            }
+        }
+    }
+    g
+}
+
+fn crate_graph_in(root: &Path, g: &mut BTreeMap<String, BTreeSet<String>>) {
+    let mut files = Vec::new();
+    rust_files(root, &mut files);
     for f in files {
-        let rel = f.strip_prefix(src()).unwrap();
+        let rel = f.strip_prefix(root).unwrap();
         let top = rel
             .components()
             .next()
@@ -119,7 +171,6 @@ fn crate_graph() -> BTreeMap<String, BTreeSet<String>> {
         let entry = g.entry(top.clone()).or_default();
         entry.extend(deps.into_iter().filter(|d| *d != top));
     }
-    g
 }
 
 /// A cycle in `g`, if any (depth-first search).
@@ -197,7 +248,8 @@ fn each_stage_imports_only_what_lies_below_it() {
             "check",
             &["diag", "document", "format", "input", "progress", "resolve"],
         ),
-        ("render", &["art", "diag", "geom", "scene", "terrain"]),
+        ("mesh", &["art", "scene", "terrain"]),
+        ("render", &["art", "diag", "mesh", "scene", "terrain"]),
         (
             "app",
             &[
@@ -212,13 +264,13 @@ fn each_stage_imports_only_what_lies_below_it() {
             .iter()
             .find(|(s, _)| s == stage)
             .unwrap_or_else(|| {
-                panic!("src/{stage}: a new stage; give it a place in docs/architecture.md and here")
+                panic!("{stage}: a new stage; give it a place in docs/architecture.md and here")
             })
             .1;
         for d in deps {
             assert!(
                 allowed.contains(&d.as_str()),
-                "src/{stage} imports crate::{d}, which is not below it (docs/architecture.md)"
+                "{stage} imports crate::{d}, which is not below it (docs/architecture.md)"
             );
         }
     }
@@ -250,11 +302,18 @@ fn the_layout_knows_no_command_line() {
 
 #[test]
 fn the_renderer_has_no_import_circle() {
-    let dir = src().join("render");
+    // The renderer's modules and the mesh crate's, which it names as its own: one graph.
+    let dirs = [
+        crates().join("agview-mesh/src"),
+        crates().join("agview-render/src"),
+    ];
     let mut files = Vec::new();
-    rust_files(&dir, &mut files);
+    for d in &dirs {
+        rust_files(d, &mut files);
+    }
+    let dir_of = |f: &Path| dirs.iter().find(|d| f.starts_with(d)).unwrap().clone();
     let module = |f: &Path| -> String {
-        let rel = f.strip_prefix(&dir).unwrap();
+        let rel = f.strip_prefix(dir_of(f)).unwrap();
         let first = rel
             .components()
             .next()
@@ -268,24 +327,25 @@ fn the_renderer_has_no_import_circle() {
     let mut g: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
     for f in &files {
         let m = module(f);
-        if m == "mod" {
+        if m == "lib" {
             continue;
         }
         let c = code(f);
-        // `super::x` from a file directly in render/ (and `crate::render::x` anywhere);
-        // files in a sub-folder (`facades/`) reach their siblings through `super::`.
-        let nested = f.parent() != Some(dir.as_path());
-        let mut deps = after(&c, "crate::render::");
+        // `super::x` from a file directly in src/ (and `crate::x` anywhere); files in a
+        // sub-folder (`facades/`) reach their siblings through `super::super::`.
+        let nested = f.parent() != Some(dir_of(f).as_path());
+        let mut deps = after(&c, "crate::");
         if !nested {
             deps.extend(after(&c, "super::"));
         } else {
             deps.extend(after(&c, "super::super::"));
         }
-        // A name of the parent module itself (a re-export) would hide an arrow up.
+        // A name of the crate root itself (a re-export) would hide an arrow up.
         for d in &deps {
             assert!(
                 names.contains(d) || !d.starts_with(char::is_uppercase) || nested,
-                "src/render/{m}: imports `{d}` from the render module's re-exports; name its file"
+                "{}: imports `{d}` from the crate root's re-exports; name its file",
+                f.display()
             );
         }
         g.entry(m.clone()).or_default().extend(
@@ -293,7 +353,7 @@ fn the_renderer_has_no_import_circle() {
                 .filter(|d| names.contains(d) && *d != m && d != "mod"),
         );
     }
-    assert_eq!(cycle(&g), None, "src/render imports in a circle: {g:#?}");
+    assert_eq!(cycle(&g), None, "the renderer imports in a circle: {g:#?}");
 }
 
 /// The scene and the diagnostics it carries are the bottom layer together: the scene
@@ -308,8 +368,9 @@ fn the_scene_imports_nothing_of_the_crate_but_its_diagnostics() {
     );
 }
 
-/// The workspace's crates depend only downwards, and the readers and the layout know no
-/// GPU, window or command line: agview-core ← agview-format ← agview-layout ← agview.
+/// The workspace's crates depend only downwards, and the readers, the layout and the loading
+/// know no GPU, window or command line: agview-core ← agview-format ← agview-layout ←
+/// agview-load ← agview-mesh ← agview-render ← agview.
 #[test]
 fn the_crate_graph_is_the_architecture() {
     let deps = |krate: &str| -> BTreeSet<String> {
@@ -334,6 +395,11 @@ fn the_crate_graph_is_the_architecture() {
         ("agview-core", &[]),
         ("agview-format", &["agview-core"]),
         ("agview-layout", &["agview-core", "agview-format"]),
+        (
+            "agview-load",
+            &["agview-core", "agview-format", "agview-layout"],
+        ),
+        ("agview-mesh", &["agview-core", "agview-load"]),
     ];
     for (krate, below) in allowed {
         let d = deps(krate);
@@ -346,5 +412,16 @@ fn the_crate_graph_is_the_architecture() {
         for never in ["wgpu", "winit", "egui", "clap", "pollster", "notify"] {
             assert!(!d.contains(never), "{krate} depends on {never}");
         }
+    }
+    // The renderer draws with wgpu, and knows no window toolkit, UI or command line.
+    let d = deps("agview-render");
+    for dep in d.iter().filter(|d| d.starts_with("agview")) {
+        assert!(
+            ["agview-core", "agview-load", "agview-mesh"].contains(&dep.as_str()),
+            "agview-render depends on {dep}, which is not below it"
+        );
+    }
+    for never in ["winit", "egui", "clap", "notify"] {
+        assert!(!d.contains(never), "agview-render depends on {never}");
     }
 }

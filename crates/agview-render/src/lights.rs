@@ -109,7 +109,7 @@ pub(crate) const ADDITIVE: wgpu::BlendState = wgpu::BlendState {
 mod tests {
     use super::*;
     use crate::art::{LightArt, MeshArt, MeshLod, MeshVertex};
-    use crate::render::objects::INFINITE_LOD;
+    use crate::objects::INFINITE_LOD;
     use crate::scene::{ObjectInstance, Scene};
     use crate::terrain::Terrain;
 

@@ -1,10 +1,10 @@
 //! Plane geometry for building meshes on the CPU: half-plane clipping, convex pieces of a
 //! polygon, ear-clipping triangulation. Points are `[f32; 2]` meters.
 
-pub(crate) type P = [f32; 2];
+pub type P = [f32; 2];
 
 /// Twice the signed area; positive for counter-clockwise.
-pub(crate) use crate::geom::signed_area2;
+pub(crate) use agview_core::geom::signed_area2;
 
 fn cross(o: P, a: P, b: P) -> f32 {
     (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])

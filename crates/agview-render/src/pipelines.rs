@@ -30,9 +30,9 @@ fn shadow_taps(ctx: &GpuContext) -> f64 {
 macro_rules! shader {
     ($file:literal) => {
         concat!(
-            include_str!("../../shaders/common.wgsl"),
+            include_str!("../shaders/common.wgsl"),
             "\n",
-            include_str!(concat!("../../shaders/", $file))
+            include_str!(concat!("../shaders/", $file))
         )
     };
 }

@@ -53,7 +53,7 @@ impl Overlays {
     }
 
     /// The shader's bit mask: bit `k` for [`Kind`] `k`.
-    pub(crate) fn mask(&self) -> u32 {
+    pub fn mask(&self) -> u32 {
         [
             self.polygon,
             self.cut_lines,
@@ -89,7 +89,7 @@ enum Kind {
 /// One line vertex as uploaded (20 bytes).
 #[repr(C)]
 #[derive(Debug, Clone, Copy, PartialEq, Pod, Zeroable)]
-pub(crate) struct LineVertex {
+pub struct LineVertex {
     pub xy: [f32; 2],
     pub lift: f32,
     pub kind: u32,
@@ -106,7 +106,7 @@ const LIFT: f32 = 0.25;
 /// every `step` meters so they follow the ground. `marker` is the half size of point
 /// markers in meters. An overlay not asked for costs nothing: a tile's debug marks run to
 /// hundreds of megabytes, so they are built when first shown.
-pub(crate) fn build(scene: &Scene, step: f32, marker: f32, mask: u32) -> Vec<LineVertex> {
+pub fn build(scene: &Scene, step: f32, marker: f32, mask: u32) -> Vec<LineVertex> {
     let mut out = Vec::new();
     let on = |kind: Kind| mask & (1 << kind as u32) != 0;
     let step = if step.is_finite() && step > 0.1 {

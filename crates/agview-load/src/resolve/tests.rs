@@ -81,7 +81,7 @@ fn resolver_is_shareable_across_threads() {
 
 #[test]
 fn sample_scenery_resolves_as_before() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("sample_scenery");
+    let root = crate::document::synthetic::source_tree().join("sample_scenery");
     let asset = root.join("autogen/lakeside.ags");
     let mut d = Vec::new();
     let r = for_document(&asset, None, &mut d);

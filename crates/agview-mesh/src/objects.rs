@@ -24,7 +24,7 @@ use crate::terrain::Terrain;
 /// A mesh vertex as uploaded: OBJ8 position, normal, s t.
 #[repr(C)]
 #[derive(Debug, Clone, Copy, PartialEq, Pod, Zeroable)]
-pub(crate) struct MeshVertexGpu {
+pub struct MeshVertexGpu {
     pub pos: [f32; 3],
     pub normal: [f32; 3],
     pub st: [f32; 2],
@@ -33,7 +33,7 @@ pub(crate) struct MeshVertexGpu {
 /// One placed object as uploaded (32 bytes).
 #[repr(C)]
 #[derive(Debug, Clone, Copy, PartialEq, Pod, Zeroable)]
-pub(crate) struct InstanceGpu {
+pub struct InstanceGpu {
     /// x, y, heading (radians clockwise from north), z offset (delta / scraper).
     pub pos_heading: [f32; 4],
     /// Unexaggerated ground height (m); placement mode (0 draped, 1 graded, 2 delta, 3
@@ -45,7 +45,7 @@ pub(crate) struct InstanceGpu {
 
 /// Where a batch's texture comes from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub(crate) enum TexSource {
+pub enum TexSource {
     /// `ArtSet::images[i]`.
     Image(usize),
     /// An untextured mesh: white.
@@ -63,7 +63,7 @@ pub(crate) enum TexSource {
 /// The LOD ranges of one mesh, far distance `INFINITE_LOD` when unbounded; a LOD whose
 /// material attributes change is several ranges, each one draw.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub(crate) struct LodRange {
+pub struct LodRange {
     pub near: f32,
     pub far: f32,
     pub first_index: u32,
@@ -72,7 +72,7 @@ pub(crate) struct LodRange {
 }
 
 /// Stands for "no far limit" in the shader.
-pub(crate) const INFINITE_LOD: f32 = 1e30;
+pub const INFINITE_LOD: f32 = 1e30;
 
 /// How far an object without `ATTR_LOD` is drawn: X-Plane then "calculates an LOD for your
 /// entire object based on its overall bounding box size, that starts at 0 meters and goes to
@@ -95,7 +95,7 @@ pub(crate) fn default_far(bounds: ([f32; 3], [f32; 3])) -> f32 {
 /// ([`default_far`]) for the implicit LOD of a file without `ATTR_LOD` (the reader's
 /// `f32::MAX`), no limit for an empty range. The mesh's own triangles, its light points and
 /// its draped part all end there.
-pub(crate) fn lod_far(near: f32, far: f32, bounds: ([f32; 3], [f32; 3])) -> f32 {
+pub fn lod_far(near: f32, far: f32, bounds: ([f32; 3], [f32; 3])) -> f32 {
     if far == f32::MAX {
         default_far(bounds)
     } else if far > near.max(0.0) && far.is_finite() {
@@ -111,7 +111,7 @@ const DEFAULT_LOD_MIN_M: f32 = 250.0;
 
 /// One mesh's part of the buffers.
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) struct MeshBatch {
+pub struct MeshBatch {
     pub lods: Vec<LodRange>,
     pub texture: TexSource,
     /// `TEXTURE_LIT`: `Image(i)`, or `Black` when the mesh has none.
@@ -126,7 +126,7 @@ pub(crate) struct MeshBatch {
 
 /// All meshes and instances of a scene, on the CPU.
 #[derive(Debug, Default)]
-pub(crate) struct ObjectSet {
+pub struct ObjectSet {
     pub vertices: Vec<MeshVertexGpu>,
     /// Indices already offset to the shared vertex buffer.
     pub indices: Vec<u32>,

@@ -4,7 +4,7 @@
 //! degrees clockwise from north; `pitch` is how far it looks *down* from the horizon, in
 //! degrees (so an orbit camera at pitch 35 sits 35° above its target's horizon).
 
-use glam::{Mat4, Vec3};
+use glam::{Mat4, Vec3, Vec4};
 
 /// Vertical field of view of the perspective cameras, degrees.
 pub const FOV_Y_DEG: f32 = 45.0;
@@ -342,6 +342,23 @@ fn look_dir(yaw_deg: f32, pitch_deg: f32) -> Vec3 {
 
 fn top_eye_height(half_height: f32) -> f32 {
     10_000.0 + half_height.abs()
+}
+
+/// The inward planes of a view-projection's frustum, normalised: left, right, bottom, top,
+/// near (depth 1 with reversed depth) and far (depth 0; all of space for an infinite
+/// perspective, whose plane degenerates and is replaced by one that passes everything).
+pub fn frustum_planes(m: Mat4) -> [[f32; 4]; 6] {
+    let row = |i: usize| Vec4::new(m.x_axis[i], m.y_axis[i], m.z_axis[i], m.w_axis[i]);
+    let (r0, r1, r2, r3) = (row(0), row(1), row(2), row(3));
+    let raw = [r3 + r0, r3 - r0, r3 + r1, r3 - r1, r3 - r2, r2];
+    raw.map(|p| {
+        let len = p.truncate().length();
+        if len > 1e-12 && len.is_finite() {
+            (p / len).to_array()
+        } else {
+            [0.0, 0.0, 0.0, 1.0]
+        }
+    })
 }
 
 #[cfg(test)]

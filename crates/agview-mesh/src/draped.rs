@@ -43,7 +43,7 @@ pub(crate) type DrawKey = (u32, i32);
 
 /// What a group of draped pieces draws (each can be hidden on its own).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub(crate) enum DrapedKind {
+pub enum DrapedKind {
     /// The `ATTR_draped` parts of objects (shown with the objects).
     Part,
     /// Draped polygons and orthophotos.
@@ -59,7 +59,7 @@ pub(crate) enum DrapedKind {
 /// One mesh's draped pieces of all its instances, or the draped polygons or painted lines
 /// of one look.
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) struct DrapedGroup {
+pub struct DrapedGroup {
     pub kind: DrapedKind,
     /// Where the group draws among tiles and other draped parts.
     pub key: DrawKey,
@@ -79,7 +79,7 @@ pub(crate) struct DrapedGroup {
 
 /// The draped parts of a scene, on the CPU.
 #[derive(Debug, Default)]
-pub(crate) struct DrapedSet {
+pub struct DrapedSet {
     pub vertices: Vec<TileVertex>,
     pub groups: Vec<DrapedGroup>,
     pub warnings: Vec<String>,
@@ -525,7 +525,7 @@ pub(crate) fn line_triangles(l: &PaintedLine, lin: &LinArt, k: usize) -> Vec<[Li
 
 /// One draw of the draped pass: a range of tile pieces or of a draped group's pieces.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum GroundDraw {
+pub enum GroundDraw {
     /// `TilesGpu::segments[i]`.
     Tiles(usize),
     /// `DrapedGpu::groups[i]`.
@@ -535,7 +535,7 @@ pub(crate) enum GroundDraw {
 /// The order tiles and draped parts draw in: by layer group and offset, as X-Plane orders
 /// draped geometry; within one group and offset, tiles first (an object's draped part lies
 /// on the ground its tile paints), then each in its own order.
-pub(crate) fn ground_order(tiles: &[DrawKey], draped: &[DrawKey]) -> Vec<GroundDraw> {
+pub fn ground_order(tiles: &[DrawKey], draped: &[DrawKey]) -> Vec<GroundDraw> {
     let mut all: Vec<(DrawKey, u8, usize)> = tiles
         .iter()
         .enumerate()

@@ -189,6 +189,13 @@ pub fn synthetic_tile(features: usize, assets: &Path) -> SyntheticTile {
     }
 }
 
+/// agview's source tree (the workspace root, two folders above this crate's): where the
+/// sample package is found when agview runs from its sources, and where the tests find it.
+pub fn source_tree() -> std::path::PathBuf {
+    let here = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    here.ancestors().nth(2).unwrap_or(here).to_path_buf()
+}
+
 /// The sample package's folder, whose autogen assets the tile places: `sample_scenery` in
 /// the current directory, the current directory itself when it is that folder, or the one
 /// in agview's source tree.
@@ -198,7 +205,7 @@ pub fn sample_assets() -> Result<PathBuf, String> {
     let candidates = cwd
         .iter()
         .flat_map(|d| [d.join("sample_scenery"), d.clone()])
-        .chain([Path::new(env!("CARGO_MANIFEST_DIR")).join("sample_scenery")]);
+        .chain([source_tree().join("sample_scenery")]);
     for dir in candidates {
         if ASSETS.iter().all(|a| dir.join(a).is_file()) {
             return Ok(dir);
@@ -595,7 +602,7 @@ mod tests {
     use super::*;
 
     fn assets() -> PathBuf {
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("sample_scenery")
+        source_tree().join("sample_scenery")
     }
 
     /// Features in a DSF text by definition: `OBJECT` 0 and 1, `BEGIN_POLYGON` 0 and 1

@@ -22,7 +22,7 @@ pub(crate) struct PlacePipeline {
     pipeline: wgpu::ComputePipeline,
 }
 
-const PLACE_WGSL: &str = include_str!("../../shaders/place.wgsl");
+const PLACE_WGSL: &str = include_str!("../shaders/place.wgsl");
 
 impl PlacePipeline {
     pub fn new(device: &wgpu::Device) -> Self {

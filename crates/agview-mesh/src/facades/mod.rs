@@ -35,7 +35,7 @@ use super::objects::INFINITE_LOD;
 /// One facade vertex as uploaded (52 bytes).
 #[repr(C)]
 #[derive(Debug, Clone, Copy, PartialEq, Pod, Zeroable)]
-pub(crate) struct FacadeVertex {
+pub struct FacadeVertex {
     pub xy: [f32; 2],
     /// The facade's ground point: its walls stand on the terrain there, its roof is flat.
     pub ground: [f32; 2],
@@ -49,7 +49,7 @@ pub(crate) struct FacadeVertex {
 
 /// What a group of facades is textured with.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub(crate) enum FacadeKey {
+pub enum FacadeKey {
     /// `Scene::facade_defs[i]` / `ArtSet::facades[i]`.
     Def(usize),
     /// No facade definition (AGN buildings) or one that is missing: a neutral material.
@@ -60,7 +60,7 @@ pub(crate) enum FacadeKey {
 
 /// The index ranges of one group.
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) struct FacadeGroup {
+pub struct FacadeGroup {
     pub key: FacadeKey,
     /// The camera distances the group is drawn between (a type 1 `LOD`).
     pub lod: [f32; 2],
@@ -72,7 +72,7 @@ pub(crate) struct FacadeGroup {
 }
 
 #[derive(Debug, Default)]
-pub(crate) struct FacadeMesh {
+pub struct FacadeMesh {
     pub vertices: Vec<FacadeVertex>,
     pub indices: Vec<u32>,
     pub groups: Vec<FacadeGroup>,
@@ -97,7 +97,7 @@ struct Bucket {
 /// Builds the facades of a scene with their art (`art[i]` for `Scene::facade_defs[i]`; a
 /// missing or absent one gives the neutral material). `cell` is the terrain's cell size:
 /// wall feet are split about that often so they follow the ground.
-pub(crate) fn build(scene: &Scene, art: &[FacadeArt], cell: f32) -> FacadeMesh {
+pub fn build(scene: &Scene, art: &[FacadeArt], cell: f32) -> FacadeMesh {
     let mut vertices = Vec::new();
     let mut buckets: BTreeMap<(FacadeKey, usize), Bucket> = BTreeMap::new();
     let mut skipped = 0usize;
@@ -574,7 +574,7 @@ fn add_walls(
 /// a long side, the ridge from the middle of `c[3]c[0]` to the middle of `c[1]c[2]`, and the
 /// ridge's height above the walls.
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) struct Gable {
+pub struct Gable {
     c: [P; 4],
     ridge: [P; 2],
     rise: f32,

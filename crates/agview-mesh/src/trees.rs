@@ -24,7 +24,7 @@ pub(crate) const CELL_M: f32 = 256.0;
 /// One placed tree as uploaded (48 bytes).
 #[repr(C)]
 #[derive(Debug, Clone, Copy, PartialEq, Pod, Zeroable)]
-pub(crate) struct TreeInstanceGpu {
+pub struct TreeInstanceGpu {
     /// The trunk's x, y; the heading (radians clockwise from north) the first quad faces
     /// across; the number of crossed quads (1..=8).
     pub base_heading_quads: [f32; 4],
@@ -38,7 +38,7 @@ pub(crate) struct TreeInstanceGpu {
 }
 
 #[derive(Debug, Default)]
-pub(crate) struct TreeMesh {
+pub struct TreeMesh {
     pub instances: Vec<TreeInstanceGpu>,
     /// One group per forest that has trees, in forest order (0 is `Scene::forest`, k is
     /// `Scene::more_forests[k - 1]`).
@@ -50,7 +50,7 @@ pub(crate) struct TreeMesh {
 /// The trees of one forest: instances `first..first + count`, in cells `cells`, each drawn
 /// with `6 × (max_quads + 1)` vertices (its quads, the crown, and nothing for the rest).
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) struct TreeGroup {
+pub struct TreeGroup {
     pub forest: usize,
     pub first: u32,
     pub count: u32,
@@ -83,7 +83,7 @@ pub(crate) const PLACEHOLDER_TREE: TreeArt = TreeArt {
 /// forest k, `None` when it is missing (or a tree names a forest past the list): those
 /// trees are placeholders. A forest's trees are drawn out to its `LOD`, or without one to
 /// [`default_far`] of its tallest tree.
-pub(crate) fn build(scene: &Scene, forests: &[Option<&ForestArt>]) -> TreeMesh {
+pub fn build(scene: &Scene, forests: &[Option<&ForestArt>]) -> TreeMesh {
     let mut mesh = TreeMesh::default();
     let finite: Vec<usize> = (0..scene.trees.len())
         .filter(|&i| is_finite(&scene.trees[i]))

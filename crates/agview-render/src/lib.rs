@@ -1,5 +1,7 @@
 //! The wgpu renderer: draws a [`Scene`](crate::scene::Scene) with its
-//! [`ArtSet`](crate::art::ArtSet) on a [`Terrain`](crate::terrain::Terrain).
+//! [`ArtSet`](crate::art::ArtSet) on a [`Terrain`](crate::terrain::Terrain). What it
+//! uploads is built on the CPU by `agview-mesh` (the camera, framing and each draw kind's
+//! vertices); this crate holds the device, the pipelines, the uploads and the culling.
 //!
 //! Three lifetimes, as in rerun's `re_renderer`:
 //!
@@ -37,47 +39,40 @@
 //! while images are stored top row first. Depth is reversed (1 near, 0 far) in a
 //! `Depth32Float` buffer.
 
-mod atlas;
+// The layers below, named as `crate::art`, `crate::scene`, `crate::terrain`, ….
+use agview_core::{diag, scene, terrain};
+use agview_load::art;
+// The CPU side of each draw kind, named as the renderer's own modules (`super::objects`).
+pub use agview_mesh::{
+    atlas, camera, cells, draped, facades, frame, framing, geom, objects, overlay, sun, tiles,
+    trees,
+};
+
 mod bench;
-mod camera;
-mod cells;
 mod context;
 mod cull;
-mod draped;
-mod facades;
-mod frame;
-mod framing;
-mod geom;
 mod headless;
 mod lights;
-mod objects;
-mod overlay;
 mod pipelines;
 mod placement;
 mod readback;
 mod scene_gpu;
 mod shadow;
 mod shared;
-mod sun;
 mod terrain_chunks;
 mod texture;
-mod tiles;
-mod trees;
 
+pub use agview_mesh::{
+    feature_boxes, Camera, FrameChoice, FrameParams, Framing, Lighting, LodSwitch, Overlays, Sun,
+};
 pub use bench::{
     bench, bench_camera, bench_on, bench_scene, synthetic_city, BenchCamera, BenchFrame,
     BenchOptions, BenchReport,
 };
-pub use camera::Camera;
 pub use context::{GpuContext, RenderError};
 pub use cull::{CullStats, Culling};
-pub use frame::{FrameParams, LodSwitch};
-pub use framing::{feature_boxes, FrameChoice, Framing};
-
 pub use headless::{render_to_rgba, write_png, Headless};
-pub use overlay::Overlays;
 pub use pipelines::{DrawStats, FrameTargets, Renderer};
-pub(crate) use readback::{copy_to_buffer, read_back};
+pub use readback::{copy_to_buffer, read_back};
 pub use scene_gpu::{SceneGpu, SceneGpuStats};
 pub use shared::GpuShared;
-pub use sun::{Lighting, Sun};

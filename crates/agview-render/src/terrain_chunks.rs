@@ -685,7 +685,7 @@ mod tests {
         let mut g = ChunkGrid::new(&t);
         assert_eq!(g.chunk_count(), 64 * 64);
         let eye = Vec3::new(0.0, 0.0, 60.0);
-        let cam = crate::render::Camera::free(eye.x, eye.y, eye.z, 0.0, 10.0);
+        let cam = crate::Camera::free(eye.x, eye.y, eye.z, 0.0, 10.0);
         let sel = g.select(cam.view_proj(16.0 / 9.0), cam.lod_eye(), 1.0);
         // The chunk under the eye and the ones around it: full resolution.
         let under = (32 * 64 + 32) as usize;
@@ -718,8 +718,8 @@ mod tests {
     #[test]
     fn frustum_drops_a_box_behind_the_camera() {
         for cam in [
-            crate::render::Camera::free(0.0, 0.0, 10.0, 0.0, 0.0),
-            crate::render::Camera::orbit([0.0, 0.0, 0.0], 100.0, 0.0, 30.0),
+            crate::Camera::free(0.0, 0.0, 10.0, 0.0, 0.0),
+            crate::Camera::orbit([0.0, 0.0, 0.0], 100.0, 0.0, 30.0),
         ] {
             let f = Frustum::new(cam.view_proj(1.5));
             let eye = cam.eye();
@@ -734,7 +734,7 @@ mod tests {
             assert!(!f.touches_box(side - r, side + r));
         }
         // The top view (orthographic): inside the square seen, not beside it.
-        let top = crate::render::Camera::top([0.0, 0.0], 100.0);
+        let top = crate::Camera::top([0.0, 0.0], 100.0);
         let f = Frustum::new(top.view_proj(1.0));
         assert!(f.touches_box(Vec3::new(50.0, 50.0, 0.0), Vec3::new(60.0, 60.0, 5.0)));
         assert!(!f.touches_box(Vec3::new(150.0, 0.0, 0.0), Vec3::new(160.0, 10.0, 5.0)));
@@ -748,8 +748,7 @@ mod tests {
             let t = terrain(n, 1.0);
             let mut g = ChunkGrid::new(&t);
             for k in 0..cams {
-                let cam =
-                    crate::render::Camera::orbit([0.0, 0.0, 0.0], 50.0 * 8f32.powi(k), 30.0, 20.0);
+                let cam = crate::Camera::orbit([0.0, 0.0, 0.0], 50.0 * 8f32.powi(k), 30.0, 20.0);
                 let sel = g.select(cam.view_proj(1.5), cam.lod_eye(), 1.0);
                 assert!(sel.draws.len() <= 7 * 16, "{n}: {} draws", sel.draws.len());
                 // Level 0's masks share one pattern, and level 0 only ever has mask 0.
@@ -760,7 +759,7 @@ mod tests {
         // Top view over all of a 4097² grid: everything in view, few triangles.
         let t = terrain(4097, 1.0);
         let mut g = ChunkGrid::new(&t);
-        let cam = crate::render::Camera::top([0.0, 0.0], 2100.0);
+        let cam = crate::Camera::top([0.0, 0.0], 2100.0);
         let sel = g.select(cam.view_proj(1.0), cam.lod_eye(), 1.0);
         assert_eq!(sel.origins.len(), g.chunk_count());
         let tris: u64 = sel.draws.iter().map(TerrainDraw::triangles).sum();

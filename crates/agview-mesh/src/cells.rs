@@ -22,7 +22,7 @@ const MAX_RUNS: usize = 8;
 /// the box across (m), the height above the ground they reach (m), and the distance from
 /// the eye past which none of them is drawn (m).
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub(crate) struct Cell {
+pub struct Cell {
     pub first: u32,
     pub count: u32,
     pub lo: [f32; 2],
@@ -33,7 +33,7 @@ pub(crate) struct Cell {
 
 impl Cell {
     /// An empty cell starting at record `first`, drawn out to `far`.
-    pub(crate) fn empty(first: u32, far: f32) -> Self {
+    pub fn empty(first: u32, far: f32) -> Self {
         Cell {
             first,
             count: 0,
@@ -45,7 +45,7 @@ impl Cell {
     }
 
     /// Widens the box to the square of half-side `reach` round `at`, up to `top`.
-    pub(crate) fn cover(&mut self, at: [f32; 2], reach: f32, top: f32) {
+    pub fn cover(&mut self, at: [f32; 2], reach: f32, top: f32) {
         self.lo = [self.lo[0].min(at[0] - reach), self.lo[1].min(at[1] - reach)];
         self.hi = [self.hi[0].max(at[0] + reach), self.hi[1].max(at[1] + reach)];
         self.top = self.top.max(top);
@@ -54,8 +54,8 @@ impl Cell {
 
 /// What one view is culled against.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub(crate) struct CellView {
-    /// The view's inward frustum planes (`cull::frustum_planes`).
+pub struct CellView {
+    /// The view's inward frustum planes (`camera::frustum_planes`).
     pub planes: [[f32; 4]; 6],
     /// Where reach and haze distances are measured from: the camera's LOD eye in every
     /// view.
@@ -68,7 +68,7 @@ pub(crate) struct CellView {
 }
 
 /// The runs of records of `cells` (in record order) that `view` may show.
-pub(crate) fn visible(cells: &[Cell], view: &CellView) -> Vec<Range<u32>> {
+pub fn visible(cells: &[Cell], view: &CellView) -> Vec<Range<u32>> {
     let mut runs: Vec<Range<u32>> = Vec::new();
     let (g0, g1) = view.ground;
     for cell in cells {
@@ -94,7 +94,7 @@ pub(crate) fn visible(cells: &[Cell], view: &CellView) -> Vec<Range<u32>> {
 /// The distance past which the haze of `visibility_m` (`fog()` in `common.wgsl`: a share
 /// of `1 − exp(−d / visibility)` of the sky's colour) leaves less than half a step of an
 /// 8-bit channel of what is behind it; infinite without haze.
-pub(crate) fn haze_end(visibility_m: f32) -> f32 {
+pub fn haze_end(visibility_m: f32) -> f32 {
     if visibility_m > 0.0 && visibility_m.is_finite() {
         visibility_m * 512f32.ln()
     } else {
@@ -135,8 +135,8 @@ fn join_closest(runs: Vec<Range<u32>>, max: usize) -> Vec<Range<u32>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::render::camera::Camera;
-    use crate::render::cull::frustum_planes;
+    use crate::camera::frustum_planes;
+    use crate::camera::Camera;
 
     fn cell(first: u32, x: f32, far: f32) -> Cell {
         let mut c = Cell::empty(first, far);

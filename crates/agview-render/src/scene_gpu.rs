@@ -1517,7 +1517,7 @@ impl SceneGpu {
         // Trees and tile pieces, by cells.
         let ground = self.ground;
         let cell_view = |view_proj| CellView {
-            planes: cull::frustum_planes(view_proj),
+            planes: super::camera::frustum_planes(view_proj),
             eye,
             ground: (ground.0 * exaggeration, ground.1 * exaggeration),
             haze_end: cells::haze_end(params.visibility_m),

@@ -22,9 +22,10 @@
 use std::ops::Range;
 
 use bytemuck::{Pod, Zeroable};
-use glam::{Mat4, Vec3, Vec4};
+use glam::{Mat4, Vec3};
 use wgpu::util::DeviceExt;
 
+use super::camera::frustum_planes;
 use super::context::{GpuContext, RenderError};
 use super::objects::{InstanceGpu, MeshBatch};
 
@@ -161,23 +162,6 @@ impl CullView {
             counts: [slots, segments, 0, 0],
         }
     }
-}
-
-/// The inward planes of a view-projection's frustum, normalised: left, right, bottom, top,
-/// near (depth 1 with reversed depth) and far (depth 0; all of space for an infinite
-/// perspective, whose plane degenerates and is replaced by one that passes everything).
-pub(crate) fn frustum_planes(m: Mat4) -> [[f32; 4]; 6] {
-    let row = |i: usize| Vec4::new(m.x_axis[i], m.y_axis[i], m.z_axis[i], m.w_axis[i]);
-    let (r0, r1, r2, r3) = (row(0), row(1), row(2), row(3));
-    let raw = [r3 + r0, r3 - r0, r3 + r1, r3 - r1, r3 - r2, r2];
-    raw.map(|p| {
-        let len = p.truncate().length();
-        if len > 1e-12 && len.is_finite() {
-            (p / len).to_array()
-        } else {
-            [0.0, 0.0, 0.0, 1.0]
-        }
-    })
 }
 
 /// The segments of a scene's objects in the instances `page` (all of them, or one window of
@@ -353,7 +337,7 @@ pub(crate) struct CullPipelines {
     write_args: wgpu::ComputePipeline,
 }
 
-const CULL_WGSL: &str = include_str!("../../shaders/cull.wgsl");
+const CULL_WGSL: &str = include_str!("../shaders/cull.wgsl");
 /// Threads per workgroup of the slot passes (`cull.wgsl`).
 const GROUP: u32 = 256;
 /// Stride of the scan steps' uniforms (the dynamic-offset alignment).

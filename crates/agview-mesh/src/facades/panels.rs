@@ -25,7 +25,7 @@ const MAX_COUNT: usize = 4096;
 /// One column of a laid-out wall: where it runs along the wall (fractions of the wall's
 /// length) and the texture's `s` range it shows.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub(crate) struct Column {
+pub struct Column {
     pub along: [f32; 2],
     pub s: [f32; 2],
 }
@@ -33,7 +33,7 @@ pub(crate) struct Column {
 /// One floor of a laid-out wall: meters above the ground at its foot and top, the texture's
 /// `t` range, and whether it is the sloped floor under the roof.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub(crate) struct Row {
+pub struct Row {
     pub up: [f32; 2],
     pub t: [f32; 2],
     pub sloped: bool,
@@ -136,7 +136,7 @@ fn count(sizes: &[f32], n: [usize; 3], wanted: f32, start: f32, fold: Option<f32
 /// Which of `n[0]` start, `n[1]` middle and `n[2]` end panels make `count` panels, as
 /// indices into the panels in file order: start panels from the start (running on into the
 /// middle ones), end panels from the end, and the middle ones repeated between them.
-pub(crate) fn split(count: usize, n: [usize; 3]) -> Vec<usize> {
+pub fn split(count: usize, n: [usize; 3]) -> Vec<usize> {
     let total = n[0] + n[1] + n[2];
     if total == 0 || count == 0 {
         return Vec::new();
@@ -193,7 +193,7 @@ fn slope_height(w: &PanelWall) -> f32 {
 
 /// Lays out a wall `len` meters long with `floors` floors; `roof` says the facade has a roof
 /// (then the last `TOP` floor is the one under it, sloped by `ROOF_SLOPE`).
-pub(crate) fn layout(w: &PanelWall, len: f32, floors: usize, roof: bool) -> WallLayout {
+pub fn layout(w: &PanelWall, len: f32, floors: usize, roof: bool) -> WallLayout {
     let mut out = WallLayout::default();
     // Across.
     let (sizes_s, n_s) = across(w);

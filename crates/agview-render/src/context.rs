@@ -118,11 +118,7 @@ impl GpuContext {
 
     /// Runs `f` inside a validation error scope and turns a captured error into
     /// [`RenderError::Gpu`].
-    pub(crate) fn checked<T>(
-        &self,
-        what: &'static str,
-        f: impl FnOnce() -> T,
-    ) -> Result<T, RenderError> {
+    pub fn checked<T>(&self, what: &'static str, f: impl FnOnce() -> T) -> Result<T, RenderError> {
         let oom = self.device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
         let validation = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
         let value = f();

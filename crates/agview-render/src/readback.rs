@@ -6,7 +6,7 @@ use super::context::{GpuContext, RenderError};
 
 /// Records the copy of `texture` into a mappable buffer whose rows are padded to
 /// `COPY_BYTES_PER_ROW_ALIGNMENT`; returns the buffer and the padded row length.
-pub(crate) fn copy_to_buffer(
+pub fn copy_to_buffer(
     device: &wgpu::Device,
     encoder: &mut wgpu::CommandEncoder,
     texture: &wgpu::Texture,
@@ -59,7 +59,7 @@ pub(crate) fn map_for_reading(ctx: &GpuContext, buffer: &wgpu::Buffer) -> Result
 }
 
 /// Maps the read-back buffer and strips the row padding.
-pub(crate) fn read_back(
+pub fn read_back(
     ctx: &GpuContext,
     buffer: &wgpu::Buffer,
     padded: u32,

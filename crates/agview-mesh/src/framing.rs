@@ -564,8 +564,8 @@ impl FeatureBoxes {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::render::Camera;
     use crate::scene::{ObjectInstance, Scene};
+    use crate::Camera;
 
     fn in_view(cam: &Camera, p: [f32; 3]) -> bool {
         let c = cam.view_proj(4.0 / 3.0) * glam::Vec4::new(p[0], p[1], p[2], 1.0);

@@ -23,7 +23,7 @@ use super::geom::{clip_convex, convex_pieces, planes_of, HalfPlane, P};
 /// show levels of a draped part and the atlas rectangle its samples stay in (36 bytes).
 #[repr(C)]
 #[derive(Debug, Clone, Copy, PartialEq, Pod, Zeroable)]
-pub(crate) struct TileVertex {
+pub struct TileVertex {
     pub xy: [f32; 2],
     pub st: [f32; 2],
     /// The tile's `TILE_LOD` (meters): in a document each feature keeps its own.
@@ -43,7 +43,7 @@ const _: () = assert!(std::mem::size_of::<TileVertex>() == 36);
 
 /// The terrain grid's geometry (not its heights): what tiles are cut along.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub(crate) struct Grid {
+pub struct Grid {
     pub origin: [f32; 2],
     pub cell: f32,
     /// Samples per side.
@@ -62,7 +62,7 @@ impl Grid {
 
 /// The tile pieces of a scene.
 #[derive(Debug, Default)]
-pub(crate) struct TileMesh {
+pub struct TileMesh {
     pub vertices: Vec<TileVertex>,
     pub indices: Vec<u32>,
     /// Quads drawn once runs are merged.
@@ -92,7 +92,7 @@ struct Quad<'a> {
 /// wide over a fine grid) the triangle is drawn uncut and may float over hollows.
 const MAX_CELLS: i64 = 250_000;
 
-pub(crate) fn build(scene: &Scene, grid: &Grid) -> TileMesh {
+pub fn build(scene: &Scene, grid: &Grid) -> TileMesh {
     let mut mesh = TileMesh::default();
     let Some(tex) = &scene.tile_texture else {
         return mesh;
@@ -151,7 +151,7 @@ const CELL_TRIANGLES: u32 = 1024;
 /// the box its pieces fill and its farthest `TILE_LOD`, where tiles have faded out. Pieces
 /// are emitted tile by tile and feature by feature, so a run lies on a small piece of
 /// ground.
-pub(crate) fn cells(mesh: &TileMesh, indices: std::ops::Range<u32>) -> Vec<Cell> {
+pub fn cells(mesh: &TileMesh, indices: std::ops::Range<u32>) -> Vec<Cell> {
     let mut cells = Vec::new();
     let mut at = indices.start;
     while at < indices.end {
