@@ -251,7 +251,7 @@ pub fn bench_scene(
         ..FrameParams::default()
     };
     let ctx = &h.ctx;
-    let (_tex, view) = offscreen_target(&ctx.device, w, hgt);
+    let (_tex, view) = offscreen_target(&ctx.device, super::headless::HEADLESS_FORMAT, w, hgt);
     let targets = FrameTargets::new(&ctx.device, &h.renderer, w, hgt);
     let timestamps = ctx
         .device

@@ -49,41 +49,62 @@ fn wanted_features() -> wgpu::Features {
 }
 
 impl GpuContext {
-    /// Opens a device without a window: Vulkan first, then GL (or only the backends named
-    /// by `WGPU_BACKEND`), then any fallback (software) adapter.
+    /// Opens a device without a window, in the order of [`GpuContext::choose`].
     pub fn headless() -> Result<Self, RenderError> {
-        let env_backends = wgpu::Backends::from_env();
-        let order: Vec<wgpu::Backends> = match env_backends {
+        Self::choose(|backends| Ok((make_instance(backends), ())), |_| None).map(|(ctx, ())| ctx)
+    }
+
+    /// The one order agview asks for an adapter in, with or without a window: Vulkan, then
+    /// GL (or only the backends `WGPU_BACKEND` names), each for a real adapter; then the
+    /// same for a fallback (software) adapter. `open` makes the instance of each try and
+    /// what goes with it (the window's surface, which the adapter must be able to present
+    /// to: `surface` names it); what it fails with is said among the tries.
+    pub fn choose<T>(
+        mut open: impl FnMut(wgpu::Backends) -> Result<(wgpu::Instance, T), String>,
+        surface: impl Fn(&T) -> Option<&wgpu::Surface<'static>>,
+    ) -> Result<(Self, T), RenderError> {
+        let order: Vec<wgpu::Backends> = match wgpu::Backends::from_env() {
             Some(b) => vec![b],
             None => vec![wgpu::Backends::VULKAN, wgpu::Backends::GL],
         };
         let mut tried = Vec::new();
-        for backends in &order {
-            tried.push(backend_names(*backends));
-            let instance = make_instance(*backends);
-            if let Some(adapter) = request_adapter(&instance, false) {
-                return Self::from_adapter(instance, adapter);
+        for fallback in [false, true] {
+            for &backends in &order {
+                let what = format!(
+                    "{}{}",
+                    if fallback {
+                        "a fallback adapter on "
+                    } else {
+                        ""
+                    },
+                    backend_names(backends)
+                );
+                let (instance, with) = match open(backends) {
+                    Ok(x) => x,
+                    Err(e) => {
+                        tried.push(format!("{what} ({e})"));
+                        continue;
+                    }
+                };
+                let options = wgpu::RequestAdapterOptions {
+                    power_preference: wgpu::PowerPreference::HighPerformance,
+                    force_fallback_adapter: fallback,
+                    compatible_surface: surface(&with),
+                    ..Default::default()
+                };
+                match pollster::block_on(instance.request_adapter(&options)) {
+                    Ok(adapter) => return Ok((Self::from_adapter(instance, adapter)?, with)),
+                    Err(_) => tried.push(what),
+                }
             }
         }
-        let all = order
-            .iter()
-            .fold(wgpu::Backends::empty(), |acc, b| acc | *b);
-        let instance = make_instance(all);
-        if let Some(adapter) = request_adapter(&instance, true) {
-            return Self::from_adapter(instance, adapter);
-        }
-        tried.push(format!("a fallback adapter on {}", backend_names(all)));
         Err(RenderError::NoAdapter {
             tried: tried.join(", "),
         })
     }
 
-    /// Opens the device of an adapter chosen elsewhere (the window picks one that can
-    /// present to its surface).
-    pub fn from_adapter(
-        instance: wgpu::Instance,
-        adapter: wgpu::Adapter,
-    ) -> Result<Self, RenderError> {
+    /// Opens the device of a chosen adapter.
+    fn from_adapter(instance: wgpu::Instance, adapter: wgpu::Adapter) -> Result<Self, RenderError> {
         let features = adapter.features() & wanted_features();
         let desc = wgpu::DeviceDescriptor {
             label: Some("agview"),
@@ -138,16 +159,6 @@ fn make_instance(backends: wgpu::Backends) -> wgpu::Instance {
     let mut desc = wgpu::InstanceDescriptor::new_without_display_handle_from_env();
     desc.backends = backends;
     wgpu::Instance::new(desc)
-}
-
-fn request_adapter(instance: &wgpu::Instance, fallback: bool) -> Option<wgpu::Adapter> {
-    let options = wgpu::RequestAdapterOptions {
-        power_preference: wgpu::PowerPreference::HighPerformance,
-        force_fallback_adapter: fallback,
-        compatible_surface: None,
-        ..Default::default()
-    };
-    pollster::block_on(instance.request_adapter(&options)).ok()
 }
 
 fn describe_adapter(adapter: &wgpu::Adapter) -> String {

@@ -9,7 +9,7 @@ use crate::terrain::Terrain;
 use super::context::{GpuContext, RenderError};
 use super::frame::FrameParams;
 use super::pipelines::{FrameTargets, Renderer};
-use super::readback::{copy_to_buffer, read_back};
+use super::readback::ReadBack;
 use super::scene_gpu::SceneGpu;
 
 /// The offscreen colour format: RGBA so the read-back needs no swizzle.
@@ -63,30 +63,62 @@ impl Headless {
         width: u32,
         height: u32,
     ) -> Result<image::RgbaImage, RenderError> {
-        let max = self.ctx.device.limits().max_texture_dimension_2d;
-        if width == 0 || height == 0 || width > max || height > max {
-            return Err(RenderError::Size { width, height, max });
-        }
-        let ctx = &self.ctx;
-        let (texture, readback, padded) = ctx.checked("rendering", || {
-            scene.prepare(ctx, params, width, height);
-            let (texture, view) = offscreen_target(&ctx.device, width, height);
-            let targets = FrameTargets::new(&ctx.device, &self.renderer, width, height);
-            let mut encoder = ctx
-                .device
-                .create_command_encoder(&wgpu::CommandEncoderDescriptor {
-                    label: Some("headless frame"),
-                });
-            self.renderer.draw(&mut encoder, &view, &targets, scene);
-            let (readback, padded) = copy_to_buffer(&ctx.device, &mut encoder, &texture);
-            ctx.queue.submit([encoder.finish()]);
-            (texture, readback, padded)
-        })?;
-        let pixels = read_back(ctx, &readback, padded, width, height)?;
-        drop(texture);
-        image::RgbaImage::from_raw(width, height, pixels)
-            .ok_or_else(|| RenderError::ReadBack("image buffer has the wrong size".into()))
+        let size = (width, height);
+        draw_offscreen(
+            &self.ctx,
+            &self.renderer,
+            scene,
+            params,
+            size,
+            None,
+            "rendering",
+        )
     }
+}
+
+/// What is drawn over a frame drawn offscreen (the window's panel): it records into the
+/// encoder and returns command buffers to submit before it.
+pub type OverFrame<'a> =
+    &'a mut dyn FnMut(&mut wgpu::CommandEncoder, &wgpu::TextureView) -> Vec<wgpu::CommandBuffer>;
+
+/// Draws one `width × height` frame of `scene` into an offscreen texture of `renderer`'s
+/// colour format, `over` on top, and reads it back as RGBA: the one offscreen frame of a
+/// headless render and of the window's screenshot. `what` names it in a GPU error.
+pub fn draw_offscreen(
+    ctx: &GpuContext,
+    renderer: &Renderer,
+    scene: &mut SceneGpu,
+    params: &FrameParams,
+    (width, height): (u32, u32),
+    over: Option<OverFrame>,
+    what: &'static str,
+) -> Result<image::RgbaImage, RenderError> {
+    let max = ctx.device.limits().max_texture_dimension_2d;
+    if width == 0 || height == 0 || width > max || height > max {
+        return Err(RenderError::Size { width, height, max });
+    }
+    let (texture, copy) = ctx.checked(what, || {
+        scene.prepare(ctx, params, width, height);
+        let (texture, view) = offscreen_target(&ctx.device, renderer.color_format(), width, height);
+        let targets = FrameTargets::new(&ctx.device, renderer, width, height);
+        let mut encoder = ctx
+            .device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                label: Some("offscreen frame"),
+            });
+        renderer.draw(&mut encoder, &view, &targets, scene);
+        let first = match over {
+            Some(f) => f(&mut encoder, &view),
+            None => Vec::new(),
+        };
+        let copy = ReadBack::copy(&ctx.device, &mut encoder, &texture);
+        ctx.queue
+            .submit(first.into_iter().chain([encoder.finish()]));
+        (texture, copy)
+    })?;
+    let image = copy.read(ctx);
+    drop(texture);
+    image
 }
 
 /// One-shot: opens a device, uploads, renders one frame and reads it back. Slow (device
@@ -105,9 +137,10 @@ pub fn render_to_rgba(
     h.render(&mut gpu, params, width, height)
 }
 
-/// A texture to render into and copy from.
+/// A texture of `format` to render into and copy from.
 pub(crate) fn offscreen_target(
     device: &wgpu::Device,
+    format: wgpu::TextureFormat,
     width: u32,
     height: u32,
 ) -> (wgpu::Texture, wgpu::TextureView) {
@@ -121,7 +154,7 @@ pub(crate) fn offscreen_target(
         mip_level_count: 1,
         sample_count: 1,
         dimension: wgpu::TextureDimension::D2,
-        format: HEADLESS_FORMAT,
+        format,
         usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
         view_formats: &[],
     });

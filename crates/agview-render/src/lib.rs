@@ -71,8 +71,8 @@ pub use bench::{
 };
 pub use context::{GpuContext, RenderError};
 pub use cull::{CullStats, Culling};
-pub use headless::{render_to_rgba, write_png, Headless};
+pub use headless::{draw_offscreen, render_to_rgba, write_png, Headless, OverFrame};
 pub use pipelines::{DrawStats, FrameTargets, Renderer};
-pub use readback::{copy_to_buffer, read_back};
+pub use readback::ReadBack;
 pub use scene_gpu::{SceneGpu, SceneGpuStats};
 pub use shared::GpuShared;

@@ -6,7 +6,7 @@ use super::context::{GpuContext, RenderError};
 
 /// Records the copy of `texture` into a mappable buffer whose rows are padded to
 /// `COPY_BYTES_PER_ROW_ALIGNMENT`; returns the buffer and the padded row length.
-pub fn copy_to_buffer(
+fn copy_to_buffer(
     device: &wgpu::Device,
     encoder: &mut wgpu::CommandEncoder,
     texture: &wgpu::Texture,
@@ -59,7 +59,7 @@ pub(crate) fn map_for_reading(ctx: &GpuContext, buffer: &wgpu::Buffer) -> Result
 }
 
 /// Maps the read-back buffer and strips the row padding.
-pub fn read_back(
+fn read_back(
     ctx: &GpuContext,
     buffer: &wgpu::Buffer,
     padded: u32,
@@ -80,4 +80,51 @@ pub fn read_back(
     }
     buffer.unmap();
     Ok(out)
+}
+
+/// A texture's pixels copied into a buffer, to be read on the CPU as an RGBA image: every
+/// read-back of a whole frame (a headless render, the window's screenshot and its presented
+/// frame) goes through it.
+pub struct ReadBack {
+    buffer: wgpu::Buffer,
+    /// Bytes per row in the buffer (rows are padded to `COPY_BYTES_PER_ROW_ALIGNMENT`).
+    padded: u32,
+    width: u32,
+    height: u32,
+    format: wgpu::TextureFormat,
+}
+
+impl ReadBack {
+    /// Records the copy of `texture`'s pixels (4 bytes each).
+    pub fn copy(
+        device: &wgpu::Device,
+        encoder: &mut wgpu::CommandEncoder,
+        texture: &wgpu::Texture,
+    ) -> Self {
+        let (buffer, padded) = copy_to_buffer(device, encoder, texture);
+        ReadBack {
+            buffer,
+            padded,
+            width: texture.width(),
+            height: texture.height(),
+            format: texture.format(),
+        }
+    }
+
+    /// Waits for the copy (submitted by then) and returns the pixels as RGBA, swizzling a
+    /// BGRA texture's.
+    pub fn read(self, ctx: &GpuContext) -> Result<image::RgbaImage, RenderError> {
+        let (width, height) = (self.width, self.height);
+        let mut pixels = read_back(ctx, &self.buffer, self.padded, width, height)?;
+        if matches!(
+            self.format,
+            wgpu::TextureFormat::Bgra8Unorm | wgpu::TextureFormat::Bgra8UnormSrgb
+        ) {
+            for px in pixels.chunks_exact_mut(4) {
+                px.swap(0, 2);
+            }
+        }
+        image::RgbaImage::from_raw(width, height, pixels)
+            .ok_or_else(|| RenderError::ReadBack("image buffer has the wrong size".into()))
+    }
 }

@@ -1,0 +1,332 @@
+//! One frame in the window: the scene, the highlight, the panel on top, presented.
+
+use std::time::Instant;
+
+use winit::event_loop::ActiveEventLoop;
+
+use super::App;
+use crate::app::panel;
+use crate::diag::Diagnostic;
+use crate::render::{DrawStats, GpuContext, ReadBack};
+
+impl App {
+    pub(super) fn redraw(&mut self, event_loop: &ActiveEventLoop) {
+        let now = Instant::now();
+        let dt = now.duration_since(self.last_frame).as_secs_f32();
+        self.last_frame = now;
+        // Back-to-back frames with the scene: their interval is the frame time.
+        if self.frames_with_scene >= 2 && self.continuous && dt < 60.0 {
+            let ms = f64::from(dt) * 1e3;
+            self.timing = (self.timing.0 + 1, self.timing.1 + ms, self.timing.2.max(ms));
+        }
+        let moving = self.cam.as_mut().is_some_and(|c| c.update(dt));
+        if self.minimized || self.gfx.is_none() {
+            return;
+        }
+        let frame = {
+            let Some(g) = self.gfx.as_ref() else { return };
+            match g.surface.get_current_texture() {
+                wgpu::CurrentSurfaceTexture::Success(t) => (t, false),
+                wgpu::CurrentSurfaceTexture::Suboptimal(t) => (t, true),
+                // Try again soon; an occluded window is redrawn when it shows again.
+                wgpu::CurrentSurfaceTexture::Timeout => {
+                    self.request_redraw();
+                    return;
+                }
+                wgpu::CurrentSurfaceTexture::Occluded => return,
+                wgpu::CurrentSurfaceTexture::Outdated => {
+                    self.recover_surface(false);
+                    return;
+                }
+                wgpu::CurrentSurfaceTexture::Lost => {
+                    if !self.device_was_lost(event_loop) {
+                        self.recover_surface(true);
+                    }
+                    return;
+                }
+                wgpu::CurrentSurfaceTexture::Validation => {
+                    if !self.device_was_lost(event_loop) {
+                        eprintln!("agview: the window's surface reported a validation error");
+                        self.recover_surface(false);
+                    }
+                    return;
+                }
+            }
+        };
+        let (frame, suboptimal) = frame;
+        let params = self.frame_params();
+        let presented_due = self.presented_due();
+        let view = frame
+            .texture
+            .create_view(&wgpu::TextureViewDescriptor::default());
+        let Some(g) = self.gfx.as_mut() else { return };
+        let ctx = &g.gpu.ctx;
+        let (w, h) = (g.config.width, g.config.height);
+        let mut encoder = ctx
+            .device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                label: Some("window frame"),
+            });
+        let draw = match &mut self.shown {
+            Some(s) => {
+                s.gpu.set_exaggeration(self.controls.exaggeration);
+                s.gpu
+                    .prepare_overlays(ctx, &s.view.loaded.scene, params.overlays);
+                s.gpu.prepare(ctx, &params, w, h);
+                g.gpu.renderer.draw(&mut encoder, &view, &g.targets, &s.gpu)
+            }
+            None => {
+                clear(&mut encoder, &view, params.horizon());
+                DrawStats::default()
+            }
+        };
+        self.draw = draw;
+
+        let mut actions = Vec::new();
+        let mut repaint_soon = false;
+        if !self.controls.show_panel {
+            self.last_ui = None;
+        }
+        let mut extra = Vec::new();
+        if self.controls.show_panel {
+            if let (Some(state), Some(window)) = (self.egui_state.as_mut(), self.window.as_ref()) {
+                let raw = state.take_egui_input(window);
+                // Borrowed: a document's thousands of warnings are not copied every frame.
+                let messages: &[Diagnostic] = self.shown.as_ref().map_or(&[], |s| &s.messages);
+                let watched = self.watcher.files().len();
+                let adapter = format!(
+                    "{}, culling {}",
+                    g.gpu.ctx.describe(),
+                    self.shown
+                        .as_ref()
+                        .and_then(|s| s.gpu.culling())
+                        .map_or("-".to_string(), |c| c.to_string())
+                );
+                let cam = self.cam.as_ref();
+                let info = panel::Info {
+                    asset: &self.args.asset,
+                    view: self.shown.as_ref().map(|s| &s.view),
+                    messages,
+                    error: self.error.as_deref(),
+                    loading: self.loading,
+                    progress: self.job.load.progress.as_ref().map_or((0, 0), |p| p.get()),
+                    stage: self
+                        .job
+                        .load
+                        .progress
+                        .as_ref()
+                        .map_or(crate::progress::Stage::Reading, |p| p.stage()),
+                    mode: cam.map_or(crate::app::camera_control::Mode::Orbit, |c| c.mode()),
+                    speed: cam.map_or(0.0, |c| c.speed),
+                    frame_ms: self.frame_ms,
+                    draw,
+                    gpu: self.shown.as_ref().map(|s| s.gpu.stats()),
+                    adapter: &adapter,
+                    status: self.status.as_ref(),
+                    watched,
+                    watch_error: self.watcher.error.as_deref(),
+                    index: self.shown.as_ref().map(|s| &s.index),
+                    generation: self.generation,
+                    ui_ms: self.ui_ms,
+                    camera: cam.and_then(|c| c.camera.as_argument()),
+                };
+                let controls = &mut self.controls;
+                let table = &mut self.table;
+                let width = &mut self.panel_width;
+                let highlight = self
+                    .shown
+                    .as_ref()
+                    .zip(self.cam.as_ref())
+                    .and_then(|(s, c)| {
+                        let b = s.boxes.get(table.selected?).copied().flatten()?;
+                        Some((b, c.camera))
+                    });
+                let ui_start = Instant::now();
+                let out = self.egui_ctx.run_ui(raw, |ui| {
+                    actions = panel::show(ui, controls, &info, table, width);
+                    // What the panels leave of the window: the view the outline may cover.
+                    let view_rect = ui.available_rect_before_wrap();
+                    if let Some((b, camera)) = highlight {
+                        draw_highlight(ui, view_rect, b, &camera);
+                    }
+                });
+                state.handle_platform_output(window, out.platform_output);
+                repaint_soon = out
+                    .viewport_output
+                    .get(&egui::ViewportId::ROOT)
+                    .is_some_and(|v| v.repaint_delay.is_zero());
+                let jobs = self.egui_ctx.tessellate(out.shapes, out.pixels_per_point);
+                let ui_ms = ui_start.elapsed().as_secs_f64() * 1e3;
+                self.ui_ms = ui_ms as f32;
+                if self.shown.is_some() {
+                    let t = &mut self.ui_timing;
+                    *t = (t.0 + 1, t.1 + ui_ms, t.2.max(ui_ms));
+                }
+                let mut textures = out.textures_delta;
+                for (id, deltas) in textures.set.drain() {
+                    for delta in &deltas {
+                        g.egui.update_texture(&ctx.device, &ctx.queue, id, delta);
+                    }
+                }
+                let sd = egui_wgpu::ScreenDescriptor {
+                    size_in_pixels: [w, h],
+                    pixels_per_point: out.pixels_per_point,
+                };
+                extra = paint_panel(&mut g.egui, ctx, &mut encoder, &view, &jobs, &sd);
+                self.last_ui = Some((jobs, sd.size_in_pixels, sd.pixels_per_point));
+                for id in textures.free.drain() {
+                    g.egui.free_texture(&id);
+                }
+            }
+        }
+        // `--presented-frame`: this frame, as it goes to the window, copied for reading.
+        let presented = presented_due.then(|| {
+            let copy = ReadBack::copy(&ctx.device, &mut encoder, &frame.texture);
+            (copy, g.config.usage)
+        });
+        ctx.queue
+            .submit(extra.into_iter().chain([encoder.finish()]));
+        if let Some(window) = &self.window {
+            window.pre_present_notify();
+        }
+        ctx.queue.present(frame);
+        if let Some((copy, usage)) = presented {
+            self.presented_taken = true;
+            let result = if usage.contains(wgpu::TextureUsages::COPY_SRC) {
+                copy.read(&g.gpu.ctx).map_err(|e| e.to_string())
+            } else {
+                Err("the window's surface cannot be read back (no COPY_SRC)".to_string())
+            };
+            self.write_presented(result);
+        }
+        if suboptimal {
+            self.recover_surface(false);
+        }
+        if self.shown.is_none() || self.partial {
+            self.frames_while_loading += 1;
+        }
+        let spent = now.elapsed().as_secs_f32() * 1000.0;
+        self.frame_ms = if self.frame_ms == 0.0 {
+            spent
+        } else {
+            self.frame_ms * 0.9 + spent * 0.1
+        };
+        self.after_frame(event_loop);
+        for a in actions {
+            self.act(a);
+        }
+        let held = self.cam.as_ref().is_some_and(|c| c.held.any_motion());
+        self.continuous = moving || held || repaint_soon || self.loading || self.wants_frames();
+        if self.continuous {
+            self.request_redraw();
+        }
+    }
+}
+
+/// Uploads the panel's buffers and records its pass over `view`; returns the command
+/// buffers egui's callbacks want submitted first.
+pub(super) fn paint_panel(
+    egui: &mut egui_wgpu::Renderer,
+    ctx: &GpuContext,
+    encoder: &mut wgpu::CommandEncoder,
+    view: &wgpu::TextureView,
+    jobs: &[egui::ClippedPrimitive],
+    sd: &egui_wgpu::ScreenDescriptor,
+) -> Vec<wgpu::CommandBuffer> {
+    let extra = egui.update_buffers(&ctx.device, &ctx.queue, encoder, jobs, sd);
+    let pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+        label: Some("panel"),
+        color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+            view,
+            depth_slice: None,
+            resolve_target: None,
+            ops: wgpu::Operations {
+                load: wgpu::LoadOp::Load,
+                store: wgpu::StoreOp::Store,
+            },
+        })],
+        depth_stencil_attachment: None,
+        timestamp_writes: None,
+        occlusion_query_set: None,
+        multiview_mask: None,
+    });
+    let mut pass = pass.forget_lifetime();
+    egui.render(&mut pass, jobs, sd);
+    extra
+}
+
+/// A pass that only clears to the sky colour (no scene yet).
+fn clear(encoder: &mut wgpu::CommandEncoder, view: &wgpu::TextureView, sky: [f32; 3]) {
+    let _ = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+        label: Some("clear"),
+        color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+            view,
+            depth_slice: None,
+            resolve_target: None,
+            ops: wgpu::Operations {
+                load: wgpu::LoadOp::Clear(wgpu::Color {
+                    r: f64::from(sky[0]) * 0.5,
+                    g: f64::from(sky[1]) * 0.5,
+                    b: f64::from(sky[2]) * 0.5,
+                    a: 1.0,
+                }),
+                store: wgpu::StoreOp::Store,
+            },
+        })],
+        depth_stencil_attachment: None,
+        timestamp_writes: None,
+        occlusion_query_set: None,
+        multiview_mask: None,
+    });
+}
+
+/// The selected feature's box outlined over the 3D view (under the panels), its edges cut
+/// at the near plane.
+fn draw_highlight(
+    ui: &egui::Ui,
+    view_rect: egui::Rect,
+    b: ([f32; 3], [f32; 3]),
+    camera: &crate::render::Camera,
+) {
+    let screen = ui.ctx().content_rect();
+    let vp = camera.view_proj(screen.width() / screen.height().max(1.0));
+    let (lo, hi) = b;
+    let corner = |k: usize| {
+        let pick = |i: usize| if k >> i & 1 == 0 { lo[i] } else { hi[i] };
+        vp * glam::Vec4::new(pick(0), pick(1), pick(2), 1.0)
+    };
+    let to_screen = |c: glam::Vec4| {
+        egui::pos2(
+            screen.left() + (c.x / c.w * 0.5 + 0.5) * screen.width(),
+            screen.top() + (0.5 - c.y / c.w * 0.5) * screen.height(),
+        )
+    };
+    let painter = ui
+        .ctx()
+        .layer_painter(egui::LayerId::new(
+            egui::Order::Background,
+            egui::Id::unique("agview-highlight"),
+        ))
+        .with_clip_rect(view_rect);
+    let stroke = egui::Stroke::new(2.5, egui::Color32::from_rgb(255, 220, 40));
+    const EPS: f32 = 1e-3;
+    for a in 0..8usize {
+        for bit in 0..3 {
+            let b = a | 1 << bit;
+            if b == a {
+                continue;
+            }
+            let (mut p, mut q) = (corner(a), corner(b));
+            if p.w < EPS && q.w < EPS {
+                continue;
+            }
+            // Cut the edge where it passes behind the eye.
+            if p.w < EPS {
+                p = q + (p - q) * ((q.w - EPS) / (q.w - p.w));
+            } else if q.w < EPS {
+                q = p + (q - p) * ((p.w - EPS) / (p.w - q.w));
+            }
+            painter.line_segment([to_screen(p), to_screen(q)], stroke);
+        }
+    }
+}

@@ -1,0 +1,103 @@
+//! What the window does after each frame for its test hooks and batch uses: the startup
+//! screenshot, `--frames`, `--click`, `--exit-after-reloads`.
+
+use winit::event_loop::ActiveEventLoop;
+
+use super::App;
+
+impl App {
+    /// Whether the screenshot hooks still need frames.
+    pub(super) fn wants_frames(&self) -> bool {
+        (self.args.presented_frame.is_some() && !self.presented_taken)
+            || (self.args.screenshot.is_some() && !self.shot_taken)
+            || self.reload_to_report.is_some()
+            || self.exit_pending
+    }
+    /// Timing lines and the test hooks, after a frame was presented.
+    pub(super) fn after_frame(&mut self, event_loop: &ActiveEventLoop) {
+        if self.shown.is_none() {
+            if !self.first_frame_reported && self.error.is_some() {
+                self.first_frame_reported = true;
+                eprintln!(
+                    "first frame after {} ms (no scene: the asset did not load)",
+                    self.launch.elapsed().as_millis()
+                );
+            }
+        } else if self.partial {
+            // A preview: the first frame is reported, but screenshots wait for the whole.
+            if !self.first_frame_reported {
+                self.first_frame_reported = true;
+                eprintln!(
+                    "first frame after {} ms (a preview)",
+                    self.launch.elapsed().as_millis()
+                );
+            }
+        } else {
+            self.frames_with_scene += 1;
+            if self.frames_with_scene == 1 {
+                if let Some(at) = self.args.click {
+                    self.pick(at, false);
+                }
+            }
+            if self
+                .args
+                .lose_device_after
+                .is_some_and(|n| self.frames_with_scene >= n && !self.device_destroyed)
+            {
+                self.device_destroyed = true;
+                if let Some(g) = &self.gfx {
+                    eprintln!("agview: test hook: destroying the GPU device");
+                    g.gpu.ctx.device.destroy();
+                    let _ = g.gpu.ctx.device.poll(wgpu::PollType::Poll);
+                }
+            }
+            if !self.first_frame_reported {
+                self.first_frame_reported = true;
+                eprintln!("first frame after {} ms", self.launch.elapsed().as_millis());
+            }
+        }
+        if let Some((k, t, ok)) = self.reload_to_report.take() {
+            if let Some(t) = t {
+                let ms = t.elapsed().as_secs_f64() * 1e3;
+                if ok {
+                    eprintln!(
+                        "reloaded {} in {ms:.0} ms (file change to frame)",
+                        self.args.asset.display()
+                    );
+                } else {
+                    eprintln!("reload failed after {ms:.0} ms (file change to frame); the last good scene stays");
+                }
+            }
+            if let Some(shot) = self.args.screenshot.clone() {
+                let stem = shot
+                    .file_stem()
+                    .map(|s| s.to_string_lossy().to_string())
+                    .unwrap_or_else(|| "shot".into());
+                let path = shot.with_file_name(format!("{stem}-reload{k}.png"));
+                self.write_shot(&path);
+            }
+            if self.args.exit_after_reloads.is_some_and(|n| k >= n) {
+                self.exit_pending = true;
+            }
+        }
+        if let Some(shot) = self.args.screenshot.clone() {
+            if !self.shot_taken
+                && self.shown.is_some()
+                && self.frames_with_scene >= self.args.frames
+            {
+                self.shot_taken = true;
+                self.write_shot(&shot);
+                if self.args.exit_after_reloads.is_none() {
+                    event_loop.exit();
+                }
+            }
+        }
+        // The reload hook ends the program once the first screenshot is written too.
+        if self.exit_pending && (self.args.screenshot.is_none() || self.shot_taken) {
+            event_loop.exit();
+        }
+        if self.fatal.is_some() {
+            event_loop.exit();
+        }
+    }
+}
