@@ -5,7 +5,8 @@ use std::path::PathBuf;
 
 use super::*;
 use crate::art::{ImageData, ImagePixels};
-use crate::scene::{ArtRef, ObjectInstance, SceneKind, Tile, TileTexture};
+use crate::input;
+use crate::scene::{ArtRef, FeatureKind, ObjectInstance, SceneKind, Tile, TileTexture};
 
 fn sample(rel: &str) -> PathBuf {
     crate::document::synthetic::source_tree().join(rel)
