@@ -12,7 +12,6 @@ pub mod panel;
 pub mod progress;
 pub mod reload;
 pub mod report;
-pub mod report_assets;
 pub mod screenshot;
 pub mod settings;
 pub mod sweep;

@@ -12,10 +12,11 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
+use super::args::Report;
+use super::page::{css_class, html, params, Shot};
 use crate::app::features::is_builtin;
-use crate::app::report::{html, params, Report, Shot};
 use crate::app::sweep::{render_sheet, scale_rings};
-use crate::diag::{kind, Diagnostic, Severity};
+use crate::diag::{kind, Diagnostic};
 use crate::document::OpenedAsset;
 use crate::progress::Progress;
 use crate::render::{Camera, Framing, Headless, Sun};
@@ -511,15 +512,6 @@ pub fn render_own(
 /// A warning that an asset's own render could not be made.
 fn not_rendered(resolved: &str, message: String) -> Diagnostic {
     Diagnostic::warning_file(&crate::diag::text_path(resolved), message).with_kind(kind::RENDER)
-}
-
-/// The page's class for a message of this severity.
-pub(crate) fn css_class(s: Severity) -> &'static str {
-    match s {
-        Severity::Error => "err",
-        Severity::Warning => "warn",
-        Severity::Note => "note",
-    }
 }
 
 fn list(v: &[f32]) -> String {

@@ -1,0 +1,59 @@
+//! `agview report`'s options, and a report being written: the options with the layout
+//! inputs they give.
+
+use std::path::PathBuf;
+
+use crate::app::layout_args::LayoutArgs;
+use crate::app::options::{parse_size, RenderArgs};
+use crate::input::Inputs;
+
+/// What `--fail-on` gates on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum FailOn {
+    /// Exit 3 when the report found an error.
+    Error,
+    /// Exit 3 when it found an error or a warning.
+    Warning,
+}
+
+/// A report being written: its options, and the layout inputs they give, parsed once.
+pub struct Report<'a> {
+    pub args: &'a ReportArgs,
+    pub inputs: Inputs,
+}
+
+impl std::ops::Deref for Report<'_> {
+    type Target = ReportArgs;
+    fn deref(&self) -> &ReportArgs {
+        self.args
+    }
+}
+
+/// `agview report` options.
+#[derive(Debug, Clone, clap::Args)]
+pub struct ReportArgs {
+    /// A document (DSF text or binary, WED project, apt.dat) or an asset with its layout
+    /// inputs.
+    pub path: PathBuf,
+    #[command(flatten)]
+    pub layout: LayoutArgs,
+    #[command(flatten)]
+    pub render: RenderArgs,
+    /// The folder to write: index.html, img/, summary.json. A folder that holds anything
+    /// but an earlier report is left alone.
+    #[arg(long, value_name = "DIR")]
+    pub out: PathBuf,
+    /// Close-up renders of the first N features.
+    #[arg(long, default_value_t = 50, value_name = "N")]
+    pub closeups: usize,
+    /// Exit 3 (after writing the report) when it found errors, or warnings too.
+    #[arg(long, value_enum, value_name = "error|warning")]
+    pub fail_on: Option<FailOn>,
+    /// An older version of the same document or asset: the report adds what changed, with
+    /// old and new renders side by side and their difference (changes.json too).
+    #[arg(long, value_name = "OLD")]
+    pub against: Option<PathBuf>,
+    /// Size of the overview renders in pixels (close-ups are half as wide).
+    #[arg(long, default_value = "960x540", value_parser = parse_size)]
+    pub size: (u32, u32),
+}

@@ -1,0 +1,165 @@
+//! `--against`: the earlier version of the document loaded as the new one was, the same
+//! views of both, their pixel differences, and the page's changes section.
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+use crate::render::{FrameChoice, Framing};
+use crate::scene::Scene;
+
+use super::args::Report;
+use super::page::html;
+
+/// One view of both versions: its images and how many pixels differ.
+#[derive(Debug, serde::Serialize)]
+pub(super) struct ViewDiff {
+    pub(super) view: String,
+    pub(super) old: String,
+    pub(super) new: String,
+    pub(super) diff: String,
+    pub(super) changed_pixels: usize,
+}
+
+/// What changed since the older version (`--against`), as changes.json holds it.
+#[derive(Debug, serde::Serialize)]
+pub(super) struct Comparison {
+    pub(super) against: String,
+    #[serde(flatten)]
+    pub(super) changes: crate::app::compare::Changes,
+    pub(super) views: Vec<ViewDiff>,
+}
+
+/// A pixel differs when a channel moves by more than this (0..255).
+pub(super) const DIFF_THRESHOLD: u8 = 24;
+
+/// The difference of two renders: the new one greyed, and the pixels that changed in red.
+pub(super) fn difference(
+    old: &image::RgbaImage,
+    new: &image::RgbaImage,
+) -> (image::RgbaImage, usize) {
+    let mut changed = 0;
+    let out = image::RgbaImage::from_fn(new.width(), new.height(), |x, y| {
+        let (a, b) = (old.get_pixel(x, y).0, new.get_pixel(x, y).0);
+        let moved = (0..3).any(|c| a[c].abs_diff(b[c]) > DIFF_THRESHOLD);
+        if moved {
+            changed += 1;
+            image::Rgba([255, 30, 30, 255])
+        } else {
+            let g = ((u16::from(b[0]) + u16::from(b[1]) + u16::from(b[2])) / 3 / 2 + 64) as u8;
+            image::Rgba([g, g, g, 255])
+        }
+    });
+    (out, changed)
+}
+
+/// Loads a version of the document for the comparison, as the new one was loaded.
+pub(super) fn load_version(
+    a: &Report,
+    path: &Path,
+) -> Result<(crate::document::Document, crate::art::ArtSet), String> {
+    let opts = crate::document::LoadOptions {
+        threads: 0,
+        progress: None,
+        ground: Some(a.render.ground()),
+    };
+    let mut doc = crate::document::load_with(path, &a.inputs, &opts).map_err(|e| e.to_string())?;
+    let art = crate::document::load_document_art_with(&mut doc, &a.render.headless_art());
+    Ok((doc, art))
+}
+
+/// The framing of both versions' main clusters together (what each side-by-side view
+/// shows), on the new version's terrain.
+pub(super) fn union_framing(
+    new: (&Scene, &crate::art::ArtSet),
+    old: (&Scene, &crate::art::ArtSet),
+    terrain: &crate::terrain::Terrain,
+) -> Framing {
+    let a = Framing::choose(new.0, Some(new.1), Some(terrain), FrameChoice::Main);
+    let b = Framing::choose(old.0, Some(old.1), Some(terrain), FrameChoice::Main);
+    let (la, ha) = a.bounds();
+    let (lb, hb) = b.bounds();
+    let lo = [la[0].min(lb[0]), la[1].min(lb[1])];
+    let hi = [ha[0].max(hb[0]), ha[1].max(hb[1])];
+    let center = [(lo[0] + hi[0]) * 0.5, (lo[1] + hi[1]) * 0.5];
+    let radius = (0.5 * (hi[0] - lo[0]).max(hi[1] - lo[1])).max(5.0);
+    Framing::choose(
+        new.0,
+        Some(new.1),
+        Some(terrain),
+        FrameChoice::Around { center, radius },
+    )
+}
+
+/// The "Changes" section: features added, removed and changed, and each view of both
+/// versions side by side with their difference.
+pub(super) fn changes_section(c: &Comparison) -> String {
+    let ch = &c.changes;
+    let mut o = String::new();
+    let _ = writeln!(
+        o,
+        "<section id=\"changes\"><h2>Changes</h2><p>Since <code>{}</code>: \
+         <span data-count=\"added\">{}</span> added, <span data-count=\"removed\">{}</span> \
+         removed, <span data-count=\"changed\">{}</span> changed, {} unchanged.</p>",
+        html(&c.against),
+        ch.added.len(),
+        ch.removed.len(),
+        ch.changed.len(),
+        ch.unchanged
+    );
+    let list = |o: &mut String, title: &str, items: &[crate::app::compare::Named]| {
+        if items.is_empty() {
+            return;
+        }
+        let _ = write!(o, "<h3>{title}</h3><ul>");
+        for n in items {
+            let _ = write!(
+                o,
+                "<li><code>{}</code> {} ({})</li>",
+                html(&n.source),
+                html(&n.asset),
+                n.kind
+            );
+        }
+        let _ = writeln!(o, "</ul>");
+    };
+    list(&mut o, "Added", &ch.added);
+    list(&mut o, "Removed", &ch.removed);
+    if !ch.changed.is_empty() {
+        let _ = write!(o, "<h3>Changed</h3><ul>");
+        for x in &ch.changed {
+            let _ = write!(
+                o,
+                "<li><code>{}</code> {}: {}</li>",
+                html(&x.new.source),
+                html(&x.new.asset),
+                html(&x.changes.join("; "))
+            );
+        }
+        let _ = writeln!(o, "</ul>");
+    }
+    let _ = writeln!(o, "<h3>Old, new and what changed</h3>");
+    for v in &c.views {
+        let _ = write!(o, "<div class=\"grid\">");
+        for (f, what) in [
+            (&v.old, "old"),
+            (&v.new, "new"),
+            (&v.diff, "changed pixels in red"),
+        ] {
+            let _ = write!(
+                o,
+                "<figure><a href=\"{f}\"><img src=\"{f}\" alt=\"{w}, {what}\" loading=\"lazy\"></a>\
+                 <figcaption>{w}, {what}</figcaption></figure>",
+                f = html(f),
+                w = html(&v.view)
+            );
+        }
+        let _ = writeln!(
+            o,
+            "</div><p class=\"path\">{} pixel(s) changed {}</p>",
+            v.changed_pixels,
+            html(&v.view)
+        );
+    }
+    let _ = writeln!(o, "</section>");
+    o
+}
