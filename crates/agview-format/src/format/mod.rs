@@ -17,6 +17,7 @@ pub mod obj8;
 pub mod obj_string;
 pub mod pol;
 pub mod text;
+pub mod wavefront;
 pub mod wed;
 
 use std::path::{Path, PathBuf};
@@ -173,7 +174,7 @@ pub enum Parsed {
     Autogen(autogen::Autogen),
     Agn(agn::AgnFile),
     Obj8(obj8::Obj8),
-    Wavefront(obj8::Wavefront),
+    Wavefront(wavefront::Wavefront),
     Forest(forest::Forest),
     Facade(facade::Facade),
     Pol(pol::Pol),
@@ -198,7 +199,9 @@ pub fn parse_as(
         FileKind::Autogen => Parsed::Autogen(autogen::parse(path, bytes, warnings)?),
         FileKind::Agn => Parsed::Agn(agn::parse(path, bytes, warnings)?),
         FileKind::Obj8 => Parsed::Obj8(obj8::parse(path, bytes, warnings)?),
-        FileKind::Wavefront => Parsed::Wavefront(obj8::parse_wavefront(path, bytes, warnings)?),
+        FileKind::Wavefront => {
+            Parsed::Wavefront(wavefront::parse_wavefront(path, bytes, warnings)?)
+        }
         FileKind::Forest => Parsed::Forest(forest::parse(path, bytes, warnings)?),
         FileKind::Facade => Parsed::Facade(facade::parse(path, bytes, warnings)?),
         FileKind::Pol => Parsed::Pol(pol::parse(path, bytes, warnings)?),

@@ -75,7 +75,7 @@ use crate::scene::{
     SceneKind, TreeInstance, VegetationArea,
 };
 
-use super::geom::P2;
+use super::geom::{signed_area2, P2};
 use super::rng::Rng;
 use super::{LayoutInput, DEFAULT_TILE_LOD};
 
@@ -402,24 +402,13 @@ fn heading_of(v: [f64; 2]) -> f32 {
     }
 }
 
-/// Twice the signed area of a ring in meters (positive counter-clockwise).
-fn area2(ring: &[[f64; 2]]) -> f64 {
-    let n = ring.len();
-    (0..n)
-        .map(|i| {
-            let (a, b) = (ring[i], ring[(i + 1) % n]);
-            a[0] * b[1] - a[1] * b[0]
-        })
-        .sum()
-}
-
 /// Turns the ring counter-clockwise, its first point kept first, and gives its area (m²);
 /// `None` when it is not finite or has no area.
 fn ccw(ring: &mut [[f64; 2]]) -> Option<f64> {
     if !ring.iter().all(|&p| usable(p)) {
         return None;
     }
-    let a2 = area2(ring);
+    let a2 = signed_area2(ring);
     if a2.abs() / 2.0 < MIN_AREA {
         return None;
     }
@@ -858,7 +847,7 @@ impl<'a> Layout<'a> {
                 Some(Mapped::Model(m)) => Some(m),
                 _ => None,
             };
-            let a2 = area2(&ring);
+            let a2 = signed_area2(&ring);
             if a2.abs() / 2.0 < MIN_AREA {
                 // A box of no area draws nothing; only a mapped model has a place to go.
                 self.warn(

@@ -1,4 +1,7 @@
+use std::path::Path;
+
 use super::*;
+use crate::diag::Diagnostic;
 
 fn parse_str(src: &str) -> Result<(Autogen, Vec<Diagnostic>), Diagnostic> {
     let mut w = Vec::new();

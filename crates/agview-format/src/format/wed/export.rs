@@ -54,6 +54,8 @@
 use std::collections::{BTreeMap, HashSet};
 use std::path::Path;
 
+use agview_core::geom::signed_area2;
+
 use super::{WedData, WedFeature, WedObject, WedProject};
 use crate::diag::Diagnostic;
 
@@ -608,18 +610,6 @@ fn clamp_u8(v: i64) -> u32 {
 /// A double passed as DSF's integer parameter, kept in the 16 bits DSF stores.
 fn clamp_param(v: f64) -> u32 {
     v.clamp(0.0, 65535.0) as u32
-}
-
-/// Twice the signed area (shoelace): positive for counter-clockwise (lon east, lat north).
-fn signed_area2(w: &[[f64; 2]]) -> f64 {
-    let n = w.len();
-    (0..n)
-        .map(|i| {
-            let a = w[i];
-            let b = w[(i + 1) % n];
-            a[0] * b[1] - b[0] * a[1]
-        })
-        .sum()
 }
 
 /// `WED_PolygonForPointSequence`: the ring's points, reversed when not in the wanted

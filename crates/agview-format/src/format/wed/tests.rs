@@ -1,5 +1,7 @@
 use std::path::{Path, PathBuf};
 
+use agview_core::geom::signed_area2;
+
 use super::*;
 use crate::diag::Severity;
 use crate::format::{dsf, summary, FileKind, Parsed};
@@ -45,14 +47,6 @@ fn same_ring(a: &[[f64; 2]], b: &[[f64; 2]]) -> bool {
     [b, rev]
         .iter()
         .any(|b| (0..n).any(|s| (0..n).all(|i| close(a[i], b[(i + s) % n]))))
-}
-
-fn signed_area(w: &[[f64; 2]]) -> f64 {
-    let n = w.len();
-    (0..n)
-        .map(|i| w[i][0] * w[(i + 1) % n][1] - w[(i + 1) % n][0] * w[i][1])
-        .sum::<f64>()
-        / 2.0
 }
 
 /// Local meters around 47.9 N 8.15 E to (lon, lat), as make_polygons.py converts them.
@@ -194,12 +188,12 @@ fn export_matches_town_txt() {
             // The lake: clockwise, not closed, not spawning (low byte 1).
             let lake = &f.windings[1];
             assert_ne!(lake.first(), lake.last());
-            assert!(signed_area(lake) < 0.0);
+            assert!(signed_area2(lake) < 0.0);
             assert_eq!(f.param & 0xFF, 1);
         }
         if def.ends_with(".fac") || def.ends_with(".for") {
             assert!(
-                signed_area(&f.windings[0]) > 0.0,
+                signed_area2(&f.windings[0]) > 0.0,
                 "outer ring counter-clockwise"
             );
             assert_ne!(f.windings[0].first(), f.windings[0].last());
@@ -470,7 +464,7 @@ fn facade_forest_and_object_parameters() {
     assert!(warnings.is_empty(), "{warnings:?}");
     assert_eq!(f.len(), 3);
     assert_eq!(f[0].param, 12, "facade height truncated");
-    assert!(signed_area(&f[0].windings[0]) > 0.0);
+    assert!(signed_area2(&f[0].windings[0]) > 0.0);
     assert!(same_ring(&f[0].windings[0], &cw));
     assert_eq!(f[0].windings[0].len(), 4);
     assert_eq!(f[1].param, 127, "trunc(0.5 * 255)");
@@ -561,7 +555,7 @@ fn draped_polygons_and_orthophotos_export_as_wed_writes_them() {
     assert_eq!(f[1].param, 65535);
     assert_eq!(f[1].resource, "photos/field.jpg");
     assert!(
-        signed_area(&f[1].windings[0]) > 0.0,
+        signed_area2(&f[1].windings[0]) > 0.0,
         "outer ring counter-clockwise"
     );
     let st = &f[1].st.as_ref().expect("texture coordinates")[0];

@@ -71,7 +71,7 @@ fn area(ring: &[P2]) -> f64 {
         .iter()
         .map(|p| [f64::from(p[0]), f64::from(p[1])])
         .collect();
-    area2(&r) / 2.0
+    signed_area2(&r) / 2.0
 }
 
 fn sample() -> (AgnFile, AgnOptions) {
