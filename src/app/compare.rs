@@ -133,18 +133,7 @@ fn layout_differences(
     new_choice: Option<&crate::scene::BlockChoice>,
     d: &mut Vec<String>,
 ) {
-    for (what, a, b) in [
-        ("tiles", old.tiles, new.tiles),
-        ("objects", old.objects, new.objects),
-        ("facades", old.facades, new.facades),
-        ("trees", old.trees, new.trees),
-        (
-            "draped triangles",
-            old.draped_triangles,
-            new.draped_triangles,
-        ),
-        ("m of line", old.line_length, new.line_length),
-    ] {
+    for ((what, a), (_, b)) in old.parts().into_iter().zip(new.parts()) {
         if a != b {
             d.push(format!("{what} {a} → {b}"));
         }

@@ -175,16 +175,8 @@ pub enum TableAction {
 }
 
 pub(crate) fn stats_text(f: &FeatureInfo) -> String {
-    let s = &f.stats;
     let mut parts = Vec::new();
-    for (n, what) in [
-        (s.tiles, "tiles"),
-        (s.objects, "objects"),
-        (s.facades, "facades"),
-        (s.trees, "trees"),
-        (s.draped_triangles, "triangles"),
-        (s.line_length, "m of line"),
-    ] {
+    for (what, n) in f.stats.parts() {
         if n > 0 {
             parts.push(format!("{n} {what}"));
         }
@@ -198,8 +190,7 @@ pub(crate) fn stats_text(f: &FeatureInfo) -> String {
 
 /// A number for sorting by what a feature placed.
 fn stats_key(f: &FeatureInfo) -> usize {
-    let s = &f.stats;
-    s.tiles + s.objects + s.facades + s.trees + s.draped_triangles + s.line_length
+    f.stats.parts().iter().map(|(_, n)| n).sum()
 }
 
 /// `source` without its folders (the table's column; the full text shows on hover).

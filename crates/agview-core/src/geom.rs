@@ -1,5 +1,6 @@
-//! Plane geometry every layer shares. Points are `[f32; 2]` meters, except where a reader
-//! keeps doubles (WED's degrees, AGN's meters); [`signed_area2`] takes both.
+//! Plane geometry every layer shares: the signed area and the triangulator. Points are
+//! `[f32; 2]` meters, except where a reader keeps doubles (WED's degrees, AGN's meters);
+//! [`signed_area2`] takes both.
 
 use std::iter::Sum;
 use std::ops::{Mul, Sub};
@@ -21,6 +22,40 @@ where
             a[0] * b[1] - b[0] * a[1]
         })
         .sum()
+}
+
+/// The triangles of a polygon with holes (`rings[0]` the outer ring, the rest holes),
+/// counter-clockwise, as index triples into the rings' points taken in order: the one
+/// triangulator of every layer (earcut, which gives a best effort on a ring that crosses
+/// itself rather than failing). The rings keep the orientation they are given: a caller that
+/// needs the outer ring counter-clockwise and the holes clockwise turns them first.
+pub fn triangulate(rings: &[&[[f32; 2]]]) -> Vec<[u32; 3]> {
+    let mut holes: Vec<u32> = Vec::with_capacity(rings.len().saturating_sub(1));
+    let mut flat: Vec<[f32; 2]> = Vec::new();
+    for (i, ring) in rings.iter().enumerate() {
+        if i > 0 {
+            holes.push(flat.len() as u32);
+        }
+        flat.extend_from_slice(ring);
+    }
+    let mut indices: Vec<u32> = Vec::new();
+    earcut::Earcut::new().earcut(flat.iter().copied(), &holes, &mut indices);
+    indices
+        .chunks_exact(3)
+        .map(|t| {
+            // earcut gives clockwise triangles in a y-up frame: turn them.
+            let (a, b, c) = (
+                flat[t[0] as usize],
+                flat[t[1] as usize],
+                flat[t[2] as usize],
+            );
+            if signed_area2(&[a, b, c]) < 0.0 {
+                [t[0], t[2], t[1]]
+            } else {
+                [t[0], t[1], t[2]]
+            }
+        })
+        .collect()
 }
 
 #[cfg(test)]

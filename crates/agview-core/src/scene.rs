@@ -769,6 +769,21 @@ fn is_zero_usize(v: &usize) -> bool {
     *v == 0
 }
 
+impl SceneStats {
+    /// What a scene places, part by part, each with the name the messages that count it use:
+    /// the one list of the parts (`tile_quads` is how the tiles are drawn, not a part).
+    pub fn parts(&self) -> [(&'static str, usize); 6] {
+        [
+            ("tiles", self.tiles),
+            ("objects", self.objects),
+            ("facades", self.facades),
+            ("trees", self.trees),
+            ("draped triangles", self.draped_triangles),
+            ("m of line", self.line_length),
+        ]
+    }
+}
+
 /// A reference to an art file, as the asset names it and as resolved.
 #[derive(Debug, Clone, PartialEq, Serialize, Default)]
 pub struct ArtRef {

@@ -1,5 +1,5 @@
 //! Plane geometry for building meshes on the CPU: half-plane clipping, convex pieces of a
-//! polygon, ear-clipping triangulation. Points are `[f32; 2]` meters.
+//! polygon, triangulation. Points are `[f32; 2]` meters.
 
 pub type P = [f32; 2];
 
@@ -145,58 +145,31 @@ pub(crate) fn convex_pieces(poly: &[P]) -> Vec<Vec<P>> {
         .collect()
 }
 
-/// Ear-clipping triangulation of a simple polygon (either orientation); triangles are
-/// counter-clockwise index triples. A polygon that is not simple still gets a best-effort
-/// fan of its remaining points rather than an endless loop.
+/// The triangles of a simple polygon (either orientation), counter-clockwise index
+/// triples: the workspace's one triangulator ([`agview_core::geom::triangulate`]), with the
+/// ring turned counter-clockwise first. A polygon that is not simple gets earcut's best
+/// effort.
 pub(crate) fn triangulate(poly: &[P]) -> Vec<[usize; 3]> {
-    let n = poly.len();
-    if n < 3 {
+    if poly.len() < 3 {
         return Vec::new();
     }
-    let mut idx: Vec<usize> = (0..n).collect();
-    if signed_area2(poly) < 0.0 {
-        idx.reverse();
+    let mut ring = poly.to_vec();
+    let turned = signed_area2(poly) < 0.0;
+    if turned {
+        ring.reverse();
     }
-    let mut out = Vec::with_capacity(n - 2);
-    let mut guard = 0usize;
-    while idx.len() > 3 && guard < n * n {
-        guard += 1;
-        let m = idx.len();
-        let mut cut = None;
-        for k in 0..m {
-            let (ia, ib, ic) = (idx[(k + m - 1) % m], idx[k], idx[(k + 1) % m]);
-            let (a, b, c) = (poly[ia], poly[ib], poly[ic]);
-            if cross(a, b, c) <= 1e-9 {
-                continue;
-            }
-            let inside = idx
-                .iter()
-                .any(|&j| j != ia && j != ib && j != ic && point_in_triangle(poly[j], a, b, c));
-            if !inside {
-                cut = Some(k);
-                out.push([ia, ib, ic]);
-                break;
-            }
+    let n = poly.len();
+    let index = |i: u32| {
+        if turned {
+            n - 1 - i as usize
+        } else {
+            i as usize
         }
-        match cut {
-            Some(k) => {
-                idx.remove(k);
-            }
-            None => break,
-        }
-    }
-    // What is left (a triangle, or a degenerate remainder): fan it.
-    for k in 1..idx.len().saturating_sub(1) {
-        let t = [idx[0], idx[k], idx[k + 1]];
-        if cross(poly[t[0]], poly[t[1]], poly[t[2]]).abs() > 1e-9 {
-            out.push(t);
-        }
-    }
-    out
-}
-
-fn point_in_triangle(p: P, a: P, b: P, c: P) -> bool {
-    cross(a, b, p) >= 0.0 && cross(b, c, p) >= 0.0 && cross(c, a, p) >= 0.0
+    };
+    agview_core::geom::triangulate(&[&ring])
+        .into_iter()
+        .map(|[a, b, c]| [index(a), index(b), index(c)])
+        .collect()
 }
 
 #[cfg(test)]

@@ -177,32 +177,8 @@ pub fn draped_polygon(
         }
         kept.push((pts, sts));
     }
-    let mut holes: Vec<u32> = Vec::with_capacity(kept.len().saturating_sub(1));
-    let mut flat: Vec<[f32; 2]> = Vec::new();
-    for (i, (pts, _)) in kept.iter().enumerate() {
-        if i > 0 {
-            holes.push(flat.len() as u32);
-        }
-        flat.extend_from_slice(pts);
-    }
-    let mut indices: Vec<u32> = Vec::new();
-    earcut::Earcut::new().earcut(flat.iter().copied(), &holes, &mut indices);
-    let triangles = indices
-        .chunks_exact(3)
-        .map(|t| {
-            // earcut gives clockwise triangles in a y-up frame: turn them.
-            let (a, b, c) = (
-                flat[t[0] as usize],
-                flat[t[1] as usize],
-                flat[t[2] as usize],
-            );
-            if signed_area2(&[a, b, c]) < 0.0 {
-                [t[0], t[2], t[1]]
-            } else {
-                [t[0], t[1], t[2]]
-            }
-        })
-        .collect();
+    let rings: Vec<&[[f32; 2]]> = kept.iter().map(|(p, _)| p.as_slice()).collect();
+    let triangles = agview_core::geom::triangulate(&rings);
     let st = st.map(|_| kept.iter().map(|(_, s)| s.clone()).collect());
     scene.draped.push(DrapedPolygon {
         def: 0,
