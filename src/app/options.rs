@@ -269,11 +269,6 @@ impl RenderArgs {
         o
     }
 
-    /// The camera for a scene framed by `framing` (its box over the terrain it is drawn on).
-    pub fn camera_for(&self, framing: &Framing) -> Camera {
-        self.camera_in(framing, 4.0 / 3.0)
-    }
-
     /// The camera `--camera` gives for `framing`, the orbit view fitted to an image of
     /// `aspect` (width / height).
     pub fn camera_in(&self, framing: &Framing, aspect: f32) -> Camera {

@@ -357,24 +357,6 @@ impl Resolver {
         self.resolve_with(from, name, at, Pick::Seeded(seed))
     }
 
-    /// Whether `name` written in `from` is a library path: no file relative to `from`
-    /// has that name, and a library exports it (else, no file of the package has it).
-    pub fn is_library_path(&self, from: &Path, name: &str) -> bool {
-        let name = name.replace('\\', "/");
-        let dir = from.parent().unwrap_or(Path::new(""));
-        !normalize(&dir.join(name_path(&name))).is_file()
-            && (self.libraries.exports(&name) || !in_package(from, &name).is_file())
-    }
-
-    /// The files a library path's alternatives at `at` name, highest priority first.
-    pub fn library_alternatives(&self, name: &str, at: Option<LatLon>) -> Vec<PathBuf> {
-        self.libraries
-            .alternative_paths(&name.replace('\\', "/"), at, self.season)
-            .iter()
-            .map(|p| normalize(p))
-            .collect()
-    }
-
     /// Resolves the library path `name` as [`Resolver::resolve_at`] does, drawing only among
     /// the alternatives whose (normalised) file `admit` accepts; `None` when none is.
     pub fn resolve_library_admitted(

@@ -410,6 +410,68 @@ struct Casters {
 }
 
 impl Casters {
+    /// What casts shadows, and how far it reaches: the objects (by their meshes' boxes),
+    /// the facades' walls and the trees, over the scene's rectangle; `None` when nothing
+    /// stands on the ground.
+    fn of(
+        scene: &Scene,
+        terrain: &Terrain,
+        (objects, facades, trees): (Option<&ObjectsGpu>, bool, bool),
+        fmesh: &facades::FacadeMesh,
+        tmesh: &trees::TreeMesh,
+    ) -> Option<Casters> {
+        let mut below = 0.0f32;
+        let mut above = 0.0f32;
+        let mut reach = 0.0f32;
+        if let Some(o) = &objects {
+            let (list, ranges) = o.set.instances();
+            for (batch, range) in o.set.batches.iter().zip(ranges) {
+                if range.is_empty() {
+                    continue;
+                }
+                let (blo, bhi) = batch.bounds;
+                // OBJ8 axes: y up; x and z across.
+                reach = reach.max(
+                    (blo[0].abs().max(bhi[0].abs()).powi(2)
+                        + blo[2].abs().max(bhi[2].abs()).powi(2))
+                    .sqrt(),
+                );
+                for inst in &list[range.start as usize..range.end as usize] {
+                    let offset = if (inst.ground_mode[1] as u32) & 3 >= 2 {
+                        inst.pos_heading[3]
+                    } else {
+                        0.0
+                    };
+                    below = below.min(offset + blo[1]);
+                    above = above.max(offset + bhi[1]);
+                }
+            }
+        }
+        for v in &fmesh.vertices {
+            // A wall may sink a meter below the lowest ground under it.
+            below = below.min(-1.0 - v.wall[2]);
+            above = above.max(v.wall[1]);
+        }
+        for t in &tmesh.instances {
+            // A tree reaches its width from its trunk at most, and its height up.
+            let [w, h, _, _] = t.size_offset;
+            above = above.max(h);
+            reach = reach.max(w);
+        }
+        let (lo, hi) = scene.bounds();
+        let margin = reach + 1.0;
+        let anything = objects.is_some() || facades || trees;
+        (anything && below.is_finite() && above.is_finite() && margin.is_finite()).then(|| {
+            Casters {
+                lo: [lo[0] - margin, lo[1] - margin],
+                hi: [hi[0] + margin, hi[1] + margin],
+                ground: terrain.height_range(),
+                below: below - 1.0,
+                above: above + 1.0,
+            }
+        })
+    }
+
     /// The box at `exaggeration`.
     fn bounds(&self, exaggeration: f32) -> (glam::Vec3, glam::Vec3) {
         let (a, b) = (self.ground.0 * exaggeration, self.ground.1 * exaggeration);
@@ -571,6 +633,463 @@ fn complete(mips: &mut Vec<Vec<u8>>, w: u32, h: u32) {
     }
 }
 
+/// What every draw kind's upload uses: the device and the shared layouts, the art and the
+/// textures made from it, the materials, and the running count of buffer bytes and warnings.
+struct Upload<'a> {
+    device: &'a wgpu::Device,
+    shared: &'a GpuShared,
+    art: &'a ArtSet,
+    cache: TextureCache<'a>,
+    mats: Materials<'a>,
+    buffer_bytes: u64,
+    warnings: Vec<String>,
+}
+
+impl Upload<'_> {
+    /// A buffer made with `contents`, counted.
+    fn buffer(&mut self, label: &str, contents: &[u8], usage: wgpu::BufferUsages) -> wgpu::Buffer {
+        self.buffer_bytes += contents.len() as u64;
+        self.device
+            .create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                label: Some(label),
+                contents,
+                usage,
+            })
+    }
+}
+
+/// Makes the material bind groups: a texture, its lit texture and normal map, and the
+/// uniforms.
+struct Materials<'a> {
+    device: &'a wgpu::Device,
+    shared: &'a GpuShared,
+    /// No glow: the lit texture of a material without `TEXTURE_LIT`.
+    black: wgpu::TextureView,
+    /// No bend: the normal map of a material without one.
+    flat: wgpu::TextureView,
+}
+
+impl Materials<'_> {
+    /// A material with a lit texture (`TEXTURE_LIT`) and a normal map.
+    fn full(
+        &self,
+        view: &wgpu::TextureView,
+        lit: &wgpu::TextureView,
+        normal: &wgpu::TextureView,
+        u: MaterialUniforms,
+    ) -> wgpu::BindGroup {
+        let ubuf = self
+            .device
+            .create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                label: Some("material"),
+                contents: bytemuck::bytes_of(&u),
+                usage: wgpu::BufferUsages::UNIFORM,
+            });
+        self.device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("material"),
+            layout: &self.shared.material_layout,
+            entries: &[
+                wgpu::BindGroupEntry {
+                    binding: 0,
+                    resource: wgpu::BindingResource::TextureView(view),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 1,
+                    resource: ubuf.as_entire_binding(),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 2,
+                    resource: wgpu::BindingResource::TextureView(lit),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 3,
+                    resource: wgpu::BindingResource::TextureView(normal),
+                },
+            ],
+        })
+    }
+
+    /// A material that neither glows nor bends its normals.
+    fn plain(&self, view: &wgpu::TextureView, u: MaterialUniforms) -> wgpu::BindGroup {
+        self.full(view, &self.black, &self.flat, u)
+    }
+}
+
+impl TilesGpu {
+    /// The autogen tiles' pieces on the terrain, with the tile texture and its lit one.
+    fn upload(
+        up: &mut Upload,
+        scene: &Scene,
+        grid: &Grid,
+        stats: &mut SceneGpuStats,
+    ) -> Option<Self> {
+        if scene.hide_tiles || scene.tile_texture.is_none() {
+            None
+        } else {
+            let mesh = tiles::build(scene, grid);
+            up.warnings.extend(mesh.warnings.iter().cloned());
+            stats.tile_quads = mesh.quads;
+            stats.tile_triangles = mesh.indices.len() / 3;
+            if mesh.indices.is_empty() {
+                None
+            } else {
+                let src = up.cache.image_or_checker(up.art.tile_texture);
+                let src = if src == TexSource::White {
+                    // The scene names a tile texture the art set did not load.
+                    TexSource::Checker
+                } else {
+                    src
+                };
+                let view = up.cache.view(src).clone();
+                // `TEXTURE_LIT`: glows as night comes; black when there is none.
+                let lit = match up.art.tile_lit {
+                    Some(i) if i < up.art.images.len() => TexSource::Image(i),
+                    _ => TexSource::Black,
+                };
+                let lit = up.cache.view(lit).clone();
+                Some(TilesGpu {
+                    vertices: up.buffer(
+                        "tile vertices",
+                        bytemuck::cast_slice(&mesh.vertices),
+                        wgpu::BufferUsages::VERTEX,
+                    ),
+                    indices: up.buffer(
+                        "tile indices",
+                        bytemuck::cast_slice(&mesh.indices),
+                        wgpu::BufferUsages::INDEX,
+                    ),
+                    material: up.mats.full(
+                        &view,
+                        &lit,
+                        &up.mats.flat,
+                        MaterialUniforms::plain([1.0; 3], 0.0),
+                    ),
+                    cells: mesh
+                        .segments
+                        .iter()
+                        .map(|(_, r)| tiles::cells(&mesh, r.clone()))
+                        .collect(),
+                    runs: mesh.segments.iter().map(|(_, r)| vec![r.clone()]).collect(),
+                    segments: mesh.segments,
+                })
+            }
+        }
+    }
+}
+
+impl DrapedGpu {
+    /// The draped parts of objects and the draped polygons and lines: pieces on the
+    /// terrain like tiles.
+    fn upload(up: &mut Upload, scene: &Scene, grid: &Grid) -> Option<Self> {
+        let dset = DrapedSet::build(scene, up.art, grid);
+        up.warnings.extend(dset.warnings.iter().cloned());
+        if dset.groups.is_empty() {
+            None
+        } else {
+            let (list, ranges) = dset.indices();
+            let groups = dset
+                .groups
+                .iter()
+                .zip(ranges)
+                .map(|(g, r)| {
+                    let view = up.cache.view(g.texture).clone();
+                    let lit = up.cache.view(g.lit).clone();
+                    let mut u = MaterialUniforms::plain([1.0; 3], 0.0);
+                    // `tile.wgsl`: x clamps (`TEXTURE_NOWRAP`), y draws opaque (`NO_ALPHA`).
+                    u.repeat_m = [
+                        f32::from(u8::from(g.clamp)),
+                        f32::from(u8::from(g.opaque)),
+                        0.0,
+                        0.0,
+                    ];
+                    (
+                        g.key,
+                        up.mats.full(&view, &lit, &up.mats.flat, u),
+                        r,
+                        g.kind,
+                    )
+                })
+                .collect();
+            up.buffer_bytes += (list.len() * 4) as u64;
+            Some(DrapedGpu {
+                vertices: up.buffer(
+                    "draped vertices",
+                    bytemuck::cast_slice(&dset.vertices),
+                    wgpu::BufferUsages::VERTEX,
+                ),
+                indices: draped_index_buffer(up.device, &list),
+                groups,
+            })
+        }
+    }
+}
+
+impl ObjectsGpu {
+    /// Every placed object: the meshes' vertices and indices, one instance per placement
+    /// grouped by mesh, a material per LOD range, and the culling path's buffers.
+    fn upload(
+        up: &mut Upload,
+        scene: &Scene,
+        terrain: &Terrain,
+        stats: &mut SceneGpuStats,
+    ) -> Option<Self> {
+        let set = ObjectSet::build(scene, up.art, terrain);
+        up.warnings.extend(set.warnings.iter().cloned());
+        stats.objects = set.total();
+        if set.total() == 0 {
+            None
+        } else {
+            let mut lod_materials = Vec::with_capacity(set.batches.len());
+            for b in &set.batches {
+                let mut lods = Vec::with_capacity(b.lods.len());
+                for l in &b.lods {
+                    let lit = up.cache.view(b.lit).clone();
+                    let normal = up.cache.view(b.normal).clone();
+                    let view = up.cache.view(b.texture);
+                    // Blended ranges drop only the texels nothing of shows through.
+                    let cutoff = l.material.alpha_cutoff.unwrap_or(BLEND_CUTOFF);
+                    let mut u = MaterialUniforms::plain([1.0; 3], cutoff);
+                    let flat = if l.material.flat { 1.0 } else { 0.0 };
+                    u.lod = [l.near, l.far, if b.placeholder { 1.0 } else { 0.0 }, flat];
+                    // Objects repeat nothing: repeat_m.w says whether a normal map bends
+                    // the normals.
+                    if b.normal != TexSource::FlatNormal {
+                        u.repeat_m[3] = 1.0;
+                    }
+                    lods.push((
+                        up.mats.full(view, &lit, &normal, u),
+                        l.first_index..l.first_index + l.index_count,
+                        ObjectPipeline::of(&l.material).index(),
+                    ));
+                }
+                lod_materials.push(lods);
+            }
+            let (list, ranges) = set.instances();
+            let (segments, owners) = cull::segments(&set.batches, ranges, 0..list.len() as u32);
+            let mut path = up.shared.culling;
+            if path == Culling::Gpu && up.shared.cull.is_none() {
+                path = Culling::Cpu;
+            }
+            let gpu_usable = up.shared.cull.is_some();
+            let instances = instance_buffer(up.device, list, gpu_usable);
+            up.buffer_bytes += std::mem::size_of_val(list) as u64;
+            let mut o = ObjectsGpu {
+                vertices: up.buffer(
+                    "mesh vertices",
+                    bytemuck::cast_slice(&set.vertices),
+                    wgpu::BufferUsages::VERTEX,
+                ),
+                indices: up.buffer(
+                    "mesh indices",
+                    bytemuck::cast_slice(&set.indices),
+                    wgpu::BufferUsages::INDEX,
+                ),
+                instances,
+                batches: lod_materials
+                    .into_iter()
+                    .zip(ranges.iter().cloned())
+                    .map(|(lods, instances)| BatchGpu { lods, instances })
+                    .collect(),
+                set,
+                segments,
+                owners,
+                path: Culling::Off,
+                gpu_cull: Vec::new(),
+                cpu_buffer: None,
+                cpu_ranges: Vec::new(),
+                shadow_gpu_cull: Vec::new(),
+                shadow_cpu_buffer: None,
+                shadow_cpu_ranges: Vec::new(),
+                last_view: None,
+                placement: None,
+            };
+            if gpu_usable && up.shared.place.is_some() {
+                o.placement = Some(GpuPlacement::new(up.device, o.set.ground_points()));
+            }
+            o.set_path(up.device, up.shared, path);
+            Some(o)
+        }
+    }
+}
+
+impl LightsGpu {
+    /// The light points of the placed objects: one instance per (object, light).
+    fn upload(up: &mut Upload, o: &ObjectsGpu) -> Option<Self> {
+        let set = super::lights::build(&o.set, up.art);
+        if set.list.is_empty() {
+            return None;
+        }
+        up.buffer_bytes += std::mem::size_of_val(&set.list[..]) as u64;
+        Some(LightsGpu {
+            instances: up
+                .device
+                .create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                    label: Some("light instances"),
+                    contents: bytemuck::cast_slice(&set.list),
+                    usage: wgpu::BufferUsages::VERTEX | wgpu::BufferUsages::COPY_DST,
+                }),
+            count: set.list.len() as u32,
+            set,
+        })
+    }
+}
+
+impl FacadesGpu {
+    /// Facades and the library objects drawn as boxes: walls and roofs, a material each;
+    /// the mesh is returned too (the shadow's reach is measured from it).
+    fn upload(
+        up: &mut Upload,
+        scene: &Scene,
+        grid: &Grid,
+        stats: &mut SceneGpuStats,
+    ) -> (Option<Self>, facades::FacadeMesh) {
+        let fmesh = facades::build(scene, &up.art.facades, grid.cell);
+        up.warnings.extend(fmesh.warnings.iter().cloned());
+        stats.facades = scene.facades.len();
+        let facades = if fmesh.indices.is_empty() {
+            None
+        } else {
+            let mut draws = Vec::new();
+            for g in &fmesh.groups {
+                let (wall, roof) = match g.key {
+                    FacadeKey::Def(i) => {
+                        let fa = &up.art.facades[i];
+                        let wall_src = up.cache.image_or_checker(fa.texture);
+                        let roof_src = match fa.roof_texture {
+                            Some(_) => up.cache.image_or_checker(fa.roof_texture),
+                            None => wall_src,
+                        };
+                        let lod = [g.lod[0], g.lod[1], 0.0, 0.0];
+                        let (w, r) = if g.mapped {
+                            // Texture coordinates come with the vertices (repeat_m.z = 1).
+                            let m = MaterialUniforms {
+                                repeat_m: [0.0, 0.0, 1.0, 0.0],
+                                lod,
+                                ..MaterialUniforms::plain([1.0; 3], 0.0)
+                            };
+                            (m, m)
+                        } else {
+                            let bay = sane_len(fa.bay_width, 10.0);
+                            let floor = sane_len(fa.floor_height, 3.0);
+                            (
+                                MaterialUniforms {
+                                    rect: fa.wall_uv,
+                                    repeat_m: [bay, floor, 0.0, 0.0],
+                                    lod,
+                                    ..MaterialUniforms::plain([1.0; 3], 0.0)
+                                },
+                                MaterialUniforms {
+                                    rect: fa.roof_uv,
+                                    repeat_m: [bay, bay, 0.0, 0.0],
+                                    lod,
+                                    ..MaterialUniforms::plain([1.0; 3], 0.0)
+                                },
+                            )
+                        };
+                        let lit_src = match fa.lit_texture {
+                            Some(t) if t < up.art.images.len() => TexSource::Image(t),
+                            _ => TexSource::Black,
+                        };
+                        let lit = up.cache.view(lit_src).clone();
+                        let wall = up
+                            .mats
+                            .full(up.cache.view(wall_src), &lit, &up.mats.flat, w);
+                        let roof_lit = match fa.roof_lit_texture {
+                            Some(t) if t < up.art.images.len() => TexSource::Image(t),
+                            _ => TexSource::Black,
+                        };
+                        let roof_lit = up.cache.view(roof_lit).clone();
+                        let roof =
+                            up.mats
+                                .full(up.cache.view(roof_src), &roof_lit, &up.mats.flat, r);
+                        (wall, roof)
+                    }
+                    FacadeKey::Neutral | FacadeKey::Library => {
+                        let (wall_tint, roof_tint) = if g.key == FacadeKey::Neutral {
+                            ([0.78, 0.74, 0.66], [0.42, 0.4, 0.38])
+                        } else {
+                            ([0.55, 0.62, 0.78], [0.4, 0.45, 0.55])
+                        };
+                        let view = up.cache.view(TexSource::White);
+                        (
+                            up.mats.plain(view, MaterialUniforms::plain(wall_tint, 0.0)),
+                            up.mats.plain(view, MaterialUniforms::plain(roof_tint, 0.0)),
+                        )
+                    }
+                };
+                draws.push((wall, g.walls.clone()));
+                draws.push((roof, g.roofs.clone()));
+            }
+            Some(FacadesGpu {
+                vertices: up.buffer(
+                    "facade vertices",
+                    bytemuck::cast_slice(&fmesh.vertices),
+                    wgpu::BufferUsages::VERTEX,
+                ),
+                indices: up.buffer(
+                    "facade indices",
+                    bytemuck::cast_slice(&fmesh.indices),
+                    wgpu::BufferUsages::INDEX,
+                ),
+                draws,
+            })
+        };
+        (facades, fmesh)
+    }
+}
+
+impl TreesGpu {
+    /// Forest trees as instanced crossed quads, a material per forest; the mesh is returned
+    /// too (the shadow's reach is measured from it).
+    fn upload(
+        up: &mut Upload,
+        scene: &Scene,
+        stats: &mut SceneGpuStats,
+    ) -> (Option<Self>, trees::TreeMesh) {
+        stats.trees = scene.trees.len();
+        let usable = |f: &crate::art::ForestArt| !f.missing && !f.trees.is_empty();
+        let forests: Vec<Option<&crate::art::ForestArt>> = std::iter::once(up.art.forest.as_ref())
+            .chain(up.art.more_forests.iter().map(Some))
+            .map(|f| f.filter(|f| usable(f)))
+            .collect();
+        let mut tmesh = trees::build(scene, &forests);
+        let trees = if tmesh.instances.is_empty() {
+            None
+        } else {
+            let groups = tmesh
+                .groups
+                .iter()
+                .map(|g| {
+                    let forest = forests.get(g.forest).copied().flatten();
+                    let view = match forest {
+                        Some(f) => {
+                            let src = up.cache.image_or_checker(f.texture);
+                            up.cache.view(src)
+                        }
+                        None => up.cache.placeholder_tree(),
+                    };
+                    let mut u = MaterialUniforms::plain([1.0; 3], TREE_CUTOFF);
+                    // How far its trees are drawn: the forest's `LOD` or the default.
+                    u.lod = [0.0, g.far, 0.0, 0.0];
+                    (g.clone(), up.mats.plain(view, u))
+                })
+                .collect();
+            Some(TreesGpu {
+                instances: up.buffer(
+                    "tree instances",
+                    bytemuck::cast_slice(&tmesh.instances),
+                    wgpu::BufferUsages::VERTEX,
+                ),
+                groups,
+                cells: std::mem::take(&mut tmesh.cells),
+                camera_runs: Vec::new(),
+                shadow_runs: Vec::new(),
+            })
+        };
+        (trees, tmesh)
+    }
+}
+
 impl SceneGpu {
     /// Uploads a scene, its art and its terrain. The tiles are cut along the terrain's
     /// grid here; the heights themselves live in a texture the shaders read.
@@ -624,17 +1143,7 @@ impl SceneGpu {
         let started = Instant::now();
         let device = &ctx.device;
         let mut warnings = Vec::new();
-        let buffer_bytes = std::cell::Cell::new(0u64);
-        let buffer = |label: &str, contents: &[u8], usage: wgpu::BufferUsages| {
-            buffer_bytes.set(buffer_bytes.get() + contents.len() as u64);
-            device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-                label: Some(label),
-                contents,
-                usage,
-            })
-        };
-        let vertex = wgpu::BufferUsages::VERTEX;
-        let index = wgpu::BufferUsages::INDEX;
+        let mut buffer_bytes = 0u64;
 
         // Terrain: the height field and the chunks it is drawn in.
         let flat;
@@ -677,7 +1186,7 @@ impl SceneGpu {
         // The grid is drawn in chunks at levels of detail chosen per frame: a few small
         // index patterns shared by every chunk.
         let terrain_chunks = TerrainChunks::new(device, terrain);
-        buffer_bytes.set(buffer_bytes.get() + terrain_chunks.buffer_bytes());
+        buffer_bytes += terrain_chunks.buffer_bytes();
         let frame_buffer = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("frame uniforms"),
             size: std::mem::size_of::<FrameUniforms>() as u64,
@@ -756,417 +1265,57 @@ impl SceneGpu {
             cutoffs: alpha_cutoffs(art),
         };
         // A material with a lit texture (`TEXTURE_LIT`), and one without (black: no glow).
-        let black = cache.view(TexSource::Black).clone();
-        let flat = cache.view(TexSource::FlatNormal).clone();
-        let full_material = |view: &wgpu::TextureView,
-                             lit: &wgpu::TextureView,
-                             normal: &wgpu::TextureView,
-                             u: MaterialUniforms|
-         -> wgpu::BindGroup {
-            let ubuf = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-                label: Some("material"),
-                contents: bytemuck::bytes_of(&u),
-                usage: wgpu::BufferUsages::UNIFORM,
-            });
-            device.create_bind_group(&wgpu::BindGroupDescriptor {
-                label: Some("material"),
-                layout: &shared.material_layout,
-                entries: &[
-                    wgpu::BindGroupEntry {
-                        binding: 0,
-                        resource: wgpu::BindingResource::TextureView(view),
-                    },
-                    wgpu::BindGroupEntry {
-                        binding: 1,
-                        resource: ubuf.as_entire_binding(),
-                    },
-                    wgpu::BindGroupEntry {
-                        binding: 2,
-                        resource: wgpu::BindingResource::TextureView(lit),
-                    },
-                    wgpu::BindGroupEntry {
-                        binding: 3,
-                        resource: wgpu::BindingResource::TextureView(normal),
-                    },
-                ],
-            })
+        let mats = Materials {
+            device,
+            shared,
+            black: cache.view(TexSource::Black).clone(),
+            flat: cache.view(TexSource::FlatNormal).clone(),
         };
-        let material = |view: &wgpu::TextureView, u: MaterialUniforms| -> wgpu::BindGroup {
-            full_material(view, &black, &flat, u)
+        let mut up = Upload {
+            device,
+            shared,
+            art,
+            cache,
+            mats,
+            buffer_bytes,
+            warnings,
         };
 
         let grid = Grid::of(terrain);
         let mut stats = SceneGpuStats::default();
 
-        // Tiles.
-        let tiles = if scene.hide_tiles || scene.tile_texture.is_none() {
-            None
-        } else {
-            let mesh = tiles::build(scene, &grid);
-            warnings.extend(mesh.warnings.iter().cloned());
-            stats.tile_quads = mesh.quads;
-            stats.tile_triangles = mesh.indices.len() / 3;
-            if mesh.indices.is_empty() {
-                None
-            } else {
-                let src = cache.image_or_checker(art.tile_texture);
-                let src = if src == TexSource::White {
-                    // The scene names a tile texture the art set did not load.
-                    TexSource::Checker
-                } else {
-                    src
-                };
-                let view = cache.view(src).clone();
-                // `TEXTURE_LIT`: glows as night comes; black when there is none.
-                let lit = match art.tile_lit {
-                    Some(i) if i < art.images.len() => TexSource::Image(i),
-                    _ => TexSource::Black,
-                };
-                let lit = cache.view(lit).clone();
-                Some(TilesGpu {
-                    vertices: buffer(
-                        "tile vertices",
-                        bytemuck::cast_slice(&mesh.vertices),
-                        vertex,
-                    ),
-                    indices: buffer("tile indices", bytemuck::cast_slice(&mesh.indices), index),
-                    material: full_material(
-                        &view,
-                        &lit,
-                        &flat,
-                        MaterialUniforms::plain([1.0; 3], 0.0),
-                    ),
-                    cells: mesh
-                        .segments
-                        .iter()
-                        .map(|(_, r)| tiles::cells(&mesh, r.clone()))
-                        .collect(),
-                    runs: mesh.segments.iter().map(|(_, r)| vec![r.clone()]).collect(),
-                    segments: mesh.segments,
-                })
-            }
-        };
-
-        // Draped parts of objects: pieces on the terrain like tiles.
-        let dset = DrapedSet::build(scene, art, &grid);
-        warnings.extend(dset.warnings.iter().cloned());
-        let draped = if dset.groups.is_empty() {
-            None
-        } else {
-            let (list, ranges) = dset.indices();
-            let groups = dset
-                .groups
-                .iter()
-                .zip(ranges)
-                .map(|(g, r)| {
-                    let view = cache.view(g.texture).clone();
-                    let lit = cache.view(g.lit).clone();
-                    let mut u = MaterialUniforms::plain([1.0; 3], 0.0);
-                    // `tile.wgsl`: x clamps (`TEXTURE_NOWRAP`), y draws opaque (`NO_ALPHA`).
-                    u.repeat_m = [
-                        f32::from(u8::from(g.clamp)),
-                        f32::from(u8::from(g.opaque)),
-                        0.0,
-                        0.0,
-                    ];
-                    (g.key, full_material(&view, &lit, &flat, u), r, g.kind)
-                })
-                .collect();
-            buffer_bytes.set(buffer_bytes.get() + (list.len() * 4) as u64);
-            Some(DrapedGpu {
-                vertices: buffer(
-                    "draped vertices",
-                    bytemuck::cast_slice(&dset.vertices),
-                    vertex,
-                ),
-                indices: draped_index_buffer(device, &list),
-                groups,
-            })
-        };
-
-        // Objects.
-        let set = ObjectSet::build(scene, art, terrain);
-        warnings.extend(set.warnings.iter().cloned());
-        stats.objects = set.total();
-        let objects = if set.total() == 0 {
-            None
-        } else {
-            let mut lod_materials = Vec::with_capacity(set.batches.len());
-            for b in &set.batches {
-                let mut lods = Vec::with_capacity(b.lods.len());
-                for l in &b.lods {
-                    let lit = cache.view(b.lit).clone();
-                    let normal = cache.view(b.normal).clone();
-                    let view = cache.view(b.texture);
-                    // Blended ranges drop only the texels nothing of shows through.
-                    let cutoff = l.material.alpha_cutoff.unwrap_or(BLEND_CUTOFF);
-                    let mut u = MaterialUniforms::plain([1.0; 3], cutoff);
-                    let flat = if l.material.flat { 1.0 } else { 0.0 };
-                    u.lod = [l.near, l.far, if b.placeholder { 1.0 } else { 0.0 }, flat];
-                    // Objects repeat nothing: repeat_m.w says whether a normal map bends
-                    // the normals.
-                    if b.normal != TexSource::FlatNormal {
-                        u.repeat_m[3] = 1.0;
-                    }
-                    lods.push((
-                        full_material(view, &lit, &normal, u),
-                        l.first_index..l.first_index + l.index_count,
-                        ObjectPipeline::of(&l.material).index(),
-                    ));
-                }
-                lod_materials.push(lods);
-            }
-            let (list, ranges) = set.instances();
-            let (segments, owners) = cull::segments(&set.batches, ranges, 0..list.len() as u32);
-            let mut path = shared.culling;
-            if path == Culling::Gpu && shared.cull.is_none() {
-                path = Culling::Cpu;
-            }
-            let gpu_usable = shared.cull.is_some();
-            let instances = instance_buffer(device, list, gpu_usable);
-            buffer_bytes.set(buffer_bytes.get() + std::mem::size_of_val(list) as u64);
-            let mut o = ObjectsGpu {
-                vertices: buffer("mesh vertices", bytemuck::cast_slice(&set.vertices), vertex),
-                indices: buffer("mesh indices", bytemuck::cast_slice(&set.indices), index),
-                instances,
-                batches: lod_materials
-                    .into_iter()
-                    .zip(ranges.iter().cloned())
-                    .map(|(lods, instances)| BatchGpu { lods, instances })
-                    .collect(),
-                set,
-                segments,
-                owners,
-                path: Culling::Off,
-                gpu_cull: Vec::new(),
-                cpu_buffer: None,
-                cpu_ranges: Vec::new(),
-                shadow_gpu_cull: Vec::new(),
-                shadow_cpu_buffer: None,
-                shadow_cpu_ranges: Vec::new(),
-                last_view: None,
-                placement: None,
-            };
-            if gpu_usable && shared.place.is_some() {
-                o.placement = Some(GpuPlacement::new(device, o.set.ground_points()));
-            }
-            o.set_path(device, shared, path);
-            Some(o)
-        };
-        let lights = objects.as_ref().and_then(|o| {
-            let set = super::lights::build(&o.set, art);
-            if set.list.is_empty() {
-                return None;
-            }
-            buffer_bytes.set(buffer_bytes.get() + std::mem::size_of_val(&set.list[..]) as u64);
-            Some(LightsGpu {
-                instances: device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-                    label: Some("light instances"),
-                    contents: bytemuck::cast_slice(&set.list),
-                    usage: wgpu::BufferUsages::VERTEX | wgpu::BufferUsages::COPY_DST,
-                }),
-                count: set.list.len() as u32,
-                set,
-            })
-        });
-
-        // Facades and library objects.
-        let fmesh = facades::build(scene, &art.facades, grid.cell);
-        warnings.extend(fmesh.warnings.iter().cloned());
-        stats.facades = scene.facades.len();
-        let facades = if fmesh.indices.is_empty() {
-            None
-        } else {
-            let mut draws = Vec::new();
-            for g in &fmesh.groups {
-                let (wall, roof) = match g.key {
-                    FacadeKey::Def(i) => {
-                        let fa = &art.facades[i];
-                        let wall_src = cache.image_or_checker(fa.texture);
-                        let roof_src = match fa.roof_texture {
-                            Some(_) => cache.image_or_checker(fa.roof_texture),
-                            None => wall_src,
-                        };
-                        let lod = [g.lod[0], g.lod[1], 0.0, 0.0];
-                        let (w, r) = if g.mapped {
-                            // Texture coordinates come with the vertices (repeat_m.z = 1).
-                            let m = MaterialUniforms {
-                                repeat_m: [0.0, 0.0, 1.0, 0.0],
-                                lod,
-                                ..MaterialUniforms::plain([1.0; 3], 0.0)
-                            };
-                            (m, m)
-                        } else {
-                            let bay = sane_len(fa.bay_width, 10.0);
-                            let floor = sane_len(fa.floor_height, 3.0);
-                            (
-                                MaterialUniforms {
-                                    rect: fa.wall_uv,
-                                    repeat_m: [bay, floor, 0.0, 0.0],
-                                    lod,
-                                    ..MaterialUniforms::plain([1.0; 3], 0.0)
-                                },
-                                MaterialUniforms {
-                                    rect: fa.roof_uv,
-                                    repeat_m: [bay, bay, 0.0, 0.0],
-                                    lod,
-                                    ..MaterialUniforms::plain([1.0; 3], 0.0)
-                                },
-                            )
-                        };
-                        let lit_src = match fa.lit_texture {
-                            Some(t) if t < art.images.len() => TexSource::Image(t),
-                            _ => TexSource::Black,
-                        };
-                        let lit = cache.view(lit_src).clone();
-                        let wall = full_material(cache.view(wall_src), &lit, &flat, w);
-                        let roof_lit = match fa.roof_lit_texture {
-                            Some(t) if t < art.images.len() => TexSource::Image(t),
-                            _ => TexSource::Black,
-                        };
-                        let roof_lit = cache.view(roof_lit).clone();
-                        let roof = full_material(cache.view(roof_src), &roof_lit, &flat, r);
-                        (wall, roof)
-                    }
-                    FacadeKey::Neutral | FacadeKey::Library => {
-                        let (wall_tint, roof_tint) = if g.key == FacadeKey::Neutral {
-                            ([0.78, 0.74, 0.66], [0.42, 0.4, 0.38])
-                        } else {
-                            ([0.55, 0.62, 0.78], [0.4, 0.45, 0.55])
-                        };
-                        let view = cache.view(TexSource::White);
-                        (
-                            material(view, MaterialUniforms::plain(wall_tint, 0.0)),
-                            material(view, MaterialUniforms::plain(roof_tint, 0.0)),
-                        )
-                    }
-                };
-                draws.push((wall, g.walls.clone()));
-                draws.push((roof, g.roofs.clone()));
-            }
-            Some(FacadesGpu {
-                vertices: buffer(
-                    "facade vertices",
-                    bytemuck::cast_slice(&fmesh.vertices),
-                    vertex,
-                ),
-                indices: buffer(
-                    "facade indices",
-                    bytemuck::cast_slice(&fmesh.indices),
-                    index,
-                ),
-                draws,
-            })
-        };
-
-        // Trees.
-        stats.trees = scene.trees.len();
-        let usable = |f: &crate::art::ForestArt| !f.missing && !f.trees.is_empty();
-        let forests: Vec<Option<&crate::art::ForestArt>> = std::iter::once(art.forest.as_ref())
-            .chain(art.more_forests.iter().map(Some))
-            .map(|f| f.filter(|f| usable(f)))
-            .collect();
-        let mut tmesh = trees::build(scene, &forests);
-        let trees = if tmesh.instances.is_empty() {
-            None
-        } else {
-            let groups = tmesh
-                .groups
-                .iter()
-                .map(|g| {
-                    let forest = forests.get(g.forest).copied().flatten();
-                    let view = match forest {
-                        Some(f) => {
-                            let src = cache.image_or_checker(f.texture);
-                            cache.view(src)
-                        }
-                        None => cache.placeholder_tree(),
-                    };
-                    let mut u = MaterialUniforms::plain([1.0; 3], TREE_CUTOFF);
-                    // How far its trees are drawn: the forest's `LOD` or the default.
-                    u.lod = [0.0, g.far, 0.0, 0.0];
-                    (g.clone(), material(view, u))
-                })
-                .collect();
-            Some(TreesGpu {
-                instances: buffer(
-                    "tree instances",
-                    bytemuck::cast_slice(&tmesh.instances),
-                    vertex,
-                ),
-                groups,
-                cells: std::mem::take(&mut tmesh.cells),
-                camera_runs: Vec::new(),
-                shadow_runs: Vec::new(),
-            })
-        };
-
-        // What casts shadows, and how far it reaches.
-        let casters = {
-            let mut below = 0.0f32;
-            let mut above = 0.0f32;
-            let mut reach = 0.0f32;
-            if let Some(o) = &objects {
-                let (list, ranges) = o.set.instances();
-                for (batch, range) in o.set.batches.iter().zip(ranges) {
-                    if range.is_empty() {
-                        continue;
-                    }
-                    let (blo, bhi) = batch.bounds;
-                    // OBJ8 axes: y up; x and z across.
-                    reach = reach.max(
-                        (blo[0].abs().max(bhi[0].abs()).powi(2)
-                            + blo[2].abs().max(bhi[2].abs()).powi(2))
-                        .sqrt(),
-                    );
-                    for inst in &list[range.start as usize..range.end as usize] {
-                        let offset = if (inst.ground_mode[1] as u32) & 3 >= 2 {
-                            inst.pos_heading[3]
-                        } else {
-                            0.0
-                        };
-                        below = below.min(offset + blo[1]);
-                        above = above.max(offset + bhi[1]);
-                    }
-                }
-            }
-            for v in &fmesh.vertices {
-                // A wall may sink a meter below the lowest ground under it.
-                below = below.min(-1.0 - v.wall[2]);
-                above = above.max(v.wall[1]);
-            }
-            for t in &tmesh.instances {
-                // A tree reaches its width from its trunk at most, and its height up.
-                let [w, h, _, _] = t.size_offset;
-                above = above.max(h);
-                reach = reach.max(w);
-            }
-            let (lo, hi) = scene.bounds();
-            let margin = reach + 1.0;
-            let anything = objects.is_some() || facades.is_some() || trees.is_some();
-            (anything && below.is_finite() && above.is_finite() && margin.is_finite()).then(|| {
-                Casters {
-                    lo: [lo[0] - margin, lo[1] - margin],
-                    hi: [hi[0] + margin, hi[1] + margin],
-                    ground: terrain.height_range(),
-                    below: below - 1.0,
-                    above: above + 1.0,
-                }
-            })
-        };
+        let tiles = TilesGpu::upload(&mut up, scene, &grid, &mut stats);
+        let draped = DrapedGpu::upload(&mut up, scene, &grid);
+        let objects = ObjectsGpu::upload(&mut up, scene, terrain, &mut stats);
+        let lights = objects.as_ref().and_then(|o| LightsGpu::upload(&mut up, o));
+        let (facades, fmesh) = FacadesGpu::upload(&mut up, scene, &grid, &mut stats);
+        let (trees, tmesh) = TreesGpu::upload(&mut up, scene, &mut stats);
+        let casters = Casters::of(
+            scene,
+            terrain,
+            (objects.as_ref(), facades.is_some(), trees.is_some()),
+            &fmesh,
+            &tmesh,
+        );
 
         // Overlays are built when first shown (`prepare_overlays`).
         let (lo, hi) = scene.bounds();
         let extent = (hi[0] - lo[0]).max(hi[1] - lo[1]).max(1.0);
         let overlay_sizes = ((grid.cell * 0.5).max(0.5), (extent * 0.008).clamp(0.4, 6.0));
 
+        let Upload {
+            mut warnings,
+            mut cache,
+            buffer_bytes,
+            ..
+        } = up;
         warnings.append(&mut cache.warnings);
         texture_bytes += cache.bytes();
         stats.textures = cache.made.len() + cache.extra.len();
         stats.objects_shown = stats.objects;
         // One draw per (mesh, LOD) with instances: a segment.
         stats.object_draws = objects.as_ref().map_or(0, |o| o.segments.len());
-        stats.buffer_bytes = buffer_bytes.get();
+        stats.buffer_bytes = buffer_bytes;
         stats.texture_bytes = texture_bytes;
         stats.bytes_per_instance = objects
             .as_ref()

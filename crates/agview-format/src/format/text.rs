@@ -487,11 +487,6 @@ impl<'a> Line<'a> {
             self.pos = self.text.len();
         }
     }
-
-    /// Column just past the last token read.
-    pub fn end_col(&self) -> u32 {
-        self.col_of(self.last_end) + 1
-    }
 }
 
 /// Parses a finite `f32`; `None` for anything else (including `nan`, `inf`).
