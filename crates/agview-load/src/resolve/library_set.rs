@@ -290,20 +290,6 @@ impl LibrarySet {
         self.resolve_admitted(virtual_path, at, season, pick, &mut |_| true)
     }
 
-    /// The files of the alternatives for `virtual_path` at `at`, highest priority first
-    /// (whether they exist or not).
-    pub fn alternative_paths(
-        &self,
-        virtual_path: &str,
-        at: Option<LatLon>,
-        season: Season,
-    ) -> Vec<PathBuf> {
-        self.alternatives(virtual_path, at, season)
-            .iter()
-            .map(|e| e.path.clone())
-            .collect()
-    }
-
     /// [`LibrarySet::resolve`] among only the alternatives whose file `admit` accepts (the
     /// variants an autogen point's `SLOPE_LIMIT` screens out are left out before the draw,
     /// so when `admit` accepts all of them the pick is the same as without it). `None`
