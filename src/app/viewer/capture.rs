@@ -13,6 +13,7 @@ impl App {
             && self.shown.is_some()
             && self.frames_with_scene >= self.args.frames
     }
+
     /// Writes what `--presented-frame` read back, and ends the program.
     pub(super) fn write_presented(&mut self, result: Result<image::RgbaImage, String>) {
         let Some(path) = self.args.presented_frame.clone() else {
@@ -31,6 +32,7 @@ impl App {
         }
         self.exit_pending = true;
     }
+
     /// Writes the test-hook screenshot; a failure sets the exit status.
     pub(super) fn write_shot(&mut self, path: &Path) {
         match self.capture(self.args.screenshot_panel) {
@@ -52,6 +54,7 @@ impl App {
             }
         }
     }
+
     /// The scene at the window's size, with the panel as last painted when `with_panel`,
     /// read back as RGBA.
     pub(super) fn capture(&mut self, with_panel: bool) -> Result<image::RgbaImage, String> {
@@ -80,6 +83,7 @@ impl App {
             None => capture(&g.gpu, &mut s.gpu, &params, w, h, None),
         }
     }
+
     pub(super) fn screenshot(&mut self, with_panel: bool) {
         let result = self.capture(with_panel).and_then(|img| {
             screenshot::save(self.args.screenshot_dir.as_deref(), &self.args.asset, &img)

@@ -87,6 +87,7 @@ impl App {
         });
         Ok(())
     }
+
     /// The panel's egui state for `window`, with the fonts; its textures go to the panel
     /// renderer of the current device with the next frame.
     pub(super) fn start_panel(&mut self, window: &Arc<Window>) {
@@ -105,6 +106,7 @@ impl App {
             Some(max_side),
         ));
     }
+
     /// Whether the device is lost (a surface that fails may be why): polls it so its
     /// device-lost callback runs, and recovers when it did.
     pub(super) fn device_was_lost(&mut self, event_loop: &ActiveEventLoop) -> bool {
@@ -117,6 +119,7 @@ impl App {
         self.recover_device(event_loop);
         true
     }
+
     /// After the device was lost: opens a new one and uploads the shown scene again (its
     /// layout and art are kept), so the viewer goes on where it was.
     pub(super) fn recover_device(&mut self, event_loop: &ActiveEventLoop) {
@@ -149,6 +152,7 @@ impl App {
         );
         self.request_redraw();
     }
+
     /// Uploads the shown scene again with the current device (after the one it was
     /// uploaded with was lost).
     pub(super) fn upload_shown_again(&mut self) {
@@ -177,6 +181,7 @@ impl App {
             }
         }
     }
+
     pub(super) fn init_window(&mut self, event_loop: &ActiveEventLoop) -> Result<(), String> {
         let (w, h) = self.args.size;
         let title = format!("agview — {}", self.args.asset.display());
@@ -197,6 +202,7 @@ impl App {
         self.window = Some(window);
         Ok(())
     }
+
     pub(super) fn resize(&mut self, width: u32, height: u32) {
         self.minimized = width == 0 || height == 0;
         if self.minimized {
@@ -213,6 +219,7 @@ impl App {
         }
         self.request_redraw();
     }
+
     /// Configures the surface again (outdated), or creates it again (lost).
     pub(super) fn recover_surface(&mut self, lost: bool) {
         let (Some(g), Some(w)) = (&mut self.gfx, &self.window) else {

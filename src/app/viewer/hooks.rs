@@ -13,8 +13,16 @@ impl App {
             || self.reload_to_report.is_some()
             || self.exit_pending
     }
+
     /// Timing lines and the test hooks, after a frame was presented.
     pub(super) fn after_frame(&mut self, event_loop: &ActiveEventLoop) {
+        // `--lose-device-after`: a destroyed device reports its loss on a later poll, which
+        // nothing else may make on a loaded machine; poll it each frame until it has.
+        if self.device_destroyed == Some(self.device_generation)
+            && !self.device_was_lost(event_loop)
+        {
+            self.request_redraw();
+        }
         if self.shown.is_none() {
             if !self.first_frame_reported && self.error.is_some() {
                 self.first_frame_reported = true;
@@ -42,9 +50,9 @@ impl App {
             if self
                 .args
                 .lose_device_after
-                .is_some_and(|n| self.frames_with_scene >= n && !self.device_destroyed)
+                .is_some_and(|n| self.frames_with_scene >= n && self.device_destroyed.is_none())
             {
-                self.device_destroyed = true;
+                self.device_destroyed = Some(self.device_generation);
                 if let Some(g) = &self.gfx {
                     eprintln!("agview: test hook: destroying the GPU device");
                     g.gpu.ctx.device.destroy();

@@ -249,7 +249,7 @@ struct App {
     device_generation: u64,
     device_lost: Arc<AtomicU64>,
     /// `--lose-device-after` has destroyed the device.
-    device_destroyed: bool,
+    device_destroyed: Option<u64>,
     /// `--exit-after-reloads` is reached; exit once `--screenshot` is written.
     exit_pending: bool,
     /// Frame intervals while drawing continuously: count, sum and largest, milliseconds.
@@ -344,7 +344,7 @@ impl App {
             proxy,
             device_generation: 0,
             device_lost: Arc::new(AtomicU64::new(0)),
-            device_destroyed: false,
+            device_destroyed: None,
             exit_pending: false,
             last_ui: None,
             timing: (0, 0.0, 0.0),

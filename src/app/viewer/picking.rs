@@ -28,6 +28,7 @@ impl App {
         c.set_framing(f);
         c.frame();
     }
+
     /// The feature under the window pixel `at`, if any: of the boxes the ray through it
     /// meets, the one with the smallest footprint (an object on an apron, not the apron).
     pub(super) fn feature_at(&self, at: (f64, f64)) -> Option<usize> {
@@ -45,6 +46,7 @@ impl App {
             .min_by(|a, b| a.1.total_cmp(&b.1))
             .map(|(i, _)| i)
     }
+
     /// A click in the view: select the feature under it (or clear the selection).
     pub(super) fn pick(&mut self, at: (f64, f64), frame: bool) {
         match self.feature_at(at) {
