@@ -346,7 +346,7 @@ pub fn has_errors(diags: &[Diagnostic]) -> bool {
 pub const SHOWN_PER_KIND: usize = 20;
 /// How many diagnostics one file says in all before the rest are only counted (so that a
 /// file full of distinct oddities cannot grow the list without bound either).
-pub const SHOWN_IN_ALL: usize = 1000;
+pub(crate) const SHOWN_IN_ALL: usize = 1000;
 
 /// The severity and offset of the first diagnostic of a kind that was not said.
 type Unsaid = (Severity, u64);

@@ -46,7 +46,7 @@ pub enum TerrainError {
 }
 
 /// The largest resolution accepted from a height map (the GPU texture side).
-pub const MAX_RESOLUTION: u32 = 4097;
+pub(crate) const MAX_RESOLUTION: u32 = 4097;
 
 impl Terrain {
     /// A flat terrain of side `size_m` centred on the origin (65×65 samples, all zero:
@@ -235,7 +235,7 @@ impl Terrain {
     }
 
     /// [`Terrain::surface_at`] without the exaggeration.
-    pub fn raw_surface_at(&self, x: f32, y: f32) -> f32 {
+    pub(crate) fn raw_surface_at(&self, x: f32, y: f32) -> f32 {
         if !self.is_valid() || !x.is_finite() || !y.is_finite() {
             return 0.0;
         }

@@ -44,7 +44,7 @@ impl Loaded {
 
 /// Reads an FSX `.agn` and lays it out with `args` (an X-Plane autogen asset is opened and
 /// laid out by the document stage, as a document's feature is).
-pub fn load_scene(asset: &Path, args: &Inputs) -> Result<Loaded, Diagnostic> {
+pub(crate) fn load_scene(asset: &Path, args: &Inputs) -> Result<Loaded, Diagnostic> {
     let bytes = format::read_file(asset)?;
     let mut diags = Vec::new();
     let mut files = vec![asset.to_path_buf()];

@@ -25,7 +25,7 @@ use crate::format::library::Library;
 pub use crate::format::library::Season;
 use crate::format::text::name_path;
 
-pub use install::{xplane_root, CUSTOM_SCENERY, DEFAULT_SCENERY};
+pub use install::xplane_root;
 pub use library_set::Package;
 use library_set::{LibrarySet, Pick};
 
@@ -260,7 +260,7 @@ impl Resolver {
 
     /// The `library.txt` files a view of this load watches besides its package's: those
     /// of the `--library` packages (an install's are not watched).
-    pub fn given_libraries(&self) -> &[PathBuf] {
+    pub(crate) fn given_libraries(&self) -> &[PathBuf] {
         &self.given_libraries
     }
 
@@ -271,7 +271,7 @@ impl Resolver {
     /// Library paths match case-sensitively, as X-Plane's do; a file of the package that
     /// matches only when case is ignored resolves too, with `via` saying so (WED corrects
     /// case the same way), and [`Resolved::case_mismatch`] tells the caller to warn.
-    pub fn resolve_definition(
+    pub(crate) fn resolve_definition(
         &self,
         name: &str,
         at: Option<LatLon>,
@@ -307,7 +307,7 @@ impl Resolver {
 
     /// The warning for a definition that did not resolve: the libraries searched, the file
     /// looked for in the package, and, without an install, how to add one.
-    pub fn definition_missing(&self, name: &str) -> String {
+    pub(crate) fn definition_missing(&self, name: &str) -> String {
         let name = name.replace('\\', "/");
         let mut places = Vec::new();
         let names: Vec<&str> = self.packages().iter().map(|p| p.name.as_str()).collect();
@@ -347,7 +347,8 @@ impl Resolver {
     /// alternatives with `seed` (the same seed, name and place give the same pick), then a
     /// file relative to `from`'s package ([`package_root`]). Callers that want different features to
     /// vary fold the feature's index into `seed`; the location is mixed in already.
-    pub fn resolve_at(
+    #[cfg(test)]
+    pub(crate) fn resolve_at(
         &self,
         from: &Path,
         name: &str,
@@ -359,7 +360,7 @@ impl Resolver {
 
     /// Resolves the library path `name` as [`Resolver::resolve_at`] does, drawing only among
     /// the alternatives whose (normalised) file `admit` accepts; `None` when none is.
-    pub fn resolve_library_admitted(
+    pub(crate) fn resolve_library_admitted(
         &self,
         name: &str,
         at: Option<LatLon>,
@@ -421,14 +422,14 @@ impl Resolver {
 
     /// `name` as a library path alone (the first alternative in priority order), as the
     /// libraries this resolver read export it.
-    pub fn resolve_library(&self, name: &str) -> Option<PathBuf> {
+    pub(crate) fn resolve_library(&self, name: &str) -> Option<PathBuf> {
         self.libraries
             .resolve(&name.replace('\\', "/"), None, self.season, Pick::First)
             .map(|c| normalize(&c.path))
     }
 
     /// Like [`Resolver::resolve`], also trying the `.dds`/`.png` twin of a texture name.
-    pub fn resolve_texture(&self, from: &Path, name: &str) -> Option<PathBuf> {
+    pub(crate) fn resolve_texture(&self, from: &Path, name: &str) -> Option<PathBuf> {
         crate::format::texture_candidates(Path::new(name))
             .iter()
             .find_map(|c| self.resolve(from, &c.to_string_lossy()))
@@ -458,7 +459,7 @@ impl Resolver {
     }
 
     /// [`Self::missing`], saying what is drawn instead (`then`).
-    pub fn missing_then(
+    pub(crate) fn missing_then(
         &self,
         from: &Path,
         line: u32,
@@ -520,13 +521,13 @@ const CASE_CORRECTED: &str = "path in package, case corrected";
 impl Resolved {
     /// Whether the file was found only by ignoring case: X-Plane on a case-sensitive file
     /// system may not find it.
-    pub fn case_mismatch(&self) -> bool {
+    pub(crate) fn case_mismatch(&self) -> bool {
         self.via == CASE_CORRECTED
     }
 
     /// Whether it was found as a file (relative to the asset or in the package) rather
     /// than through a library.
-    pub fn is_file_path(&self) -> bool {
+    pub(crate) fn is_file_path(&self) -> bool {
         matches!(
             self.via.as_str(),
             "relative path" | PATH_IN_PACKAGE | CASE_CORRECTED
@@ -544,7 +545,7 @@ impl Resolved {
 ///
 /// Worked out on the absolute path, so a relative path from any working directory finds
 /// the same folder; the answer keeps the form of `file` (relative stays relative).
-pub fn package_root(file: &Path) -> PathBuf {
+pub(crate) fn package_root(file: &Path) -> PathBuf {
     let own = file.parent().map(Path::to_path_buf).unwrap_or_default();
     if is_wed_project(file) {
         return own;
@@ -618,7 +619,7 @@ fn in_form_of(file: &Path, dir: &Path) -> PathBuf {
 
 /// `root/name` matched component by component ignoring case (as WED's
 /// `FILE_case_correct` does), when it exists only that way.
-pub fn case_insensitive(root: &Path, name: &str) -> Option<PathBuf> {
+pub(crate) fn case_insensitive(root: &Path, name: &str) -> Option<PathBuf> {
     crate::format::find_ignoring_case(&normalize(&root.join(name_path(name))))
         .map(|p| normalize(&p))
 }

@@ -7,10 +7,10 @@
 use glam::{Mat4, Vec3, Vec4};
 
 /// Vertical field of view of the perspective cameras, degrees.
-pub const FOV_Y_DEG: f32 = 45.0;
+pub(crate) const FOV_Y_DEG: f32 = 45.0;
 
 /// The share of the image's half-width (and half-height) left free around a framed box.
-pub const FRAME_MARGIN: f32 = 0.05;
+pub(crate) const FRAME_MARGIN: f32 = 0.05;
 
 /// A camera. Public fields so the window can steer it.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -97,7 +97,7 @@ impl Camera {
     /// `aspect` (width / height) with a margin of [`FRAME_MARGIN`] on each side: the box's
     /// projection touches the margin on the image's tighter axis, so it fills about 90% of
     /// the width or the height. The target is the centre of the box's ground rectangle.
-    pub fn frame_fit(f: &super::framing::Framing, from_deg: f32, aspect: f32) -> Self {
+    pub(crate) fn frame_fit(f: &super::framing::Framing, from_deg: f32, aspect: f32) -> Self {
         const PITCH: f32 = 35.0;
         let look = (from_deg + 180.0).rem_euclid(360.0);
         let aspect = if aspect.is_finite() && aspect > 0.0 {

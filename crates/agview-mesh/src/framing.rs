@@ -24,7 +24,7 @@ const MAX_SAMPLES: usize = 200_000;
 const GROUND_GRID: usize = 17;
 
 /// Meters at which the haze reaches about 63% unless the framing asks for more.
-pub const DEFAULT_VISIBILITY_M: f32 = 40_000.0;
+pub(crate) const DEFAULT_VISIBILITY_M: f32 = 40_000.0;
 
 /// The share of a document's features the main cluster holds.
 const MAIN_SHARE: f64 = 0.9;
@@ -280,7 +280,7 @@ impl Framing {
 
 /// How tall a pick box is at least above the highest ground under its feature, meters: what
 /// has no height of its own (tiles, draped ground, painted lines) can still be clicked.
-pub const PICK_MIN_HEIGHT: f32 = 3.0;
+pub(crate) const PICK_MIN_HEIGHT: f32 = 3.0;
 
 /// The height of a mesh's top above its origin when nothing better is known (no art), and
 /// the most a mesh may count for (a broken one could claim kilometres).

@@ -20,7 +20,7 @@ pub(crate) struct HalfPlane {
 
 impl HalfPlane {
     /// The half-plane left of the directed line `p → q`.
-    pub fn left_of(p: P, q: P) -> Self {
+    pub(crate) fn left_of(p: P, q: P) -> Self {
         let a = -(q[1] - p[1]);
         let b = q[0] - p[0];
         HalfPlane {

@@ -171,7 +171,7 @@ pub fn bench(opts: &BenchOptions) -> Result<BenchReport, RenderError> {
 }
 
 /// [`bench`] on an existing headless renderer.
-pub fn bench_on(h: &Headless, opts: &BenchOptions) -> Result<BenchReport, RenderError> {
+pub(crate) fn bench_on(h: &Headless, opts: &BenchOptions) -> Result<BenchReport, RenderError> {
     let (scene, art, terrain) = synthetic_city(opts);
     let camera = bench_camera(opts.camera, &scene, &terrain);
     let frame = BenchFrame {

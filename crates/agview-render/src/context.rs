@@ -131,7 +131,7 @@ impl GpuContext {
     }
 
     /// Whether BC1/2/3 textures can be uploaded compressed.
-    pub fn has_bc(&self) -> bool {
+    pub(crate) fn has_bc(&self) -> bool {
         self.device
             .features()
             .contains(wgpu::Features::TEXTURE_COMPRESSION_BC)

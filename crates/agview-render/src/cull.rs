@@ -65,7 +65,7 @@ impl std::fmt::Display for Culling {
 
 impl Culling {
     /// Whether an adapter can run the GPU path.
-    pub fn gpu_supported(ctx: &GpuContext) -> bool {
+    pub(crate) fn gpu_supported(ctx: &GpuContext) -> bool {
         let down = ctx.adapter.get_downlevel_capabilities().flags;
         let needed = wgpu::DownlevelFlags::COMPUTE_SHADERS
             | wgpu::DownlevelFlags::INDIRECT_EXECUTION
@@ -669,7 +669,7 @@ impl GpuCull {
     /// Another view of the same instances (the sun's, beside the camera's) over this one's
     /// buffers, with a uniform of its own. Its culling and drawing must be recorded before
     /// this view's culling, or after this view's drawing: the lists and draws are shared.
-    pub fn another_view(&self, device: &wgpu::Device, pipes: &CullPipelines) -> Self {
+    pub(crate) fn another_view(&self, device: &wgpu::Device, pipes: &CullPipelines) -> Self {
         let s = &self.shared;
         let view_buffer = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("cull view"),
@@ -696,7 +696,7 @@ impl GpuCull {
     }
 
     /// Writes the view's uniform (before the frame's commands are submitted).
-    pub fn set_view(&self, queue: &wgpu::Queue, view: &CullView) {
+    pub(crate) fn set_view(&self, queue: &wgpu::Queue, view: &CullView) {
         let u = view.uniform(self.slots, self.segments.len() as u32);
         queue.write_buffer(&self.view_buffer, 0, bytemuck::bytes_of(&u));
     }
@@ -743,7 +743,7 @@ impl GpuCull {
 
     /// Reads back what the last culled frame submitted (tests and benches: waits for the
     /// GPU).
-    pub fn read_stats(&self, ctx: &GpuContext) -> Result<CullStats, RenderError> {
+    pub(crate) fn read_stats(&self, ctx: &GpuContext) -> Result<CullStats, RenderError> {
         if self.segments.is_empty() {
             return Ok(CullStats::default());
         }

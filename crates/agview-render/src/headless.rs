@@ -13,7 +13,7 @@ use super::readback::ReadBack;
 use super::scene_gpu::SceneGpu;
 
 /// The offscreen colour format: RGBA so the read-back needs no swizzle.
-pub const HEADLESS_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8UnormSrgb;
+pub(crate) const HEADLESS_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8UnormSrgb;
 
 /// A device and a renderer for offscreen frames. Creating one is slow on a software
 /// rasterizer; keep it and render many frames.
@@ -119,22 +119,6 @@ pub fn draw_offscreen(
     let image = copy.read(ctx);
     drop(texture);
     image
-}
-
-/// One-shot: opens a device, uploads, renders one frame and reads it back. Slow (device
-/// and pipeline creation each time); use [`Headless`] for more than one frame.
-pub fn render_to_rgba(
-    scene: &Scene,
-    art: &ArtSet,
-    terrain: &Terrain,
-    params: &FrameParams,
-    width: u32,
-    height: u32,
-) -> Result<image::RgbaImage, RenderError> {
-    let h = Headless::new()?;
-    let mut gpu = h.upload(scene, art, terrain)?;
-    gpu.prepare_overlays(&h.ctx, scene, params.overlays);
-    h.render(&mut gpu, params, width, height)
 }
 
 /// A texture of `format` to render into and copy from.

@@ -66,12 +66,12 @@ pub use agview_mesh::{
     feature_boxes, Camera, FrameChoice, FrameParams, Framing, Lighting, LodSwitch, Overlays, Sun,
 };
 pub use bench::{
-    bench, bench_camera, bench_on, bench_scene, synthetic_city, BenchCamera, BenchFrame,
-    BenchOptions, BenchReport,
+    bench, bench_camera, bench_scene, synthetic_city, BenchCamera, BenchFrame, BenchOptions,
+    BenchReport,
 };
 pub use context::{GpuContext, RenderError};
 pub use cull::{CullStats, Culling};
-pub use headless::{draw_offscreen, render_to_rgba, write_png, Headless, OverFrame};
+pub use headless::{draw_offscreen, write_png, Headless, OverFrame};
 pub use pipelines::{DrawStats, FrameTargets, Renderer};
 pub use readback::ReadBack;
 pub use scene_gpu::{SceneGpu, SceneGpuStats};

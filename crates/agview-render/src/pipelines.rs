@@ -421,13 +421,8 @@ impl Renderer {
     }
 
     /// The colour format the pipelines were built for.
-    pub fn color_format(&self) -> wgpu::TextureFormat {
+    pub(crate) fn color_format(&self) -> wgpu::TextureFormat {
         self.color_format
-    }
-
-    /// Samples per pixel of the pipelines (and of [`FrameTargets`]).
-    pub fn sample_count(&self) -> u32 {
-        self.sample_count
     }
 
     /// Records one frame of `scene` (prepared with [`SceneGpu::prepare`]) into `target`, a

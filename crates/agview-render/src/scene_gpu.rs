@@ -1109,7 +1109,7 @@ impl SceneGpu {
     /// GPU: the CPU copy and the GPU copy of all the textures never live together, which
     /// halves the peak memory of a render on a software rasterizer (whose GPU memory is
     /// the process's). `art` keeps each image's size and name.
-    pub fn new_releasing(
+    pub(crate) fn new_releasing(
         ctx: &GpuContext,
         shared: &GpuShared,
         scene: &Scene,
@@ -1370,7 +1370,7 @@ impl SceneGpu {
     /// Shows objects (and their draped parts) at density level `level` (1..6). The level is
     /// a frame uniform the shaders test each instance against: nothing is rebuilt or
     /// uploaded; only the count of objects shown (for the panel) is taken again.
-    pub fn set_density(&mut self, level: u8) {
+    pub(crate) fn set_density(&mut self, level: u8) {
         let level = level.clamp(1, 6);
         if level == self.density {
             return;
@@ -1433,7 +1433,7 @@ impl SceneGpu {
     }
 
     /// GPU bytes of buffers and textures, the culling's included.
-    pub fn gpu_bytes(&self) -> u64 {
+    pub(crate) fn gpu_bytes(&self) -> u64 {
         let extra = self.objects.as_ref().map_or(0, |o| {
             o.gpu_cull.iter().map(|g| g.bytes).sum::<u64>()
                 + o.cpu_buffer.as_ref().map_or(0, |b| b.size())

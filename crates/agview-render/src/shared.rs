@@ -228,7 +228,7 @@ pub(crate) struct ObjectPipeline {
 }
 
 impl ObjectPipeline {
-    pub const COUNT: usize = 4;
+    pub(crate) const COUNT: usize = 4;
     pub const ALL: [ObjectPipeline; Self::COUNT] = [
         ObjectPipeline {
             cull: false,

@@ -153,20 +153,20 @@ impl ChunkGrid {
     }
 
     /// Takes the height ranges of new heights on the same grid (`SceneGpu::set_terrain`).
-    pub fn set_heights(&mut self, terrain: &Terrain) {
+    pub(crate) fn set_heights(&mut self, terrain: &Terrain) {
         if terrain.resolution.max(2) == self.resolution {
             self.heights = chunk_heights(terrain, self.chunk_cells, self.chunks);
         }
     }
 
     /// Chunks in the grid.
-    pub fn chunk_count(&self) -> usize {
+    pub(crate) fn chunk_count(&self) -> usize {
         self.heights.len()
     }
 
     /// Cells a side of a chunk.
     #[cfg(test)]
-    pub fn chunk_cells(&self) -> u32 {
+    pub(crate) fn chunk_cells(&self) -> u32 {
         self.chunk_cells
     }
 
@@ -482,7 +482,7 @@ impl TerrainChunks {
     }
 
     /// New heights on the same grid: the chunks' boxes follow (the patterns stay).
-    pub fn set_heights(&mut self, terrain: &Terrain) {
+    pub(crate) fn set_heights(&mut self, terrain: &Terrain) {
         self.grid.set_heights(terrain);
     }
 
@@ -506,7 +506,7 @@ impl TerrainChunks {
     }
 
     /// The byte range of a draw's origins in [`TerrainChunks::instances`].
-    pub fn instance_bytes(draw: &TerrainDraw) -> Range<u64> {
+    pub(crate) fn instance_bytes(draw: &TerrainDraw) -> Range<u64> {
         let size = std::mem::size_of::<ChunkOrigin>() as u64;
         u64::from(draw.instances.start) * size..u64::from(draw.instances.end) * size
     }

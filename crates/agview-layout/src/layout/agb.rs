@@ -354,7 +354,8 @@ pub fn coverage(
 
 /// Says which `what` ("widths", "depths") the ranges cover and where `v` falls: e.g.
 /// "covers widths 20.0–35.0 m and 37.0–52.0 m; 36.0 m falls in a gap".
-pub fn describe_coverage(what: &str, v: f32, ranges: &[(f32, f32)]) -> String {
+#[cfg(test)]
+pub(crate) fn describe_coverage(what: &str, v: f32, ranges: &[(f32, f32)]) -> String {
     let mut out = String::with_capacity(160);
     write_coverage(&mut out, what, v, ranges);
     out

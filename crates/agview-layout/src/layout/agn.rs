@@ -80,33 +80,33 @@ use super::rng::Rng;
 use super::{LayoutInput, DEFAULT_TILE_LOD};
 
 /// Meters per floor.
-pub const FLOOR_HEIGHT: f32 = 3.0;
+pub(crate) const FLOOR_HEIGHT: f32 = 3.0;
 /// Floors of a row house.
-pub const ROW_HOUSE_FLOORS: (u32, u32) = (2, 3);
+pub(crate) const ROW_HOUSE_FLOORS: (u32, u32) = (2, 3);
 /// Floors of a polygon building.
-pub const POLYGON_BUILDING_FLOORS: (u32, u32) = (1, 3);
+pub(crate) const POLYGON_BUILDING_FLOORS: (u32, u32) = (1, 3);
 /// The `GBDD` weights used when the file has none (the spec's "normally 10").
-pub const DEFAULT_WEIGHTS: [i32; 4] = [10; 4];
+pub(crate) const DEFAULT_WEIGHTS: [i32; 4] = [10; 4];
 /// The `roof` of buildings that use FSX's default roofs.
-pub const DEFAULT_ROOF: &str = "default";
+pub(crate) const DEFAULT_ROOF: &str = "default";
 /// Texture extensions tried for `GBTE` / `RHTE`, in order.
-pub const TEXTURE_EXTENSIONS: [&str; 3] = ["bmp", "dds", "png"];
+pub(crate) const TEXTURE_EXTENSIONS: [&str; 3] = ["bmp", "dds", "png"];
 /// Ground area per tree in a vegetation area, m².
-pub const M2_PER_TREE: f64 = 80.0;
+pub(crate) const M2_PER_TREE: f64 = 80.0;
 /// At most this many trees in one vegetation area (bigger areas get sparser trees).
-pub const MAX_TREES_PER_AREA: usize = 50_000;
+pub(crate) const MAX_TREES_PER_AREA: usize = 50_000;
 /// At most this many trees in the scene (all areas get sparser together).
-pub const MAX_TREES: usize = 250_000;
+pub(crate) const MAX_TREES: usize = 250_000;
 /// A box longer than this (m) is drawn with a warning: the spec's "direction to the second
 /// point" read as a unit vector gives kilometre-long buildings.
-pub const MAX_SANE_LENGTH: f64 = 500.0;
+pub(crate) const MAX_SANE_LENGTH: f64 = 500.0;
 /// Default roofs: buildings of at most this many floors get a pitched roof, taller ones a
 /// flat one.
-pub const PITCHED_MAX_FLOORS: u32 = 3;
+pub(crate) const PITCHED_MAX_FLOORS: u32 = 3;
 /// Default roofs: the pitch of a gable roof, degrees.
-pub const DEFAULT_ROOF_PITCH_DEG: f32 = 30.0;
+pub(crate) const DEFAULT_ROOF_PITCH_DEG: f32 = 30.0;
 /// Default roofs: the highest ridge above the walls, m.
-pub const MAX_RIDGE_HEIGHT: f32 = 6.0;
+pub(crate) const MAX_RIDGE_HEIGHT: f32 = 6.0;
 /// Footprints and areas smaller than this (m²) are degenerate and skipped.
 const MIN_AREA: f64 = 0.01;
 /// Points farther than this from the square's centre (m) are garbage, not geometry: they
@@ -381,7 +381,7 @@ pub fn layout(
 
 /// The band of floors a generic building gets, drawn from the `GBDD` weights (clamped to
 /// 0..=20), then uniform within the band. All-zero weights give 1–2 floors.
-pub fn draw_floors(weights: &BuildingWeights, rng: &mut Rng) -> u32 {
+pub(crate) fn draw_floors(weights: &BuildingWeights, rng: &mut Rng) -> u32 {
     let band = rng.weighted(&weights.fractions()).unwrap_or(0);
     let (lo, hi) = BuildingWeights::FLOORS[band.min(3)];
     uniform(rng, (lo, hi))
@@ -910,7 +910,7 @@ impl<'a> Layout<'a> {
 /// [`DEFAULT_ROOF_PITCH_DEG`] over the footprint's shorter side (at most
 /// [`MAX_RIDGE_HEIGHT`]) for a low building (at most [`PITCHED_MAX_FLOORS`] floors), flat
 /// (0) for a taller one or an outline that is not four-cornered. See docs/spec-decisions.md.
-pub fn default_roof_height(footprint: &[P2], floors: u32) -> f32 {
+pub(crate) fn default_roof_height(footprint: &[P2], floors: u32) -> f32 {
     if floors > PITCHED_MAX_FLOORS || footprint.len() != 4 {
         return 0.0;
     }
@@ -922,7 +922,7 @@ pub fn default_roof_height(footprint: &[P2], floors: u32) -> f32 {
 /// Footprints of a strip `width` meters wide along a vertex line: one rectangle per segment,
 /// counter-clockwise, lengthened by `width / 2` at interior vertices. Zero-length segments
 /// are left out.
-pub fn strip_pieces(line: &[[f64; 2]], width: f64) -> Vec<Vec<P2>> {
+pub(crate) fn strip_pieces(line: &[[f64; 2]], width: f64) -> Vec<Vec<P2>> {
     let mut out = Vec::with_capacity(line.len().saturating_sub(1));
     if !(width > 0.0 && width <= MAX_METERS) {
         return out;
@@ -959,9 +959,11 @@ pub fn strip_pieces(line: &[[f64; 2]], width: f64) -> Vec<Vec<P2>> {
 mod mapping;
 mod vegetation;
 
-pub use mapping::{load_options, parse_mapping};
+pub use mapping::load_options;
+#[allow(unused_imports)]
+pub(crate) use mapping::parse_mapping;
 
-pub use vegetation::{fill_trees, vegetation_class_name};
+pub(crate) use vegetation::fill_trees;
 
 #[cfg(test)]
 mod tests;

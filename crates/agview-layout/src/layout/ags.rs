@@ -153,27 +153,25 @@ use contour::{Corner, Side, Sides};
 use index::{Buckets, PolyIndex};
 use spell::{Plan, Spelling, FIT_TOLERANCE};
 
-pub use contour::turn_angle;
-
 /// A stop point this close (meters) to a tile's edge, or outside, is not covered by it:
 /// tiles whose stop points are at their ends abut.
-pub const COVER_EPS: f32 = 1e-3;
+pub(crate) const COVER_EPS: f32 = 1e-3;
 /// Up to this many stop points are tested one by one; more are looked up by cell.
 const STOP_SCAN: usize = 64;
 /// How far (meters) an edge tile whose stop point is outside the polygon slides forward per
 /// try (a tile covering an earlier stop point slides just past it in one move).
-pub const SLIDE_STEP: f32 = 0.25;
+pub(crate) const SLIDE_STEP: f32 = 0.25;
 /// At most this many slides per tile or atomic spelling (20 m of steps).
-pub const MAX_SLIDES: usize = 80;
+pub(crate) const MAX_SLIDES: usize = 80;
 /// How far (meters) filling moves on when every spelling that fits a place is an atomic one
 /// that cannot be placed there.
-pub const SKIP_STEP: f32 = 0.5;
+pub(crate) const SKIP_STEP: f32 = 0.5;
 /// At most this many tiles in one layout (a warning says when the limit is hit).
-pub const MAX_TILES: usize = 100_000;
+pub(crate) const MAX_TILES: usize = 100_000;
 /// At most this many fill trees (the spacing grows to stay under it, with a warning).
-pub const MAX_FILL_TREES: usize = 20_000;
+pub(crate) const MAX_FILL_TREES: usize = 20_000;
 /// The part of a tile's depth its own side's bends may poke into.
-pub const BEND_BAND: f32 = 0.4;
+pub(crate) const BEND_BAND: f32 = 0.4;
 /// Inset (meters) of the tested body of a tile from its quad.
 const INSET: f32 = 0.02;
 /// Spellings shorter than this (meters) cannot fill anything.
@@ -192,7 +190,7 @@ pub fn layout(ag: &Autogen, asset_path: &Path, input: &LayoutInput) -> Result<Sc
 
 /// A built-in polygon for previews without one: an irregular town outline about 150 m
 /// across, with a notch and gentle bends, around a lake (the hole, contour 1).
-pub fn default_polygon() -> Vec<Vec<P2>> {
+pub(crate) fn default_polygon() -> Vec<Vec<P2>> {
     vec![
         vec![
             [0.0, 0.0],

@@ -14,7 +14,7 @@ use crate::scene::{ArtRef, PavementLayer, Scene};
 
 /// The name of agview's built-in art for a surface code, or `None` for what is not drawn
 /// (15 transparent, 0 no shoulder, unknown codes draw as asphalt).
-pub fn surface_art(code: u32) -> Option<&'static str> {
+pub(crate) fn surface_art(code: u32) -> Option<&'static str> {
     Some(match code {
         0 | 15 => return None,
         2 | 50..=57 => "concrete",
@@ -37,7 +37,7 @@ pub fn unpaved(code: u32) -> bool {
 
 /// The built-in line art for an apt.dat line type (1–99), by colour and pattern; see
 /// `docs/spec-decisions.md` for the table.
-pub fn line_art(code: u32) -> &'static str {
+pub(crate) fn line_art(code: u32) -> &'static str {
     match code {
         2 | 8 | 9 | 10 | 11 => "yellow_broken",
         3..=7 | 12..=14 => "yellow_wide",

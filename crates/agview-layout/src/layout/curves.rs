@@ -94,7 +94,8 @@ pub fn merge_runs(
 }
 
 /// Whether any node has a handle.
-pub fn is_curved(nodes: &[Node]) -> bool {
+#[cfg(test)]
+pub(crate) fn is_curved(nodes: &[Node]) -> bool {
     nodes.iter().any(|n| n.lo.is_some() || n.hi.is_some())
 }
 

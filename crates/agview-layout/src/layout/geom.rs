@@ -25,7 +25,7 @@ pub fn lerp(a: P2, b: P2, t: f32) -> P2 {
 }
 
 /// Rotates `v` clockwise by `deg` degrees (headings are clockwise from north).
-pub fn rotate_cw(v: P2, deg: f32) -> P2 {
+pub(crate) fn rotate_cw(v: P2, deg: f32) -> P2 {
     let (s, c) = deg.to_radians().sin_cos();
     [v[0] * c + v[1] * s, -v[0] * s + v[1] * c]
 }
@@ -45,7 +45,7 @@ pub fn wrap_deg(a: f32) -> f32 {
 }
 
 /// Whether segments `ab` and `cd` cross (touching at shared end points does not count).
-pub fn segments_cross(a: P2, b: P2, c: P2, d: P2) -> bool {
+pub(crate) fn segments_cross(a: P2, b: P2, c: P2, d: P2) -> bool {
     let d1 = cross(sub(b, a), sub(c, a));
     let d2 = cross(sub(b, a), sub(d, a));
     let d3 = cross(sub(d, c), sub(a, c));
@@ -54,7 +54,7 @@ pub fn segments_cross(a: P2, b: P2, c: P2, d: P2) -> bool {
 }
 
 /// Whether a closed ring crosses itself (any two non-adjacent edges cross).
-pub fn self_intersects(ring: &[P2]) -> bool {
+pub(crate) fn self_intersects(ring: &[P2]) -> bool {
     let n = ring.len();
     for i in 0..n {
         for j in i + 1..n {
@@ -70,12 +70,12 @@ pub fn self_intersects(ring: &[P2]) -> bool {
 }
 
 /// Point in polygon (even-odd over every ring: holes count).
-pub fn point_in_rings(p: P2, rings: &[Vec<P2>]) -> bool {
+pub(crate) fn point_in_rings(p: P2, rings: &[Vec<P2>]) -> bool {
     rings.iter().filter(|r| point_in_ring(p, r)).count() % 2 == 1
 }
 
 /// Even-odd point in one ring.
-pub fn point_in_ring(p: P2, ring: &[P2]) -> bool {
+pub(crate) fn point_in_ring(p: P2, ring: &[P2]) -> bool {
     let mut inside = false;
     let mut j = ring.len().wrapping_sub(1);
     for (i, &a) in ring.iter().enumerate() {
@@ -92,7 +92,7 @@ pub fn point_in_ring(p: P2, ring: &[P2]) -> bool {
 }
 
 /// Distance from `p` to the segment `ab`.
-pub fn dist_to_segment(p: P2, a: P2, b: P2) -> f32 {
+pub(crate) fn dist_to_segment(p: P2, a: P2, b: P2) -> f32 {
     let ab = sub(b, a);
     let l2 = dot(ab, ab);
     let t = if l2 > 0.0 {
@@ -124,16 +124,16 @@ impl Frame {
         }
     }
     /// Local `(s, t)` to world.
-    pub fn to_world(&self, p: P2) -> P2 {
+    pub(crate) fn to_world(self, p: P2) -> P2 {
         add(self.origin, add(scale(self.u, p[0]), scale(self.v, p[1])))
     }
     /// World to local `(s, t)`.
-    pub fn to_local(&self, p: P2) -> P2 {
+    pub(crate) fn to_local(self, p: P2) -> P2 {
         let d = sub(p, self.origin);
         [dot(d, self.u), dot(d, self.v)]
     }
     /// The heading (degrees clockwise from north) of the local `+t` axis.
-    pub fn up_heading(&self) -> f32 {
+    pub(crate) fn up_heading(&self) -> f32 {
         self.v[0].atan2(self.v[1]).to_degrees()
     }
 }

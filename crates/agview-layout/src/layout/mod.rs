@@ -31,7 +31,7 @@ use rng::Rng;
 
 pub use crate::scene::DEFAULT_TILE_LOD;
 /// Tree spacing used for `TREE_LINE` when the forest's own is not known.
-pub const DEFAULT_TREE_SPACING: f32 = 8.0;
+pub(crate) const DEFAULT_TREE_SPACING: f32 = 8.0;
 
 /// Which way a tile faces at heading 0 (the spec and WED disagree; see
 /// `docs/spec-decisions.md`).
@@ -87,7 +87,7 @@ pub struct LayoutInput {
 
 impl LayoutInput {
     /// The AGL height: `--height`, else the parameter's high byte × 4.
-    pub fn agl_height(&self) -> Option<f32> {
+    pub(crate) fn agl_height(&self) -> Option<f32> {
         self.height
             .or_else(|| self.param.map(|p| ((p >> 8) & 0xFF) as f32 * 4.0))
     }
@@ -98,7 +98,11 @@ impl LayoutInput {
     }
 
     /// An error about the polygon, pointing at where it came from.
-    pub fn polygon_error(&self, asset: &std::path::Path, message: impl Into<String>) -> Diagnostic {
+    pub(crate) fn polygon_error(
+        &self,
+        asset: &std::path::Path,
+        message: impl Into<String>,
+    ) -> Diagnostic {
         match &self.polygon_source {
             Some((p, line)) => Diagnostic::error_at(p, (*line).max(1), 1, message),
             None => Diagnostic::error_file(asset, message),
@@ -204,7 +208,7 @@ impl TileXf {
 }
 
 /// `OBJ_SCRAPER`'s rise for an AGL height `h` (the rule WED uses).
-pub fn scraper_rise(h: f32, min: f32, max: f32, step: f32) -> f32 {
+pub(crate) fn scraper_rise(h: f32, min: f32, max: f32, step: f32) -> f32 {
     if h > min && step > 0.0 {
         ((max - min).min(((h - min) / step).floor() * step)).max(0.0)
     } else {

@@ -18,7 +18,7 @@ use crate::scene::{
 
 /// The most trees one forest polygon places (a forest over a whole tile would otherwise
 /// place millions; X-Plane thins them by distance, a preview by this cap).
-pub const MAX_FOREST_TREES: usize = 200_000;
+pub(crate) const MAX_FOREST_TREES: usize = 200_000;
 
 /// The scene header of one placed file.
 fn placed_scene(path: &str) -> Scene {
@@ -241,7 +241,7 @@ pub fn painted_line(path: &str, chains: &[Vec<P2>], closed: bool) -> Scene {
 
 /// The most objects one object string places (a string along a whole tile at 1 m would
 /// otherwise place hundreds of thousands).
-pub const MAX_STRING_OBJECTS: usize = 200_000;
+pub(crate) const MAX_STRING_OBJECTS: usize = 200_000;
 
 /// The spacing of an object string in meters, from its DSF parameter: whole meters, or
 /// for WED's X-Plane 12.1.2 target `10000 + round(128 × meters)` (GROUND.md §3: inferred

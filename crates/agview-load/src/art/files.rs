@@ -8,7 +8,7 @@ use crate::diag::{Diagnostic, Severity};
 
 /// `path` if it exists, else the same path matched case-insensitively component by
 /// component; `None` when neither exists.
-pub fn find_file(path: &Path) -> Option<PathBuf> {
+pub(crate) fn find_file(path: &Path) -> Option<PathBuf> {
     crate::format::find_ignoring_case(path)
 }
 

@@ -56,7 +56,11 @@ pub(crate) fn missing_forest(path: &Path) -> ForestArt {
 }
 
 /// Loads a `.for` into the trees the renderer draws.
-pub fn load_forest(path: &Path, pool: &mut ImagePool, warnings: &mut Vec<Diagnostic>) -> ForestArt {
+pub(crate) fn load_forest(
+    path: &Path,
+    pool: &mut ImagePool,
+    warnings: &mut Vec<Diagnostic>,
+) -> ForestArt {
     let missing = || missing_forest(path);
     let (found, bytes) = match read(path, "forest", warnings) {
         Ok(r) => r,

@@ -51,7 +51,7 @@ pub fn default_pol_group() -> LayerGroup {
 
 /// The layer group of an orthophoto that names its image rather than a `.pol`: WED's
 /// `group_Terrain`.
-pub fn image_ortho_group() -> LayerGroup {
+pub(crate) fn image_ortho_group() -> LayerGroup {
     LayerGroup {
         name: "terrain".into(),
         offset: 0,
@@ -60,7 +60,7 @@ pub fn image_ortho_group() -> LayerGroup {
 
 /// Whether a draped polygon's resource is an image (an orthophoto WED has not yet turned
 /// into a `.pol`).
-pub fn is_image(path: &Path) -> bool {
+pub(crate) fn is_image(path: &Path) -> bool {
     let ext = path
         .extension()
         .map(|e| e.to_string_lossy().to_ascii_lowercase())
@@ -73,7 +73,11 @@ pub fn is_image(path: &Path) -> bool {
 
 /// Loads a `.pol` (or an orthophoto's image) and its textures. A missing or broken file is
 /// a warning and a checkerboard.
-pub fn load_pol(path: &Path, pool: &mut ImagePool, warnings: &mut Vec<Diagnostic>) -> PolArt {
+pub(crate) fn load_pol(
+    path: &Path,
+    pool: &mut ImagePool,
+    warnings: &mut Vec<Diagnostic>,
+) -> PolArt {
     let name = path.display().to_string();
     if name.starts_with(BUILTIN) {
         return builtin_pol(&name, pool);
@@ -128,7 +132,7 @@ fn pol_art(name: &str, p: &Pol, pool: &mut ImagePool, warnings: &mut Vec<Diagnos
 }
 
 /// What a `.pol` that cannot be read draws: the checkerboard in the default group.
-pub fn placeholder_pol(name: &str) -> PolArt {
+pub(crate) fn placeholder_pol(name: &str) -> PolArt {
     PolArt {
         name: name.to_string(),
         texture: None,
@@ -142,7 +146,7 @@ pub fn placeholder_pol(name: &str) -> PolArt {
 }
 
 /// The prefix of agview's own ground art (airport pavement and lines).
-pub const BUILTIN: &str = "agview:";
+pub(crate) const BUILTIN: &str = "agview:";
 
 /// An image of `w × h` pixels from `f(x, y)` (y down), with its mip chain.
 fn made(name: &str, w: u32, h: u32, f: impl Fn(u32, u32) -> [u8; 4]) -> super::ImageData {
@@ -286,7 +290,7 @@ pub struct LinArt {
 }
 
 /// A `.lin` without `LAYER_GROUP` draws in `markings` (GROUND.md §2.3).
-pub fn default_lin_group() -> LayerGroup {
+pub(crate) fn default_lin_group() -> LayerGroup {
     LayerGroup {
         name: "markings".into(),
         offset: 0,
@@ -295,7 +299,11 @@ pub fn default_lin_group() -> LayerGroup {
 
 /// Loads a `.lin` and its texture; a missing or broken file is a warning and a 1 m wide
 /// checkerboard line.
-pub fn load_lin(path: &Path, pool: &mut ImagePool, warnings: &mut Vec<Diagnostic>) -> LinArt {
+pub(crate) fn load_lin(
+    path: &Path,
+    pool: &mut ImagePool,
+    warnings: &mut Vec<Diagnostic>,
+) -> LinArt {
     let name = path.display().to_string();
     if name.starts_with(BUILTIN) {
         return builtin_lin(&name, pool);

@@ -117,7 +117,7 @@ pub(crate) fn placeholder_mesh(path: &Path) -> MeshArt {
 
 /// Reads X-Plane's `lights.txt`; one that cannot be read is a warning, and named lights
 /// keep their default look.
-pub fn load_lights_txt(path: &Path, warnings: &mut Vec<Diagnostic>) -> Option<LightsTxt> {
+pub(crate) fn load_lights_txt(path: &Path, warnings: &mut Vec<Diagnostic>) -> Option<LightsTxt> {
     let bytes = match std::fs::read(path) {
         Ok(b) => b,
         Err(e) => {
@@ -148,7 +148,7 @@ pub fn load_mesh(path: &Path, pool: &mut ImagePool, warnings: &mut Vec<Diagnosti
 
 /// [`load_mesh`], named lights taking their look from `lights` (X-Plane's `lights.txt`)
 /// where it has one.
-pub fn load_mesh_with(
+pub(crate) fn load_mesh_with(
     path: &Path,
     pool: &mut ImagePool,
     lights: Option<&LightsTxt>,
@@ -362,7 +362,7 @@ fn light_look(kind: &obj8::LightKind, table: Option<&LightsTxt>) -> ([f32; 4], f
 /// The look of a named light without X-Plane's `lights.txt` (see `docs/spec-decisions.md`,
 /// "Night lighting"): by the first of these words its name contains, a colour and a radius
 /// (m); anything else a warm white of half a meter.
-pub fn default_light_look(name: &str) -> ([f32; 4], f32) {
+pub(crate) fn default_light_look(name: &str) -> ([f32; 4], f32) {
     let name = name.to_ascii_lowercase();
     const TABLE: &[(&[&str], [f32; 3], f32)] = &[
         (&["beacon"], [1.0, 0.12, 0.05], 0.8),

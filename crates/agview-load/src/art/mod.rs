@@ -41,17 +41,14 @@ mod testing;
 pub use facade::{
     load_facade, FacadeArt, PanelLod, PanelWall, SegmentArt, SegmentFloor, SegmentWall,
 };
-pub use files::find_file;
-pub use forest::{load_forest, ForestArt, TreeArt};
-pub use ground::{load_lin, load_pol, LinArt, PolArt};
-pub use image::{
-    cap_side, decode_bc, decode_image, load_image, mip_chain, rgba8_mips, BcFormat, ImageData,
-    ImagePixels, ImagePool,
-};
-pub use mesh::{
-    default_light_look, load_lights_txt, load_mesh, load_mesh_with, DrapedArt, DrawState, LightArt,
-    MeshArt, MeshLod, MeshVertex,
-};
+pub(crate) use forest::load_forest;
+pub use forest::{ForestArt, TreeArt};
+pub(crate) use ground::{load_lin, load_pol};
+pub use ground::{LinArt, PolArt};
+pub(crate) use image::{cap_side, load_image, mip_chain, rgba8_mips};
+pub use image::{decode_bc, BcFormat, ImageData, ImagePixels, ImagePool};
+pub(crate) use mesh::{load_lights_txt, load_mesh_with};
+pub use mesh::{load_mesh, DrapedArt, DrawState, LightArt, MeshArt, MeshLod, MeshVertex};
 
 /// Everything the renderer needs beside the scene.
 #[derive(Debug, Clone, Default)]
@@ -101,7 +98,7 @@ pub struct ArtOptions {
 const MB: u64 = 1024 * 1024;
 
 /// [`load_art_set`] with `opts`.
-pub fn load_art_set_with(scene: &Scene, opts: &ArtOptions) -> ArtSet {
+pub(crate) fn load_art_set_with(scene: &Scene, opts: &ArtOptions) -> ArtSet {
     let mut pool = ImagePool::with_budget(opts.max_texture_side, opts.texture_budget);
     let mut warnings = Vec::new();
     // An unresolved reference was reported where it is named; it is drawn as a placeholder
@@ -200,6 +197,7 @@ pub fn load_art_set_with(scene: &Scene, opts: &ArtOptions) -> ArtSet {
 
 #[cfg(test)]
 mod tests {
+    use super::mesh::default_light_look;
     use super::testing::{tmp, write_png};
     use super::*;
 

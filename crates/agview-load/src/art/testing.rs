@@ -36,7 +36,7 @@ pub fn write_png(path: &Path, w: u32, h: u32, px: impl Fn(u32, u32) -> [u8; 4]) 
 }
 
 /// A DDS header for a FourCC format with `mips` levels.
-pub fn dds_header(fourcc: &[u8; 4], w: u32, h: u32, mips: u32) -> Vec<u8> {
+pub(crate) fn dds_header(fourcc: &[u8; 4], w: u32, h: u32, mips: u32) -> Vec<u8> {
     let mut b = vec![0u8; 128];
     b[..4].copy_from_slice(b"DDS ");
     let put =
@@ -53,7 +53,7 @@ pub fn dds_header(fourcc: &[u8; 4], w: u32, h: u32, mips: u32) -> Vec<u8> {
 }
 
 /// A BC1 block of one colour index everywhere.
-pub fn bc1_block(c0: u16, c1: u16, index: u32) -> [u8; 8] {
+pub(crate) fn bc1_block(c0: u16, c1: u16, index: u32) -> [u8; 8] {
     let mut bits = 0u32;
     for i in 0..16 {
         bits |= index << (2 * i);
@@ -67,7 +67,7 @@ pub fn bc1_block(c0: u16, c1: u16, index: u32) -> [u8; 8] {
 
 /// A BC7 mode 6 block of one colour: 7-bit endpoints `rgba` (both the same), p-bits 1,
 /// every index 0.
-pub fn bc7_solid(rgba: [u8; 4]) -> [u8; 16] {
+pub(crate) fn bc7_solid(rgba: [u8; 4]) -> [u8; 16] {
     let mut bits = 0u128;
     let mut at = 0;
     let mut put = |v: u128, n: u32| {

@@ -37,7 +37,7 @@ type Corner = ([f64; 3], [f64; 3]);
 
 /// Whether a triangle (clockwise seen from its front) faces away from all three of its
 /// vertex normals; `None` when its face or a vertex normal has no length.
-pub fn disagrees(tri: [Corner; 3]) -> Option<bool> {
+pub(crate) fn disagrees(tri: [Corner; 3]) -> Option<bool> {
     let [(a, na), (b, nb), (c, nc)] = tri;
     // Clockwise from the front: the right-hand normal of a, b, c points backward.
     let front = cross(sub(c, a), sub(b, a));
@@ -53,7 +53,7 @@ pub fn disagrees(tri: [Corner; 3]) -> Option<bool> {
 
 /// A warning at the `TRIS` of the first culled triangle that faces away from its own
 /// vertex normals, counting all that do; `None` when none does.
-pub fn check_obj8(path: &Path, o: &Obj8) -> Option<Diagnostic> {
+pub(crate) fn check_obj8(path: &Path, o: &Obj8) -> Option<Diagnostic> {
     let corner = |i: u32| -> Option<Corner> {
         let v = o.vertices.get(i as usize)?;
         Some((v.pos.map(f64::from), v.normal.map(f64::from)))

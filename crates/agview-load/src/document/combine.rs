@@ -59,7 +59,7 @@ pub fn combine(parts: Vec<Scene>) -> (Scene, TileAtlas) {
 
 /// [`combine`] on `threads` workers (0: one per core); the result is the same for any
 /// thread count.
-pub fn combine_with(parts: Vec<Scene>, threads: usize) -> (Scene, TileAtlas) {
+pub(crate) fn combine_with(parts: Vec<Scene>, threads: usize) -> (Scene, TileAtlas) {
     let chunks = chunk_parts(&parts, threads, MIN_ITEMS_PER_THREAD);
     combine_in_chunks(parts, &chunks)
 }
@@ -709,7 +709,7 @@ fn mip_dim(side: u32, level: u32) -> u32 {
 /// The atlas image: each texture resized to a common slot size, slot 0 at the bottom. Each
 /// mip level stacks the textures' own mips where their size matches the slot's, else the
 /// texture resized (the renderer completes the chain below the slots' last level).
-pub fn atlas_image(sources: &[ImageData]) -> ImageData {
+pub(crate) fn atlas_image(sources: &[ImageData]) -> ImageData {
     let n = sources.len().max(1) as u32;
     let w = sources
         .iter()

@@ -86,7 +86,7 @@ impl Skipped {
     }
 
     /// `n` skipped of one kind.
-    pub fn add_n(&mut self, kind: String, n: usize) {
+    pub(crate) fn add_n(&mut self, kind: String, n: usize) {
         *self.0.entry(kind).or_default() += n;
     }
 
@@ -173,7 +173,7 @@ fn placed_polygon(
 }
 
 /// The DSF parameter of a draped polygon whose points carry their own texture coordinates.
-pub const ORTHOPHOTO: u32 = 65535;
+pub(crate) const ORTHOPHOTO: u32 = 65535;
 
 /// What a polygon's planes past longitude and latitude hold (GROUND.md §4.1).
 #[derive(Default)]
@@ -249,7 +249,11 @@ fn planes_of(
 }
 
 /// The features of a DSF text file, in file order (objects and polygons by line).
-pub fn from_dsf_text(path: &Path, dsf: &DsfText, notes: &mut Vec<Diagnostic>) -> Vec<DocFeature> {
+pub(crate) fn from_dsf_text(
+    path: &Path,
+    dsf: &DsfText,
+    notes: &mut Vec<Diagnostic>,
+) -> Vec<DocFeature> {
     let mut out = Vec::new();
     let mut skipped = Skipped::default();
     let at = |line: u32| Location::Text { line, col: 1 };
@@ -288,7 +292,7 @@ pub fn from_dsf_text(path: &Path, dsf: &DsfText, notes: &mut Vec<Diagnostic>) ->
 
 /// The features of a binary DSF, in stream order: `path: object N` and `path: polygon N`,
 /// N counting placed objects or polygons from 0 as the commands place them.
-pub fn from_dsf_binary(
+pub(crate) fn from_dsf_binary(
     path: &Path,
     dsf: &crate::format::dsf_bin::DsfBinary,
     notes: &mut Vec<Diagnostic>,
@@ -343,7 +347,7 @@ pub fn from_dsf_binary(
 
 /// The features of a WED project: what WED's DSF exporter writes, in hierarchy order,
 /// each named `path: id N "name"`.
-pub fn from_wed(
+pub(crate) fn from_wed(
     path: &Path,
     placed: &[crate::format::wed::WedFeature],
     notes: &mut Vec<Diagnostic>,
@@ -404,7 +408,7 @@ pub use crate::format::apt::AptItem;
 /// The drawn items of an `apt.dat`'s airports, each a feature `path:line` (apt.dat is
 /// latitude first; the features are longitude first like every other). With `tile`
 /// (`[west, south]` of a DSF's 1° tile), only the airports whose first item lies in it.
-pub fn from_apt(
+pub(crate) fn from_apt(
     path: &Path,
     apt: &crate::format::apt::AptFile,
     tile: Option<[f64; 2]>,
@@ -450,7 +454,7 @@ pub fn from_apt(
 
 /// The airport items of a WED project (`format::wed::airports`), each a feature
 /// `path: id N "name"` like the project's placements.
-pub fn from_wed_airports(
+pub(crate) fn from_wed_airports(
     path: &Path,
     items: &[crate::format::wed::WedAirportItem],
 ) -> Vec<DocFeature> {
@@ -559,7 +563,7 @@ fn airport_feature(
 }
 
 /// The extension of a definition path, with its dot, for notes.
-pub fn ext_of(def: &str) -> String {
+pub(crate) fn ext_of(def: &str) -> String {
     Path::new(def).extension().map_or_else(
         || "(no extension)".into(),
         |e| format!(".{}", e.to_string_lossy()),

@@ -64,12 +64,11 @@ use feature::{describe, feature_seeds, layout_feature};
 use screen::Screen;
 
 pub use asset::OpenedAsset;
-pub use combine::{
-    atlas_image, combine, combine_with, load_document_art, load_document_art_with, TileAtlas,
-};
+pub(crate) use combine::combine_with;
+pub use combine::{combine, load_document_art, load_document_art_with, TileAtlas};
 pub use feature::lay_out_alone;
 pub use features::{DocFeature, Geometry};
-pub use parallel::parallel_map;
+pub(crate) use parallel::parallel_map;
 
 /// The file name WED gives a project.
 pub use crate::format::wed::WED_FILE;
@@ -152,7 +151,7 @@ pub fn document_path(path: &Path) -> Result<PathBuf, Diagnostic> {
 }
 
 /// True when `kind` is a document that places its own features.
-pub fn is_document(kind: Option<FileKind>) -> bool {
+pub(crate) fn is_document(kind: Option<FileKind>) -> bool {
     matches!(
         kind,
         Some(FileKind::DsfText | FileKind::DsfBinary | FileKind::Wed | FileKind::Apt)
@@ -185,7 +184,7 @@ pub fn load_with(path: &Path, args: &Inputs, opts: &LoadOptions) -> Result<Docum
 }
 
 /// A document of at least this many features shows a preview while the rest is laid out.
-pub const PREVIEW_MIN_FEATURES: usize = 2000;
+pub(crate) const PREVIEW_MIN_FEATURES: usize = 2000;
 
 /// The share of a large document laid out before its preview (at least
 /// [`PREVIEW_FIRST_MIN`] features).

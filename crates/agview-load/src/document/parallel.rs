@@ -6,7 +6,7 @@ use super::Progress;
 /// Maps `f` over `items` on `threads` workers (0: one per core) of a rayon pool of this
 /// call's own, so `--threads` holds whatever else runs, and returns the results in item
 /// order: the outcome never depends on thread timing. Each item done counts on `progress`.
-pub fn parallel_map<T: Sync, R: Send>(
+pub(crate) fn parallel_map<T: Sync, R: Send>(
     items: &[T],
     threads: usize,
     progress: Option<&Progress>,

@@ -30,12 +30,12 @@ use crate::input::METERS_PER_DEGREE;
 use crate::rng::Rng;
 
 /// The tile's south-west corner (longitude, latitude): +47+008, the sample town's tile.
-pub const TILE_SW: [f64; 2] = [8.0, 47.0];
+pub(crate) const TILE_SW: [f64; 2] = [8.0, 47.0];
 
 /// The asset files the tile places, relative to the sample package
 /// ([`sample_assets`]): the two points (`OBJECT_DEF` 0 and 1), then the block and the
 /// string (`POLYGON_DEF` 0 and 1).
-pub const ASSETS: [&str; 4] = [
+pub(crate) const ASSETS: [&str; 4] = [
     "autogen/plaza.agp",
     "autogen/props.agp",
     "autogen/city_block.agb",
@@ -73,7 +73,7 @@ pub struct SyntheticMix {
 impl SyntheticMix {
     /// The mix of `features` features (see the module documentation); the counts add up to
     /// `features` exactly.
-    pub fn for_features(features: usize) -> Self {
+    pub(crate) fn for_features(features: usize) -> Self {
         let share = |f: f64| (features as f64 * f).round() as usize;
         let blocks = share(0.60).min(features);
         let strings = share(0.15).min(features - blocks);
@@ -191,7 +191,7 @@ pub fn synthetic_tile(features: usize, assets: &Path) -> SyntheticTile {
 
 /// agview's source tree (the workspace root, two folders above this crate's): where the
 /// sample package is found when agview runs from its sources, and where the tests find it.
-pub fn source_tree() -> std::path::PathBuf {
+pub(crate) fn source_tree() -> std::path::PathBuf {
     let here = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
     here.ancestors().nth(2).unwrap_or(here).to_path_buf()
 }

@@ -3,6 +3,7 @@
 
 use std::path::PathBuf;
 
+use super::combine::atlas_image;
 use super::*;
 use crate::art::{ImageData, ImagePixels};
 use crate::input;

@@ -11,9 +11,9 @@ use crate::diag::Diagnostic;
 use super::normalize;
 
 /// The folder of an install's add-on packages.
-pub const CUSTOM_SCENERY: &str = "Custom Scenery";
+pub(crate) const CUSTOM_SCENERY: &str = "Custom Scenery";
 /// The folder of the packages shipped with X-Plane, under the install.
-pub const DEFAULT_SCENERY: &str = "Resources/default scenery";
+pub(crate) const DEFAULT_SCENERY: &str = "Resources/default scenery";
 /// What `*GLOBAL_AIRPORTS*` in `scenery_packs.ini` stands for (X-Plane 12).
 const GLOBAL_AIRPORTS: &str = "Global Scenery/Global Airports";
 

@@ -294,7 +294,7 @@ impl LibrarySet {
     /// variants an autogen point's `SLOPE_LIMIT` screens out are left out before the draw,
     /// so when `admit` accepts all of them the pick is the same as without it). `None`
     /// when none is admitted.
-    pub fn resolve_admitted(
+    pub(crate) fn resolve_admitted(
         &self,
         virtual_path: &str,
         at: Option<LatLon>,

@@ -6,7 +6,7 @@ use super::*;
 /// contain spaces; a `#` after whitespace starts a comment), `#` comment lines and blank
 /// lines skipped. GUIDs are stored in the canonical lower-case form; paths as written. A
 /// GUID given twice keeps its first path, with a warning. Errors point at line:col.
-pub fn parse_mapping(
+pub(crate) fn parse_mapping(
     path: &Path,
     src: &[u8],
     warnings: &mut Vec<Diagnostic>,

@@ -215,7 +215,7 @@ impl<'a> Layout<'a> {
 }
 
 /// The FS2004 vegetation classes (FSDeveloper wiki, "AGN (FS2002/FS2004)").
-pub fn vegetation_class_name(class: i32) -> &'static str {
+pub(crate) fn vegetation_class_name(class: i32) -> &'static str {
     match class {
         1 => "deciduous",
         2 => "coniferous 1",
@@ -231,7 +231,7 @@ pub fn vegetation_class_name(class: i32) -> &'static str {
 /// `m2_per_tree` m² (at least [`M2_PER_TREE`]; sparser when the area would exceed
 /// [`MAX_TREES_PER_AREA`] or its bounding box hold too many grid cells), each kept only if
 /// it falls inside the outline, and never more than `limit`.
-pub fn fill_trees(
+pub(crate) fn fill_trees(
     outline: &[P2],
     area: f64,
     m2_per_tree: f64,

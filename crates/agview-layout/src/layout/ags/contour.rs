@@ -4,7 +4,7 @@
 use crate::layout::geom::{self, P2};
 
 /// Two points closer than this (meters) are one point.
-pub const SAME_POINT: f32 = 1e-3;
+pub(crate) const SAME_POINT: f32 = 1e-3;
 
 /// What cleaning a contour did, for the warnings.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
@@ -106,7 +106,7 @@ pub fn clean(pts: &[P2], spawn: &[bool], ccw: bool) -> (Vec<P2>, Vec<bool>, Clea
 
 /// The edge flags of a ring walked backwards: reversed point `j` is old point `n - 1 - j`,
 /// and the edge leaving it is the old edge arriving there, `n - 2 - j` (mod n).
-pub fn reversed_flags(flags: &[bool]) -> Vec<bool> {
+pub(crate) fn reversed_flags(flags: &[bool]) -> Vec<bool> {
     let n = flags.len();
     (0..n).map(|j| flags[(2 * n - 2 - j) % n]).collect()
 }
@@ -114,7 +114,7 @@ pub fn reversed_flags(flags: &[bool]) -> Vec<bool> {
 /// The turn in degrees at `at`, walking `prev → at → next`: left turns negative, right
 /// turns positive, as the AGS spec measures corners (a counter-clockwise square turns −90 at
 /// each corner).
-pub fn turn_angle(prev: P2, at: P2, next: P2) -> f32 {
+pub(crate) fn turn_angle(prev: P2, at: P2, next: P2) -> f32 {
     let d1 = geom::sub(at, prev);
     let d2 = geom::sub(next, at);
     -geom::cross(d1, d2).atan2(geom::dot(d1, d2)).to_degrees()
@@ -122,7 +122,7 @@ pub fn turn_angle(prev: P2, at: P2, next: P2) -> f32 {
 
 /// Whether a turn makes a corner: left turns beyond `left` degrees, right turns beyond
 /// `right`.
-pub fn is_corner(turn: f32, left: f32, right: f32) -> bool {
+pub(crate) fn is_corner(turn: f32, left: f32, right: f32) -> bool {
     if turn < 0.0 {
         -turn > left
     } else {
@@ -255,7 +255,7 @@ impl Side<'_> {
     }
 
     /// The segment holding arc length `s` (clamped to the side).
-    pub fn segment_at(&self, s: f32) -> usize {
+    pub(crate) fn segment_at(&self, s: f32) -> usize {
         let n = self.segments();
         if n == 0 {
             return 0;
@@ -265,7 +265,7 @@ impl Side<'_> {
         k.saturating_sub(1).min(n - 1)
     }
 
-    pub fn segment_len(&self, k: usize) -> f32 {
+    pub(crate) fn segment_len(&self, k: usize) -> f32 {
         match (self.cum.get(k), self.cum.get(k + 1)) {
             (Some(a), Some(b)) => b - a,
             _ => 0.0,
@@ -275,7 +275,7 @@ impl Side<'_> {
     /// The chord of length `w` that starts at arc length `s`: its end is the first point of
     /// the side (or of its last segment extended) at distance `w` from its start. Returns
     /// `(start, end, arc length at the end)`. Bounded by the segment count.
-    pub fn chord(&self, s: f32, w: f32) -> (P2, P2, f32) {
+    pub(crate) fn chord(&self, s: f32, w: f32) -> (P2, P2, f32) {
         let n = self.segments();
         let k0 = self.segment_at(s);
         let a = match (self.pts.get(k0), self.pts.get(k0 + 1)) {
@@ -323,7 +323,7 @@ impl Side<'_> {
     }
 
     /// The points strictly between arc lengths `s0` and `s1`.
-    pub fn points_between(&self, s0: f32, s1: f32) -> &[P2] {
+    pub(crate) fn points_between(&self, s0: f32, s1: f32) -> &[P2] {
         let i0 = self.cum.partition_point(|&c| c <= s0);
         let i1 = self.cum.partition_point(|&c| c < s1).max(i0);
         &self.pts[i0.min(self.pts.len())..i1.min(self.pts.len())]

@@ -10,7 +10,7 @@
 use crate::layout::geom::{self, Frame, P2};
 
 /// Upper bound on grid cells along one axis.
-pub const MAX_CELLS_PER_AXIS: usize = 64;
+pub(crate) const MAX_CELLS_PER_AXIS: usize = 64;
 
 /// One contour edge `a → b`, its bounding box, the contour (position in the cleaned list)
 /// and the index of `a` in it.
@@ -104,7 +104,7 @@ impl Grid {
     }
 
     /// Calls `f` with every cell the box `[lo, hi]` touches.
-    pub fn for_box(&self, lo: P2, hi: P2, mut f: impl FnMut(usize)) {
+    pub(crate) fn for_box(&self, lo: P2, hi: P2, mut f: impl FnMut(usize)) {
         let (x0, x1) = (self.cx(lo[0]), self.cx(hi[0]));
         let (y0, y1) = (self.cy(lo[1]), self.cy(hi[1]));
         for y in y0..=y1 {
@@ -123,7 +123,7 @@ fn slot(v: f32, n: usize) -> usize {
 }
 
 /// Bounding box of points.
-pub fn bbox(pts: impl IntoIterator<Item = P2>) -> (P2, P2) {
+pub(crate) fn bbox(pts: impl IntoIterator<Item = P2>) -> (P2, P2) {
     let mut lo = [f32::INFINITY; 2];
     let mut hi = [f32::NEG_INFINITY; 2];
     for p in pts {
@@ -135,7 +135,7 @@ pub fn bbox(pts: impl IntoIterator<Item = P2>) -> (P2, P2) {
 
 /// Whether `p` lies strictly inside the convex counter-clockwise quad `q`.
 #[cfg(test)]
-pub fn in_quad(q: &[P2; 4], p: P2) -> bool {
+pub(crate) fn in_quad(q: &[P2; 4], p: P2) -> bool {
     (0..4).all(|i| geom::cross(geom::sub(q[(i + 1) % 4], q[i]), geom::sub(p, q[i])) > 0.0)
 }
 
@@ -268,7 +268,7 @@ impl PolyIndex {
 
     /// Where the horizontal line at `y` crosses the contours, sorted: `x` is inside (by
     /// [`PolyIndex::contains`]) when it lies in some `[out[2k], out[2k + 1])`.
-    pub fn crossings(&self, y: f32, out: &mut Vec<f32>) {
+    pub(crate) fn crossings(&self, y: f32, out: &mut Vec<f32>) {
         out.clear();
         for &i in self.rows.get(self.bands.of(y)) {
             let e = &self.edges[i as usize];
@@ -282,7 +282,7 @@ impl PolyIndex {
 
     /// Whether no contour edge comes within `r` of `p`.
     #[cfg(test)]
-    pub fn clear_of_edges(&self, p: P2, r: f32) -> bool {
+    pub(crate) fn clear_of_edges(&self, p: P2, r: f32) -> bool {
         let mut clear = true;
         self.grid
             .for_box([p[0] - r, p[1] - r], [p[0] + r, p[1] + r], |c| {
@@ -309,7 +309,7 @@ impl PolyIndex {
     /// Whether the box `[lo, hi]` in `frame`'s local coordinates lies inside the polygon: no
     /// contour edge meets it (touching counts) and its centre is inside. Each edge is tested
     /// in the box's frame by separating axes: the box's two, then the edge's normal.
-    pub fn box_inside(&self, frame: &Frame, lo: P2, hi: P2) -> bool {
+    pub(crate) fn box_inside(&self, frame: &Frame, lo: P2, hi: P2) -> bool {
         let corners = [lo, [hi[0], lo[1]], hi, [lo[0], hi[1]]].map(|p| frame.to_world(p));
         let (wlo, whi) = bbox(corners);
         let mut clear = true;
@@ -351,7 +351,7 @@ impl PolyIndex {
 
     /// The first pair of edges that cross, as `(ring, ring)`: a contour crossing itself or
     /// another. Neighbouring edges of one contour share a vertex and do not count.
-    pub fn first_crossing(&self) -> Option<(usize, usize)> {
+    pub(crate) fn first_crossing(&self) -> Option<(usize, usize)> {
         let mut best: Option<(usize, usize)> = None;
         for c in 0..self.grid.cells() {
             let list = self.cells.get(c);

@@ -21,7 +21,7 @@
 use crate::layout::rng::Rng;
 
 /// At most this many quanta in one side's best-fit table.
-pub const MAX_PLAN: usize = 512;
+pub(crate) const MAX_PLAN: usize = 512;
 
 /// A spelling as the best-fit search sees it.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -40,7 +40,7 @@ pub struct Spelling {
 
 /// The largest common measure of the spellings' lengths, in whole centimetres (at least
 /// 1 cm): the quantum under which the best-fit table is exact.
-pub fn quantum(spellings: &[Spelling]) -> f32 {
+pub(crate) fn quantum(spellings: &[Spelling]) -> f32 {
     let gcd = |mut a: u64, mut b: u64| {
         while b != 0 {
             (a, b) = (b, a % b);
@@ -139,7 +139,7 @@ impl Plan {
     }
 
     /// Quanta in `rem` meters (at most the table's).
-    pub fn quanta(&self, rem: f32) -> usize {
+    pub(crate) fn quanta(&self, rem: f32) -> usize {
         (((rem + FIT_TOLERANCE) / self.q).floor().max(0.0) as usize).min(self.n)
     }
 
@@ -189,11 +189,11 @@ pub fn pick(
 }
 
 /// Lengths within this (meters) count as fitting and as equally good.
-pub const FIT_TOLERANCE: f32 = 0.01;
+pub(crate) const FIT_TOLERANCE: f32 = 0.01;
 
 /// Puts `rules` (`(rule, tier)`) in the order to try them: tier 0 first, each tier
 /// shuffled with the seed (every rule of a tier equally likely to come first).
-pub fn tier_order(rules: &mut [(usize, u32)], rng: &mut Rng) {
+pub(crate) fn tier_order(rules: &mut [(usize, u32)], rng: &mut Rng) {
     rules.sort_unstable_by_key(|&(i, t)| (t, i));
     let mut start = 0;
     while start < rules.len() {

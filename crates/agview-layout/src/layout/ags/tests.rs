@@ -1,3 +1,4 @@
+use super::contour::turn_angle;
 use super::*;
 use crate::format::autogen::{parse, CornerRule};
 use crate::layout::geom::point_in_rings;

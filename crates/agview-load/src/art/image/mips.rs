@@ -45,7 +45,7 @@ fn linear_to_srgb() -> &'static [u8] {
 /// The mip chain of an RGBA8 image, mip 0 first, down to 1 × 1: each level averages 2 × 2
 /// texels of the one above (colour in linear light, alpha as is; an odd last row or column
 /// is reused).
-pub fn mip_chain(rgba: Vec<u8>, width: u32, height: u32) -> Vec<Vec<u8>> {
+pub(crate) fn mip_chain(rgba: Vec<u8>, width: u32, height: u32) -> Vec<Vec<u8>> {
     let to_lin = srgb_to_linear();
     let to_srgb = linear_to_srgb();
     let levels = full_chain(width, height);

@@ -23,7 +23,7 @@ use crate::diag::Diagnostic;
 pub mod dds;
 pub mod mips;
 
-pub use mips::mip_chain;
+pub(crate) use mips::mip_chain;
 
 /// Block-compressed formats of DDS files: DXT1/3/5 (BC1-3), ATI1 (BC4, one channel, drawn
 /// grey), ATI2 (BC5, two channels, drawn as a normal map's colours) and BC7 (DX10 header).
@@ -135,7 +135,7 @@ impl ImagePool {
     /// it over, the largest image kept loses its top mip level, then the largest again, until
     /// the pool fits (or every image is down to one texel). The largest images lose
     /// resolution first, and the pool never holds more than the budget and one image.
-    pub fn with_budget(max_side: Option<u32>, budget: Option<u64>) -> Self {
+    pub(crate) fn with_budget(max_side: Option<u32>, budget: Option<u64>) -> Self {
         ImagePool {
             max_side,
             budget,
@@ -191,13 +191,13 @@ impl ImagePool {
     }
 
     /// Bytes of pixels kept.
-    pub fn held_bytes(&self) -> u64 {
+    pub(crate) fn held_bytes(&self) -> u64 {
         self.held
     }
 
     /// The index of an image agview makes itself (built-in art), named `name`; made by
     /// `make` the first time it is asked for.
-    pub fn builtin(&mut self, name: &str, make: impl FnOnce() -> ImageData) -> usize {
+    pub(crate) fn builtin(&mut self, name: &str, make: impl FnOnce() -> ImageData) -> usize {
         let key = PathBuf::from(name);
         if let Some(&i) = self.by_path.get(&key) {
             return i;
@@ -230,7 +230,7 @@ impl ImagePool {
 
 /// Loads a texture (DDS, PNG, BMP, JPEG or TIFF, looked for as [`texture_candidates`]
 /// says); a checkerboard and a warning when nothing usable is found.
-pub fn load_image(path: &Path, warnings: &mut Vec<Diagnostic>) -> ImageData {
+pub(crate) fn load_image(path: &Path, warnings: &mut Vec<Diagnostic>) -> ImageData {
     let candidates = crate::format::texture_candidates(path);
     // Failures of earlier candidates are reported even when a later one loads, so that an
     // author learns why their `.dds` was not used.
@@ -278,7 +278,7 @@ pub fn load_image(path: &Path, warnings: &mut Vec<Diagnostic>) -> ImageData {
 }
 
 /// Decodes DDS, PNG, BMP, JPEG or TIFF bytes (told apart by their magic numbers).
-pub fn decode_image(
+pub(crate) fn decode_image(
     path: &Path,
     bytes: &[u8],
     warnings: &mut Vec<Diagnostic>,
@@ -344,7 +344,7 @@ fn decode_with(
 /// picture at a lower resolution. A block-compressed image keeps the file's own smaller
 /// levels; one whose file has none small enough is expanded and averaged down. An image
 /// already small enough comes back as it was.
-pub fn cap_side(img: ImageData, max_side: u32) -> ImageData {
+pub(crate) fn cap_side(img: ImageData, max_side: u32) -> ImageData {
     let max_side = max_side.max(1);
     if img.width.max(img.height) <= max_side {
         return img;
@@ -395,7 +395,7 @@ pub fn cap_side(img: ImageData, max_side: u32) -> ImageData {
 }
 
 /// The RGBA8 mips of any image (block-compressed ones expanded with [`decode_bc`]).
-pub fn rgba8_mips(img: &ImageData) -> Vec<Vec<u8>> {
+pub(crate) fn rgba8_mips(img: &ImageData) -> Vec<Vec<u8>> {
     match &img.pixels {
         ImagePixels::Rgba8(m) => m.clone(),
         ImagePixels::Bc(f, levels) => {
