@@ -7,7 +7,7 @@
 //!   once), and becomes a placeholder and a warning when the file is missing or broken;
 //! - its list in [`super::ArtSet`] is parallel to a reference list of the
 //!   [`crate::scene::Scene`], and [`super::load_art_set`] fills it;
-//! - the renderer draws it in the ground order of `src/render/draped.rs`, where autogen tiles
+//! - the renderer draws it in the ground order of `agview-mesh`'s `draped.rs`, where autogen tiles
 //!   and OBJ8 draped parts already share one order by layer group.
 
 use std::path::Path;
