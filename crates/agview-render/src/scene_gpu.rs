@@ -416,7 +416,7 @@ impl Casters {
     fn of(
         scene: &Scene,
         terrain: &Terrain,
-        (objects, facades, trees): (Option<&ObjectsGpu>, bool, bool),
+        (objects, any_facade, any_tree): (Option<&ObjectsGpu>, bool, bool),
         fmesh: &facades::FacadeMesh,
         tmesh: &trees::TreeMesh,
     ) -> Option<Casters> {
@@ -460,7 +460,7 @@ impl Casters {
         }
         let (lo, hi) = scene.bounds();
         let margin = reach + 1.0;
-        let anything = objects.is_some() || facades || trees;
+        let anything = objects.is_some() || any_facade || any_tree;
         (anything && below.is_finite() && above.is_finite() && margin.is_finite()).then(|| {
             Casters {
                 lo: [lo[0] - margin, lo[1] - margin],
