@@ -113,16 +113,20 @@ mod tests {
         let b = save(Some(&dir), Path::new("x.agp"), &img).unwrap();
         assert_ne!(a, b, "a second shot in the same second does not overwrite");
         assert!(a.file_name().unwrap().to_string_lossy().starts_with("x-"));
-        // A read-only directory (root ignores permissions, so only check when it bites).
-        use std::os::unix::fs::PermissionsExt;
-        let ro = dir.join("ro");
-        std::fs::create_dir_all(&ro).unwrap();
-        std::fs::set_permissions(&ro, std::fs::Permissions::from_mode(0o555)).unwrap();
-        if std::fs::write(ro.join("probe"), b"").is_err() {
-            let e = save(Some(&ro), Path::new("x.agp"), &img).unwrap_err();
-            assert!(e.contains("cannot write"), "{e}");
+        // A read-only directory (root ignores permissions, so only check when it bites; a
+        // Windows folder's read-only flag never stops a write, so this is Unix's case).
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let ro = dir.join("ro");
+            std::fs::create_dir_all(&ro).unwrap();
+            std::fs::set_permissions(&ro, std::fs::Permissions::from_mode(0o555)).unwrap();
+            if std::fs::write(ro.join("probe"), b"").is_err() {
+                let e = save(Some(&ro), Path::new("x.agp"), &img).unwrap_err();
+                assert!(e.contains("cannot write"), "{e}");
+            }
+            let _ = std::fs::set_permissions(&ro, std::fs::Permissions::from_mode(0o755));
         }
-        let _ = std::fs::set_permissions(&ro, std::fs::Permissions::from_mode(0o755));
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
