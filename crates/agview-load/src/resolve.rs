@@ -289,19 +289,26 @@ impl Resolver {
             });
         }
         let root = self.root.as_ref()?;
-        let in_package = normalize(&root.join(name_path(&name)));
-        if in_package.is_file() {
-            return Some(Resolved {
-                path: in_package,
-                package: Some(folder_name(root)),
-                via: PATH_IN_PACKAGE.to_string(),
-            });
-        }
+        let written = name_path(&name);
         let found = case_insensitive(root, &name)?;
+        // The name's own part of the path (the package root is as the user gave it), as the
+        // disk spells it: on a file system that ignores case too.
+        let n = written.components().count();
+        let asked = normalize(&root.join(&written));
+        let exact = found
+            .components()
+            .rev()
+            .take(n)
+            .eq(asked.components().rev().take(n));
         Some(Resolved {
             path: found,
             package: Some(folder_name(root)),
-            via: CASE_CORRECTED.to_string(),
+            via: if exact {
+                PATH_IN_PACKAGE
+            } else {
+                CASE_CORRECTED
+            }
+            .to_string(),
         })
     }
 

@@ -101,11 +101,18 @@ pub fn is_dsf_text(head: &[u8]) -> bool {
 
 /// `path` matched component by component ignoring case (as WED's `FILE_case_correct`
 /// does on Linux and macOS), when it exists only that way; `None` when it does not exist
-/// either way. An exact match is returned as it is.
+/// either way. The path returned is spelled as the disk spells it, on every file system:
+/// on one that ignores case (Windows', macOS's by default) `is_file` succeeds whatever
+/// the case, so there the spelling comes from the directory listings ([`spelled_on_disk`]),
+/// and a name that differs in case is told apart as it is on Linux.
 pub fn find_ignoring_case(path: &Path) -> Option<PathBuf> {
     use std::path::Component;
     if path.is_file() {
-        return Some(path.to_path_buf());
+        return Some(if ignores_case(path) {
+            spelled_on_disk(path)
+        } else {
+            path.to_path_buf()
+        });
     }
     let mut cur = PathBuf::new();
     for comp in path.components() {
@@ -116,22 +123,74 @@ pub fn find_ignoring_case(path: &Path) -> Option<PathBuf> {
                     cur = next;
                     continue;
                 }
-                let dir = if cur.as_os_str().is_empty() {
-                    Path::new(".")
-                } else {
-                    cur.as_path()
-                };
-                let want = name.to_string_lossy().to_lowercase();
-                let found = std::fs::read_dir(dir)
-                    .ok()?
-                    .flatten()
-                    .find(|e| e.file_name().to_string_lossy().to_lowercase() == want)?;
-                cur.push(found.file_name());
+                let found = listed(&cur, name, |a, b| {
+                    a.to_string_lossy().to_lowercase() == b.to_string_lossy().to_lowercase()
+                })?;
+                cur.push(found);
             }
             other => cur.push(other.as_os_str()),
         }
     }
     cur.is_file().then_some(cur)
+}
+
+/// `path`, which exists, with each folder and file name spelled as its directory lists it:
+/// the exact name where the listing has it, else the one that matches ignoring case. On a
+/// file system that keeps case this is `path` itself.
+pub fn spelled_on_disk(path: &Path) -> PathBuf {
+    use std::path::Component;
+    let mut cur = PathBuf::new();
+    for comp in path.components() {
+        match comp {
+            Component::Normal(name) => {
+                let lower = |n: &std::ffi::OsStr| n.to_string_lossy().to_lowercase();
+                let exact = listed(&cur, name, |a, b| a == b);
+                let spelled = exact.or_else(|| listed(&cur, name, |a, b| lower(a) == lower(b)));
+                cur.push(spelled.unwrap_or_else(|| name.to_os_string()));
+            }
+            other => cur.push(other.as_os_str()),
+        }
+    }
+    cur
+}
+
+/// Whether the file system holding `path` (which exists) finds it under another case: the
+/// name with its letters' case swapped names a file too. A name without letters tells
+/// nothing, and counts as keeping case. (Two files that differ only in case, on a file
+/// system that keeps case, also answer yes; [`spelled_on_disk`] then keeps the exact one.)
+pub fn ignores_case(path: &Path) -> bool {
+    let Some(name) = path.file_name().map(|n| n.to_string_lossy()) else {
+        return false;
+    };
+    let swapped: String = name
+        .chars()
+        .map(|c| {
+            if c.is_lowercase() {
+                c.to_uppercase().next().unwrap_or(c)
+            } else {
+                c.to_lowercase().next().unwrap_or(c)
+            }
+        })
+        .collect();
+    swapped != name && path.with_file_name(swapped).exists()
+}
+
+/// The entry of folder `dir` (the current folder when empty) whose name `same` accepts.
+fn listed(
+    dir: &Path,
+    name: &std::ffi::OsStr,
+    same: impl Fn(&std::ffi::OsStr, &std::ffi::OsStr) -> bool,
+) -> Option<std::ffi::OsString> {
+    let dir = if dir.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        dir
+    };
+    std::fs::read_dir(dir)
+        .ok()?
+        .flatten()
+        .map(|e| e.file_name())
+        .find(|n| same(n, name))
 }
 
 /// The files a texture name is looked for in, in order: the rule of every kind of art
@@ -154,7 +213,14 @@ pub fn texture_candidates(path: &Path) -> Vec<PathBuf> {
 pub fn read_file(path: &Path) -> Result<Vec<u8>, Diagnostic> {
     let missing =
         |m: String| Diagnostic::error_file(path, m).with_kind(crate::diag::kind::MISSING_FILE);
-    let meta = std::fs::metadata(path).map_err(|e| missing(format!("cannot read: {e}")))?;
+    let meta = std::fs::metadata(path).map_err(|e| {
+        missing(match e.kind() {
+            // The same words on every system (Windows says "path not found" of a missing
+            // folder and "file not found" of a missing file; Linux "no such file").
+            std::io::ErrorKind::NotFound => "not found: no such file or folder".to_string(),
+            _ => format!("cannot read: {e}"),
+        })
+    })?;
     if meta.is_dir() {
         return Err(missing("is a directory, not a file".into()));
     }
