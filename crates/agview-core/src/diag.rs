@@ -501,13 +501,46 @@ pub fn path_of_bytes(bytes: Vec<u8>) -> PathBuf {
 #[cfg(not(unix))]
 pub fn path_of_bytes(bytes: Vec<u8>) -> PathBuf {
     // Windows paths are UTF-16: a byte outside UTF-8 has no path of its own there; read it
-    // as Windows-1252's Latin-1 half, as the author's editor most likely meant it.
-    PathBuf::from(bytes.iter().map(|&b| char::from(b)).collect::<String>())
+    // as Windows-1252, as the author's editor most likely meant it. UTF-8 stays itself.
+    let mut text = String::with_capacity(bytes.len());
+    for chunk in bytes.utf8_chunks() {
+        text.push_str(chunk.valid());
+        text.extend(chunk.invalid().iter().map(|&b| windows_1252(b)));
+    }
+    PathBuf::from(text)
+}
+
+/// The character a byte stands for in Windows-1252: Latin-1, but for the printable
+/// characters at 0x80–0x9F (`€`, `‚`, `ƒ`, …). The five bytes the code page leaves
+/// undefined stand for the control characters of their own value, as Windows maps them.
+pub fn windows_1252(b: u8) -> char {
+    const HIGH: [char; 32] = [
+        '€', '\u{81}', '‚', 'ƒ', '„', '…', '†', '‡', 'ˆ', '‰', 'Š', '‹', 'Œ', '\u{8d}', 'Ž',
+        '\u{8f}', '\u{90}', '‘', '’', '“', '”', '•', '–', '—', '˜', '™', 'š', '›', 'œ', '\u{9d}',
+        'ž', 'Ÿ',
+    ];
+    match b {
+        0x80..=0x9f => HIGH[usize::from(b - 0x80)],
+        _ => char::from(b),
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn windows_1252_reads_its_own_characters_above_latin_1() {
+        assert_eq!(windows_1252(0xe9), 'é');
+        assert_eq!(windows_1252(0x80), '€');
+        assert_eq!(windows_1252(0x9f), 'Ÿ');
+        assert_eq!(windows_1252(0x81), '\u{81}');
+        assert_eq!(windows_1252(b'a'), 'a');
+        if cfg!(not(unix)) {
+            let p = path_of_bytes(b"caf\xe9 \x80 \xc3\xa9".to_vec());
+            assert_eq!(p, PathBuf::from("café € é"), "UTF-8 stays itself");
+        }
+    }
 
     #[test]
     fn repeated_kinds_collapse_into_a_count() {
