@@ -6,10 +6,7 @@ use thiserror::Error;
 #[derive(Debug, Error)]
 pub enum RenderError {
     /// No adapter on any backend, not even a software one.
-    #[error(
-        "no GPU adapter found (tried {tried}); on Linux without a GPU, \
-         `apt-get install mesa-vulkan-drivers` gives a software rasterizer (lavapipe)"
-    )]
+    #[error("no GPU adapter found (tried {tried}); {}", NO_ADAPTER_ADVICE)]
     NoAdapter { tried: String },
     #[error("could not open the GPU device on {adapter}: {message}")]
     Device { adapter: String, message: String },
@@ -21,6 +18,19 @@ pub enum RenderError {
     #[error("reading the rendered image back failed: {0}")]
     ReadBack(String),
 }
+
+/// What to do when no adapter is found, on this platform: the drivers on Windows and macOS
+/// (which give every machine an adapter), a software rasterizer on Linux without a GPU.
+pub const NO_ADAPTER_ADVICE: &str = if cfg!(target_os = "linux") {
+    "on Linux without a GPU, `apt-get install mesa-vulkan-drivers` gives a software rasterizer (lavapipe)"
+} else if cfg!(target_os = "macos") {
+    "agview draws with Metal: update macOS, which updates the GPU drivers"
+} else if cfg!(windows) {
+    "agview draws with DirectX 12 or Vulkan: install or update the GPU drivers from the \
+     maker of the graphics card (NVIDIA, AMD or Intel)"
+} else {
+    "install or update the GPU drivers (Vulkan, Metal, DirectX 12 or OpenGL)"
+};
 
 /// An open GPU device with the features the renderer asked for.
 pub struct GpuContext {
@@ -199,7 +209,10 @@ mod tests {
         };
         let s = e.to_string();
         assert!(s.contains("Vulkan") && s.contains("GL"));
-        assert!(s.contains("apt-get install mesa-vulkan-drivers"));
+        assert!(s.ends_with(NO_ADAPTER_ADVICE), "{s}");
+        if cfg!(windows) {
+            assert!(s.contains("GPU drivers") && !s.contains("apt-get"), "{s}");
+        }
         assert_eq!(
             backend_names(wgpu::Backends::VULKAN | wgpu::Backends::GL),
             "Vulkan+GL"

@@ -292,8 +292,8 @@ fn open_gpu(window: &Arc<Window>) -> Result<(wgpu::Surface<'static>, GpuContext)
         .map(|(ctx, surface)| (surface, ctx))
         .map_err(|e| match e {
             RenderError::NoAdapter { tried } => format!(
-                "no GPU adapter can draw to the window (tried {tried}); on Linux without a GPU, \
-                 `apt-get install mesa-vulkan-drivers` gives a software rasterizer (lavapipe)"
+                "no GPU adapter can draw to the window (tried {tried}); {}",
+                crate::render::NO_ADAPTER_ADVICE
             ),
             e => e.to_string(),
         })
