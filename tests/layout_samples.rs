@@ -1,7 +1,8 @@
 //! The sample assets laid out and compared with checked-in expected dumps
 //! (`tests/expected/*.json`, the `agview layout --json` form).
 //!
-//! Numbers are compared within a millimetre (or 1e-4 relative), everything else exactly. A
+//! Numbers are compared within a millimetre (or 1e-4 relative), everything else exactly (on
+//! Windows, paths with their backslashes read as slashes, as Linux writes them). A
 //! difference fails the test and writes `<name>.actual.json` beside the expected file.
 //! Regenerating an expected dump is an explicit act: `UPDATE_EXPECTED=1 cargo test --test
 //! layout_samples`, then read the diff before committing it.
@@ -45,6 +46,12 @@ fn close(a: &Value, b: &Value, at: &str, diffs: &mut Vec<String>) {
                 }
             }
         }
+        // Windows prints paths with its own separator: compared as Linux writes them.
+        (Value::String(x), Value::String(y)) if cfg!(windows) => {
+            if x.replace('\\', "/") != y.replace('\\', "/") {
+                diffs.push(format!("{at}: expected {b}, got {a}"));
+            }
+        }
         _ => {
             if a != b {
                 diffs.push(format!("{at}: expected {b}, got {a}"));
@@ -58,10 +65,14 @@ fn check(name: &str, asset: &str, args: LayoutArgs) {
         .unwrap_or_else(|e| panic!("{name}: {e}"))
         .loaded;
     // A document prints absolute paths (the same from any working directory); the dumps
-    // keep them relative to the repository, wherever it is checked out.
-    let root = format!("{}/", env!("CARGO_MANIFEST_DIR"));
+    // keep them relative to the repository, wherever it is checked out (on Windows, from
+    // its drive on).
+    let root = std::path::absolute(env!("CARGO_MANIFEST_DIR")).expect("absolute");
+    let root = format!("{}{}", root.display(), std::path::MAIN_SEPARATOR);
+    let root = serde_json::to_string(&root).expect("json");
     let json = serde_json::to_string(&loaded.scene).expect("scene serialises");
-    let actual: Value = serde_json::from_str(&json.replace(&root, "")).expect("json");
+    let actual: Value =
+        serde_json::from_str(&json.replace(&root[1..root.len() - 1], "")).expect("json");
     let dir = PathBuf::from("tests/expected");
     let expected_path = dir.join(format!("{name}.json"));
     let pretty = serde_json::to_string_pretty(&actual).expect("json") + "\n";

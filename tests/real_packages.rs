@@ -9,7 +9,7 @@ use agview::format::dsf_bin::write::{write_dsf, DsfToWrite};
 use agview::format::dsf_bin::DsfBinObject;
 
 mod common;
-use common::{agview, Tmp};
+use common::{agview, slashed, Tmp};
 
 fn write(path: &Path, bytes: impl AsRef<[u8]>) {
     std::fs::create_dir_all(path.parent().unwrap()).unwrap();
@@ -159,7 +159,10 @@ fn a_missing_definition_says_where_it_looked_and_how_to_search_an_install() {
         .find(|l| l.contains("lib/airport/gone.obj"))
         .unwrap_or_else(|| panic!("{err}"));
     let in_package = root.join("lib/airport/gone.obj");
-    assert!(line.contains(&in_package.display().to_string()), "{line}");
+    assert!(
+        slashed(line).contains(&slashed(in_package.display().to_string())),
+        "{line}"
+    );
     assert!(line.contains("--xplane"), "{line}");
     // Said once on stderr, and once in the JSON.
     assert_eq!(
@@ -482,10 +485,7 @@ fn a_packages_draped_polygons_orthophotos_lines_and_strings_are_laid_out_from_an
     // 0.0006° of longitude at 50.5° is about 42.4 m: posts every 2.5 m from 1.675 m on.
     let posts = v["objects"].as_array().unwrap();
     assert_eq!(posts.len(), 17, "{}", posts.len());
-    assert!(v["meshes"][0]["resolved"]
-        .as_str()
-        .unwrap()
-        .ends_with("objects/post.obj"));
+    assert!(slashed(v["meshes"][0]["resolved"].as_str().unwrap()).ends_with("objects/post.obj"));
     // The same from the package root: the same output.
     let (_, out2, err2) = agview(
         &root,
@@ -506,18 +506,26 @@ fn a_packages_draped_polygons_orthophotos_lines_and_strings_are_laid_out_from_an
 
 // ------------------------------------------------------------ bytes that are not UTF-8
 
-/// A path of raw bytes (Linux file names are bytes).
-#[cfg(unix)]
+/// A file named by the bytes a Windows-1252 text gives it, as each system stores it: Linux's
+/// names are bytes, so the byte itself; Windows' are UTF-16, where an author's `é` (0xE9, in
+/// the code page's Latin-1 half) is the character é.
 fn raw_path(dir: &Path, bytes: &[u8]) -> PathBuf {
-    use std::os::unix::ffi::OsStrExt;
-    dir.join(std::ffi::OsStr::from_bytes(bytes))
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        dir.join(std::ffi::OsStr::from_bytes(bytes))
+    }
+    #[cfg(not(unix))]
+    {
+        dir.join(bytes.iter().map(|&b| char::from(b)).collect::<String>())
+    }
 }
 
 /// A package written on Windows in Windows-1252: a DSF text and an object whose names hold
 /// `é` as the single byte 0xE9, backslashes, and comments in the same code page. X-Plane
 /// reads the bytes: the names are kept byte for byte, the files found, the comments skipped,
-/// and a name that finds nothing is shown with `\xE9`.
-#[cfg(unix)]
+/// and a name that finds nothing is shown with `\xE9`. On Windows the same bytes find the
+/// file named `café.obj` in UTF-16.
 #[test]
 fn names_that_are_not_utf8_are_kept_byte_for_byte() {
     let tmp = Tmp::new("cp1252");
@@ -558,7 +566,13 @@ PROPERTY sim/east 1\nPROPERTY sim/north 51\n"
     let found = features[0]["resolved"]
         .as_str()
         .unwrap_or_else(|| panic!("{out}"));
-    assert!(found.ends_with("objects/caf\\xE9.obj"), "{found}");
+    // Linux shows the byte; on Windows the name is the character.
+    let cafe = if cfg!(unix) {
+        "objects/caf\\xE9.obj"
+    } else {
+        "objects/caf\u{e9}.obj"
+    };
+    assert!(slashed(found).ends_with(cafe), "{found}");
     assert!(features[1]["resolved"].is_null(), "{out}");
     let gone = err
         .lines()
@@ -667,7 +681,7 @@ PROPERTY sim/north 51\nOBJECT_DEF autogen/yard.agp\nOBJECT 0 0.5 50.5 0\n",
         assert_eq!(code, 0, "{err}");
         let found = crate_at(&out).unwrap_or_else(|| panic!("{doc}: {out}\n{err}"));
         assert!(
-            found.ends_with("Shared Library/objects/crate.obj"),
+            slashed(&found).ends_with("Shared Library/objects/crate.obj"),
             "{found}"
         );
         assert!(!err.contains("not found"), "{doc}: {err}");
@@ -722,8 +736,7 @@ PROPERTY sim/north 51\nOBJECT_DEF lib/shared/yard.agp\nOBJECT 0 0.5 50.5 0\n",
     assert_eq!(code, 0, "{err}");
     assert!(!err.contains("not found"), "{err}");
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
-    let resolved =
-        |x: &serde_json::Value| x.as_str().unwrap_or_else(|| panic!("{out}")).to_string();
+    let resolved = |x: &serde_json::Value| slashed(x.as_str().unwrap_or_else(|| panic!("{out}")));
     assert!(resolved(&v["features"][0]["resolved"]).ends_with("Shared Library/yard.agp"));
     assert!(resolved(&v["meshes"][0]["resolved"]).ends_with("Shared Library/objects/crate.obj"));
     assert!(resolved(&v["tile_texture"]["path"]).ends_with("Shared Library/textures/ground.png"));

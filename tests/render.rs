@@ -3213,7 +3213,10 @@ fn a_spread_out_document_frames_its_main_cluster() {
     let _ = std::fs::remove_dir_all(&dir);
     let tile = dir.join("Spread/Earth nav data/+47+008");
     std::fs::create_dir_all(&tile).unwrap();
-    let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("sample_scenery/objects");
+    // Absolute with its drive under Wine too: the DSF lies on the temporary folder's drive.
+    let root = std::path::absolute(env!("CARGO_MANIFEST_DIR"))
+        .unwrap()
+        .join("sample_scenery/objects");
     let defs: Vec<String> = [
         "house_small.obj",
         "house_medium.obj",

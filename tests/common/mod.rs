@@ -40,3 +40,14 @@ pub fn agview(cwd: &Path, args: &[&str]) -> (i32, String, String) {
         String::from_utf8_lossy(&out.stderr).into_owned(),
     )
 }
+
+/// `text` with Windows' path separator read as Linux's, to compare what a Windows run
+/// prints with what Linux prints (on Linux it is unchanged: there a backslash is part of a
+/// name, as in a DSF's `objects\shed.obj`).
+pub fn slashed(text: impl AsRef<str>) -> String {
+    if cfg!(windows) {
+        text.as_ref().replace('\\', "/")
+    } else {
+        text.as_ref().to_string()
+    }
+}

@@ -193,7 +193,10 @@ pub fn synthetic_tile(features: usize, assets: &Path) -> SyntheticTile {
 /// sample package is found when agview runs from its sources, and where the tests find it.
 pub(crate) fn source_tree() -> std::path::PathBuf {
     let here = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-    here.ancestors().nth(2).unwrap_or(here).to_path_buf()
+    let root = here.ancestors().nth(2).unwrap_or(here);
+    // Under Wine the build's path (`/work/…`) has no drive: with the current one it names
+    // the same folder from a document on another drive (the temporary folder's `C:`).
+    std::path::absolute(root).unwrap_or_else(|_| root.to_path_buf())
 }
 
 /// The sample package's folder, whose autogen assets the tile places: `sample_scenery` in

@@ -1349,7 +1349,7 @@ fn with_an_install_airports_draw_in_its_pavement_pols_and_agviews_own_elsewhere(
             let f = &s.features[d.feature.unwrap() as usize];
             let def = &s.pol_defs[d.def];
             let shown = match &def.resolved {
-                Some(r) => format!("{} = {}", def.name, r.rsplit('/').next().unwrap()),
+                Some(r) => format!("{} = {}", def.name, r.rsplit(['/', '\\']).next().unwrap()),
                 None => def.name.to_string(),
             };
             if !by_kind.contains(&(f.kind, shown.clone())) {
