@@ -257,6 +257,10 @@ fn chromium() -> PathBuf {
 /// none) makes every image load, and writes what it found into the title, which
 /// `--dump-dom` prints; console messages go to stderr.
 #[test]
+#[cfg_attr(
+    windows,
+    ignore = "starts Chromium, a Linux program: runs in the Linux part of CI"
+)]
 fn the_report_opens_in_a_real_browser_with_every_image_loaded() {
     let tmp = Tmp::new("browser");
     let (dir, page) = sample_report(&tmp.0, 3);

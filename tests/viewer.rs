@@ -52,13 +52,30 @@ impl Drop for TempDir {
     }
 }
 
-/// An X server of our own, stopped when dropped.
+/// An X server of our own, stopped when dropped. Under Wine (the Windows build's tests)
+/// no Linux program can be started: there the windows open on the display CI started and
+/// named in `AGVIEW_TEST_DISPLAY` (.ci/wine/test), which Wine's X11 driver draws to.
 struct Xvfb {
-    child: Child,
+    child: Option<Child>,
     display: String,
 }
 
 impl Xvfb {
+    #[cfg(windows)]
+    fn start() -> Xvfb {
+        let display = std::env::var("AGVIEW_TEST_DISPLAY").unwrap_or_else(|_| {
+            panic!(
+                "under Wine the window tests draw on the X display CI started, named in \
+                 AGVIEW_TEST_DISPLAY (.ci/wine/test sets it)"
+            )
+        });
+        Xvfb {
+            child: None,
+            display,
+        }
+    }
+
+    #[cfg(not(windows))]
     fn start() -> Xvfb {
         let mut child = Command::new("Xvfb")
             .args([
@@ -94,7 +111,7 @@ impl Xvfb {
             }
         };
         Xvfb {
-            child,
+            child: Some(child),
             display: format!(":{}", line.trim()),
         }
     }
@@ -118,8 +135,10 @@ impl Xvfb {
 
 impl Drop for Xvfb {
     fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        if let Some(child) = &mut self.child {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
     }
 }
 
@@ -950,6 +969,36 @@ fn a_remembered_panel_width_is_used_and_kept_within_40_percent() {
         let share = panel_share(&err);
         assert!((share - want).abs() < 0.01, "{share} against {want}: {err}");
     }
+}
+
+#[test]
+fn the_remembered_width_is_read_from_the_platforms_config_folder() {
+    let x = Xvfb::start();
+    let dir = TempDir::new("config-folder");
+    let base = dir.0.join("config home");
+    let (var, folder) = if cfg!(windows) {
+        ("APPDATA", base.join("agview"))
+    } else if cfg!(target_os = "macos") {
+        ("HOME", base.join("Library/Application Support/agview"))
+    } else {
+        ("XDG_CONFIG_HOME", base.join("agview"))
+    };
+    put(&folder.join("viewer.json"), "{\"panel_width\": 400.0}");
+    let dsf = long_names_package(&dir.0, 50);
+    let mut view = x.agview();
+    view.env_remove("AGVIEW_CONFIG_DIR")
+        .env(var, &base)
+        .arg("view")
+        .arg(&dsf)
+        .args(["--size", "1280x720", "--frames", "2", "--screenshot"])
+        .arg(dir.0.join("w.png"));
+    let err = run_ok(view, &format!("agview view with {var} set"));
+    let share = panel_share(&err);
+    assert!(
+        (share - 400.0 / 1280.0).abs() < 0.01,
+        "the width remembered in {} was not used ({share}): {err}",
+        folder.display()
+    );
 }
 
 /// `agview view DOC` at 320×240 whose load starts `delay_ms` late, until its screenshot is
