@@ -32,9 +32,20 @@ use agview::app::layout_args::LayoutArgs;
 use agview::app::options::{parse_size, RenderArgs, TerrainArgs};
 use agview::diag::Diagnostic;
 
+/// What `agview --version` prints after the name: "0.1.0 (commit 295c91f0a1b2,
+/// x86_64-unknown-linux-gnu)", so a bug report names the build (build.rs sets the two).
+const VERSION: &str = concat!(
+    env!("CARGO_PKG_VERSION"),
+    " (commit ",
+    env!("AGVIEW_GIT_COMMIT"),
+    ", ",
+    env!("AGVIEW_TARGET"),
+    ")"
+);
+
 /// A previewer for X-Plane (.agp .agb .ags) and FSX (.agn) autogen art.
 #[derive(Parser)]
-#[command(name = "agview", version, about, long_about = None)]
+#[command(name = "agview", version = VERSION, about, long_about = None)]
 struct Cli {
     #[command(subcommand)]
     command: Command,

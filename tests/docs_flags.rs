@@ -26,6 +26,10 @@
 //! some command, `agview CMD FLAG --help` is not refused with clap's
 //! `unexpected argument 'FLAG'` (a known flag prints the help, or complains of its missing
 //! value, and never runs the command).
+//!
+//! **What `--version` says.** The version line the docs show, `agview 0.1.0 (commit
+//! 295c91f0a1b2, x86_64-unknown-linux-gnu)`: the package version, the checkout's commit (or
+//! `unknown` outside one) and the target the binary was built for.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::Read;
@@ -389,6 +393,54 @@ fn every_flag_the_docs_name_exists() {
          another program's flag belongs in a line or code span that names the program, \
          e.g. `cargo test --locked`):\n  {}",
         unknown.join("\n  ")
+    );
+}
+
+/// The commit git names for this checkout: `None` outside one, or when git does not answer.
+fn checkout_commit() -> Option<String> {
+    if !root().join(".git").exists() {
+        return None;
+    }
+    let out = Command::new("git")
+        .args(["rev-parse", "--short=12", "HEAD"])
+        .current_dir(root())
+        .output()
+        .ok()?;
+    out.status
+        .success()
+        .then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
+}
+
+#[test]
+fn version_names_the_package_the_commit_and_the_target() {
+    let (code, out, err) = agview(&["--version"]);
+    assert_eq!(code, Some(0), "agview --version failed: {err}");
+    let line = out.trim_end();
+    let rest = line
+        .strip_prefix(&format!("agview {} (commit ", env!("CARGO_PKG_VERSION")))
+        .and_then(|r| r.strip_suffix(')'))
+        .unwrap_or_else(|| panic!("not `agview VERSION (commit C, TARGET)`: {line:?}"));
+    let (commit, target) = rest.split_once(", ").expect("commit, then target");
+
+    match checkout_commit() {
+        Some(head) => assert_eq!(commit, head, "the binary names another commit"),
+        None => assert!(
+            commit == "unknown"
+                || (commit.len() >= 12 && commit.bytes().all(|b| b.is_ascii_hexdigit())),
+            "not 12 hex digits or `unknown`: {commit:?}"
+        ),
+    }
+
+    // The triple names this machine's architecture and system.
+    let os = match std::env::consts::OS {
+        "macos" => "apple-darwin",
+        os => os,
+    };
+    assert!(
+        target.starts_with(std::env::consts::ARCH) && target.contains(os),
+        "{target:?} is not a {} {} triple",
+        std::env::consts::ARCH,
+        std::env::consts::OS
     );
 }
 

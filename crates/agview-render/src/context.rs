@@ -64,18 +64,19 @@ impl GpuContext {
         Self::choose(|backends| Ok((make_instance(backends), ())), |_| None).map(|(ctx, ())| ctx)
     }
 
-    /// The one order agview asks for an adapter in, with or without a window: Vulkan, then
-    /// GL (or only the backends `WGPU_BACKEND` names), each for a real adapter; then the
-    /// same for a fallback (software) adapter. `open` makes the instance of each try and
-    /// what goes with it (the window's surface, which the adapter must be able to present
-    /// to: `surface` names it); what it fails with is said among the tries.
+    /// The one order agview asks for an adapter in, with or without a window: the
+    /// platform's backends (`platform_backends`), or only those `WGPU_BACKEND` names, each
+    /// for a real adapter; then the same for a fallback (software) adapter. `open` makes the
+    /// instance of each try and what goes with it (the window's surface, which the adapter
+    /// must be able to present to: `surface` names it); what it fails with is said among the
+    /// tries.
     pub fn choose<T>(
         mut open: impl FnMut(wgpu::Backends) -> Result<(wgpu::Instance, T), String>,
         surface: impl Fn(&T) -> Option<&wgpu::Surface<'static>>,
     ) -> Result<(Self, T), RenderError> {
         let order: Vec<wgpu::Backends> = match wgpu::Backends::from_env() {
             Some(b) => vec![b],
-            None => vec![wgpu::Backends::VULKAN, wgpu::Backends::GL],
+            None => platform_backends(),
         };
         let mut tried = Vec::new();
         for fallback in [false, true] {
@@ -162,6 +163,21 @@ impl GpuContext {
             }),
             None => Ok(value),
         }
+    }
+}
+
+/// The backends tried in turn when `WGPU_BACKEND` is unset. Vulkan first, the backend the
+/// golden images are drawn on, then DX12 on Windows, for drivers without Vulkan; on macOS
+/// Metal alone, since wgpu is built without MoltenVK and ANGLE, its ways to Vulkan and GL
+/// there. GL last elsewhere, for old or virtual GPUs.
+fn platform_backends() -> Vec<wgpu::Backends> {
+    use wgpu::Backends as B;
+    if cfg!(target_vendor = "apple") {
+        vec![B::METAL]
+    } else if cfg!(windows) {
+        vec![B::VULKAN, B::DX12, B::GL]
+    } else {
+        vec![B::VULKAN, B::GL]
     }
 }
 
