@@ -222,12 +222,13 @@ fn each_stage_imports_only_what_lies_below_it() {
     // docs/architecture.md, "Which stage may import which".
     let below: &[(&str, &[&str])] = &[
         ("diag", &[]),
+        ("lines", &[]),
         ("scene", &["diag"]),
         ("rng", &[]),
         ("progress", &[]),
         ("terrain", &[]),
-        ("format", &["diag", "scene"]),
-        ("resolve", &["diag", "format", "rng"]),
+        ("format", &["diag", "lines", "scene"]),
+        ("resolve", &["diag", "format", "lines", "rng"]),
         ("layout", &["diag", "format", "scene", "rng"]),
         ("input", &["diag", "format", "layout", "resolve", "scene"]),
         ("art", &["diag", "format", "scene"]),
@@ -253,8 +254,8 @@ fn each_stage_imports_only_what_lies_below_it() {
         (
             "app",
             &[
-                "art", "diag", "document", "input", "pipeline", "progress", "render", "resolve",
-                "scene", "terrain",
+                "art", "diag", "document", "input", "lines", "pipeline", "progress", "render",
+                "resolve", "scene", "terrain",
             ],
         ),
     ];

@@ -504,6 +504,55 @@ fn a_packages_draped_polygons_orthophotos_lines_and_strings_are_laid_out_from_an
     assert!(elsewhere.join("ground.png").is_file());
 }
 
+// ------------------------------------------------------------ line ends
+
+/// Rewrites every text file under `dir` with `end` as its line ends.
+fn reline(dir: &Path, end: &str) {
+    for e in std::fs::read_dir(dir).unwrap().flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            reline(&p, end);
+            continue;
+        }
+        let ext = p.extension().and_then(|x| x.to_str()).unwrap_or("");
+        if ["pol", "lin", "str", "obj", "dat", "txt"].contains(&ext) {
+            let text = std::fs::read_to_string(&p).unwrap();
+            std::fs::write(&p, agview::lines::with_line_ends(&text, end)).unwrap();
+        }
+    }
+}
+
+/// Packages made on a classic Mac (a bare `\r` ends each line; 108 `.pol` files of three
+/// public airports) and on Windows (`\r\n`) read as X-Plane reads them: as the same package
+/// with `\n`. `check` accepts them and the layout is the same, line numbers and all.
+#[test]
+fn a_package_saved_with_mac_or_windows_line_ends_reads_as_with_unix_ones() {
+    let tmp = Tmp::new("line-ends");
+    let mut seen: Vec<(String, String, String)> = Vec::new();
+    for (name, end) in [("lf", "\n"), ("crlf", "\r\n"), ("cr", "\r")] {
+        let (root, _) = ground_package(&tmp.0.join(name));
+        let at = root.display().to_string();
+        reline(&root, end);
+        let pol = std::fs::read(root.join("ground/apron.pol")).unwrap();
+        assert_eq!(pol.contains(&b'\n'), end != "\r", "{name}");
+        let (code, out, err) = agview(&root, &["check", "ground/apron.pol"]);
+        assert_eq!(code, 0, "{name}: {out}{err}");
+        assert!(err.contains("0 error(s), 0 warning(s)"), "{name}: {err}");
+        let (code, out, err) = agview(&root, &["check", "."]);
+        assert_eq!(code, 0, "{name}: {out}{err}");
+        let check = format!("{out}{err}").replace(&at, "ROOT");
+        let dsf = "Earth nav data/+50+000/+50+000.dsf";
+        let (code, out, err) = agview(&root, &["layout", dsf, "--json"]);
+        assert_eq!(code, 0, "{name}: {err}");
+        seen.push((check, out.replace(&at, "ROOT"), err.replace(&at, "ROOT")));
+    }
+    let v: serde_json::Value = serde_json::from_str(&seen[0].1).unwrap();
+    assert_eq!(v["features"].as_array().unwrap().len(), 6, "{v}");
+    for (form, got) in ["CRLF", "CR"].iter().zip(&seen[1..]) {
+        assert_eq!(got, &seen[0], "{form}");
+    }
+}
+
 // ------------------------------------------------------------ bytes that are not UTF-8
 
 /// A file named by the bytes a Windows-1252 text gives it, as each system stores it: Linux's

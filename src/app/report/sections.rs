@@ -47,7 +47,8 @@ pub(super) fn count(scene: &Scene, messages: &[Diagnostic]) -> Counts {
     c
 }
 
-/// The text of line `n` (1-based) of `file`, read once per file.
+/// The text of line `n` (1-based) of `file`, read once per file, its lines counted as the
+/// readers count them ([`crate::lines`]).
 pub(super) fn line_text(
     cache: &mut BTreeMap<PathBuf, Vec<String>>,
     file: &Path,
@@ -59,8 +60,7 @@ pub(super) fn line_text(
             .ok()
             .filter(|b| !b.iter().take(4096).any(|&c| c == 0))
             .map(|b| {
-                String::from_utf8_lossy(&b)
-                    .lines()
+                crate::lines::lines(&String::from_utf8_lossy(&b))
                     .map(|l| l.chars().take(200).collect())
                     .collect()
             })

@@ -35,6 +35,7 @@ use std::path::Path;
 use serde::Serialize;
 
 use crate::diag::Diagnostic;
+use crate::lines::LineCounter;
 
 /// How deep arrays and objects may nest. GeoJSON needs 6 levels for a `MultiPolygon` inside
 /// a `FeatureCollection`; the limit keeps a hostile file from overflowing the stack.
@@ -165,7 +166,7 @@ fn parse_json(path: &Path, src: &[u8]) -> Result<JValue, Diagnostic> {
         Ok(t) => t,
         Err(e) => {
             let mut p = JsonParser::new(path, "");
-            p.advance_over(body.get(..e.valid_up_to()).unwrap_or_default());
+            p.at.advance(body.get(..e.valid_up_to()).unwrap_or_default());
             let bad = body.get(e.valid_up_to()).copied().unwrap_or(0);
             return Err(p.error_here(format!(
                 "invalid UTF-8 byte 0x{bad:02X}; JSON must be UTF-8"
@@ -192,8 +193,8 @@ struct JsonParser<'a> {
     path: &'a Path,
     src: &'a [u8],
     pos: usize,
-    line: u32,
-    col: u32,
+    /// The line and column of `pos`.
+    at: LineCounter,
 }
 
 impl<'a> JsonParser<'a> {
@@ -202,8 +203,7 @@ impl<'a> JsonParser<'a> {
             path,
             src: text.as_bytes(),
             pos: 0,
-            line: 1,
-            col: 1,
+            at: LineCounter::new(),
         }
     }
 
@@ -215,26 +215,13 @@ impl<'a> JsonParser<'a> {
     fn bump(&mut self) {
         if let Some(&b) = self.src.get(self.pos) {
             self.pos += 1;
-            self.count(b);
+            self.at.step(b);
         }
     }
 
-    fn count(&mut self, b: u8) {
-        if b == b'\n' {
-            self.line = self.line.saturating_add(1);
-            self.col = 1;
-        } else if b & 0xC0 != 0x80 {
-            // Not a UTF-8 continuation byte: a new character.
-            self.col = self.col.saturating_add(1);
-        }
-    }
-
-    /// Counts lines and columns over bytes that are not part of `src` (for the position of
-    /// an invalid UTF-8 byte).
-    fn advance_over(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.count(b);
-        }
+    /// The 1-based line and column of the current position.
+    fn here(&self) -> (u32, u32) {
+        self.at.position()
     }
 
     /// The character at the current position, for messages: "`x`" or "character U+0001".
@@ -249,7 +236,8 @@ impl<'a> JsonParser<'a> {
     }
 
     fn error_here(&self, message: impl Into<String>) -> Diagnostic {
-        Diagnostic::error_at(self.path, self.line, self.col, message)
+        let (line, col) = self.here();
+        Diagnostic::error_at(self.path, line, col, message)
     }
 
     fn unexpected_end(&self, inside: &str, line: u32, col: u32) -> Diagnostic {
@@ -270,7 +258,7 @@ impl<'a> JsonParser<'a> {
     }
 
     fn value(&mut self, depth: usize) -> Result<JValue, Diagnostic> {
-        let (line, col) = (self.line, self.col);
+        let (line, col) = self.here();
         let at = |kind| JValue { line, col, kind };
         let Some(b) = self.peek() else {
             return Err(self.error_here("unexpected end of file: expected a value"));
@@ -313,7 +301,7 @@ impl<'a> JsonParser<'a> {
     }
 
     fn object(&mut self, depth: usize) -> Result<JKind, Diagnostic> {
-        let (line, col) = (self.line, self.col);
+        let (line, col) = self.here();
         self.bump(); // {
         let mut members = Vec::new();
         self.skip_ws()?;
@@ -372,7 +360,7 @@ impl<'a> JsonParser<'a> {
     }
 
     fn array(&mut self, depth: usize) -> Result<JKind, Diagnostic> {
-        let (line, col) = (self.line, self.col);
+        let (line, col) = self.here();
         self.bump(); // [
         let mut items = Vec::new();
         self.skip_ws()?;
@@ -410,7 +398,7 @@ impl<'a> JsonParser<'a> {
     }
 
     fn string(&mut self) -> Result<String, Diagnostic> {
-        let (line, col) = (self.line, self.col);
+        let (line, col) = self.here();
         self.bump(); // "
         let mut out: Vec<u8> = Vec::new();
         loop {
@@ -423,7 +411,7 @@ impl<'a> JsonParser<'a> {
                     break;
                 }
                 b'\\' => {
-                    let (eline, ecol) = (self.line, self.col);
+                    let (eline, ecol) = self.here();
                     self.bump();
                     let Some(e) = self.peek() else {
                         return Err(self.unexpected_end("string", line, col));
@@ -458,14 +446,14 @@ impl<'a> JsonParser<'a> {
                     let mut buf = [0u8; 4];
                     out.extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
                 }
+                b'\r' | b'\n' => {
+                    return Err(self.error_here(
+                        "line end in a string: a string must end on the line it starts (escape it as `\\n`)",
+                    ))
+                }
                 0x00..=0x1F => {
                     return Err(self.error_here(format!(
-                        "control character U+{b:04X} in a string: escape it{}",
-                        if b == b'\n' {
-                            " (a string must end on the line it starts)"
-                        } else {
-                            ""
-                        }
+                        "control character U+{b:04X} in a string: escape it"
                     )))
                 }
                 _ => {
@@ -546,7 +534,7 @@ impl<'a> JsonParser<'a> {
     }
 
     fn number(&mut self) -> Result<f64, Diagnostic> {
-        let (line, col) = (self.line, self.col);
+        let (line, col) = self.here();
         let start = self.pos;
         if self.peek() == Some(b'-') {
             self.bump();
@@ -1380,7 +1368,7 @@ mod tests {
             (b"{\"a\": 1 \"b\": 2}", "g.json:1:9: error: expected `,` or `}` after an object member, found `\"`"),
             (b"{\"a\": [1,\n  2", "g.json:2:4: error: unexpected end of file inside the array begun at 1:7"),
             (b"{\"a\": \"xyz", "g.json:1:11: error: unexpected end of file inside the string begun at 1:7"),
-            (b"{\"a\": \"x\ny\"}", "g.json:1:9: error: control character U+000A in a string: escape it (a string must end on the line it starts)"),
+            (b"{\"a\": \"x\ny\"}", "g.json:1:9: error: line end in a string: a string must end on the line it starts (escape it as `\\n`)"),
             (b"[\"\\q\"]", "g.json:1:3: error: invalid escape `\\q` in a string"),
             (b"[\"\\u12G4\"]", "g.json:1:3: error: `\\u` must be followed by 4 hex digits"),
             (b"[\"\\uD800x\"]", "g.json:1:3: error: unpaired surrogate `\\uD800` in a string"),

@@ -86,8 +86,7 @@ pub fn parse(
     src: &str,
     warnings: &mut Vec<Diagnostic>,
 ) -> Result<LightsTxt, Diagnostic> {
-    let mut lines = src
-        .lines()
+    let mut lines = crate::lines::lines(src)
         .enumerate()
         .map(|(i, l)| (i as u32 + 1, l))
         .filter(|(_, l)| {

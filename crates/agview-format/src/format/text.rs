@@ -6,6 +6,7 @@
 //! private-use character of its own, so that names keep their bytes: [`name_path`] turns such a
 //! name back into the path of exactly those bytes, and [`crate::diag::escaped`] shows them
 //! as `\xNN`.
+//! A line ends at `\r\n`, `\r` or `\n`, as X-Plane's scanner ends it ([`crate::lines`]).
 //! Comments are skipped whatever they hold. A `#` at the start of a token starts a comment that runs
 //! to the end of the line. Tokens are separated by ASCII whitespace. Numbers must be finite:
 //! `nan` and `inf` are rejected with the column of the offending token.
@@ -14,6 +15,7 @@ use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 
 use crate::diag::{path_of_bytes, raw_byte, Diagnostic, RAW_BYTE_BASE};
+use crate::lines::{find_line_end, line_end_len};
 
 /// The bytes of an X-Plane text file as valid UTF-8: borrowed when they already are; else a
 /// copy in which each byte outside a valid UTF-8 sequence stands as the private-use character
@@ -97,9 +99,9 @@ impl<'a> TextFile<'a> {
                 return None;
             }
             let rest = &self.src[self.pos..];
-            let len = find_newline(rest);
+            let len = find_line_end(rest);
             let raw = &rest[..len];
-            self.pos += len + 1;
+            self.pos += len + line_end_len(&rest[len..]);
             self.line_no = self.line_no.saturating_add(1);
             // Most lines are ASCII: one word-at-a-time check settles them, and only the rest
             // pay for full UTF-8 validation.
@@ -169,28 +171,6 @@ fn skip_space(b: &[u8], mut i: usize) -> usize {
     i
 }
 
-/// Position of the first `\n` in `b` (or its length), eight bytes at a time.
-fn find_newline(b: &[u8]) -> usize {
-    const LO: u64 = 0x0101_0101_0101_0101;
-    const HI: u64 = 0x8080_8080_8080_8080;
-    let pat = LO * u64::from(b'\n');
-    let mut i = 0;
-    while i + 8 <= b.len() {
-        let mut w = [0u8; 8];
-        w.copy_from_slice(&b[i..i + 8]);
-        let x = u64::from_le_bytes(w) ^ pat;
-        let found = x.wrapping_sub(LO) & !x & HI;
-        if found != 0 {
-            return i + (found.trailing_zeros() / 8) as usize;
-        }
-        i += 8;
-    }
-    b[i..]
-        .iter()
-        .position(|&c| c == b'\n')
-        .map_or(b.len(), |p| i + p)
-}
-
 /// 1-based column of the character after `prefix` (columns count characters).
 fn char_col(prefix: &[u8]) -> u32 {
     let n = std::str::from_utf8(prefix)
@@ -221,7 +201,7 @@ impl<'a> Line<'a> {
         self.path
     }
 
-    /// The raw text of the line (without its newline).
+    /// The raw text of the line (without its line end).
     pub fn text(&self) -> &'a str {
         self.text
     }
@@ -679,19 +659,19 @@ mod tests {
     }
 
     #[test]
-    fn finds_newlines() {
-        for s in [
-            "",
-            "\n",
-            "abc",
-            "abcdefgh\n",
-            "abcdefghijklmnop",
-            "abcdefghijk\nxy",
-            "é\n",
-        ] {
-            let want = s.find('\n').unwrap_or(s.len());
-            assert_eq!(find_newline(s.as_bytes()), want, "{s:?}");
+    fn a_line_ends_at_cr_lf_or_both() {
+        let want = vec![(1, "A".into()), (3, "TILE".into()), (4, "X".into())];
+        for end in ["\n", "\r\n", "\r"] {
+            let src = crate::lines::with_line_ends("A\n\nTILE 1\nX 2", end);
+            assert_eq!(lines(&src), want, "{src:?}");
+            let src = format!("{src}{end}");
+            assert_eq!(lines(&src), want, "{src:?}");
         }
+        // A bare `\r` before a `\r\n` ends a line of its own, as an editor shows it.
+        assert_eq!(
+            lines("A\r\r\nB\n\rC"),
+            vec![(1, "A".into()), (3, "B".into()), (5, "C".into())]
+        );
     }
 
     #[test]

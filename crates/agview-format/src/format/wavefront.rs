@@ -65,8 +65,11 @@ pub fn parse_wavefront(
     };
     // `check_wavefront` rules out the inputs known to panic inside `tobj`; the guard is for
     // any that remain, so that no file can take the program down.
+    // `tobj` ends lines at `\n` (and strips the `\r` of a `\r\n`): a bare `\r` is made a `\n`
+    // for it, so that a classic Mac file reads as its `check_wavefront` lines.
+    let src = crate::lines::bare_cr_as_lf(src);
     let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        tobj::load_obj_buf(&mut std::io::Cursor::new(src), &opts, loader)
+        tobj::load_obj_buf(&mut std::io::Cursor::new(&*src), &opts, loader)
     }));
     let (models, materials) = match result {
         Ok(Ok(r)) => r,
@@ -151,7 +154,7 @@ pub fn parse_wavefront(
 fn read_mtl(bytes: &[u8]) -> tobj::MTLLoadResult {
     let text = String::from_utf8_lossy(bytes);
     let mut clean = String::new();
-    for line in text.lines() {
+    for line in crate::lines::lines(&text) {
         let mut words = line.split_whitespace();
         match words.next() {
             Some("newmtl") => {

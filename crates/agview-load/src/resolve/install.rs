@@ -99,10 +99,11 @@ fn custom_packages(root: &Path, diags: &mut Vec<Diagnostic>) -> Vec<PathBuf> {
 /// The `SCENERY_PACK` / `SCENERY_PACK_DISABLED` lines of a `scenery_packs.ini`, as
 /// (normalised folder, enabled), first mention of each folder only. Paths are relative to
 /// the install unless absolute; `*GLOBAL_AIRPORTS*` stands for `Global Scenery/Global
-/// Airports`. Other lines (the `I` / `1000 Version` / `SCENERY` header) are skipped.
+/// Airports`. Other lines (the `I` / `1000 Version` / `SCENERY` header) are skipped. Lines
+/// end at `\r\n`, `\r` or `\n`, as in every text file X-Plane reads.
 fn read_ini(root: &Path, text: &str) -> Vec<(PathBuf, bool)> {
     let mut out: Vec<(PathBuf, bool)> = Vec::new();
-    for line in text.lines() {
+    for line in crate::lines::lines(text) {
         let line = line.trim();
         let (rest, enabled) = if let Some(r) = line.strip_prefix("SCENERY_PACK_DISABLED") {
             (r, false)
@@ -167,19 +168,27 @@ mod tests {
     #[test]
     fn reads_ini_lines() {
         let root = Path::new("/xp");
-        let ini = "I\n1000 Version\nSCENERY\n\nSCENERY_PACK Custom Scenery/A pack/\r\n\
+        let ini = "I\n1000 Version\nSCENERY\n\nSCENERY_PACK Custom Scenery/A pack/\n\
 SCENERY_PACK_DISABLED Custom Scenery\\B/\nSCENERY_PACK *GLOBAL_AIRPORTS*\n\
 SCENERY_PACK /mnt/d/C/\nSCENERY_PACKX nope\nSCENERY_PACK Custom Scenery/A pack/\n";
-        let got = read_ini(root, ini);
-        assert_eq!(
-            got,
-            vec![
-                (PathBuf::from("/xp/Custom Scenery/A pack"), true),
-                (PathBuf::from("/xp/Custom Scenery/B"), false),
-                (PathBuf::from("/xp/Global Scenery/Global Airports"), true),
-                (PathBuf::from("/mnt/d/C"), true),
-            ]
-        );
+        let want = vec![
+            (PathBuf::from("/xp/Custom Scenery/A pack"), true),
+            (PathBuf::from("/xp/Custom Scenery/B"), false),
+            (PathBuf::from("/xp/Global Scenery/Global Airports"), true),
+            (PathBuf::from("/mnt/d/C"), true),
+        ];
+        // The same whatever the line ends, and with them mixed.
+        for end in ["\n", "\r\n", "\r"] {
+            let text = crate::lines::with_line_ends(ini, end);
+            assert_eq!(read_ini(root, &text), want, "{end:?}");
+        }
+        let ends = ["\r\n", "\r", "\n"];
+        let mixed: String = ini
+            .split_inclusive('\n')
+            .enumerate()
+            .map(|(i, l)| format!("{}{}", l.trim_end_matches('\n'), ends[i % 3]))
+            .collect();
+        assert_eq!(read_ini(root, &mixed), want);
     }
 
     #[test]

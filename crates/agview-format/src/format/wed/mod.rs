@@ -42,6 +42,7 @@ pub const WED_FILE: &str = "earth.wed.xml";
 use serde::Serialize;
 
 use crate::diag::Diagnostic;
+use crate::lines::{line_col, LineCounter};
 
 /// A WED project: every `<object>` of the file, in file order.
 #[derive(Debug, Clone, PartialEq, Serialize, Default)]
@@ -311,6 +312,10 @@ pub fn parse(
     bytes: &[u8],
     warnings: &mut Vec<Diagnostic>,
 ) -> Result<WedProject, Diagnostic> {
+    // roxmltree ends lines at `\n` alone; a bare `\r` made a `\n` (XML reads either as one
+    // anyway) keeps its positions on the lines agview counts.
+    let relined = crate::lines::bare_cr_as_lf(bytes);
+    let bytes: &[u8] = &relined;
     let text = std::str::from_utf8(bytes).map_err(|e| {
         let (line, col) = line_col(bytes, e.valid_up_to());
         Diagnostic::error_at(path, line, col, "not UTF-8 text")
@@ -372,20 +377,12 @@ pub fn parse(
     read_doc(path, &doc, warnings)
 }
 
-fn line_col(bytes: &[u8], offset: usize) -> (u32, u32) {
-    let before = &bytes[..offset.min(bytes.len())];
-    let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
-    let col = before.iter().rev().take_while(|&&b| b != b'\n').count() + 1;
-    (line as u32, col as u32)
-}
-
 /// Lines and columns (1-based, columns in characters, as roxmltree counts them) of byte
 /// positions asked for in increasing order.
 struct LineCursor<'t> {
     text: &'t str,
     at: usize,
-    line: u32,
-    line_start: usize,
+    counter: LineCounter,
 }
 
 impl<'t> LineCursor<'t> {
@@ -393,8 +390,7 @@ impl<'t> LineCursor<'t> {
         LineCursor {
             text,
             at: 0,
-            line: 1,
-            line_start: 0,
+            counter: LineCounter::new(),
         }
     }
 
@@ -404,19 +400,9 @@ impl<'t> LineCursor<'t> {
             // Out of order: start again from the top.
             *self = LineCursor::new(self.text);
         }
-        let bytes = self.text.as_bytes();
-        for (i, b) in bytes[self.at..byte].iter().enumerate() {
-            if *b == b'\n' {
-                self.line += 1;
-                self.line_start = self.at + i + 1;
-            }
-        }
+        self.counter.advance(&self.text.as_bytes()[self.at..byte]);
         self.at = byte;
-        let col = self
-            .text
-            .get(self.line_start..byte)
-            .map_or(0, |s| s.chars().count());
-        (self.line, col as u32 + 1)
+        self.counter.position()
     }
 }
 
