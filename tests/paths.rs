@@ -1,8 +1,9 @@
 //! A package named on the command line in the forms users' shells give: absolute and
 //! relative, with `.` and `..`, from another folder; on Windows also with backslashes or
-//! slashes, with a drive letter, as a `\\?\` long path, and from a current folder on another
-//! drive (Wine's `C:` temporary folder against the `Z:` the repository is on). Each form
-//! lays out the same features, resolved to the same files.
+//! slashes, with a drive letter, as a `\\?\` long path, typed in another case than the
+//! disk's, and from a current folder on another drive (Wine's `C:` temporary folder against
+//! the `Z:` the repository is on). Each form lays out the same features, resolved to the
+//! same files, with no warning.
 
 use std::path::{Path, PathBuf};
 
@@ -75,6 +76,8 @@ fn every_form_of_a_packages_path_lays_out_the_same_features() {
             (elsewhere.clone(), back.clone()),
             (elsewhere.clone(), abs.replace('\\', "/")),
             (elsewhere.clone(), format!("\\\\?\\{back}")),
+            // Typed in another case than the disk's: found, and no reference warns of case.
+            (elsewhere.clone(), back.replace("Pkg", "PKG").replace("Earth", "EARTH")),
             (
                 elsewhere.clone(),
                 "..\\Pkg\\Earth nav data\\+50+000\\+50+000.txt".into(),

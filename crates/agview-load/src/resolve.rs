@@ -101,7 +101,7 @@ impl Libraries {
             season: opts.season,
         };
         for dir in &opts.libraries {
-            let found = library_packages(dir);
+            let found = library_packages(&crate::format::as_on_disk(dir));
             if found.is_empty() {
                 diags.push(Diagnostic::warning_file(
                     dir,
@@ -113,7 +113,7 @@ impl Libraries {
             }
         }
         if let Some(xp) = &opts.xplane {
-            for p in install::packages(xp, diags) {
+            for p in install::packages(&crate::format::as_on_disk(xp), diags) {
                 if p.join("library.txt").is_file() {
                     out.read(&p, false, diags);
                 }
@@ -600,10 +600,13 @@ fn nearest_library_folder(file: &Path) -> Option<PathBuf> {
     Some(in_form_of(file, found))
 }
 
-/// `path` made absolute (against the working directory) and normalised: how a document,
-/// and every path `check` is given, is read, so output is the same from any folder.
+/// `path` made absolute (against the working directory), normalised, and spelled as the
+/// disk spells it where case is ignored ([`crate::format::as_on_disk`]): how a document,
+/// and every path `check` is given, is read, so output is the same from any folder and
+/// whatever case the user typed.
 pub fn absolute(path: &Path) -> PathBuf {
-    normalize(&std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf()))
+    let abs = normalize(&std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf()));
+    crate::format::as_on_disk(&abs)
 }
 
 /// `dir`, an absolute folder above `file`, written the way `file` is: itself when `file` is

@@ -134,6 +134,18 @@ pub fn find_ignoring_case(path: &Path) -> Option<PathBuf> {
     cur.is_file().then_some(cur)
 }
 
+/// `path` as the disk spells it where the file system ignores case and the path exists;
+/// else `path` itself. A path the user typed (`c:\users\me\pkg`) goes through this once,
+/// so that what agview finds below it differs in case from its reference only where the
+/// package's own names do, and only those warn ([`find_ignoring_case`]).
+pub fn as_on_disk(path: &Path) -> PathBuf {
+    if path.exists() && ignores_case(path) {
+        spelled_on_disk(path)
+    } else {
+        path.to_path_buf()
+    }
+}
+
 /// `path`, which exists, with each folder and file name spelled as its directory lists it:
 /// the exact name where the listing has it, else the one that matches ignoring case. On a
 /// file system that keeps case this is `path` itself.

@@ -137,6 +137,8 @@ impl std::fmt::Debug for Ground {
 
 /// What a command's path names: a file, or for a folder the WED project in it.
 pub fn document_path(path: &Path) -> Result<PathBuf, Diagnostic> {
+    // Spelled as on disk, so an asset's references warn of their own case alone.
+    let path = &crate::format::as_on_disk(path);
     if path.is_dir() {
         let wed = path.join(WED_FILE);
         if wed.is_file() {
