@@ -77,7 +77,10 @@ fn every_form_of_a_packages_path_lays_out_the_same_features() {
             (elsewhere.clone(), abs.replace('\\', "/")),
             (elsewhere.clone(), format!("\\\\?\\{back}")),
             // Typed in another case than the disk's: found, and no reference warns of case.
-            (elsewhere.clone(), back.replace("Pkg", "PKG").replace("Earth", "EARTH")),
+            (
+                elsewhere.clone(),
+                back.replace("Pkg", "PKG").replace("Earth", "EARTH"),
+            ),
             (
                 elsewhere.clone(),
                 "..\\Pkg\\Earth nav data\\+50+000\\+50+000.txt".into(),

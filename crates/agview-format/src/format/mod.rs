@@ -147,8 +147,9 @@ pub fn as_on_disk(path: &Path) -> PathBuf {
 }
 
 /// `path`, which exists, with each folder and file name spelled as its directory lists it:
-/// the exact name where the listing has it, else the one that matches ignoring case. On a
-/// file system that keeps case this is `path` itself.
+/// the exact name where the listing has it, else the one that matches ignoring case. A path
+/// already spelled so comes back as it was written, separators and all. On a file system
+/// that keeps case this is `path` itself.
 pub fn spelled_on_disk(path: &Path) -> PathBuf {
     use std::path::Component;
     let mut cur = PathBuf::new();
@@ -163,7 +164,12 @@ pub fn spelled_on_disk(path: &Path) -> PathBuf {
             other => cur.push(other.as_os_str()),
         }
     }
-    cur
+    // Equal component by component: keep the text the user or the file wrote.
+    if cur == path {
+        path.to_path_buf()
+    } else {
+        cur
+    }
 }
 
 /// Whether the file system holding `path` (which exists) finds it under another case: the
