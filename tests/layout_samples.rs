@@ -12,6 +12,9 @@ use std::path::{Path, PathBuf};
 use agview::app::layout_args::LayoutArgs;
 use serde_json::Value;
 
+mod common;
+use common::slashed;
+
 fn args() -> LayoutArgs {
     LayoutArgs::default()
 }
@@ -47,8 +50,8 @@ fn close(a: &Value, b: &Value, at: &str, diffs: &mut Vec<String>) {
             }
         }
         // Windows prints paths with its own separator: compared as Linux writes them.
-        (Value::String(x), Value::String(y)) if cfg!(windows) => {
-            if x.replace('\\', "/") != y.replace('\\', "/") {
+        (Value::String(x), Value::String(y)) => {
+            if slashed(x) != slashed(y) {
                 diffs.push(format!("{at}: expected {b}, got {a}"));
             }
         }
