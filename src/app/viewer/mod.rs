@@ -298,6 +298,7 @@ impl App {
         };
         let controls = Controls {
             seed: job.inputs.seed,
+            season: job.inputs.resolve.season,
             density: r.density,
             terrain,
             heightmap,
@@ -408,10 +409,13 @@ impl App {
         }
     }
 
-    /// Sends the current job (with the panel's seed, rectangle and terrain) to the loader.
+    /// Sends the current job (with the panel's seed, season, rectangle and terrain) to the
+    /// loader. A new season resolves every name again and lays the scene out in place: the
+    /// camera stays, and the feature table shows the new season's files.
     fn relayout(&mut self) {
         let c = &self.controls;
         self.job.inputs.seed = c.seed;
+        self.job.inputs.resolve.season = c.season;
         if let Some(rect) = c.rect {
             self.job.inputs.rect = Some(rect);
             self.job.inputs.polygon = None;
@@ -634,6 +638,10 @@ impl App {
                 self.controls.seed = self.controls.seed.wrapping_add(1);
                 self.relayout();
             }
+            Action::NextSeason => {
+                self.controls.season = self.controls.season.next();
+                self.relayout();
+            }
             Action::Frame => match self.table.selected {
                 Some(i) => self.frame(FrameChoice::Feature(i as u32)),
                 None => {
@@ -716,6 +724,7 @@ impl App {
             KeyCode::KeyT => Some(Action::ToggleTop),
             KeyCode::KeyF => Some(Action::Frame),
             KeyCode::KeyR => Some(Action::Reroll),
+            KeyCode::KeyN => Some(Action::NextSeason),
             KeyCode::F12 if self.cam.as_ref().is_some_and(|c| c.held.fast) => {
                 Some(Action::ScreenshotWithPanel)
             }
