@@ -223,12 +223,13 @@ fn each_stage_imports_only_what_lies_below_it() {
     let below: &[(&str, &[&str])] = &[
         ("diag", &[]),
         ("lines", &[]),
-        ("scene", &["diag"]),
+        ("scene", &["diag", "season"]),
+        ("season", &[]),
         ("rng", &[]),
         ("progress", &[]),
         ("terrain", &[]),
-        ("format", &["diag", "lines", "scene"]),
-        ("resolve", &["diag", "format", "lines", "rng"]),
+        ("format", &["diag", "lines", "scene", "season"]),
+        ("resolve", &["diag", "format", "lines", "rng", "season"]),
         ("layout", &["diag", "format", "scene", "rng"]),
         ("input", &["diag", "format", "layout", "resolve", "scene"]),
         ("art", &["diag", "format", "scene"]),
@@ -247,7 +248,9 @@ fn each_stage_imports_only_what_lies_below_it() {
         ),
         (
             "check",
-            &["diag", "document", "format", "input", "progress", "resolve"],
+            &[
+                "diag", "document", "format", "input", "progress", "resolve", "season",
+            ],
         ),
         ("mesh", &["art", "scene", "terrain"]),
         ("render", &["art", "diag", "mesh", "scene", "terrain"]),
@@ -255,7 +258,7 @@ fn each_stage_imports_only_what_lies_below_it() {
             "app",
             &[
                 "art", "diag", "document", "input", "lines", "pipeline", "progress", "render",
-                "resolve", "scene", "terrain",
+                "resolve", "scene", "season", "terrain",
             ],
         ),
     ];
