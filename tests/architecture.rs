@@ -360,14 +360,14 @@ fn the_renderer_has_no_import_circle() {
     assert_eq!(cycle(&g), None, "the renderer imports in a circle: {g:#?}");
 }
 
-/// The scene and the diagnostics it carries are the bottom layer together: the scene
-/// imports nothing else of the crate.
+/// The scene, the diagnostics it carries and the season it names are the bottom layer
+/// together: the scene imports nothing else of the crate.
 #[test]
-fn the_scene_imports_nothing_of_the_crate_but_its_diagnostics() {
+fn the_scene_imports_nothing_of_the_crate_but_its_diagnostics_and_season() {
     let c = code(&crates().join("agview-core/src/scene.rs"));
     let deps = after(&c, "crate::");
     assert!(
-        deps.iter().all(|d| d == "diag"),
+        deps.iter().all(|d| d == "diag" || d == "season"),
         "src/scene.rs imports {deps:?}"
     );
 }
