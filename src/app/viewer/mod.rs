@@ -238,6 +238,8 @@ struct App {
     /// A file-triggered reload whose outcome the next frame shows: (its number, when the
     /// change was seen, whether it loaded).
     reload_to_report: Option<(u32, Option<Instant>, bool)>,
+    /// `--press` pressed its keys: the layouts that follow count as reloads.
+    pressed: bool,
     reloads: u32,
     shot_taken: bool,
     /// `--presented-frame` is written.
@@ -339,6 +341,7 @@ impl App {
             frames_with_scene: 0,
             first_frame_reported: false,
             reload_to_report: None,
+            pressed: false,
             reloads: 0,
             shot_taken: false,
             presented_taken: false,
@@ -413,6 +416,8 @@ impl App {
     /// loader. A new season resolves every name again and lays the scene out in place: the
     /// camera stays, and the feature table shows the new season's files.
     fn relayout(&mut self) {
+        // What was shown, to tell a change of terrain alone from one that needs a layout.
+        let before = self.job.clone();
         let c = &self.controls;
         self.job.inputs.seed = c.seed;
         self.job.inputs.resolve.season = c.season;
@@ -420,7 +425,6 @@ impl App {
             self.job.inputs.rect = Some(rect);
             self.job.inputs.polygon = None;
         }
-        let before = self.job.clone();
         self.job.render.terrain = match c.terrain {
             TerrainKind::Flat => TerrainSpec::Flat,
             TerrainKind::Hills => TerrainSpec::Hills,
@@ -587,6 +591,10 @@ impl App {
                 };
                 self.cam = Some(CameraControl::new(camera, framing.clone()))
             }
+        }
+        if matches!(trigger, Trigger::Params) && self.pressed {
+            self.reloads += 1;
+            self.reload_to_report = Some((self.reloads, None, true));
         }
         if let Trigger::Files(t) = trigger {
             self.reloads += 1;
