@@ -59,8 +59,7 @@ fn main() {
     let seasonal = write_packages(&dir);
     let bytes: u64 = (0..PACKAGES)
         .map(|p| {
-            std::fs::metadata(dir.join(format!("pack {p}/library.txt")))
-                .map_or(0, |m| m.len())
+            std::fs::metadata(dir.join(format!("pack {p}/library.txt"))).map_or(0, |m| m.len())
         })
         .sum();
     println!(

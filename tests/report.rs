@@ -479,7 +479,15 @@ fn seasons_shows_each_season_once_and_lists_what_changes() {
     let (code, _, err) = agview(
         &tmp.0,
         &[
-            "report", &dsf, "--out", "r", "--size", "160x90", "--closeups", "0", "--seasons",
+            "report",
+            &dsf,
+            "--out",
+            "r",
+            "--size",
+            "160x90",
+            "--closeups",
+            "0",
+            "--seasons",
         ],
     );
     assert_eq!(code, 0, "{err}");
@@ -490,7 +498,10 @@ fn seasons_shows_each_season_once_and_lists_what_changes() {
     assert!(!out.join("img/season-spr.png").exists());
     let page = std::fs::read_to_string(out.join("index.html")).unwrap();
     assert!(page.contains("<figcaption>spr, sum: from the south-west, noon</figcaption>"));
-    assert!(page.contains("Definitions that change with the season"), "{page}");
+    assert!(
+        page.contains("Definitions that change with the season"),
+        "{page}"
+    );
     for (name, file) in [
         ("lib/seasons/trees.for", "<b>fal</b>: "),
         ("lib/seasons/hut.obj", "objects/hut snow.obj"),
@@ -504,7 +515,16 @@ fn seasons_shows_each_season_once_and_lists_what_changes() {
     // Without the flag, no season section.
     let (code, _, err) = agview(
         &tmp.0,
-        &["report", &dsf, "--out", "s", "--size", "160x90", "--closeups", "0"],
+        &[
+            "report",
+            &dsf,
+            "--out",
+            "s",
+            "--size",
+            "160x90",
+            "--closeups",
+            "0",
+        ],
     );
     assert_eq!(code, 0, "{err}");
     let page = std::fs::read_to_string(tmp.0.join("s/index.html")).unwrap();

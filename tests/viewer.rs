@@ -1105,7 +1105,10 @@ fn the_n_key_shows_the_next_season_in_place() {
         .args(["--exit-after-reloads", "1", "--screenshot"])
         .arg(&shot);
     let mut r = Running::spawn(view);
-    r.wait_for("the next season's screenshot", file_exists(dir.0.join("s-reload1.png")));
+    r.wait_for(
+        "the next season's screenshot",
+        file_exists(dir.0.join("s-reload1.png")),
+    );
     r.wait_exit();
     let dsf = dsf.display().to_string();
     let args = |season: &str| vec![dsf.clone(), "--season".to_string(), season.to_string()];

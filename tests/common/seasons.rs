@@ -81,11 +81,26 @@ fn png(path: &Path, rgb: [u8; 3], tree: bool) {
 fn box_obj(texture: &str, w: f32, d: f32, h: f32) -> String {
     let (x, z) = (w / 2.0, d / 2.0);
     let faces: [([[f32; 3]; 4], [f32; 3]); 5] = [
-        ([[-x, 0.0, z], [x, 0.0, z], [x, h, z], [-x, h, z]], [0.0, 0.0, 1.0]),
-        ([[x, 0.0, -z], [-x, 0.0, -z], [-x, h, -z], [x, h, -z]], [0.0, 0.0, -1.0]),
-        ([[x, 0.0, z], [x, 0.0, -z], [x, h, -z], [x, h, z]], [1.0, 0.0, 0.0]),
-        ([[-x, 0.0, -z], [-x, 0.0, z], [-x, h, z], [-x, h, -z]], [-1.0, 0.0, 0.0]),
-        ([[-x, h, z], [x, h, z], [x, h, -z], [-x, h, -z]], [0.0, 1.0, 0.0]),
+        (
+            [[-x, 0.0, z], [x, 0.0, z], [x, h, z], [-x, h, z]],
+            [0.0, 0.0, 1.0],
+        ),
+        (
+            [[x, 0.0, -z], [-x, 0.0, -z], [-x, h, -z], [x, h, -z]],
+            [0.0, 0.0, -1.0],
+        ),
+        (
+            [[x, 0.0, z], [x, 0.0, -z], [x, h, -z], [x, h, z]],
+            [1.0, 0.0, 0.0],
+        ),
+        (
+            [[-x, 0.0, -z], [-x, 0.0, z], [-x, h, z], [-x, h, -z]],
+            [-1.0, 0.0, 0.0],
+        ),
+        (
+            [[-x, h, z], [x, h, z], [x, h, -z], [-x, h, -z]],
+            [0.0, 1.0, 0.0],
+        ),
     ];
     let mut src = format!("A\n800\nOBJ\n\nTEXTURE {texture}\nPOINT_COUNTS 20 0 0 30\n");
     for (corners, n) in faces {
@@ -149,7 +164,10 @@ pub fn write_package(dir: &Path) -> (PathBuf, PathBuf) {
         &pkg.join("objects/hut snow.obj"),
         box_obj("../textures/hut_snow.png", 6.0, 8.0, 5.0).as_bytes(),
     );
-    write(&pkg.join("autogen/plots.ags"), plots("plots.png").as_bytes());
+    write(
+        &pkg.join("autogen/plots.ags"),
+        plots("plots.png").as_bytes(),
+    );
     write(
         &pkg.join("autogen/plots_bare.ags"),
         plots("plots_bare.png").as_bytes(),

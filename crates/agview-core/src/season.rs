@@ -102,9 +102,6 @@ mod tests {
         let mask = Season::Spring.bit() | Season::Fall.bit();
         assert_eq!(mask_words(mask, ", "), "spr, fal");
         assert_eq!(mask_words(ALL_SEASONS, ","), "spr,sum,fal,win");
-        assert_eq!(
-            serde_json::to_string(&Season::Winter).unwrap(),
-            "\"win\""
-        );
+        assert_eq!(serde_json::to_string(&Season::Winter).unwrap(), "\"win\"");
     }
 }

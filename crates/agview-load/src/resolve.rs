@@ -22,8 +22,8 @@ use std::path::{Path, PathBuf};
 
 use crate::diag::Diagnostic;
 use crate::format::library::Library;
-pub use crate::season::Season;
 use crate::format::text::name_path;
+pub use crate::season::Season;
 
 pub use install::xplane_root;
 pub use library_set::Package;

@@ -80,9 +80,8 @@ pub fn render(
     for season in Season::ALL {
         let mut inputs = a.inputs.clone();
         inputs.resolve.season = season;
-        let doc = crate::document::load_with(&a.path, &inputs, &opts).map_err(|e| {
-            anyhow::anyhow!("--seasons: loading in {season}: {}", e.to_string())
-        })?;
+        let doc = crate::document::load_with(&a.path, &inputs, &opts)
+            .map_err(|e| anyhow::anyhow!("--seasons: loading in {season}: {}", e.to_string()))?;
         let files = resolved(&doc.loaded.scene);
         match loads.iter_mut().find(|(_, f, _)| *f == files) {
             Some(g) => g.0 |= season.bit(),
@@ -122,7 +121,9 @@ pub fn render(
 
 /// The names whose file differs between groups of seasons, each with what it is in each
 /// group: its file, `(not found)`, or `(not used)` where that season's art does not name it.
-fn changing(loads: &[(SeasonMask, Vec<(String, String, Option<String>)>, Season)]) -> Vec<Changing> {
+fn changing(
+    loads: &[(SeasonMask, Vec<(String, String, Option<String>)>, Season)],
+) -> Vec<Changing> {
     let mut keys: Vec<(&str, &str)> = Vec::new();
     for (_, files, _) in loads {
         for (source, name, _) in files {
@@ -187,13 +188,7 @@ pub fn section(s: &SeasonsReport) -> String {
             let files: Vec<String> = c
                 .files
                 .iter()
-                .map(|(m, f)| {
-                    format!(
-                        "<b>{}</b>: {}",
-                        mask_words(*m, ", "),
-                        html(f)
-                    )
-                })
+                .map(|(m, f)| format!("<b>{}</b>: {}", mask_words(*m, ", "), html(f)))
                 .collect();
             let _ = writeln!(
                 o,

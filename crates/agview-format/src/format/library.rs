@@ -518,8 +518,16 @@ EXPORT_EXCLUDE lib/x.obj x.obj\n";
         assert_eq!(m.len(), 4, "{m:?}");
         assert_eq!(m[0], "pkg/library.txt:4:15: warning: EXPORT_SEASON: unknown season `summer` in `summer` (expected spr, sum, fal or win, comma separated); the line is skipped");
         assert!(m[1].starts_with("pkg/library.txt:5:23: warning: EXPORT_EXCLUDE_SEASON: unknown season `win_snow` in `spr,win_snow`"), "{}", m[1]);
-        assert!(m[2].contains(":6:15: warning:") && m[2].contains("unknown season `` in `sum,`"), "{}", m[2]);
-        assert!(m[3].contains(":7:25: warning:") && m[3].contains("`autumn`"), "{}", m[3]);
+        assert!(
+            m[2].contains(":6:15: warning:") && m[2].contains("unknown season `` in `sum,`"),
+            "{}",
+            m[2]
+        );
+        assert!(
+            m[3].contains(":7:25: warning:") && m[3].contains("`autumn`"),
+            "{}",
+            m[3]
+        );
     }
 
     #[test]
@@ -540,7 +548,11 @@ EXPORT lib/plain.obj plain.obj\n")
         let seasons = |i: usize| e[i].seasons.clone();
         use Season::*;
         assert_eq!(
-            (e[0].keyword(), e[0].virtual_path.as_str(), e[0].real_path.as_str()),
+            (
+                e[0].keyword(),
+                e[0].virtual_path.as_str(),
+                e[0].real_path.as_str()
+            ),
             ("EXPORT_SEASON", "lib/g8/coni.for", "sum/coni vcld.for")
         );
         assert_eq!(seasons(0), Some(vec![Summer]));
@@ -549,14 +561,17 @@ EXPORT lib/plain.obj plain.obj\n")
         assert_eq!(e[1].real_path, "win/coni.for");
         assert_eq!(e[2].keyword(), "EXPORT_EXCLUDE_SEASON");
         assert_eq!(e[2].real_path, "EU/sub Resid02.ags");
-        assert_eq!(
-            e[2].season_mask(),
-            Spring.bit() | Summer.bit()
-        );
+        assert_eq!(e[2].season_mask(), Spring.bit() | Summer.bit());
         // Both orders of EXPORT_RATIO_SEASON.
-        assert_eq!((e[3].keyword(), e[3].ratio), ("EXPORT_RATIO_SEASON", Some(0.25)));
+        assert_eq!(
+            (e[3].keyword(), e[3].ratio),
+            ("EXPORT_RATIO_SEASON", Some(0.25))
+        );
         assert_eq!(seasons(3), Some(vec![Fall]));
-        assert_eq!((e[4].ratio, seasons(4)), (Some(2.0), Some(vec![Fall, Winter])));
+        assert_eq!(
+            (e[4].ratio, seasons(4)),
+            (Some(2.0), Some(vec![Fall, Winter]))
+        );
         assert_eq!(e[4].real_path, "fal/coni 2.for");
         assert_eq!((e[5].keyword(), e[5].season_mask()), ("EXPORT", 0b1111));
         assert_eq!(ratio_season_order("0.3"), RatioSeasonOrder::RatioFirst);

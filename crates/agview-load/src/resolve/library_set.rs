@@ -11,9 +11,9 @@ use std::path::{Path, PathBuf};
 
 use crate::diag::Diagnostic;
 use crate::format::library::{ExportKind, Library, RegionDef};
-use crate::season::{mask_words, Season, SeasonMask};
 use crate::format::obj8::join_name;
 use crate::rng::Rng;
+use crate::season::{mask_words, Season, SeasonMask};
 
 use super::LatLon;
 

@@ -587,13 +587,18 @@ fn a_broken_install_library_is_skipped_with_a_warning() {
     .unwrap();
     let (r, d) = resolver(&f);
     assert!(!crate::diag::has_errors(&d), "{d:?}");
-    assert!(d.iter().any(|d| d
-        .to_string()
-        .contains("wrong file type") && d.to_string().contains("this package's library is skipped")), "{d:?}");
+    assert!(
+        d.iter().any(|d| d.to_string().contains("wrong file type")
+            && d.to_string().contains("this package's library is skipped")),
+        "{d:?}"
+    );
     assert!(!r.packages().iter().any(|p| p.name == "Alpha Library"));
-    assert!(d.iter().any(|d| d
-        .to_string()
-        .contains("4:1: warning: REGION_RECT before any REGION_DEFINE (1 more in this file)")), "{d:?}");
+    assert!(
+        d.iter().any(|d| d
+            .to_string()
+            .contains("4:1: warning: REGION_RECT before any REGION_DEFINE (1 more in this file)")),
+        "{d:?}"
+    );
     assert!(r.packages().iter().any(|p| p.name == "aaa default objects"));
 }
 
@@ -801,7 +806,10 @@ EXPORT_BACKUP lib/snow.obj backup/snow.obj\n",
     );
     // Outside them the package's plain export stands, and still hides the lower one.
     assert_eq!(got("lib/natural.ags", Fall), ["doc_pack/plain/natural.ags"]);
-    assert_eq!(got("lib/natural.ags", Winter), ["doc_pack/plain/natural.ags"]);
+    assert_eq!(
+        got("lib/natural.ags", Winter),
+        ["doc_pack/plain/natural.ags"]
+    );
     // A season the package names no file for falls to the lower package, then to the
     // backup: never to another season's file.
     assert_eq!(got("lib/tree.for", Winter), ["doc_pack/win/tree.for"]);
@@ -813,7 +821,10 @@ EXPORT_BACKUP lib/snow.obj backup/snow.obj\n",
         picks(&r, &top, "lib/natural.ags", Spring).1,
         "EXPORT_EXCLUDE_SEASON spr,sum"
     );
-    assert_eq!(picks(&r, &top, "lib/tree.for", Winter).1, "EXPORT_SEASON win");
+    assert_eq!(
+        picks(&r, &top, "lib/tree.for", Winter).1,
+        "EXPORT_SEASON win"
+    );
 }
 
 #[test]
