@@ -37,10 +37,18 @@ pub struct SeasonsReport {
     pub changing: Vec<Changing>,
 }
 
+/// One name a scene resolved: where it is named (a feature's source, or `art`), the name,
+/// and its file.
+type Named = (String, String, Option<String>);
+
+/// The loads of the seasons that resolve alike: their seasons, what they resolved, and one
+/// of the seasons.
+type Group = (SeasonMask, Vec<Named>, Season);
+
 /// Every name the scene resolved and the file it resolved to: each feature's definition
 /// (by its source), then the art its assets name.
-fn resolved(scene: &Scene) -> Vec<(String, String, Option<String>)> {
-    let mut out: Vec<(String, String, Option<String>)> = scene
+fn resolved(scene: &Scene) -> Vec<Named> {
+    let mut out: Vec<Named> = scene
         .features
         .iter()
         .map(|f| (f.source.clone(), f.asset.clone(), f.resolved.clone()))
@@ -53,7 +61,7 @@ fn resolved(scene: &Scene) -> Vec<(String, String, Option<String>)> {
         .chain(&scene.more_forests)
         .chain(&scene.pol_defs)
         .chain(&scene.lin_defs);
-    let mut refs: Vec<(String, String, Option<String>)> = art
+    let mut refs: Vec<Named> = art
         .map(|r| ("art".to_string(), r.name.to_string(), r.resolved.clone()))
         .collect();
     refs.sort();
@@ -76,12 +84,12 @@ pub fn render(
         ground: Some(a.render.ground()),
     };
     // Each season's load, grouped by what it resolved.
-    let mut loads: Vec<(SeasonMask, Vec<(String, String, Option<String>)>, Season)> = Vec::new();
+    let mut loads: Vec<Group> = Vec::new();
     for season in Season::ALL {
         let mut inputs = a.inputs.clone();
         inputs.resolve.season = season;
         let doc = crate::document::load_with(&a.path, &inputs, &opts)
-            .map_err(|e| anyhow::anyhow!("--seasons: loading in {season}: {}", e.to_string()))?;
+            .map_err(|e| anyhow::anyhow!("--seasons: loading in {season}: {e}"))?;
         let files = resolved(&doc.loaded.scene);
         match loads.iter_mut().find(|(_, f, _)| *f == files) {
             Some(g) => g.0 |= season.bit(),
@@ -121,9 +129,7 @@ pub fn render(
 
 /// The names whose file differs between groups of seasons, each with what it is in each
 /// group: its file, `(not found)`, or `(not used)` where that season's art does not name it.
-fn changing(
-    loads: &[(SeasonMask, Vec<(String, String, Option<String>)>, Season)],
-) -> Vec<Changing> {
+fn changing(loads: &[Group]) -> Vec<Changing> {
     let mut keys: Vec<(&str, &str)> = Vec::new();
     for (_, files, _) in loads {
         for (source, name, _) in files {
