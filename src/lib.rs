@@ -5,10 +5,10 @@
 //! asset and a polygon into a [`scene::Scene`], and [`render`] draws that scene with wgpu.
 //!
 //! The layers below live in crates of their own (`crates/`): `agview-core` ([`diag`], [`lines`], [`geom`],
-//! [`scene`], [`rng`], [`progress`], [`terrain`]), `agview-format` ([`format`]) and
+//! [`scene`], [`season`], [`rng`], [`progress`], [`terrain`]), `agview-format` ([`format`]) and
 //! `agview-layout` ([`layout`]); they are re-exported here under their old names.
 
-pub use agview_core::{diag, geom, lines, progress, rng, scene, terrain};
+pub use agview_core::{diag, geom, lines, progress, rng, scene, season, terrain};
 pub use agview_format::format;
 pub use agview_layout::layout;
 pub use agview_load::{art, check, document, input, pipeline, resolve};

@@ -28,7 +28,7 @@ fn purge_freed_memory_at_once() {
 
 use clap::{Parser, Subcommand};
 
-use agview::app::layout_args::LayoutArgs;
+use agview::app::layout_args::{LayoutArgs, LibraryArgs};
 use agview::app::options::{parse_size, RenderArgs, TerrainArgs};
 use agview::diag::Diagnostic;
 
@@ -63,15 +63,9 @@ enum Command {
         /// Print only errors, not warnings.
         #[arg(long)]
         quiet: bool,
-        /// An X-Plane install whose scenery libraries resolve the library paths of documents
-        /// and assets (after their own package). Without it, the environment variable
-        /// XPLANE_ROOT.
-        #[arg(long, value_name = "DIR")]
-        xplane: Option<PathBuf>,
-        /// A library package (a folder holding library.txt), or a folder of packages, whose
-        /// libraries resolve library paths without an install. Repeatable.
-        #[arg(long = "library", value_name = "DIR")]
-        libraries: Vec<PathBuf>,
+        /// `--xplane`, `--library` and `--season`, as the layout commands take them.
+        #[command(flatten)]
+        library: LibraryArgs,
     },
     /// Print the parsed model of a file.
     Dump {
@@ -247,13 +241,13 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Check {
             paths,
             quiet,
-            xplane,
-            libraries,
+            library,
         } => {
             let progress = agview::progress::Progress::default();
             let opts = agview::check::CheckOptions {
-                xplane: xplane.as_deref(),
-                libraries: &libraries,
+                xplane: library.xplane.as_deref(),
+                libraries: &library.libraries,
+                season: library.season.into(),
                 progress: Some(&progress),
             };
             let report = agview::app::progress::with_bar("checking", "files", &progress, || {
@@ -264,8 +258,12 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 0 => String::new(),
                 n => format!(" and {n} feature(s)"),
             };
+            let notes = match report.notes() {
+                0 => String::new(),
+                n => format!(", {n} note(s)"),
+            };
             eprintln!(
-                "checked {} file(s){features}: {} error(s), {} warning(s)",
+                "checked {} file(s){features}: {} error(s), {} warning(s){notes}",
                 report.files,
                 report.errors(),
                 report.warnings()
@@ -591,4 +589,5 @@ fn print_scene_summary(scene: &agview::scene::Scene) {
     }
     let (lo, hi) = scene.bounds();
     out!("extent: {:.1} x {:.1} m", hi[0] - lo[0], hi[1] - lo[1]);
+    out!("seed {}, season {}", scene.seed, scene.season);
 }

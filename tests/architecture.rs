@@ -223,12 +223,13 @@ fn each_stage_imports_only_what_lies_below_it() {
     let below: &[(&str, &[&str])] = &[
         ("diag", &[]),
         ("lines", &[]),
-        ("scene", &["diag"]),
+        ("scene", &["diag", "season"]),
+        ("season", &[]),
         ("rng", &[]),
         ("progress", &[]),
         ("terrain", &[]),
-        ("format", &["diag", "lines", "scene"]),
-        ("resolve", &["diag", "format", "lines", "rng"]),
+        ("format", &["diag", "lines", "scene", "season"]),
+        ("resolve", &["diag", "format", "lines", "rng", "season"]),
         ("layout", &["diag", "format", "scene", "rng"]),
         ("input", &["diag", "format", "layout", "resolve", "scene"]),
         ("art", &["diag", "format", "scene"]),
@@ -247,7 +248,9 @@ fn each_stage_imports_only_what_lies_below_it() {
         ),
         (
             "check",
-            &["diag", "document", "format", "input", "progress", "resolve"],
+            &[
+                "diag", "document", "format", "input", "progress", "resolve", "season",
+            ],
         ),
         ("mesh", &["art", "scene", "terrain"]),
         ("render", &["art", "diag", "mesh", "scene", "terrain"]),
@@ -255,7 +258,7 @@ fn each_stage_imports_only_what_lies_below_it() {
             "app",
             &[
                 "art", "diag", "document", "input", "lines", "pipeline", "progress", "render",
-                "resolve", "scene", "terrain",
+                "resolve", "scene", "season", "terrain",
             ],
         ),
     ];
@@ -357,14 +360,14 @@ fn the_renderer_has_no_import_circle() {
     assert_eq!(cycle(&g), None, "the renderer imports in a circle: {g:#?}");
 }
 
-/// The scene and the diagnostics it carries are the bottom layer together: the scene
-/// imports nothing else of the crate.
+/// The scene, the diagnostics it carries and the season it names are the bottom layer
+/// together: the scene imports nothing else of the crate.
 #[test]
-fn the_scene_imports_nothing_of_the_crate_but_its_diagnostics() {
+fn the_scene_imports_nothing_of_the_crate_but_its_diagnostics_and_season() {
     let c = code(&crates().join("agview-core/src/scene.rs"));
     let deps = after(&c, "crate::");
     assert!(
-        deps.iter().all(|d| d == "diag"),
+        deps.iter().all(|d| d == "diag" || d == "season"),
         "src/scene.rs imports {deps:?}"
     );
 }

@@ -3857,3 +3857,69 @@ fn releasing_the_cpu_copies_draws_the_same() {
     );
     assert!(matches!(&i.pixels, ImagePixels::Rgba8(levels) if levels.is_empty()));
 }
+
+// ---------------------------------------------------------------- seasons
+
+#[path = "common/seasons.rs"]
+mod seasons_package;
+
+/// The season package (`tests/common/seasons.rs`) laid out and drawn in each season from
+/// one camera, each compared with `seasons_<season>.png`: pink blossom in spring, green in
+/// summer and orange in fall on the forest (left); the hut (middle) red, its roof white
+/// with snow in winter; the garden plots (right) green in spring and summer, bare earth in
+/// fall and winter. Every picture differs from the others where its season's files do.
+#[test]
+fn each_season_draws_its_own_forest_hut_and_plots() {
+    use agview::app::layout_args::{LayoutArgs, LibraryArgs, SeasonArg};
+    let dir = std::env::temp_dir().join(format!("agview-seasons-golden-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let (_, dsf) = seasons_package::write_package(&dir);
+    let opts = agview::app::options::RenderArgs::default();
+    let mut images = Vec::new();
+    for (season, name) in [
+        (SeasonArg::Spr, "spr"),
+        (SeasonArg::Sum, "sum"),
+        (SeasonArg::Fal, "fal"),
+        (SeasonArg::Win, "win"),
+    ] {
+        let layout = LayoutArgs {
+            library: LibraryArgs {
+                season,
+                ..Default::default()
+            },
+            ..Default::default()
+        };
+        let mut doc = agview::document::load(&dsf, &layout.inputs().unwrap())
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert!(
+            !agview::diag::has_errors(&doc.loaded.diagnostics),
+            "{name}: {:?}",
+            doc.loaded.diagnostics
+        );
+        let art = agview::document::load_document_art(&mut doc);
+        let scene = &doc.loaded.scene;
+        let terrain = opts.terrain_for(scene).expect("terrain");
+        let framing = agview::render::Framing::new(scene, Some(&art), Some(&terrain));
+        let params = opts.frame_params(&framing);
+        let img = render(scene, &art, &terrain, &params, 400, 300);
+        compare(&format!("seasons_{name}"), &img);
+        images.push((name, img));
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    for (i, (a, ia)) in images.iter().enumerate() {
+        for (b, ib) in &images[i + 1..] {
+            let d = mean_diff_rgb(ia, ib);
+            assert!(d > 1.0, "{a} and {b} look alike: mean difference {d:.2}");
+        }
+    }
+}
+
+/// The mean absolute difference of two images over every pixel and RGB channel.
+fn mean_diff_rgb(a: &image::RgbaImage, b: &image::RgbaImage) -> f64 {
+    let sum: u64 = a
+        .pixels()
+        .zip(b.pixels())
+        .map(|(p, q)| (0..3).map(|c| u64::from(p[c].abs_diff(q[c]))).sum::<u64>())
+        .sum();
+    sum as f64 / (a.pixels().len() as f64 * 3.0)
+}

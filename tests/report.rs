@@ -452,3 +452,81 @@ fn against_a_document_with_a_feature_added_lists_only_that() {
     assert_eq!(c["changed"].as_array().unwrap().len(), 0, "{c}");
     assert_eq!(c["unchanged"], 10, "{c}");
 }
+
+#[path = "common/seasons.rs"]
+mod seasons_package;
+
+/// `--seasons` on a package whose spring and summer share their files: three pictures
+/// (`spr, sum`, `fal`, `win`), and the table of what changes names the forest, the hut and
+/// the garden plots with each season's file.
+#[test]
+fn seasons_shows_each_season_once_and_lists_what_changes() {
+    let tmp = Tmp::new("seasons");
+    let (pkg, dsf) = seasons_package::write_package(&tmp.0);
+    let lib = pkg.join("library.txt");
+    let text = std::fs::read_to_string(&lib)
+        .unwrap()
+        .replace(
+            "EXPORT_SEASON spr lib/seasons/trees.for forests/spring.for\n",
+            "EXPORT_SEASON spr,sum lib/seasons/trees.for forests/summer.for\n",
+        )
+        .replace(
+            "EXPORT_SEASON sum\tlib/seasons/trees.for\t\tforests/summer.for\n",
+            "",
+        );
+    std::fs::write(&lib, text).unwrap();
+    let dsf = dsf.display().to_string();
+    let (code, _, err) = agview(
+        &tmp.0,
+        &[
+            "report",
+            &dsf,
+            "--out",
+            "r",
+            "--size",
+            "160x90",
+            "--closeups",
+            "0",
+            "--seasons",
+        ],
+    );
+    assert_eq!(code, 0, "{err}");
+    let out = tmp.0.join("r");
+    for f in ["season-spr-sum", "season-fal", "season-win"] {
+        assert!(out.join(format!("img/{f}.png")).is_file(), "{f}: {err}");
+    }
+    assert!(!out.join("img/season-spr.png").exists());
+    let page = std::fs::read_to_string(out.join("index.html")).unwrap();
+    assert!(page.contains("<figcaption>spr, sum: from the south-west, noon</figcaption>"));
+    assert!(
+        page.contains("Definitions that change with the season"),
+        "{page}"
+    );
+    for (name, file) in [
+        ("lib/seasons/trees.for", "<b>fal</b>: "),
+        ("lib/seasons/hut.obj", "objects/hut snow.obj"),
+        ("lib/seasons/plots.ags", "autogen/plots_bare.ags"),
+    ] {
+        assert!(
+            page.contains(&format!("<code>{name}</code>")) && page.contains(file),
+            "{name}: {page}"
+        );
+    }
+    // Without the flag, no season section.
+    let (code, _, err) = agview(
+        &tmp.0,
+        &[
+            "report",
+            &dsf,
+            "--out",
+            "s",
+            "--size",
+            "160x90",
+            "--closeups",
+            "0",
+        ],
+    );
+    assert_eq!(code, 0, "{err}");
+    let page = std::fs::read_to_string(tmp.0.join("s/index.html")).unwrap();
+    assert!(!page.contains("id=\"seasons\""));
+}

@@ -1085,3 +1085,37 @@ fn selecting_a_feature_highlights_and_frames_it() {
         .count();
     assert!(yellow > 200, "{yellow} outline pixels");
 }
+
+#[path = "common/seasons.rs"]
+mod seasons_package;
+
+/// The `N` key (pressed by the `--press` hook once the first screenshot is written) moves
+/// the window from summer to fall: the scene is resolved and laid out again in place, and
+/// the window then shows what `render --season fal` writes.
+#[test]
+fn the_n_key_shows_the_next_season_in_place() {
+    let x = Xvfb::start();
+    let dir = TempDir::new("season-key");
+    let (_, dsf) = seasons_package::write_package(&dir.0);
+    let shot = dir.0.join("s.png");
+    let mut view = x.agview();
+    view.arg("view")
+        .arg(&dsf)
+        .args(["--size", "320x240", "--frames", "2", "--press", "N"])
+        .args(["--exit-after-reloads", "1", "--screenshot"])
+        .arg(&shot);
+    let mut r = Running::spawn(view);
+    r.wait_for(
+        "the next season's screenshot",
+        file_exists(dir.0.join("s-reload1.png")),
+    );
+    r.wait_exit();
+    let dsf = dsf.display().to_string();
+    let args = |season: &str| vec![dsf.clone(), "--season".to_string(), season.to_string()];
+    let (summer, fall) = (dir.0.join("sum.png"), dir.0.join("fal.png"));
+    render_320x240(&args("sum"), &summer, "summer");
+    render_320x240(&args("fal"), &fall, "fall");
+    assert_same(&shot, &summer);
+    assert_same(&dir.0.join("s-reload1.png"), &fall);
+    assert_changed(&summer, &fall);
+}

@@ -4,6 +4,7 @@
 use std::path::PathBuf;
 
 use crate::input::{self, Convention, GeoPoint, Inputs, Only, PolygonFile};
+use crate::season::Season;
 
 /// `--convention`: the command line's names for the layout's [`Convention`], which knows
 /// nothing of the command line.
@@ -48,6 +49,67 @@ impl From<OnlyArg> for Only {
     }
 }
 
+/// `--season`: X-Plane 12's seasons as the command line names them, the words of a
+/// `library.txt` season list.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum SeasonArg {
+    /// Spring.
+    Spr,
+    /// Summer (the default, what WED shows).
+    #[default]
+    Sum,
+    /// Fall.
+    Fal,
+    /// Winter.
+    Win,
+}
+
+impl From<SeasonArg> for Season {
+    fn from(s: SeasonArg) -> Self {
+        match s {
+            SeasonArg::Spr => Season::Spring,
+            SeasonArg::Sum => Season::Summer,
+            SeasonArg::Fal => Season::Fall,
+            SeasonArg::Win => Season::Winter,
+        }
+    }
+}
+
+/// Where library paths are looked up, and in which season: the options of every command
+/// that resolves a name (`layout`, `render`, `view`, `report`, `sweep` through
+/// [`LayoutArgs`], and `check`).
+#[derive(Debug, Clone, Default, PartialEq, clap::Args)]
+pub struct LibraryArgs {
+    /// An X-Plane install whose scenery libraries resolve library paths (after the
+    /// document's own package). Without it, the environment variable XPLANE_ROOT.
+    #[arg(long, value_name = "DIR")]
+    pub xplane: Option<PathBuf>,
+    /// A library package (a folder holding library.txt), or a folder of packages as
+    /// `Custom Scenery` is, whose libraries resolve library paths without an install. They
+    /// rank after the document's own package and before the install's. Repeatable.
+    #[arg(long = "library", value_name = "DIR")]
+    pub libraries: Vec<PathBuf>,
+    /// The season library paths resolve in: an EXPORT*_SEASON line applies only in the
+    /// seasons it lists, a plain EXPORT in all. A season for which a package exports no
+    /// file of a path uses that package's plain exports, then lower-priority packages',
+    /// then EXPORT_BACKUP, never another season's file (agview's choice: X-Plane's rule is
+    /// unconfirmed; docs/guide.md, "Seasons").
+    #[arg(long, value_enum, value_name = "SEASON", default_value_t = SeasonArg::Sum)]
+    pub season: SeasonArg,
+}
+
+impl LibraryArgs {
+    /// The resolver's options: the install checked (`--xplane`, else `XPLANE_ROOT`: one
+    /// that is not an X-Plane folder is refused).
+    pub fn resolve_options(&self) -> Result<crate::resolve::ResolveOptions, String> {
+        Ok(crate::resolve::ResolveOptions {
+            xplane: crate::resolve::xplane_root(self.xplane.as_deref())?,
+            libraries: self.libraries.clone(),
+            season: self.season.into(),
+        })
+    }
+}
+
 /// The layout options every layout-driven command takes.
 #[derive(Debug, Clone, Default, PartialEq, clap::Args)]
 pub struct LayoutArgs {
@@ -87,15 +149,10 @@ pub struct LayoutArgs {
     /// texture; to anything else (a model), a library object its real model instead of a box.
     #[arg(long, value_name = "FILE")]
     pub guid_map: Option<PathBuf>,
-    /// An X-Plane install whose scenery libraries resolve library paths (after the
-    /// document's own package). Without it, the environment variable XPLANE_ROOT.
-    #[arg(long, value_name = "DIR")]
-    pub xplane: Option<PathBuf>,
-    /// A library package (a folder holding library.txt), or a folder of packages as
-    /// `Custom Scenery` is, whose libraries resolve library paths without an install. They
-    /// rank after the document's own package and before the install's. Repeatable.
-    #[arg(long = "library", value_name = "DIR")]
-    pub libraries: Vec<PathBuf>,
+    /// `--xplane`, `--library` and `--season`: where library paths are looked up, and in
+    /// which season.
+    #[command(flatten)]
+    pub library: LibraryArgs,
     /// Show only part of a document, a comma-separated list of: `autogen` (.agp .agb .ags),
     /// `art` (objects, facades and forests placed by hand), `ground` (draped polygons,
     /// orthophotos, painted lines, object strings). Default: everything.
@@ -126,11 +183,7 @@ impl LayoutArgs {
             convention: self.convention.into(),
             origin: self.origin,
             guid_map: self.guid_map.clone(),
-            resolve: crate::resolve::ResolveOptions {
-                xplane: crate::resolve::xplane_root(self.xplane.as_deref())?,
-                libraries: self.libraries.clone(),
-                ..Default::default()
-            },
+            resolve: self.library.resolve_options()?,
             only: self.only.iter().map(|&o| o.into()).collect(),
         };
         inputs.validate()?;
@@ -171,6 +224,13 @@ mod tests {
             })
         );
         assert_eq!(i.origin, Some((47.5, -8.0)));
+        assert_eq!(i.resolve.season, Season::Summer);
+        let i = parse(&["--season", "win", "--library", "lib"]).unwrap();
+        assert_eq!(i.resolve.season, Season::Winter);
+        assert_eq!(i.resolve.libraries, [PathBuf::from("lib")]);
+        assert!(parse(&["--season", "winter"])
+            .unwrap_err()
+            .contains("possible values: spr, sum, fal, win"));
     }
 
     #[test]

@@ -66,6 +66,8 @@ impl Default for Layers {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Controls {
     pub seed: u64,
+    /// The season library paths resolve in (`--season`; the `N` key cycles it).
+    pub season: crate::season::Season,
     pub density: u8,
     pub terrain: TerrainKind,
     pub heightmap: String,
@@ -88,8 +90,10 @@ pub struct Controls {
 /// What the user asked for this frame.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Action {
-    /// Seed or rectangle changed: lay out again.
+    /// Seed, season or rectangle changed: lay out again.
     Relayout,
+    /// N: the next season (`spr`, `sum`, `fal`, `win`), resolved and laid out again.
+    NextSeason,
     /// Terrain kind or height map changed: rebuild the terrain.
     Terrain,
     Reroll,
@@ -370,6 +374,9 @@ fn scene_section(
                 ui.label("seed");
                 ui.label(s.seed.to_string());
                 ui.end_row();
+                ui.label("season");
+                ui.label(s.season.word());
+                ui.end_row();
             });
             if let Some(ch) = &s.choice {
                 ui.separator();
@@ -460,6 +467,19 @@ fn controls_section(ui: &mut egui::Ui, c: &mut Controls, info: &Info, actions: &
                     actions.push(Action::Reroll);
                 }
             });
+            ui.horizontal(|ui| {
+                ui.label("season");
+                for s in crate::season::Season::ALL {
+                    if ui.selectable_value(&mut c.season, s, s.word()).changed() {
+                        actions.push(Action::Relayout);
+                    }
+                }
+                ui.weak("(N)");
+            })
+            .response
+            .on_hover_text(
+                "The season library paths resolve in: EXPORT*_SEASON lines apply only in their seasons",
+            );
             ui.add(egui::Slider::new(&mut c.density, 1..=6).text("object density"));
             ui.checkbox(&mut c.hard_lod_switch, "hard LOD switch (as X-Plane)")
                 .on_hover_text("Objects switch LOD at the distance instead of cross-fading");

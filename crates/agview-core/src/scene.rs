@@ -8,11 +8,12 @@
 //! The scene names the art it uses (object meshes, facades, forests, the tile texture) by
 //! index into its reference lists; the art itself (meshes, images) is loaded by the art
 //! stage above and handed to the renderer beside the scene. This file imports nothing of
-//! the crate but its diagnostics: every other stage may use it.
+//! the crate but its diagnostics and the season: every other stage may use it.
 
 use serde::Serialize;
 
 use crate::diag::Messages;
+use crate::season::Season;
 
 /// `TILE_LOD` when an asset gives none: 20 km.
 pub const DEFAULT_TILE_LOD: f32 = 20_000.0;
@@ -44,6 +45,9 @@ pub struct Scene {
     pub asset: String,
     /// The seed the layout used.
     pub seed: u64,
+    /// The season library paths were resolved in (`--season`; `spr`, `sum`, `fal`, `win`):
+    /// each feature's resolved file is that season's.
+    pub season: Season,
     /// The polygon the asset was laid out on: outer contour first (counter-clockwise), then
     /// holes (clockwise). For an AGP, the tile's footprint.
     pub polygon: Vec<Vec<[f32; 2]>>,

@@ -3,7 +3,7 @@
 //! Result<T, Diagnostic>` that takes bytes, keeps the line (or byte offset) of what it reads
 //! and says what it skips. No wgpu, no clap, no resolving, no layout.
 
-// The readers name the bottom layer as `crate::diag`, `crate::lines` and `crate::scene`.
-use agview_core::{diag, lines, scene};
+// The readers name the bottom layer as `crate::diag`, `crate::lines`, `crate::scene` and `crate::season`.
+use agview_core::{diag, lines, scene, season};
 
 pub mod format;

@@ -3,8 +3,11 @@
 //! Each file is parsed; every art file it names is resolved ([`crate::resolve`]) and, when
 //! found, checked in turn (once, however many files name it). A reference that does not
 //! resolve is a warning on the line that names it: the viewer draws a placeholder. An OBJ8
-//! object whose culled triangles mostly face inward is a warning too ([`winding`]).
+//! object whose culled triangles mostly face inward is a warning too ([`winding`]). A
+//! `library.txt` is checked for its exports' files and the seasons its paths cover
+//! ([`library`]). Library paths resolve in one season (`--season`, summer by default).
 
+mod library;
 mod winding;
 
 use std::collections::HashSet;
@@ -31,7 +34,16 @@ impl CheckReport {
         self.diagnostics.iter().filter(|d| d.is_error()).count()
     }
     pub fn warnings(&self) -> usize {
-        self.diagnostics.len() - self.errors()
+        self.count(crate::diag::Severity::Warning)
+    }
+    pub fn notes(&self) -> usize {
+        self.count(crate::diag::Severity::Note)
+    }
+    fn count(&self, severity: crate::diag::Severity) -> usize {
+        self.diagnostics
+            .iter()
+            .filter(|d| d.severity == severity)
+            .count()
     }
 }
 
@@ -48,6 +60,8 @@ pub struct CheckOptions<'a> {
     pub xplane: Option<&'a Path>,
     /// Library packages that resolve library paths without an install (`--library`).
     pub libraries: &'a [PathBuf],
+    /// The season library paths resolve in (`--season`).
+    pub season: crate::season::Season,
     /// Counts each file and document checked.
     pub progress: Option<&'a Progress>,
 }
@@ -60,7 +74,7 @@ pub fn check_paths_with(paths: &[PathBuf], opts: &CheckOptions) -> CheckReport {
             // An install that is not one is said when a document is loaded with it.
             xplane: crate::resolve::xplane_root(opts.xplane).ok().flatten(),
             libraries: opts.libraries.to_vec(),
-            ..Default::default()
+            season: opts.season,
         },
         ..Checker::default()
     };
@@ -394,8 +408,11 @@ impl Checker {
                     }
                 }
             }
-            Parsed::Library(_)
-            | Parsed::Apt(_)
+            Parsed::Library(lib) => self
+                .report
+                .diagnostics
+                .extend(library::check_library(path, lib)),
+            Parsed::Apt(_)
             | Parsed::Wavefront(_)
             | Parsed::GeoJson(_)
             | Parsed::Wed(_)

@@ -12,7 +12,7 @@
 //! - [`check`]: `agview check`'s reading of files and documents.
 
 // The layers below, named as `crate::diag`, `crate::format`, `crate::layout`, ….
-use agview_core::{diag, lines, progress, rng, scene, terrain};
+use agview_core::{diag, lines, progress, rng, scene, season, terrain};
 use agview_format::format;
 use agview_layout::layout;
 

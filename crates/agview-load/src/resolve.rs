@@ -22,8 +22,8 @@ use std::path::{Path, PathBuf};
 
 use crate::diag::Diagnostic;
 use crate::format::library::Library;
-pub use crate::format::library::Season;
 use crate::format::text::name_path;
+pub use crate::season::Season;
 
 pub use install::xplane_root;
 pub use library_set::Package;
@@ -139,8 +139,11 @@ impl Libraries {
                         1 => String::new(),
                         n => format!(" ({} more in this file)", n - 1),
                     };
+                    // An error here costs its line of a library that is not the user's
+                    // document: a warning.
                     diags.push(Diagnostic {
                         message: format!("{}{more}", first.message),
+                        severity: first.severity.max(crate::diag::Severity::Warning),
                         ..first.clone()
                     });
                 }

@@ -53,6 +53,12 @@ pub struct ReportArgs {
     /// old and new renders side by side and their difference (changes.json too).
     #[arg(long, value_name = "OLD")]
     pub against: Option<PathBuf>,
+    /// Also render the overview in each of X-Plane 12's seasons (spr, sum, fal, win):
+    /// seasons in which every definition resolves to the same files are rendered once and
+    /// named together, and the page lists the definitions whose file changes with the
+    /// season.
+    #[arg(long)]
+    pub seasons: bool,
     /// Size of the overview renders in pixels (close-ups are half as wide).
     #[arg(long, default_value = "960x540", value_parser = parse_size)]
     pub size: (u32, u32),

@@ -5,8 +5,9 @@
 //! The page holds a summary (features by kind, resolved against unresolved, warnings and
 //! errors grouped by file with the text of the line each names), an overview (the content
 //! framed from the NE, SE, SW and NW and from above at noon, once at dusk, once at night when
-//! anything is lit), a section per asset (`assets.rs`), and the feature table with a
-//! close-up of each of the first `--closeups N` features.
+//! anything is lit), with `--seasons` the overview in each season and what changes with it
+//! (`seasons.rs`), a section per asset (`assets.rs`), and the feature table with a close-up
+//! of each of the first `--closeups N` features.
 //!
 //! One load, one art set, one GPU device and one upload serve every render of the document
 //! (each asset's section lays that asset out and uploads it on its own, on the same device);
@@ -26,6 +27,7 @@ use crate::render::{Camera, FrameChoice, FrameParams, Framing, Sun};
 mod args;
 mod assets;
 mod page;
+mod seasons;
 mod sections;
 mod versions;
 
@@ -261,6 +263,17 @@ fn write_report(a: &Report) -> anyhow::Result<Option<bool>> {
         }
         anyhow::Ok((overview, closeups, diffs))
     });
+    // `--seasons`: the overview in each season, from the main overview's camera.
+    let seasonal = match (&rendered, a.seasons) {
+        (Ok(_), true) => {
+            let spinner =
+                crate::app::progress::spinner("--seasons: laying out and rendering each season");
+            let s = seasons::render(a, &headless, &main, &put);
+            spinner.finish_and_clear();
+            Some(s)
+        }
+        _ => None,
+    };
     drop(tx);
     let wrote = writer
         .join()
@@ -271,6 +284,13 @@ fn write_report(a: &Report) -> anyhow::Result<Option<bool>> {
     };
     let (overview, closeups, diffs) = match rendered {
         Ok(r) => r,
+        Err(e) => {
+            eprintln!("agview: error: {e}; no report written");
+            return Ok(None);
+        }
+    };
+    let seasonal = match seasonal.transpose() {
+        Ok(s) => s,
         Err(e) => {
             eprintln!("agview: error: {e}; no report written");
             return Ok(None);
@@ -292,6 +312,7 @@ fn write_report(a: &Report) -> anyhow::Result<Option<bool>> {
     )];
     parts.extend(comparison.as_ref().map(changes_section));
     parts.push(overview_section(&overview));
+    parts.extend(seasonal.as_ref().map(seasons::section));
     if !sections.is_empty() {
         parts.push(assets::html_section(scene, &sections));
     }
@@ -323,6 +344,7 @@ fn write_report(a: &Report) -> anyhow::Result<Option<bool>> {
         counts.features,
         overview.len()
             + closeups.len()
+            + seasonal.as_ref().map_or(0, |s| s.groups.len())
             + sections
                 .iter()
                 .map(|s| usize::from(s.alone.is_some()) + usize::from(s.sheet.is_some()))

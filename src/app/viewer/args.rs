@@ -78,6 +78,11 @@ pub struct ViewArgs {
     /// the N-th.
     #[arg(long, hide = true, value_name = "N")]
     pub exit_after_reloads: Option<u32>,
+    /// Test hook: after the --screenshot is written, press these keys in turn (`N`: the next
+    /// season, `R`: reroll); each layout they cause counts as a reload for
+    /// --exit-after-reloads and its screenshots.
+    #[arg(long, hide = true, value_name = "KEYS")]
+    pub press: Option<String>,
 }
 
 /// `X,Y` in window pixels.

@@ -98,6 +98,7 @@ impl App {
                 if self.args.exit_after_reloads.is_none() {
                     event_loop.exit();
                 }
+                self.press_keys();
             }
         }
         // The reload hook ends the program once the first screenshot is written too.
@@ -106,6 +107,26 @@ impl App {
         }
         if self.fatal.is_some() {
             event_loop.exit();
+        }
+    }
+
+    /// `--press KEYS`: acts on each key as the keyboard does; the layouts they cause are
+    /// reported as reloads.
+    fn press_keys(&mut self) {
+        let Some(keys) = self.args.press.take() else {
+            return;
+        };
+        for k in keys.chars() {
+            let action = match k.to_ascii_uppercase() {
+                'N' => crate::app::panel::Action::NextSeason,
+                'R' => crate::app::panel::Action::Reroll,
+                other => {
+                    eprintln!("agview: warning: --press: no key `{other}` (N or R)");
+                    continue;
+                }
+            };
+            self.pressed = true;
+            self.act(action);
         }
     }
 }

@@ -238,6 +238,8 @@ struct App {
     /// A file-triggered reload whose outcome the next frame shows: (its number, when the
     /// change was seen, whether it loaded).
     reload_to_report: Option<(u32, Option<Instant>, bool)>,
+    /// `--press` pressed its keys: the layouts that follow count as reloads.
+    pressed: bool,
     reloads: u32,
     shot_taken: bool,
     /// `--presented-frame` is written.
@@ -298,6 +300,7 @@ impl App {
         };
         let controls = Controls {
             seed: job.inputs.seed,
+            season: job.inputs.resolve.season,
             density: r.density,
             terrain,
             heightmap,
@@ -338,6 +341,7 @@ impl App {
             frames_with_scene: 0,
             first_frame_reported: false,
             reload_to_report: None,
+            pressed: false,
             reloads: 0,
             shot_taken: false,
             presented_taken: false,
@@ -408,15 +412,19 @@ impl App {
         }
     }
 
-    /// Sends the current job (with the panel's seed, rectangle and terrain) to the loader.
+    /// Sends the current job (with the panel's seed, season, rectangle and terrain) to the
+    /// loader. A new season resolves every name again and lays the scene out in place: the
+    /// camera stays, and the feature table shows the new season's files.
     fn relayout(&mut self) {
+        // What was shown, to tell a change of terrain alone from one that needs a layout.
+        let before = self.job.clone();
         let c = &self.controls;
         self.job.inputs.seed = c.seed;
+        self.job.inputs.resolve.season = c.season;
         if let Some(rect) = c.rect {
             self.job.inputs.rect = Some(rect);
             self.job.inputs.polygon = None;
         }
-        let before = self.job.clone();
         self.job.render.terrain = match c.terrain {
             TerrainKind::Flat => TerrainSpec::Flat,
             TerrainKind::Hills => TerrainSpec::Hills,
@@ -584,6 +592,10 @@ impl App {
                 self.cam = Some(CameraControl::new(camera, framing.clone()))
             }
         }
+        if matches!(trigger, Trigger::Params) && self.pressed {
+            self.reloads += 1;
+            self.reload_to_report = Some((self.reloads, None, true));
+        }
         if let Trigger::Files(t) = trigger {
             self.reloads += 1;
             self.reload_to_report = Some((self.reloads, Some(t), true));
@@ -632,6 +644,10 @@ impl App {
             Action::Relayout | Action::Terrain => self.relayout(),
             Action::Reroll => {
                 self.controls.seed = self.controls.seed.wrapping_add(1);
+                self.relayout();
+            }
+            Action::NextSeason => {
+                self.controls.season = self.controls.season.next();
                 self.relayout();
             }
             Action::Frame => match self.table.selected {
@@ -716,6 +732,7 @@ impl App {
             KeyCode::KeyT => Some(Action::ToggleTop),
             KeyCode::KeyF => Some(Action::Frame),
             KeyCode::KeyR => Some(Action::Reroll),
+            KeyCode::KeyN => Some(Action::NextSeason),
             KeyCode::F12 if self.cam.as_ref().is_some_and(|c| c.held.fast) => {
                 Some(Action::ScreenshotWithPanel)
             }

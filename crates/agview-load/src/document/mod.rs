@@ -236,6 +236,7 @@ pub fn load_with_preview(
         loaded
             .files
             .extend(resolver.given_libraries().iter().cloned());
+        loaded.scene.season = args.resolve.season;
         return Ok(Document {
             loaded,
             atlas: TileAtlas::default(),
@@ -397,6 +398,7 @@ fn load_features(
         scene.asset = crate::diag::shown_path(path);
         scene.lights_txt = lights_txt.clone();
         scene.seed = args.seed;
+        scene.season = args.resolve.season;
         scene.geo = Some(geo);
         scene.features = infos;
         (scene, atlas)

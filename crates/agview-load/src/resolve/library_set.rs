@@ -1,7 +1,8 @@
 //! The libraries of several scenery packages merged, as X-Plane merges them: every
 //! `library.txt` is read once, its exports filed by virtual path in package priority order,
 //! and a lookup applies `EXPORT`, `EXPORT_EXTEND`, `EXPORT_EXCLUDE`, `EXPORT_BACKUP` and
-//! `EXPORT_RATIO` across packages, and `REGION`s by the feature's location.
+//! `EXPORT_RATIO` across packages, `REGION`s by the feature's location, and X-Plane 12's
+//! `EXPORT*_SEASON` forms by the season asked for.
 //!
 //! The rules (and their sources) are in `docs/spec-decisions.md`, "Library resolution".
 
@@ -9,9 +10,10 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use crate::diag::Diagnostic;
-use crate::format::library::{ExportKind, Library, RegionDef, Season};
+use crate::format::library::{ExportKind, Library, RegionDef};
 use crate::format::obj8::join_name;
 use crate::rng::Rng;
+use crate::season::{mask_words, Season, SeasonMask};
 
 use super::LatLon;
 
@@ -81,7 +83,9 @@ struct Entry {
     region: Option<u32>,
     /// The seasons it is for ([`Export::season_mask`]): every season's exports are kept,
     /// and a lookup takes those of its season.
-    seasons: u8,
+    seasons: SeasonMask,
+    /// Written with a season list (`EXPORT*_SEASON`), even one of all four seasons.
+    seasonal: bool,
     /// The real file: the package folder joined with the path as written.
     path: PathBuf,
 }
@@ -191,6 +195,7 @@ impl LibrarySet {
                 },
                 region,
                 seasons: e.season_mask(),
+                seasonal: e.seasons.is_some(),
                 path: join_name(dir, &e.real_path),
             };
             match self.index.get_mut(e.virtual_path.as_str()) {
@@ -215,6 +220,13 @@ impl LibrarySet {
     /// `EXPORT_RATIO` that applies contributes its exports and hides lower packages. A
     /// package with only `EXPORT_EXTEND`s contributes them and lets lower packages add
     /// theirs. When nothing applies, the highest-priority `EXPORT_BACKUP` is used.
+    ///
+    /// Seasons: only the exports for `season` apply, and an export without a season list is
+    /// for every season. An `EXPORT_EXCLUDE_SEASON` that applies replaces its package's
+    /// plain exports (its package's other seasonal exports for the season stay) and every
+    /// lower package's. A season no export of a package names falls back to the package's
+    /// plain exports, then to lower packages, then to `EXPORT_BACKUP`: never to another
+    /// season's file (docs/spec-decisions.md, "Seasons").
     ///
     /// Without a location, exports valid everywhere are tried first; regional ones only
     /// when those give nothing.
@@ -261,7 +273,13 @@ impl LibrarySet {
                 .filter(|e| e.kind == ExportKind::Exclude)
                 .collect();
             if !exclude.is_empty() {
-                alts.extend(exclude);
+                // An `EXPORT_EXCLUDE` replaces every other export of its package; only
+                // `EXPORT_EXCLUDE_SEASON`s replace its plain ones only (XP12.md §2.1).
+                let seasonal_only = exclude.iter().all(|e| e.seasonal);
+                alts.extend(here.iter().copied().filter(|e| {
+                    e.kind == ExportKind::Exclude
+                        || (seasonal_only && e.seasonal && e.kind != ExportKind::Backup)
+                }));
                 return alts;
             }
             alts.extend(here.iter().filter(|e| e.kind != ExportKind::Backup));
@@ -344,14 +362,18 @@ impl LibrarySet {
     }
 }
 
+/// How `via` names the directive that chose `e`: `EXPORT_RATIO 0.3`, `EXPORT_SEASON
+/// sum,fal`, `EXPORT_RATIO_SEASON 0.3 win`.
 fn directive(e: &Entry) -> String {
-    match e.kind {
-        ExportKind::Export => "EXPORT".to_string(),
-        ExportKind::Extend => "EXPORT_EXTEND".to_string(),
-        ExportKind::Exclude => "EXPORT_EXCLUDE".to_string(),
-        ExportKind::Backup => "EXPORT_BACKUP".to_string(),
-        ExportKind::Ratio => format!("EXPORT_RATIO {}", e.ratio),
+    let mut out = e.kind.keyword(e.seasonal).to_string();
+    if e.kind == ExportKind::Ratio {
+        out.push_str(&format!(" {}", e.ratio));
     }
+    if e.seasonal {
+        out.push(' ');
+        out.push_str(&mask_words(e.seasons, ","));
+    }
+    out
 }
 
 /// The generator stream for one pick: FNV-1a over the virtual path and the location's bits,

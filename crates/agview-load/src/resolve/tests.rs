@@ -158,6 +158,7 @@ fn pack(dir: &Path, body: &str) {
         let words: Vec<&str> = line.split_whitespace().collect();
         let real = match words.first() {
             Some(&"EXPORT_RATIO") => words.get(3),
+            Some(&"EXPORT_RATIO_SEASON") => words.get(4),
             Some(k) if k.ends_with("_SEASON") => words.get(3),
             Some(k) if k.starts_with("EXPORT") => words.get(2),
             _ => None,
@@ -575,15 +576,30 @@ fn a_broken_install_library_is_skipped_with_a_warning() {
     let f = fake_install("broken");
     std::fs::write(
         f.custom("Alpha Library").join("library.txt"),
-        "A\n800\nLIBRARY\nREGION_RECT 0 0 1 1\n",
+        "A\n800\nFACADE\n",
+    )
+    .unwrap();
+    // A bad line of an install's library costs that line, as a warning.
+    std::fs::write(
+        f.default("aaa default objects").join("library.txt"),
+        "A\n800\nLIBRARY\nREGION_RECT 0 0 1 1\nEXPORT_SEASON autumn lib/a.obj a.obj\nEXPORT lib/b.obj b.obj\n",
     )
     .unwrap();
     let (r, d) = resolver(&f);
     assert!(!crate::diag::has_errors(&d), "{d:?}");
-    assert!(d.iter().any(|d| d
-        .to_string()
-        .contains("REGION_RECT before any REGION_DEFINE; this package's library is skipped")));
+    assert!(
+        d.iter().any(|d| d.to_string().contains("wrong file type")
+            && d.to_string().contains("this package's library is skipped")),
+        "{d:?}"
+    );
     assert!(!r.packages().iter().any(|p| p.name == "Alpha Library"));
+    assert!(
+        d.iter().any(|d| d
+            .to_string()
+            .contains("4:1: warning: REGION_RECT before any REGION_DEFINE (1 more in this file)")),
+        "{d:?}"
+    );
+    assert!(r.packages().iter().any(|p| p.name == "aaa default objects"));
 }
 
 #[test]
@@ -728,6 +744,87 @@ EXPORT lib/plain.obj objects/plain.obj\n",
         Some(dir.join("objects/plain.obj"))
     );
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The files `name` resolves to in `season` over many seeded picks, as paths relative to
+/// `top`, sorted, with the `via` of one of them.
+fn picks(r: &Resolver, top: &Path, name: &str, season: Season) -> (Vec<String>, String) {
+    let r = Resolver {
+        season,
+        ..r.clone()
+    };
+    let mut out = std::collections::BTreeSet::new();
+    let mut via = String::new();
+    for seed in 0..64 {
+        if let Some(c) = r.resolve_definition(name, None, seed) {
+            out.insert(
+                c.path
+                    .strip_prefix(top)
+                    .unwrap_or(&c.path)
+                    .to_string_lossy()
+                    .replace('\\', "/"),
+            );
+            via = c.via;
+        }
+    }
+    (out.into_iter().collect(), via)
+}
+
+#[test]
+fn an_exclude_season_replaces_its_packages_plain_exports_and_hides_lower_packages() {
+    let f = fake_install("exclude-season");
+    // The document's package, first; a --library package below it.
+    pack(
+        &f.doc_pack(),
+        "EXPORT lib/natural.ags plain/natural.ags\n\
+EXPORT_EXCLUDE_SEASON spr,sum lib/natural.ags sumspr/natural.ags\n\
+EXPORT_SEASON sum lib/natural.ags sum/natural2.ags\n\
+EXPORT_SEASON win lib/tree.for win/tree.for\n\
+EXPORT_SEASON win lib/snow.obj win/snow.obj\n\
+EXPORT_BACKUP lib/snow.obj backup/snow.obj\n",
+    );
+    let lower = f.top.join("Lower");
+    pack(
+        &lower,
+        "EXPORT lib/natural.ags lower/natural.ags\nEXPORT lib/tree.for lower/tree.for\n",
+    );
+    let mut d = Vec::new();
+    let r = with_libraries(&f.doc(), std::slice::from_ref(&lower), None, &mut d);
+    assert!(d.is_empty(), "{d:?}");
+    let top = f.top.clone();
+    let got = |name: &str, s: Season| picks(&r, &top, name, s).0;
+    use Season::*;
+    // In its seasons the exclude replaces the plain export and the lower package's; the
+    // package's own EXPORT_SEASON for the season stays beside it.
+    assert_eq!(
+        got("lib/natural.ags", Spring),
+        ["doc_pack/sumspr/natural.ags"]
+    );
+    assert_eq!(
+        got("lib/natural.ags", Summer),
+        ["doc_pack/sum/natural2.ags", "doc_pack/sumspr/natural.ags"]
+    );
+    // Outside them the package's plain export stands, and still hides the lower one.
+    assert_eq!(got("lib/natural.ags", Fall), ["doc_pack/plain/natural.ags"]);
+    assert_eq!(
+        got("lib/natural.ags", Winter),
+        ["doc_pack/plain/natural.ags"]
+    );
+    // A season the package names no file for falls to the lower package, then to the
+    // backup: never to another season's file.
+    assert_eq!(got("lib/tree.for", Winter), ["doc_pack/win/tree.for"]);
+    assert_eq!(got("lib/tree.for", Summer), ["Lower/lower/tree.for"]);
+    assert_eq!(got("lib/snow.obj", Winter), ["doc_pack/win/snow.obj"]);
+    assert_eq!(got("lib/snow.obj", Fall), ["doc_pack/backup/snow.obj"]);
+    // `via` names the seasonal directive and its seasons.
+    assert_eq!(
+        picks(&r, &top, "lib/natural.ags", Spring).1,
+        "EXPORT_EXCLUDE_SEASON spr,sum"
+    );
+    assert_eq!(
+        picks(&r, &top, "lib/tree.for", Winter).1,
+        "EXPORT_SEASON win"
+    );
 }
 
 #[test]
