@@ -890,7 +890,7 @@ def facade_brick_lit():
 
     for b in range(4):
         sx = 32 + b * 112
-        d.rectangle([sx + 14, Y(106), sx + 98, Y(14)], fill=(255, 196, 110))
+        d.rectangle([sx + 14, Y(106), sx + 98, Y(14)], fill=(255, 214, 150))
         d.line([(sx + 56, Y(106)), (sx + 56, Y(14))], fill=(0, 0, 0), width=3)
         for k, wx in enumerate((sx + 16, sx + 64)):
             if (b + k) % 2 == 0:

@@ -10,7 +10,7 @@
 //! - the camera meters the light falling on the ground and sets the exposure from it
 //!   ([`auto_exposure`]), so the time-of-day slider moves the exposure as a camera would;
 //! - the exposed HDR frame goes through [`tonemap`] (the shader `tonemap.wgsl` is the same
-//!   curve) into the output's 0..1.
+//!   curve: an ACES fit on the brightest channel, keeping the hue) into the output's 0..1.
 //!
 //! The curve and the exposure law are not Laminar's (unpublished, **UNCONFIRMED**); see
 //! `docs/light.md` and `docs/spec-decisions.md`, "Photometric light".
@@ -26,9 +26,10 @@ pub fn luminance(c: Vec3) -> f32 {
 
 /// The luminance (nits) a lit texture's full texel shows at when its object gives no
 /// `GLOBAL_luminance` (the default luminance): a lit window or sign, a little above the
-/// "flood lights on buildings at night, 2 nt" of Laminar's photometric post (XP12.md §5).
+/// "flood lights on buildings at night, 2 nt" of Laminar's photometric post (XP12.md §5), as
+/// bright as a lit office window.
 /// Objects with `GLOBAL_luminance` scale it by their luminance over the default.
-pub const LIT_TEXTURE_NITS: f32 = 10.0;
+pub const LIT_TEXTURE_NITS: f32 = 25.0;
 
 /// The exposed value a white surface lit as the meter reads comes to: an incident-light
 /// meter's key. Mid-grey (18 %) then lands on 0.1, which the curve shows at about 0.14
@@ -56,31 +57,46 @@ pub fn auto_exposure(light: &Lighting) -> f32 {
     EXPOSURE_KEY / meter.max(ADAPTATION_FLOOR_NITS)
 }
 
-/// The tonemap curve, per channel: Krzysztof Narkowicz's fit of the ACES filmic curve
-/// (2016), `x (2.51 x + 0.03) / (x (2.43 x + 0.59) + 0.14)`, clamped to 0..1. A soft toe,
-/// a near-linear middle and a shoulder that reaches white at about 10: the sky and lamps
-/// keep their colour where a clamp would clip them. `tonemap.wgsl` is the same function.
+/// Krzysztof Narkowicz's fit of the ACES filmic curve (2016), `x (2.51 x + 0.03) /
+/// (x (2.43 x + 0.59) + 0.14)`, clamped to 0..1: a soft toe, a near-linear middle and a
+/// shoulder that reaches white at about 10.
+pub fn aces_fit(x: f32) -> f32 {
+    let x = x.max(0.0);
+    ((x * (2.51 * x + 0.03)) / (x * (2.43 * x + 0.59) + 0.14)).clamp(0.0, 1.0)
+}
+
+/// The inverse of [`aces_fit`] for `y` in 0..1 (below the curve's top, 0.99 at most).
+pub fn aces_fit_inverse(y: f32) -> f32 {
+    let y = y.clamp(0.0, 0.99);
+    let (a, b, c, d, e) = (2.51f32, 0.03f32, 2.43f32, 0.59f32, 0.14f32);
+    let qa = c * y - a;
+    let qb = d * y - b;
+    let qc = e * y;
+    let disc = (qb * qb - 4.0 * qa * qc).max(0.0);
+    ((-qb - disc.sqrt()) / (2.0 * qa)).max(0.0)
+}
+
+/// The tonemap: [`aces_fit`] applied to the brightest channel, the colour scaled with it,
+/// so a hue keeps its hue however bright (a sodium lamp stays orange, a red light red: the
+/// curve applied per channel would turn both white). `tonemap.wgsl` is the same function.
 pub fn tonemap(x: Vec3) -> Vec3 {
-    let f = |x: f32| {
-        let x = x.max(0.0);
-        ((x * (2.51 * x + 0.03)) / (x * (2.43 * x + 0.59) + 0.14)).clamp(0.0, 1.0)
-    };
-    Vec3::new(f(x.x), f(x.y), f(x.z))
+    let x = x.max(Vec3::ZERO);
+    let m = x.max_element();
+    if m <= 0.0 {
+        return Vec3::ZERO;
+    }
+    (x * (aces_fit(m) / m)).min(Vec3::ONE)
 }
 
 /// The exposed value [`tonemap`] turns into `y` (0..1, below the curve's top): for colours
 /// given as they are to be seen (a flat sky, the debug overlays).
 pub fn untonemap(y: Vec3) -> Vec3 {
-    let f = |y: f32| {
-        let y = y.clamp(0.0, 0.99);
-        let (a, b, c, d, e) = (2.51f32, 0.03f32, 2.43f32, 0.59f32, 0.14f32);
-        let qa = c * y - a;
-        let qb = d * y - b;
-        let qc = e * y;
-        let disc = (qb * qb - 4.0 * qa * qc).max(0.0);
-        ((-qb - disc.sqrt()) / (2.0 * qa)).max(0.0)
-    };
-    Vec3::new(f(y.x), f(y.y), f(y.z))
+    let y = y.clamp(Vec3::ZERO, Vec3::ONE);
+    let m = y.max_element();
+    if m <= 0.0 {
+        return Vec3::ZERO;
+    }
+    y * (aces_fit_inverse(m) / m)
 }
 
 #[cfg(test)]
@@ -94,13 +110,18 @@ mod tests {
         for k in 0..200 {
             let x = k as f32 * 0.1;
             let y = tonemap(Vec3::splat(x)).x;
-            assert!(y >= last && (0.0..=1.0).contains(&y));
+            assert!(y >= last - 1e-6 && (0.0..=1.0).contains(&y), "{x}: {y} after {last}");
             last = y;
             if y < 0.98 {
                 assert!((untonemap(Vec3::splat(y)).x - x).abs() < 1e-2 * x.max(1.0), "{x}");
             }
         }
         assert!(tonemap(Vec3::splat(16.0)).x > 0.99, "white well above 10");
+        // A hue keeps its hue: a bright sodium lamp stays orange.
+        let lamp = tonemap(Vec3::new(1.0, 0.62, 0.3) * 500.0);
+        assert!((lamp - Vec3::new(1.0, 0.62, 0.3)).length() < 0.01, "{lamp}");
+        let c = Vec3::new(0.3, 0.5, 0.2);
+        assert!((untonemap(tonemap(c)) - c).length() < 1e-3);
     }
 
     #[test]

@@ -15,10 +15,21 @@ fn vs_main(@builtin(vertex_index) vi: u32) -> @builtin(position) vec4<f32> {
     return vec4<f32>(p, 0.0, 1.0);
 }
 
-// Narkowicz's ACES fit, per channel, clamped to 0..1: `agview_mesh::photometry::tonemap`.
+// Narkowicz's ACES fit, clamped to 0..1 (`agview_mesh::photometry::aces_fit`).
+fn aces_fit(x: f32) -> f32 {
+    let v = max(x, 0.0);
+    return clamp((v * (2.51 * v + 0.03)) / (v * (2.43 * v + 0.59) + 0.14), 0.0, 1.0);
+}
+
+// The curve on the brightest channel, the colour scaled with it: a hue keeps its hue
+// however bright (`agview_mesh::photometry::tonemap`).
 fn tonemap(x: vec3<f32>) -> vec3<f32> {
     let v = max(x, vec3<f32>(0.0));
-    return clamp((v * (2.51 * v + 0.03)) / (v * (2.43 * v + 0.59) + 0.14), vec3<f32>(0.0), vec3<f32>(1.0));
+    let m = max(max(v.r, v.g), v.b);
+    if (m <= 0.0) {
+        return vec3<f32>(0.0);
+    }
+    return min(v * (aces_fit(m) / m), vec3<f32>(1.0));
 }
 
 @fragment
