@@ -3913,11 +3913,18 @@ fn sample_town_exposure_at_noon_dusk_and_night() {
             clipped * 100.0,
             bright * 100.0
         );
-        assert!(clipped <= 0.02, "{name}: {:.2} % clipped to white", clipped * 100.0);
+        assert!(
+            clipped <= 0.02,
+            "{name}: {:.2} % clipped to white",
+            clipped * 100.0
+        );
         if name == "night" {
             assert!(bright >= 0.002, "night: only {:.3} % lit", bright * 100.0);
         } else {
-            assert!((0.25..=0.65).contains(&mean), "{name}: mean luminance {mean:.3}");
+            assert!(
+                (0.25..=0.65).contains(&mean),
+                "{name}: mean luminance {mean:.3}"
+            );
         }
     }
 }

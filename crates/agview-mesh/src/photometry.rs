@@ -110,10 +110,16 @@ mod tests {
         for k in 0..200 {
             let x = k as f32 * 0.1;
             let y = tonemap(Vec3::splat(x)).x;
-            assert!(y >= last - 1e-6 && (0.0..=1.0).contains(&y), "{x}: {y} after {last}");
+            assert!(
+                y >= last - 1e-6 && (0.0..=1.0).contains(&y),
+                "{x}: {y} after {last}"
+            );
             last = y;
             if y < 0.98 {
-                assert!((untonemap(Vec3::splat(y)).x - x).abs() < 1e-2 * x.max(1.0), "{x}");
+                assert!(
+                    (untonemap(Vec3::splat(y)).x - x).abs() < 1e-2 * x.max(1.0),
+                    "{x}"
+                );
             }
         }
         assert!(tonemap(Vec3::splat(16.0)).x > 0.99, "white well above 10");

@@ -44,8 +44,8 @@ use agview_core::{diag, scene, terrain};
 use agview_load::art;
 // The CPU side of each draw kind, named as the renderer's own modules (`super::objects`).
 pub use agview_mesh::{
-    atlas, camera, cells, draped, facades, frame, framing, geom, objects, overlay, photometry,
-    sun, tiles, trees,
+    atlas, camera, cells, draped, facades, frame, framing, geom, objects, overlay, photometry, sun,
+    tiles, trees,
 };
 
 mod bench;

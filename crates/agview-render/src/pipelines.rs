@@ -46,10 +46,8 @@ const LINES_WGSL: &str = shader!("lines.wgsl");
 const SKY_WGSL: &str = shader!("sky.wgsl");
 const LIGHTS_WGSL: &str = shader!("lights.wgsl");
 /// The light points' share of their disc that the glow fills (`GLOW_SHARE`).
-const LIGHT_CONSTANTS: &[(&str, f64)] = &[(
-    "GLOW_SHARE",
-    super::photometry::LIGHT_GLOW_SHARE as f64,
-)];
+const LIGHT_CONSTANTS: &[(&str, f64)] =
+    &[("GLOW_SHARE", super::photometry::LIGHT_GLOW_SHARE as f64)];
 /// The last pass, on its own (no frame uniforms).
 const TONEMAP_WGSL: &str = include_str!("../shaders/tonemap.wgsl");
 
@@ -406,24 +404,27 @@ impl Renderer {
             depth_write: false,
             blend: Some(wgpu::BlendState::ALPHA_BLENDING),
         });
-        let lights = b.build_with(&Spec {
-            label: "lights",
-            source: LIGHTS_WGSL,
-            entry: "vs_main",
-            layout: &frame_only,
-            buffers: &[Some(wgpu::VertexBufferLayout {
-                array_stride: std::mem::size_of::<super::lights::LightInstanceGpu>() as u64,
-                step_mode: wgpu::VertexStepMode::Instance,
-                attributes: &super::lights::LIGHT_ATTRIBUTES,
-            })],
-            topology: wgpu::PrimitiveTopology::TriangleList,
-            cull: None,
-            depth_write: false,
-            blend: Some(super::lights::ADDITIVE),
-        }, &Raster {
-            constants: LIGHT_CONSTANTS,
-            ..Raster::DEFAULT
-        });
+        let lights = b.build_with(
+            &Spec {
+                label: "lights",
+                source: LIGHTS_WGSL,
+                entry: "vs_main",
+                layout: &frame_only,
+                buffers: &[Some(wgpu::VertexBufferLayout {
+                    array_stride: std::mem::size_of::<super::lights::LightInstanceGpu>() as u64,
+                    step_mode: wgpu::VertexStepMode::Instance,
+                    attributes: &super::lights::LIGHT_ATTRIBUTES,
+                })],
+                topology: wgpu::PrimitiveTopology::TriangleList,
+                cull: None,
+                depth_write: false,
+                blend: Some(super::lights::ADDITIVE),
+            },
+            &Raster {
+                constants: LIGHT_CONSTANTS,
+                ..Raster::DEFAULT
+            },
+        );
         let (tonemap, tonemap_layout) = tonemap_pipeline(device, color_format);
         Renderer {
             tonemap,

@@ -396,7 +396,9 @@ pub(crate) fn glow_radius(cd: f32) -> f32 {
 /// the tint. The XP11 spill names XP12 removed (`*_sp`) read as their light.
 pub(crate) fn default_light_look(name: &str) -> ([f32; 4], f32, f32) {
     let name = name.to_ascii_lowercase();
-    let words: Vec<&str> = name.split(|c: char| c == '_' || c == '-' || c == ' ').collect();
+    let words: Vec<&str> = name
+        .split(|c: char| c == '_' || c == '-' || c == ' ')
+        .collect();
     let has = |w: &str| words.contains(&w) || (w.len() > 2 && name.contains(w));
     let family = LIGHT_FAMILIES
         .iter()
@@ -431,26 +433,90 @@ struct LightFamily {
 
 const LIGHT_FAMILIES: &[LightFamily] = &[
     // Airplane lights (`airplane_*_bb`/`_pm`, XP11 `airplane_*`).
-    LightFamily { words: &["landing"], rgb: [1.0, 0.95, 0.85], candela: 40_000.0 },
-    LightFamily { words: &["strobe"], rgb: [1.0, 1.0, 1.0], candela: 5_000.0 },
-    LightFamily { words: &["beacon"], rgb: [1.0, 0.12, 0.05], candela: 2_000.0 },
-    LightFamily { words: &["nav"], rgb: [1.0, 1.0, 1.0], candela: 400.0 },
-    LightFamily { words: &["spot", "flood", "generic"], rgb: [1.0, 0.95, 0.85], candela: 5_000.0 },
+    LightFamily {
+        words: &["landing"],
+        rgb: [1.0, 0.95, 0.85],
+        candela: 40_000.0,
+    },
+    LightFamily {
+        words: &["strobe"],
+        rgb: [1.0, 1.0, 1.0],
+        candela: 5_000.0,
+    },
+    LightFamily {
+        words: &["beacon"],
+        rgb: [1.0, 0.12, 0.05],
+        candela: 2_000.0,
+    },
+    LightFamily {
+        words: &["nav"],
+        rgb: [1.0, 1.0, 1.0],
+        candela: 400.0,
+    },
+    LightFamily {
+        words: &["spot", "flood", "generic"],
+        rgb: [1.0, 0.95, 0.85],
+        candela: 5_000.0,
+    },
     // Runway lights: approach, threshold, touchdown zone, centreline, edge (MIRL/HIRL).
-    LightFamily { words: &["appch", "approach", "als", "rabbit"], rgb: [1.0, 1.0, 1.0], candela: 10_000.0 },
-    LightFamily { words: &["thresh", "reil", "end"], rgb: [0.1, 1.0, 0.3], candela: 5_000.0 },
-    LightFamily { words: &["tdzl", "rcls"], rgb: [1.0, 1.0, 1.0], candela: 5_000.0 },
-    LightFamily { words: &["edge", "mirl", "hirl", "inset"], rgb: [1.0, 1.0, 1.0], candela: 2_000.0 },
-    LightFamily { words: &["vasi", "papi"], rgb: [1.0, 0.1, 0.06], candela: 10_000.0 },
+    LightFamily {
+        words: &["appch", "approach", "als", "rabbit"],
+        rgb: [1.0, 1.0, 1.0],
+        candela: 10_000.0,
+    },
+    LightFamily {
+        words: &["thresh", "reil", "end"],
+        rgb: [0.1, 1.0, 0.3],
+        candela: 5_000.0,
+    },
+    LightFamily {
+        words: &["tdzl", "rcls"],
+        rgb: [1.0, 1.0, 1.0],
+        candela: 5_000.0,
+    },
+    LightFamily {
+        words: &["edge", "mirl", "hirl", "inset"],
+        rgb: [1.0, 1.0, 1.0],
+        candela: 2_000.0,
+    },
+    LightFamily {
+        words: &["vasi", "papi"],
+        rgb: [1.0, 0.1, 0.06],
+        candela: 10_000.0,
+    },
     // Taxiways, signs and the carrier's.
-    LightFamily { words: &["taxi"], rgb: [0.1, 1.0, 0.3], candela: 300.0 },
-    LightFamily { words: &["carrier", "meatball"], rgb: [1.0, 0.7, 0.15], candela: 1_000.0 },
+    LightFamily {
+        words: &["taxi"],
+        rgb: [0.1, 1.0, 0.3],
+        candela: 300.0,
+    },
+    LightFamily {
+        words: &["carrier", "meatball"],
+        rgb: [1.0, 0.7, 0.15],
+        candela: 1_000.0,
+    },
     // Streets and buildings.
-    LightFamily { words: &["sodium", "street"], rgb: [1.0, 0.62, 0.3], candela: 3_000.0 },
-    LightFamily { words: &["obstruction", "tower"], rgb: [1.0, 0.1, 0.06], candela: 1_500.0 },
+    LightFamily {
+        words: &["sodium", "street"],
+        rgb: [1.0, 0.62, 0.3],
+        candela: 3_000.0,
+    },
+    LightFamily {
+        words: &["obstruction", "tower"],
+        rgb: [1.0, 0.1, 0.06],
+        candela: 1_500.0,
+    },
     // Cars: head and tail lights.
-    LightFamily { words: &["headlight"], rgb: [0.95, 0.95, 1.0], candela: 4_000.0 },
-    LightFamily { words: &["taillight", "tail"], rgb: [0.9, 0.05, 0.0], candela: 750.0 },
+    LightFamily {
+        words: &["headlight"],
+        rgb: [0.95, 0.95, 1.0],
+        candela: 4_000.0,
+    },
+    LightFamily {
+        words: &["taillight", "tail"],
+        rgb: [0.9, 0.05, 0.0],
+        candela: 750.0,
+    },
 ];
 
 fn mesh_from_wavefront(

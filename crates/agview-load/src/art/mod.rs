@@ -226,7 +226,12 @@ LIGHT_CUSTOM 1 2 3 1 0.5 0 1 2 0 0 1 1 sim/x\n"
         assert_eq!(look("airplane_nav_pm").2, look("airplane_nav_bb").2);
         assert_eq!(look("TDZL_left").2, 5_000.0);
         // XP11's spill names, removed in XP12, still draw as their light.
-        for n in ["RCLS_r_rev_sp", "inset_thresh_g_sp", "taxi_y_rev_sp", "TDZL_sp"] {
+        for n in [
+            "RCLS_r_rev_sp",
+            "inset_thresh_g_sp",
+            "taxi_y_rev_sp",
+            "TDZL_sp",
+        ] {
             let (c, r, cd) = look(n);
             assert!(cd > 0.0 && r > 0.0 && c[3] == 1.0, "{n}");
         }
