@@ -396,9 +396,7 @@ pub(crate) fn glow_radius(cd: f32) -> f32 {
 /// the tint. The XP11 spill names XP12 removed (`*_sp`) read as their light.
 pub(crate) fn default_light_look(name: &str) -> ([f32; 4], f32, f32) {
     let name = name.to_ascii_lowercase();
-    let words: Vec<&str> = name
-        .split(|c: char| c == '_' || c == '-' || c == ' ')
-        .collect();
+    let words: Vec<&str> = name.split(['_', '-', ' ']).collect();
     let has = |w: &str| words.contains(&w) || (w.len() > 2 && name.contains(w));
     let family = LIGHT_FAMILIES
         .iter()
