@@ -1460,19 +1460,23 @@ fn material_cutoff_blending_and_flat_shading() {
     assert_eq!(gone, ground, "alpha 0.6 under a 0.7 cutoff is not drawn");
     let (o, g, b) = (at(&opaque), at(&ground), at(&blended));
     assert!(o[0] > 100 && o[1] < 30 && o[2] < 30, "opaque red: {o:?}");
-    // Blending happens in linear light on the sRGB target.
+    // Blending happens in linear light in the HDR frame, before the tonemap: undone, the
+    // blended pixel is the mix of the two.
     let lin = |v: u8| {
-        let c = f64::from(v) / 255.0;
+        let c = f32::from(v) / 255.0;
         if c <= 0.04045 {
             c / 12.92
         } else {
             ((c + 0.055) / 1.055).powf(2.4)
         }
     };
+    let hdr = |p: [u8; 4]| {
+        agview::render::photometry::untonemap(glam::Vec3::new(lin(p[0]), lin(p[1]), lin(p[2])))
+    };
+    let want = 0.6 * hdr(o) + 0.4 * hdr(g);
     for k in 0..3 {
-        let want = 0.6 * lin(o[k]) + 0.4 * lin(g[k]);
         assert!(
-            (lin(b[k]) - want).abs() < 0.02,
+            (hdr(b)[k] - want[k]).abs() < 0.02 * want[k].max(0.25),
             "channel {k}: blended {b:?}, opaque {o:?}, ground {g:?}"
         );
     }
@@ -2804,8 +2808,8 @@ fn a_caster_out_of_view_casts_into_view() {
     assert!(shaded > 2000, "only {shaded} pixels in the tower's shadow");
 }
 
-/// The presets light the same scene from the day into the night: the dusk sky is warm, the
-/// night dark and bluish.
+/// The presets light the same scene from the day into the night: the dusk warm, the night
+/// dark and bluish.
 #[test]
 fn noon_dusk_and_night_light_the_scene() {
     let (scene, art) = tower_on_tiles();
@@ -2831,8 +2835,10 @@ fn noon_dusk_and_night_light_the_scene() {
         mean(agview::render::Sun::NIGHT),
     );
     let lum = |m: [f64; 3]| 0.2126 * m[0] + 0.7152 * m[1] + 0.0722 * m[2];
+    // The camera's exposure follows the light (`photometry::auto_exposure`): dusk is metered
+    // about as bright as noon, but warmer; night stops at the camera's floor, dark.
     assert!(
-        lum(noon) > lum(dusk) && lum(dusk) > 1.5 * lum(night),
+        dusk[0] / dusk[2] > noon[0] / noon[2] && lum(dusk) > 1.5 * lum(night),
         "{noon:?} {dusk:?} {night:?}"
     );
     assert!(night[2] > night[0], "the night is bluish: {night:?}");
@@ -2972,6 +2978,7 @@ fn lights_follow_their_objects_lod_and_density() {
         far: 100.0,
         color: [1.0, 0.62, 0.3, 1.0],
         size: 1.2,
+        candela: 3000.0,
     }];
     let mut o = object(0, [0.0, 0.0], 0.0, Placement::Draped);
     o.show = [3, 3];
@@ -3076,6 +3083,8 @@ fn normal_map_shades_an_object() {
 #[test]
 fn facade_lit_texture_glows_at_night() {
     let (mut fa, mut images) = sample_brick();
+    // The sample's own lit windows off: this test lights the whole wall.
+    fa.lit_texture = None;
     let scene = Scene {
         facade_defs: refs(&["brick.fac"]),
         facades: vec![FacadeInstance {
@@ -3922,4 +3931,66 @@ fn mean_diff_rgb(a: &image::RgbaImage, b: &image::RgbaImage) -> f64 {
         .map(|(p, q)| (0..3).map(|c| u64::from(p[c].abs_diff(q[c]))).sum::<u64>())
         .sum();
     sum as f64 / (a.pixels().len() as f64 * 3.0)
+}
+
+// ---------------------------------------------------------------- photometric light
+
+/// What the photometric frame (HDR, exposure, tonemap) must give on the sample town at
+/// 1280×720 from one fixed camera (issue 34): at noon, dusk and night at most 2 % of the
+/// pixels clipped to white; at noon and dusk a mean luminance of 0.25..0.65; at night lit
+/// windows and lights visible, at least 0.2 % of the pixels at 0.8 or more. Luminance is
+/// Rec. 709's of the image's sRGB-encoded 0..1 values.
+#[test]
+fn sample_town_exposure_at_noon_dusk_and_night() {
+    let asset = "sample_scenery";
+    let mut doc = agview::document::load(std::path::Path::new(asset), &Default::default())
+        .unwrap_or_else(|e| panic!("{asset}: {e}"));
+    let art = agview::document::load_document_art(&mut doc);
+    let scene = &doc.loaded.scene;
+    let hl = headless();
+    let mut gpu = None;
+    for (name, sun) in [
+        ("noon", agview::render::Sun::NOON),
+        ("dusk", agview::render::Sun::DUSK),
+        ("night", agview::render::Sun::NIGHT),
+    ] {
+        let opts = agview::app::options::RenderArgs {
+            camera: "0,-200,20,30,6".parse().expect("camera"),
+            sun,
+            ..Default::default()
+        };
+        let terrain = opts.terrain_for(scene).expect("terrain");
+        let framing = agview::render::Framing::new(scene, Some(&art), Some(&terrain));
+        let params = opts.frame_params(&framing);
+        let gpu = gpu.get_or_insert_with(|| hl.upload(scene, &art, &terrain).expect("upload"));
+        let img = hl.render(gpu, &params, 1280, 720).expect("render");
+        let n = (img.width() * img.height()) as f64;
+        let (mut sum, mut clipped, mut bright) = (0.0, 0u32, 0u32);
+        for p in img.pixels() {
+            let [r, g, b, _] = p.0.map(|c| f64::from(c) / 255.0);
+            let l = 0.2126 * r + 0.7152 * g + 0.0722 * b;
+            sum += l;
+            clipped += u32::from(p.0[..3].iter().all(|&c| c >= 254));
+            bright += u32::from(l >= 0.8);
+        }
+        let (mean, clipped, bright) = (sum / n, f64::from(clipped) / n, f64::from(bright) / n);
+        eprintln!(
+            "{name}: mean {mean:.3}, clipped {:.2} %, at 0.8 or more {:.2} %",
+            clipped * 100.0,
+            bright * 100.0
+        );
+        assert!(
+            clipped <= 0.02,
+            "{name}: {:.2} % clipped to white",
+            clipped * 100.0
+        );
+        if name == "night" {
+            assert!(bright >= 0.002, "night: only {:.3} % lit", bright * 100.0);
+        } else {
+            assert!(
+                (0.25..=0.65).contains(&mean),
+                "{name}: mean luminance {mean:.3}"
+            );
+        }
+    }
 }

@@ -876,6 +876,30 @@ def facade_brick():
     print("%-20s %dx%d %7d bytes" % ("facade_brick.png", W, H, os.path.getsize(os.path.join(TEX, "facade_brick.png"))))
 
 
+# =========================================================================== facade_brick_LIT.png
+def facade_brick_lit():
+    """The night texture of facade_brick.png (`TEXTURE_LIT` in brick.fac): black, with the
+    shop windows lit warm and every other sash window above lit a paler yellow, at the same
+    pixels as the day texture's panes."""
+    W = H = 512
+    img = Image.new("RGB", (W, H), (0, 0, 0))
+    d = ImageDraw.Draw(img)
+
+    def Y(t):
+        return H - t
+
+    for b in range(4):
+        sx = 32 + b * 112
+        d.rectangle([sx + 14, Y(106), sx + 98, Y(14)], fill=(255, 214, 150))
+        d.line([(sx + 56, Y(106)), (sx + 56, Y(14))], fill=(0, 0, 0), width=3)
+        for k, wx in enumerate((sx + 16, sx + 64)):
+            if (b + k) % 2 == 0:
+                d.rectangle([wx + 3, Y(197), wx + 29, Y(149)], fill=(255, 220, 150))
+                d.line([(wx + 3, Y(173)), (wx + 29, Y(173))], fill=(0, 0, 0), width=3)
+    img.save(os.path.join(TEX, "facade_brick_LIT.png"), optimize=True)
+    print("%-20s %dx%d %7d bytes" % ("facade_brick_LIT.png", W, H, os.path.getsize(os.path.join(TEX, "facade_brick_LIT.png"))))
+
+
 # =========================================================================== trees.png
 def tree_sprite(w, h, kind, seed):
     """An RGBA sprite (w x h) of one tree, trunk at the bottom centre."""
@@ -1208,6 +1232,7 @@ def main():
     buildings()
     props()
     facade_brick()
+    facade_brick_lit()
     trees()
     write_dds(os.path.join(TEX, "car.dds"), car_art(), "DXT1")
     write_dds(os.path.join(TEX, "kiosk.dds"), kiosk_art(), "DXT5")

@@ -206,7 +206,10 @@ pub struct RenderArgs {
     pub lod_switch: LodSwitch,
     /// The sun: noon (60,225, the default), dusk (4,270), night (-20,0, moonlit) or
     /// ELEV,AZIMUTH in degrees (elevation above the horizon, azimuth clockwise from north,
-    /// toward the sun). The light, ambient and sky colours follow from the elevation.
+    /// toward the sun). The light, ambient and sky (in nits) follow from the elevation; the
+    /// frame is drawn in HDR, exposed by agview's auto-exposure (an incident meter, floor 5
+    /// nits) and tonemapped by an ACES fit on the brightest channel (both agview's choice:
+    /// X-Plane 12's are unpublished; docs/light.md).
     #[arg(long, default_value = "noon", value_name = "noon|dusk|night|ELEV,AZIMUTH", value_parser = |s: &str| s.parse::<Sun>(), allow_hyphen_values = true)]
     pub sun: Sun,
     /// Shadows from the sun (objects, facades and trees on the ground and on each other).

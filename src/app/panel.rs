@@ -544,7 +544,7 @@ fn controls_section(ui: &mut egui::Ui, c: &mut Controls, info: &Info, actions: &
                 .fixed_decimals(1);
             if ui
                 .add(slider)
-                .on_hover_text("An equinox day at 30° north: sunrise 6:00, noon 60° high in the south, sunset 18:00")
+                .on_hover_text("An equinox day at 30° north: sunrise 6:00, noon 60° high in the south, sunset 18:00. The exposure follows the light (agview's auto-exposure and ACES-fit tonemap; docs/light.md)")
                 .changed()
             {
                 c.sun = Sun::at_hour(c.hour);

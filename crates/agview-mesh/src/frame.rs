@@ -90,11 +90,14 @@ impl Default for FrameParams {
 }
 
 impl FrameParams {
-    /// The sky's colour at the horizon (linear RGB): `sky`, else the sun's. The clear colour
-    /// of a frame.
+    /// The sky's colour at the horizon as seen (linear RGB, 0..1, after the exposure and
+    /// the tonemap curve): `sky`, else the sun's. What a window shows with no scene.
     pub fn horizon(&self) -> [f32; 3] {
-        self.sky
-            .unwrap_or_else(|| Lighting::of(self.sun).horizon.to_array())
+        self.sky.unwrap_or_else(|| {
+            let light = Lighting::of(self.sun);
+            let exposure = super::photometry::auto_exposure(&light);
+            super::photometry::tonemap(light.horizon * exposure).to_array()
+        })
     }
 
     /// Default parameters with the camera framing a scene's bounds

@@ -29,6 +29,7 @@ pub mod framing;
 pub mod geom;
 pub mod objects;
 pub mod overlay;
+pub mod photometry;
 pub mod sun;
 pub mod tiles;
 pub mod trees;

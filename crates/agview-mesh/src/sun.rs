@@ -117,19 +117,21 @@ impl std::str::FromStr for Sun {
     }
 }
 
-/// The light of a frame, linear RGB: everything the shaders' `shade()`, `fog()` and sky
-/// take from the sun.
+/// The light of a frame, linear RGB in nits (cd/m², [`crate::photometry`]): everything
+/// the shaders' `shade()`, `fog()` and sky take from the sun, before the camera's exposure.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Lighting {
     /// Unit vector toward the sun.
     pub sun_dir: Vec3,
-    /// Direct sunlight on a surface facing the sun (0 with the sun below the horizon).
+    /// Direct sunlight: the luminance of a white (Lambertian) surface facing the sun, its
+    /// illuminance over π (0 with the sun below the horizon).
     pub sun_color: Vec3,
-    /// Ambient light from the sky (on an upward face) and from the ground (a downward one).
+    /// Ambient light from the sky (on an upward face) and from the ground (a downward one),
+    /// as the luminance of a white surface.
     pub sky_ambient: Vec3,
     pub ground_ambient: Vec3,
-    /// Sky colour at the horizon (also the clear colour and the distance haze) and at the
-    /// zenith.
+    /// Sky luminance at the horizon (also the clear colour and the distance haze) and at
+    /// the zenith.
     pub horizon: Vec3,
     pub zenith: Vec3,
     /// How far night has come, 0 (day: lit textures and lights off) to 1 (night: fully
@@ -137,7 +139,25 @@ pub struct Lighting {
     pub night: f32,
 }
 
-/// Sky and light at three moments, blended by the sun's elevation in [`Lighting::of`].
+impl Lighting {
+    /// The same light seen through a camera of `exposure` (frame units per nit,
+    /// [`crate::photometry::auto_exposure`]): every colour scaled, what the frame uniforms
+    /// carry.
+    pub fn exposed(self, exposure: f32) -> Lighting {
+        Lighting {
+            sun_color: self.sun_color * exposure,
+            sky_ambient: self.sky_ambient * exposure,
+            ground_ambient: self.ground_ambient * exposure,
+            horizon: self.horizon * exposure,
+            zenith: self.zenith * exposure,
+            ..self
+        }
+    }
+}
+
+/// Sky and light at three moments, blended by the sun's elevation in [`Lighting::of`]. All
+/// in nits (see `docs/light.md`): the sky's luminance, and the ambient as a white surface
+/// facing up shows it.
 struct Moment {
     horizon: Vec3,
     zenith: Vec3,
@@ -145,38 +165,52 @@ struct Moment {
     ambient: Vec3,
 }
 
+/// A clear day: "clear sky 7 000 nt" (XP12.md §5) between a hazy horizon of about 11,000
+/// nits and a deep blue zenith of about 5,800, and the sky's light on the ground about
+/// 19,000 lux (a white surface at 6,000 nits).
 const DAY: Moment = Moment {
-    horizon: Vec3::new(0.55, 0.7, 0.9),
-    zenith: Vec3::new(0.22, 0.42, 0.78),
-    // 0.38 of the horizon colour: the ambient agview has always had.
-    ambient: Vec3::new(0.209, 0.266, 0.342),
+    horizon: Vec3::new(8500.0, 11000.0, 15000.0),
+    zenith: Vec3::new(3000.0, 6000.0, 12500.0),
+    ambient: Vec3::new(4800.0, 6100.0, 7850.0),
 };
+/// The sun at the horizon: a warm horizon of about 800 nits, the sky's light some 2,800
+/// lux.
 const TWILIGHT: Moment = Moment {
-    horizon: Vec3::new(0.85, 0.55, 0.36),
-    zenith: Vec3::new(0.16, 0.22, 0.42),
-    ambient: Vec3::new(0.2, 0.17, 0.19),
+    horizon: Vec3::new(1200.0, 700.0, 420.0),
+    zenith: Vec3::new(300.0, 420.0, 800.0),
+    ambient: Vec3::new(1000.0, 850.0, 950.0),
 };
+/// A moonlit night, brighter than a real full moon's 0.25 lux (a white surface at about
+/// 0.3 nits, as the dark-adapted eye sees it) so that the ground stays readable.
 const MOONLIT: Moment = Moment {
-    horizon: Vec3::new(0.035, 0.045, 0.085),
-    zenith: Vec3::new(0.008, 0.012, 0.035),
-    ambient: Vec3::new(0.03, 0.04, 0.075),
+    horizon: Vec3::new(0.26, 0.34, 0.64),
+    zenith: Vec3::new(0.06, 0.09, 0.26),
+    ambient: Vec3::new(0.22, 0.3, 0.56),
 };
-/// The ground's ambient as a share of the sky's, per channel (warmer: sunlit earth; at noon
-/// the 0.38 × (0.55, 0.5, 0.45) agview always had).
+/// The ground's ambient as a share of the sky's, per channel (warmer: sunlit earth).
 const GROUND_BOUNCE: Vec3 = Vec3::new(1.0, 0.714, 0.5);
-/// Direct sunlight high in the sky, and at the horizon (reddened by the long air path).
-const SUN_HIGH: Vec3 = Vec3::new(0.62, 0.6, 0.56);
-const SUN_LOW: Vec3 = Vec3::new(0.62, 0.3, 0.12);
+/// Direct sunlight high in the sky (about 85,000 lux: a white surface facing it at 27,000
+/// nits), and at the horizon (reddened and dimmed by the long air path, about 18,000 lux).
+const SUN_HIGH: Vec3 = Vec3::new(27800.0, 26900.0, 25100.0);
+const SUN_LOW: Vec3 = Vec3::new(9800.0, 4750.0, 1900.0);
 
 fn smoothstep(e0: f32, e1: f32, x: f32) -> f32 {
     let t = ((x - e0) / (e1 - e0)).clamp(0.0, 1.0);
     t * t * (3.0 - 2.0 * t)
 }
 
+/// `a` to `b` by `t`, per channel geometrically (light falls off by orders of magnitude
+/// through twilight, so a linear blend would stay near the brighter end too long).
+fn glerp(a: Vec3, b: Vec3, t: f32) -> Vec3 {
+    let f = |a: f32, b: f32| (a.max(1e-6).ln() * (1.0 - t) + b.max(1e-6).ln() * t).exp();
+    Vec3::new(f(a.x, b.x), f(a.y, b.y), f(a.z, b.z))
+}
+
 impl Lighting {
-    /// The light, ambient and sky of a sun, from its elevation `e` (degrees) alone:
+    /// The light, ambient and sky of a sun, in nits, from its elevation `e` (degrees)
+    /// alone:
     ///
-    /// - the sky and the ambient blend from day (`e ≥ 25°`) to twilight (`e ≤ 2°`) by
+    /// - the sky and the ambient blend (geometrically) from day (`e ≥ 25°`) to twilight (`e ≤ 2°`) by
     ///   `smoothstep(2°, 25°, e)`, and from that to moonlit night by
     ///   `smoothstep(0°, -12°, e)` (night from 12° below the horizon: astronomical dusk);
     /// - direct sunlight reddens from white (`e ≥ 30°`) to orange at the horizon and fades
@@ -194,7 +228,7 @@ impl Lighting {
         let day = smoothstep(2.0, 25.0, e);
         let night = 1.0 - smoothstep(-12.0, 0.0, e);
         let blend =
-            |f: fn(&Moment) -> Vec3| f(&TWILIGHT).lerp(f(&DAY), day).lerp(f(&MOONLIT), night);
+            |f: fn(&Moment) -> Vec3| glerp(glerp(f(&TWILIGHT), f(&DAY), day), f(&MOONLIT), night);
         let sky_ambient = blend(|m| m.ambient);
         let sun_color =
             SUN_LOW.lerp(SUN_HIGH, smoothstep(0.0, 30.0, e)) * smoothstep(-2.0, 10.0, e);
@@ -293,7 +327,12 @@ mod tests {
         assert!(noon.sunlit() && dusk.sunlit() && !night.sunlit());
         // Dusk light is warm; the night's ambient bluish and dim.
         assert!(dusk.sun_color.x > 2.0 * dusk.sun_color.z);
-        assert!(night.sky_ambient.z > night.sky_ambient.x && lum(night.sky_ambient) < 0.1);
+        assert!(night.sky_ambient.z > night.sky_ambient.x && lum(night.sky_ambient) < 1.0);
+        // On the scales of XP12.md §5: a clear day's sky about 7,000 nits (between the
+        // horizon and the zenith), the noon sun near 100,000 lux (a white surface facing it
+        // at about 27,000 nits).
+        assert!(lum(noon.zenith) < 7000.0 && lum(noon.horizon) > 7000.0);
+        assert!((20_000.0..40_000.0).contains(&lum(noon.sun_color)));
         // Lit textures and lights: off at noon, partly on at dusk, fully on at night.
         assert_eq!(noon.night, 0.0);
         assert!(dusk.night > 0.2 && dusk.night < 0.6, "{}", dusk.night);
@@ -304,7 +343,7 @@ mod tests {
             assert!(n >= last, "rises as the sun goes down ({e}°)");
             last = n;
         }
-        // Noon keeps agview's old ambient share.
-        assert!((noon.sky_ambient - DAY.horizon * 0.38).length() < 1e-3);
+        // Noon's sky is the day's.
+        assert!((noon.sky_ambient - DAY.ambient).length() < 1.0);
     }
 }

@@ -21,8 +21,11 @@ struct Frame {
     camera: vec4<f32>,
     // xyz: unit vector toward the sun; w: 1 when the shadow map is drawn this frame
     sun: vec4<f32>,
-    // rgb: sky colour at the horizon (and the haze); w: how far night has come, 0 (day) to 1:
-    // the factor lit textures and light points are multiplied by (`Lighting::of`)
+    // All colours are exposed HDR values: nits (cd/m²) times the camera's exposure
+    // (`agview_mesh::photometry`); the tonemap pass (tonemap.wgsl) maps them to the output.
+    // rgb: sky colour at the horizon (and the haze); w: a lit texture's emission: what a
+    // `TEXTURE_LIT` texel of 1.0 at the default luminance adds, night factor ×
+    // LIT_TEXTURE_NITS × exposure (0 by day); multiply lit texels by it
     sky: vec4<f32>,
     // x, y: south-west corner of the height field; z: cell size (m); w: samples per side
     grid: vec4<f32>,
@@ -37,9 +40,11 @@ struct Frame {
     inv_view_proj: mat4x4<f32>,
     // rgb: direct sunlight; w: meters a shadow-map texel covers
     sun_color: vec4<f32>,
-    // rgb: sky colour at the zenith
+    // rgb: sky colour at the zenith; w: the camera's exposure (frame units per nit), for
+    // light given in nits or candela (light points)
     zenith: vec4<f32>,
-    // rgb: ambient light from the sky (on an upward face)
+    // rgb: ambient light from the sky (on an upward face); w: how far night has come, 0
+    // (day) to 1, the switch of light points and lit textures (`Lighting::of`)
     sky_ambient: vec4<f32>,
     // rgb: ambient light from the ground (on a downward face)
     ground_ambient: vec4<f32>,
@@ -224,6 +229,21 @@ fn fog(color: vec3<f32>, world: vec3<f32>) -> vec3<f32> {
     let d = distance(world, frame.camera.xyz);
     let k = 1.0 - exp(-d * frame.camera.w);
     return mix(color, frame.sky.rgb, clamp(k, 0.0, 1.0));
+}
+
+// The exposed value the tonemap pass (tonemap.wgsl) turns into `y` (0..1): for colours
+// given as they are to be seen (debug overlays). `agview_mesh::photometry::untonemap`.
+fn untonemap(y: vec3<f32>) -> vec3<f32> {
+    let v = clamp(y, vec3<f32>(0.0), vec3<f32>(1.0));
+    let m = min(max(max(v.r, v.g), v.b), 0.99);
+    if (m <= 0.0) {
+        return vec3<f32>(0.0);
+    }
+    let qa = 2.43 * m - 2.51;
+    let qb = 0.59 * m - 0.03;
+    let qc = 0.14 * m;
+    let x = max((-qb - sqrt(max(qb * qb - 4.0 * qa * qc, 0.0))) / (2.0 * qa), 0.0);
+    return v * (x / m);
 }
 
 // A texture coordinate (s, t up from the bottom) to the image's (u, v down from the top).

@@ -3,12 +3,13 @@
 // to the frame (additive blend), depth-tested and not depth-written.
 //
 // Bind groups:
-//   @group(0) frame: Frame uniforms (common.wgsl); `frame.sky.w` is the night factor the glow
-//             is multiplied by, `frame.flags.z` the frame's height in pixels
+//   @group(0) frame: Frame uniforms (common.wgsl); `frame.sky_ambient.w` is the night factor
+//             the glow is switched by, `frame.zenith.w` the camera's exposure,
+//             `frame.flags.z` the frame's height in pixels
 // Vertex buffer 0 (per instance, 80 bytes; src/render/lights.rs): the object instance's
 //   x, y, heading, z offset and its ground, mode + 4 × show code, seed, thinning number (as
 //   object.wgsl's `InstanceIn`); the light's OBJ8 offset and radius (m); its linear colour and
-//   intensity; the LOD range [near, far] it was listed in.
+//   intensity in candela; the LOD range [near, far] it was listed in.
 //
 // A light shows where its object's LOD and density rules (`place_vertex` in object.wgsl) show
 // the LOD it belongs to, fading in the same cross-fade band, so it follows its object on every
@@ -31,6 +32,10 @@ struct LightOut {
 
 // The smallest radius a light is drawn at, in pixels: far lights stay visible.
 const MIN_PIXELS: f32 = 1.5;
+
+// The share of the billboard's disc the glow profile of `fs_main` fills
+// (`agview_mesh::photometry::LIGHT_GLOW_SHARE`, set by the pipeline).
+override GLOW_SHARE: f32 = 0.19;
 
 @vertex
 fn vs_main(@builtin(vertex_index) vi: u32, l: LightIn) -> LightOut {
@@ -55,7 +60,8 @@ fn vs_main(@builtin(vertex_index) vi: u32, l: LightIn) -> LightOut {
     let shown = shown_at_density(u32(l.ground_mode.y) >> 2u, l.ground_mode.w);
     // The haze dims a light as it hides the object.
     let haze = exp(-d * frame.camera.w);
-    let strength = fade_in * (1.0 - fade_out) * frame.sky.w * l.color.a * haze;
+    // Candela, switched on by the night factor, dimmed by the haze and the LOD fades.
+    let strength = fade_in * (1.0 - fade_out) * frame.sky_ambient.w * l.color.a * haze;
     if (!shown || strength <= 0.0) {
         out.clip = vec4<f32>(2.0, 2.0, 0.5, 1.0);
         out.corner = vec2<f32>(0.0);
@@ -90,7 +96,10 @@ fn vs_main(@builtin(vertex_index) vi: u32, l: LightIn) -> LightOut {
         c0.w,
     );
     out.corner = corner;
-    out.color = l.color.rgb * strength;
+    // The intensity spread over the glow as drawn (radius r): its luminance, so that the
+    // light reaches the eye as I / d² however large it is drawn, through the exposure.
+    let nits = strength / (3.14159265 * r * r * GLOW_SHARE);
+    out.color = l.color.rgb * nits * frame.zenith.w;
     return out;
 }
 

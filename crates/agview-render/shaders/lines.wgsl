@@ -29,7 +29,9 @@ fn vs_main(in: LineIn) -> LineOut {
     }
     let world = vec3<f32>(in.xy, surface_at(in.xy) + in.lift);
     out.clip = lift_depth(frame.view_proj * vec4<f32>(world, 1.0), frame.params.w * 4.0);
-    out.color = in.color;
+    // The overlay's colour is how it is to be seen: the exposed value the tonemap pass
+    // turns back into it.
+    out.color = vec4<f32>(untonemap(in.color.rgb), in.color.a);
     return out;
 }
 

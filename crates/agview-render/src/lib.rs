@@ -44,8 +44,8 @@ use agview_core::{diag, scene, terrain};
 use agview_load::art;
 // The CPU side of each draw kind, named as the renderer's own modules (`super::objects`).
 pub use agview_mesh::{
-    atlas, camera, cells, draped, facades, frame, framing, geom, objects, overlay, sun, tiles,
-    trees,
+    atlas, camera, cells, draped, facades, frame, framing, geom, objects, overlay, photometry, sun,
+    tiles, trees,
 };
 
 mod bench;
@@ -72,7 +72,7 @@ pub use bench::{
 pub use context::{GpuContext, RenderError, NO_ADAPTER_ADVICE};
 pub use cull::{CullStats, Culling};
 pub use headless::{draw_offscreen, write_png, Headless, OverFrame};
-pub use pipelines::{DrawStats, FrameTargets, Renderer};
+pub use pipelines::{DrawStats, FrameTargets, Renderer, HDR_FORMAT};
 pub use readback::ReadBack;
 pub use scene_gpu::{SceneGpu, SceneGpuStats};
 pub use shared::GpuShared;

@@ -22,7 +22,7 @@ pub(crate) struct LightInstanceGpu {
     pub ground_mode: [f32; 4],
     /// The light's position in the object (OBJ8 axes, m) and its radius (m).
     pub local_size: [f32; 4],
-    /// Linear RGB and intensity.
+    /// Linear RGB, and the intensity in candela times the dimmer.
     pub color: [f32; 4],
     /// The LOD range it was listed in: near, far (m); unused, unused.
     pub lod: [f32; 4],
@@ -69,6 +69,7 @@ pub(crate) fn build(set: &ObjectSet, art: &ArtSet) -> LightSet {
                 l.pos.iter().chain(&l.color).all(|v| v.is_finite())
                     && l.size.is_finite()
                     && l.size > 0.0
+                    && l.candela.is_finite()
             })
             .collect();
         let instances: &[InstanceGpu] = &list[range.start as usize..range.end as usize];
@@ -82,7 +83,7 @@ pub(crate) fn build(set: &ObjectSet, art: &ArtSet) -> LightSet {
                     pos_heading: inst.pos_heading,
                     ground_mode: inst.ground_mode,
                     local_size: [l.pos[0], l.pos[1], l.pos[2], l.size],
-                    color: l.color,
+                    color: [l.color[0], l.color[1], l.color[2], l.color[3] * l.candela],
                     lod: [near, far, 0.0, 0.0],
                 });
             }
@@ -143,6 +144,7 @@ mod tests {
             far,
             color: [1.0, 0.6, 0.3, 1.0],
             size: 1.0,
+            candela: 750.0,
         };
         let art = ArtSet {
             meshes: vec![

@@ -45,11 +45,23 @@ const TREE_WGSL: &str = shader!("tree.wgsl");
 const LINES_WGSL: &str = shader!("lines.wgsl");
 const SKY_WGSL: &str = shader!("sky.wgsl");
 const LIGHTS_WGSL: &str = shader!("lights.wgsl");
+/// The light points' share of their disc that the glow fills (`GLOW_SHARE`).
+const LIGHT_CONSTANTS: &[(&str, f64)] =
+    &[("GLOW_SHARE", super::photometry::LIGHT_GLOW_SHARE as f64)];
+/// The last pass, on its own (no frame uniforms).
+const TONEMAP_WGSL: &str = include_str!("../shaders/tonemap.wgsl");
+
+/// The format every scene pipeline draws into: half floats, the frame in HDR (exposed
+/// nits, `agview_mesh::photometry`), as X-Plane 12 renders ("16-bit floating point",
+/// XP12.md §5). Lavapipe and every desktop GPU render and multisample it.
+pub const HDR_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba16Float;
 
 /// The pipelines, built once over the [`GpuShared`] layouts and samplers they bind, and
 /// shared by every scene and frame. A renderer derefs to its [`GpuShared`], which is what a
 /// [`SceneGpu`] is uploaded with.
 pub struct Renderer {
+    /// The output's format (the window's surface, the offscreen image): what the tonemap
+    /// pass writes. The scene itself is drawn in [`HDR_FORMAT`].
     pub(crate) color_format: wgpu::TextureFormat,
     pub(crate) sample_count: u32,
     /// The layouts, samplers and compute pipelines that scenes are uploaded with.
@@ -72,6 +84,9 @@ pub struct Renderer {
     trees: wgpu::RenderPipeline,
     lines: wgpu::RenderPipeline,
     lights: wgpu::RenderPipeline,
+    /// The HDR frame through the tonemap curve into the output (`tonemap.wgsl`).
+    tonemap: wgpu::RenderPipeline,
+    tonemap_layout: wgpu::BindGroupLayout,
 }
 
 impl std::ops::Deref for Renderer {
@@ -81,11 +96,14 @@ impl std::ops::Deref for Renderer {
     }
 }
 
-/// The multisampled colour and the depth buffer a frame of a given size draws into.
+/// The multisampled colour, the HDR frame it resolves to and the depth buffer a frame of
+/// a given size draws into, and the tonemap pass's binding of the HDR frame.
 pub struct FrameTargets {
     pub width: u32,
     pub height: u32,
     msaa: Option<wgpu::TextureView>,
+    hdr: wgpu::TextureView,
+    tonemap_bind: wgpu::BindGroup,
     depth: wgpu::TextureView,
 }
 
@@ -98,25 +116,43 @@ impl FrameTargets {
             height,
             depth_or_array_layers: 1,
         };
-        let make = |label, format| {
+        let make = |label, format, samples, usage| {
             device
                 .create_texture(&wgpu::TextureDescriptor {
                     label: Some(label),
                     size,
                     mip_level_count: 1,
-                    sample_count: renderer.sample_count,
+                    sample_count: samples,
                     dimension: wgpu::TextureDimension::D2,
                     format,
-                    usage: wgpu::TextureUsages::RENDER_ATTACHMENT,
+                    usage,
                     view_formats: &[],
                 })
                 .create_view(&wgpu::TextureViewDescriptor::default())
         };
+        let attach = wgpu::TextureUsages::RENDER_ATTACHMENT;
+        let samples = renderer.sample_count;
+        let hdr = make(
+            "hdr frame",
+            HDR_FORMAT,
+            1,
+            attach | wgpu::TextureUsages::TEXTURE_BINDING,
+        );
+        let tonemap_bind = device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("tonemap"),
+            layout: &renderer.tonemap_layout,
+            entries: &[wgpu::BindGroupEntry {
+                binding: 0,
+                resource: wgpu::BindingResource::TextureView(&hdr),
+            }],
+        });
         FrameTargets {
             width,
             height,
-            msaa: (renderer.sample_count > 1).then(|| make("msaa colour", renderer.color_format)),
-            depth: make("depth", DEPTH_FORMAT),
+            msaa: (samples > 1).then(|| make("msaa colour", HDR_FORMAT, samples, attach)),
+            hdr,
+            tonemap_bind,
+            depth: make("depth", DEPTH_FORMAT, samples, attach),
         }
     }
 }
@@ -157,7 +193,7 @@ impl Renderer {
         ];
         let b = PipelineBuilder {
             device,
-            color_format,
+            color_format: HDR_FORMAT,
             sample_count,
             constants: &constants,
         };
@@ -368,22 +404,31 @@ impl Renderer {
             depth_write: false,
             blend: Some(wgpu::BlendState::ALPHA_BLENDING),
         });
-        let lights = b.build(&Spec {
-            label: "lights",
-            source: LIGHTS_WGSL,
-            entry: "vs_main",
-            layout: &frame_only,
-            buffers: &[Some(wgpu::VertexBufferLayout {
-                array_stride: std::mem::size_of::<super::lights::LightInstanceGpu>() as u64,
-                step_mode: wgpu::VertexStepMode::Instance,
-                attributes: &super::lights::LIGHT_ATTRIBUTES,
-            })],
-            topology: wgpu::PrimitiveTopology::TriangleList,
-            cull: None,
-            depth_write: false,
-            blend: Some(super::lights::ADDITIVE),
-        });
+        let lights = b.build_with(
+            &Spec {
+                label: "lights",
+                source: LIGHTS_WGSL,
+                entry: "vs_main",
+                layout: &frame_only,
+                buffers: &[Some(wgpu::VertexBufferLayout {
+                    array_stride: std::mem::size_of::<super::lights::LightInstanceGpu>() as u64,
+                    step_mode: wgpu::VertexStepMode::Instance,
+                    attributes: &super::lights::LIGHT_ATTRIBUTES,
+                })],
+                topology: wgpu::PrimitiveTopology::TriangleList,
+                cull: None,
+                depth_write: false,
+                blend: Some(super::lights::ADDITIVE),
+            },
+            &Raster {
+                constants: LIGHT_CONSTANTS,
+                ..Raster::DEFAULT
+            },
+        );
+        let (tonemap, tonemap_layout) = tonemap_pipeline(device, color_format);
         Renderer {
+            tonemap,
+            tonemap_layout,
             shared,
             color_format,
             sample_count,
@@ -404,7 +449,8 @@ impl Renderer {
         }
     }
 
-    /// 4 when the adapter can multisample both `color_format` and the depth format 4×,
+    /// 4 when the adapter can multisample `color_format`, [`HDR_FORMAT`] and the depth
+    /// format 4×,
     /// else 1.
     pub fn best_sample_count(adapter: &wgpu::Adapter, color_format: wgpu::TextureFormat) -> u32 {
         let ok = |f| {
@@ -413,7 +459,7 @@ impl Renderer {
                 .flags
                 .sample_count_supported(4)
         };
-        if ok(color_format) && ok(DEPTH_FORMAT) {
+        if ok(color_format) && ok(HDR_FORMAT) && ok(DEPTH_FORMAT) {
             4
         } else {
             1
@@ -426,7 +472,8 @@ impl Renderer {
     }
 
     /// Records one frame of `scene` (prepared with [`SceneGpu::prepare`]) into `target`, a
-    /// single-sampled view of the renderer's colour format and the size of `targets`.
+    /// single-sampled view of the renderer's colour format and the size of `targets`: the
+    /// scene in HDR into `targets`, then the tonemap pass into `target`.
     pub fn draw(
         &self,
         encoder: &mut wgpu::CommandEncoder,
@@ -447,7 +494,7 @@ impl Renderer {
         scene: &SceneGpu,
         timestamps: Option<&wgpu::QuerySet>,
     ) -> DrawStats {
-        let sky = glam::Vec3::from(scene.frame.horizon());
+        let sky = glam::Vec3::from(scene.clear_color());
         let mut stats = DrawStats::default();
         // The shadow map first: its culling shares the camera's lists (`GpuCull::another_view`),
         // which the camera's culling then writes. It writes the frame's start time.
@@ -470,8 +517,8 @@ impl Renderer {
             }
         }
         let (view, resolve) = match &targets.msaa {
-            Some(msaa) => (msaa, Some(target)),
-            None => (target, None),
+            Some(msaa) => (msaa, Some(&targets.hdr)),
+            None => (&targets.hdr, None),
         };
         let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
             label: Some("scene"),
@@ -636,8 +683,94 @@ impl Renderer {
                 stats.draw_calls += 1;
             }
         }
+        drop(pass);
+        self.tonemap_into(encoder, target, targets);
+        stats.draw_calls += 1;
         stats
     }
+
+    /// The tonemap pass: `targets`' HDR frame through the curve into `target`.
+    fn tonemap_into(
+        &self,
+        encoder: &mut wgpu::CommandEncoder,
+        target: &wgpu::TextureView,
+        targets: &FrameTargets,
+    ) {
+        let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+            label: Some("tonemap"),
+            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                view: target,
+                depth_slice: None,
+                resolve_target: None,
+                ops: wgpu::Operations {
+                    load: wgpu::LoadOp::Clear(wgpu::Color::BLACK),
+                    store: wgpu::StoreOp::Store,
+                },
+            })],
+            depth_stencil_attachment: None,
+            timestamp_writes: None,
+            occlusion_query_set: None,
+            multiview_mask: None,
+        });
+        pass.set_pipeline(&self.tonemap);
+        pass.set_bind_group(0, &targets.tonemap_bind, &[]);
+        pass.draw(0..3, 0..1);
+    }
+}
+
+/// The tonemap pipeline into `format` and the layout of its one binding (the HDR frame).
+fn tonemap_pipeline(
+    device: &wgpu::Device,
+    format: wgpu::TextureFormat,
+) -> (wgpu::RenderPipeline, wgpu::BindGroupLayout) {
+    let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+        label: Some("tonemap"),
+        entries: &[wgpu::BindGroupLayoutEntry {
+            binding: 0,
+            visibility: wgpu::ShaderStages::FRAGMENT,
+            ty: wgpu::BindingType::Texture {
+                sample_type: wgpu::TextureSampleType::Float { filterable: false },
+                view_dimension: wgpu::TextureViewDimension::D2,
+                multisampled: false,
+            },
+            count: None,
+        }],
+    });
+    let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+        label: Some("tonemap"),
+        bind_group_layouts: &[Some(&layout)],
+        immediate_size: 0,
+    });
+    let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+        label: Some("tonemap"),
+        source: wgpu::ShaderSource::Wgsl(Cow::Borrowed(TONEMAP_WGSL)),
+    });
+    let pipeline = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+        label: Some("tonemap"),
+        layout: Some(&pipeline_layout),
+        vertex: wgpu::VertexState {
+            module: &module,
+            entry_point: Some("vs_main"),
+            compilation_options: Default::default(),
+            buffers: &[],
+        },
+        primitive: wgpu::PrimitiveState::default(),
+        depth_stencil: None,
+        multisample: wgpu::MultisampleState::default(),
+        fragment: Some(wgpu::FragmentState {
+            module: &module,
+            entry_point: Some("fs_main"),
+            compilation_options: Default::default(),
+            targets: &[Some(wgpu::ColorTargetState {
+                format,
+                blend: None,
+                write_mask: wgpu::ColorWrites::ALL,
+            })],
+        }),
+        multiview_mask: None,
+        cache: None,
+    });
+    (pipeline, layout)
 }
 
 /// One view's culled object lists (the camera's or the sun's): the GPU path's pages, or the

@@ -25,6 +25,7 @@ use super::facades::{self, FacadeKey};
 use super::frame::FrameParams;
 use super::objects::{InstanceGpu, ObjectSet, TexSource};
 use super::overlay::{self, Overlays};
+use super::photometry;
 use super::placement::GpuPlacement;
 use super::shadow::{self, LightView};
 use super::shared::{GpuShared, ObjectPipeline, SHADOW_FORMAT};
@@ -518,6 +519,8 @@ pub struct SceneGpu {
     pub(crate) shadow: ShadowGpu,
     /// The parameters of the frame last prepared.
     pub(crate) frame: FrameParams,
+    /// Its clear colour: the horizon's, exposed (HDR frame units).
+    clear: [f32; 3],
     grid: Grid,
     resolution: u32,
     exaggeration: f32,
@@ -1350,6 +1353,7 @@ impl SceneGpu {
                 active: false,
             },
             frame: FrameParams::default(),
+            clear: [0.0; 3],
             grid,
             resolution: n,
             exaggeration: if terrain.exaggeration.is_finite() {
@@ -1567,6 +1571,12 @@ impl SceneGpu {
         self.exaggeration
     }
 
+    /// The colour the frame is cleared to (the horizon's, exposed): set by
+    /// [`SceneGpu::prepare`].
+    pub(crate) fn clear_color(&self) -> [f32; 3] {
+        self.clear
+    }
+
     /// Writes the frame uniforms for a `width × height` image and applies the density of
     /// `params`. Call before [`Renderer::draw`].
     pub fn prepare(&mut self, ctx: &GpuContext, params: &FrameParams, width: u32, height: u32) {
@@ -1574,10 +1584,16 @@ impl SceneGpu {
         let aspect = width.max(1) as f32 / height.max(1) as f32;
         let eye = params.camera.lod_eye();
         let view_proj = params.camera.view_proj(aspect);
-        let mut light = Lighting::of(params.sun);
+        // The light in nits through the camera's exposure: the uniforms carry exposed values
+        // (the HDR frame's units); a flat `sky` is a colour as seen, so it is untonemapped.
+        let raw = Lighting::of(params.sun);
+        let exposure = photometry::auto_exposure(&raw);
+        let mut light = raw.exposed(exposure);
         if let Some(sky) = params.sky {
-            (light.horizon, light.zenith) = (sky.into(), sky.into());
+            let sky = photometry::untonemap(sky.into());
+            (light.horizon, light.zenith) = (sky, sky);
         }
+        self.clear = light.horizon.to_array();
         let fog = if params.visibility_m > 0.0 {
             1.0 / params.visibility_m
         } else {
@@ -1609,7 +1625,11 @@ impl SceneGpu {
             view_proj: view_proj.to_cols_array_2d(),
             camera: [eye.x, eye.y, eye.z, fog],
             sun: v4(light.sun_dir, if sun_view.is_some() { 1.0 } else { 0.0 }),
-            sky: v4(light.horizon, light.night),
+            // w: a lit texel's emission in frame units (`TEXTURE_LIT` × this).
+            sky: v4(
+                light.horizon,
+                light.night * photometry::LIT_TEXTURE_NITS * exposure,
+            ),
             grid: [
                 self.grid.origin[0],
                 self.grid.origin[1],
@@ -1636,8 +1656,8 @@ impl SceneGpu {
                 .to_cols_array_2d(),
             inv_view_proj: view_proj.inverse().to_cols_array_2d(),
             sun_color: v4(light.sun_color, sun_view.map_or(0.0, |l| l.texel_m)),
-            zenith: v4(light.zenith, 0.0),
-            sky_ambient: v4(light.sky_ambient, 0.0),
+            zenith: v4(light.zenith, exposure),
+            sky_ambient: v4(light.sky_ambient, light.night),
             ground_ambient: v4(light.ground_ambient, 0.0),
         };
         ctx.queue

@@ -16,8 +16,14 @@
 //! `LIGHT_PARAM_DEF` and its first billboard overload (`BILLBOARD_HW` or `BILLBOARD_SW`),
 //! whose first five arguments are the colour `R G B A` and the `SIZE` (each a number or one
 //! of the light's parameters: the billboards' prototype is `R G B A SIZE CELL_SIZE CELL_ROW
-//! CELL_COL DX DY DZ WIDTH …`, as Laminar's XPlane2Blender reads it). Every other record (spills, `TEXTURE` after the header, …) is
-//! skipped. A line that cannot be read is a located warning; only a file that is not a
+//! CELL_COL DX DY DZ WIDTH …`, as Laminar's XPlane2Blender reads it), and its first spill
+//! (`SPILL_SW`, `SPILL_HW_DIR`, `SPILL_HW_FLA`, the same five first) for a light that has no
+//! billboard (XP12's `*_pm` lights). Every other record (`SPILL_GND`, `TEXTURE` after the
+//! header, …) is skipped.
+//!
+//! X-Plane 12 writes the size column as an intensity in candela, `750cd` ("size become
+//! intensity expressed in candela", XP12.md §4), and its parameter lights (`airplane_*_bb`,
+//! `*_pm`) name it `INTENSITY`; their alpha column is the parameter `INDEX`, not a dimmer. A line that cannot be read is a located warning; only a file that is not a
 //! `LIGHT_SPECS` file at all is an error.
 
 use std::collections::HashMap;
@@ -29,7 +35,17 @@ use crate::diag::Diagnostic;
 #[derive(Debug, Clone, PartialEq)]
 pub enum LightArg {
     Number(f32),
+    /// `750cd`: an XP12 intensity in candela (the size column only).
+    Candela(f32),
     Param(String),
+}
+
+/// How big or bright a light is: an XP11 billboard's size in meters, or an XP12 intensity
+/// in candela (a `cd` value, or the `INTENSITY` parameter).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum LightSize {
+    Meters(f32),
+    Candela(f32),
 }
 
 /// A light's billboard: `R G B A SIZE` as written.
@@ -46,6 +62,8 @@ pub struct LightSpec {
     /// `LIGHT_PARAM_DEF`: the parameter names, in the order `LIGHT_PARAM` gives values.
     pub params: Vec<String>,
     pub billboard: Option<Billboard>,
+    /// The first spill, the look of a light without a billboard.
+    pub spill: Option<Billboard>,
 }
 
 /// A parsed `lights.txt`.
@@ -55,19 +73,34 @@ pub struct LightsTxt {
 }
 
 impl LightsTxt {
-    /// The colour (`R G B A`, clamped to 0..1) and size (m) of `name`'s billboard, with
-    /// `values` for its parameters (`LIGHT_PARAM`). `None` when the file has no billboard
-    /// for it or a parameter has no usable value.
-    pub fn look(&self, name: &str, values: &[String]) -> Option<([f32; 4], f32)> {
+    /// The colour (`R G B A`, clamped to 0..1) and size of `name`'s billboard (else its
+    /// spill), with `values` for its parameters (`LIGHT_PARAM`). `None` when the file has
+    /// neither for it or a parameter has no usable value. An `INDEX` parameter in the alpha
+    /// column is a light index, not a dimmer: alpha 1.
+    pub fn look(&self, name: &str, values: &[String]) -> Option<([f32; 4], LightSize)> {
         let spec = self.lights.get(name)?;
-        let bb = spec.billboard.as_ref()?;
+        let bb = spec.billboard.as_ref().or(spec.spill.as_ref())?;
         let mut v = [0f32; 5];
-        for (out, arg) in v.iter_mut().zip(&bb.args) {
+        let mut candela = false;
+        for (k, (out, arg)) in v.iter_mut().zip(&bb.args).enumerate() {
             *out = match arg {
                 LightArg::Number(x) => *x,
+                LightArg::Candela(x) => {
+                    candela = true;
+                    *x
+                }
+                LightArg::Param(p) if k == 3 && p == "INDEX" => 1.0,
                 LightArg::Param(p) => {
+                    candela |= k == 4 && p == "INTENSITY";
                     let i = spec.params.iter().position(|q| q == p)?;
-                    values.get(i)?.parse::<f32>().ok()?
+                    let text = values.get(i)?;
+                    match parse_candela(text) {
+                        Some(x) if k == 4 => {
+                            candela = true;
+                            x
+                        }
+                        _ => text.parse::<f32>().ok()?,
+                    }
                 }
             };
             if !out.is_finite() {
@@ -75,8 +108,19 @@ impl LightsTxt {
             }
         }
         let color = [v[0], v[1], v[2], v[3]].map(|c| c.clamp(0.0, 1.0));
-        Some((color, v[4].abs()))
+        let size = if candela {
+            LightSize::Candela(v[4].abs())
+        } else {
+            LightSize::Meters(v[4].abs())
+        };
+        Some((color, size))
     }
+}
+
+/// `750cd` (or `750CD`): the candela of an XP12 size.
+fn parse_candela(t: &str) -> Option<f32> {
+    let n = t.strip_suffix("cd").or_else(|| t.strip_suffix("CD"))?;
+    n.parse::<f32>().ok().filter(|x| x.is_finite())
 }
 
 /// Reads `lights.txt`. Header problems are an error (`path: error: …`); a line of the body
@@ -145,7 +189,8 @@ pub fn parse(
         };
         let warn = |col: u32, msg: String| Diagnostic::warning_at(path, n, col, msg);
         match record {
-            "LIGHT_PARAM_DEF" | "BILLBOARD_HW" | "BILLBOARD_SW" => {}
+            "LIGHT_PARAM_DEF" | "BILLBOARD_HW" | "BILLBOARD_SW" | "SPILL_SW" | "SPILL_HW_DIR"
+            | "SPILL_HW_FLA" => {}
             // The header's textures, spills and any record this reader does not draw.
             _ => continue,
         }
@@ -192,7 +237,11 @@ pub fn parse(
         }
         let mut parsed = Vec::with_capacity(5);
         let mut bad = None;
-        for &(t, c) in &args[..5] {
+        for (k, &(t, c)) in args[..5].iter().enumerate() {
+            if let Some(cd) = parse_candela(t).filter(|_| k == 4) {
+                parsed.push(LightArg::Candela(cd));
+                continue;
+            }
             match t.parse::<f32>() {
                 Ok(x) if x.is_finite() => parsed.push(LightArg::Number(x)),
                 Ok(_) => {
@@ -216,9 +265,14 @@ pub fn parse(
             continue;
         }
         let spec = out.lights.entry(name.to_string()).or_default();
-        if spec.billboard.is_none() {
+        let slot = if record.starts_with("SPILL") {
+            &mut spec.spill
+        } else {
+            &mut spec.billboard
+        };
+        if slot.is_none() {
             if let Ok(args) = <[LightArg; 5]>::try_from(parsed) {
-                spec.billboard = Some(Billboard { args, line: n });
+                *slot = Some(Billboard { args, line: n });
             }
         }
     }
@@ -256,7 +310,7 @@ SPILL_GND\tstreet_sodium\t1\t0.6\t0.3\t1\t12\n";
         let values: Vec<String> = ["0.5", "0.25", "2", "3"].map(String::from).to_vec();
         assert_eq!(
             t.look("full_custom_halo", &values),
-            Some(([0.5, 0.25, 1.0, 1.0], 3.0)),
+            Some(([0.5, 0.25, 1.0, 1.0], LightSize::Meters(3.0))),
             "parameters substituted, colour clamped"
         );
         assert_eq!(
@@ -267,9 +321,9 @@ SPILL_GND\tstreet_sodium\t1\t0.6\t0.3\t1\t12\n";
         // The first billboard wins.
         assert_eq!(
             t.look("airplane_beacon", &[]),
-            Some(([1.0, 0.0, 0.0, 1.0], 2.5))
+            Some(([1.0, 0.0, 0.0, 1.0], LightSize::Meters(2.5)))
         );
-        // A light with only a spill has no billboard; an unknown one is not there.
+        // `SPILL_GND` is not a look; an unknown light is not there.
         assert_eq!(t.look("street_sodium", &[]), None);
         assert_eq!(t.look("nothing", &[]), None);
     }
@@ -313,8 +367,49 @@ BILLBOARD_HW e 1 1 1 1 2\n";
             text[4]
         );
         assert!(text.iter().all(|t| t.contains("skipped")));
-        assert_eq!(t.look("e", &[]), Some(([1.0; 4], 2.0)));
+        assert_eq!(t.look("e", &[]), Some(([1.0; 4], LightSize::Meters(2.0))));
         assert!(t.lights.get("c").is_none_or(|s| s.billboard.is_none()));
+    }
+
+    /// XP12's form, as in the sim's own file (XPlane2Blender's copy, `xp1200r6`).
+    const XP12: &str = "A\n850\nLIGHT_SPECS\nTEXTURE 1000_lights_close.dds\n\
+BILLBOARD_HW\ttaillight\t\t\t0.9\t\t0.05\t0\t\t1\t\t750cd\t\t1 6 6\t0\t\t0.5\t\t0.86\t-0.4\t0\t\t0\t\t0\t\t0\n\
+SPILL_HW_DIR\ttaillight\t\t\t0.9\t\t0.05\t0\t\t0.8\t\t750cd\t\t\t\t0\t\t-0.5\t0.86\t0.7\t\t0\n\
+LIGHT_PARAM_DEF\t\tairplane_landing_bb\t\t\t9\tR\tG\tB\tINDEX\tINTENSITY \t\t\tDX\tDY\tDZ\tWIDTH\n\
+BILLBOARD_SW\t\tairplane_landing_bb\t\t\t\tR\tG\tB\tINDEX\tINTENSITY\t1 6 5\tDX\tDY\tDZ\tWIDTH\t\tsim/x\n\
+LIGHT_PARAM_DEF\t\tairplane_landing_pm\t\t\t9\tR\tG\tB\tINDEX\tINTENSITY \t\t\tDX\tDY\tDZ\tWIDTH\n\
+SPILL_SW\t\t\tairplane_landing_pm\t\t\t\tR\tG\tB\tINDEX\tINTENSITY\t\t\tDX\tDY\tDZ\tWIDTH\t\tsim/x\n";
+
+    #[test]
+    fn reads_the_xp12_form_candela_and_parameter_lights() {
+        let (r, w) = p(XP12);
+        let t = r.unwrap();
+        assert!(w.is_empty(), "{w:?}");
+        assert_eq!(
+            t.look("taillight", &[]),
+            Some(([0.9, 0.05, 0.0, 1.0], LightSize::Candela(750.0))),
+            "the billboard, its size in candela"
+        );
+        // INDEX is no dimmer; INTENSITY is candela, from LIGHT_PARAM's values.
+        let values: Vec<String> = ["1", "0.9", "0.8", "3", "40000", "0", "0", "1", "0.5"]
+            .map(String::from)
+            .to_vec();
+        assert_eq!(
+            t.look("airplane_landing_bb", &values),
+            Some(([1.0, 0.9, 0.8, 1.0], LightSize::Candela(40000.0)))
+        );
+        // The `_pm` light has only a spill: its look.
+        assert_eq!(
+            t.look("airplane_landing_pm", &values),
+            Some(([1.0, 0.9, 0.8, 1.0], LightSize::Candela(40000.0)))
+        );
+        // A cd value given as a parameter's value.
+        let mut cd = values.clone();
+        cd[4] = "900cd".into();
+        assert_eq!(
+            t.look("airplane_landing_bb", &cd).map(|l| l.1),
+            Some(LightSize::Candela(900.0))
+        );
     }
 
     #[test]

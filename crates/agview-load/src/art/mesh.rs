@@ -19,7 +19,7 @@ use std::path::Path;
 use super::files::{as_warning, read};
 use super::image::ImagePool;
 use crate::diag::{Diagnostic, Severity};
-use crate::format::lights_txt::{self, LightsTxt};
+use crate::format::lights_txt::{self, LightSize, LightsTxt};
 use crate::format::obj8;
 
 /// One vertex of a mesh. Axes as OBJ8: +x east, +y up, +z south; meters.
@@ -84,10 +84,13 @@ pub struct LightArt {
     /// limit).
     pub near: f32,
     pub far: f32,
-    /// Linear RGB and intensity (alpha) of the glow.
+    /// Linear RGB and dimmer (alpha) of the glow.
     pub color: [f32; 4],
     /// Size of the glow in meters (its radius).
     pub size: f32,
+    /// Luminous intensity in candela (XP12's unit for lights, XP12.md §4), before the
+    /// dimmer.
+    pub candela: f32,
 }
 
 /// The `ATTR_draped` geometry of a mesh (what follows `ATTR_draped` until `ATTR_no_draped`
@@ -306,13 +309,14 @@ fn mesh_from_obj8(
         .iter()
         .flat_map(|lod| lod.lights.iter().map(move |l| (lod, l)))
         .map(|(lod, l)| {
-            let (color, size) = light_look(&l.kind, table);
+            let (color, size, candela) = light_look(&l.kind, table);
             LightArt {
                 pos: l.pos,
                 near: lod.near,
                 far: lod.far,
                 color,
                 size,
+                candela,
             }
         })
         .collect();
@@ -332,55 +336,186 @@ fn mesh_from_obj8(
     }
 }
 
-/// How a light point looks: its linear colour and intensity, and its radius in meters.
-/// `LIGHT_CUSTOM` says so itself; a named light (`LIGHT_NAMED`, `LIGHT_PARAM`) takes its
-/// billboard's colour and size from `lights.txt` when it has one there (its `SIZE` the
-/// glow's width, so half of it the radius), else the look of [`default_light_look`].
-fn light_look(kind: &obj8::LightKind, table: Option<&LightsTxt>) -> ([f32; 4], f32) {
+/// How a light point looks: its linear colour and dimmer, its radius in meters and its
+/// intensity in candela. `LIGHT_CUSTOM` says so itself (an XP11 size); a named light
+/// (`LIGHT_NAMED`, `LIGHT_PARAM`) takes its billboard's colour and size from `lights.txt`
+/// when it has one there (an XP11 `SIZE` the glow's width, so half of it the radius; an XP12
+/// candela value its intensity), else the look of [`default_light_look`].
+fn light_look(kind: &obj8::LightKind, table: Option<&LightsTxt>) -> ([f32; 4], f32, f32) {
     match kind {
-        obj8::LightKind::Custom { rgba, size, .. } => (
-            rgba.map(|c| {
+        obj8::LightKind::Custom { rgba, size, .. } => {
+            let radius = if size.is_finite() {
+                size.clamp(0.05, 50.0)
+            } else {
+                0.5
+            };
+            let color = rgba.map(|c| {
                 if c.is_finite() {
                     c.clamp(0.0, 1.0)
                 } else {
                     0.0
                 }
-            }),
-            if size.is_finite() {
-                size.clamp(0.05, 50.0)
-            } else {
-                0.5
-            },
-        ),
+            });
+            (color, radius, legacy_candela(radius))
+        }
         obj8::LightKind::Named { name, params } => table
             .and_then(|t| t.look(name, params))
-            .map(|(c, s)| (c, (s * 0.5).clamp(0.05, 50.0)))
+            .map(|(c, s)| match s {
+                LightSize::Meters(m) => {
+                    let radius = (m * 0.5).clamp(0.05, 50.0);
+                    (c, radius, legacy_candela(radius))
+                }
+                LightSize::Candela(cd) => (c, glow_radius(cd), cd),
+            })
             .unwrap_or_else(|| default_light_look(name)),
     }
 }
 
-/// The look of a named light without X-Plane's `lights.txt` (see `docs/spec-decisions.md`,
-/// "Night lighting"): by the first of these words its name contains, a colour and a radius
-/// (m); anything else a warm white of half a meter.
-pub(crate) fn default_light_look(name: &str) -> ([f32; 4], f32) {
-    let name = name.to_ascii_lowercase();
-    const TABLE: &[(&[&str], [f32; 3], f32)] = &[
-        (&["beacon"], [1.0, 0.12, 0.05], 0.8),
-        (&["strobe"], [1.0, 1.0, 1.0], 0.6),
-        (&["red"], [1.0, 0.1, 0.06], 0.4),
-        (&["green"], [0.1, 1.0, 0.3], 0.4),
-        (&["blue"], [0.15, 0.35, 1.0], 0.35),
-        (&["amber", "yellow"], [1.0, 0.7, 0.15], 0.45),
-        (&["sodium", "street"], [1.0, 0.62, 0.3], 1.2),
-        (&["white"], [1.0, 1.0, 1.0], 0.5),
-    ];
-    for (words, rgb, size) in TABLE {
-        if words.iter().any(|w| name.contains(w)) {
-            return ([rgb[0], rgb[1], rgb[2], 1.0], *size);
-        }
-    }
-    ([1.0, 0.85, 0.65, 1.0], 0.5)
+/// The intensity (cd) of a light given only an XP11 size: a glow of about 170 nits over
+/// its disc (60 cd a square meter of radius), so XP11 art's lights show at night about as
+/// they did before agview drew in candela. Not Laminar's (XP11 lights had no unit).
+pub(crate) fn legacy_candela(radius_m: f32) -> f32 {
+    60.0 * radius_m * radius_m
 }
+
+/// The radius (m) a light of `cd` candela is drawn at: half a meter at 750 cd (XP12's
+/// taxiway and tail lights), growing with the fourth root (a 40,000 cd landing light 1.4 m).
+pub(crate) fn glow_radius(cd: f32) -> f32 {
+    if !(cd.is_finite() && cd > 0.0) {
+        return 0.5;
+    }
+    (0.5 * (cd / 750.0).powf(0.25)).clamp(0.1, 4.0)
+}
+
+/// The look of a named light without X-Plane's `lights.txt` (see `docs/spec-decisions.md`,
+/// "Night lighting" and "Photometric light"): a colour, radius (m) and intensity (cd) by
+/// the light's family and colour, read from its name's `_`-separated words as X-Plane 11
+/// and 12 spell them (`taxi_g`, `inset_edge_w_rev_sp`, `edge_mirl_y`, `airplane_nav_bb`).
+/// The family sets the intensity ([`LIGHT_FAMILIES`]); a colour word (`r`/`red`,
+/// `g`/`green`, `b`/`blue`, `y`/`amber`/`yellow`, `w`/`white`) or the family's own colour
+/// the tint. The XP11 spill names XP12 removed (`*_sp`) read as their light.
+pub(crate) fn default_light_look(name: &str) -> ([f32; 4], f32, f32) {
+    let name = name.to_ascii_lowercase();
+    let words: Vec<&str> = name.split(['_', '-', ' ']).collect();
+    let has = |w: &str| words.contains(&w) || (w.len() > 2 && name.contains(w));
+    let family = LIGHT_FAMILIES
+        .iter()
+        .find(|f| f.words.iter().any(|w| has(w)));
+    const COLOURS: &[(&[&str], [f32; 3])] = &[
+        (&["r", "red"], [1.0, 0.1, 0.06]),
+        (&["g", "green"], [0.1, 1.0, 0.3]),
+        (&["b", "blue"], [0.15, 0.35, 1.0]),
+        (&["y", "amber", "yellow"], [1.0, 0.7, 0.15]),
+        (&["w", "white"], [1.0, 1.0, 1.0]),
+    ];
+    let colour = COLOURS
+        .iter()
+        .find(|(ws, _)| ws.iter().any(|w| has(w)))
+        .map(|c| c.1);
+    let (rgb, cd) = match family {
+        Some(f) => (colour.unwrap_or(f.rgb), f.candela),
+        None => (colour.unwrap_or([1.0, 0.85, 0.65]), 300.0),
+    };
+    ([rgb[0], rgb[1], rgb[2], 1.0], glow_radius(cd), cd)
+}
+
+/// A family of X-Plane lights (XP12.md §4) by the words of its names: its colour when the
+/// name gives none, and its intensity in candela. Intensities are agview's, of the order
+/// of XP12's `lights.txt` (tail lights 750 cd, headlights 40,000 cd); the first family whose
+/// word the name holds wins.
+struct LightFamily {
+    words: &'static [&'static str],
+    rgb: [f32; 3],
+    candela: f32,
+}
+
+const LIGHT_FAMILIES: &[LightFamily] = &[
+    // Airplane lights (`airplane_*_bb`/`_pm`, XP11 `airplane_*`).
+    LightFamily {
+        words: &["landing"],
+        rgb: [1.0, 0.95, 0.85],
+        candela: 40_000.0,
+    },
+    LightFamily {
+        words: &["strobe"],
+        rgb: [1.0, 1.0, 1.0],
+        candela: 5_000.0,
+    },
+    LightFamily {
+        words: &["beacon"],
+        rgb: [1.0, 0.12, 0.05],
+        candela: 2_000.0,
+    },
+    LightFamily {
+        words: &["nav"],
+        rgb: [1.0, 1.0, 1.0],
+        candela: 400.0,
+    },
+    LightFamily {
+        words: &["spot", "flood", "generic"],
+        rgb: [1.0, 0.95, 0.85],
+        candela: 5_000.0,
+    },
+    // Runway lights: approach, threshold, touchdown zone, centreline, edge (MIRL/HIRL).
+    LightFamily {
+        words: &["appch", "approach", "als", "rabbit"],
+        rgb: [1.0, 1.0, 1.0],
+        candela: 10_000.0,
+    },
+    LightFamily {
+        words: &["thresh", "reil", "end"],
+        rgb: [0.1, 1.0, 0.3],
+        candela: 5_000.0,
+    },
+    LightFamily {
+        words: &["tdzl", "rcls"],
+        rgb: [1.0, 1.0, 1.0],
+        candela: 5_000.0,
+    },
+    LightFamily {
+        words: &["edge", "mirl", "hirl", "inset"],
+        rgb: [1.0, 1.0, 1.0],
+        candela: 2_000.0,
+    },
+    LightFamily {
+        words: &["vasi", "papi"],
+        rgb: [1.0, 0.1, 0.06],
+        candela: 10_000.0,
+    },
+    // Taxiways, signs and the carrier's.
+    LightFamily {
+        words: &["taxi"],
+        rgb: [0.1, 1.0, 0.3],
+        candela: 300.0,
+    },
+    LightFamily {
+        words: &["carrier", "meatball"],
+        rgb: [1.0, 0.7, 0.15],
+        candela: 1_000.0,
+    },
+    // Streets and buildings.
+    LightFamily {
+        words: &["sodium", "street"],
+        rgb: [1.0, 0.62, 0.3],
+        candela: 3_000.0,
+    },
+    LightFamily {
+        words: &["obstruction", "tower"],
+        rgb: [1.0, 0.1, 0.06],
+        candela: 1_500.0,
+    },
+    // Cars: head and tail lights.
+    LightFamily {
+        words: &["headlight"],
+        rgb: [0.95, 0.95, 1.0],
+        candela: 4_000.0,
+    },
+    LightFamily {
+        words: &["taillight", "tail"],
+        rgb: [0.9, 0.05, 0.0],
+        candela: 750.0,
+    },
+];
 
 fn mesh_from_wavefront(
     path: &Path,

@@ -214,6 +214,34 @@ LIGHT_CUSTOM 1 2 3 1 0.5 0 1 2 0 0 1 1 sim/x\n"
     }
 
     #[test]
+    fn the_default_table_covers_xp12_families_and_xp11_spill_names() {
+        let look = |n: &str| default_light_look(n);
+        // Colour words as X-Plane spells them, the family's intensity in candela.
+        let (c, _, cd) = look("taxi_g");
+        assert_eq!((c[1], cd), (1.0, 300.0));
+        let (c, _, _) = look("edge_mirl_y");
+        assert!(c[0] == 1.0 && c[2] < 0.5, "amber: {c:?}");
+        let (_, r, cd) = look("airplane_landing_bb");
+        assert!(cd >= 10_000.0 && r > 1.0);
+        assert_eq!(look("airplane_nav_pm").2, look("airplane_nav_bb").2);
+        assert_eq!(look("TDZL_left").2, 5_000.0);
+        // XP11's spill names, removed in XP12, still draw as their light.
+        for n in [
+            "RCLS_r_rev_sp",
+            "inset_thresh_g_sp",
+            "taxi_y_rev_sp",
+            "TDZL_sp",
+        ] {
+            let (c, r, cd) = look(n);
+            assert!(cd > 0.0 && r > 0.0 && c[3] == 1.0, "{n}");
+        }
+        assert_eq!(look("RCLS_r_rev_sp").0[0], 1.0, "red");
+        assert_eq!(look("inset_thresh_g_sp").0[1], 1.0, "green");
+        // Anything else: a warm white.
+        assert_eq!(look("mystery").2, 300.0);
+    }
+
+    #[test]
     fn lights_take_lights_txt_then_the_default_table() {
         let d = tmp("lights");
         write_png(&d.join("lamp.png"), 4, 4, |_, _| [200, 200, 200, 255]);
@@ -244,7 +272,11 @@ BILLBOARD_HW airplane_beacon 0 0 1 1 3 0 0 0\nBILLBOARD_HW broken 1 1\n",
         assert_eq!((lamp.lights[0].near, lamp.lights[0].far), (0.0, 500.0));
         assert_eq!(lamp.lights[0].pos, [0.0, 5.0, 0.0]);
         assert_eq!(
-            (lamp.lights[0].color, lamp.lights[0].size),
+            (
+                lamp.lights[0].color,
+                lamp.lights[0].size,
+                lamp.lights[0].candela
+            ),
             default_light_look("beacon")
         );
         assert_eq!(lamp.lights[0].color[0], 1.0, "a beacon is red");

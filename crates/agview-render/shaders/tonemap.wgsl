@@ -1,0 +1,39 @@
+// tonemap.wgsl — the frame's last pass: the exposed HDR frame (Rgba16Float, scene nits times
+// the camera's exposure, `agview_mesh::photometry`) through the tonemap curve into the output
+// (the window's surface or the offscreen image, sRGB-encoded by its format). A full-screen
+// triangle; one texel read a pixel (no filtering: the sizes match).
+//
+// Bind groups:
+//   @group(0) binding 0: the resolved HDR frame (texture_2d<f32>, read with textureLoad)
+// No vertex buffers: the triangle comes from the vertex index. Not prepended with common.wgsl.
+
+@group(0) @binding(0) var hdr: texture_2d<f32>;
+
+@vertex
+fn vs_main(@builtin(vertex_index) vi: u32) -> @builtin(position) vec4<f32> {
+    let p = vec2<f32>(f32((vi << 1u) & 2u), f32(vi & 2u)) * 2.0 - 1.0;
+    return vec4<f32>(p, 0.0, 1.0);
+}
+
+// Narkowicz's ACES fit, clamped to 0..1 (`agview_mesh::photometry::aces_fit`).
+fn aces_fit(x: f32) -> f32 {
+    let v = max(x, 0.0);
+    return clamp((v * (2.51 * v + 0.03)) / (v * (2.43 * v + 0.59) + 0.14), 0.0, 1.0);
+}
+
+// The curve on the brightest channel, the colour scaled with it: a hue keeps its hue
+// however bright (`agview_mesh::photometry::tonemap`).
+fn tonemap(x: vec3<f32>) -> vec3<f32> {
+    let v = max(x, vec3<f32>(0.0));
+    let m = max(max(v.r, v.g), v.b);
+    if (m <= 0.0) {
+        return vec3<f32>(0.0);
+    }
+    return min(v * (aces_fit(m) / m), vec3<f32>(1.0));
+}
+
+@fragment
+fn fs_main(@builtin(position) pos: vec4<f32>) -> @location(0) vec4<f32> {
+    let c = textureLoad(hdr, vec2<i32>(pos.xy), 0);
+    return vec4<f32>(tonemap(c.rgb), 1.0);
+}
