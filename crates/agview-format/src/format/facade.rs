@@ -16,7 +16,16 @@
 //!
 //! Like WED, the content of a type 2 `LOD` whose near distance is above 0.1 m is read past:
 //! it repeats the near geometry at lower detail. Attached objects, roof objects, scrapers and
-//! shading settings are read past too.
+//! shading settings are read past too; the ones of XP12.md §3 are listed in
+//! [`Facade::not_drawn`] ([`NOT_DRAWN`]).
+//!
+//! XP12 additions (XP12.md §3):
+//! - jetway facades tag a type 2 `WALL` with the comment-like lines `#cabin <style_code>` and
+//!   `#tunnel <obj> <size_code>` (WED's `GetFac` reads them as directives): [`Facade::cabin`],
+//!   [`Facade::tunnels`]. A `#tunnel` without a `#cabin` warns, and, as in WED, the facade is
+//!   then no jetway;
+//! - 2-point axial (hangar) facades have no public keyword: [`Facade::axial`] holds what
+//!   [`AXIAL_RULE`] decides.
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -64,7 +73,96 @@ pub struct Facade {
     /// `NO_ROOF_MESH`: no roof is drawn, whatever the roof directives say.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub no_roof_mesh: bool,
+    /// Type 2 `#cabin <style_code>`: the jetway's cabin wall.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cabin: Option<JetwayCabin>,
+    /// Type 2 `#tunnel <obj> <size_code>`: the jetway's tunnel walls, in file order.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub tunnels: Vec<JetwayTunnel>,
+    /// A 2-point axial facade by [`AXIAL_RULE`] (`None`: an ordinary one).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub axial: Option<AxialFacade>,
+    /// The directives of [`NOT_DRAWN`] the file uses: read, not drawn by agview.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub not_drawn: Vec<NotDrawn>,
 }
+
+/// `#cabin <style_code>` after a type 2 `WALL`: that wall is a jetway's cabin
+/// (`WED_ResourceMgr::GetFac`, XP12.md §3).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct JetwayCabin {
+    /// Index of the tagged wall among its floor's `WALL`s (a placement's wall type).
+    pub wall: u32,
+    /// The apt.dat `1500` style code the facade stands for.
+    pub style: i64,
+    pub line: u32,
+}
+
+/// `#tunnel <obj> <size_code>` after a type 2 `WALL`: that wall is a jetway tunnel, drawn by
+/// X-Plane with the named (animated) object.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct JetwayTunnel {
+    /// Index of the tagged wall among its floor's `WALL`s.
+    pub wall: u32,
+    /// The tunnel object, as written.
+    pub obj: String,
+    /// The apt.dat `1500` size code (0–3: about 20, 26, 36 or 40 m of reach).
+    pub size_code: i64,
+    pub line: u32,
+}
+
+/// A 2-point axial facade (XP12.md §3): placed with its two nodes as the front-to-back axis,
+/// its width fixed by its segments.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct AxialFacade {
+    /// Meters across the axis: the widest segment's extent across its wall (x).
+    pub width: f32,
+    /// The rule that recognised it ([`AXIAL_RULE`]), so the dump says why.
+    pub rule: &'static str,
+}
+
+/// A directive of [`NOT_DRAWN`] in a file: its first line and how many times it occurs.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct NotDrawn {
+    pub keyword: String,
+    pub line: u32,
+    pub count: u32,
+}
+
+/// Facade directives of XP12.md §3 (WED's list, and those CR's exporter writes) that agview
+/// reads but does not draw. `dump` lists them and `check` notes them once per file.
+pub const NOT_DRAWN: &[&str] = &[
+    "FACADE_SCRAPER",
+    "FACADE_SCRAPER_MODEL",
+    "FACADE_SCRAPER_MODEL_OFFSET",
+    "OBJ",
+    "#obj_wed",
+    "SEGMENT_CURVED",
+    "ATTACH_DRAPED",
+    "ATTACH_GRADED",
+    "TWO_SIDED_ROOF",
+    "ROOF_TWO_SIDED",
+    "NO_WALL_MESH",
+    "ROOF_OBJ",
+    "ROOF_OBJ_HEADING",
+    "LAYER_GROUP_DRAPED",
+    "WEATHER",
+    "WEATHER_TRANSPARENT",
+];
+
+/// Comment words a facade reads as directives, as WED's `GetFac` does.
+const TAGS: &[&str] = &["#cabin", "#tunnel", "#obj_wed"];
+
+/// A segment at least this many meters across its wall (its x extent) is a volume, not a
+/// fence panel. WED's preview treats a `RING 0` segment over 0.5 m deep as "not a true
+/// vertical fence" (`WED_FacadePreview.cpp`); 2 m keeps thick walls and hedges fences.
+pub const AXIAL_MIN_DEPTH_M: f32 = 2.0;
+
+/// How agview recognises a 2-point axial facade (**UNCONFIRMED**: Laminar names no keyword;
+/// see docs/spec-decisions.md). WED lets a facade be placed with two nodes only when its
+/// placement is a chain (`RING 0` and no roof), so an axial hangar is one, and its roof is
+/// part of its segments' meshes.
+pub const AXIAL_RULE: &str = "UNCONFIRMED: a type 2 facade with RING 0, no ROOF_HEIGHT and no #cabin whose every segment is at least 2 m deep across its wall is a 2-point axial facade";
 
 /// How WED exports a facade placement (`WED_FacadePlacement::GetTopoMode`, GROUND.md §5),
 /// decided by the `.fac`, not by the placement's ring.
@@ -94,6 +192,36 @@ impl Facade {
     pub fn has_walls(&self) -> bool {
         self.lods.iter().any(|l| !l.walls.is_empty())
             || self.floors.iter().any(|f| !f.walls.is_empty())
+    }
+
+    /// [`AXIAL_RULE`]: the facade's width across its axis when it is a 2-point axial one.
+    fn axial_width(&self) -> Option<f32> {
+        if self.version != 1000
+            || self.topology() != FacadeTopology::Chain
+            || self.cabin.is_some()
+        {
+            return None;
+        }
+        let mut widest = 0.0f32;
+        let mut any = false;
+        for seg in self.floors.iter().flat_map(|f| &f.segments) {
+            let xs = seg.meshes.iter().flat_map(|m| &m.vertices).map(|v| v.pos[0]);
+            let (lo, hi) = xs.fold((f32::MAX, f32::MIN), |(a, b), x| (a.min(x), b.max(x)));
+            if lo > hi {
+                continue;
+            }
+            any = true;
+            if hi - lo < AXIAL_MIN_DEPTH_M {
+                return None;
+            }
+            widest = widest.max(hi - lo);
+        }
+        any.then_some(widest)
+    }
+
+    /// Whether the facade is a jetway: a `#cabin` and at least one `#tunnel`.
+    pub fn is_jetway(&self) -> bool {
+        self.cabin.is_some() && !self.tunnels.is_empty()
     }
 
     /// How WED exports a placement of this facade.
@@ -268,6 +396,8 @@ const KNOWN_SILENT: &[&str] = &[
     "DRAPED",
     "CAP_HEIGHT",
     "BASEMENT_DEPTH",
+    "ROOF_TWO_SIDED",
+    "#obj_wed",
 ];
 
 /// Shortest `VERTEX` line and bytes per `IDX` entry: caps on what a declared count may reserve.
@@ -281,7 +411,7 @@ pub fn parse(
     warnings: &mut Vec<Diagnostic>,
 ) -> Result<Facade, Diagnostic> {
     let src = crate::format::text::readable(src);
-    let mut tf = TextFile::new(path, &src);
+    let mut tf = TextFile::new(path, &src).with_tags(TAGS);
     let header = read_header(&mut tf, &[(&[800, 1000], "FACADE")])?;
     let mut p = FacParser {
         fac: Facade {
@@ -299,6 +429,7 @@ pub fn parse(
     };
     while let Some(line) = tf.next() {
         let mut line = line?;
+        p.count_not_drawn(&line);
         if header.version == 1000 {
             p.v10(&mut line, warnings)?;
         } else {
@@ -514,6 +645,14 @@ impl FacParser {
                 let t = line.f32("t")? / self.tex_size[1];
                 line.expect_end(warnings);
                 self.lod8().roof.push([s, t]);
+            }
+            "#cabin" | "#tunnel" => {
+                if self.warned.insert(line.keyword.to_string()) {
+                    warnings.push(line.warning_kw(format!(
+                        "`{}` tags a jetway wall in type 2 (1000) facades only; ignored",
+                        line.keyword
+                    )));
+                }
             }
             _ => self.unknown(line, warnings),
         }
@@ -755,12 +894,88 @@ impl FacParser {
                 }
                 self.floor().roof_heights.extend(hs);
             }
+            "#cabin" | "#tunnel" => {
+                // A bad tag costs its own line only.
+                if let Err(e) = self.jetway_tag(line, warnings) {
+                    warnings.push(Diagnostic {
+                        severity: crate::diag::Severity::Warning,
+                        message: format!("{}; the tag is ignored", e.message),
+                        ..e
+                    });
+                }
+            }
             _ => self.unknown(line, warnings),
         }
         Ok(())
     }
 
-    fn finish(self, warnings: &mut Vec<Diagnostic>) -> Result<Facade, Diagnostic> {
+    /// Counts a directive of [`NOT_DRAWN`].
+    fn count_not_drawn(&mut self, line: &Line<'_>) {
+        if !NOT_DRAWN.contains(&line.keyword) {
+            return;
+        }
+        match self.fac.not_drawn.iter_mut().find(|n| n.keyword == line.keyword) {
+            Some(n) => n.count += 1,
+            None => self.fac.not_drawn.push(NotDrawn {
+                keyword: line.keyword.to_string(),
+                line: line.number,
+                count: 1,
+            }),
+        }
+    }
+
+    /// `#cabin <style_code>` or `#tunnel <obj> <size_code>`: tags the last `WALL` read.
+    fn jetway_tag(
+        &mut self,
+        line: &mut Line<'_>,
+        warnings: &mut Vec<Diagnostic>,
+    ) -> Result<(), Diagnostic> {
+        let cabin = line.keyword == "#cabin";
+        let (obj, code) = if cabin {
+            (None, line.i64("style code")?)
+        } else {
+            let obj = line.word("tunnel object")?.to_string();
+            (Some(obj), line.i64("size code")?)
+        };
+        line.expect_end(warnings);
+        let wall = self
+            .fac
+            .floors
+            .last()
+            .and_then(|f| f.walls.len().checked_sub(1))
+            .ok_or_else(|| line.warning_kw(format!("{} before any WALL", line.keyword)))?;
+        let wall = u32::try_from(wall).unwrap_or(u32::MAX);
+        match obj {
+            None => {
+                self.fac.cabin = Some(JetwayCabin {
+                    wall,
+                    style: code,
+                    line: line.number,
+                })
+            }
+            Some(obj) => self.fac.tunnels.push(JetwayTunnel {
+                wall,
+                obj,
+                size_code: code,
+                line: line.number,
+            }),
+        }
+        Ok(())
+    }
+
+    fn finish(mut self, warnings: &mut Vec<Diagnostic>) -> Result<Facade, Diagnostic> {
+        if let (None, Some(t)) = (&self.fac.cabin, self.fac.tunnels.first()) {
+            warnings.push(Diagnostic::warning_at(
+                &self.path,
+                t.line,
+                1,
+                "#tunnel without a #cabin: the facade is no jetway and its tunnel tags are ignored (as WED does)",
+            ));
+        }
+        self.fac.axial = self.fac.axial_width().map(|width| AxialFacade {
+            width,
+            rule: AXIAL_RULE,
+        });
         for floor in &self.fac.floors {
             for seg in floor.segments.iter().chain(&floor.curved) {
                 for m in &seg.meshes {
