@@ -1031,6 +1031,94 @@ impl FacParser {
     }
 }
 
+/// A 2-point axial hangar as the tests write it (a `.fac` in another crate's tests, hence
+/// public): 12 m wide (x from −6 to 6), walls 5 m, ridge 7.5 m. Segment 0 is the front end
+/// (its face at z = 0 shows the door, the texture's lower left quarter), segment 1 a 6 m
+/// bay (side walls in the lower right quarter, roof slopes in the upper half), segment 2 the
+/// back end; spellings of one to three bays.
+#[doc(hidden)]
+pub fn test_hangar_fac(texture: &str) -> String {
+    let mut s = format!(
+        "A\n1000\nFACADE\n\nSHADER_WALL\nTEXTURE {texture}\nRING 0\nTWO_SIDED 0\n\nLOD 0 5000\nFLOOR hangar\n"
+    );
+    let door = |x: f32, y: f32| [0.25 * (x + 6.0) / 6.0, 0.5 * y / 7.5];
+    let plain = |x: f32, y: f32| [0.5 + 0.25 * (x + 6.0) / 6.0, 0.5 * y / 7.5];
+    // An end: a slab 0.3 m deep whose face at z = `front` looks out along its normal.
+    let end = |s: &mut String, idx: usize, outer: f32, uv: &dyn Fn(f32, f32) -> [f32; 2]| {
+        let inner = if outer == 0.0 { -0.3 } else { 0.0 };
+        let n_out = if outer == 0.0 { 1.0 } else { -1.0 };
+        s.push_str(&format!("SEGMENT {idx}\nMESH 0 5000 0 10 18\n"));
+        let pent = [(-6.0, 0.0), (6.0, 0.0), (6.0, 5.0), (0.0, 7.5), (-6.0, 5.0)];
+        for (z, n) in [(outer, n_out), (inner, -n_out)] {
+            for (x, y) in pent {
+                let [u, v] = uv(x, y);
+                s.push_str(&format!("VERTEX {x} {y} {z} 0 0 {n} {u} {v}\n"));
+            }
+        }
+        s.push_str("IDX 0 1 2 0 2 4 4 2 3 5 7 6 5 9 7 9 8 7\n");
+    };
+    end(&mut s, 0, 0.0, &door);
+    s.push_str("SEGMENT 1\nMESH 0 5000 0 16 24\n");
+    let k = 2.5f32 / 6.5;
+    let c = 6.0f32 / 6.5;
+    let quads: [([(f32, f32); 4], [f32; 3], bool); 4] = [
+        ([(-6.0, 0.0), (-6.0, 0.0), (-6.0, 5.0), (-6.0, 5.0)], [-1.0, 0.0, 0.0], false),
+        ([(6.0, 0.0), (6.0, 0.0), (6.0, 5.0), (6.0, 5.0)], [1.0, 0.0, 0.0], false),
+        ([(-6.0, 5.0), (-6.0, 5.0), (0.0, 7.5), (0.0, 7.5)], [-k, c, 0.0], true),
+        ([(6.0, 5.0), (6.0, 5.0), (0.0, 7.5), (0.0, 7.5)], [k, c, 0.0], true),
+    ];
+    for (pts, n, roof) in quads {
+        for (i, (x, y)) in pts.into_iter().enumerate() {
+            let z = if i == 1 || i == 2 { -6.0 } else { 0.0 };
+            let u = 0.5 + 0.5 * (-z / 6.0);
+            let v = if roof { 0.5 + 0.5 * (y - 5.0) / 2.5 } else { 0.5 * y / 7.5 };
+            s.push_str(&format!("VERTEX {x} {y} {z} {} {} {} {u} {v}\n", n[0], n[1], n[2]));
+        }
+    }
+    s.push_str("IDX 0 1 2 0 2 3 4 5 6 4 6 7 8 9 10 8 10 11 12 13 14 12 14 15\n");
+    end(&mut s, 2, -0.3, &plain);
+    s.push_str("WALL 8 200 0 360 hangar\nSPELLING 0 1 2\nSPELLING 0 1 1 2\nSPELLING 0 1 1 1 2\n");
+    s
+}
+
+/// A jetway facade as the tests write it: a tunnel wall (segment 0, a box 3 m wide from
+/// 3 m to 6 m up and 4 m long) tagged `#tunnel` for sizes 0 and 1, and a cabin wall
+/// (segment 1, a box 4 m wide from 2.5 m to 6.5 m up and 5 m long) tagged `#cabin 0`.
+#[doc(hidden)]
+pub fn test_jetway_fac(texture: &str) -> String {
+    let mut s = format!("A\n1000\nFACADE\n\nSHADER_WALL\nTEXTURE {texture}\nRING 0\n\nFLOOR jetway\n");
+    let boxed = |s: &mut String, idx: usize, w: f32, y0: f32, y1: f32, len: f32, v0: f32| {
+        s.push_str(&format!("SEGMENT {idx}\nMESH 0 5000 0 16 24\n"));
+        let h = w / 2.0;
+        // Left, right, top, bottom faces along the segment.
+        let faces: [([(f32, f32); 2], [f32; 3]); 4] = [
+            ([(-h, y0), (-h, y1)], [-1.0, 0.0, 0.0]),
+            ([(h, y0), (h, y1)], [1.0, 0.0, 0.0]),
+            ([(-h, y1), (h, y1)], [0.0, 1.0, 0.0]),
+            ([(-h, y0), (h, y0)], [0.0, -1.0, 0.0]),
+        ];
+        for ([(xa, ya), (xb, yb)], n) in faces {
+            for (x, y, z, u, v) in [
+                (xa, ya, 0.0, 0.0, v0),
+                (xa, ya, -len, 1.0, v0),
+                (xb, yb, -len, 1.0, v0 + 0.5),
+                (xb, yb, 0.0, 0.0, v0 + 0.5),
+            ] {
+                s.push_str(&format!("VERTEX {x} {y} {z} {} {} {} {u} {v}\n", n[0], n[1], n[2]));
+            }
+        }
+        s.push_str("IDX 0 1 2 0 2 3 4 5 6 4 6 7 8 9 10 8 10 11 12 13 14 12 14 15\n");
+    };
+    boxed(&mut s, 0, 3.0, 3.0, 6.0, 4.0, 0.0);
+    boxed(&mut s, 1, 4.0, 2.5, 6.5, 5.0, 0.5);
+    s.push_str(
+        "WALL 0 100 0 360 tunnel_small\n#tunnel objects/jw_tunnel_0.obj 0\nSPELLING 0\n\
+WALL 0 100 0 360 tunnel_large\n#tunnel objects/jw_tunnel_1.obj 1\nSPELLING 0\n\
+WALL 0 100 0 360 cabin\n#cabin 0\nSPELLING 1\n",
+    );
+    s
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1234,9 +1322,105 @@ SHADER_WALL\nTEXTURE w.png\nTEXTURE_LIT w_LIT.png\n",
     }
 
     #[test]
+    fn jetway_tags_name_their_walls() {
+        let (r, w) = p(&test_jetway_fac("jw.png"));
+        let f = r.unwrap();
+        assert!(w.is_empty(), "{w:?}");
+        assert!(f.is_jetway());
+        let c = f.cabin.as_ref().unwrap();
+        assert_eq!((c.wall, c.style), (2, 0));
+        let t: Vec<(u32, &str, i64)> = f
+            .tunnels
+            .iter()
+            .map(|t| (t.wall, t.obj.as_str(), t.size_code))
+            .collect();
+        assert_eq!(
+            t,
+            vec![(0, "objects/jw_tunnel_0.obj", 0), (1, "objects/jw_tunnel_1.obj", 1)]
+        );
+        // A jetway is no axial facade, though its segments are volumes.
+        assert!(f.axial.is_none());
+        // The dump lists them.
+        let json = serde_json::to_string(&f).unwrap();
+        assert!(json.contains("\"cabin\":{\"wall\":2"), "{json}");
+    }
+
+    #[test]
+    fn bad_jetway_tags_cost_their_own_line() {
+        let h = "A\n1000\nFACADE\nFLOOR f\nSEGMENT 0\nMESH 0 1 0 3 3\n\
+VERTEX 0 0 0 1 0 0 0 0\nVERTEX 0 0 -4 1 0 0 1 0\nVERTEX 0 3 -4 1 0 0 1 1\nIDX 0 1 2\n";
+        // A #tunnel without a #cabin warns, and the facade is no jetway.
+        let (r, w) = p(&format!("{h}WALL 0 10 0 360 t\n#tunnel t.obj 1\nSPELLING 0\n"));
+        let f = r.unwrap();
+        assert!(!f.is_jetway());
+        assert_eq!(w.len(), 1, "{w:?}");
+        assert_eq!(
+            w[0].to_string(),
+            "a/b.fac:12:1: warning: #tunnel without a #cabin: the facade is no jetway and its tunnel tags are ignored (as WED does)"
+        );
+        // A tag before any WALL, a bad code, a missing object: each its own warning; the
+        // rest is read.
+        let (r, w) = p(&format!(
+            "A\n1000\nFACADE\n#cabin 0\n{}WALL 0 10 0 360 c\n#cabin glass\n#tunnel\n#cabin 3\nSPELLING 0\n",
+            &h[14..]
+        ));
+        let f = r.unwrap();
+        let w: Vec<String> = w.iter().map(|d| d.to_string()).collect();
+        assert_eq!(w.len(), 3, "{w:#?}");
+        assert!(w[0].starts_with("a/b.fac:4:1: warning: #cabin before any WALL; the tag is ignored"), "{}", w[0]);
+        assert!(w[1].starts_with("a/b.fac:13:8: warning: #cabin: <style code> must be a whole number"), "{}", w[1]);
+        assert!(w[2].starts_with("a/b.fac:14:8: warning: #tunnel: missing argument <tunnel object>"), "{}", w[2]);
+        assert_eq!(f.cabin.as_ref().map(|c| (c.wall, c.style)), Some((0, 3)));
+        assert_eq!(f.floors[0].walls[0].spellings.len(), 1);
+        // In a type 1 facade the tags mean nothing: one warning.
+        let (r, w) = p("A\n800\nFACADE\nWALL 0 10\n#cabin 0\n#cabin 1\n");
+        assert!(r.unwrap().cabin.is_none());
+        assert_eq!(w.len(), 1, "{w:?}");
+        assert!(w[0].to_string().contains("5:1: warning: `#cabin` tags a jetway wall in type 2"));
+    }
+
+    #[test]
+    fn the_axial_rule_takes_a_hangar_and_leaves_fences() {
+        let (r, w) = p(&test_hangar_fac("h.png"));
+        let f = r.unwrap();
+        assert!(w.is_empty(), "{w:?}");
+        let a = f.axial.as_ref().expect("a 2-point hangar");
+        assert_eq!(a.width, 12.0);
+        assert_eq!(a.rule, AXIAL_RULE);
+        assert_eq!(f.topology(), FacadeTopology::Chain);
+        // A fence: the same, but its panel is 0.2 m thick.
+        let fence = "A\n1000\nFACADE\nRING 0\nFLOOR f\nSEGMENT 0\nMESH 0 1 0 3 3\n\
+VERTEX -0.1 0 0 1 0 0 0 0\nVERTEX 0.1 0 -4 1 0 0 1 0\nVERTEX 0 3 -4 1 0 0 1 1\nIDX 0 1 2\n\
+WALL 0 10 0 360 w\nSPELLING 0\n";
+        assert!(p(fence).0.unwrap().axial.is_none());
+        // Thick enough, but a ring, or with a roof: a building placed as a polygon.
+        let thick = fence.replace("VERTEX -0.1", "VERTEX -3");
+        assert!(p(&thick).0.unwrap().axial.is_some());
+        assert!(p(&thick.replace("RING 0", "RING 1")).0.unwrap().axial.is_none());
+        assert!(p(&format!("{thick}ROOF_HEIGHT 3\n")).0.unwrap().axial.is_none());
+        // Type 1 facades are never axial.
+        assert!(p(V8).0.unwrap().axial.is_none());
+    }
+
+    #[test]
+    fn directives_agview_does_not_draw_are_listed_once_each() {
+        let (r, _) = p("A\n1000\nFACADE\nOBJ a.obj\n#obj_wed b.obj\nOBJ c.obj\nFLOOR f\nSEGMENT_CURVED 0\nROOF_OBJ 0 1 1\n");
+        let f = r.unwrap();
+        let got: Vec<(&str, u32, u32)> = f
+            .not_drawn
+            .iter()
+            .map(|n| (n.keyword.as_str(), n.line, n.count))
+            .collect();
+        assert_eq!(
+            got,
+            vec![("OBJ", 4, 2), ("#obj_wed", 5, 1), ("SEGMENT_CURVED", 8, 1), ("ROOF_OBJ", 9, 1)]
+        );
+    }
+
+    #[test]
     fn never_panics_on_any_prefix() {
         let mut w = Vec::new();
-        for src in [V8, V10] {
+        for src in [V8, V10, &test_jetway_fac("t.png")[..800]] {
             for end in 0..=src.len() {
                 let _ = parse(Path::new("f.fac"), &src.as_bytes()[..end], &mut w);
             }
