@@ -483,7 +483,8 @@ mod tests {
     /// the first, naming each with its line and count.
     #[test]
     fn facade_directives_not_drawn_are_noted_once_per_file() {
-        let dir = std::env::temp_dir().join(format!("agview-check-notdrawn-{}", std::process::id()));
+        let dir =
+            std::env::temp_dir().join(format!("agview-check-notdrawn-{}", std::process::id()));
         std::fs::create_dir_all(&dir).expect("temp dir");
         let f = dir.join("shed.fac");
         std::fs::write(

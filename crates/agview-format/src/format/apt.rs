@@ -605,11 +605,18 @@ mod tests {
         assert_eq!((j.lat, j.lon, j.install_heading), (47.501, 8.501, 90.0));
         assert_eq!((j.style_code, j.size_code, j.door_2), (1, 2, true));
         assert_eq!(
-            (j.parked_tunnel_heading, j.parked_tunnel_length, j.parked_cab_heading),
+            (
+                j.parked_tunnel_heading,
+                j.parked_tunnel_length,
+                j.parked_cab_heading
+            ),
             (180.0, 14.5, 270.0)
         );
         assert_eq!(j.custom.as_deref(), Some("objects/jw/tunnel.obj"));
-        assert_eq!((js[1].size_code, js[1].door_2, js[1].custom.as_ref()), (1, false, None));
+        assert_eq!(
+            (js[1].size_code, js[1].door_2, js[1].custom.as_ref()),
+            (1, false, None)
+        );
     }
 
     #[test]
@@ -627,11 +634,31 @@ mod tests {
         assert_eq!(a.runways.len(), 1);
         let w: Vec<String> = w.iter().map(|d| d.to_string()).collect();
         assert_eq!(w.len(), 5, "{w:#?}");
-        assert!(w[0].starts_with("apt.dat:22:26: error: 1500: <size code> must be a whole number"), "{}", w[0]);
-        assert!(w[1].starts_with("apt.dat:23:1: error: 1501 without a 1500"), "{}", w[1]);
-        assert!(w[2].starts_with("apt.dat:24:26: error: <size code> must be 0–3"), "{}", w[2]);
-        assert!(w[3].starts_with("apt.dat:25:") && w[3].contains("must not be negative"), "{}", w[3]);
-        assert!(w[4].starts_with("apt.dat:26:") && w[4].contains("parked cab heading"), "{}", w[4]);
+        assert!(
+            w[0].starts_with("apt.dat:22:26: error: 1500: <size code> must be a whole number"),
+            "{}",
+            w[0]
+        );
+        assert!(
+            w[1].starts_with("apt.dat:23:1: error: 1501 without a 1500"),
+            "{}",
+            w[1]
+        );
+        assert!(
+            w[2].starts_with("apt.dat:24:26: error: <size code> must be 0–3"),
+            "{}",
+            w[2]
+        );
+        assert!(
+            w[3].starts_with("apt.dat:25:") && w[3].contains("must not be negative"),
+            "{}",
+            w[3]
+        );
+        assert!(
+            w[4].starts_with("apt.dat:26:") && w[4].contains("parked cab heading"),
+            "{}",
+            w[4]
+        );
     }
 
     #[test]

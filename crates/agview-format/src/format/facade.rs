@@ -196,16 +196,18 @@ impl Facade {
 
     /// [`AXIAL_RULE`]: the facade's width across its axis when it is a 2-point axial one.
     fn axial_width(&self) -> Option<f32> {
-        if self.version != 1000
-            || self.topology() != FacadeTopology::Chain
-            || self.cabin.is_some()
+        if self.version != 1000 || self.topology() != FacadeTopology::Chain || self.cabin.is_some()
         {
             return None;
         }
         let mut widest = 0.0f32;
         let mut any = false;
         for seg in self.floors.iter().flat_map(|f| &f.segments) {
-            let xs = seg.meshes.iter().flat_map(|m| &m.vertices).map(|v| v.pos[0]);
+            let xs = seg
+                .meshes
+                .iter()
+                .flat_map(|m| &m.vertices)
+                .map(|v| v.pos[0]);
             let (lo, hi) = xs.fold((f32::MAX, f32::MIN), |(a, b), x| (a.min(x), b.max(x)));
             if lo > hi {
                 continue;
@@ -914,7 +916,12 @@ impl FacParser {
         if !NOT_DRAWN.contains(&line.keyword) {
             return;
         }
-        match self.fac.not_drawn.iter_mut().find(|n| n.keyword == line.keyword) {
+        match self
+            .fac
+            .not_drawn
+            .iter_mut()
+            .find(|n| n.keyword == line.keyword)
+        {
             Some(n) => n.count += 1,
             None => self.fac.not_drawn.push(NotDrawn {
                 keyword: line.keyword.to_string(),
@@ -1062,17 +1069,40 @@ pub fn test_hangar_fac(texture: &str) -> String {
     let k = 2.5f32 / 6.5;
     let c = 6.0f32 / 6.5;
     let quads: [([(f32, f32); 4], [f32; 3], bool); 4] = [
-        ([(-6.0, 0.0), (-6.0, 0.0), (-6.0, 5.0), (-6.0, 5.0)], [-1.0, 0.0, 0.0], false),
-        ([(6.0, 0.0), (6.0, 0.0), (6.0, 5.0), (6.0, 5.0)], [1.0, 0.0, 0.0], false),
-        ([(-6.0, 5.0), (-6.0, 5.0), (0.0, 7.5), (0.0, 7.5)], [-k, c, 0.0], true),
-        ([(6.0, 5.0), (6.0, 5.0), (0.0, 7.5), (0.0, 7.5)], [k, c, 0.0], true),
+        (
+            [(-6.0, 0.0), (-6.0, 0.0), (-6.0, 5.0), (-6.0, 5.0)],
+            [-1.0, 0.0, 0.0],
+            false,
+        ),
+        (
+            [(6.0, 0.0), (6.0, 0.0), (6.0, 5.0), (6.0, 5.0)],
+            [1.0, 0.0, 0.0],
+            false,
+        ),
+        (
+            [(-6.0, 5.0), (-6.0, 5.0), (0.0, 7.5), (0.0, 7.5)],
+            [-k, c, 0.0],
+            true,
+        ),
+        (
+            [(6.0, 5.0), (6.0, 5.0), (0.0, 7.5), (0.0, 7.5)],
+            [k, c, 0.0],
+            true,
+        ),
     ];
     for (pts, n, roof) in quads {
         for (i, (x, y)) in pts.into_iter().enumerate() {
             let z = if i == 1 || i == 2 { -6.0 } else { 0.0 };
             let u = 0.5 + 0.5 * (-z / 6.0);
-            let v = if roof { 0.5 + 0.5 * (y - 5.0) / 2.5 } else { 0.5 * y / 7.5 };
-            s.push_str(&format!("VERTEX {x} {y} {z} {} {} {} {u} {v}\n", n[0], n[1], n[2]));
+            let v = if roof {
+                0.5 + 0.5 * (y - 5.0) / 2.5
+            } else {
+                0.5 * y / 7.5
+            };
+            s.push_str(&format!(
+                "VERTEX {x} {y} {z} {} {} {} {u} {v}\n",
+                n[0], n[1], n[2]
+            ));
         }
     }
     s.push_str("IDX 0 1 2 0 2 3 4 5 6 4 6 7 8 9 10 8 10 11 12 13 14 12 14 15\n");
@@ -1086,7 +1116,8 @@ pub fn test_hangar_fac(texture: &str) -> String {
 /// (segment 1, a box 4 m wide from 2.5 m to 6.5 m up and 5 m long) tagged `#cabin 0`.
 #[doc(hidden)]
 pub fn test_jetway_fac(texture: &str) -> String {
-    let mut s = format!("A\n1000\nFACADE\n\nSHADER_WALL\nTEXTURE {texture}\nRING 0\n\nFLOOR jetway\n");
+    let mut s =
+        format!("A\n1000\nFACADE\n\nSHADER_WALL\nTEXTURE {texture}\nRING 0\n\nFLOOR jetway\n");
     let boxed = |s: &mut String, idx: usize, w: f32, y0: f32, y1: f32, len: f32, v0: f32| {
         s.push_str(&format!("SEGMENT {idx}\nMESH 0 5000 0 16 24\n"));
         let h = w / 2.0;
@@ -1104,7 +1135,10 @@ pub fn test_jetway_fac(texture: &str) -> String {
                 (xb, yb, -len, 1.0, v0 + 0.5),
                 (xb, yb, 0.0, 0.0, v0 + 0.5),
             ] {
-                s.push_str(&format!("VERTEX {x} {y} {z} {} {} {} {u} {v}\n", n[0], n[1], n[2]));
+                s.push_str(&format!(
+                    "VERTEX {x} {y} {z} {} {} {} {u} {v}\n",
+                    n[0], n[1], n[2]
+                ));
             }
         }
         s.push_str("IDX 0 1 2 0 2 3 4 5 6 4 6 7 8 9 10 8 10 11 12 13 14 12 14 15\n");
@@ -1336,7 +1370,10 @@ SHADER_WALL\nTEXTURE w.png\nTEXTURE_LIT w_LIT.png\n",
             .collect();
         assert_eq!(
             t,
-            vec![(0, "objects/jw_tunnel_0.obj", 0), (1, "objects/jw_tunnel_1.obj", 1)]
+            vec![
+                (0, "objects/jw_tunnel_0.obj", 0),
+                (1, "objects/jw_tunnel_1.obj", 1)
+            ]
         );
         // A jetway is no axial facade, though its segments are volumes.
         assert!(f.axial.is_none());
@@ -1350,7 +1387,9 @@ SHADER_WALL\nTEXTURE w.png\nTEXTURE_LIT w_LIT.png\n",
         let h = "A\n1000\nFACADE\nFLOOR f\nSEGMENT 0\nMESH 0 1 0 3 3\n\
 VERTEX 0 0 0 1 0 0 0 0\nVERTEX 0 0 -4 1 0 0 1 0\nVERTEX 0 3 -4 1 0 0 1 1\nIDX 0 1 2\n";
         // A #tunnel without a #cabin warns, and the facade is no jetway.
-        let (r, w) = p(&format!("{h}WALL 0 10 0 360 t\n#tunnel t.obj 1\nSPELLING 0\n"));
+        let (r, w) = p(&format!(
+            "{h}WALL 0 10 0 360 t\n#tunnel t.obj 1\nSPELLING 0\n"
+        ));
         let f = r.unwrap();
         assert!(!f.is_jetway());
         assert_eq!(w.len(), 1, "{w:?}");
@@ -1367,16 +1406,30 @@ VERTEX 0 0 0 1 0 0 0 0\nVERTEX 0 0 -4 1 0 0 1 0\nVERTEX 0 3 -4 1 0 0 1 1\nIDX 0 
         let f = r.unwrap();
         let w: Vec<String> = w.iter().map(|d| d.to_string()).collect();
         assert_eq!(w.len(), 3, "{w:#?}");
-        assert!(w[0].starts_with("a/b.fac:4:1: warning: #cabin before any WALL; the tag is ignored"), "{}", w[0]);
-        assert!(w[1].starts_with("a/b.fac:13:8: warning: #cabin: <style code> must be a whole number"), "{}", w[1]);
-        assert!(w[2].starts_with("a/b.fac:14:8: warning: #tunnel: missing argument <tunnel object>"), "{}", w[2]);
+        assert!(
+            w[0].starts_with("a/b.fac:4:1: warning: #cabin before any WALL; the tag is ignored"),
+            "{}",
+            w[0]
+        );
+        assert!(
+            w[1].starts_with("a/b.fac:13:8: warning: #cabin: <style code> must be a whole number"),
+            "{}",
+            w[1]
+        );
+        assert!(
+            w[2].starts_with("a/b.fac:14:8: warning: #tunnel: missing argument <tunnel object>"),
+            "{}",
+            w[2]
+        );
         assert_eq!(f.cabin.as_ref().map(|c| (c.wall, c.style)), Some((0, 3)));
         assert_eq!(f.floors[0].walls[0].spellings.len(), 1);
         // In a type 1 facade the tags mean nothing: one warning.
         let (r, w) = p("A\n800\nFACADE\nWALL 0 10\n#cabin 0\n#cabin 1\n");
         assert!(r.unwrap().cabin.is_none());
         assert_eq!(w.len(), 1, "{w:?}");
-        assert!(w[0].to_string().contains("5:1: warning: `#cabin` tags a jetway wall in type 2"));
+        assert!(w[0]
+            .to_string()
+            .contains("5:1: warning: `#cabin` tags a jetway wall in type 2"));
     }
 
     #[test]
@@ -1396,8 +1449,16 @@ WALL 0 10 0 360 w\nSPELLING 0\n";
         // Thick enough, but a ring, or with a roof: a building placed as a polygon.
         let thick = fence.replace("VERTEX -0.1", "VERTEX -3");
         assert!(p(&thick).0.unwrap().axial.is_some());
-        assert!(p(&thick.replace("RING 0", "RING 1")).0.unwrap().axial.is_none());
-        assert!(p(&format!("{thick}ROOF_HEIGHT 3\n")).0.unwrap().axial.is_none());
+        assert!(p(&thick.replace("RING 0", "RING 1"))
+            .0
+            .unwrap()
+            .axial
+            .is_none());
+        assert!(p(&format!("{thick}ROOF_HEIGHT 3\n"))
+            .0
+            .unwrap()
+            .axial
+            .is_none());
         // Type 1 facades are never axial.
         assert!(p(V8).0.unwrap().axial.is_none());
     }
@@ -1413,7 +1474,12 @@ WALL 0 10 0 360 w\nSPELLING 0\n";
             .collect();
         assert_eq!(
             got,
-            vec![("OBJ", 4, 2), ("#obj_wed", 5, 1), ("SEGMENT_CURVED", 8, 1), ("ROOF_OBJ", 9, 1)]
+            vec![
+                ("OBJ", 4, 2),
+                ("#obj_wed", 5, 1),
+                ("SEGMENT_CURVED", 8, 1),
+                ("ROOF_OBJ", 9, 1)
+            ]
         );
     }
 

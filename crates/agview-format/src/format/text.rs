@@ -697,7 +697,8 @@ mod tests {
     #[test]
     fn tagged_comments_are_lines_and_other_comments_are_not() {
         let src = "WALL 1\n  #cabin 2 # glass\n#tunnel t.obj 1\n# cabin 3\n#cabins 1\n";
-        let mut tf = TextFile::new(Path::new("f"), src.as_bytes()).with_tags(&["#cabin", "#tunnel"]);
+        let mut tf =
+            TextFile::new(Path::new("f"), src.as_bytes()).with_tags(&["#cabin", "#tunnel"]);
         let mut got = Vec::new();
         while let Some(l) = tf.next() {
             let mut l = l.unwrap();
@@ -712,7 +713,12 @@ mod tests {
             vec![
                 (1, "WALL".into(), 1, vec!["1".to_string()]),
                 (2, "#cabin".into(), 3, vec!["2".to_string()]),
-                (3, "#tunnel".into(), 1, vec!["t.obj".to_string(), "1".to_string()]),
+                (
+                    3,
+                    "#tunnel".into(),
+                    1,
+                    vec!["t.obj".to_string(), "1".to_string()]
+                ),
             ]
         );
         // Without tags they are comments.

@@ -1084,7 +1084,11 @@ mod layout_tests {
         let dir = std::env::temp_dir().join(format!("agview-mesh-hangar-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("hangar.fac");
-        std::fs::write(&path, agview_format::format::facade::test_hangar_fac("h.png")).unwrap();
+        std::fs::write(
+            &path,
+            agview_format::format::facade::test_hangar_fac("h.png"),
+        )
+        .unwrap();
         let mut w = Vec::new();
         let art = crate::art::load_facade(&path, &mut crate::art::ImagePool::new(), &mut w);
         let _ = std::fs::remove_dir_all(&dir);
@@ -1112,18 +1116,34 @@ mod layout_tests {
     #[test]
     fn a_2_point_hangar_is_as_long_as_its_axis_and_as_wide_as_its_segments() {
         let art = hangar();
-        for (p, q) in [([0.0, 0.0], [0.0, 20.0]), ([5.0, 5.0], [5.0 + 40.0 * 0.6, 5.0 + 40.0 * 0.8])] {
+        for (p, q) in [
+            ([0.0, 0.0], [0.0, 20.0]),
+            ([5.0, 5.0], [5.0 + 40.0 * 0.6, 5.0 + 40.0 * 0.8]),
+        ] {
             let len = ((q[0] - p[0]) as f32).hypot(q[1] - p[1]);
-            let mesh = build(&scene_of(vec![p, q], 8.0), std::slice::from_ref(&art), 100.0);
+            let mesh = build(
+                &scene_of(vec![p, q], 8.0),
+                std::slice::from_ref(&art),
+                100.0,
+            );
             let ws = wall_vertices(&mesh, 0);
             assert!(!ws.is_empty());
             let (along, across, top) = extent_on_axis(&ws, p, q);
             // The length follows the points; the width and the ridge are the facade's.
-            assert!(along[0].abs() < 1e-3 && (along[1] - len).abs() < 1e-3, "{len}: {along:?}");
-            assert!((across[0] + 6.0).abs() < 1e-3 && (across[1] - 6.0).abs() < 1e-3, "{across:?}");
+            assert!(
+                along[0].abs() < 1e-3 && (along[1] - len).abs() < 1e-3,
+                "{len}: {along:?}"
+            );
+            assert!(
+                (across[0] + 6.0).abs() < 1e-3 && (across[1] - 6.0).abs() < 1e-3,
+                "{across:?}"
+            );
             assert!((top - 7.5).abs() < 1e-4, "{top}");
             // The door (the texture's lower-left quarter) is at the front, the first point.
-            let door: Vec<&FacadeVertex> = ws.iter().filter(|v| v.uv[0] < 0.25 && v.uv[1] < 0.5).collect();
+            let door: Vec<&FacadeVertex> = ws
+                .iter()
+                .filter(|v| v.uv[0] < 0.25 && v.uv[1] < 0.5)
+                .collect();
             assert!(!door.is_empty());
             let (da, _, _) = extent_on_axis(&door.iter().map(|v| **v).collect::<Vec<_>>(), p, q);
             assert!(da[1] < 1.0, "the door is the front end: {da:?}");
@@ -1137,7 +1157,10 @@ mod layout_tests {
         let mesh = build(&scene_of(pts, 8.0), &[art], 100.0);
         let ws = wall_vertices(&mesh, 0);
         let (along, across, _) = extent_on_axis(&ws, [0.0, 0.0], [0.0, 20.0]);
-        assert!((along[1] - 20.0).abs() < 1e-3 && across[1] <= 6.0 + 1e-3, "{along:?} {across:?}");
+        assert!(
+            (along[1] - 20.0).abs() < 1e-3 && across[1] <= 6.0 + 1e-3,
+            "{along:?} {across:?}"
+        );
     }
 
     #[test]
@@ -1147,7 +1170,10 @@ mod layout_tests {
         assert_eq!(segments::axial_spelling(&s, &widths, 12.0), [0, 1, 1, 2]);
         assert_eq!(segments::axial_spelling(&s, &widths, 7.0), [0, 1, 2]);
         // Past the longest, its middle repeats between the ends.
-        assert_eq!(segments::axial_spelling(&s, &widths, 30.0), [0, 1, 1, 1, 1, 1, 2]);
+        assert_eq!(
+            segments::axial_spelling(&s, &widths, 30.0),
+            [0, 1, 1, 1, 1, 1, 2]
+        );
         // Nothing usable, or absurd lengths: bounded, never a loop.
         assert_eq!(segments::axial_spelling(&[vec![9]], &widths, 100.0), [9]);
         assert!(segments::axial_spelling(&s, &widths, 1e9).len() <= 600);
