@@ -1146,8 +1146,8 @@ pub fn test_jetway_fac(texture: &str) -> String {
     boxed(&mut s, 0, 3.0, 3.0, 6.0, 4.0, 0.0);
     boxed(&mut s, 1, 4.0, 2.5, 6.5, 5.0, 0.5);
     s.push_str(
-        "WALL 0 100 0 360 tunnel_small\n#tunnel objects/jw_tunnel_0.obj 0\nSPELLING 0\n\
-WALL 0 100 0 360 tunnel_large\n#tunnel objects/jw_tunnel_1.obj 1\nSPELLING 0\n\
+        "WALL 0 100 0 360 tunnel_small\n#tunnel jw_tunnel_0.obj 0\nSPELLING 0\n\
+WALL 0 100 0 360 tunnel_large\n#tunnel jw_tunnel_1.obj 1\nSPELLING 0\n\
 WALL 0 100 0 360 cabin\n#cabin 0\nSPELLING 1\n",
     );
     s
@@ -1370,10 +1370,7 @@ SHADER_WALL\nTEXTURE w.png\nTEXTURE_LIT w_LIT.png\n",
             .collect();
         assert_eq!(
             t,
-            vec![
-                (0, "objects/jw_tunnel_0.obj", 0),
-                (1, "objects/jw_tunnel_1.obj", 1)
-            ]
+            vec![(0, "jw_tunnel_0.obj", 0), (1, "jw_tunnel_1.obj", 1)]
         );
         // A jetway is no axial facade, though its segments are volumes.
         assert!(f.axial.is_none());
