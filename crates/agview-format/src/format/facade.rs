@@ -1038,6 +1038,9 @@ impl FacParser {
     }
 }
 
+/// Points `(x, y)` of a test face, its normal, and whether it is roof.
+type TestFace<const N: usize> = ([(f32, f32); N], [f32; 3], bool);
+
 /// A 2-point axial hangar as the tests write it (a `.fac` in another crate's tests, hence
 /// public): 12 m wide (x from −6 to 6), walls 5 m, ridge 7.5 m. Segment 0 is the front end
 /// (its face at z = 0 shows the door, the texture's lower left quarter), segment 1 a 6 m
@@ -1068,7 +1071,7 @@ pub fn test_hangar_fac(texture: &str) -> String {
     s.push_str("SEGMENT 1\nMESH 0 5000 0 16 24\n");
     let k = 2.5f32 / 6.5;
     let c = 6.0f32 / 6.5;
-    let quads: [([(f32, f32); 4], [f32; 3], bool); 4] = [
+    let quads: [TestFace<4>; 4] = [
         (
             [(-6.0, 0.0), (-6.0, 0.0), (-6.0, 5.0), (-6.0, 5.0)],
             [-1.0, 0.0, 0.0],
@@ -1122,13 +1125,13 @@ pub fn test_jetway_fac(texture: &str) -> String {
         s.push_str(&format!("SEGMENT {idx}\nMESH 0 5000 0 16 24\n"));
         let h = w / 2.0;
         // Left, right, top, bottom faces along the segment.
-        let faces: [([(f32, f32); 2], [f32; 3]); 4] = [
-            ([(-h, y0), (-h, y1)], [-1.0, 0.0, 0.0]),
-            ([(h, y0), (h, y1)], [1.0, 0.0, 0.0]),
-            ([(-h, y1), (h, y1)], [0.0, 1.0, 0.0]),
-            ([(-h, y0), (h, y0)], [0.0, -1.0, 0.0]),
+        let faces: [TestFace<2>; 4] = [
+            ([(-h, y0), (-h, y1)], [-1.0, 0.0, 0.0], false),
+            ([(h, y0), (h, y1)], [1.0, 0.0, 0.0], false),
+            ([(-h, y1), (h, y1)], [0.0, 1.0, 0.0], false),
+            ([(-h, y0), (h, y0)], [0.0, -1.0, 0.0], false),
         ];
-        for ([(xa, ya), (xb, yb)], n) in faces {
+        for ([(xa, ya), (xb, yb)], n, _) in faces {
             for (x, y, z, u, v) in [
                 (xa, ya, 0.0, 0.0, v0),
                 (xa, ya, -len, 1.0, v0),

@@ -1120,7 +1120,7 @@ mod layout_tests {
             ([0.0, 0.0], [0.0, 20.0]),
             ([5.0, 5.0], [5.0 + 40.0 * 0.6, 5.0 + 40.0 * 0.8]),
         ] {
-            let len = ((q[0] - p[0]) as f32).hypot(q[1] - p[1]);
+            let len = f32::hypot(q[0] - p[0], q[1] - p[1]);
             let mesh = build(
                 &scene_of(vec![p, q], 8.0),
                 std::slice::from_ref(&art),
