@@ -68,6 +68,11 @@ enum Command {
         library: LibraryArgs,
     },
     /// Print the parsed model of a file.
+    ///
+    /// For a facade it says whether it is a 2-point axial (hangar) facade, by an UNCONFIRMED
+    /// rule (RING 0, no roof, no #cabin, every segment at least 2 m deep: docs/facades.md),
+    /// or a jetway (its #cabin and #tunnel walls), and which directives it uses that agview
+    /// reads but does not draw.
     Dump {
         path: PathBuf,
         /// Print the model as JSON (the default; kept for scripts that name it).

@@ -3994,3 +3994,104 @@ fn sample_town_exposure_at_noon_dusk_and_night() {
         }
     }
 }
+
+// ---------------------------------------------------------------- XP12 facades (issue 34)
+
+#[path = "common/mod.rs"]
+mod common;
+
+/// Loads a document of a package the tests wrote, as the commands do, and renders it from
+/// the default (orbit) view at 400 × 300 for the golden image `name`.
+fn check_package(
+    name: &str,
+    doc: &std::path::Path,
+) -> (image::RgbaImage, agview::document::Document, ArtSet) {
+    let layout = agview::app::layout_args::LayoutArgs::default();
+    let mut d = agview::document::load(doc, &layout.inputs().unwrap())
+        .unwrap_or_else(|e| panic!("{}: {e}", doc.display()));
+    let art = agview::document::load_document_art(&mut d);
+    let opts = agview::app::options::RenderArgs::default();
+    let terrain = opts.terrain_for(&d.loaded.scene).expect("terrain");
+    let framing = agview::render::Framing::new(&d.loaded.scene, Some(&art), Some(&terrain));
+    let params = opts.frame_params(&framing);
+    let img = render(&d.loaded.scene, &art, &terrain, &params, 400, 300);
+    compare(name, &img);
+    (img, d, art)
+}
+
+/// Pixels within 40 of `rgb` in every channel (the shading darkens and lightens).
+fn count_near(img: &image::RgbaImage, rgb: [u8; 3], tol: i32) -> usize {
+    img.pixels()
+        .filter(|p| (0..3).all(|c| (i32::from(p[c]) - i32::from(rgb[c])).abs() <= tol))
+        .count()
+}
+
+/// Two 2-point axial hangars from the same `.fac` (12 m wide, gabled, a red door at the
+/// front), 20 m and 40 m long, their axes running north, seen from the south-west: the
+/// longer one is twice as long and just as wide, both doors face the camera.
+#[test]
+fn hangar_2_point_at_two_lengths() {
+    let tmp = common::Tmp::new("render-hangars");
+    let dsf = common::hangar_package(&tmp.0, false);
+    let (img, doc, art) = check_package("hangar_2_point_at_two_lengths", &dsf);
+    assert!(
+        doc.loaded.diagnostics.iter().all(|d| !d.is_error()),
+        "{:?}",
+        doc.loaded.diagnostics
+    );
+    // The geometry the picture is made of: each hangar as long as its points are apart,
+    // 12 m wide and 7.5 m to the ridge.
+    let mesh = agview::render::facades::build(&doc.loaded.scene, &art.facades, 100.0);
+    for (f, len) in doc.loaded.scene.facades.iter().zip([20.0f32, 40.0]) {
+        let [p, q] = [f.footprint[0], f.footprint[1]];
+        let d = [(q[0] - p[0]) / len, (q[1] - p[1]) / len];
+        let mine: Vec<_> = mesh
+            .vertices
+            .iter()
+            .filter(|v| ((v.xy[0] - p[0]) * d[1] - (v.xy[1] - p[1]) * d[0]).abs() <= 6.01)
+            .filter(|v| {
+                let a = (v.xy[0] - p[0]) * d[0] + (v.xy[1] - p[1]) * d[1];
+                (-0.01..=len + 0.01).contains(&a)
+            })
+            .collect();
+        let along = |v: &&agview::render::facades::FacadeVertex| {
+            (v.xy[0] - p[0]) * d[0] + (v.xy[1] - p[1]) * d[1]
+        };
+        let across = |v: &&agview::render::facades::FacadeVertex| {
+            (v.xy[0] - p[0]) * d[1] - (v.xy[1] - p[1]) * d[0]
+        };
+        let max_along = mine.iter().map(along).fold(f32::MIN, f32::max);
+        let min_across = mine.iter().map(across).fold(f32::MAX, f32::min);
+        let max_across = mine.iter().map(across).fold(f32::MIN, f32::max);
+        assert!((max_along - len).abs() < 0.01, "{len}: {max_along}");
+        assert!(
+            (max_across - min_across - 12.0).abs() < 0.01,
+            "{len}: {min_across} {max_across}"
+        );
+    }
+    // Both red doors and the slate roofs show.
+    let door = count_near(&img, common::HANGAR_COLOURS[0], 50);
+    let roof = count_near(&img, common::HANGAR_COLOURS[2], 50);
+    assert!(door > 150, "{door} door pixels");
+    assert!(roof > 1500, "{roof} roof pixels");
+}
+
+/// A custom jetway placed by its apt.dat row (`1500` with the `1501` naming its tunnel
+/// object): the rotunda at the row's point, the grey tunnel 18 m toward 60° and the blue
+/// cabin turned to 330°, drawn parked from the south-west.
+#[test]
+fn jetway_parked_from_its_apt_dat_row() {
+    let tmp = common::Tmp::new("render-jetway");
+    let apt = common::jetway_package(&tmp.0, false);
+    let (img, doc, _) = check_package("jetway_parked_from_its_apt_dat_row", &apt);
+    assert!(
+        doc.loaded.diagnostics.iter().all(|d| !d.is_error()),
+        "{:?}",
+        doc.loaded.diagnostics
+    );
+    assert_eq!(doc.loaded.scene.facades[0].walls, Some(vec![1, 2]));
+    let tunnel = count_near(&img, common::JETWAY_COLOURS[0], 50);
+    let cabin = count_near(&img, common::JETWAY_COLOURS[2], 50);
+    assert!(tunnel > 1000, "{tunnel} tunnel pixels");
+    assert!(cabin > 300, "{cabin} cabin pixels");
+}

@@ -364,6 +364,29 @@ impl Checker {
                         "facade has no walls; nothing is drawn where it is placed",
                     ));
                 }
+                if let Some(first) = f.not_drawn.first() {
+                    // Once per file, at the first of them.
+                    let list: Vec<String> = f
+                        .not_drawn
+                        .iter()
+                        .map(|n| format!("{} (line {}, {}×)", n.keyword, n.line, n.count))
+                        .collect();
+                    self.report.diagnostics.push(
+                        Diagnostic::new(
+                            crate::diag::Severity::Note,
+                            path,
+                            crate::diag::Location::Text {
+                                line: first.line,
+                                col: 1,
+                            },
+                            format!(
+                                "facade directives agview reads but does not draw: {}",
+                                list.join(", ")
+                            ),
+                        )
+                        .with_kind(crate::diag::kind::NOT_DRAWN),
+                    );
+                }
             }
             Parsed::Pol(p) => {
                 for (what, t) in [("TEXTURE", &p.texture), ("TEXTURE_LIT", &p.lit)] {
@@ -471,6 +494,40 @@ mod tests {
         );
         assert_eq!(report.errors(), 0, "{:?}", report.diagnostics);
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// The facade directives of XP12.md §3 that agview does not draw: one note per file, at
+    /// the first, naming each with its line and count.
+    #[test]
+    fn facade_directives_not_drawn_are_noted_once_per_file() {
+        let dir =
+            std::env::temp_dir().join(format!("agview-check-notdrawn-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        let f = dir.join("shed.fac");
+        std::fs::write(
+            &f,
+            "A\n1000\nFACADE\nFLOOR f\nSEGMENT 0\nMESH 0 1 0 3 3\n\
+VERTEX 0 0 0 1 0 0 0 0\nVERTEX 0 0 -4 1 0 0 1 0\nVERTEX 0 3 -4 1 0 0 1 1\nIDX 0 1 2\n\
+ATTACH_DRAPED 0 1 0 -2 0\nATTACH_DRAPED 0 2 0 -2 0\nWALL 0 10 0 360 w\nSPELLING 0\n\
+ROOF_HEIGHT 3\nROOF_OBJ 0 1 1\n",
+        )
+        .expect("write");
+        let report = check_paths(std::slice::from_ref(&f));
+        let _ = std::fs::remove_dir_all(&dir);
+        let notes: Vec<String> = report
+            .diagnostics
+            .iter()
+            .filter(|d| d.severity == crate::diag::Severity::Note)
+            .map(ToString::to_string)
+            .collect();
+        assert_eq!(notes.len(), 1, "{notes:#?}");
+        assert!(
+            notes[0].ends_with(
+                "shed.fac:11:1: note: facade directives agview reads but does not draw: ATTACH_DRAPED (line 11, 2×), ROOF_OBJ (line 16, 1×)"
+            ),
+            "{}",
+            notes[0]
+        );
     }
 
     /// `agview check` on a string whose `TILE_ID` equals another tile's implicit id: a

@@ -10,6 +10,10 @@
 //! 115 and 116 end an open chain. A 110's first ring is its outer boundary, the rings after
 //! it are holes. A 130 boundary's rings are read past.
 //!
+//! XP12's jetways are read too (XP12.md §3, `AptIO.cpp`): `1500 lat lon install_heading
+//! style_code size_code parked_tunnel_heading parked_tunnel_length parked_cab_heading`, and
+//! `1501 path` naming a custom jetway for the `1500` before it ([`Jetway`]).
+//!
 //! Every other row (frequencies, signs, lights, ramps, routing …) is read past. A row that
 //! cannot be read is a located error that skips that feature, and reading goes on with the
 //! next row: one bad runway does not hide the airport.
@@ -104,6 +108,40 @@ pub struct Airport {
     pub pavements: Vec<Pavement>,
     /// Free painted lines (row 120), each chain on its own.
     pub markings: Vec<AptChain>,
+    /// Jetways (rows 1500 and 1501), drawn parked.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub jetways: Vec<Jetway>,
+}
+
+/// A jetway (row `1500`), and the custom path of a `1501` after it. Headings are degrees
+/// clockwise from north; the parked pose is how it stands when no aircraft is at the gate.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Jetway {
+    /// The rotunda (the fixed end), latitude first as the row writes it.
+    pub lat: f64,
+    pub lon: f64,
+    pub install_heading: f64,
+    /// Which default facade (`Jetway_1_glass`, `Jetway_1_solid`, `Jetway_2_glass`).
+    pub style_code: i64,
+    /// The tunnel size, 0–3 (`size_code % 10`).
+    pub size_code: i64,
+    /// The row's size code was 10 or more: the jetway docks at door 2.
+    pub door_2: bool,
+    pub parked_tunnel_heading: f64,
+    /// Meters from the rotunda to the cab.
+    pub parked_tunnel_length: f64,
+    pub parked_cab_heading: f64,
+    /// `1501`: a custom jetway's path (WED writes its tunnel object's path there).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub custom: Option<String>,
+    pub line: u32,
+    /// The line of the `1501`, when there is one.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub custom_line: u32,
+}
+
+fn is_zero(v: &u32) -> bool {
+    *v == 0
 }
 
 /// One drawn item of an airport.
@@ -178,6 +216,8 @@ pub fn parse(
     let mut chain = AptChain::default();
     // Set while the current feature had an error: its node rows are skipped.
     let mut broken = false;
+    // Set while the row before was a `1500` that was read: what a `1501` belongs to.
+    let mut jetway_open = false;
     while let Some(line) = tf.next() {
         let mut line = match line {
             Ok(l) => l,
@@ -198,6 +238,7 @@ pub fn parse(
             finish(&mut apt, &mut open, &mut chain);
             broken = false;
         }
+        let after_jetway = std::mem::replace(&mut jetway_open, false);
         let r = match code {
             1 | 16 | 17 => airport_header(&mut line).map(|a| apt.airports.push(a)),
             99 => break,
@@ -215,6 +256,12 @@ pub fn parse(
                 open = Open::Boundary;
                 Ok(())
             }
+            1500 => jetway(&mut line).map(|j| {
+                airport(&mut apt, line.number).jetways.push(j);
+                jetway_open = true;
+            }),
+            1501 if !after_jetway => Err(line.error_kw("1501 without a 1500 jetway before it")),
+            1501 => custom_jetway(&mut line, &mut apt),
             111..=116 if broken => Ok(()),
             111..=116 => match node(&mut line, code) {
                 Ok(n) => {
@@ -400,6 +447,55 @@ fn node(line: &mut Line<'_>, code: u32) -> Result<AptNode, Diagnostic> {
     })
 }
 
+/// `1500 lat lon install_heading style_code size_code parked_tunnel_heading
+/// parked_tunnel_length parked_cab_heading`. A size code of 10–19 is door 2 (`AptIO.cpp`).
+fn jetway(line: &mut Line<'_>) -> Result<Jetway, Diagnostic> {
+    let lat = line.f64("latitude")?;
+    let lon = line.f64("longitude")?;
+    let install_heading = line.f64("install heading")?;
+    let style_code = line.i64("style code")?;
+    let col = line.next_col();
+    let size = line.i64("size code")?;
+    if !(0..20).contains(&size) {
+        return Err(line.error(
+            col,
+            format!("<size code> must be 0–3 (10–13 for door 2), found {size}"),
+        ));
+    }
+    let parked_tunnel_heading = line.f64("parked tunnel heading")?;
+    let parked_tunnel_length = non_negative(line, "parked tunnel length")?;
+    let parked_cab_heading = line.f64("parked cab heading")?;
+    Ok(Jetway {
+        lat,
+        lon,
+        install_heading,
+        style_code,
+        size_code: size % 10,
+        door_2: size >= 10,
+        parked_tunnel_heading,
+        parked_tunnel_length,
+        parked_cab_heading,
+        custom: None,
+        line: line.number,
+        custom_line: 0,
+    })
+}
+
+/// `1501 path`: the custom path of the last `1500` of the airport.
+fn custom_jetway(line: &mut Line<'_>, apt: &mut AptFile) -> Result<(), Diagnostic> {
+    let path = line.rest("path")?.to_string();
+    let number = line.number;
+    let j = apt
+        .airports
+        .last_mut()
+        .and_then(|a| a.jetways.last_mut())
+        .ok_or_else(|| line.error_kw("1501 without a 1500 jetway before it"))?;
+    // (`jetway_open` in `parse` makes sure the last one is the row just before.)
+    j.custom = Some(path);
+    j.custom_line = number;
+    Ok(())
+}
+
 fn non_negative(line: &mut Line<'_>, what: &str) -> Result<f64, Diagnostic> {
     let col = line.clone().next_token().map_or(1, |(_, c)| c);
     let v = line.f64(what)?;
@@ -492,6 +588,77 @@ mod tests {
         let a = &r.unwrap().airports[0];
         assert_eq!(w.len(), 1, "{w:?}");
         assert_eq!(a.markings.len(), 1);
+    }
+
+    #[test]
+    fn jetways_and_their_custom_paths_are_read() {
+        let src = APT.replace(
+            "99\n",
+            "1500 47.501 8.501 90.0 1 12 180.0 14.5 270.0\n1501 objects/jw/tunnel.obj\n\
+1500 47.502 8.502 0 0 1 45 20 90\n99\n",
+        );
+        let (r, w) = p(&src);
+        assert!(w.is_empty(), "{w:?}");
+        let js = &r.unwrap().airports[0].jetways;
+        assert_eq!(js.len(), 2);
+        let j = &js[0];
+        assert_eq!((j.lat, j.lon, j.install_heading), (47.501, 8.501, 90.0));
+        assert_eq!((j.style_code, j.size_code, j.door_2), (1, 2, true));
+        assert_eq!(
+            (
+                j.parked_tunnel_heading,
+                j.parked_tunnel_length,
+                j.parked_cab_heading
+            ),
+            (180.0, 14.5, 270.0)
+        );
+        assert_eq!(j.custom.as_deref(), Some("objects/jw/tunnel.obj"));
+        assert_eq!(
+            (js[1].size_code, js[1].door_2, js[1].custom.as_ref()),
+            (1, false, None)
+        );
+    }
+
+    #[test]
+    fn a_bad_jetway_row_costs_its_own_line() {
+        let src = APT.replace(
+            "99\n",
+            "1500 47.501 8.501 90.0 1 x 180.0 14.5 270.0\n1501 a.obj\n\
+1500 47.501 8.501 90.0 1 25 180.0 14.5 270.0\n1500 47.501 8.501 90.0 1 2 180.0 -3 270.0\n\
+1500 47.502 8.502 0 0 1 45 20\n1500 47.502 8.502 0 0 1 45 20 90\n99\n",
+        );
+        let (r, w) = p(&src);
+        let a = &r.unwrap().airports[0];
+        // The good last row is read, and the runway before them all.
+        assert_eq!(a.jetways.len(), 1, "{w:?}");
+        assert_eq!(a.runways.len(), 1);
+        let w: Vec<String> = w.iter().map(|d| d.to_string()).collect();
+        assert_eq!(w.len(), 5, "{w:#?}");
+        assert!(
+            w[0].starts_with("apt.dat:22:26: error: 1500: <size code> must be a whole number"),
+            "{}",
+            w[0]
+        );
+        assert!(
+            w[1].starts_with("apt.dat:23:1: error: 1501 without a 1500"),
+            "{}",
+            w[1]
+        );
+        assert!(
+            w[2].starts_with("apt.dat:24:26: error: <size code> must be 0–3"),
+            "{}",
+            w[2]
+        );
+        assert!(
+            w[3].starts_with("apt.dat:25:") && w[3].contains("must not be negative"),
+            "{}",
+            w[3]
+        );
+        assert!(
+            w[4].starts_with("apt.dat:26:") && w[4].contains("parked cab heading"),
+            "{}",
+            w[4]
+        );
     }
 
     #[test]

@@ -16,7 +16,16 @@
 //!
 //! Like WED, the content of a type 2 `LOD` whose near distance is above 0.1 m is read past:
 //! it repeats the near geometry at lower detail. Attached objects, roof objects, scrapers and
-//! shading settings are read past too.
+//! shading settings are read past too; the ones of XP12.md §3 are listed in
+//! [`Facade::not_drawn`] ([`NOT_DRAWN`]).
+//!
+//! XP12 additions (XP12.md §3):
+//! - jetway facades tag a type 2 `WALL` with the comment-like lines `#cabin <style_code>` and
+//!   `#tunnel <obj> <size_code>` (WED's `GetFac` reads them as directives): [`Facade::cabin`],
+//!   [`Facade::tunnels`]. A `#tunnel` without a `#cabin` warns, and, as in WED, the facade is
+//!   then no jetway;
+//! - 2-point axial (hangar) facades have no public keyword: [`Facade::axial`] holds what
+//!   [`AXIAL_RULE`] decides.
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -64,7 +73,96 @@ pub struct Facade {
     /// `NO_ROOF_MESH`: no roof is drawn, whatever the roof directives say.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub no_roof_mesh: bool,
+    /// Type 2 `#cabin <style_code>`: the jetway's cabin wall.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cabin: Option<JetwayCabin>,
+    /// Type 2 `#tunnel <obj> <size_code>`: the jetway's tunnel walls, in file order.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub tunnels: Vec<JetwayTunnel>,
+    /// A 2-point axial facade by [`AXIAL_RULE`] (`None`: an ordinary one).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub axial: Option<AxialFacade>,
+    /// The directives of [`NOT_DRAWN`] the file uses: read, not drawn by agview.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub not_drawn: Vec<NotDrawn>,
 }
+
+/// `#cabin <style_code>` after a type 2 `WALL`: that wall is a jetway's cabin
+/// (`WED_ResourceMgr::GetFac`, XP12.md §3).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct JetwayCabin {
+    /// Index of the tagged wall among its floor's `WALL`s (a placement's wall type).
+    pub wall: u32,
+    /// The apt.dat `1500` style code the facade stands for.
+    pub style: i64,
+    pub line: u32,
+}
+
+/// `#tunnel <obj> <size_code>` after a type 2 `WALL`: that wall is a jetway tunnel, drawn by
+/// X-Plane with the named (animated) object.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct JetwayTunnel {
+    /// Index of the tagged wall among its floor's `WALL`s.
+    pub wall: u32,
+    /// The tunnel object, as written.
+    pub obj: String,
+    /// The apt.dat `1500` size code (0–3: about 20, 26, 36 or 40 m of reach).
+    pub size_code: i64,
+    pub line: u32,
+}
+
+/// A 2-point axial facade (XP12.md §3): placed with its two nodes as the front-to-back axis,
+/// its width fixed by its segments.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct AxialFacade {
+    /// Meters across the axis: the widest segment's extent across its wall (x).
+    pub width: f32,
+    /// The rule that recognised it ([`AXIAL_RULE`]), so the dump says why.
+    pub rule: &'static str,
+}
+
+/// A directive of [`NOT_DRAWN`] in a file: its first line and how many times it occurs.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct NotDrawn {
+    pub keyword: String,
+    pub line: u32,
+    pub count: u32,
+}
+
+/// Facade directives of XP12.md §3 (WED's list, and those CR's exporter writes) that agview
+/// reads but does not draw. `dump` lists them and `check` notes them once per file.
+pub const NOT_DRAWN: &[&str] = &[
+    "FACADE_SCRAPER",
+    "FACADE_SCRAPER_MODEL",
+    "FACADE_SCRAPER_MODEL_OFFSET",
+    "OBJ",
+    "#obj_wed",
+    "SEGMENT_CURVED",
+    "ATTACH_DRAPED",
+    "ATTACH_GRADED",
+    "TWO_SIDED_ROOF",
+    "ROOF_TWO_SIDED",
+    "NO_WALL_MESH",
+    "ROOF_OBJ",
+    "ROOF_OBJ_HEADING",
+    "LAYER_GROUP_DRAPED",
+    "WEATHER",
+    "WEATHER_TRANSPARENT",
+];
+
+/// Comment words a facade reads as directives, as WED's `GetFac` does.
+const TAGS: &[&str] = &["#cabin", "#tunnel", "#obj_wed"];
+
+/// A segment at least this many meters across its wall (its x extent) is a volume, not a
+/// fence panel. WED's preview treats a `RING 0` segment over 0.5 m deep as "not a true
+/// vertical fence" (`WED_FacadePreview.cpp`); 2 m keeps thick walls and hedges fences.
+pub const AXIAL_MIN_DEPTH_M: f32 = 2.0;
+
+/// How agview recognises a 2-point axial facade (**UNCONFIRMED**: Laminar names no keyword;
+/// see docs/spec-decisions.md). WED lets a facade be placed with two nodes only when its
+/// placement is a chain (`RING 0` and no roof), so an axial hangar is one, and its roof is
+/// part of its segments' meshes.
+pub const AXIAL_RULE: &str = "UNCONFIRMED: a type 2 facade with RING 0, no ROOF_HEIGHT and no #cabin whose every segment is at least 2 m deep across its wall is a 2-point axial facade";
 
 /// How WED exports a facade placement (`WED_FacadePlacement::GetTopoMode`, GROUND.md §5),
 /// decided by the `.fac`, not by the placement's ring.
@@ -94,6 +192,38 @@ impl Facade {
     pub fn has_walls(&self) -> bool {
         self.lods.iter().any(|l| !l.walls.is_empty())
             || self.floors.iter().any(|f| !f.walls.is_empty())
+    }
+
+    /// [`AXIAL_RULE`]: the facade's width across its axis when it is a 2-point axial one.
+    fn axial_width(&self) -> Option<f32> {
+        if self.version != 1000 || self.topology() != FacadeTopology::Chain || self.cabin.is_some()
+        {
+            return None;
+        }
+        let mut widest = 0.0f32;
+        let mut any = false;
+        for seg in self.floors.iter().flat_map(|f| &f.segments) {
+            let xs = seg
+                .meshes
+                .iter()
+                .flat_map(|m| &m.vertices)
+                .map(|v| v.pos[0]);
+            let (lo, hi) = xs.fold((f32::MAX, f32::MIN), |(a, b), x| (a.min(x), b.max(x)));
+            if lo > hi {
+                continue;
+            }
+            any = true;
+            if hi - lo < AXIAL_MIN_DEPTH_M {
+                return None;
+            }
+            widest = widest.max(hi - lo);
+        }
+        any.then_some(widest)
+    }
+
+    /// Whether the facade is a jetway: a `#cabin` and at least one `#tunnel`.
+    pub fn is_jetway(&self) -> bool {
+        self.cabin.is_some() && !self.tunnels.is_empty()
     }
 
     /// How WED exports a placement of this facade.
@@ -268,6 +398,8 @@ const KNOWN_SILENT: &[&str] = &[
     "DRAPED",
     "CAP_HEIGHT",
     "BASEMENT_DEPTH",
+    "ROOF_TWO_SIDED",
+    "#obj_wed",
 ];
 
 /// Shortest `VERTEX` line and bytes per `IDX` entry: caps on what a declared count may reserve.
@@ -281,7 +413,7 @@ pub fn parse(
     warnings: &mut Vec<Diagnostic>,
 ) -> Result<Facade, Diagnostic> {
     let src = crate::format::text::readable(src);
-    let mut tf = TextFile::new(path, &src);
+    let mut tf = TextFile::new(path, &src).with_tags(TAGS);
     let header = read_header(&mut tf, &[(&[800, 1000], "FACADE")])?;
     let mut p = FacParser {
         fac: Facade {
@@ -299,6 +431,7 @@ pub fn parse(
     };
     while let Some(line) = tf.next() {
         let mut line = line?;
+        p.count_not_drawn(&line);
         if header.version == 1000 {
             p.v10(&mut line, warnings)?;
         } else {
@@ -514,6 +647,14 @@ impl FacParser {
                 let t = line.f32("t")? / self.tex_size[1];
                 line.expect_end(warnings);
                 self.lod8().roof.push([s, t]);
+            }
+            "#cabin" | "#tunnel" => {
+                if self.warned.insert(line.keyword.to_string()) {
+                    warnings.push(line.warning_kw(format!(
+                        "`{}` tags a jetway wall in type 2 (1000) facades only; ignored",
+                        line.keyword
+                    )));
+                }
             }
             _ => self.unknown(line, warnings),
         }
@@ -755,12 +896,93 @@ impl FacParser {
                 }
                 self.floor().roof_heights.extend(hs);
             }
+            "#cabin" | "#tunnel" => {
+                // A bad tag costs its own line only.
+                if let Err(e) = self.jetway_tag(line, warnings) {
+                    warnings.push(Diagnostic {
+                        severity: crate::diag::Severity::Warning,
+                        message: format!("{}; the tag is ignored", e.message),
+                        ..e
+                    });
+                }
+            }
             _ => self.unknown(line, warnings),
         }
         Ok(())
     }
 
-    fn finish(self, warnings: &mut Vec<Diagnostic>) -> Result<Facade, Diagnostic> {
+    /// Counts a directive of [`NOT_DRAWN`].
+    fn count_not_drawn(&mut self, line: &Line<'_>) {
+        if !NOT_DRAWN.contains(&line.keyword) {
+            return;
+        }
+        match self
+            .fac
+            .not_drawn
+            .iter_mut()
+            .find(|n| n.keyword == line.keyword)
+        {
+            Some(n) => n.count += 1,
+            None => self.fac.not_drawn.push(NotDrawn {
+                keyword: line.keyword.to_string(),
+                line: line.number,
+                count: 1,
+            }),
+        }
+    }
+
+    /// `#cabin <style_code>` or `#tunnel <obj> <size_code>`: tags the last `WALL` read.
+    fn jetway_tag(
+        &mut self,
+        line: &mut Line<'_>,
+        warnings: &mut Vec<Diagnostic>,
+    ) -> Result<(), Diagnostic> {
+        let cabin = line.keyword == "#cabin";
+        let (obj, code) = if cabin {
+            (None, line.i64("style code")?)
+        } else {
+            let obj = line.word("tunnel object")?.to_string();
+            (Some(obj), line.i64("size code")?)
+        };
+        line.expect_end(warnings);
+        let wall = self
+            .fac
+            .floors
+            .last()
+            .and_then(|f| f.walls.len().checked_sub(1))
+            .ok_or_else(|| line.warning_kw(format!("{} before any WALL", line.keyword)))?;
+        let wall = u32::try_from(wall).unwrap_or(u32::MAX);
+        match obj {
+            None => {
+                self.fac.cabin = Some(JetwayCabin {
+                    wall,
+                    style: code,
+                    line: line.number,
+                })
+            }
+            Some(obj) => self.fac.tunnels.push(JetwayTunnel {
+                wall,
+                obj,
+                size_code: code,
+                line: line.number,
+            }),
+        }
+        Ok(())
+    }
+
+    fn finish(mut self, warnings: &mut Vec<Diagnostic>) -> Result<Facade, Diagnostic> {
+        if let (None, Some(t)) = (&self.fac.cabin, self.fac.tunnels.first()) {
+            warnings.push(Diagnostic::warning_at(
+                &self.path,
+                t.line,
+                1,
+                "#tunnel without a #cabin: the facade is no jetway and its tunnel tags are ignored (as WED does)",
+            ));
+        }
+        self.fac.axial = self.fac.axial_width().map(|width| AxialFacade {
+            width,
+            rule: AXIAL_RULE,
+        });
         for floor in &self.fac.floors {
             for seg in floor.segments.iter().chain(&floor.curved) {
                 for m in &seg.meshes {
@@ -814,6 +1036,124 @@ impl FacParser {
         }
         Ok(self.fac)
     }
+}
+
+/// Points `(x, y)` of a test face, its normal, and whether it is roof.
+type TestFace<const N: usize> = ([(f32, f32); N], [f32; 3], bool);
+
+/// A 2-point axial hangar as the tests write it (a `.fac` in another crate's tests, hence
+/// public): 12 m wide (x from −6 to 6), walls 5 m, ridge 7.5 m. Segment 0 is the front end
+/// (its face at z = 0 shows the door, the texture's lower left quarter), segment 1 a 6 m
+/// bay (side walls in the lower right quarter, roof slopes in the upper half), segment 2 the
+/// back end; spellings of one to three bays.
+#[doc(hidden)]
+pub fn test_hangar_fac(texture: &str) -> String {
+    let mut s = format!(
+        "A\n1000\nFACADE\n\nSHADER_WALL\nTEXTURE {texture}\nRING 0\nTWO_SIDED 0\n\nLOD 0 5000\nFLOOR hangar\n"
+    );
+    let door = |x: f32, y: f32| [0.25 * (x + 6.0) / 6.0, 0.5 * y / 7.5];
+    let plain = |x: f32, y: f32| [0.5 + 0.25 * (x + 6.0) / 6.0, 0.5 * y / 7.5];
+    // An end: a slab 0.3 m deep whose face at z = `front` looks out along its normal.
+    let end = |s: &mut String, idx: usize, outer: f32, uv: &dyn Fn(f32, f32) -> [f32; 2]| {
+        let inner = if outer == 0.0 { -0.3 } else { 0.0 };
+        let n_out = if outer == 0.0 { 1.0 } else { -1.0 };
+        s.push_str(&format!("SEGMENT {idx}\nMESH 0 5000 0 10 18\n"));
+        let pent = [(-6.0, 0.0), (6.0, 0.0), (6.0, 5.0), (0.0, 7.5), (-6.0, 5.0)];
+        for (z, n) in [(outer, n_out), (inner, -n_out)] {
+            for (x, y) in pent {
+                let [u, v] = uv(x, y);
+                s.push_str(&format!("VERTEX {x} {y} {z} 0 0 {n} {u} {v}\n"));
+            }
+        }
+        s.push_str("IDX 0 1 2 0 2 4 4 2 3 5 7 6 5 9 7 9 8 7\n");
+    };
+    end(&mut s, 0, 0.0, &door);
+    s.push_str("SEGMENT 1\nMESH 0 5000 0 16 24\n");
+    let k = 2.5f32 / 6.5;
+    let c = 6.0f32 / 6.5;
+    let quads: [TestFace<4>; 4] = [
+        (
+            [(-6.0, 0.0), (-6.0, 0.0), (-6.0, 5.0), (-6.0, 5.0)],
+            [-1.0, 0.0, 0.0],
+            false,
+        ),
+        (
+            [(6.0, 0.0), (6.0, 0.0), (6.0, 5.0), (6.0, 5.0)],
+            [1.0, 0.0, 0.0],
+            false,
+        ),
+        (
+            [(-6.0, 5.0), (-6.0, 5.0), (0.0, 7.5), (0.0, 7.5)],
+            [-k, c, 0.0],
+            true,
+        ),
+        (
+            [(6.0, 5.0), (6.0, 5.0), (0.0, 7.5), (0.0, 7.5)],
+            [k, c, 0.0],
+            true,
+        ),
+    ];
+    for (pts, n, roof) in quads {
+        for (i, (x, y)) in pts.into_iter().enumerate() {
+            let z = if i == 1 || i == 2 { -6.0 } else { 0.0 };
+            let u = 0.5 + 0.5 * (-z / 6.0);
+            let v = if roof {
+                0.5 + 0.5 * (y - 5.0) / 2.5
+            } else {
+                0.5 * y / 7.5
+            };
+            s.push_str(&format!(
+                "VERTEX {x} {y} {z} {} {} {} {u} {v}\n",
+                n[0], n[1], n[2]
+            ));
+        }
+    }
+    s.push_str("IDX 0 1 2 0 2 3 4 5 6 4 6 7 8 9 10 8 10 11 12 13 14 12 14 15\n");
+    end(&mut s, 2, -0.3, &plain);
+    s.push_str("WALL 8 200 0 360 hangar\nSPELLING 0 1 2\nSPELLING 0 1 1 2\nSPELLING 0 1 1 1 2\n");
+    s
+}
+
+/// A jetway facade as the tests write it: a tunnel wall (segment 0, a box 3 m wide from
+/// 3 m to 6 m up and 4 m long) tagged `#tunnel` for sizes 0 and 1, and a cabin wall
+/// (segment 1, a box 4 m wide from 2.5 m to 6.5 m up and 5 m long) tagged `#cabin 0`.
+#[doc(hidden)]
+pub fn test_jetway_fac(texture: &str) -> String {
+    let mut s =
+        format!("A\n1000\nFACADE\n\nSHADER_WALL\nTEXTURE {texture}\nRING 0\n\nFLOOR jetway\n");
+    let boxed = |s: &mut String, idx: usize, w: f32, y0: f32, y1: f32, len: f32, v0: f32| {
+        s.push_str(&format!("SEGMENT {idx}\nMESH 0 5000 0 16 24\n"));
+        let h = w / 2.0;
+        // Left, right, top, bottom faces along the segment.
+        let faces: [TestFace<2>; 4] = [
+            ([(-h, y0), (-h, y1)], [-1.0, 0.0, 0.0], false),
+            ([(h, y0), (h, y1)], [1.0, 0.0, 0.0], false),
+            ([(-h, y1), (h, y1)], [0.0, 1.0, 0.0], false),
+            ([(-h, y0), (h, y0)], [0.0, -1.0, 0.0], false),
+        ];
+        for ([(xa, ya), (xb, yb)], n, _) in faces {
+            for (x, y, z, u, v) in [
+                (xa, ya, 0.0, 0.0, v0),
+                (xa, ya, -len, 1.0, v0),
+                (xb, yb, -len, 1.0, v0 + 0.5),
+                (xb, yb, 0.0, 0.0, v0 + 0.5),
+            ] {
+                s.push_str(&format!(
+                    "VERTEX {x} {y} {z} {} {} {} {u} {v}\n",
+                    n[0], n[1], n[2]
+                ));
+            }
+        }
+        s.push_str("IDX 0 1 2 0 2 3 4 5 6 4 6 7 8 9 10 8 10 11 12 13 14 12 14 15\n");
+    };
+    boxed(&mut s, 0, 3.0, 3.0, 6.0, 4.0, 0.0);
+    boxed(&mut s, 1, 4.0, 2.5, 6.5, 5.0, 0.5);
+    s.push_str(
+        "WALL 0 100 0 360 tunnel_small\n#tunnel jw_tunnel_0.obj 0\nSPELLING 0\n\
+WALL 0 100 0 360 tunnel_large\n#tunnel jw_tunnel_1.obj 1\nSPELLING 0\n\
+WALL 0 100 0 360 cabin\n#cabin 0\nSPELLING 1\n",
+    );
+    s
 }
 
 #[cfg(test)]
@@ -1019,9 +1359,134 @@ SHADER_WALL\nTEXTURE w.png\nTEXTURE_LIT w_LIT.png\n",
     }
 
     #[test]
+    fn jetway_tags_name_their_walls() {
+        let (r, w) = p(&test_jetway_fac("jw.png"));
+        let f = r.unwrap();
+        assert!(w.is_empty(), "{w:?}");
+        assert!(f.is_jetway());
+        let c = f.cabin.as_ref().unwrap();
+        assert_eq!((c.wall, c.style), (2, 0));
+        let t: Vec<(u32, &str, i64)> = f
+            .tunnels
+            .iter()
+            .map(|t| (t.wall, t.obj.as_str(), t.size_code))
+            .collect();
+        assert_eq!(
+            t,
+            vec![(0, "jw_tunnel_0.obj", 0), (1, "jw_tunnel_1.obj", 1)]
+        );
+        // A jetway is no axial facade, though its segments are volumes.
+        assert!(f.axial.is_none());
+        // The dump lists them.
+        let json = serde_json::to_string(&f).unwrap();
+        assert!(json.contains("\"cabin\":{\"wall\":2"), "{json}");
+    }
+
+    #[test]
+    fn bad_jetway_tags_cost_their_own_line() {
+        let h = "A\n1000\nFACADE\nFLOOR f\nSEGMENT 0\nMESH 0 1 0 3 3\n\
+VERTEX 0 0 0 1 0 0 0 0\nVERTEX 0 0 -4 1 0 0 1 0\nVERTEX 0 3 -4 1 0 0 1 1\nIDX 0 1 2\n";
+        // A #tunnel without a #cabin warns, and the facade is no jetway.
+        let (r, w) = p(&format!(
+            "{h}WALL 0 10 0 360 t\n#tunnel t.obj 1\nSPELLING 0\n"
+        ));
+        let f = r.unwrap();
+        assert!(!f.is_jetway());
+        assert_eq!(w.len(), 1, "{w:?}");
+        assert_eq!(
+            w[0].to_string(),
+            "a/b.fac:12:1: warning: #tunnel without a #cabin: the facade is no jetway and its tunnel tags are ignored (as WED does)"
+        );
+        // A tag before any WALL, a bad code, a missing object: each its own warning; the
+        // rest is read.
+        let (r, w) = p(&format!(
+            "A\n1000\nFACADE\n#cabin 0\n{}WALL 0 10 0 360 c\n#cabin glass\n#tunnel\n#cabin 3\nSPELLING 0\n",
+            &h[14..]
+        ));
+        let f = r.unwrap();
+        let w: Vec<String> = w.iter().map(|d| d.to_string()).collect();
+        assert_eq!(w.len(), 3, "{w:#?}");
+        assert!(
+            w[0].starts_with("a/b.fac:4:1: warning: #cabin before any WALL; the tag is ignored"),
+            "{}",
+            w[0]
+        );
+        assert!(
+            w[1].starts_with("a/b.fac:13:8: warning: #cabin: <style code> must be a whole number"),
+            "{}",
+            w[1]
+        );
+        assert!(
+            w[2].starts_with("a/b.fac:14:8: warning: #tunnel: missing argument <tunnel object>"),
+            "{}",
+            w[2]
+        );
+        assert_eq!(f.cabin.as_ref().map(|c| (c.wall, c.style)), Some((0, 3)));
+        assert_eq!(f.floors[0].walls[0].spellings.len(), 1);
+        // In a type 1 facade the tags mean nothing: one warning.
+        let (r, w) = p("A\n800\nFACADE\nWALL 0 10\n#cabin 0\n#cabin 1\n");
+        assert!(r.unwrap().cabin.is_none());
+        assert_eq!(w.len(), 1, "{w:?}");
+        assert!(w[0]
+            .to_string()
+            .contains("5:1: warning: `#cabin` tags a jetway wall in type 2"));
+    }
+
+    #[test]
+    fn the_axial_rule_takes_a_hangar_and_leaves_fences() {
+        let (r, w) = p(&test_hangar_fac("h.png"));
+        let f = r.unwrap();
+        assert!(w.is_empty(), "{w:?}");
+        let a = f.axial.as_ref().expect("a 2-point hangar");
+        assert_eq!(a.width, 12.0);
+        assert_eq!(a.rule, AXIAL_RULE);
+        assert_eq!(f.topology(), FacadeTopology::Chain);
+        // A fence: the same, but its panel is 0.2 m thick.
+        let fence = "A\n1000\nFACADE\nRING 0\nFLOOR f\nSEGMENT 0\nMESH 0 1 0 3 3\n\
+VERTEX -0.1 0 0 1 0 0 0 0\nVERTEX 0.1 0 -4 1 0 0 1 0\nVERTEX 0 3 -4 1 0 0 1 1\nIDX 0 1 2\n\
+WALL 0 10 0 360 w\nSPELLING 0\n";
+        assert!(p(fence).0.unwrap().axial.is_none());
+        // Thick enough, but a ring, or with a roof: a building placed as a polygon.
+        let thick = fence.replace("VERTEX -0.1", "VERTEX -3");
+        assert!(p(&thick).0.unwrap().axial.is_some());
+        assert!(p(&thick.replace("RING 0", "RING 1"))
+            .0
+            .unwrap()
+            .axial
+            .is_none());
+        assert!(p(&format!("{thick}ROOF_HEIGHT 3\n"))
+            .0
+            .unwrap()
+            .axial
+            .is_none());
+        // Type 1 facades are never axial.
+        assert!(p(V8).0.unwrap().axial.is_none());
+    }
+
+    #[test]
+    fn directives_agview_does_not_draw_are_listed_once_each() {
+        let (r, _) = p("A\n1000\nFACADE\nOBJ a.obj\n#obj_wed b.obj\nOBJ c.obj\nFLOOR f\nSEGMENT_CURVED 0\nROOF_OBJ 0 1 1\n");
+        let f = r.unwrap();
+        let got: Vec<(&str, u32, u32)> = f
+            .not_drawn
+            .iter()
+            .map(|n| (n.keyword.as_str(), n.line, n.count))
+            .collect();
+        assert_eq!(
+            got,
+            vec![
+                ("OBJ", 4, 2),
+                ("#obj_wed", 5, 1),
+                ("SEGMENT_CURVED", 8, 1),
+                ("ROOF_OBJ", 9, 1)
+            ]
+        );
+    }
+
+    #[test]
     fn never_panics_on_any_prefix() {
         let mut w = Vec::new();
-        for src in [V8, V10] {
+        for src in [V8, V10, &test_jetway_fac("t.png")[..800]] {
             for end in 0..=src.len() {
                 let _ = parse(Path::new("f.fac"), &src.as_bytes()[..end], &mut w);
             }

@@ -386,7 +386,25 @@ pub fn summary(p: &Parsed) -> String {
         ),
         Parsed::Wavefront(w) => format!("Wavefront OBJ: {} mesh(es)", w.meshes.len()),
         Parsed::Forest(f) => format!("forest: {} tree(s)", f.trees.len()),
-        Parsed::Facade(f) => format!("facade v{}: {} LOD(s)", f.version, f.lods.len()),
+        Parsed::Facade(f) => {
+            let mut s = format!("facade v{}: {} LOD(s)", f.version, f.lods.len());
+            if let Some(a) = &f.axial {
+                s += &format!(", 2-point axial, {} m wide ({})", a.width, a.rule);
+            }
+            if let Some(c) = &f.cabin {
+                s += &format!(
+                    ", jetway: cabin wall {} (style {}), {} tunnel wall(s)",
+                    c.wall,
+                    c.style,
+                    f.tunnels.len()
+                );
+            }
+            if !f.not_drawn.is_empty() {
+                let k: Vec<&str> = f.not_drawn.iter().map(|n| n.keyword.as_str()).collect();
+                s += &format!(", read but not drawn: {}", k.join(" "));
+            }
+            s
+        }
         Parsed::Pol(p) => format!(
             "draped polygon: texture {}{}, scale {} x {} m, layer group {}",
             p.texture.as_ref().map_or("(none)", |t| t.name.as_str()),

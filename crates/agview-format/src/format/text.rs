@@ -59,6 +59,8 @@ pub struct TextFile<'a> {
     src: &'a [u8],
     pos: usize,
     line_no: u32,
+    /// Comment words that are directives to a reader ([`TextFile::with_tags`]).
+    tags: &'static [&'static str],
 }
 
 impl<'a> TextFile<'a> {
@@ -74,7 +76,17 @@ impl<'a> TextFile<'a> {
             src,
             pos,
             line_no: 0,
+            tags: &[],
         }
+    }
+
+    /// Also returns the comment lines that start with one of `tags` (a facade's `#cabin` and
+    /// `#tunnel`, which WED reads as directives): the tag is the line's keyword and the
+    /// words after it its arguments. Every other comment is still skipped.
+    #[must_use]
+    pub fn with_tags(mut self, tags: &'static [&'static str]) -> Self {
+        self.tags = tags;
+        self
     }
 
     pub fn path(&self) -> &'a Path {
@@ -148,7 +160,31 @@ impl<'a> TextFile<'a> {
                 line.keyword_col = col;
                 return Some(Ok(line));
             }
+            if let Some((tag, start)) = self.tag_of(text) {
+                line.pos = start + tag.len();
+                line.keyword = tag;
+                line.keyword_col = line.col_of(start);
+                return Some(Ok(line));
+            }
         }
+    }
+}
+
+impl TextFile<'_> {
+    /// The tag a comment-only line starts with, and its byte offset, if it is one of
+    /// `self.tags`.
+    fn tag_of(&self, text: &str) -> Option<(&'static str, usize)> {
+        if self.tags.is_empty() {
+            return None;
+        }
+        let b = text.as_bytes();
+        let start = skip_space(b, 0);
+        let mut end = start;
+        while end < b.len() && !is_space(b[end]) {
+            end += 1;
+        }
+        let word = text.get(start..end)?;
+        self.tags.iter().find(|t| **t == word).map(|t| (*t, start))
     }
 }
 
@@ -656,6 +692,37 @@ mod tests {
             lines("A\r\n\n  # hi\nTILE 1 2 # c\n\tX"),
             vec![(1, "A".into()), (4, "TILE".into()), (5, "X".into())]
         );
+    }
+
+    #[test]
+    fn tagged_comments_are_lines_and_other_comments_are_not() {
+        let src = "WALL 1\n  #cabin 2 # glass\n#tunnel t.obj 1\n# cabin 3\n#cabins 1\n";
+        let mut tf =
+            TextFile::new(Path::new("f"), src.as_bytes()).with_tags(&["#cabin", "#tunnel"]);
+        let mut got = Vec::new();
+        while let Some(l) = tf.next() {
+            let mut l = l.unwrap();
+            let mut args = Vec::new();
+            while let Some((t, _)) = l.next_token() {
+                args.push(t.to_string());
+            }
+            got.push((l.number, l.keyword.to_string(), l.keyword_col, args));
+        }
+        assert_eq!(
+            got,
+            vec![
+                (1, "WALL".into(), 1, vec!["1".to_string()]),
+                (2, "#cabin".into(), 3, vec!["2".to_string()]),
+                (
+                    3,
+                    "#tunnel".into(),
+                    1,
+                    vec!["t.obj".to_string(), "1".to_string()]
+                ),
+            ]
+        );
+        // Without tags they are comments.
+        assert_eq!(lines(src), vec![(1, "WALL".into())]);
     }
 
     #[test]

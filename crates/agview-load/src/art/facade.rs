@@ -53,6 +53,10 @@ pub struct FacadeArt {
     pub roof_scale: [f32; 2],
     /// `RING 0`: an open line of walls (a fence): no closing wall and no roof.
     pub open: bool,
+    /// A 2-point axial facade (`format::facade::AXIAL_RULE`): its first two points are the
+    /// front-to-back axis, its segments keep their width and their side, and its spelling's
+    /// first and last segments are the ends.
+    pub axial: bool,
     /// The `.fac` has no walls at all (a library's placeholder facade is its three header
     /// lines): nothing is drawn.
     pub no_walls: bool,
@@ -228,6 +232,7 @@ pub fn load_facade(path: &Path, pool: &mut ImagePool, warnings: &mut Vec<Diagnos
         art.floor_height = FALLBACK_FLOOR;
     }
     art.open = !fac.ring;
+    art.axial = fac.axial.is_some();
     art.two_sided = fac.two_sided || fac.doubled;
     let floors = |v: Option<f32>, d: u32| {
         v.filter(|v| v.is_finite() && *v >= 0.0)

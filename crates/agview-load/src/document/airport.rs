@@ -27,7 +27,7 @@ pub(super) fn package_airports(dsf: &Path, diags: &mut Vec<Diagnostic>) -> Vec<D
             return Vec::new();
         }
     };
-    features::from_apt(&apt_path, &apt, tile_of(dsf))
+    features::from_apt(&apt_path, &apt, tile_of(dsf), diags)
 }
 
 /// `[west, south]` of the 1° tile a DSF's name gives (`+47+008.dsf`, `-01-080.txt`).

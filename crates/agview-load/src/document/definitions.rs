@@ -21,9 +21,9 @@ pub(super) enum Opened {
     String(Box<StringFacts>),
     /// An object: the art loader reads it.
     Art,
-    /// A facade, with the topology its `.fac` gives (`None`: it could not be read; the art
-    /// loader reports why and draws a plain box).
-    Facade(Option<format::facade::FacadeTopology>),
+    /// A facade, as its `.fac` reads (its topology, whether it is axial or a jetway; `None`:
+    /// it could not be read; the art loader reports why and draws a plain box).
+    Facade(Option<Box<format::facade::Facade>>),
     /// Resolved, but it could not be read (the error was reported once).
     Broken,
     /// Not found (warned once): drawn as a placeholder.
@@ -196,7 +196,7 @@ fn open_definition(
                 }
             }
         }
-        FeatureKind::Fac => Opened::Facade(facade_topology(file)),
+        FeatureKind::Fac => Opened::Facade(read_facade(file)),
         // The art stage reads draped polygons (and says what is wrong with them).
         FeatureKind::Obj | FeatureKind::Pol | FeatureKind::Lin => Opened::Art,
         FeatureKind::Runway
@@ -262,11 +262,11 @@ fn open_string(
     })
 }
 
-/// How WED exports a placement of the facade in `file` (its `.fac` decides), or `None` when
-/// the file cannot be read or parsed (the art stage reports why when it loads it).
-fn facade_topology(file: &Path) -> Option<format::facade::FacadeTopology> {
+/// The facade in `file` (what WED's export and a placement need of it), or `None` when the
+/// file cannot be read or parsed (the art stage reports why when it loads it).
+fn read_facade(file: &Path) -> Option<Box<format::facade::Facade>> {
     let bytes = format::read_file(file).ok()?;
     format::facade::parse(file, &bytes, &mut Vec::new())
         .ok()
-        .map(|f| f.topology())
+        .map(Box::new)
 }

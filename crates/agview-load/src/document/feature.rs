@@ -181,7 +181,7 @@ pub(super) fn layout_feature(
     // written, a facade as its `.fac` makes it.
     let facade_open = matches!(
         &*res.opened,
-        Opened::Facade(Some(format::facade::FacadeTopology::Chain))
+        Opened::Facade(Some(fac)) if fac.topology() == format::facade::FacadeTopology::Chain
     );
     let closed = match f.kind {
         FeatureKind::Str => false,
@@ -206,14 +206,53 @@ pub(super) fn layout_feature(
         }
         // A facade whose `.fac` is missing still stands where it is, as a plain wall.
         (Opened::Facade(_), _) | (Opened::Missing, FeatureKind::Fac) => {
-            let topology = match &*res.opened {
-                Opened::Facade(t) => *t,
+            let fac = match &*res.opened {
+                Opened::Facade(fac) => fac.as_deref(),
                 _ => None,
+            };
+            let topology = fac.map(|x| x.topology());
+            // A jetway stands in its parked pose.
+            let rings = match &f.jetway {
+                Some(j) => vec![super::jetway::parked_nodes(j)],
+                None => rings,
             };
             match facade_rings(doc, f, topology, origin, rings, &mut out.diags) {
                 Some((rings, open)) => {
+                    if let Some(n) = fac
+                        .filter(|x| x.axial.is_some())
+                        .and_then(|_| rings.first())
+                        .map(Vec::len)
+                        .filter(|&n| n != 2)
+                    {
+                        out.diags.push(f.diag(
+                            doc,
+                            Severity::Warning,
+                            format!(
+                                "{}: a 2-point axial facade takes exactly two points, its front and its back; this one has {n}, so {}",
+                                f.asset,
+                                if n > 2 { "only its first two are drawn" } else { "nothing is drawn" }
+                            ),
+                        ));
+                    }
                     let mut s = placed::facade(&f.asset, &rings, f.param as f32, open);
                     s.facade_defs[0].resolved = resolved.clone();
+                    if let (Some(j), Some(fac)) = (&f.jetway, fac) {
+                        match super::jetway::jetway_walls(fac, j.size_code) {
+                            Some(w) => {
+                                if let Some(x) = s.facades.first_mut() {
+                                    x.walls = Some(w.to_vec());
+                                }
+                            }
+                            None => out.diags.push(f.diag(
+                                doc,
+                                Severity::Warning,
+                                format!(
+                                    "{}: no #cabin and #tunnel walls, so it is no jetway facade; drawn along the parked pose with its walls picked by width",
+                                    f.asset
+                                ),
+                            )),
+                        }
+                    }
                     if f.param == 0 {
                         out.diags.push(f.diag(
                             doc,

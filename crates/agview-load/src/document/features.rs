@@ -43,6 +43,9 @@ pub struct DocFeature {
     pub st_ctrl: Option<Vec<Vec<[f32; 2]>>>,
     /// An airport's item from its `apt.dat`. `None` for everything else.
     pub airport: Option<std::sync::Arc<AirportItem>>,
+    /// An `apt.dat` jetway (`1500`), drawn parked with the facade `asset` names. `None`
+    /// for everything else.
+    pub jetway: Option<std::sync::Arc<crate::format::apt::Jetway>>,
     /// Where messages about the feature point.
     pub at: Location,
 }
@@ -130,6 +133,7 @@ fn placed_point(
             ctrl: None,
             st_ctrl: None,
             airport: None,
+            jetway: None,
             at,
         }),
         _ => skipped.add(ext_of(def)),
@@ -165,6 +169,7 @@ fn placed_polygon(
                 ctrl: planes.ctrl,
                 st_ctrl: planes.st_ctrl,
                 airport: None,
+                jetway: None,
                 at,
             })
         }
@@ -384,6 +389,7 @@ pub(crate) fn from_wed(
             ctrl: f.ctrl.clone(),
             st_ctrl: None,
             airport: None,
+            jetway: None,
             at: Location::Text {
                 line: f.line,
                 col: f.col,
@@ -408,10 +414,13 @@ pub use crate::format::apt::AptItem;
 /// The drawn items of an `apt.dat`'s airports, each a feature `path:line` (apt.dat is
 /// latitude first; the features are longitude first like every other). With `tile`
 /// (`[west, south]` of a DSF's 1° tile), only the airports whose first item lies in it.
+/// Each jetway is a facade feature ([`super::jetway`]); what finding its facade says goes
+/// to `diags`.
 pub(crate) fn from_apt(
     path: &Path,
     apt: &crate::format::apt::AptFile,
     tile: Option<[f64; 2]>,
+    diags: &mut Vec<Diagnostic>,
 ) -> Vec<DocFeature> {
     let mut out = Vec::new();
     for a in &apt.airports {
@@ -427,11 +436,11 @@ pub(crate) fn from_apt(
         let inside = |p: [f64; 2]| {
             tile.is_none_or(|[w, s]| p[0] >= w && p[0] < w + 1.0 && p[1] >= s && p[1] < s + 1.0)
         };
-        if items
+        let first = items
             .iter()
             .find_map(first_point)
-            .is_none_or(|p| !inside(p))
-        {
+            .or_else(|| a.jetways.first().map(|j| [j.lon, j.lat]));
+        if first.is_none_or(|p| !inside(p)) {
             continue;
         }
         let mut orders = Orders::default();
@@ -447,6 +456,32 @@ pub(crate) fn from_apt(
                 1,
                 &mut orders,
             ));
+        }
+        for j in &a.jetways {
+            let Some(asset) = super::jetway::facade_of(j, path, diags) else {
+                continue;
+            };
+            out.push(DocFeature {
+                source: format!("{}:{}", crate::diag::shown_path(path), j.line),
+                asset,
+                kind: FeatureKind::Fac,
+                param: super::jetway::JETWAY_HEIGHT_M,
+                geometry: Geometry::Point {
+                    lon: j.lon,
+                    lat: j.lat,
+                    heading: j.install_heading,
+                },
+                facade_node_order: None,
+                st: None,
+                ctrl: None,
+                st_ctrl: None,
+                airport: None,
+                jetway: Some(std::sync::Arc::new(j.clone())),
+                at: Location::Text {
+                    line: j.line,
+                    col: 1,
+                },
+            });
         }
     }
     out
@@ -553,6 +588,7 @@ fn airport_feature(
         st: None,
         ctrl: None,
         st_ctrl: None,
+        jetway: None,
         airport: Some(std::sync::Arc::new(AirportItem {
             file: path.to_path_buf(),
             what,

@@ -27,6 +27,7 @@
 //! - `definitions.rs`: what a feature names, resolved at its place and opened once per file;
 //! - `feature.rs`: one feature laid out in its own frame and moved into the document's
 //!   ([`lay_out_alone`] for one asset on a feature's footprint), and its seed;
+//! - `jetway.rs`: an `apt.dat` jetway as a facade feature, and its parked pose as nodes;
 //! - `rings.rs`: a feature's rings in local meters (a facade's as WED exports them, curves
 //!   flattened);
 //! - `parallel.rs`: [`parallel_map`], the layout's rayon pool, results in item order;
@@ -42,6 +43,7 @@ pub mod combine;
 mod definitions;
 mod feature;
 pub mod features;
+mod jetway;
 mod parallel;
 mod rings;
 mod screen;
@@ -293,7 +295,7 @@ fn read_features(
         }
         Some(FileKind::Apt) => {
             let apt = format::apt::parse(path, bytes, diags)?;
-            (SceneKind::Dsf, features::from_apt(path, &apt, None))
+            (SceneKind::Dsf, features::from_apt(path, &apt, None, diags))
         }
         Some(FileKind::Wed) => {
             let project = format::wed::parse(path, bytes, diags)?;

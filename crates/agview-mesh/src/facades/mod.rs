@@ -1079,6 +1079,106 @@ mod layout_tests {
         assert!(g.roofs.len() == 6);
     }
 
+    /// The tests' hangar (`format::facade::test_hangar_fac`) as the art loader reads it.
+    fn hangar() -> FacadeArt {
+        let dir = std::env::temp_dir().join(format!("agview-mesh-hangar-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("hangar.fac");
+        std::fs::write(
+            &path,
+            agview_format::format::facade::test_hangar_fac("h.png"),
+        )
+        .unwrap();
+        let mut w = Vec::new();
+        let art = crate::art::load_facade(&path, &mut crate::art::ImagePool::new(), &mut w);
+        let _ = std::fs::remove_dir_all(&dir);
+        assert!(art.axial && art.open, "{w:?}");
+        art
+    }
+
+    /// Where a facade's wall vertices lie, along and across the axis `p → q`: `[min, max]`
+    /// of each, and the highest point.
+    fn extent_on_axis(vs: &[FacadeVertex], p: P, q: P) -> ([f32; 2], [f32; 2], f32) {
+        let len = ((q[0] - p[0]).powi(2) + (q[1] - p[1]).powi(2)).sqrt();
+        let d = [(q[0] - p[0]) / len, (q[1] - p[1]) / len];
+        let (mut along, mut across, mut top) = ([f32::MAX, f32::MIN], [f32::MAX, f32::MIN], 0f32);
+        for v in vs {
+            let r = [v.xy[0] - p[0], v.xy[1] - p[1]];
+            let a = r[0] * d[0] + r[1] * d[1];
+            let c = r[0] * d[1] - r[1] * d[0];
+            along = [along[0].min(a), along[1].max(a)];
+            across = [across[0].min(c), across[1].max(c)];
+            top = top.max(v.wall[1]);
+        }
+        (along, across, top)
+    }
+
+    #[test]
+    fn a_2_point_hangar_is_as_long_as_its_axis_and_as_wide_as_its_segments() {
+        let art = hangar();
+        for (p, q) in [
+            ([0.0, 0.0], [0.0, 20.0]),
+            ([5.0, 5.0], [5.0 + 40.0 * 0.6, 5.0 + 40.0 * 0.8]),
+        ] {
+            let len = f32::hypot(q[0] - p[0], q[1] - p[1]);
+            let mesh = build(
+                &scene_of(vec![p, q], 8.0),
+                std::slice::from_ref(&art),
+                100.0,
+            );
+            let ws = wall_vertices(&mesh, 0);
+            assert!(!ws.is_empty());
+            let (along, across, top) = extent_on_axis(&ws, p, q);
+            // The length follows the points; the width and the ridge are the facade's.
+            assert!(
+                along[0].abs() < 1e-3 && (along[1] - len).abs() < 1e-3,
+                "{len}: {along:?}"
+            );
+            assert!(
+                (across[0] + 6.0).abs() < 1e-3 && (across[1] - 6.0).abs() < 1e-3,
+                "{across:?}"
+            );
+            assert!((top - 7.5).abs() < 1e-4, "{top}");
+            // The door (the texture's lower-left quarter) is at the front, the first point.
+            let door: Vec<&FacadeVertex> = ws
+                .iter()
+                .filter(|v| v.uv[0] < 0.25 && v.uv[1] < 0.5)
+                .collect();
+            assert!(!door.is_empty());
+            let (da, _, _) = extent_on_axis(&door.iter().map(|v| **v).collect::<Vec<_>>(), p, q);
+            assert!(da[1] < 1.0, "the door is the front end: {da:?}");
+        }
+    }
+
+    #[test]
+    fn a_2_point_facade_given_more_points_draws_its_first_side() {
+        let art = hangar();
+        let pts = vec![[0.0, 0.0], [0.0, 20.0], [30.0, 20.0]];
+        let mesh = build(&scene_of(pts, 8.0), &[art], 100.0);
+        let ws = wall_vertices(&mesh, 0);
+        let (along, across, _) = extent_on_axis(&ws, [0.0, 0.0], [0.0, 20.0]);
+        assert!(
+            (along[1] - 20.0).abs() < 1e-3 && across[1] <= 6.0 + 1e-3,
+            "{along:?} {across:?}"
+        );
+    }
+
+    #[test]
+    fn the_axial_spelling_keeps_its_ends_once() {
+        let widths = [0.3, 6.0, 0.3];
+        let s = [vec![0, 1, 2], vec![0, 1, 1, 2]];
+        assert_eq!(segments::axial_spelling(&s, &widths, 12.0), [0, 1, 1, 2]);
+        assert_eq!(segments::axial_spelling(&s, &widths, 7.0), [0, 1, 2]);
+        // Past the longest, its middle repeats between the ends.
+        assert_eq!(
+            segments::axial_spelling(&s, &widths, 30.0),
+            [0, 1, 1, 1, 1, 1, 2]
+        );
+        // Nothing usable, or absurd lengths: bounded, never a loop.
+        assert_eq!(segments::axial_spelling(&[vec![9]], &widths, 100.0), [9]);
+        assert!(segments::axial_spelling(&s, &widths, 1e9).len() <= 600);
+    }
+
     #[test]
     fn the_spelling_fills_the_side() {
         let widths = [5.0, 2.0];

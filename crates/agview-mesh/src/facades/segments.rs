@@ -7,6 +7,12 @@
 //! spelling's segments are placed one after the other and scaled along the side so they fill
 //! it exactly. In a segment +y is up, z runs along the wall (toward −z) and x across it;
 //! which side of x is outside is read from the meshes' normals.
+//!
+//! A 2-point axial facade (`FacadeArt::axial`, XP12.md §3) is one side from its first point
+//! to its second, the front-to-back axis: its segments are whole cross-sections, placed with
+//! x as written (the width is the facade's, never scaled) and z scaled to the length. Its
+//! spelling is [`axial_spelling`]: the first and last segments are the ends. Points past the
+//! second are not drawn (the document stage warns).
 
 use crate::art::{FacadeArt, SegmentArt, SegmentFloor};
 use crate::scene::FacadeInstance;
@@ -70,6 +76,50 @@ pub(super) fn pick_spelling(spellings: &[Vec<u32>], widths: &[f32], len: f32) ->
     out
 }
 
+/// A 2-point axial facade's segments for an axis `len` meters long: the spelling whose
+/// length is nearest; past the longest, the longest with its inner segments (all but its
+/// first and last, the ends) repeated in turn to come nearest. **UNCONFIRMED** (X-Plane's rule is
+/// not published): the ends appear once, as "segment types give the ends" says.
+pub(super) fn axial_spelling(spellings: &[Vec<u32>], widths: &[f32], len: f32) -> Vec<u32> {
+    let total = |s: &[u32]| -> f32 {
+        s.iter()
+            .map(|&i| widths.get(i as usize).copied().unwrap_or(0.0))
+            .sum()
+    };
+    let usable: Vec<&Vec<u32>> = spellings.iter().filter(|s| total(s) > 1e-4).collect();
+    let Some(nearest) = usable
+        .iter()
+        .min_by(|a, b| (total(a) - len).abs().total_cmp(&(total(b) - len).abs()))
+    else {
+        return spellings.first().cloned().unwrap_or_default();
+    };
+    let mut best = (*nearest).clone();
+    let longest = usable
+        .iter()
+        .max_by(|a, b| total(a).total_cmp(&total(b)))
+        .copied()
+        .unwrap_or(nearest);
+    let inner = &longest[1.min(longest.len())..longest.len().saturating_sub(1)];
+    if len > total(longest) && longest.len() >= 3 && total(inner) > 1e-4 {
+        // The inner segments in turn, while one more comes nearer the length.
+        let mut s = vec![longest[0]];
+        let mut sum = total(longest) - total(inner);
+        for (k, &seg) in inner.iter().cycle().enumerate().take(MAX_SEGMENTS) {
+            let w = total(&[seg]);
+            if k >= inner.len() && (sum + w - len).abs() >= (sum - len).abs() {
+                break;
+            }
+            s.push(seg);
+            sum += w;
+        }
+        s.push(longest[longest.len() - 1]);
+        if (total(&s) - len).abs() < (total(&best) - len).abs() {
+            best = s;
+        }
+    }
+    best
+}
+
 /// A type 2 facade: walls from segments, and a roof at the floor's highest `ROOF_HEIGHT`
 /// textured every `ROOF_SCALE` meters. False when the footprint gives no wall.
 pub(super) fn add_segment_facade(
@@ -80,9 +130,12 @@ pub(super) fn add_segment_facade(
     f: &FacadeInstance,
     height: f32,
 ) -> bool {
-    let Some(pts) = wall_points(fa, f) else {
+    let Some(mut pts) = wall_points(fa, f) else {
         return false;
     };
+    if fa.axial {
+        pts.truncate(2);
+    }
     let Some(floor) = floor_for(&fa.segment_floors, height) else {
         return false;
     };
@@ -110,7 +163,12 @@ pub(super) fn add_segment_facade(
                     .position(|w| w.min_width <= len && len <= w.max_width)
             })
             .unwrap_or(0);
-        let spelling = pick_spelling(&floor.walls[wi].spellings, &widths, len);
+        let spellings = &floor.walls[wi].spellings;
+        let spelling = if fa.axial {
+            axial_spelling(spellings, &widths, len)
+        } else {
+            pick_spelling(spellings, &widths, len)
+        };
         let sum: f32 = spelling
             .iter()
             .map(|&i| widths.get(i as usize).copied().unwrap_or(0.0))
@@ -127,7 +185,8 @@ pub(super) fn add_segment_facade(
                 continue;
             };
             let (w, flip) = measured[si as usize];
-            let sx = if flip { -1.0 } else { 1.0 };
+            // An axial facade's cross-sections keep the side they are written on.
+            let sx = if flip && !fa.axial { -1.0 } else { 1.0 };
             let place = |pos: [f32; 3]| -> P {
                 let along = (at - pos[2]) * ratio;
                 [
