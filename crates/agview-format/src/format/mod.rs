@@ -378,12 +378,24 @@ pub fn summary(p: &Parsed) -> String {
             };
             s
         }
-        Parsed::Obj8(o) => format!(
-            "OBJ8: {} vertices, {} indices, {} LOD(s)",
-            o.vertices.len(),
-            o.indices.len(),
-            o.lods.len()
-        ),
+        Parsed::Obj8(o) => {
+            let mut s = format!(
+                "OBJ8: {} vertices, {} indices, {} LOD(s), material model {}",
+                o.vertices.len(),
+                o.indices.len(),
+                o.lods.len(),
+                o.material_model().name()
+            );
+            if !o.decals.is_empty() {
+                let kws: Vec<&str> = o.decals.iter().map(|d| d.keyword.as_str()).collect();
+                s += &format!(
+                    ", {} detail texture line(s) not drawn ({})",
+                    kws.len(),
+                    kws.join(", ")
+                );
+            }
+            s
+        }
         Parsed::Wavefront(w) => format!("Wavefront OBJ: {} mesh(es)", w.meshes.len()),
         Parsed::Forest(f) => format!("forest: {} tree(s)", f.trees.len()),
         Parsed::Facade(f) => format!("facade v{}: {} LOD(s)", f.version, f.lods.len()),

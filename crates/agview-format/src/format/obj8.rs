@@ -265,6 +265,8 @@ pub struct Obj8 {
     /// Detail textures and modulators, not drawn.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub decals: Vec<Decal>,
+    /// The material model the declarations give (`dump` shows it; [`Obj8::material_model`]).
+    pub material_model: crate::material::Model,
 }
 
 impl Obj8 {
@@ -390,6 +392,7 @@ pub fn parse(path: &Path, src: &[u8], warnings: &mut Vec<Diagnostic>) -> Result<
             layer_group_draped: None,
             material: Obj8Material::default(),
             decals: Vec::new(),
+            material_model: crate::material::Model::Legacy,
         },
         src_len: src.len(),
         draped: false,
@@ -799,6 +802,7 @@ impl Obj8Parser {
         warnings: &mut Vec<Diagnostic>,
     ) -> Result<Obj8, Diagnostic> {
         let path = tf.path();
+        self.obj.material_model = self.obj.material_model();
         // Without POINT_COUNTS nothing can have been listed or drawn.
         let Some(pc) = self.obj.point_counts else {
             return Ok(self.obj);
@@ -870,6 +874,41 @@ fn texture(
             Ok(Some(TextureRef::new(l.path(), name, l.number)))
         }
     }
+}
+
+/// The texture combinations Laminar's exporter refuses (XPlane2Blender `xplane_file.py`):
+/// `TEXTURE_NORMAL` with `TEXTURE_MAP normal`, and `TEXTURE_MAP material_gloss` with
+/// `TEXTURE_MAP gloss`. A warning each, at the second line; agview draws the XP12 map
+/// (`crate::material::normal_texture`, `map_texture`).
+pub fn refused_combinations(path: &Path, o: &Obj8) -> Vec<Diagnostic> {
+    let t = &o.textures;
+    let mut out = Vec::new();
+    for (a, b, what, used) in [
+        (
+            &t.normal,
+            &t.map_normal,
+            "TEXTURE_NORMAL and TEXTURE_MAP normal",
+            "TEXTURE_MAP normal",
+        ),
+        (
+            &t.map_material_gloss,
+            &t.map_gloss,
+            "TEXTURE_MAP material_gloss and TEXTURE_MAP gloss",
+            "TEXTURE_MAP material_gloss",
+        ),
+    ] {
+        if let (Some(a), Some(b)) = (a, b) {
+            out.push(Diagnostic::warning_at(
+                path,
+                a.line.max(b.line),
+                1,
+                format!(
+                    "{what} together: Laminar's exporter refuses the combination; agview draws {used}"
+                ),
+            ));
+        }
+    }
+    out
 }
 
 /// An error on a line that only costs that line: a warning that says so.
@@ -1565,6 +1604,23 @@ ATTR_light_level 0 1 sim/x -2\nTEXTURE_MAP gloss ok.png\n"
         // The rest of the file is read.
         assert_eq!(o.textures.map_gloss.unwrap().name, "ok.png");
         assert_eq!(o.material, Obj8Material::default());
+    }
+
+    #[test]
+    fn the_refused_combinations_are_found() {
+        let (r, _) = p(
+            "A\n800\nOBJ\nTEXTURE_NORMAL a.png\nTEXTURE_MAP normal b.png\n\
+TEXTURE_MAP gloss c.png\nTEXTURE_MAP material_gloss d.png\n",
+        );
+        let w: Vec<String> = refused_combinations(Path::new("x.obj"), &r.unwrap())
+            .iter()
+            .map(|d| d.to_string())
+            .collect();
+        assert_eq!(w, [
+            "x.obj:5:1: warning: TEXTURE_NORMAL and TEXTURE_MAP normal together: Laminar's exporter refuses the combination; agview draws TEXTURE_MAP normal",
+            "x.obj:7:1: warning: TEXTURE_MAP material_gloss and TEXTURE_MAP gloss together: Laminar's exporter refuses the combination; agview draws TEXTURE_MAP material_gloss",
+        ]);
+        assert!(refused_combinations(Path::new("x.obj"), &p(XP12).0.unwrap()).is_empty());
     }
 
     #[test]
