@@ -21,7 +21,7 @@
 //! - **Lit.** `TEXTURE_LIT` shines at `ATTR_light_level`'s 4th argument, else
 //!   `GLOBAL_luminance`, else [`DEFAULT_LUMINANCE`] nits.
 //! - **Glass.** `BLEND_GLASS`: alpha-blended by the albedo's alpha, with the reflection not
-//!   scaled by alpha, drawn with the blended ranges after the opaque ones.
+//!   scaled by alpha.
 
 use serde::Serialize;
 

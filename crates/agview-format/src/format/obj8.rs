@@ -11,7 +11,13 @@
 //! `ATTR_layer_group` / `ATTR_layer_group_draped` name the layer group draped geometry
 //! draws in. The material attributes `ATTR_cull` / `ATTR_no_cull`, `ATTR_blend` /
 //! `ATTR_no_blend [cutoff]` / `ATTR_shadow_blend`, `ATTR_shade_flat` / `ATTR_shade_smooth`
-//! and `GLOBAL_no_blend` give each `TRIS` its [`DrawState`]. What a previewer cannot show
+//! and `GLOBAL_no_blend` give each `TRIS` its [`DrawState`]. The material declarations
+//! (`TEXTURE_NORMAL`, XP12's `TEXTURE_MAP normal|material_gloss|gloss`, `NORMAL_METALNESS`,
+//! `GLOBAL_specular`, `GLOBAL_luminance`, `BLEND_GLASS`, `ATTR_shiny_rat`, `ATTR_light_level`'s
+//! nits, the draped block's `TEXTURE_DRAPED_NORMAL`, `SPECULAR`, `BUMP_LEVEL`) are kept for the
+//! material rule ([`crate::material`]); a bad one is a located warning that costs its line.
+//! Detail textures (`DECAL*`, `NORMAL_DECAL*`, `DECAL_LIB`, `TEXTURE_MODULATOR`) are listed in
+//! [`Obj8::decals`], not drawn, with one note per file. What a previewer cannot show
 //! (animation, lights, manipulators, other attributes) is read past silently; a directive
 //! this reader does not know is warned about once per keyword.
 //!
@@ -86,6 +92,12 @@ pub struct Obj8Textures {
     pub lit: Option<TextureRef>,
     pub normal: Option<TextureRef>,
     pub draped: Option<TextureRef>,
+    /// `TEXTURE_DRAPED_NORMAL [scale] file`: the draped part's normal map.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub draped_normal: Option<TextureRef>,
+    /// `TEXTURE_DRAPED_NORMAL`'s scale (repeats of the normal map over the texture; 1).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub draped_normal_scale: Option<f32>,
     /// `TEXTURE_MAP normal`: the XY normal map (XP12).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub map_normal: Option<TextureRef>,
@@ -110,6 +122,12 @@ pub struct Obj8Material {
     pub global_luminance: Option<f32>,
     /// `BLEND_GLASS`.
     pub blend_glass: bool,
+    /// `SPECULAR ratio` (the draped part's shader block).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub draped_specular: Option<f32>,
+    /// `BUMP_LEVEL ratio` (the draped part's shader block).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bump_level: Option<f32>,
     /// `WEATHER <file>`, `WEATHER_NONE`, `WEATHER_TRANSPARENT` as written (not drawn).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub weather: Option<String>,
@@ -289,6 +307,17 @@ impl Obj8 {
         }
     }
 
+    /// What the object declares for its draped part (`TEXTURE_DRAPED_NORMAL`, `SPECULAR`,
+    /// `BUMP_LEVEL`): shaded as a draped polygon is, in the legacy model.
+    pub fn declared_draped(&self) -> crate::material::Declared<'_> {
+        crate::material::Declared {
+            texture_normal: self.textures.draped_normal.as_ref(),
+            specular: self.material.draped_specular,
+            bump: self.material.bump_level,
+            ..Default::default()
+        }
+    }
+
     /// The object's material model (as the first draw has it; the model does not change
     /// from draw to draw).
     pub fn material_model(&self) -> crate::material::Model {
@@ -339,8 +368,6 @@ const KNOWN_SILENT: &[&str] = &[
     "REQUIRE_DRY",
     "SMOKE_BLACK",
     "SMOKE_WHITE",
-    "SPECULAR",
-    "BUMP_LEVEL",
     "NO_BLEND",
     "NO_SHADOW",
     "DITHER_ALPHA",
@@ -480,12 +507,25 @@ impl Obj8Parser {
                 }
                 line.expect_end(warnings);
             }
-            "GLOBAL_specular" | "GLOBAL_luminance" | "ATTR_shiny_rat" => {
+            "TEXTURE_DRAPED_NORMAL" => {
+                match crate::format::pol::scaled_texture(line.path(), &mut line) {
+                    Ok((scale, t)) => {
+                        line.expect_end(warnings);
+                        self.obj.textures.draped_normal = Some(t);
+                        self.obj.textures.draped_normal_scale = scale;
+                    }
+                    Err(d) => warnings.push(skipped(d)),
+                }
+            }
+            "GLOBAL_specular" | "GLOBAL_luminance" | "ATTR_shiny_rat" | "SPECULAR"
+            | "BUMP_LEVEL" => {
                 // A bad number costs its own line.
                 match material_number(&mut line, warnings) {
                     Ok(v) => match line.keyword {
                         "GLOBAL_specular" => self.obj.material.global_specular = Some(v),
                         "GLOBAL_luminance" => self.obj.material.global_luminance = Some(v),
+                        "SPECULAR" => self.obj.material.draped_specular = Some(v),
+                        "BUMP_LEVEL" => self.obj.material.bump_level = Some(v),
                         _ => self.state.shiny = Some(v),
                     },
                     Err(d) => warnings.push(skipped(d)),

@@ -136,25 +136,35 @@ impl DrapedShading {
         }
     }
 
-    /// `TEXTURE_NORMAL <scale> <file>`, or `TEXTURE_NORMAL <file>`.
+    /// `TEXTURE_NORMAL [scale] <file>`.
     fn texture_normal(
         &mut self,
         path: &Path,
         line: &mut crate::format::text::Line<'_>,
     ) -> Result<(), Diagnostic> {
-        let mut probe = line.clone();
-        let first = probe.next_token();
-        let scale = match (first, probe.at_end()) {
-            (Some((t, _)), false) if crate::format::text::parse_f32(t).is_some() => {
-                Some(line.positive_f32("scale")?)
-            }
-            _ => None,
-        };
-        let name = line.rest("normal map file")?;
-        self.normal = Some(TextureRef::new(path, name, line.number));
+        let (scale, t) = scaled_texture(path, line)?;
+        self.normal = Some(t);
         self.normal_scale = scale.unwrap_or(1.0);
         Ok(())
     }
+}
+
+/// The rest of a `TEXTURE_NORMAL [scale] <file>` line (`.pol`, `.lin`, and OBJ8's
+/// `TEXTURE_DRAPED_NORMAL`): the scale when a number comes before the file.
+pub(crate) fn scaled_texture(
+    path: &Path,
+    line: &mut crate::format::text::Line<'_>,
+) -> Result<(Option<f32>, TextureRef), Diagnostic> {
+    let mut probe = line.clone();
+    let first = probe.next_token();
+    let scale = match (first, probe.at_end()) {
+        (Some((t, _)), false) if crate::format::text::parse_f32(t).is_some() => {
+            Some(line.positive_f32("scale")?)
+        }
+        _ => None,
+    };
+    let name = line.rest("normal map file")?;
+    Ok((scale, TextureRef::new(path, name, line.number)))
 }
 
 impl Pol {
