@@ -3174,15 +3174,22 @@ fn metal_and_dielectric_spheres_at_noon() {
     };
     let terrain = Terrain::flat(400.0);
     let params = FrameParams {
-        camera: Camera::orbit([0.0, 0.0, 3.0], 22.0, 0.0, 10.0),
+        // Seen from 30° up, as one sees a roof: the metal mirrors mostly sky.
+        camera: Camera::orbit([0.0, 0.0, 3.0], 22.0, 0.0, 30.0),
         sun: agview::render::Sun::NOON,
         ..FrameParams::default()
     };
-    let empty = render(&scene_of(&[]), &art, &terrain, &params, 320, 240);
+    // Measured without shadows, so that only the spheres' own pixels differ from the empty
+    // scene (a shadow on the ground is bluish, lit by the sky alone).
+    let unshadowed = FrameParams {
+        shadows: false,
+        ..params.clone()
+    };
+    let empty = render(&scene_of(&[]), &art, &terrain, &unshadowed, 320, 240);
     // Blue over red, averaged over the pixels a sphere covers (those that differ from the
     // empty scene).
     let blue_to_red = |k: usize| {
-        let img = render(&scene_of(&[k]), &art, &terrain, &params, 320, 240);
+        let img = render(&scene_of(&[k]), &art, &terrain, &unshadowed, 320, 240);
         let (mut r, mut b, mut n) = (0.0f64, 0.0f64, 0);
         for (p, e) in img.pixels().zip(empty.pixels()) {
             if p != e {

@@ -655,6 +655,7 @@ mod tests {
                     name: group.into(),
                     offset,
                 },
+                shading: Default::default(),
             }),
             ..MeshArt::default()
         }
