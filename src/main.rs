@@ -73,6 +73,13 @@ enum Command {
     /// rule (RING 0, no roof, no #cabin, every segment at least 2 m deep: docs/facades.md),
     /// or a jetway (its #cabin and #tunnel walls), and which directives it uses that agview
     /// reads but does not draw.
+    ///
+    /// For an OBJ8 object it names the material model (legacy XP10/11, or XP12 PBR
+    /// metalness/roughness) and lists the detail textures (DECAL*, TEXTURE_MODULATOR), which
+    /// are not drawn. The XP12 map channels agview reads are its own decision, unconfirmed by
+    /// Laminar's texts: material_gloss red = metalness, green = gloss; gloss map red = gloss;
+    /// NORMAL_METALNESS normal blue = metalness, alpha = gloss; without a GLOBAL_luminance the
+    /// lit texture shines at 1000 nits (docs/materials.md).
     Dump {
         path: PathBuf,
         /// Print the model as JSON (the default; kept for scripts that name it).

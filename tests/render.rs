@@ -407,6 +407,7 @@ fn box_mesh(name: &str, w: f32, d: f32, h: f32, texture: Option<usize>) -> MeshA
         first_index: 0,
         index_count: m.indices.len() as u32,
         material: Default::default(),
+        shading: Default::default(),
     }];
     m
 }
@@ -653,12 +654,14 @@ fn draped_pad_on_slope() {
             first_index: first,
             index_count: 6,
             material: Default::default(),
+            shading: Default::default(),
         }],
         texture: Some(2),
         layer_group: agview::scene::LayerGroup {
             name: "objects".into(),
             offset: 0,
         },
+        shading: Default::default(),
     });
     let pad_texture = image_from("pad_draped.png", 64, 64, |x, y| {
         if !(4..60).contains(&x) || !(4..60).contains(&y) {
@@ -749,12 +752,14 @@ fn draped_square(name: &str, texture: usize, group: &str) -> MeshArt {
             first_index: 0,
             index_count: 6,
             material: Default::default(),
+            shading: Default::default(),
         }],
         texture: Some(texture),
         layer_group: agview::scene::LayerGroup {
             name: group.into(),
             offset: 0,
         },
+        shading: Default::default(),
     });
     m
 }
@@ -1510,6 +1515,7 @@ fn material_cutoff_blending_and_flat_shading() {
                 flat,
                 ..DrawState::default()
             },
+            shading: Default::default(),
         }];
         m
     };
@@ -1814,6 +1820,7 @@ fn lod_switch_cross_fades() {
             first_index: 0,
             index_count: n,
             material: Default::default(),
+            shading: Default::default(),
         },
         MeshLod {
             near: 100.0,
@@ -1821,6 +1828,7 @@ fn lod_switch_cross_fades() {
             first_index: n,
             index_count: n,
             material: Default::default(),
+            shading: Default::default(),
         },
     ];
     let tex = image_from("lods.png", 64, 64, |x, _| {
@@ -3036,6 +3044,17 @@ fn normal_map_shades_an_object() {
     };
     let plain = render(&scene, &art, &terrain, &params, 320, 240);
     art.meshes[0].normal_texture = Some(2);
+    // As the loader gives it: the legacy model with a normal map (its alpha the specular
+    // level).
+    let nml = agview::format::obj8::TextureRef::new(std::path::Path::new("o.obj"), "b.png", 1);
+    let legacy = agview::art::material::describe(&agview::art::material::Declared {
+        texture_normal: Some(&nml),
+        ..Default::default()
+    });
+    assert_eq!(legacy.model, agview::art::material::Model::Legacy);
+    for l in &mut art.meshes[0].lods {
+        l.shading = legacy;
+    }
     let mapped = check("normal_map_noon", &scene, &art, &terrain, &params);
     let changed = plain
         .pixels()
@@ -3068,7 +3087,8 @@ fn normal_map_shades_an_object() {
     };
     let (east, west) = (tilted(0.6), tilted(-0.6));
     assert!(east != west, "x of the normal map ignored");
-    art.images[2] = solid("flat_NML.png", [128, 128, 255, 255]);
+    // A flat map with alpha 0 (specular level 0) shades as no map at all.
+    art.images[2] = solid("flat_NML.png", [128, 128, 255, 0]);
     let flat = render(&scene, &art, &terrain, &params, 320, 240);
     let off = plain
         .pixels()
@@ -3076,6 +3096,176 @@ fn normal_map_shades_an_object() {
         .filter(|(a, b)| (0..3).any(|c| a[c].abs_diff(b[c]) > 3))
         .count();
     assert_eq!(off, 0, "a flat normal map changes the shading");
+}
+
+/// A UV sphere of radius `r` standing on the ground (OBJ8 axes), image `texture` over it,
+/// both faces drawn, shaded by `shading`.
+fn sphere_mesh(name: &str, r: f32, texture: usize, shading: agview::art::Material) -> MeshArt {
+    let (rows, cols) = (24u32, 48u32);
+    let mut m = MeshArt {
+        name: name.into(),
+        texture: Some(texture),
+        bounds_min: [-r, 0.0, -r],
+        bounds_max: [r, 2.0 * r, r],
+        ..MeshArt::default()
+    };
+    for i in 0..=rows {
+        let th = std::f32::consts::PI * i as f32 / rows as f32;
+        for j in 0..=cols {
+            let ph = 2.0 * std::f32::consts::PI * j as f32 / cols as f32;
+            let n = [th.sin() * ph.cos(), th.cos(), th.sin() * ph.sin()];
+            m.vertices.push(MeshVertex {
+                pos: [n[0] * r, r + n[1] * r, n[2] * r],
+                normal: n,
+                uv: [j as f32 / cols as f32, 1.0 - i as f32 / rows as f32],
+            });
+        }
+    }
+    for i in 0..rows {
+        for j in 0..cols {
+            let a = i * (cols + 1) + j;
+            let c = a + cols + 1;
+            m.indices.extend_from_slice(&[a, a + 1, c, a + 1, c + 1, c]);
+        }
+    }
+    m.lods = vec![MeshLod {
+        near: 0.0,
+        far: 10_000.0,
+        first_index: 0,
+        index_count: m.indices.len() as u32,
+        material: DrawState {
+            cull: false,
+            ..DrawState::default()
+        },
+        shading,
+    }];
+    m
+}
+
+/// Issue 34's spheres: a smooth metal sphere and a rough dielectric one, the same grey,
+/// under the noon sun. The metal mirrors the sky (blue overhead, the horizon's colour at its
+/// sides) tinted by its albedo; the dielectric scatters the sun and the ambient. So the
+/// metal's blue-to-red ratio is at least 1.2 times the dielectric's.
+#[test]
+fn metal_and_dielectric_spheres_at_noon() {
+    use agview::art::material::{Model, Value};
+    let pbr = |metal: f32, gloss: f32| agview::art::Material {
+        model: Model::Xp12Pbr,
+        metalness: Value::Const(metal),
+        gloss: Value::Const(gloss),
+        specular_scale: 1.0,
+        ..agview::art::Material::default()
+    };
+    let art = ArtSet {
+        meshes: vec![
+            sphere_mesh("metal.obj", 3.0, 0, pbr(1.0, 0.95)),
+            sphere_mesh("dielectric.obj", 3.0, 0, pbr(0.0, 0.1)),
+        ],
+        images: vec![solid("grey.png", [180, 180, 180, 255])],
+        ..ArtSet::default()
+    };
+    let scene_of = |which: &[usize]| Scene {
+        meshes: refs(&["metal.obj", "dielectric.obj"]),
+        objects: which
+            .iter()
+            .map(|&k| {
+                object(
+                    k,
+                    [if k == 0 { -4.0 } else { 4.0 }, 0.0],
+                    0.0,
+                    Placement::Draped,
+                )
+            })
+            .collect(),
+        ..Scene::default()
+    };
+    let terrain = Terrain::flat(400.0);
+    let params = FrameParams {
+        // Seen from 30° up, as one sees a roof: the metal mirrors mostly sky.
+        camera: Camera::orbit([0.0, 0.0, 3.0], 22.0, 0.0, 30.0),
+        sun: agview::render::Sun::NOON,
+        ..FrameParams::default()
+    };
+    // Measured without shadows, so that only the spheres' own pixels differ from the empty
+    // scene (a shadow on the ground is bluish, lit by the sky alone).
+    let unshadowed = FrameParams {
+        shadows: false,
+        ..params.clone()
+    };
+    let empty = render(&scene_of(&[]), &art, &terrain, &unshadowed, 320, 240);
+    // Blue over red, averaged over the pixels a sphere covers (those that differ from the
+    // empty scene).
+    let blue_to_red = |k: usize| {
+        let img = render(&scene_of(&[k]), &art, &terrain, &unshadowed, 320, 240);
+        let (mut r, mut b, mut n) = (0.0f64, 0.0f64, 0);
+        for (p, e) in img.pixels().zip(empty.pixels()) {
+            if p != e {
+                r += f64::from(p[0]);
+                b += f64::from(p[2]);
+                n += 1;
+            }
+        }
+        assert!(n > 2000, "sphere {k} covers only {n} pixels");
+        b / r.max(1.0)
+    };
+    let (metal, dielectric) = (blue_to_red(0), blue_to_red(1));
+    assert!(
+        metal >= 1.2 * dielectric,
+        "metal blue/red {metal:.3}, dielectric {dielectric:.3}"
+    );
+    check(
+        "spheres_metal_and_dielectric_noon",
+        &scene_of(&[0, 1]),
+        &art,
+        &terrain,
+        &params,
+    );
+}
+
+/// Issue 34's lit sign: the lit tower at night with `GLOBAL_luminance` 250 and then 500
+/// nits. Below clipping, the brighter's mean glow (what the lit texture adds) is at least
+/// 1.3 times the dimmer's.
+#[test]
+fn lit_texture_scales_with_global_luminance() {
+    let (scene, art) = lit_tower();
+    let terrain = Terrain::flat(400.0);
+    let params = FrameParams {
+        camera: Camera::orbit([0.0, 0.0, 14.0], 55.0, 200.0, 15.0),
+        sun: agview::render::Sun::NIGHT,
+        ..FrameParams::default()
+    };
+    let at_nits = |nits: f32| {
+        let mut a = art.clone();
+        let m = agview::art::material::describe(&agview::art::material::Declared {
+            luminance: Some(nits),
+            ..Default::default()
+        });
+        for l in &mut a.meshes[0].lods {
+            l.shading = m;
+        }
+        render(&scene, &a, &terrain, &params, 320, 240)
+    };
+    let mut unlit = art.clone();
+    unlit.meshes[0].lit_texture = None;
+    let dark = render(&scene, &unlit, &terrain, &params, 320, 240);
+    let (dim, bright) = (at_nits(250.0), at_nits(500.0));
+    let (mut sum_dim, mut sum_bright, mut n) = (0.0f64, 0.0f64, 0);
+    for ((d, b), u) in dim.pixels().zip(bright.pixels()).zip(dark.pixels()) {
+        let lit = luminance(d) - luminance(u) > 4.0;
+        let clipped = (0..3).any(|c| b[c] >= 250);
+        if lit && !clipped {
+            sum_dim += f64::from(luminance(d) - luminance(u));
+            sum_bright += f64::from(luminance(b) - luminance(u));
+            n += 1;
+        }
+    }
+    assert!(n > 200, "only {n} lit pixels below clipping");
+    assert!(
+        sum_bright >= 1.3 * sum_dim,
+        "brighter glow {:.1} vs dimmer {:.1} over {n} pixels",
+        sum_bright / n as f64,
+        sum_dim / n as f64
+    );
 }
 
 /// A facade's `TEXTURE_LIT` glows at night over its walls (the same texels as the wall
@@ -3336,6 +3526,7 @@ fn pol_art(name: &str, texture: usize, scale: f32, group: &str, nowrap: bool) ->
         nowrap,
         no_alpha: false,
         missing: false,
+        shading: Default::default(),
     }
 }
 
@@ -3479,6 +3670,8 @@ fn curved_painted_line_with_caps() {
                 offset: 0,
             },
             missing: false,
+            shading: Default::default(),
+            lod: None,
         }],
         images: vec![texture],
         ..ArtSet::default()
@@ -3792,6 +3985,8 @@ fn ground_layers_with_an_agp_on_the_taxiway() {
             offset: 0,
         },
         missing: false,
+        shading: Default::default(),
+        lod: None,
     };
     art.meshes = vec![box_mesh("post.obj", 0.8, 0.8, 3.0, Some(base + 3))];
     let params = FrameParams {

@@ -7,3 +7,4 @@
 use agview_core::{diag, lines, scene, season};
 
 pub mod format;
+pub mod material;

@@ -318,6 +318,9 @@ impl Checker {
             }
             Parsed::Obj8(o) => {
                 self.report.diagnostics.extend(winding::check_obj8(path, o));
+                self.report
+                    .diagnostics
+                    .extend(crate::format::obj8::refused_combinations(path, o));
                 let drawn = o
                     .lods
                     .iter()
@@ -335,6 +338,9 @@ impl Checker {
                     ("TEXTURE_LIT", &t.lit),
                     ("TEXTURE_NORMAL", &t.normal),
                     ("TEXTURE_DRAPED", &t.draped),
+                    ("TEXTURE_MAP normal", &t.map_normal),
+                    ("TEXTURE_MAP material_gloss", &t.map_material_gloss),
+                    ("TEXTURE_MAP gloss", &t.map_gloss),
                 ] {
                     if let Some(tex) = tex {
                         if !tex.name.is_empty() {
@@ -389,7 +395,11 @@ impl Checker {
                 }
             }
             Parsed::Pol(p) => {
-                for (what, t) in [("TEXTURE", &p.texture), ("TEXTURE_LIT", &p.lit)] {
+                for (what, t) in [
+                    ("TEXTURE", &p.texture),
+                    ("TEXTURE_LIT", &p.lit),
+                    ("TEXTURE_NORMAL", &p.shading.normal),
+                ] {
                     if let Some(t) = t {
                         self.reference(r, path, t.line, what, &t.name, true);
                     }

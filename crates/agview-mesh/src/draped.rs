@@ -70,12 +70,42 @@ pub struct DrapedGroup {
     pub clamp: bool,
     /// `NO_ALPHA`: drawn opaque.
     pub opaque: bool,
+    /// The normal map (`TEXTURE_NORMAL`; `FlatNormal` when none).
+    pub normal: TexSource,
+    /// How the group is shaded (the material rule's result) and the normal map's repeats
+    /// over one repeat of the texture.
+    pub shading: crate::art::Material,
+    pub normal_scale: f32,
     /// Each instance's show levels, thinning number and its pieces' range in the group's
     /// index list.
     instances: Vec<([u8; 2], f32, Range<u32>)>,
     /// The group's indices (into [`DrapedSet::vertices`]).
     indices: Vec<u32>,
 }
+
+/// A ground art's normal map as a texture source, its shading, and the key that keeps
+/// differently shaded pieces in separate draws.
+fn ground_shading(
+    g: &crate::art::GroundShading,
+    images: usize,
+) -> (TexSource, crate::art::Material, f32, ShadingKey) {
+    let normal = match g.normal {
+        Some(t) if t < images => TexSource::Image(t),
+        _ => TexSource::FlatNormal,
+    };
+    let m = g.material;
+    let key = (
+        normal,
+        m.specular_scale.to_bits(),
+        m.bump.to_bits(),
+        g.normal_scale.to_bits(),
+        m.model == crate::art::material::Model::Xp12Pbr,
+    );
+    (normal, m, g.normal_scale, key)
+}
+
+/// What tells two ground shadings apart ([`ground_shading`]).
+type ShadingKey = (TexSource, u32, u32, u32, bool);
 
 /// The draped parts of a scene, on the CPU.
 #[derive(Debug, Default)]
@@ -128,6 +158,7 @@ impl DrapedSet {
                 Some(t) if t < images => TexSource::Image(t),
                 Some(_) => TexSource::Checker,
             };
+            let (normal, shading, normal_scale, _) = ground_shading(&d.shading, images);
             let mut group = DrapedGroup {
                 kind: DrapedKind::Part,
                 key: d.layer_group.draw_key(),
@@ -135,6 +166,9 @@ impl DrapedSet {
                 lit: TexSource::Black,
                 clamp: false,
                 opaque: false,
+                normal,
+                shading,
+                normal_scale,
                 instances: Vec::with_capacity(objects.len()),
                 indices: Vec::new(),
             };
@@ -198,11 +232,12 @@ impl DrapedSet {
     }
 
     /// Cuts ground triangles (points and texture coordinates) along the terrain into group
-    /// `gi`, as one instance that never fades.
+    /// `gi`, as one instance drawn out to `lod` meters (fading as tiles do).
     fn cut_into_group(
         &mut self,
         gi: usize,
         grid: &Grid,
+        lod: f32,
         tris: impl IntoIterator<Item = ([[f32; 2]; 3], [[f32; 2]; 3])>,
     ) {
         let mut pieces = TileMesh {
@@ -211,7 +246,7 @@ impl DrapedSet {
         };
         for (pts, sts) in tris {
             let piece = Piece {
-                lod: INFINITE_LOD,
+                lod,
                 rect: NO_CLAMP,
             };
             if let Some(w) = cut_triangle(grid, pts, sts, piece, None, &mut pieces) {
@@ -232,7 +267,8 @@ impl DrapedSet {
     /// layer of every line of it in scene order.
     fn add_lines(&mut self, scene: &Scene, art: &ArtSet, grid: &Grid) {
         let images = art.images.len();
-        let mut groups: HashMap<(DrawKey, TexSource, DrapedKind), usize> = HashMap::new();
+        type GroupKey = (DrawKey, TexSource, DrapedKind, ShadingKey, u32);
+        let mut groups: HashMap<GroupKey, usize> = HashMap::new();
         for l in &scene.lines {
             let placeholder;
             let lin = match art.lins.get(l.def) {
@@ -252,25 +288,36 @@ impl DrapedSet {
                 Some(d) if d.name.starts_with("agview:line/") => DrapedKind::Marking,
                 _ => DrapedKind::Line,
             };
-            let gi = *groups.entry((key, texture, kind)).or_insert_with(|| {
-                self.groups.push(DrapedGroup {
-                    kind,
-                    key,
-                    texture,
-                    lit: TexSource::Black,
-                    clamp: false,
-                    opaque: false,
-                    instances: Vec::new(),
-                    indices: Vec::new(),
+            let (normal, shading, normal_scale, skey) = ground_shading(&lin.shading, images);
+            // `LOD distance`: the line is drawn out to it (and fades as tiles do).
+            let lod = lin
+                .lod
+                .filter(|d| d.is_finite() && *d > 0.0)
+                .map_or(INFINITE_LOD, |d| d.min(INFINITE_LOD));
+            let gi = *groups
+                .entry((key, texture, kind, skey, lod.to_bits()))
+                .or_insert_with(|| {
+                    self.groups.push(DrapedGroup {
+                        kind,
+                        key,
+                        texture,
+                        lit: TexSource::Black,
+                        clamp: false,
+                        opaque: false,
+                        normal,
+                        shading,
+                        normal_scale,
+                        instances: Vec::new(),
+                        indices: Vec::new(),
+                    });
+                    self.groups.len() - 1
                 });
-                self.groups.len() - 1
-            });
             let tris = (0..lin.layers.len()).flat_map(|k| {
                 line_triangles(l, lin, k)
                     .into_iter()
                     .map(|[a, b, c]| ([a.0, b.0, c.0], [a.1, b.1, c.1]))
             });
-            self.cut_into_group(gi, grid, tris);
+            self.cut_into_group(gi, grid, lod, tris);
         }
         self.groups.retain(|g| !g.indices.is_empty());
     }
@@ -279,7 +326,15 @@ impl DrapedSet {
     /// layer group and offset), polygons in scene order within it.
     fn add_polygons(&mut self, scene: &Scene, art: &ArtSet, grid: &Grid) {
         let images = art.images.len();
-        type GroupKey = (DrawKey, TexSource, TexSource, bool, bool, DrapedKind);
+        type GroupKey = (
+            DrawKey,
+            TexSource,
+            TexSource,
+            bool,
+            bool,
+            DrapedKind,
+            Option<ShadingKey>,
+        );
         let mut groups: HashMap<GroupKey, usize> = HashMap::new();
         for d in &scene.draped {
             let pol = art.pols.get(d.def);
@@ -303,8 +358,14 @@ impl DrapedSet {
                 Some(_) => DrapedKind::Pavement,
                 None => DrapedKind::Polygon,
             };
+            let shaded = pol.map(|p| ground_shading(&p.shading, images));
+            let skey = shaded.map(|s| s.3);
+            let (normal, shading, normal_scale) = shaded.map_or(
+                (TexSource::FlatNormal, crate::art::Material::default(), 1.0),
+                |s| (s.0, s.1, s.2),
+            );
             let gi = *groups
-                .entry((key, texture, lit, clamp, opaque, kind))
+                .entry((key, texture, lit, clamp, opaque, kind, skey))
                 .or_insert_with(|| {
                     self.groups.push(DrapedGroup {
                         kind,
@@ -313,6 +374,9 @@ impl DrapedSet {
                         lit,
                         clamp,
                         opaque,
+                        normal,
+                        shading,
+                        normal_scale,
                         instances: Vec::new(),
                         indices: Vec::new(),
                     });
@@ -327,7 +391,7 @@ impl DrapedSet {
                 let p = [*pts.get(a)?, *pts.get(b)?, *pts.get(c)?];
                 Some((p, [st(a), st(b), st(c)]))
             });
-            self.cut_into_group(gi, grid, tris);
+            self.cut_into_group(gi, grid, INFINITE_LOD, tris);
         }
         self.groups.retain(|g| !g.indices.is_empty());
     }
@@ -584,12 +648,14 @@ mod tests {
                     first_index: 0,
                     index_count: 6,
                     material: Default::default(),
+                    shading: Default::default(),
                 }],
                 texture: Some(0),
                 layer_group: LayerGroup {
                     name: group.into(),
                     offset,
                 },
+                shading: Default::default(),
             }),
             ..MeshArt::default()
         }
@@ -820,6 +886,7 @@ mod tests {
             nowrap: false,
             no_alpha: false,
             missing: false,
+            shading: Default::default(),
         };
         let art = ArtSet {
             pols: vec![pol("taxiways"), pol("runways")],
@@ -830,6 +897,51 @@ mod tests {
         assert_eq!(set.groups.len(), 2, "one draw per texture and layer group");
         assert_eq!(set.groups[0].instances.len(), 2);
         assert!(set.groups[0].key < set.groups[1].key);
+    }
+
+    #[test]
+    fn a_lines_lod_limits_its_distance_and_shading_splits_draws() {
+        use crate::scene::PaintedLine;
+        let line = |def: usize| PaintedLine {
+            def,
+            points: vec![[0.0, 10.0], [50.0, 10.0]],
+            closed: false,
+            length: 50.0,
+            feature: None,
+        };
+        let scene = Scene {
+            lines: vec![line(0), line(1)],
+            ..Scene::default()
+        };
+        let mut far = crate::art::ground::placeholder_lin("far.lin");
+        far.texture = Some(0);
+        let mut near = far.clone();
+        near.lod = Some(300.0);
+        near.shading.normal = Some(1);
+        near.shading.material.specular_scale = 0.5;
+        let art = ArtSet {
+            lins: vec![far, near],
+            images: vec![
+                crate::art::ImageData::checkerboard("t"),
+                crate::art::ImageData::checkerboard("n"),
+            ],
+            ..ArtSet::default()
+        };
+        let set = DrapedSet::build(&scene, &art, &Grid::of(&Terrain::flat(100.0)));
+        assert_eq!(set.groups.len(), 2, "another LOD and shading: another draw");
+        let lods = |g: &DrapedGroup| {
+            let mut l: Vec<f32> = g
+                .indices
+                .iter()
+                .map(|&i| set.vertices[i as usize].lod)
+                .collect();
+            l.dedup();
+            l
+        };
+        assert_eq!(lods(&set.groups[0]), [INFINITE_LOD]);
+        assert_eq!(lods(&set.groups[1]), [300.0]);
+        assert_eq!(set.groups[1].normal, TexSource::Image(1));
+        assert_eq!(set.groups[1].shading.specular_scale, 0.5);
     }
 
     #[test]

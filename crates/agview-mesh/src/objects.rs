@@ -69,6 +69,8 @@ pub struct LodRange {
     pub first_index: u32,
     pub index_count: u32,
     pub material: DrawState,
+    /// How the range is shaded (the material rule's result).
+    pub shading: crate::art::Material,
 }
 
 /// Stands for "no far limit" in the shader.
@@ -116,8 +118,12 @@ pub struct MeshBatch {
     pub texture: TexSource,
     /// `TEXTURE_LIT`: `Image(i)`, or `Black` when the mesh has none.
     pub lit: TexSource,
-    /// `TEXTURE_NORMAL`: `Image(i)`, or `FlatNormal` when the mesh has none.
+    /// `TEXTURE_MAP normal` or `TEXTURE_NORMAL`: `Image(i)`, or `FlatNormal` when the mesh
+    /// has none.
     pub normal: TexSource,
+    /// `TEXTURE_MAP material_gloss` or `gloss`: `Image(i)`, or `Black` when the mesh has
+    /// none (the material rule's constants are used).
+    pub map: TexSource,
     /// A placeholder box standing for a missing mesh.
     pub placeholder: bool,
     /// The mesh's bounds in OBJ8 axes (min, max), over all its LODs (culling).
@@ -236,6 +242,7 @@ impl ObjectSet {
                 first_index: first,
                 index_count: len - len % 3,
                 material: DrawState::default(),
+                shading: Default::default(),
             }]
         } else {
             mesh.lods
@@ -247,6 +254,7 @@ impl ObjectSet {
                     first_index: first + l.first_index,
                     index_count: l.index_count - l.index_count % 3,
                     material: l.material,
+                    shading: l.shading,
                 })
                 .collect()
         };
@@ -263,11 +271,16 @@ impl ObjectSet {
             Some(t) if t < images => TexSource::Image(t),
             _ => TexSource::FlatNormal,
         };
+        let map = match mesh.map_texture {
+            Some(t) if t < images => TexSource::Image(t),
+            _ => TexSource::Black,
+        };
         MeshBatch {
             lods,
             texture,
             lit,
             normal,
+            map,
             placeholder: false,
             bounds,
         }
@@ -322,10 +335,12 @@ impl ObjectSet {
                 index_count: 36,
                 // Wound clockwise from outside, as OBJ8.
                 material: DrawState::default(),
+                shading: Default::default(),
             }],
             texture: TexSource::Hazard,
             lit: TexSource::Black,
             normal: TexSource::FlatNormal,
+            map: TexSource::Black,
             placeholder: true,
             bounds: (lo, hi),
         }
@@ -472,6 +487,7 @@ mod tests {
                     first_index: 0,
                     index_count: 3,
                     material: DrawState::default(),
+                    shading: Default::default(),
                 },
                 MeshLod {
                     near: 100.0,
@@ -479,6 +495,7 @@ mod tests {
                     first_index: 3,
                     index_count: 3,
                     material: DrawState::default(),
+                    shading: Default::default(),
                 },
             ],
             texture: Some(0),

@@ -10,8 +10,11 @@
 //   @group(1) material binding 0: the material's texture (sRGB)
 //                      binding 1: Material uniforms (texture rectangle, repeat, tint, LOD)
 //                      binding 2: its lit texture (OBJ8 `TEXTURE_LIT`, sRGB; black when none)
-//                      binding 3: its normal map (OBJ8 `TEXTURE_NORMAL`, uploaded as sRGB like
-//                                 every image and re-encoded by `normal_map_xy`; flat when none)
+//                      binding 3: its normal map (OBJ8 `TEXTURE_MAP normal` / `TEXTURE_NORMAL`,
+//                                 a `.pol`'s `TEXTURE_NORMAL`; uploaded as sRGB like every image
+//                                 and re-encoded by `raw_texel`; flat when none)
+//                      binding 4: its material map (OBJ8 `TEXTURE_MAP material_gloss` / `gloss`,
+//                                 sRGB, re-encoded by `raw_texel`; black when none)
 //
 // World frame: x east, y north, z up, meters. Depth is reversed (1 near, 0 far).
 
@@ -62,6 +65,24 @@ struct Material {
     // x: LOD near, y: LOD far (m); z: 1 when the texture is a placeholder; w: 1 for an
     // object's `ATTR_shade_flat`
     lod: vec4<f32>,
+    // The material rule's result (`agview_format::material`, written by `shading_uniforms`
+    // in src/scene_gpu.rs). x: model (0 legacy, 1 XP12 PBR); y: specular scale
+    // (`GLOBAL_specular`, `SPECULAR`, legacy `ATTR_shiny_rat`); z: the lit texture's
+    // luminance against the default (`GLOBAL_luminance / DEFAULT_LUMINANCE`); w: `BUMP_LEVEL`
+    shading: vec4<f32>,
+    // Each value = its constant + dot(weights, normal-map texel) + dot(weights, material-map
+    // texel), the texels re-encoded (`raw_texel`): one-hot weights pick a channel.
+    metal_n: vec4<f32>,
+    metal_m: vec4<f32>,
+    gloss_n: vec4<f32>,
+    gloss_m: vec4<f32>,
+    // the legacy specular level's weights on the normal-map texel (its alpha)
+    spec_n: vec4<f32>,
+    // x: metalness, y: gloss, z: specular level constants; w: 1 for `BLEND_GLASS`
+    consts: vec4<f32>,
+    // x, y: roughness = x + y * gloss; z: repeats of the normal map over the texture (a
+    // `.pol`'s `TEXTURE_NORMAL` scale); w: unused
+    rough: vec4<f32>,
 };
 
 // Shadow-map taps per lookup: 4 (3×3 texels of PCF), or 1 (2×2) on software rasterizers; a
@@ -82,13 +103,24 @@ override ANISOTROPY: f32 = 1.0;
 @group(1) @binding(1) var<uniform> material: Material;
 @group(1) @binding(2) var material_lit: texture_2d<f32>;
 @group(1) @binding(3) var material_normal: texture_2d<f32>;
+@group(1) @binding(4) var material_map: texture_2d<f32>;
 
-// A normal map's tangent-space x and y (-1..1) from its sampled texel: the image is uploaded
-// as sRGB like every other, so its red and green are encoded back first.
+const MATERIAL_PI: f32 = 3.14159265;
+
+// A data texel (normal map, material map) as stored in its file: every image is uploaded
+// as sRGB, so red, green and blue are encoded back; alpha is stored linear.
+fn raw_texel(texel: vec4<f32>) -> vec4<f32> {
+    let c = texel.rgb;
+    let encoded = select(1.055 * pow(c, vec3<f32>(1.0 / 2.4)) - 0.055, 12.92 * c, c <= vec3<f32>(0.0031308));
+    return vec4<f32>(encoded, texel.a);
+}
+
+// A normal map's tangent-space x and y (-1..1) from its sampled texel, scaled by
+// `BUMP_LEVEL` (material.shading.w): the image is uploaded as sRGB like every other, so its
+// red and green are encoded back first.
 fn normal_map_xy(texel: vec4<f32>) -> vec2<f32> {
-    let c = texel.rg;
-    let encoded = select(1.055 * pow(c, vec2<f32>(1.0 / 2.4)) - 0.055, 12.92 * c, c <= vec2<f32>(0.0031308));
-    return encoded * 2.0 - 1.0;
+    let xy = raw_texel(texel).rg * 2.0 - 1.0;
+    return xy * material.shading.w;
 }
 
 // The surface normal `n` bent by a normal map's (x, y) at a pixel, in the tangent frame the
@@ -204,17 +236,140 @@ fn sun_visibility(world: vec3<f32>, n: vec3<f32>) -> f32 {
     return lit * 0.25;
 }
 
-// Sun and sky lighting of an albedo at `world` with a surface normal: the sky's and the
-// ground's ambient by how far the normal turns up, and the direct sun where the shadow map
-// lets it through. Colours from `Lighting::of` (src/render/sun.rs).
-fn shade(albedo: vec3<f32>, n: vec3<f32>, world: vec3<f32>) -> vec3<f32> {
+// How much sun falls on a surface of normal `n` at `world`: the cosine of its angle,
+// where the shadow map lets the sun through.
+fn sun_term(n: vec3<f32>, world: vec3<f32>) -> f32 {
     var sun = max(dot(n, frame.sun.xyz), 0.0);
     if (sun > 0.0) {
         sun = sun * sun_visibility(world, n);
     }
+    return sun;
+}
+
+// The ambient light on a face turned toward `n`: the sky's and the ground's by how far it
+// turns up.
+fn ambient_light(n: vec3<f32>) -> vec3<f32> {
     let up = 0.5 + 0.5 * n.z;
-    let ambient = mix(frame.ground_ambient.rgb, frame.sky_ambient.rgb, up);
-    return albedo * (ambient + frame.sun_color.rgb * sun);
+    return mix(frame.ground_ambient.rgb, frame.sky_ambient.rgb, up);
+}
+
+// Sun and sky lighting of an albedo at `world` with a surface normal: the sky's and the
+// ground's ambient by how far the normal turns up, and the direct sun where the shadow map
+// lets it through. Colours from `Lighting::of` (src/render/sun.rs), linear radiance on any
+// scale (nothing here assumes they stay below 1).
+fn shade(albedo: vec3<f32>, n: vec3<f32>, world: vec3<f32>) -> vec3<f32> {
+    return albedo * (ambient_light(n) + frame.sun_color.rgb * sun_term(n, world));
+}
+
+// What a material is at a pixel (`material_at`).
+struct MaterialAt {
+    metal: f32,
+    rough: f32,
+    // the legacy model's specular level times the specular scale
+    spec: f32,
+};
+
+// The material values at a pixel from its normal-map and material-map texels, by the
+// weights the material rule gave (`Material.metal_n` …).
+fn material_at(normal_texel: vec4<f32>, map_texel: vec4<f32>) -> MaterialAt {
+    let n = raw_texel(normal_texel);
+    let m = raw_texel(map_texel);
+    let metal = clamp(material.consts.x + dot(material.metal_n, n) + dot(material.metal_m, m), 0.0, 1.0);
+    let gloss = clamp(material.consts.y + dot(material.gloss_n, n) + dot(material.gloss_m, m), 0.0, 1.0);
+    let rough = clamp(material.rough.x + material.rough.y * gloss, 0.02, 1.0);
+    let spec = max(material.consts.z + dot(material.spec_n, n), 0.0) * material.shading.y;
+    return MaterialAt(metal, rough, spec);
+}
+
+// A lit surface in two parts: what its albedo scatters, and what it reflects (`BLEND_GLASS`
+// keeps the reflection whole whatever the alpha).
+struct Lit {
+    diffuse: vec3<f32>,
+    specular: vec3<f32>,
+};
+
+// The sun's GGX specular for unit vectors `n` (normal), `v` (to the eye) and `l` (to the
+// sun), roughness `rough` and reflectance `f0`: π · D · G / (4 n·l n·v) · F, so that it is on
+// the same scale as `shade`'s diffuse (which folds Lambert's 1/π into the light).
+fn ggx_sun(n: vec3<f32>, v: vec3<f32>, l: vec3<f32>, rough: f32, f0: vec3<f32>) -> vec3<f32> {
+    let h = normalize(v + l);
+    let nh = max(dot(n, h), 0.0);
+    let nv = max(dot(n, v), 1e-4);
+    let nl = max(dot(n, l), 0.0);
+    let vh = max(dot(v, h), 0.0);
+    let a = max(rough * rough, 0.002);
+    let a2 = a * a;
+    let d = nh * nh * (a2 - 1.0) + 1.0;
+    let ggx = a2 / (MATERIAL_PI * d * d);
+    let k = a * 0.5;
+    let vis = 0.25 / ((nv * (1.0 - k) + k) * (nl * (1.0 - k) + k));
+    let fresnel = f0 + (vec3<f32>(1.0) - f0) * pow(1.0 - vh, 5.0);
+    return MATERIAL_PI * ggx * vis * fresnel;
+}
+
+// The sky reflected along `r` by a surface of roughness `rough`: the sky's gradient
+// (`sky_color`) seen sharp by a smooth surface, the ground's light below the horizon, and
+// blurred toward the ambient light a face turned along `r` receives as the surface roughens.
+fn sky_reflection(r: vec3<f32>, rough: f32) -> vec3<f32> {
+    let below = smoothstep(0.05, -0.05, r.z);
+    let sharp = mix(sky_color(r), frame.ground_ambient.rgb, below);
+    return mix(sharp, ambient_light(r), smoothstep(0.0, 0.8, rough));
+}
+
+// XP12's PBR metalness/roughness model at `world` with normal `n`: energy conserving
+// (what is reflected is not also scattered), a GGX highlight from the sun, and the sky's
+// reflection weighted by a roughness-aware Fresnel. Metals take the albedo as their
+// reflectance (their reflection's tint) and scatter nothing. `scale` multiplies the
+// reflectance (`GLOBAL_specular`).
+fn shade_pbr(albedo: vec3<f32>, n: vec3<f32>, world: vec3<f32>, metal: f32, rough: f32, scale: f32) -> Lit {
+    let v = normalize(frame.camera.xyz - world);
+    let l = frame.sun.xyz;
+    let nv = max(dot(n, v), 1e-4);
+    let f0 = mix(vec3<f32>(0.04), albedo, metal) * scale;
+    let fr = f0 + (max(vec3<f32>(1.0 - rough), f0) - f0) * pow(1.0 - nv, 5.0);
+    let sun = sun_term(n, world);
+    var specular = sky_reflection(reflect(-v, n), rough) * fr;
+    if (sun > 0.0) {
+        specular = specular + ggx_sun(n, v, l, rough, f0) * frame.sun_color.rgb * sun;
+    }
+    let kd = (1.0 - metal) * (vec3<f32>(1.0) - fr);
+    let diffuse = albedo * kd * (ambient_light(n) + frame.sun_color.rgb * sun);
+    return Lit(diffuse, specular);
+}
+
+// The roughness of the legacy (XP10/11) highlight (agview's choice; XP10's exponent is
+// not published).
+const LEGACY_ROUGHNESS: f32 = 0.3;
+
+// XP10/11's specular: today's diffuse (`shade`) unchanged, plus a sun highlight as strong
+// as `level` (the normal map's alpha times `SPECULAR`/`ATTR_shiny_rat`), as XP10 added its
+// specular without taking it from the diffuse.
+fn shade_legacy_specular(albedo: vec3<f32>, n: vec3<f32>, world: vec3<f32>, level: f32) -> Lit {
+    // `shade`, with the sun's term kept for the highlight (one shadow lookup).
+    let sun = sun_term(n, world);
+    let diffuse = albedo * (ambient_light(n) + frame.sun_color.rgb * sun);
+    var specular = vec3<f32>(0.0);
+    if (level > 0.0 && sun > 0.0) {
+        let v = normalize(frame.camera.xyz - world);
+        specular = ggx_sun(n, v, frame.sun.xyz, LEGACY_ROUGHNESS, vec3<f32>(0.04)) * frame.sun_color.rgb * (sun * level);
+    }
+    return Lit(diffuse, specular);
+}
+
+// A surface shaded by its material's model (`material.shading.x`): XP12's PBR, or the
+// legacy diffuse with its specular (none at level 0: `shade` alone).
+fn shade_material(albedo: vec3<f32>, n: vec3<f32>, world: vec3<f32>, at: MaterialAt) -> Lit {
+    if (material.shading.x > 0.5) {
+        return shade_pbr(albedo, n, world, at.metal, at.rough, material.shading.y);
+    }
+    return shade_legacy_specular(albedo, n, world, at.spec);
+}
+
+// `TEXTURE_LIT`'s glow at this frame: the lit texel times the material's luminance against
+// the default (`GLOBAL_luminance`), times how far night has come. The one place the unit of
+// emission is set.
+fn lit_emission(glow: vec3<f32>) -> vec3<f32> {
+    return glow * material.shading.z * frame.sky.w;
 }
 
 // The sky seen along a view ray: the horizon colour at and below the horizon, the zenith's

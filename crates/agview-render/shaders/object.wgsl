@@ -2,8 +2,9 @@
 //
 // Bind groups:
 //   @group(0) frame: Frame uniforms, height field, sampler (common.wgsl)
-//   @group(1) material: the mesh's texture, Material uniforms and lit texture; `material.lod`
-//             holds this draw's LOD range [near, far] (common.wgsl)
+//   @group(1) material: the mesh's texture, Material uniforms, lit texture, normal map and
+//             material map; `material.lod` holds this draw's LOD range [near, far], the
+//             shading fields its material (common.wgsl)
 // Vertex buffer 0 (per vertex): mesh position, normal, s t — OBJ8 axes (+x east, +y up,
 //   +z south).
 //   @group(2) culled path only: all instances and the visible lists (storage buffers)
@@ -118,6 +119,7 @@ fn fs_main(in: ObjectOut) -> @location(0) vec4<f32> {
     let texel = textureSample(material_texture, material_sampler, in.uv);
     let glow = textureSample(material_lit, material_sampler, in.uv).rgb;
     let bump = textureSample(material_normal, material_sampler, in.uv);
+    let map_texel = textureSample(material_map, material_sampler, in.uv);
     let cutoff = material.tint.a;
     let coverage = clamp((texel.a - cutoff) / max(fwidth(texel.a), 1e-4) + 0.5, 0.0, 1.0);
     let dp1 = dpdx(in.world);
@@ -145,14 +147,21 @@ fn fs_main(in: ObjectOut) -> @location(0) vec4<f32> {
         n = vec3<f32>(0.0, 0.0, 1.0);
     }
     n = normalize(n);
-    // `TEXTURE_NORMAL`: the normal map bends the normal the light sees (repeat_m.w: the
-    // object has one).
+    // `TEXTURE_MAP normal` / `TEXTURE_NORMAL`: the normal map bends the normal the light
+    // sees (repeat_m.w: the object has one).
     if (material.repeat_m.w > 0.5) {
         n = bend_normal(n, dp1, dp2, duv1, duv2, normal_map_xy(bump));
     }
-    // `TEXTURE_LIT`: its texels glow as night comes (frame.sky.w), whatever the sun does.
-    let lit = glow * frame.sky.w;
-    let color = fog(shade(texel.rgb * material.tint.rgb, n, in.world) + lit, in.world);
+    // The material's model (XP12 PBR or the legacy specular), from its maps.
+    let shaded = shade_material(texel.rgb * material.tint.rgb, n, in.world, material_at(bump, map_texel));
+    // `TEXTURE_LIT`: its texels glow as night comes, whatever the sun does.
+    var specular = shaded.specular;
+    if (material.consts.w > 0.5) {
+        // `BLEND_GLASS`: the reflection is not scaled by the alpha the pipeline blends
+        // with (agview's reading; see docs/materials.md).
+        specular = specular / max(alpha, 1.0 / 255.0);
+    }
+    let color = fog(shaded.diffuse + specular + lit_emission(glow), in.world);
     return vec4<f32>(color, alpha);
 }
 

@@ -1,6 +1,9 @@
 // tile.wgsl — autogen base tiles, the draped parts of objects and draped polygons:
 // textured, alpha-blended pieces draped on the terrain. The material's repeat_m.x clamps the
-// texture (`TEXTURE_NOWRAP`), repeat_m.y ignores its alpha (`NO_ALPHA`).
+// texture (`TEXTURE_NOWRAP`), repeat_m.y ignores its alpha (`NO_ALPHA`), repeat_m.w says a
+// normal map (`TEXTURE_NORMAL`) bends the normal; the material's shading fields (SPECULAR,
+// BUMP_LEVEL) shade it as objects are (`shade_material`). Autogen tiles keep `shade`'s look
+// (specular 0).
 //
 // Bind groups:
 //   @group(0) frame: Frame uniforms, height field, sampler (common.wgsl)
@@ -66,12 +69,24 @@ fn fs_main(in: TileOut) -> @location(0) vec4<f32> {
     if (frame.params.z <= 0.0) {
         fade = select(0.0, 1.0, d < lod);
     }
-    let n = normalize(in.normal);
-    var lit = shade(texel.rgb * material.tint.rgb, n, in.world);
+    // A draped polygon's or line's normal map (`TEXTURE_NORMAL scale file`, repeat_m.w: it
+    // has one), repeating `scale` times over the texture, and its specular.
+    let nuv = uv * material.rough.z;
+    let bump = textureSample(material_normal, material_sampler, nuv);
+    let dp1 = dpdx(in.world);
+    let dp2 = dpdy(in.world);
+    let duv1 = dpdx(nuv);
+    let duv2 = dpdy(nuv);
+    var n = normalize(in.normal);
+    if (material.repeat_m.w > 0.5) {
+        n = bend_normal(n, dp1, dp2, duv1, duv2, normal_map_xy(bump));
+    }
+    let shaded = shade_material(texel.rgb * material.tint.rgb, n, in.world, material_at(bump, vec4<f32>(0.0)));
+    var lit = shaded.diffuse + shaded.specular;
     if (frame.sky.w > 0.0) {
         // `TEXTURE_LIT`: the same texels of the night texture glow as night comes
         // (black for draped parts and tiles without one).
-        lit = lit + textureSampleGrad(material_lit, material_sampler, a.at, a.gx, a.gy).rgb * frame.sky.w;
+        lit = lit + lit_emission(textureSampleGrad(material_lit, material_sampler, a.at, a.gx, a.gy).rgb);
     }
     let color = fog(lit, in.world);
     // `NO_ALPHA` (a draped polygon): the texture's alpha is ignored.

@@ -635,6 +635,7 @@ pub(crate) fn two_lod_house(name: &str, size: [f32; 3], texture: Option<usize>) 
             first_index: 0,
             index_count: lod0,
             material: Default::default(),
+            shading: Default::default(),
         },
         MeshLod {
             near: 600.0,
@@ -642,6 +643,7 @@ pub(crate) fn two_lod_house(name: &str, size: [f32; 3], texture: Option<usize>) 
             first_index: lod0,
             index_count: lod1,
             material: Default::default(),
+            shading: Default::default(),
         },
     ];
     m.bounds_min = [-w, 0.0, -d];

@@ -130,6 +130,7 @@ mod tests {
                 first_index: 0,
                 index_count: 3,
                 material: Default::default(),
+                shading: Default::default(),
             }],
             lights,
             ..MeshArt::default()

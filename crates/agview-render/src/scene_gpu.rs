@@ -34,6 +34,7 @@ use super::terrain_chunks::TerrainChunks;
 use super::texture::{self, GpuTexture};
 use super::tiles::{self, Grid};
 use super::trees;
+use crate::art::Material;
 
 /// The `Frame` uniform block of `common.wgsl`.
 #[repr(C)]
@@ -62,6 +63,8 @@ struct MaterialUniforms {
     repeat_m: [f32; 4],
     tint: [f32; 4],
     lod: [f32; 4],
+    /// The material rule's result ([`ShadingUniforms`]).
+    shading: ShadingUniforms,
 }
 
 impl MaterialUniforms {
@@ -71,6 +74,68 @@ impl MaterialUniforms {
             repeat_m: [0.0; 4],
             tint: [tint[0], tint[1], tint[2], alpha_test],
             lod: [0.0, super::objects::INFINITE_LOD, 0.0, 0.0],
+            shading: ShadingUniforms::of(&Material::default(), false, false, 1.0),
+        }
+    }
+}
+
+/// The shading fields of `common.wgsl`'s `Material` (`shading` … `rough`): a [`Material`]
+/// as the shader reads it, each value a constant plus one-hot weights on the normal-map and
+/// material-map texels.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Pod, Zeroable)]
+struct ShadingUniforms {
+    shading: [f32; 4],
+    metal_n: [f32; 4],
+    metal_m: [f32; 4],
+    gloss_n: [f32; 4],
+    gloss_m: [f32; 4],
+    spec_n: [f32; 4],
+    consts: [f32; 4],
+    rough: [f32; 4],
+}
+
+impl ShadingUniforms {
+    /// `m` with the textures it has (`has_normal`, `has_map`): a value read from a texture
+    /// that is not there takes its default instead (metalness 0, gloss
+    /// [`material::DEFAULT_GLOSS`], specular level 1).
+    fn of(m: &Material, has_normal: bool, has_map: bool, normal_scale: f32) -> Self {
+        use crate::art::material::{self as rule, Source, Value};
+        // (constant, weights on the normal map, weights on the material map)
+        let split = |v: Value, default: f32| -> (f32, [f32; 4], [f32; 4]) {
+            let mut n = [0.0; 4];
+            let mut mm = [0.0; 4];
+            match v {
+                Value::Const(c) => return (c, n, mm),
+                Value::Channel(Source::Normal, c) if has_normal => n[c.min(3) as usize] = 1.0,
+                Value::Channel(Source::Map, c) if has_map => mm[c.min(3) as usize] = 1.0,
+                Value::Channel(..) => return (default, n, mm),
+            }
+            (0.0, n, mm)
+        };
+        let (metal_c, metal_n, metal_m) = split(m.metalness, 0.0);
+        let (gloss_c, gloss_n, gloss_m) = split(m.gloss, rule::DEFAULT_GLOSS);
+        let (spec_c, spec_n, _) = split(m.specular_level, 1.0);
+        let model = match m.model {
+            rule::Model::Legacy => 0.0,
+            rule::Model::Xp12Pbr => 1.0,
+        };
+        let glass = f32::from(u8::from(m.blend == rule::Blend::Glass));
+        let (a, b) = rule::ROUGHNESS_OF_GLOSS;
+        let scale = if normal_scale.is_finite() && normal_scale > 0.0 {
+            normal_scale
+        } else {
+            1.0
+        };
+        ShadingUniforms {
+            shading: [model, m.specular_scale, m.luminance_ratio(), m.bump],
+            metal_n,
+            metal_m,
+            gloss_n,
+            gloss_m,
+            spec_n,
+            consts: [metal_c, gloss_c, spec_c, glass],
+            rough: [a, b, scale, 0.0],
         }
     }
 }
@@ -681,6 +746,19 @@ impl Materials<'_> {
         normal: &wgpu::TextureView,
         u: MaterialUniforms,
     ) -> wgpu::BindGroup {
+        self.with_map(view, lit, normal, &self.black, u)
+    }
+
+    /// A material with a lit texture, a normal map and a material map (`TEXTURE_MAP
+    /// material_gloss` / `gloss`).
+    fn with_map(
+        &self,
+        view: &wgpu::TextureView,
+        lit: &wgpu::TextureView,
+        normal: &wgpu::TextureView,
+        map: &wgpu::TextureView,
+        u: MaterialUniforms,
+    ) -> wgpu::BindGroup {
         let ubuf = self
             .device
             .create_buffer_init(&wgpu::util::BufferInitDescriptor {
@@ -707,6 +785,10 @@ impl Materials<'_> {
                 wgpu::BindGroupEntry {
                     binding: 3,
                     resource: wgpu::BindingResource::TextureView(normal),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 4,
+                    resource: wgpu::BindingResource::TextureView(map),
                 },
             ],
         })
@@ -797,20 +879,19 @@ impl DrapedGpu {
                 .map(|(g, r)| {
                     let view = up.cache.view(g.texture).clone();
                     let lit = up.cache.view(g.lit).clone();
+                    let normal = up.cache.view(g.normal).clone();
+                    let has_normal = g.normal != TexSource::FlatNormal;
                     let mut u = MaterialUniforms::plain([1.0; 3], 0.0);
-                    // `tile.wgsl`: x clamps (`TEXTURE_NOWRAP`), y draws opaque (`NO_ALPHA`).
+                    // `tile.wgsl`: x clamps (`TEXTURE_NOWRAP`), y draws opaque (`NO_ALPHA`),
+                    // w: a normal map bends the normal.
                     u.repeat_m = [
                         f32::from(u8::from(g.clamp)),
                         f32::from(u8::from(g.opaque)),
                         0.0,
-                        0.0,
+                        f32::from(u8::from(has_normal)),
                     ];
-                    (
-                        g.key,
-                        up.mats.full(&view, &lit, &up.mats.flat, u),
-                        r,
-                        g.kind,
-                    )
+                    u.shading = ShadingUniforms::of(&g.shading, has_normal, false, g.normal_scale);
+                    (g.key, up.mats.full(&view, &lit, &normal, u), r, g.kind)
                 })
                 .collect();
             up.buffer_bytes += (list.len() * 4) as u64;
@@ -848,6 +929,7 @@ impl ObjectsGpu {
                 for l in &b.lods {
                     let lit = up.cache.view(b.lit).clone();
                     let normal = up.cache.view(b.normal).clone();
+                    let map = up.cache.view(b.map).clone();
                     let view = up.cache.view(b.texture);
                     // Blended ranges drop only the texels nothing of shows through.
                     let cutoff = l.material.alpha_cutoff.unwrap_or(BLEND_CUTOFF);
@@ -856,11 +938,15 @@ impl ObjectsGpu {
                     u.lod = [l.near, l.far, if b.placeholder { 1.0 } else { 0.0 }, flat];
                     // Objects repeat nothing: repeat_m.w says whether a normal map bends
                     // the normals.
-                    if b.normal != TexSource::FlatNormal {
+                    let has_normal = b.normal != TexSource::FlatNormal;
+                    if has_normal {
                         u.repeat_m[3] = 1.0;
                     }
+                    // The material rule's result for this range (`agview_format::material`).
+                    u.shading =
+                        ShadingUniforms::of(&l.shading, has_normal, b.map != TexSource::Black, 1.0);
                     lods.push((
-                        up.mats.full(view, &lit, &normal, u),
+                        up.mats.with_map(view, &lit, &normal, &map, u),
                         l.first_index..l.first_index + l.index_count,
                         ObjectPipeline::of(&l.material).index(),
                     ));

@@ -148,6 +148,18 @@ impl GpuShared {
                     },
                     count: None,
                 },
+                // The material map (`TEXTURE_MAP material_gloss` / `gloss`); black where the
+                // material has none.
+                wgpu::BindGroupLayoutEntry {
+                    binding: 4,
+                    visibility: wgpu::ShaderStages::FRAGMENT,
+                    ty: wgpu::BindingType::Texture {
+                        sample_type: wgpu::TextureSampleType::Float { filterable: true },
+                        view_dimension: wgpu::TextureViewDimension::D2,
+                        multisampled: false,
+                    },
+                    count: None,
+                },
             ],
         });
         let anisotropy = anisotropy(ctx);

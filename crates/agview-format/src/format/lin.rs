@@ -7,7 +7,9 @@
 //! left, middle and right texture columns, the middle on the chain; the layer number is
 //! ignored and layers are kept in file order, only when `s2 > s1`), `START_CAP` /
 //! `END_CAP layer s1 sm s2 t1 t2`, `ALIGN n`, `LAYER_GROUP name offset`; read past:
-//! `MIRROR` (its meaning is unconfirmed), `DECAL_LIB`, `PREVIEW_RGB`. A file without a
+//! `MIRROR` (its meaning is unconfirmed), `DECAL_LIB`, `PREVIEW_RGB`. `LOD distance` limits
+//! how far from the camera the line is drawn; the shader directives (`TEXTURE_NORMAL`,
+//! `SPECULAR`, `GLOBAL_specular`, `BUMP_LEVEL`) are read as a `.pol`'s. A file without a
 //! usable `S_OFFSET` is an error, as WED refuses it. The header is `LINE_PAINT` (a file
 //! saying `LINE_PAINTED` is refused, as WED refuses it).
 
@@ -56,6 +58,12 @@ pub struct Lin {
     pub layer_group: Option<(String, i32)>,
     /// `MIRROR` was given (read, not drawn).
     pub mirror: bool,
+    /// `LOD distance`: the line is drawn out to this many meters from the camera.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lod: Option<f32>,
+    /// The shader directives (`TEXTURE_NORMAL`, `SPECULAR`, `BUMP_LEVEL`, …), as a `.pol`'s.
+    #[serde(skip_serializing_if = "crate::format::pol::DrapedShading::is_default")]
+    pub shading: crate::format::pol::DrapedShading,
 }
 
 /// Read past silently.
@@ -78,6 +86,8 @@ pub fn parse(path: &Path, src: &[u8], warnings: &mut Vec<Diagnostic>) -> Result<
         align: None,
         layer_group: None,
         mirror: false,
+        lod: None,
+        shading: Default::default(),
     };
     let mut warned = HashSet::new();
     let mut first_layer_line = None;
@@ -137,6 +147,20 @@ pub fn parse(path: &Path, src: &[u8], warnings: &mut Vec<Diagnostic>) -> Result<
                 lin.layer_group = Some(line.layer_group(warnings)?);
             }
             "MIRROR" => lin.mirror = true,
+            "LOD" => match line.positive_f32("distance") {
+                Ok(d) => {
+                    lin.lod = Some(d);
+                    line.expect_end(warnings);
+                }
+                Err(mut d) => {
+                    d.severity = crate::diag::Severity::Warning;
+                    d.message.push_str("; the line is skipped");
+                    warnings.push(d);
+                }
+            },
+            kw if crate::format::pol::DrapedShading::KEYWORDS.contains(&kw) => {
+                lin.shading.read(path, &mut line, warnings);
+            }
             kw if KNOWN_SILENT.contains(&kw) => {}
             kw => {
                 if warned.insert(kw.to_string()) {
@@ -212,5 +236,25 @@ mod tests {
             .contains("wrong file type `LINE_PAINTED`"));
         let (r, _) = p("A\n850\nLINE_PAINT\nS_OFFSET 0 0 x 10\n");
         assert!(r.unwrap_err().to_string().contains("edge.lin:4:14: error"));
+    }
+
+    #[test]
+    fn lod_and_shader_directives() {
+        let (r, w) = p(
+            "A\n850\nLINE_PAINT\nTEXTURE lines.png\nTEXTURE_NORMAL 1.0 lines_NML.png\nSPECULAR 1.0\n\
+             BUMP_LEVEL 0.5\nLOD 2500\nS_OFFSET 0 0 5 10\n",
+        );
+        assert!(w.is_empty(), "{w:?}");
+        let l = r.unwrap();
+        assert_eq!(l.lod, Some(2500.0));
+        assert_eq!(l.shading.normal.as_ref().unwrap().name, "lines_NML.png");
+        assert_eq!(l.shading.bump_level, Some(0.5));
+        let (r, w) = p("A\n850\nLINE_PAINT\nLOD far\nTEXTURE a.png\nS_OFFSET 0 0 5 10\n");
+        assert!(r.unwrap().lod.is_none());
+        assert!(
+            w[0].to_string().starts_with("edge.lin:4:5: warning:"),
+            "{}",
+            w[0]
+        );
     }
 }

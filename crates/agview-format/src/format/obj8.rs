@@ -11,7 +11,13 @@
 //! `ATTR_layer_group` / `ATTR_layer_group_draped` name the layer group draped geometry
 //! draws in. The material attributes `ATTR_cull` / `ATTR_no_cull`, `ATTR_blend` /
 //! `ATTR_no_blend [cutoff]` / `ATTR_shadow_blend`, `ATTR_shade_flat` / `ATTR_shade_smooth`
-//! and `GLOBAL_no_blend` give each `TRIS` its [`DrawState`]. What a previewer cannot show
+//! and `GLOBAL_no_blend` give each `TRIS` its [`DrawState`]. The material declarations
+//! (`TEXTURE_NORMAL`, XP12's `TEXTURE_MAP normal|material_gloss|gloss`, `NORMAL_METALNESS`,
+//! `GLOBAL_specular`, `GLOBAL_luminance`, `BLEND_GLASS`, `ATTR_shiny_rat`, `ATTR_light_level`'s
+//! nits, the draped block's `TEXTURE_DRAPED_NORMAL`, `SPECULAR`, `BUMP_LEVEL`) are kept for the
+//! material rule ([`crate::material`]); a bad one is a located warning that costs its line.
+//! Detail textures (`DECAL*`, `NORMAL_DECAL*`, `DECAL_LIB`, `TEXTURE_MODULATOR`) are listed in
+//! [`Obj8::decals`], not drawn, with one note per file. What a previewer cannot show
 //! (animation, lights, manipulators, other attributes) is read past silently; a directive
 //! this reader does not know is warned about once per keyword.
 //!
@@ -78,13 +84,69 @@ pub fn join_name(dir: &Path, name: &str) -> PathBuf {
     out
 }
 
-/// The textures of an object: `TEXTURE`, `TEXTURE_LIT`, `TEXTURE_NORMAL`, `TEXTURE_DRAPED`.
+/// The textures of an object: `TEXTURE`, `TEXTURE_LIT`, `TEXTURE_NORMAL`, `TEXTURE_DRAPED`,
+/// and XP12's `TEXTURE_MAP normal|material_gloss|gloss`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct Obj8Textures {
     pub texture: Option<TextureRef>,
     pub lit: Option<TextureRef>,
     pub normal: Option<TextureRef>,
     pub draped: Option<TextureRef>,
+    /// `TEXTURE_DRAPED_NORMAL [scale] file`: the draped part's normal map.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub draped_normal: Option<TextureRef>,
+    /// `TEXTURE_DRAPED_NORMAL`'s scale (repeats of the normal map over the texture; 1).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub draped_normal_scale: Option<f32>,
+    /// `TEXTURE_MAP normal`: the XY normal map (XP12).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub map_normal: Option<TextureRef>,
+    /// `TEXTURE_MAP material_gloss`: metalness and gloss (XP12).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub map_material_gloss: Option<TextureRef>,
+    /// `TEXTURE_MAP gloss`: gloss alone (XP12).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub map_gloss: Option<TextureRef>,
+}
+
+/// The object-wide material declarations besides the textures (see [`crate::material`]).
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Obj8Material {
+    /// `NORMAL_METALNESS`: the normal map carries metalness and gloss (XP12 model).
+    pub normal_metalness: bool,
+    /// `GLOBAL_specular ratio`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub global_specular: Option<f32>,
+    /// `GLOBAL_luminance nits` (a trailing `cd` is read as well).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub global_luminance: Option<f32>,
+    /// `BLEND_GLASS`.
+    pub blend_glass: bool,
+    /// `SPECULAR ratio` (the draped part's shader block).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub draped_specular: Option<f32>,
+    /// `BUMP_LEVEL ratio` (the draped part's shader block).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bump_level: Option<f32>,
+    /// `WEATHER <file>`, `WEATHER_NONE`, `WEATHER_TRANSPARENT` as written (not drawn).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub weather: Option<String>,
+}
+
+impl Obj8Material {
+    fn is_default(&self) -> bool {
+        *self == Obj8Material::default()
+    }
+}
+
+/// A detail texture line (`DECAL*`, `NORMAL_DECAL*`, `DECAL_LIB`, `TEXTURE_MODULATOR`):
+/// read and listed by `dump`, not drawn.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Decal {
+    pub keyword: String,
+    /// The arguments as written.
+    pub args: String,
+    pub line: u32,
 }
 
 /// `POINT_COUNTS tris lines lights indices`: the sizes of the pools that follow.
@@ -120,6 +182,13 @@ pub struct DrawState {
     /// `ATTR_shade_flat`: one normal per triangle; `ATTR_shade_smooth` (the default): the
     /// vertices' normals.
     pub flat: bool,
+    /// `ATTR_shiny_rat ratio` in force (see [`crate::material`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub shiny: Option<f32>,
+    /// `ATTR_light_level v1 v2 dataref nits`: the lit texture's brightness (XP12's 4th
+    /// argument) in force.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub light_nits: Option<f32>,
 }
 
 impl Default for DrawState {
@@ -128,6 +197,8 @@ impl Default for DrawState {
             cull: true,
             alpha_cutoff: None,
             flat: false,
+            shiny: None,
+            light_nits: None,
         }
     }
 }
@@ -206,9 +277,53 @@ pub struct Obj8 {
     /// `ATTR_layer_group_draped <name> [offset]`: the layer group of its draped geometry.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub layer_group_draped: Option<(String, i32)>,
+    /// The material declarations besides the textures.
+    #[serde(skip_serializing_if = "Obj8Material::is_default")]
+    pub material: Obj8Material,
+    /// Detail textures and modulators, not drawn.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub decals: Vec<Decal>,
+    /// The material model the declarations give (`dump` shows it; [`Obj8::material_model`]).
+    pub material_model: crate::material::Model,
 }
 
 impl Obj8 {
+    /// What the object declares about its material for draws in `state`: the input of the
+    /// material rule ([`crate::material::describe`]).
+    pub fn declared(&self, state: &DrawState) -> crate::material::Declared<'_> {
+        let t = &self.textures;
+        crate::material::Declared {
+            texture_normal: t.normal.as_ref(),
+            map_normal: t.map_normal.as_ref(),
+            map_material_gloss: t.map_material_gloss.as_ref(),
+            map_gloss: t.map_gloss.as_ref(),
+            normal_metalness: self.material.normal_metalness,
+            specular: self.material.global_specular,
+            shiny: state.shiny,
+            bump: None,
+            luminance: self.material.global_luminance,
+            light_level_nits: state.light_nits,
+            glass: self.material.blend_glass,
+        }
+    }
+
+    /// What the object declares for its draped part (`TEXTURE_DRAPED_NORMAL`, `SPECULAR`,
+    /// `BUMP_LEVEL`): shaded as a draped polygon is, in the legacy model.
+    pub fn declared_draped(&self) -> crate::material::Declared<'_> {
+        crate::material::Declared {
+            texture_normal: self.textures.draped_normal.as_ref(),
+            specular: self.material.draped_specular,
+            bump: self.material.bump_level,
+            ..Default::default()
+        }
+    }
+
+    /// The object's material model (as the first draw has it; the model does not change
+    /// from draw to draw).
+    pub fn material_model(&self) -> crate::material::Model {
+        crate::material::describe(&self.declared(&DrawState::default())).model
+    }
+
     /// The layer group the draped geometry draws in: `ATTR_layer_group_draped`, else
     /// `ATTR_layer_group`, else `objects` 0 (see `docs/spec-decisions.md`).
     pub fn draped_layer_group(&self) -> (String, i32) {
@@ -248,15 +363,11 @@ const KNOWN_SILENT: &[&str] = &[
     "MAGNET",
     "PARTICLE_SYSTEM",
     "LOAD_CENTER",
-    "NORMAL_METALNESS",
-    "BLEND_GLASS",
     "TILTED",
     "REQUIRE_WET",
     "REQUIRE_DRY",
     "SMOKE_BLACK",
     "SMOKE_WHITE",
-    "SPECULAR",
-    "BUMP_LEVEL",
     "NO_BLEND",
     "NO_SHADOW",
     "DITHER_ALPHA",
@@ -274,7 +385,7 @@ const KNOWN_SILENT: &[&str] = &[
 
 /// Prefixes of directive families read past silently (animation, attributes, lights,
 /// global material settings, decals).
-const KNOWN_PREFIXES: &[&str] = &["ANIM_", "ATTR_", "LIGHT_", "GLOBAL_", "DECAL", "PARTICLE_"];
+const KNOWN_PREFIXES: &[&str] = &["ANIM_", "ATTR_", "LIGHT_", "GLOBAL_", "PARTICLE_"];
 
 /// True when `src` starts with an X-Plane header line (`A` or `I` alone on the first line
 /// that is not blank or a comment). Wavefront files never do.
@@ -306,6 +417,9 @@ pub fn parse(path: &Path, src: &[u8], warnings: &mut Vec<Diagnostic>) -> Result<
             lods: Vec::new(),
             layer_group: None,
             layer_group_draped: None,
+            material: Obj8Material::default(),
+            decals: Vec::new(),
+            material_model: crate::material::Model::Legacy,
         },
         src_len: src.len(),
         draped: false,
@@ -384,6 +498,78 @@ impl Obj8Parser {
                 self.obj.textures.normal = texture(&line, warnings)?
             }
             "TEXTURE_DRAPED" => self.obj.textures.draped = texture(&line, warnings)?,
+            "TEXTURE_MAP" => self.texture_map(line, warnings),
+            "NORMAL_METALNESS" | "BLEND_GLASS" => {
+                if line.keyword == "BLEND_GLASS" {
+                    self.obj.material.blend_glass = true;
+                } else {
+                    self.obj.material.normal_metalness = true;
+                }
+                line.expect_end(warnings);
+            }
+            "TEXTURE_DRAPED_NORMAL" => {
+                match crate::format::pol::scaled_texture(line.path(), &mut line) {
+                    Ok((scale, t)) => {
+                        line.expect_end(warnings);
+                        self.obj.textures.draped_normal = Some(t);
+                        self.obj.textures.draped_normal_scale = scale;
+                    }
+                    Err(d) => warnings.push(skipped(d)),
+                }
+            }
+            "GLOBAL_specular" | "GLOBAL_luminance" | "ATTR_shiny_rat" | "SPECULAR"
+            | "BUMP_LEVEL" => {
+                // A bad number costs its own line.
+                match material_number(&mut line, warnings) {
+                    Ok(v) => match line.keyword {
+                        "GLOBAL_specular" => self.obj.material.global_specular = Some(v),
+                        "GLOBAL_luminance" => self.obj.material.global_luminance = Some(v),
+                        "SPECULAR" => self.obj.material.draped_specular = Some(v),
+                        "BUMP_LEVEL" => self.obj.material.bump_level = Some(v),
+                        _ => self.state.shiny = Some(v),
+                    },
+                    Err(d) => warnings.push(skipped(d)),
+                }
+            }
+            "ATTR_light_level" => match light_level(&mut line, warnings) {
+                Ok(nits) => self.state.light_nits = nits,
+                Err(d) => warnings.push(skipped(d)),
+            },
+            "ATTR_light_level_reset" => {
+                self.state.light_nits = None;
+                line.expect_end(warnings);
+            }
+            "WEATHER" | "WEATHER_NONE" | "WEATHER_TRANSPARENT" => {
+                let rest = line
+                    .clone()
+                    .rest("weather")
+                    .unwrap_or("")
+                    .trim()
+                    .to_string();
+                self.obj.material.weather = Some(if rest.is_empty() {
+                    line.keyword.to_string()
+                } else {
+                    format!("{} {rest}", line.keyword)
+                });
+                line.skip_rest();
+            }
+            kw if is_decal(kw) => {
+                if self.obj.decals.is_empty() {
+                    warnings.push(Diagnostic::at_line(
+                        crate::diag::Severity::Note,
+                        line.path(),
+                        line.number,
+                        "detail textures (DECAL*, TEXTURE_MODULATOR) are read and listed by `dump`, not drawn",
+                    ));
+                }
+                let args = line.clone().rest("decal").unwrap_or("").trim().to_string();
+                line.skip_rest();
+                self.obj.decals.push(Decal {
+                    keyword: kw.to_string(),
+                    args,
+                    line: line.number,
+                });
+            }
             "VLINE" | "VLIGHT" => {
                 let pc = self.counts(&line)?;
                 let (n, max) = if line.keyword == "VLINE" {
@@ -537,6 +723,44 @@ impl Obj8Parser {
         Ok(())
     }
 
+    /// `TEXTURE_MAP normal|material_gloss|gloss <file>` (XP12). A kind this reader does not
+    /// know is a located warning, and its line is skipped.
+    fn texture_map(&mut self, mut line: Line<'_>, warnings: &mut Vec<Diagnostic>) {
+        let (kind, col) = match line.word_col("map kind") {
+            Ok(k) => k,
+            Err(d) => return warnings.push(skipped(d)),
+        };
+        let slot = match kind {
+            "normal" => &mut self.obj.textures.map_normal,
+            "material_gloss" => &mut self.obj.textures.map_material_gloss,
+            "gloss" => &mut self.obj.textures.map_gloss,
+            other => {
+                return warnings.push(line.warning(
+                    col,
+                    format!(
+                        "TEXTURE_MAP kind `{other}` is not one of normal, material_gloss, gloss; the line is skipped"
+                    ),
+                ))
+            }
+        };
+        // A channel token before the file (`TEXTURE_MAP normal RG file`, a fork's form) is
+        // read past.
+        let mut l = line.clone();
+        let channels = |t: &str| t.len() <= 4 && t.bytes().all(|b| b"RGBA".contains(&b));
+        if let (Some((t, _)), Some(_)) = (l.next_token(), l.next_token()) {
+            if channels(t) {
+                line.next_token();
+            }
+        }
+        match line.word("texture file") {
+            Ok(name) => {
+                line.expect_end(warnings);
+                *slot = Some(TextureRef::new(line.path(), name, line.number));
+            }
+            Err(d) => warnings.push(skipped(d)),
+        }
+    }
+
     fn current_lod(&mut self) -> &mut Lod {
         if self.obj.lods.is_empty() {
             self.obj.lods.push(Lod {
@@ -618,6 +842,7 @@ impl Obj8Parser {
         warnings: &mut Vec<Diagnostic>,
     ) -> Result<Obj8, Diagnostic> {
         let path = tf.path();
+        self.obj.material_model = self.obj.material_model();
         // Without POINT_COUNTS nothing can have been listed or drawn.
         let Some(pc) = self.obj.point_counts else {
             return Ok(self.obj);
@@ -688,6 +913,99 @@ fn texture(
             l.expect_end(warnings);
             Ok(Some(TextureRef::new(l.path(), name, l.number)))
         }
+    }
+}
+
+/// The texture combinations Laminar's exporter refuses (XPlane2Blender `xplane_file.py`):
+/// `TEXTURE_NORMAL` with `TEXTURE_MAP normal`, and `TEXTURE_MAP material_gloss` with
+/// `TEXTURE_MAP gloss`. A warning each, at the second line; agview draws the XP12 map
+/// (`crate::material::normal_texture`, `map_texture`).
+pub fn refused_combinations(path: &Path, o: &Obj8) -> Vec<Diagnostic> {
+    let t = &o.textures;
+    let mut out = Vec::new();
+    for (a, b, what, used) in [
+        (
+            &t.normal,
+            &t.map_normal,
+            "TEXTURE_NORMAL and TEXTURE_MAP normal",
+            "TEXTURE_MAP normal",
+        ),
+        (
+            &t.map_material_gloss,
+            &t.map_gloss,
+            "TEXTURE_MAP material_gloss and TEXTURE_MAP gloss",
+            "TEXTURE_MAP material_gloss",
+        ),
+    ] {
+        if let (Some(a), Some(b)) = (a, b) {
+            out.push(Diagnostic::warning_at(
+                path,
+                a.line.max(b.line),
+                1,
+                format!(
+                    "{what} together: Laminar's exporter refuses the combination; agview draws {used}"
+                ),
+            ));
+        }
+    }
+    out
+}
+
+/// An error on a line that only costs that line: a warning that says so.
+fn skipped(mut d: Diagnostic) -> Diagnostic {
+    d.severity = crate::diag::Severity::Warning;
+    d.message.push_str("; the line is skipped");
+    d
+}
+
+/// The detail-texture directives (`DECAL_PARAMS`, `NORMAL_DECAL_PARAMS_PROJ`, `DECAL_LIB`,
+/// `TEXTURE_MODULATOR`, …).
+fn is_decal(kw: &str) -> bool {
+    kw.starts_with("DECAL") || kw.starts_with("NORMAL_DECAL") || kw == "TEXTURE_MODULATOR"
+}
+
+/// The one number of `GLOBAL_specular`, `GLOBAL_luminance` (which may end in `cd`, as some
+/// exporters write it) or `ATTR_shiny_rat`; not below 0.
+fn material_number(line: &mut Line<'_>, warnings: &mut Vec<Diagnostic>) -> Result<f32, Diagnostic> {
+    let col = probe(line);
+    let v = match line.clone().next_token() {
+        Some((tok, _)) if tok.len() > 2 && tok.ends_with("cd") => {
+            line.next_token();
+            crate::format::text::parse_f32(&tok[..tok.len() - 2])
+                .filter(|v| v.is_finite())
+                .ok_or_else(|| {
+                    line.error(
+                        col,
+                        format!("{}: expected a number, found `{tok}`", line.keyword),
+                    )
+                })?
+        }
+        _ => line.f32("value")?,
+    };
+    line.expect_end(warnings);
+    if v < 0.0 {
+        return Err(line.error(col, format!("{}: {v} is below 0", line.keyword)));
+    }
+    Ok(v)
+}
+
+/// `ATTR_light_level v1 v2 dataref [nits]`: XP12's brightness in nits, when given.
+fn light_level(
+    line: &mut Line<'_>,
+    warnings: &mut Vec<Diagnostic>,
+) -> Result<Option<f32>, Diagnostic> {
+    line.f32("v1")?;
+    line.f32("v2")?;
+    line.word("dataref")?;
+    let col = probe(line);
+    let nits = line.opt_f32("brightness")?;
+    line.expect_end(warnings);
+    match nits {
+        Some(n) if n <= 0.0 => Err(line.error(
+            col,
+            format!("ATTR_light_level: brightness {n} must be above 0"),
+        )),
+        n => Ok(n),
     }
 }
 
@@ -965,6 +1283,7 @@ ATTR_LOD 100 200\nTRIS 0 3\n";
             cull,
             alpha_cutoff,
             flat,
+            ..DrawState::default()
         };
         assert_eq!(
             states,
@@ -1239,6 +1558,138 @@ LIGHT_CUSTOM 0 0 0 1 1 1 1 1 0 0 1 1\n";
             .contains("VLINE before POINT_COUNTS"));
         assert_eq!(w.len(), 1);
         assert_eq!(w[0].to_string(), "dir/obj.obj:4:1: warning: unknown OBJ8 directive `FROB` ignored (further ones are not reported)");
+    }
+
+    /// XPlane2Blender's fixture `tests/materials/fixtures/TEXTURE_MAP_normal_material_gloss.obj`
+    /// (geometry cut to one triangle), with the other XP12 directives it writes.
+    const XP12: &str = "I\n800\nOBJ\n\nTEXTURE\ttexture.png\nTEXTURE_LIT\ttexture_LIT.png\n\
+TEXTURE_MAP normal texture_NML.png\nTEXTURE_MAP material_gloss texture_MAT.png\n\
+NORMAL_METALNESS\nGLOBAL_specular\t1.0\nGLOBAL_luminance\t6000\nBLEND_GLASS\n\
+POINT_COUNTS\t3\t0\t0\t3\n\n\
+VT\t-1\t3\t-1\t-1\t-0\t0\t0.625\t0.25\nVT\t-1\t3\t1\t-1\t-0\t0\t0.625\t0\n\
+VT\t-1\t1\t1\t-1\t-0\t0\t0.375\t0\n\nIDX\t0\nIDX\t1\nIDX\t2\n\n\
+ATTR_shiny_rat\t0.5\nATTR_light_level 0.25 0.75 sim/graphics/animation/sin_wave_2 5678\nTRIS\t0 3\n\n\
+# Exported with XPlane2Blender 4.0.0\n";
+
+    #[test]
+    fn an_xp12_object_as_laminars_exporter_writes_it_reads_without_a_word() {
+        let (r, w) = p(XP12);
+        assert!(w.is_empty(), "{w:?}");
+        let o = r.unwrap();
+        let t = &o.textures;
+        assert_eq!(t.map_normal.as_ref().unwrap().name, "texture_NML.png");
+        assert_eq!(t.map_normal.as_ref().unwrap().line, 7);
+        assert_eq!(
+            t.map_material_gloss.as_ref().unwrap().path,
+            Path::new("dir/texture_MAT.png")
+        );
+        assert!(t.map_gloss.is_none() && t.normal.is_none());
+        let m = &o.material;
+        assert!(m.normal_metalness && m.blend_glass);
+        assert_eq!(
+            (m.global_specular, m.global_luminance),
+            (Some(1.0), Some(6000.0))
+        );
+        let state = o.lods[0].draws[0].state;
+        assert_eq!((state.shiny, state.light_nits), (Some(0.5), Some(5678.0)));
+        assert_eq!(o.material_model(), crate::material::Model::Xp12Pbr);
+        let mat = crate::material::describe(&o.declared(&state));
+        assert_eq!(mat.luminance, 5678.0);
+        assert_eq!(mat.blend, crate::material::Blend::Glass);
+        // An XP11 object is in the legacy model.
+        assert_eq!(
+            p(CUBE).0.unwrap().material_model(),
+            crate::material::Model::Legacy
+        );
+    }
+
+    #[test]
+    fn texture_map_kinds_and_forms() {
+        let base = "A\n800\nOBJ\n";
+        let (r, w) = p(&format!(
+            "{base}TEXTURE_MAP gloss g.png\nTEXTURE_MAP normal RG n.png\nGLOBAL_luminance 1500cd\n"
+        ));
+        assert!(w.is_empty(), "{w:?}");
+        let o = r.unwrap();
+        assert_eq!(o.textures.map_gloss.unwrap().name, "g.png");
+        assert_eq!(o.textures.map_normal.unwrap().name, "n.png");
+        assert_eq!(o.material.global_luminance, Some(1500.0));
+    }
+
+    #[test]
+    fn bad_material_lines_cost_only_their_line() {
+        let base = "A\n800\nOBJ\n";
+        let src = format!(
+            "{base}TEXTURE_MAP specular s.png\nTEXTURE_MAP normal\nGLOBAL_specular shiny\n\
+GLOBAL_luminance -5\nATTR_shiny_rat\nATTR_light_level 0 1 sim/x zero\n\
+ATTR_light_level 0 1 sim/x -2\nTEXTURE_MAP gloss ok.png\n"
+        );
+        let (r, w) = p(&src);
+        let o = r.unwrap();
+        let w: Vec<String> = w.iter().map(|d| d.to_string()).collect();
+        assert_eq!(w.len(), 7, "{w:#?}");
+        assert_eq!(
+            w[0],
+            "dir/obj.obj:4:13: warning: TEXTURE_MAP kind `specular` is not one of normal, material_gloss, gloss; the line is skipped"
+        );
+        for (k, line) in (5..=10).enumerate() {
+            assert!(
+                w[k + 1].starts_with(&format!("dir/obj.obj:{line}:"))
+                    && w[k + 1].contains("warning"),
+                "{}",
+                w[k + 1]
+            );
+        }
+        assert!(w[1].ends_with("the line is skipped"), "{}", w[1]);
+        // The rest of the file is read.
+        assert_eq!(o.textures.map_gloss.unwrap().name, "ok.png");
+        assert_eq!(o.material, Obj8Material::default());
+    }
+
+    #[test]
+    fn the_refused_combinations_are_found() {
+        let (r, _) = p(
+            "A\n800\nOBJ\nTEXTURE_NORMAL a.png\nTEXTURE_MAP normal b.png\n\
+TEXTURE_MAP gloss c.png\nTEXTURE_MAP material_gloss d.png\n",
+        );
+        let w: Vec<String> = refused_combinations(Path::new("x.obj"), &r.unwrap())
+            .iter()
+            .map(|d| d.to_string())
+            .collect();
+        assert_eq!(w, [
+            "x.obj:5:1: warning: TEXTURE_NORMAL and TEXTURE_MAP normal together: Laminar's exporter refuses the combination; agview draws TEXTURE_MAP normal",
+            "x.obj:7:1: warning: TEXTURE_MAP material_gloss and TEXTURE_MAP gloss together: Laminar's exporter refuses the combination; agview draws TEXTURE_MAP material_gloss",
+        ]);
+        assert!(refused_combinations(Path::new("x.obj"), &p(XP12).0.unwrap()).is_empty());
+    }
+
+    #[test]
+    fn decals_are_listed_with_one_note() {
+        let src = "A\n800\nOBJ\nDECAL_LIB lib/g10/decals/road_hwy.dcl\n\
+DECAL_PARAMS 6.0 0.0 0 0 0 0 0 0 1 0 0 0 0 0 1 detail.png\n\
+NORMAL_DECAL_PARAMS 4 0 0 0 0 0 1 nd.png 0.5\nTEXTURE_MODULATOR mod.png\nWEATHER_TRANSPARENT\n";
+        let (r, w) = p(src);
+        let o = r.unwrap();
+        assert_eq!(w.len(), 1, "{w:?}");
+        assert_eq!(w[0].severity, crate::diag::Severity::Note);
+        assert!(
+            w[0].to_string().starts_with("dir/obj.obj:4: note:"),
+            "{}",
+            w[0]
+        );
+        let kws: Vec<&str> = o.decals.iter().map(|d| d.keyword.as_str()).collect();
+        assert_eq!(
+            kws,
+            [
+                "DECAL_LIB",
+                "DECAL_PARAMS",
+                "NORMAL_DECAL_PARAMS",
+                "TEXTURE_MODULATOR"
+            ]
+        );
+        assert_eq!(o.decals[0].args, "lib/g10/decals/road_hwy.dcl");
+        assert_eq!(o.decals[3].line, 7);
+        assert_eq!(o.material.weather.as_deref(), Some("WEATHER_TRANSPARENT"));
     }
 
     #[test]

@@ -5,6 +5,8 @@
 //! Every directive of GROUND.md §1.1 is read with its line:
 //! - drawn: `TEXTURE` (repeats), `TEXTURE_NOWRAP` (clamps), `SCALE h v`,
 //!   `LAYER_GROUP name offset`, `NO_ALPHA`, `TEXTURE_LIT`;
+//! - shading (`crate::material`): `TEXTURE_NORMAL [scale] file`, `SPECULAR` /
+//!   `GLOBAL_specular`, `BUMP_LEVEL`, `NORMAL_METALNESS` ([`DrapedShading`]);
 //! - read and shown by `dump`, not drawn: `SURFACE`, `DECAL_LIB`, `LOAD_CENTER`,
 //!   `TEXTURE_TILE`, `RUNWAY_TILE`.
 //!
@@ -52,6 +54,117 @@ pub struct Pol {
     /// drawn; their meaning is unconfirmed).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub tiling: Vec<String>,
+    /// The shader directives copied from X-Plane's library (`TEXTURE_NORMAL`, `SPECULAR`,
+    /// `GLOBAL_specular`, `BUMP_LEVEL`, `NORMAL_METALNESS`).
+    #[serde(skip_serializing_if = "DrapedShading::is_default")]
+    pub shading: DrapedShading,
+}
+
+/// The shader directives of a draped polygon or painted line.
+#[derive(Debug, Clone, PartialEq, Serialize, Default)]
+pub struct DrapedShading {
+    /// `TEXTURE_NORMAL [scale] <file>`: the normal map.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub normal: Option<TextureRef>,
+    /// `TEXTURE_NORMAL`'s scale: how many times the normal map repeats over one repeat of
+    /// the texture (agview's reading; 1 when not given).
+    pub normal_scale: f32,
+    /// `SPECULAR ratio` or `GLOBAL_specular ratio`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub specular: Option<f32>,
+    /// `BUMP_LEVEL ratio`: scales the normal map's bend (1 when not given).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bump_level: Option<f32>,
+    /// `NORMAL_METALNESS`.
+    pub normal_metalness: bool,
+}
+
+impl DrapedShading {
+    /// The directives [`DrapedShading::read`] takes.
+    pub const KEYWORDS: &'static [&'static str] = &[
+        "TEXTURE_NORMAL",
+        "SPECULAR",
+        "GLOBAL_specular",
+        "BUMP_LEVEL",
+        "NORMAL_METALNESS",
+    ];
+
+    pub(crate) fn is_default(&self) -> bool {
+        *self == DrapedShading::default()
+    }
+
+    /// The input of the material rule ([`crate::material::describe`]).
+    pub fn declared(&self) -> crate::material::Declared<'_> {
+        crate::material::Declared {
+            texture_normal: self.normal.as_ref(),
+            normal_metalness: self.normal_metalness,
+            specular: self.specular,
+            bump: self.bump_level,
+            ..Default::default()
+        }
+    }
+
+    /// Reads `line`, one of [`Self::KEYWORDS`] (a bad one is a located warning and costs
+    /// its line).
+    pub(crate) fn read(
+        &mut self,
+        path: &Path,
+        line: &mut crate::format::text::Line<'_>,
+        warnings: &mut Vec<Diagnostic>,
+    ) {
+        let r = match line.keyword {
+            "TEXTURE_NORMAL" => self.texture_normal(path, line),
+            "SPECULAR" | "GLOBAL_specular" => line.f32("ratio").map(|v| {
+                self.specular = Some(v.max(0.0));
+            }),
+            "BUMP_LEVEL" => line.f32("ratio").map(|v| {
+                self.bump_level = Some(v.max(0.0));
+            }),
+            "NORMAL_METALNESS" => {
+                self.normal_metalness = true;
+                Ok(())
+            }
+            _ => return,
+        };
+        match r {
+            Ok(()) => line.expect_end(warnings),
+            Err(mut d) => {
+                d.severity = crate::diag::Severity::Warning;
+                d.message.push_str("; the line is skipped");
+                warnings.push(d);
+            }
+        }
+    }
+
+    /// `TEXTURE_NORMAL [scale] <file>`.
+    fn texture_normal(
+        &mut self,
+        path: &Path,
+        line: &mut crate::format::text::Line<'_>,
+    ) -> Result<(), Diagnostic> {
+        let (scale, t) = scaled_texture(path, line)?;
+        self.normal = Some(t);
+        self.normal_scale = scale.unwrap_or(1.0);
+        Ok(())
+    }
+}
+
+/// The rest of a `TEXTURE_NORMAL [scale] <file>` line (`.pol`, `.lin`, and OBJ8's
+/// `TEXTURE_DRAPED_NORMAL`): the scale when a number comes before the file.
+pub(crate) fn scaled_texture(
+    path: &Path,
+    line: &mut crate::format::text::Line<'_>,
+) -> Result<(Option<f32>, TextureRef), Diagnostic> {
+    let mut probe = line.clone();
+    let first = probe.next_token();
+    let scale = match (first, probe.at_end()) {
+        (Some((t, _)), false) if crate::format::text::parse_f32(t).is_some() => {
+            Some(line.positive_f32("scale")?)
+        }
+        _ => None,
+    };
+    let name = line.rest("normal map file")?;
+    Ok((scale, TextureRef::new(path, name, line.number)))
 }
 
 impl Pol {
@@ -113,6 +226,9 @@ pub fn parse(path: &Path, src: &[u8], warnings: &mut Vec<Diagnostic>) -> Result<
                 let kw = line.keyword;
                 let rest = line.rest("tiling")?;
                 pol.tiling.push(format!("{kw} {rest}"));
+            }
+            kw if crate::format::pol::DrapedShading::KEYWORDS.contains(&kw) => {
+                pol.shading.read(path, &mut line, warnings);
             }
             kw => {
                 if warned.insert(kw.to_string()) {
@@ -223,5 +339,59 @@ mod tests {
         let (r, w) = p("A\n850\nDRAPED_POLYGON\nSCALE 10 10\n");
         assert!(r.unwrap().texture.is_none());
         assert!(w[0].message.contains("names no TEXTURE"));
+    }
+
+    #[test]
+    fn shader_directives_from_xplanes_library_read_without_a_word() {
+        let (r, w) = p(
+            "A\n850\nDRAPED_POLYGON\nTEXTURE concrete.dds\nTEXTURE_NORMAL 4.0 ../nml/concrete_NML.dds\n\
+             SPECULAR 0.5\nGLOBAL_specular 0.75\nBUMP_LEVEL 0.8\nNORMAL_METALNESS\n",
+        );
+        assert!(w.is_empty(), "{w:?}");
+        let s = r.unwrap().shading;
+        let n = s.normal.as_ref().unwrap();
+        assert_eq!(n.path, Path::new("/pkg/nml/concrete_NML.dds"));
+        assert_eq!(n.line, 5);
+        assert_eq!(s.normal_scale, 4.0);
+        assert_eq!((s.specular, s.bump_level), (Some(0.75), Some(0.8)));
+        assert!(s.normal_metalness);
+        let m = crate::material::describe(&s.declared());
+        assert_eq!((m.bump, m.specular_scale), (0.8, 0.75));
+        // Without a scale, the file alone.
+        let (r, w) = p("A\n850\nDRAPED_POLYGON\nTEXTURE a.png\nTEXTURE_NORMAL n.png\n");
+        assert!(w.is_empty(), "{w:?}");
+        let s = r.unwrap().shading;
+        assert_eq!(
+            (s.normal.unwrap().name.as_str(), s.normal_scale),
+            ("n.png", 1.0)
+        );
+    }
+
+    #[test]
+    fn a_bad_shader_directive_costs_its_line() {
+        let (r, w) = p(
+            "A\n850\nDRAPED_POLYGON\nTEXTURE a.png\nSPECULAR shiny\nBUMP_LEVEL\nTEXTURE_NORMAL -2 n.png\nSCALE 5 5\n",
+        );
+        let pol = r.unwrap();
+        assert_eq!(pol.scale, [5.0, 5.0]);
+        assert_eq!(w.len(), 3, "{w:?}");
+        assert!(
+            w[0].to_string()
+                .starts_with("/pkg/ground/apron.pol:5:10: warning:"),
+            "{}",
+            w[0]
+        );
+        assert!(
+            w[1].to_string().starts_with("/pkg/ground/apron.pol:6:"),
+            "{}",
+            w[1]
+        );
+        assert!(
+            w[2].to_string()
+                .starts_with("/pkg/ground/apron.pol:7:16: warning:"),
+            "{}",
+            w[2]
+        );
+        assert!(pol.shading.normal.is_none());
     }
 }

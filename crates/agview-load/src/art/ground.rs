@@ -37,6 +37,43 @@ pub struct PolArt {
     pub no_alpha: bool,
     /// The `.pol` could not be found or read: drawn as a checkerboard.
     pub missing: bool,
+    /// `TEXTURE_NORMAL`, `SPECULAR`, `BUMP_LEVEL`: how it is shaded.
+    pub shading: GroundShading,
+}
+
+/// How a draped polygon or painted line is shaded: the material rule's result
+/// (`agview_format::material`) and its normal map.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct GroundShading {
+    pub material: super::mesh::Material,
+    /// `TEXTURE_NORMAL` (index into `ArtSet::images`); `None` when none or not found.
+    pub normal: Option<usize>,
+    /// How many times the normal map repeats over one repeat of the texture.
+    pub normal_scale: f32,
+}
+
+impl Default for GroundShading {
+    fn default() -> Self {
+        GroundShading {
+            material: Default::default(),
+            normal: None,
+            normal_scale: 1.0,
+        }
+    }
+}
+
+/// The shading a `.pol` or `.lin` declares, its normal map loaded (a missing one is warned
+/// about and left out).
+fn ground_shading(
+    s: &crate::format::pol::DrapedShading,
+    pool: &mut ImagePool,
+    warnings: &mut Vec<Diagnostic>,
+) -> GroundShading {
+    GroundShading {
+        material: agview_format::material::describe(&s.declared()),
+        normal: super::mesh::found_image(s.normal.as_ref(), pool, warnings),
+        normal_scale: s.normal_scale,
+    }
 }
 
 /// The layer group of a `.pol` that names none: WED's `group_TaxiwaysBegin` for a polygon
@@ -128,6 +165,7 @@ fn pol_art(name: &str, p: &Pol, pool: &mut ImagePool, warnings: &mut Vec<Diagnos
         nowrap: p.nowrap,
         no_alpha: p.no_alpha,
         missing: false,
+        shading: ground_shading(&p.shading, pool, warnings),
     }
 }
 
@@ -142,6 +180,7 @@ pub(crate) fn placeholder_pol(name: &str) -> PolArt {
         nowrap: false,
         no_alpha: false,
         missing: true,
+        shading: GroundShading::default(),
     }
 }
 
@@ -214,6 +253,7 @@ fn builtin_pol(name: &str, pool: &mut ImagePool) -> PolArt {
         nowrap: false,
         no_alpha: true,
         missing: false,
+        shading: GroundShading::default(),
     }
 }
 
@@ -267,6 +307,8 @@ fn builtin_lin(name: &str, pool: &mut ImagePool) -> LinArt {
         align: None,
         layer_group: default_lin_group(),
         missing: false,
+        shading: GroundShading::default(),
+        lod: None,
     }
 }
 
@@ -287,6 +329,10 @@ pub struct LinArt {
     pub align: Option<f32>,
     pub layer_group: LayerGroup,
     pub missing: bool,
+    /// `LOD distance`: drawn out to this many meters from the camera (`None`: no limit).
+    pub lod: Option<f32>,
+    /// `TEXTURE_NORMAL`, `SPECULAR`, `BUMP_LEVEL`: how it is shaded.
+    pub shading: GroundShading,
 }
 
 /// A `.lin` without `LAYER_GROUP` draws in `markings` (GROUND.md §2.3).
@@ -346,6 +392,8 @@ fn lin_art(name: &str, l: &Lin, pool: &mut ImagePool, warnings: &mut Vec<Diagnos
                 offset: *offset,
             }),
         missing: false,
+        lod: l.lod,
+        shading: ground_shading(&l.shading, pool, warnings),
     }
 }
 
@@ -361,6 +409,8 @@ pub fn placeholder_lin(name: &str) -> LinArt {
         align: None,
         layer_group: default_lin_group(),
         missing: true,
+        shading: GroundShading::default(),
+        lod: None,
     }
 }
 

@@ -34,6 +34,9 @@ pub struct MeshVertex {
 /// `ATTR_no_blend`, `ATTR_shade_flat` and their opposites).
 pub use crate::format::obj8::DrawState;
 
+/// How a range is shaded: the material rule's result (`agview_format::material`).
+pub use agview_format::material::Material;
+
 /// A range of indices drawn between two camera distances (OBJ8 `ATTR_LOD near far`) with
 /// one set of material attributes. An `ATTR_LOD` whose `TRIS` change attributes becomes
 /// several ranges with the same distances, in the file's order.
@@ -44,6 +47,9 @@ pub struct MeshLod {
     pub first_index: u32,
     pub index_count: u32,
     pub material: DrawState,
+    /// Its shading: the material rule applied to the object's declarations and this
+    /// range's attributes (`ATTR_shiny_rat`, `ATTR_light_level`).
+    pub shading: Material,
 }
 
 /// A mesh ready to upload.
@@ -64,6 +70,9 @@ pub struct MeshArt {
     /// OBJ8 `TEXTURE_NORMAL`: the normal map (index into `ArtSet::images`); `None` when the
     /// file names none or it could not be loaded.
     pub normal_texture: Option<usize>,
+    /// OBJ8 `TEXTURE_MAP material_gloss` or `gloss`: the material map (index into
+    /// `ArtSet::images`); `None` when the file names none or it could not be loaded.
+    pub map_texture: Option<usize>,
     /// OBJ8 `LIGHT_NAMED`, `LIGHT_CUSTOM` and `LIGHT_PARAM` points, each with the LOD range
     /// it was listed in.
     pub lights: Vec<LightArt>,
@@ -105,6 +114,8 @@ pub struct DrapedArt {
     pub texture: Option<usize>,
     /// `ATTR_layer_group_draped`, else `ATTR_layer_group`, else `objects` 0.
     pub layer_group: crate::scene::LayerGroup,
+    /// `TEXTURE_DRAPED_NORMAL`, `SPECULAR`, `BUMP_LEVEL`: shaded as a draped polygon.
+    pub shading: super::ground::GroundShading,
 }
 
 /// What a missing or broken mesh draws: a box of 2 m standing on the ground.
@@ -195,6 +206,17 @@ fn bounds(vertices: &[MeshVertex]) -> ([f32; 3], [f32; 3]) {
     (lo, hi)
 }
 
+/// A texture loaded when it is named and found (a missing one is warned about and left
+/// out).
+pub(crate) fn found_image(
+    t: Option<&obj8::TextureRef>,
+    pool: &mut ImagePool,
+    warnings: &mut Vec<Diagnostic>,
+) -> Option<usize> {
+    t.map(|t| pool.load(&t.path, warnings))
+        .filter(|&i| pool.images().get(i).is_some_and(|img| !img.missing))
+}
+
 fn mesh_from_obj8(
     path: &Path,
     o: obj8::Obj8,
@@ -212,13 +234,20 @@ fn mesh_from_obj8(
         .as_ref()
         .map(|t| pool.load(&t.path, warnings))
         .filter(|&i| pool.images().get(i).is_some_and(|img| !img.missing));
-    // `TEXTURE_NORMAL`: the same; a missing one leaves the mesh's own normals.
-    let normal_texture = o
-        .textures
-        .normal
-        .as_ref()
-        .map(|t| pool.load(&t.path, warnings))
-        .filter(|&i| pool.images().get(i).is_some_and(|img| !img.missing));
+    // The normal map (`TEXTURE_MAP normal`, else `TEXTURE_NORMAL`) and the material map
+    // (`TEXTURE_MAP material_gloss` or `gloss`), as the material rule names them: the same;
+    // a missing one leaves the mesh's own normals and the rule's constants.
+    let declared = o.declared(&DrawState::default());
+    let normal_texture = found_image(
+        agview_format::material::normal_texture(&declared),
+        pool,
+        warnings,
+    );
+    let map_texture = found_image(
+        agview_format::material::map_texture(&declared),
+        pool,
+        warnings,
+    );
     let total: usize = o
         .lods
         .iter()
@@ -240,6 +269,7 @@ fn mesh_from_obj8(
                         first_index: u32::try_from(first).unwrap_or(u32::MAX),
                         index_count: u32::try_from(indices.len() - first).unwrap_or(u32::MAX),
                         material,
+                        shading: agview_format::material::describe(&o.declared(&material)),
                     });
                 }
             };
@@ -288,10 +318,16 @@ fn mesh_from_obj8(
     let draped = (!draped_lods.is_empty()).then(|| {
         let t = o.textures.draped.as_ref().or(o.textures.texture.as_ref());
         let (name, offset) = o.draped_layer_group();
+        let declared = o.declared_draped();
         DrapedArt {
             lods: draped_lods,
             texture: t.map(|t| pool.load(&t.path, warnings)),
             layer_group: crate::scene::LayerGroup { name, offset },
+            shading: super::ground::GroundShading {
+                material: agview_format::material::describe(&declared),
+                normal: found_image(declared.texture_normal, pool, warnings),
+                normal_scale: o.textures.draped_normal_scale.unwrap_or(1.0),
+            },
         }
     });
     let vertices: Vec<MeshVertex> = o
@@ -329,6 +365,7 @@ fn mesh_from_obj8(
         texture,
         lit_texture,
         normal_texture,
+        map_texture,
         lights,
         bounds_min,
         bounds_max,
@@ -563,6 +600,7 @@ fn mesh_from_wavefront(
             first_index: 0,
             index_count: u32::try_from(indices.len()).unwrap_or(u32::MAX),
             material: DrawState::default(),
+            shading: Material::default(),
         }]
     };
     MeshArt {
@@ -645,6 +683,7 @@ ATTR_LOD 0 100\nTRIS 0 3\nTRIS 6 3\nATTR_LOD 100 500\nTRIS 3 3\n";
                     first_index: 0,
                     index_count: 6,
                     material: DrawState::default(),
+                    shading: Default::default(),
                 },
                 MeshLod {
                     near: 100.0,
@@ -652,6 +691,7 @@ ATTR_LOD 0 100\nTRIS 0 3\nTRIS 6 3\nATTR_LOD 100 500\nTRIS 3 3\n";
                     first_index: 6,
                     index_count: 3,
                     material: DrawState::default(),
+                    shading: Default::default(),
                 },
             ]
         );
@@ -681,6 +721,7 @@ ATTR_LOD 0 100\nTRIS 0 3\nTRIS 6 3\nATTR_LOD 100 500\nTRIS 3 3\n";
                 first_index: 0,
                 index_count: 3,
                 material: DrawState::default(),
+                shading: Default::default(),
             }]
         );
     }

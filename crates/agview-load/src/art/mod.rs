@@ -38,17 +38,19 @@ pub mod mesh;
 #[cfg(test)]
 mod testing;
 
+/// The material rule (`agview_format::material`).
+pub use agview_format::material;
 pub use facade::{
     load_facade, FacadeArt, PanelLod, PanelWall, SegmentArt, SegmentFloor, SegmentWall,
 };
 pub(crate) use forest::load_forest;
 pub use forest::{ForestArt, TreeArt};
 pub(crate) use ground::{load_lin, load_pol};
-pub use ground::{LinArt, PolArt};
+pub use ground::{GroundShading, LinArt, PolArt};
 pub(crate) use image::{cap_side, load_image, mip_chain, rgba8_mips};
 pub use image::{decode_bc, BcFormat, ImageData, ImagePixels, ImagePool};
 pub(crate) use mesh::{load_lights_txt, load_mesh_with};
-pub use mesh::{load_mesh, DrapedArt, DrawState, LightArt, MeshArt, MeshLod, MeshVertex};
+pub use mesh::{load_mesh, DrapedArt, DrawState, LightArt, Material, MeshArt, MeshLod, MeshVertex};
 
 /// Everything the renderer needs beside the scene.
 #[derive(Debug, Clone, Default)]
