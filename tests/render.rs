@@ -2691,6 +2691,19 @@ fn luminance(p: &image::Rgba<u8>) -> f32 {
     0.2126 * f32::from(p[0]) + 0.7152 * f32::from(p[1]) + 0.0722 * f32::from(p[2])
 }
 
+/// A pixel's luminance in linear light, 0..1: its sRGB encoding undone.
+fn linear_luminance(p: &image::Rgba<u8>) -> f64 {
+    let linear = |c: u8| {
+        let v = f64::from(c) / 255.0;
+        if v <= 0.04045 {
+            v / 12.92
+        } else {
+            ((v + 0.055) / 1.055).powf(2.4)
+        }
+    };
+    0.2126 * linear(p[0]) + 0.7152 * linear(p[1]) + 0.0722 * linear(p[2])
+}
+
 /// Pixels clearly darker in `a` than in `b` (under 80% of the luminance).
 fn darker_pixels(a: &image::RgbaImage, b: &image::RgbaImage) -> usize {
     a.pixels()
@@ -3222,9 +3235,11 @@ fn metal_and_dielectric_spheres_at_noon() {
     );
 }
 
-/// Issue 34's lit sign: the lit tower at night with `GLOBAL_luminance` 250 and then 500
-/// nits. Below clipping, the brighter's mean glow (what the lit texture adds) is at least
-/// 1.3 times the dimmer's.
+/// Issue 34's lit sign: the lit tower at night with `GLOBAL_luminance` 125 and then 250
+/// nits (dimmer than the 1000-nit default, so that the glow sits below the tonemap curve's
+/// shoulder, where a camera still tells twice the light apart). Below clipping, the brighter's mean glow (what the lit texture adds, in linear light:
+/// the sRGB encoding of the picture undone, not the tonemap curve) is at least 1.3 times the
+/// dimmer's.
 #[test]
 fn lit_texture_scales_with_global_luminance() {
     let (scene, art) = lit_tower();
@@ -3248,14 +3263,14 @@ fn lit_texture_scales_with_global_luminance() {
     let mut unlit = art.clone();
     unlit.meshes[0].lit_texture = None;
     let dark = render(&scene, &unlit, &terrain, &params, 320, 240);
-    let (dim, bright) = (at_nits(250.0), at_nits(500.0));
+    let (dim, bright) = (at_nits(125.0), at_nits(250.0));
     let (mut sum_dim, mut sum_bright, mut n) = (0.0f64, 0.0f64, 0);
     for ((d, b), u) in dim.pixels().zip(bright.pixels()).zip(dark.pixels()) {
         let lit = luminance(d) - luminance(u) > 4.0;
         let clipped = (0..3).any(|c| b[c] >= 250);
         if lit && !clipped {
-            sum_dim += f64::from(luminance(d) - luminance(u));
-            sum_bright += f64::from(luminance(b) - luminance(u));
+            sum_dim += linear_luminance(d) - linear_luminance(u);
+            sum_bright += linear_luminance(b) - linear_luminance(u);
             n += 1;
         }
     }
@@ -4264,8 +4279,12 @@ fn hangar_2_point_at_two_lengths() {
             "{len}: {min_across} {max_across}"
         );
     }
-    // Both red doors and the slate roofs show.
-    let door = count_near(&img, common::HANGAR_COLOURS[0], 50);
+    // Both red doors and the slate roofs show (the doors face away from the sun: counted by
+    // hue, since exposure sets how dark their shade is).
+    let door = img
+        .pixels()
+        .filter(|p| p[0] > 60 && u16::from(p[0]) > 3 * u16::from(p[1]).max(u16::from(p[2])))
+        .count();
     let roof = count_near(&img, common::HANGAR_COLOURS[2], 50);
     assert!(door > 150, "{door} door pixels");
     assert!(roof > 1500, "{roof} roof pixels");

@@ -1081,7 +1081,11 @@ mod layout_tests {
 
     /// The tests' hangar (`format::facade::test_hangar_fac`) as the art loader reads it.
     fn hangar() -> FacadeArt {
-        let dir = std::env::temp_dir().join(format!("agview-mesh-hangar-{}", std::process::id()));
+        // One folder per call: the tests run in parallel and each removes its own.
+        static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let dir =
+            std::env::temp_dir().join(format!("agview-mesh-hangar-{}-{call}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("hangar.fac");
         std::fs::write(
