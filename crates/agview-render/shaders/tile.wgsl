@@ -71,18 +71,22 @@ fn fs_main(in: TileOut) -> @location(0) vec4<f32> {
     }
     // A draped polygon's or line's normal map (`TEXTURE_NORMAL scale file`, repeat_m.w: it
     // has one), repeating `scale` times over the texture, and its specular.
-    let nuv = uv * material.rough.z;
-    let bump = textureSample(material_normal, material_sampler, nuv);
-    let dp1 = dpdx(in.world);
-    let dp2 = dpdy(in.world);
-    let duv1 = dpdx(nuv);
-    let duv2 = dpdy(nuv);
     var n = normalize(in.normal);
-    if (material.repeat_m.w > 0.5) {
-        n = bend_normal(n, dp1, dp2, duv1, duv2, normal_map_xy(bump));
+    var lit: vec3<f32>;
+    // The material's values are uniform, so this branch keeps the samples and derivatives
+    // in uniform control flow. Without a normal map or specular (autogen tiles, most
+    // polygons) it is `shade` alone, as `shade_material` would give it, without their cost.
+    if (material.repeat_m.w > 0.5 || material.shading.x > 0.5 || material.consts.z * material.shading.y > 0.0) {
+        let nuv = uv * material.rough.z;
+        let bump = textureSample(material_normal, material_sampler, nuv);
+        if (material.repeat_m.w > 0.5) {
+            n = bend_normal(n, dpdx(in.world), dpdy(in.world), dpdx(nuv), dpdy(nuv), normal_map_xy(bump));
+        }
+        let shaded = shade_material(texel.rgb * material.tint.rgb, n, in.world, material_at(bump, vec4<f32>(0.0)));
+        lit = shaded.diffuse + shaded.specular;
+    } else {
+        lit = shade(texel.rgb * material.tint.rgb, n, in.world);
     }
-    let shaded = shade_material(texel.rgb * material.tint.rgb, n, in.world, material_at(bump, vec4<f32>(0.0)));
-    var lit = shaded.diffuse + shaded.specular;
     if (frame.sky.w > 0.0) {
         // `TEXTURE_LIT`: the same texels of the night texture glow as night comes
         // (black for draped parts and tiles without one).
