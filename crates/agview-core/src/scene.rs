@@ -169,11 +169,14 @@ pub enum FeatureKind {
     Pavement,
     /// A free painted marking line (apt.dat 120).
     Marking,
+    /// A road segment of a network, from junction to junction (the parameter is its
+    /// subtype: the `.net`'s virtual road id). Its asset is the network definition.
+    Road,
 }
 
 impl FeatureKind {
     /// Every kind, in the order lists show them.
-    pub const ALL: [FeatureKind; 13] = [
+    pub const ALL: [FeatureKind; 14] = [
         FeatureKind::Agp,
         FeatureKind::Agb,
         FeatureKind::Ags,
@@ -187,6 +190,7 @@ impl FeatureKind {
         FeatureKind::Helipad,
         FeatureKind::Pavement,
         FeatureKind::Marking,
+        FeatureKind::Road,
     ];
 
     /// The kind's name as the JSON writes it (`agp`, `runway`, …).
@@ -205,6 +209,7 @@ impl FeatureKind {
             FeatureKind::Helipad => "helipad",
             FeatureKind::Pavement => "pavement",
             FeatureKind::Marking => "marking",
+            FeatureKind::Road => "road",
         }
     }
 
@@ -221,6 +226,7 @@ impl FeatureKind {
             "pol" => FeatureKind::Pol,
             "str" => FeatureKind::Str,
             "lin" => FeatureKind::Lin,
+            "net" => FeatureKind::Road,
             _ => return None,
         })
     }

@@ -79,6 +79,8 @@ pub enum Only {
     /// The ground: draped polygons and orthophotos (.pol), painted lines (.lin), object
     /// strings (.str), and an airport's runways, pavement and markings.
     Ground,
+    /// Road networks (`--only roads`; not part of `ground`).
+    Roads,
 }
 
 impl Only {
@@ -90,6 +92,7 @@ impl Only {
             K::Obj | K::Fac | K::For => Only::Art,
             K::Pol | K::Lin | K::Str => Only::Ground,
             K::Runway | K::Helipad | K::Pavement | K::Marking => Only::Ground,
+            K::Road => Only::Roads,
         }
     }
 }

@@ -19,6 +19,7 @@ use agview_layout::layout;
 pub mod art;
 pub mod check;
 pub mod document;
+pub mod edit;
 pub mod input;
 pub mod pipeline;
 pub mod resolve;

@@ -13,6 +13,7 @@ pub mod geojson;
 pub mod library;
 pub mod lights_txt;
 pub mod lin;
+pub mod net;
 pub mod obj8;
 pub mod obj_string;
 pub mod pol;

@@ -203,6 +203,8 @@ fn open_definition(
         | FeatureKind::Helipad
         | FeatureKind::Pavement
         | FeatureKind::Marking => Opened::Art,
+        // Roads: the layout reads the `.net` (issue 36).
+        FeatureKind::Road => Opened::Art,
         FeatureKind::Str => match open_string(file, document, diags, files) {
             Some(s) => Opened::String(Box::new(s)),
             None => Opened::Broken,

@@ -171,11 +171,11 @@ pub(super) fn layout_feature(
             .iter()
             .map(|r| r.iter().map(|p| input::project(origin, *p)).collect())
             .collect(),
-        Geometry::Point { .. } => Vec::new(),
+        Geometry::Point { .. } | Geometry::Road(_) => Vec::new(),
     };
     let heading = match f.geometry {
         Geometry::Point { heading, .. } => heading as f32,
-        Geometry::Polygon(_) => 0.0,
+        Geometry::Polygon(_) | Geometry::Road(_) => 0.0,
     };
     // Curves flattened (GROUND.md §4): a `.pol` is a closed ring, a string a chain as
     // written, a facade as its `.fac` makes it.

@@ -15,6 +15,23 @@ pub enum Geometry {
     Polygon(Vec<Vec<[f64; 2]>>),
     /// A point placement; heading in degrees clockwise from north.
     Point { lon: f64, lat: f64, heading: f64 },
+    /// A road segment from junction to junction (ROADS.md §1).
+    Road(RoadGeometry),
+}
+
+/// A road segment's centreline and its ends, as a document gives them.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct RoadGeometry {
+    /// (longitude, latitude) from the start junction to the end junction, curves already
+    /// flattened (within 0.1 m); at least two points.
+    pub points: Vec<[f64; 2]>,
+    /// Each end's level (ROADS.md §1.5): 0 on the ground, above 0 raised, below 0 a
+    /// tunnel. A z that was not an integer from 0 to 5 was warned about and read as 0,
+    /// except negative integers, kept so that layout counts tunnels.
+    pub levels: [i32; 2],
+    /// Each end's junction id within its network definition (0 when the document gives
+    /// none).
+    pub nodes: [u64; 2],
 }
 
 /// One feature of a document.
@@ -61,6 +78,7 @@ impl DocFeature {
         match &self.geometry {
             Geometry::Polygon(w) => w.iter().flatten().next().copied(),
             Geometry::Point { lon, lat, .. } => Some([*lon, *lat]),
+            Geometry::Road(r) => r.points.first().copied(),
         }
     }
 

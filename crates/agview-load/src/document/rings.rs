@@ -107,7 +107,7 @@ pub(super) fn flatten_curves(
             .map(|(i, (p, cp))| {
                 let raw_p = match &f.geometry {
                     Geometry::Polygon(w) => w.get(k).and_then(|w| w.get(i)).copied(),
-                    Geometry::Point { .. } => None,
+                    Geometry::Point { .. } | Geometry::Road(_) => None,
                 };
                 let raw_c = ctrl.get(k).and_then(|c| c.get(i)).copied();
                 if raw_p.is_some() && raw_p == raw_c {
