@@ -103,6 +103,13 @@ pub struct Scene {
     /// Painted lines (`.lin`) laid on the terrain.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub lines: Vec<PaintedLine>,
+    /// How roads draw: one entry per (network, real road type) used, or per plain-profile
+    /// band, named by `roads[].look`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub road_looks: Vec<RoadLook>,
+    /// Road segments, junction to junction (ROADS.md §1).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub roads: Vec<RoadSegment>,
     /// AGB: which spelling set, grid and spellings were chosen.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub choice: Option<BlockChoice>,
@@ -655,6 +662,68 @@ pub struct PaintedLine {
     /// A closed loop (DSF parameter 1): mitred across its seam, no caps.
     pub closed: bool,
     /// The chain's length in meters.
+    pub length: f32,
+    /// A document's feature (index into `Scene::features`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub feature: Option<u32>,
+}
+
+/// How one kind of road draws: a real road type of a `.net`, or a band of the plain
+/// profile when the `.net` is not at hand.
+#[derive(Debug, Clone, PartialEq, Serialize, Default)]
+pub struct RoadLook {
+    /// The `.net` as the document names it (its network definition).
+    pub net: String,
+    /// The `.net` file read, when it was found.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub resolved: Option<String>,
+    /// The real `ROAD_TYPE` id; `None` in the plain profile.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub road_type: Option<u32>,
+    /// The plain profile's band (`highway`, `primary`, `secondary`, `residential`,
+    /// `service`, `rail`, `power line`); `None` for a `.net` type.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub plain: Option<String>,
+    /// Full width in metres.
+    pub width: f32,
+    /// Texture repeat length along the road, metres.
+    pub length: f32,
+    /// The surface rows drawn (near LOD 0), each a ribbon.
+    pub rows: Vec<RoadRibbon>,
+    /// Texture files the rows name (resolved paths), indexed by `rows[].texture`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub textures: Vec<String>,
+}
+
+/// One ribbon of a road look: a surface row of its road type.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Default)]
+pub struct RoadRibbon {
+    /// Index into the look's `textures` (ignored in the plain profile).
+    pub texture: usize,
+    /// Lateral metres of the two edges from the centreline, positive to the right of
+    /// travel.
+    pub x: [f32; 2],
+    /// Height in metres of the two edges above the road surface (0 when draped).
+    pub y: [f32; 2],
+    /// Texture s of the two edges.
+    pub s: [f32; 2],
+    /// Texture t advances by `t_scale` per `length` metres.
+    pub t_scale: f32,
+}
+
+/// A road segment laid out: its centreline in metres and the look it draws with.
+#[derive(Debug, Clone, PartialEq, Serialize, Default)]
+pub struct RoadSegment {
+    /// Index into `Scene::road_looks`.
+    pub look: usize,
+    /// The centreline in metres, start junction to end junction, curves flattened.
+    pub points: Vec<[f32; 2]>,
+    /// Each end's level as the document gives it.
+    pub levels: [i32; 2],
+    /// Each end's height in metres above the ground (from its level); the road between
+    /// rises evenly.
+    pub heights: [f32; 2],
+    /// Length in metres along the centreline.
     pub length: f32,
     /// A document's feature (index into `Scene::features`).
     #[serde(skip_serializing_if = "Option::is_none")]
