@@ -106,6 +106,16 @@ pub(super) fn changes_section(c: &Comparison) -> String {
         ch.changed.len(),
         ch.unchanged
     );
+    if ch.roads.any() {
+        let r = &ch.roads;
+        let _ = writeln!(
+            o,
+            "<p>Road segments: <span data-count=\"roads-added\">{}</span> added, \
+             <span data-count=\"roads-removed\">{}</span> removed, \
+             <span data-count=\"roads-changed\">{}</span> changed, {} unchanged.</p>",
+            r.added, r.removed, r.changed, r.unchanged
+        );
+    }
     let list = |o: &mut String, title: &str, items: &[crate::app::compare::Named]| {
         if items.is_empty() {
             return;
