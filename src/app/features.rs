@@ -603,8 +603,10 @@ mod tests {
         assert_eq!(stats_text(&tunnel), "a tunnel: not drawn, levels 0 → -1");
         let ix = FeatureIndex::of(&features, &[]);
         assert_eq!(ix.kinds, [(FeatureKind::Agp, 1), (FeatureKind::Road, 3)]);
-        let mut t = FeatureTable::default();
-        t.filter = "plain profile".into();
+        let mut t = FeatureTable {
+            filter: "plain profile".into(),
+            ..FeatureTable::default()
+        };
         assert_eq!(t.rows(1, &features, &ix), [1]);
         t.filter.clear();
         t.hidden.push(FeatureKind::Road);
