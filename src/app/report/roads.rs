@@ -139,18 +139,26 @@ pub fn render(
             }
             n += 1;
             let alone = sample_scene(scene, sample.look);
-            let art = crate::pipeline::load_art_with(&alone, &a.render.headless_art());
-            let terrain = a.render.terrain_for(&alone).map_err(anyhow::Error::msg)?;
-            let framing = Framing::new(&alone, Some(&art), Some(&terrain));
-            let p = params(a, &framing, Camera::frame_from(&framing, 200.0), Sun::NOON);
-            let mut gpu = headless.upload(&alone, &art, &terrain)?;
+            // A ribbon that cannot be drawn costs only itself (its caption says so); a
+            // writer that stopped fails the report.
+            let drawn = (|| -> anyhow::Result<image::RgbaImage> {
+                let art = crate::pipeline::load_art_with(&alone, &a.render.headless_art());
+                let terrain = a.render.terrain_for(&alone).map_err(anyhow::Error::msg)?;
+                let framing = Framing::new(&alone, Some(&art), Some(&terrain));
+                let p = params(a, &framing, Camera::frame_from(&framing, 200.0), Sun::NOON);
+                let mut gpu = headless.upload(&alone, &art, &terrain)?;
+                Ok(headless.render(&mut gpu, &p, w, h)?)
+            })();
+            progress.add(1);
+            let Ok(img) = drawn else {
+                continue;
+            };
             let file = format!("img/road-{k}-{j}.png");
-            put(&file, headless.render(&mut gpu, &p, w, h)?)?;
+            put(&file, img)?;
             sample.shot = Some(Shot {
                 file,
                 caption: format!("{}, {SAMPLE_M:.0} m alone", sample.label),
             });
-            progress.add(1);
         }
     }
     Ok(())
