@@ -11,7 +11,7 @@ use std::collections::HashMap;
 
 use serde::Serialize;
 
-use crate::scene::{FeatureInfo, Scene};
+use crate::scene::{FeatureInfo, FeatureKind, Scene};
 
 /// A feature as the comparison names it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -39,6 +39,36 @@ pub struct Changes {
     pub changed: Vec<Changed>,
     /// Features in both versions with nothing changed.
     pub unchanged: usize,
+    /// The road features (segments, junction to junction) among the above, counted.
+    pub roads: RoadChanges,
+}
+
+/// How many road segments were added, removed and changed (`Changes::roads`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct RoadChanges {
+    pub added: usize,
+    pub removed: usize,
+    pub changed: usize,
+    pub unchanged: usize,
+}
+
+impl RoadChanges {
+    /// Whether either version has roads.
+    pub fn any(&self) -> bool {
+        self.added + self.removed + self.changed + self.unchanged > 0
+    }
+
+    /// Counts the road features of a comparison (matched features counted by the new
+    /// version's kind).
+    fn count(c: &Changes, unchanged: usize) -> RoadChanges {
+        let road = |n: &Named| n.kind == FeatureKind::Road.name();
+        RoadChanges {
+            added: c.added.iter().filter(|n| road(n)).count(),
+            removed: c.removed.iter().filter(|n| road(n)).count(),
+            changed: c.changed.iter().filter(|x| road(&x.new)).count(),
+            unchanged,
+        }
+    }
 }
 
 impl Changes {
@@ -62,12 +92,19 @@ fn key(f: &FeatureInfo) -> String {
     }
 }
 
-/// Whether two first points lie within 0.1 m (a WED id matches wherever it moved).
+/// Whether two first points lie within 0.1 m (a WED id matches wherever it moved); for
+/// road segments, both ends (several segments leave one junction).
 fn same_place(a: &FeatureInfo, b: &FeatureInfo) -> bool {
     if wed_id(&a.source).is_some() {
         return true;
     }
-    match (a.at, b.at) {
+    let end = |f: &FeatureInfo| f.road.as_ref().and_then(|r| r.end);
+    near(a.at, b.at) && near(end(a), end(b))
+}
+
+/// Whether two points lie within 0.1 m (two absent points agree).
+fn near(a: Option<[f64; 2]>, b: Option<[f64; 2]>) -> bool {
+    match (a, b) {
         (Some([lon0, lat0]), Some([lon1, lat1])) => {
             let m = crate::input::METERS_PER_DEGREE;
             let dx = (lon1 - lon0) * m * lat0.to_radians().cos();
@@ -115,6 +152,17 @@ fn differences(old: &FeatureInfo, new: &FeatureInfo) -> Vec<String> {
         new.choice.as_ref(),
         &mut d,
     );
+    if let (Some(a), Some(b)) = (&old.road, &new.road) {
+        if a.label() != b.label() {
+            d.push(format!("road {} → {}", a.label(), b.label()));
+        }
+        if a.levels != b.levels {
+            d.push(format!(
+                "levels {} {} → {} {}",
+                a.levels[0], a.levels[1], b.levels[0], b.levels[1]
+            ));
+        }
+    }
     if old.dropped.is_some() != new.dropped.is_some() {
         d.push(match new.dropped {
             Some(_) => "now screened out by SLOPE_LIMIT".to_string(),
@@ -207,6 +255,7 @@ pub fn compare(old: &Scene, new: &Scene) -> Changes {
     }
     let mut matched = vec![false; old.features.len()];
     let mut out = Changes::default();
+    let mut roads_unchanged = 0;
     for f in &new.features {
         let found = by_key.get(&key(f)).and_then(|c| {
             c.iter()
@@ -219,6 +268,7 @@ pub fn compare(old: &Scene, new: &Scene) -> Changes {
                 let d = differences(&old.features[i], f);
                 if d.is_empty() {
                     out.unchanged += 1;
+                    roads_unchanged += usize::from(f.kind == FeatureKind::Road);
                 } else {
                     out.changed.push(Changed {
                         old: named(&old.features[i]),
@@ -237,13 +287,13 @@ pub fn compare(old: &Scene, new: &Scene) -> Changes {
         .filter(|(_, m)| !**m)
         .map(|(f, _)| named(f))
         .collect();
+    out.roads = RoadChanges::count(&out, roads_unchanged);
     out
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scene::FeatureKind;
 
     fn f(source: &str, asset: &str, param: u32, at: [f64; 2], tiles: usize) -> FeatureInfo {
         let mut i = FeatureInfo::new(source.into(), asset.into(), FeatureKind::Agb, param);
@@ -293,5 +343,83 @@ mod tests {
             c.changed[0].changes,
             ["parameter 770 → 512", "tiles 30 → 28"]
         );
+    }
+
+    /// A road segment from `a` to `b` (degrees), `length` metres, of `road_type`.
+    fn road(line: usize, a: [f64; 2], b: [f64; 2], length: f32, road_type: u32) -> FeatureInfo {
+        let mut i = FeatureInfo::new(
+            format!("d.txt:{line}"),
+            "lib/g10/roads.net".into(),
+            FeatureKind::Road,
+            road_type,
+        );
+        i.at = Some(a);
+        i.road = Some(crate::scene::FeatureRoad {
+            length,
+            road_type: Some(road_type),
+            end: Some(b),
+            ..Default::default()
+        });
+        i.stats.road_segments = 1;
+        i.stats.road_length = length.round() as usize;
+        i
+    }
+
+    #[test]
+    fn road_segments_are_counted_added_removed_and_changed() {
+        let j = [8.5, 47.5];
+        let old = Scene {
+            features: vec![
+                // Three segments leave one junction with one subtype: told apart by their
+                // other end.
+                road(10, j, [8.501, 47.5], 75.0, 3),
+                road(11, j, [8.5, 47.501], 111.0, 3),
+                road(12, j, [8.499, 47.5], 75.0, 3),
+                f("d.txt:13", "a.agb", 770, [8.6, 47.5], 30),
+            ],
+            ..Scene::default()
+        };
+        let mut bridge = road(21, j, [8.5, 47.501], 111.0, 3);
+        bridge.road.as_mut().unwrap().levels = [0, 1];
+        let new = Scene {
+            features: vec![
+                // The west segment removed, the north one now a bridge end, one added.
+                road(20, j, [8.501, 47.5], 75.0, 3),
+                bridge,
+                road(22, [8.501, 47.5], [8.502, 47.5], 75.0, 3),
+                f("d.txt:23", "a.agb", 770, [8.6, 47.5], 30),
+            ],
+            ..Scene::default()
+        };
+        let c = compare(&old, &new);
+        assert_eq!(
+            c.roads,
+            RoadChanges {
+                added: 1,
+                removed: 1,
+                changed: 1,
+                unchanged: 1
+            }
+        );
+        assert_eq!(c.changed[0].changes, ["levels 0 0 → 0 1"]);
+        assert_eq!(c.removed[0].source, "d.txt:12");
+        assert_eq!(c.unchanged, 2);
+        // A segment's length and type changing are said.
+        let longer = Scene {
+            features: vec![road(10, j, [8.501, 47.5], 80.0, 4)],
+            ..Scene::default()
+        };
+        let shorter = Scene {
+            features: vec![road(10, j, [8.501, 47.5], 75.0, 4)],
+            ..Scene::default()
+        };
+        let mut old1 = shorter.clone();
+        old1.features[0] = road(10, j, [8.501, 47.5], 75.0, 3);
+        // Another subtype is another key: removed and added.
+        let c = compare(&old1, &longer);
+        assert_eq!((c.roads.added, c.roads.removed), (1, 1));
+        let c = compare(&shorter, &longer);
+        assert_eq!(c.roads.changed, 1);
+        assert_eq!(c.changed[0].changes, ["m of road 75 → 80"]);
     }
 }

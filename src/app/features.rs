@@ -175,6 +175,9 @@ pub enum TableAction {
 }
 
 pub(crate) fn stats_text(f: &FeatureInfo) -> String {
+    if let Some(r) = &f.road {
+        return road_text(r, f.stats.road_segments);
+    }
     let mut parts = Vec::new();
     for (what, n) in f.stats.parts() {
         if n > 0 {
@@ -186,6 +189,25 @@ pub(crate) fn stats_text(f: &FeatureInfo) -> String {
     } else {
         parts.join(", ")
     }
+}
+
+/// A road feature's stats: its length and road type (`120 m, type 12`, `80 m, plain
+/// profile residential`), and its levels when it leaves the ground.
+fn road_text(r: &crate::scene::FeatureRoad, segments: usize) -> String {
+    let levels = if r.levels == [0, 0] {
+        String::new()
+    } else {
+        format!(", levels {} → {}", r.levels[0], r.levels[1])
+    };
+    if segments == 0 {
+        let why = if r.levels.iter().any(|&l| l < 0) {
+            "a tunnel: not drawn"
+        } else {
+            "nothing placed"
+        };
+        return format!("{why}{levels}");
+    }
+    format!("{:.0} m, {}{levels}", r.length, r.label())
 }
 
 /// A number for sorting by what a feature placed.
@@ -233,6 +255,7 @@ impl FeatureTable {
                         && (needle.is_empty()
                             || f.source.to_lowercase().contains(&needle)
                             || f.asset.to_lowercase().contains(&needle)
+                            || f.road.as_ref().is_some_and(|r| r.label().contains(&needle))
                             || f.resolved
                                 .as_deref()
                                 .is_some_and(|r| r.to_lowercase().contains(&needle)))
@@ -376,6 +399,14 @@ impl FeatureTable {
                         }
                         (None, _) if is_builtin(f) => {
                             ui.weak("agview's own art");
+                        }
+                        (None, _) if f.kind == FeatureKind::Road => {
+                            cut_label(
+                                ui,
+                                "not found: plain profile",
+                                &format!("{}: not found; drawn in the plain profile", f.asset),
+                                Some(WARNING),
+                            );
                         }
                         (None, _) => {
                             cut_label(ui, "not found: a placeholder", &f.asset, Some(ERROR));
@@ -532,6 +563,59 @@ mod tests {
         let (_, scene) = &ix.groups[0];
         let scene: Vec<&str> = scene.iter().map(|(k, _)| k.as_str()).collect();
         assert_eq!(scene, ["note: general", "warning: render"]);
+    }
+
+    fn road(source: &str, length: f32, road_type: Option<u32>, plain: Option<&str>) -> FeatureInfo {
+        let mut f = FeatureInfo::new(
+            source.into(),
+            "lib/g10/roads.net".into(),
+            FeatureKind::Road,
+            0,
+        );
+        f.resolved = road_type.map(|_| "/x/roads.net".to_string());
+        f.road = Some(crate::scene::FeatureRoad {
+            length,
+            road_type,
+            plain: plain.map(str::to_string),
+            ..Default::default()
+        });
+        f.stats.road_segments = 1;
+        f.stats.road_length = length.round() as usize;
+        f
+    }
+
+    #[test]
+    fn road_rows_show_length_and_type_and_say_plain_profile() {
+        let mut features = vec![
+            road("d.txt:10", 120.4, Some(12), None),
+            road("d.txt:11", 80.0, None, Some("residential")),
+            road("d.txt:12", 30.0, Some(40), None),
+            feature("d.txt:13", "a.agp", FeatureKind::Agp, 2),
+        ];
+        features[2].road.as_mut().unwrap().levels = [0, 1];
+        assert_eq!(stats_text(&features[0]), "120 m, type 12");
+        assert_eq!(stats_text(&features[1]), "80 m, plain profile residential");
+        assert_eq!(stats_text(&features[2]), "30 m, type 40, levels 0 → 1");
+        // A tunnel is not drawn.
+        let mut tunnel = road("d.txt:14", 0.0, None, None);
+        tunnel.stats.road_segments = 0;
+        tunnel.road.as_mut().unwrap().levels = [0, -1];
+        assert_eq!(stats_text(&tunnel), "a tunnel: not drawn, levels 0 → -1");
+        let ix = FeatureIndex::of(&features, &[]);
+        assert_eq!(ix.kinds, [(FeatureKind::Agp, 1), (FeatureKind::Road, 3)]);
+        let mut t = FeatureTable {
+            filter: "plain profile".into(),
+            ..FeatureTable::default()
+        };
+        assert_eq!(t.rows(1, &features, &ix), [1]);
+        t.filter.clear();
+        t.hidden.push(FeatureKind::Road);
+        assert_eq!(t.rows(1, &features, &ix), [3]);
+        // Longest road first, by what it placed.
+        t.hidden.clear();
+        t.sort = SortBy::Stats;
+        t.ascending = false;
+        assert_eq!(t.rows(1, &features, &ix)[0], 0);
     }
 
     #[test]

@@ -35,8 +35,10 @@ pub enum OnlyArg {
     /// Objects, facades and forests placed by hand (.obj, .fac, .for).
     Art,
     /// The ground: draped polygons and orthophotos (.pol), painted lines (.lin), object
-    /// strings (.str).
+    /// strings (.str). Not roads.
     Ground,
+    /// Road networks: a DSF's network segments and WED's roads (.net).
+    Roads,
 }
 
 impl From<OnlyArg> for Only {
@@ -45,6 +47,7 @@ impl From<OnlyArg> for Only {
             OnlyArg::Autogen => Only::Autogen,
             OnlyArg::Art => Only::Art,
             OnlyArg::Ground => Only::Ground,
+            OnlyArg::Roads => Only::Roads,
         }
     }
 }
@@ -155,7 +158,8 @@ pub struct LayoutArgs {
     pub library: LibraryArgs,
     /// Show only part of a document, a comma-separated list of: `autogen` (.agp .agb .ags),
     /// `art` (objects, facades and forests placed by hand), `ground` (draped polygons,
-    /// orthophotos, painted lines, object strings). Default: everything.
+    /// orthophotos, painted lines, object strings, an airport's pavement; not roads),
+    /// `roads` (road networks). Default: everything.
     #[arg(long, value_enum, value_name = "WHAT", value_delimiter = ',')]
     pub only: Vec<OnlyArg>,
 }
@@ -231,6 +235,22 @@ mod tests {
         assert!(parse(&["--season", "winter"])
             .unwrap_err()
             .contains("possible values: spr, sum, fal, win"));
+    }
+
+    #[test]
+    fn only_roads_keeps_roads_and_ground_does_not() {
+        use crate::scene::FeatureKind;
+        let i = parse(&["--only", "roads"]).unwrap();
+        assert_eq!(i.only, vec![Only::Roads]);
+        assert!(i.keeps(FeatureKind::Road));
+        assert!(!i.keeps(FeatureKind::Pol) && !i.keeps(FeatureKind::Agb));
+        let i = parse(&["--only", "ground"]).unwrap();
+        assert!(!i.keeps(FeatureKind::Road));
+        assert!(i.keeps(FeatureKind::Lin) && i.keeps(FeatureKind::Pavement));
+        let i = parse(&["--only", "ground,roads"]).unwrap();
+        assert!(i.keeps(FeatureKind::Road) && i.keeps(FeatureKind::Pol));
+        // Everything by default, roads included.
+        assert!(parse(&[]).unwrap().keeps(FeatureKind::Road));
     }
 
     #[test]

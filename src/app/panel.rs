@@ -44,6 +44,8 @@ pub struct Layers {
     pub pavement: bool,
     /// An airport's painted markings.
     pub markings: bool,
+    /// Road networks.
+    pub roads: bool,
 }
 
 impl Default for Layers {
@@ -58,6 +60,7 @@ impl Default for Layers {
             lines: true,
             pavement: true,
             markings: true,
+            roads: true,
         }
     }
 }
@@ -577,6 +580,8 @@ fn controls_section(ui: &mut egui::Ui, c: &mut Controls, info: &Info, actions: &
                 ui.checkbox(&mut l.lines, "painted lines");
                 ui.checkbox(&mut l.pavement, "airport pavement");
                 ui.checkbox(&mut l.markings, "airport markings");
+                ui.checkbox(&mut l.roads, "roads")
+                    .on_hover_text("road networks: DSF network segments and WED roads");
             });
             ui.label("debug overlays");
             ui.horizontal_wrapped(|ui| {

@@ -110,6 +110,10 @@ pub struct Scene {
     /// Road segments, junction to junction (ROADS.md §1).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub roads: Vec<RoadSegment>,
+    /// Road segments and metres by road type: one entry per look used, in `road_looks`'
+    /// order (filled by [`Scene::update_road_stats`]).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub road_stats: Vec<RoadTypeStats>,
     /// AGB: which spelling set, grid and spellings were chosen.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub choice: Option<BlockChoice>,
@@ -274,6 +278,9 @@ pub struct FeatureInfo {
     /// (the terrain's slope there and each variant's limits). It placed nothing.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub dropped: Option<String>,
+    /// A road segment: its length, road type and levels.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub road: Option<FeatureRoad>,
     /// Its first point (longitude, latitude), for matching it across two versions of its
     /// document (`agview report --against`); not in the JSON.
     #[serde(skip)]
@@ -312,6 +319,7 @@ impl FeatureInfo {
             layer_group: LayerGroup::default(),
             hide_tiles: false,
             dropped: None,
+            road: None,
             at: None,
             footprint: None,
         }
@@ -730,6 +738,68 @@ pub struct RoadSegment {
     pub feature: Option<u32>,
 }
 
+/// Road segments and metres of one road type (`Scene::road_stats`).
+#[derive(Debug, Clone, PartialEq, Serialize, Default)]
+pub struct RoadTypeStats {
+    /// The look (index into `Scene::road_looks`).
+    pub look: usize,
+    /// The `.net` as the document names it.
+    pub net: String,
+    /// The real `ROAD_TYPE` id; `None` in the plain profile.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub road_type: Option<u32>,
+    /// The plain profile's band; `None` for a `.net` type.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub plain: Option<String>,
+    pub segments: usize,
+    /// Metres, to a tenth.
+    pub length: f32,
+}
+
+impl RoadTypeStats {
+    /// What the feature table and the report call the type.
+    pub fn label(&self) -> String {
+        road_type_label(self.road_type, self.plain.as_deref())
+    }
+}
+
+/// A road feature's segment as laid out (`FeatureInfo::road`).
+#[derive(Debug, Clone, PartialEq, Serialize, Default)]
+pub struct FeatureRoad {
+    /// Metres along its centreline, to a tenth.
+    pub length: f32,
+    /// The real `ROAD_TYPE` id it draws with; `None` in the plain profile.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub road_type: Option<u32>,
+    /// The plain profile's band it draws in, when its `.net` (or its subtype in it) was
+    /// not found.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub plain: Option<String>,
+    /// Each end's level.
+    pub levels: [i32; 2],
+    /// Its last point (longitude, latitude), which with `FeatureInfo::at` tells two
+    /// segments from one junction apart (`--against`); not in the JSON.
+    #[serde(skip)]
+    pub end: Option<[f64; 2]>,
+}
+
+impl FeatureRoad {
+    /// What the feature table and the report call its type.
+    pub fn label(&self) -> String {
+        road_type_label(self.road_type, self.plain.as_deref())
+    }
+}
+
+/// The one way a road type is named to a person: `type 12`, or `plain profile
+/// residential` where the `.net` did not give it.
+pub fn road_type_label(road_type: Option<u32>, plain: Option<&str>) -> String {
+    match (road_type, plain) {
+        (Some(t), _) => format!("type {t}"),
+        (None, Some(band)) => format!("plain profile {band}"),
+        (None, None) => "plain profile".to_string(),
+    }
+}
+
 /// AGB: the spelling set, grid and spellings chosen for a block.
 #[derive(Debug, Clone, PartialEq, Serialize, Default)]
 pub struct BlockChoice {
@@ -842,6 +912,12 @@ pub struct SceneStats {
     /// Meters of painted line (each line once, whatever its layers), rounded.
     #[serde(skip_serializing_if = "is_zero_usize")]
     pub line_length: usize,
+    /// Road segments laid out (`Scene::roads`).
+    #[serde(skip_serializing_if = "is_zero_usize")]
+    pub road_segments: usize,
+    /// Metres of road (each segment's centreline), rounded.
+    #[serde(skip_serializing_if = "is_zero_usize")]
+    pub road_length: usize,
 }
 
 fn is_zero_usize(v: &usize) -> bool {
@@ -851,7 +927,7 @@ fn is_zero_usize(v: &usize) -> bool {
 impl SceneStats {
     /// What a scene places, part by part, each with the name the messages that count it use:
     /// the one list of the parts (`tile_quads` is how the tiles are drawn, not a part).
-    pub fn parts(&self) -> [(&'static str, usize); 6] {
+    pub fn parts(&self) -> [(&'static str, usize); 8] {
         [
             ("tiles", self.tiles),
             ("objects", self.objects),
@@ -859,6 +935,8 @@ impl SceneStats {
             ("trees", self.trees),
             ("draped triangles", self.draped_triangles),
             ("m of line", self.line_length),
+            ("road segments", self.road_segments),
+            ("m of road", self.road_length),
         ]
     }
 }
@@ -885,7 +963,60 @@ impl Scene {
             trees: self.trees.len(),
             draped_triangles: self.draped.iter().map(|d| d.triangles.len()).sum(),
             line_length: self.lines.iter().map(|l| l.length).sum::<f32>().round() as usize,
+            road_segments: self.roads.len(),
+            road_length: self.roads.iter().map(|r| r.length).sum::<f32>().round() as usize,
         };
+        self.update_road_stats();
+    }
+
+    /// Fills `road_stats` (segments and metres per look used) and each road feature's
+    /// `road` and its stats' road counts, from `roads` and `road_looks`. The one place
+    /// that says how a road is counted: the JSON, the feature table, the report and
+    /// `--against` read what it fills.
+    pub fn update_road_stats(&mut self) {
+        let mut by_look: Vec<(usize, f32)> = vec![(0, 0.0); self.road_looks.len()];
+        // Per feature: segments, metres, the first segment's look and levels.
+        let mut per_feature: std::collections::BTreeMap<u32, (usize, f32, usize, [i32; 2])> =
+            std::collections::BTreeMap::new();
+        for r in &self.roads {
+            if let Some(l) = by_look.get_mut(r.look) {
+                l.0 += 1;
+                l.1 += r.length;
+            }
+            if let Some(f) = r.feature {
+                let e = per_feature.entry(f).or_insert((0, 0.0, r.look, r.levels));
+                e.0 += 1;
+                e.1 += r.length;
+            }
+        }
+        self.road_stats = self
+            .road_looks
+            .iter()
+            .zip(&by_look)
+            .enumerate()
+            .filter(|(_, (_, (n, _)))| *n > 0)
+            .map(|(k, (look, &(segments, length)))| RoadTypeStats {
+                look: k,
+                net: look.net.clone(),
+                road_type: look.road_type,
+                plain: look.plain.clone(),
+                segments,
+                length: (length * 10.0).round() / 10.0,
+            })
+            .collect();
+        for (f, (segments, length, look, levels)) in per_feature {
+            let Some(info) = self.features.get_mut(f as usize) else {
+                continue;
+            };
+            let look = self.road_looks.get(look);
+            let road = info.road.get_or_insert_with(FeatureRoad::default);
+            road.length = (length * 10.0).round() / 10.0;
+            road.road_type = look.and_then(|l| l.road_type);
+            road.plain = look.and_then(|l| l.plain.clone());
+            road.levels = levels;
+            info.stats.road_segments = segments;
+            info.stats.road_length = length.round() as usize;
+        }
     }
 
     /// True when the scene places nothing: no tiles, objects, facades, trees, library
@@ -899,6 +1030,7 @@ impl Scene {
             && self.vegetation.is_empty()
             && self.draped.is_empty()
             && self.lines.is_empty()
+            && self.roads.is_empty()
     }
 
     /// Fills `debug.ground_points` with the ground points some object uses: the
@@ -1030,6 +1162,10 @@ impl Scene {
             .iter()
             .flat_map(|l| l.points.iter())
             .for_each(|p| add(*p));
+        self.roads
+            .iter()
+            .flat_map(|r| r.points.iter())
+            .for_each(|p| add(*p));
         // A point SLOPE_LIMIT dropped is still shown (its overlay mark), so framed.
         self.debug.slope_drops.iter().for_each(|d| add(d.pos));
         self.library_objects
@@ -1050,4 +1186,133 @@ impl Scene {
 
 fn is_zero_f32(v: &f32) -> bool {
     *v == 0.0
+}
+
+#[cfg(test)]
+mod road_tests {
+    use super::*;
+
+    /// A document's scene of three road features: two segments of `.net` type 12 (one a
+    /// bridge end) and one in the plain profile; and an object feature.
+    fn scene() -> Scene {
+        let look = |t: Option<u32>, plain: Option<&str>, width: f32| RoadLook {
+            net: "lib/g10/roads.net".into(),
+            resolved: t.map(|_| "/x/roads.net".to_string()),
+            road_type: t,
+            plain: plain.map(str::to_string),
+            width,
+            length: 20.0,
+            ..RoadLook::default()
+        };
+        let seg = |look: usize, points: Vec<[f32; 2]>, levels: [i32; 2], feature: u32| {
+            let length = points
+                .windows(2)
+                .map(|w| (w[1][0] - w[0][0]).hypot(w[1][1] - w[0][1]))
+                .sum();
+            RoadSegment {
+                look,
+                points,
+                levels,
+                heights: levels.map(|l| l as f32 * 6.0),
+                length,
+                feature: Some(feature),
+            }
+        };
+        let road = |line: usize, param: u32| {
+            FeatureInfo::new(
+                format!("d.txt:{line}"),
+                "lib/g10/roads.net".into(),
+                FeatureKind::Road,
+                param,
+            )
+        };
+        let mut s = Scene {
+            road_looks: vec![look(Some(12), None, 8.0), look(None, Some("service"), 6.0)],
+            roads: vec![
+                seg(0, vec![[0.0, 0.0], [30.0, 40.0]], [0, 0], 0),
+                seg(
+                    0,
+                    vec![[30.0, 40.0], [30.0, 60.0], [30.0, 100.25]],
+                    [0, 1],
+                    1,
+                ),
+                seg(1, vec![[0.0, 0.0], [-12.0, 0.0]], [0, 0], 3),
+            ],
+            features: vec![
+                road(5, 10),
+                road(6, 10),
+                FeatureInfo::new("d.txt:7".into(), "a.obj".into(), FeatureKind::Obj, 0),
+                road(8, 999),
+            ],
+            ..Scene::default()
+        };
+        s.features[2].stats.objects = 1;
+        s.update_stats();
+        s
+    }
+
+    #[test]
+    fn roads_are_counted_per_feature_and_by_type_in_the_json() {
+        let s = scene();
+        // Through the text, as `layout --json` writes it (f32s at their shortest).
+        let json: serde_json::Value =
+            serde_json::from_str(&serde_json::to_string(&s).unwrap()).unwrap();
+        assert_eq!(
+            json["stats"],
+            serde_json::json!({"tiles": 0, "tile_quads": 0, "objects": 0, "facades": 0,
+                "trees": 0, "road_segments": 3, "road_length": 122})
+        );
+        assert_eq!(
+            json["road_stats"],
+            serde_json::json!([
+                {"look": 0, "net": "lib/g10/roads.net", "road_type": 12, "segments": 2,
+                 "length": 110.3},
+                {"look": 1, "net": "lib/g10/roads.net", "plain": "service", "segments": 1,
+                 "length": 12.0}
+            ])
+        );
+        let f = &json["features"];
+        assert_eq!(f[0]["kind"], "road");
+        assert_eq!(
+            f[0]["road"],
+            serde_json::json!({"length": 50.0, "road_type": 12, "levels": [0, 0]})
+        );
+        assert_eq!(
+            f[0]["stats"],
+            serde_json::json!({"tiles": 0, "tile_quads": 0, "objects": 0, "facades": 0,
+                "trees": 0, "road_segments": 1, "road_length": 50})
+        );
+        assert_eq!(
+            f[1]["road"],
+            serde_json::json!({"length": 60.3, "road_type": 12, "levels": [0, 1]})
+        );
+        assert_eq!(
+            f[3]["road"],
+            serde_json::json!({"length": 12.0, "plain": "service", "levels": [0, 0]})
+        );
+        // Not a road: no `road`, its stats as before.
+        assert!(f[2].get("road").is_none());
+        assert!(f[2]["stats"].get("road_segments").is_none());
+        assert_eq!(json["roads"][1]["heights"], serde_json::json!([0.0, 6.0]));
+        // The end point is for `--against` only.
+        assert!(f[0]["road"].get("end").is_none());
+    }
+
+    #[test]
+    fn roads_frame_the_scene_and_count_in_its_parts() {
+        let s = scene();
+        assert!(!s.is_empty());
+        assert_eq!(s.extent(), Some(([-12.0, 0.0], [30.0, 100.25])));
+        let parts = s.stats.parts();
+        assert!(parts.contains(&("road segments", 3)));
+        assert!(parts.contains(&("m of road", 122)));
+        assert_eq!(s.road_stats[1].label(), "plain profile service");
+        assert_eq!(road_type_label(Some(12), None), "type 12");
+        assert_eq!(road_type_label(None, None), "plain profile");
+        // Counting again gives the same (the document counts after it assembles).
+        let mut again = s.clone();
+        again.update_road_stats();
+        assert_eq!(again.features, s.features);
+        assert_eq!(again.road_stats, s.road_stats);
+    }
 }

@@ -27,6 +27,7 @@ use crate::render::{Camera, FrameChoice, FrameParams, Framing, Sun};
 mod args;
 mod assets;
 mod page;
+mod roads;
 mod seasons;
 mod sections;
 mod versions;
@@ -186,11 +187,15 @@ fn write_report(a: &Report) -> anyhow::Result<Option<bool>> {
     let mut sections = assets::sections(scene, &messages);
     sections.extend(assets::own_section(a, scene, &messages));
     let asset_renders = assets::render_count(scene, &sections);
+    let mut road_sections = roads::sections(scene);
+    let road_renders = roads::render_count(&road_sections);
     // Assets opened again on their own resolve as the load did.
     let resolver = doc.resolver.clone();
     progress.reset();
     let compared = if old_gpu.is_some() { 4 } else { 0 };
-    progress.set_total(views.len() + close.iter().flatten().count() + compared + asset_renders);
+    progress.set_total(
+        views.len() + close.iter().flatten().count() + compared + asset_renders + road_renders,
+    );
     // PNGs are encoded and written on a thread of their own while the next image renders.
     let (tx, rx) = std::sync::mpsc::sync_channel::<(PathBuf, image::RgbaImage)>(4);
     let writer = std::thread::spawn(move || -> Result<(), String> {
@@ -240,6 +245,7 @@ fn write_report(a: &Report) -> anyhow::Result<Option<bool>> {
                 &put,
             )?;
         }
+        roads::render(a, &headless, scene, &mut road_sections, &progress, &put)?;
         let mut diffs = Vec::new();
         if let (Some((_, old)), Some(f)) = (old_gpu.as_mut(), both.as_ref()) {
             for (k, what, deg) in SIDES {
@@ -316,6 +322,7 @@ fn write_report(a: &Report) -> anyhow::Result<Option<bool>> {
     if !sections.is_empty() {
         parts.push(assets::html_section(scene, &sections));
     }
+    parts.push(roads::html_section(&road_sections));
     parts.push(features_section(scene, &closeups));
     parts.push(footer(scene));
     let page = parts.concat();
@@ -348,7 +355,12 @@ fn write_report(a: &Report) -> anyhow::Result<Option<bool>> {
             + sections
                 .iter()
                 .map(|s| usize::from(s.alone.is_some()) + usize::from(s.sheet.is_some()))
-                .sum::<usize>(),
+                .sum::<usize>()
+            + road_sections
+                .iter()
+                .flat_map(|s| &s.samples)
+                .filter(|x| x.shot.is_some())
+                .count(),
         counts.errors,
         counts.warnings
     );

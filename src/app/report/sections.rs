@@ -22,6 +22,17 @@ pub(super) struct Counts {
     pub(super) unresolved: usize,
     pub(super) errors: usize,
     pub(super) warnings: usize,
+    /// Road segments and metres in all, and by road type (absent without roads).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(super) roads: Option<RoadCounts>,
+}
+
+/// The roads of the summary: `Scene::stats`' totals and `Scene::road_stats`.
+#[derive(Debug, Default, serde::Serialize)]
+pub(super) struct RoadCounts {
+    pub(super) segments: usize,
+    pub(super) metres: usize,
+    pub(super) by_type: Vec<crate::scene::RoadTypeStats>,
 }
 
 pub(super) fn count(scene: &Scene, messages: &[Diagnostic]) -> Counts {
@@ -36,6 +47,13 @@ pub(super) fn count(scene: &Scene, messages: &[Diagnostic]) -> Counts {
         } else {
             c.unresolved += 1;
         }
+    }
+    if scene.stats.road_segments > 0 {
+        c.roads = Some(RoadCounts {
+            segments: scene.stats.road_segments,
+            metres: scene.stats.road_length,
+            by_type: scene.road_stats.clone(),
+        });
     }
     for m in messages {
         match m.severity {
@@ -118,6 +136,7 @@ pub(super) fn head_and_summary(
             "<tr><th>{k}</th><td class=\"n\" data-kind=\"{k}\">{n}</td></tr>"
         );
     }
+    o.push_str(&road_rows(c));
     let _ = writeln!(
         o,
         "<tr><th>resolved</th><td class=\"n\" data-count=\"resolved\">{}</td></tr>\
@@ -188,6 +207,34 @@ pub(super) fn head_and_summary(
         let _ = writeln!(o, "</details>");
     }
     let _ = writeln!(o, "</section>");
+    o
+}
+
+/// The summary's road rows: segments and metres in all, then per road type (empty without
+/// roads).
+pub(super) fn road_rows(c: &Counts) -> String {
+    let mut o = String::new();
+    let Some(r) = &c.roads else {
+        return o;
+    };
+    let _ = write!(
+        o,
+        "<tr><th>road segments</th><td class=\"n\" data-count=\"road-segments\">{}</td></tr>\
+         <tr><th>metres of road</th><td class=\"n\" data-count=\"road-metres\">{}</td></tr>",
+        r.segments, r.metres
+    );
+    for t in &r.by_type {
+        let _ = write!(
+            o,
+            "<tr><th>&nbsp;&nbsp;{} <span class=\"path\">({})</span></th>\
+             <td class=\"n\" data-road-type=\"{}\">{} segment(s), {:.0} m</td></tr>",
+            html(&t.label()),
+            html(&t.net),
+            html(&t.label()),
+            t.segments,
+            t.length
+        );
+    }
     o
 }
 
@@ -266,4 +313,59 @@ pub(super) fn footer(scene: &Scene) -> String {
         html(&scene.asset)
     );
     o
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scene::{FeatureInfo, FeatureKind, RoadLook, RoadSegment};
+
+    #[test]
+    fn the_summary_counts_roads_by_type() {
+        let look = |t: Option<u32>, plain: Option<&str>| RoadLook {
+            net: "lib/g10/roads.net".into(),
+            road_type: t,
+            plain: plain.map(str::to_string),
+            ..RoadLook::default()
+        };
+        let seg = |look: usize, length: f32, feature: u32| RoadSegment {
+            look,
+            points: vec![[0.0, 0.0], [length, 0.0]],
+            length,
+            feature: Some(feature),
+            ..RoadSegment::default()
+        };
+        let road = |n: usize| {
+            FeatureInfo::new(
+                format!("d.txt:{n}"),
+                "lib/g10/roads.net".into(),
+                FeatureKind::Road,
+                3,
+            )
+        };
+        let mut scene = Scene {
+            road_looks: vec![look(Some(12), None), look(None, Some("service"))],
+            roads: vec![seg(0, 100.0, 0), seg(0, 40.4, 1), seg(1, 12.0, 2)],
+            features: vec![road(1), road(2), road(3)],
+            ..Scene::default()
+        };
+        scene.update_stats();
+        let c = count(&scene, &[]);
+        assert_eq!(c.by_kind.get("road"), Some(&3));
+        let rows = road_rows(&c);
+        assert!(rows.contains("data-count=\"road-segments\">3<"), "{rows}");
+        assert!(rows.contains("data-count=\"road-metres\">152<"), "{rows}");
+        assert!(
+            rows.contains("data-road-type=\"type 12\">2 segment(s), 140 m"),
+            "{rows}"
+        );
+        assert!(rows.contains("data-road-type=\"plain profile service\">1 segment(s), 12 m"));
+        let json = serde_json::to_value(&c).unwrap();
+        assert_eq!(json["roads"]["segments"], 3);
+        assert_eq!(json["roads"]["by_type"][1]["plain"], "service");
+        // Without roads: no rows, nothing in summary.json.
+        let c = count(&Scene::default(), &[]);
+        assert_eq!(road_rows(&c), "");
+        assert!(serde_json::to_value(&c).unwrap().get("roads").is_none());
+    }
 }

@@ -106,6 +106,16 @@ pub(super) fn changes_section(c: &Comparison) -> String {
         ch.changed.len(),
         ch.unchanged
     );
+    if ch.roads.any() {
+        let r = &ch.roads;
+        let _ = writeln!(
+            o,
+            "<p>Road segments: <span data-count=\"roads-added\">{}</span> added, \
+             <span data-count=\"roads-removed\">{}</span> removed, \
+             <span data-count=\"roads-changed\">{}</span> changed, {} unchanged.</p>",
+            r.added, r.removed, r.changed, r.unchanged
+        );
+    }
     let list = |o: &mut String, title: &str, items: &[crate::app::compare::Named]| {
         if items.is_empty() {
             return;
@@ -162,4 +172,37 @@ pub(super) fn changes_section(c: &Comparison) -> String {
     }
     let _ = writeln!(o, "</section>");
     o
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::app::compare::{Changes, RoadChanges};
+
+    #[test]
+    fn the_changes_section_counts_road_segments_when_there_are_roads() {
+        let mut c = Comparison {
+            against: "old.txt".into(),
+            changes: Changes::default(),
+            views: Vec::new(),
+        };
+        assert!(!changes_section(&c).contains("Road segments"));
+        c.changes.roads = RoadChanges {
+            added: 2,
+            removed: 1,
+            changed: 3,
+            unchanged: 40,
+        };
+        let page = changes_section(&c);
+        assert!(
+            page.contains(
+                "Road segments: <span data-count=\"roads-added\">2</span> added, \
+                 <span data-count=\"roads-removed\">1</span> removed, \
+                 <span data-count=\"roads-changed\">3</span> changed, 40 unchanged."
+            ),
+            "{page}"
+        );
+        let json = serde_json::to_value(&c).unwrap();
+        assert_eq!(json["roads"]["changed"], 3);
+    }
 }

@@ -389,6 +389,7 @@ impl App {
             show_lines: c.layers.lines,
             show_pavement: c.layers.pavement,
             show_markings: c.layers.markings,
+            show_roads: c.layers.roads,
             lod_switch: if c.hard_lod_switch {
                 crate::render::LodSwitch::Hard
             } else {

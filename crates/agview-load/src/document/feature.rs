@@ -390,6 +390,13 @@ pub(super) fn describe(
         footprint: r.footprint.take(),
         ..FeatureInfo::new(f.source.clone(), f.asset.clone(), f.kind, f.param)
     };
+    if let Geometry::Road(g) = &f.geometry {
+        info.road = Some(crate::scene::FeatureRoad {
+            levels: g.levels,
+            end: g.points.last().copied(),
+            ..Default::default()
+        });
+    }
     if let Some(s) = r.scene.as_mut() {
         s.update_stats();
         info.stats = s.stats;
@@ -412,4 +419,5 @@ fn stamp_feature(s: &mut Scene, i: u32) {
     s.trees.iter_mut().for_each(|t| t.feature = f);
     s.draped.iter_mut().for_each(|d| d.feature = f);
     s.lines.iter_mut().for_each(|l| l.feature = f);
+    s.roads.iter_mut().for_each(|r| r.feature = f);
 }

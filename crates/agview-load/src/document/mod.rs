@@ -403,6 +403,8 @@ fn load_features(
         scene.season = args.resolve.season;
         scene.geo = Some(geo);
         scene.features = infos;
+        // Road features are counted from the segments the scene holds (ROADS.md §1).
+        scene.update_road_stats();
         (scene, atlas)
     };
     // Each worker lays its features out and describes them; only moving the parts into
