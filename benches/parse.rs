@@ -262,8 +262,15 @@ fn big_net(bytes: usize) -> String {
     let mut id = 1000u32;
     while s.len() < bytes * 9 / 10 {
         let width = 8.0 + rng.f(4.0).abs();
-        let _ = writeln!(s, "# Group: GRPLocal\nROAD_TYPE {id} {width:.2} 25 0 0.5 0.5 0.5");
-        let _ = writeln!(s, "ROAD_CENTER {:.2}\nSHOW_LEVEL 1\nREQUIRE_EVEN 0.3", width / 2.0);
+        let _ = writeln!(
+            s,
+            "# Group: GRPLocal\nROAD_TYPE {id} {width:.2} 25 0 0.5 0.5 0.5"
+        );
+        let _ = writeln!(
+            s,
+            "ROAD_CENTER {:.2}\nSHOW_LEVEL 1\nREQUIRE_EVEN 0.3",
+            width / 2.0
+        );
         for row in 0..8 {
             let tex = row % 8;
             let x = row as f64 * width / 8.0;
@@ -311,7 +318,8 @@ fn bench_net(runs: usize) {
         return;
     }
     let mut warnings = Vec::new();
-    let parsed = agview::format::read_file(&path).and_then(|b| net::parse(&path, &b, &mut warnings));
+    let parsed =
+        agview::format::read_file(&path).and_then(|b| net::parse(&path, &b, &mut warnings));
     let n = match parsed {
         Ok(n) => n,
         Err(e) => {

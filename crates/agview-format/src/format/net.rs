@@ -364,7 +364,11 @@ fn skipped(keyword: &str) -> &'static str {
 }
 
 impl Reader {
-    fn line(&mut self, line: &mut Line<'_>, warnings: &mut Vec<Diagnostic>) -> Result<(), Diagnostic> {
+    fn line(
+        &mut self,
+        line: &mut Line<'_>,
+        warnings: &mut Vec<Diagnostic>,
+    ) -> Result<(), Diagnostic> {
         let kw = line.keyword;
         if OLD_FORM.contains(&kw) && !self.net.old_form {
             self.net.old_form = true;
@@ -540,7 +544,9 @@ impl Reader {
                             None => {
                                 warnings.push(line.warning(
                                     col,
-                                    format!("#VROAD: width `{w}` is not a number; read without one"),
+                                    format!(
+                                        "#VROAD: width `{w}` is not a number; read without one"
+                                    ),
                                 ));
                                 None
                             }
@@ -720,7 +726,11 @@ pub fn validate(path: &Path, net: &NetFile) -> Vec<Diagnostic> {
 pub fn summary(net: &NetFile) -> String {
     let mut s = format!(
         "road network{}: {} texture(s), {} road type(s), {} virtual type(s)",
-        if net.old_form { " (old XP8/9 form)" } else { "" },
+        if net.old_form {
+            " (old XP8/9 form)"
+        } else {
+            ""
+        },
         net.textures.len(),
         net.road_types.len(),
         net.vroads.len()
@@ -760,12 +770,20 @@ pub fn summary(net: &NetFile) -> String {
         s += &format!(
             "\n  virtual type {} {}: {}",
             v.id,
-            if v.name.is_empty() { "(unnamed)" } else { &v.name },
+            if v.name.is_empty() {
+                "(unnamed)"
+            } else {
+                &v.name
+            },
             choices.join(", ")
         );
     }
     if !net.listed.is_empty() {
-        let listed: Vec<String> = net.listed.iter().map(|(k, n)| format!("{k} {n}×")).collect();
+        let listed: Vec<String> = net
+            .listed
+            .iter()
+            .map(|(k, n)| format!("{k} {n}×"))
+            .collect();
         s += &format!("\n  read but not drawn: {}", listed.join(", "));
     }
     s

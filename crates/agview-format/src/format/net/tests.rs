@@ -38,25 +38,47 @@ fn reads_every_directive() {
     assert!(!n.old_form);
     assert_eq!(n.textures.len(), 2);
     let t0 = &n.textures[0];
-    assert_eq!((t0.poly_os, t0.path.as_str(), t0.line), (3.0, "road.png", 4));
+    assert_eq!(
+        (t0.poly_os, t0.path.as_str(), t0.line),
+        (3.0, "road.png", 4)
+    );
     assert_eq!(t0.lit.as_deref(), Some("road_LIT.png"));
     assert_eq!(t0.normal.as_deref(), Some("road_NML.png"));
-    assert_eq!((n.textures[1].poly_os, n.textures[1].lit.as_ref()), (0.0, None));
+    assert_eq!(
+        (n.textures[1].poly_os, n.textures[1].lit.as_ref()),
+        (0.0, None)
+    );
 
     let street = &n.road_types[&1000];
     assert_eq!(
-        (street.width, street.length, street.texture, street.rgb, street.center, street.line),
+        (
+            street.width,
+            street.length,
+            street.texture,
+            street.rgb,
+            street.center,
+            street.line
+        ),
         (10.0, 25.0, 0, [0.5; 3], 4.0, 12)
     );
     assert_eq!(street.rows.len(), 3);
     let r = &street.rows[0];
     // x relative to ROAD_CENTER, s over SCALE.
     assert_eq!((r.x, r.s, r.y), ([-4.0, 4.0], [0.0, 0.5], [0.0, 0.0]));
-    assert_eq!((r.texture, r.near_lod, r.far_lod, r.t_scale), (0, 0.0, 20000.0, 1.0));
-    assert_eq!((r.graded, r.surface.as_deref(), r.line), (false, Some("asphalt"), 16));
+    assert_eq!(
+        (r.texture, r.near_lod, r.far_lod, r.t_scale),
+        (0, 0.0, 20000.0, 1.0)
+    );
+    assert_eq!(
+        (r.graded, r.surface.as_deref(), r.line),
+        (false, Some("asphalt"), 16)
+    );
     let curb = &street.rows[1];
     assert!(curb.graded);
-    assert_eq!((curb.x, curb.y, curb.s), ([4.0, 6.0], [0.2, 0.2], [0.5, 1.0]));
+    assert_eq!(
+        (curb.x, curb.y, curb.s),
+        ([4.0, 6.0], [0.2, 0.2], [0.5, 1.0])
+    );
     assert_eq!((curb.t_scale, curb.surface.as_ref()), (2.0, None));
     assert_eq!(street.rows[2].near_lod, 20000.0);
 
@@ -66,10 +88,16 @@ fn reads_every_directive() {
     assert_eq!(bridge.rgb, [1.0, 0.0, 0.0]);
 
     let v = &n.vroads[&30];
-    assert_eq!((v.name.as_str(), v.width, v.line), ("city_street", Some(12.0), 31));
+    assert_eq!(
+        (v.name.as_str(), v.width, v.line),
+        ("city_street", Some(12.0), 31)
+    );
     assert_eq!(v.choices, vec![(0.0, 1000), (10.0, 0), (15.0, 1010)]);
     // A `# VROAD` (with a space) is a plain comment: no name.
-    assert_eq!((n.vroads[&31].name.as_str(), n.vroads[&31].width), ("", None));
+    assert_eq!(
+        (n.vroads[&31].name.as_str(), n.vroads[&31].width),
+        ("", None)
+    );
 
     let listed: Vec<(&str, usize)> = n.listed.iter().map(|(k, v)| (k.as_str(), *v)).collect();
     assert_eq!(
@@ -126,7 +154,11 @@ ROAD_TYPE 2 8 10 0\nSEGMENT_DRAPED 0 0 1000 1 0 0 8 1\nROAD_CENTER 2\nSEGMENT_DR
     assert_eq!(two.rows[1].x, [-2.0, 6.0]);
     assert_eq!(two.center, 2.0);
     assert_eq!(w.len(), 1, "{w:#?}");
-    assert!(w[0].contains("roads.net:10:1: warning: ROAD_CENTER after 1 row(s) of ROAD_TYPE 2"), "{}", w[0]);
+    assert!(
+        w[0].contains("roads.net:10:1: warning: ROAD_CENTER after 1 row(s) of ROAD_TYPE 2"),
+        "{}",
+        w[0]
+    );
 }
 
 #[test]
@@ -153,8 +185,10 @@ fn choose_picks_by_height() {
     assert_eq!(id(n.choose(31, 6.0)), Some(1010));
     // An unknown subtype, or a real type the file lacks.
     assert_eq!(n.choose(99, 0.0), Choice::Missing);
-    let (n, _) = ok("A\n800\nROADS\nROAD_DRAPED 1 5 0 0\nROAD_DRAPE_CHOICE 0 77\n\
-ROAD_DRAPED 1 6 0 0\nROAD_DRAPE_CHOICE 0 0\nROAD_DRAPED 1 7 0 0\n");
+    let (n, _) = ok(
+        "A\n800\nROADS\nROAD_DRAPED 1 5 0 0\nROAD_DRAPE_CHOICE 0 77\n\
+ROAD_DRAPED 1 6 0 0\nROAD_DRAPE_CHOICE 0 0\nROAD_DRAPED 1 7 0 0\n",
+    );
     assert_eq!(n.choose(5, 0.0), Choice::Missing);
     assert_eq!(n.choose(6, 0.0), Choice::Nothing);
     assert_eq!(n.choose(7, 0.0), Choice::Missing);
@@ -162,15 +196,26 @@ ROAD_DRAPED 1 6 0 0\nROAD_DRAPE_CHOICE 0 0\nROAD_DRAPED 1 7 0 0\n");
         .iter()
         .map(ToString::to_string)
         .collect();
-    assert!(d.iter().any(|d| d.contains("roads.net:4:1: warning: ROAD_DRAPED 5: the choice at 0 m names ROAD_TYPE 77")), "{d:#?}");
-    assert!(d.iter().any(|d| d.contains("roads.net:8:1: warning: ROAD_DRAPED 7 has no ROAD_DRAPE_CHOICE")), "{d:#?}");
+    assert!(
+        d.iter().any(|d| d.contains(
+            "roads.net:4:1: warning: ROAD_DRAPED 5: the choice at 0 m names ROAD_TYPE 77"
+        )),
+        "{d:#?}"
+    );
+    assert!(
+        d.iter()
+            .any(|d| d.contains("roads.net:8:1: warning: ROAD_DRAPED 7 has no ROAD_DRAPE_CHOICE")),
+        "{d:#?}"
+    );
     assert!(d.iter().any(|d| d.contains("no ROAD_TYPE")), "{d:#?}");
 }
 
 #[test]
 fn three_argument_road_draped_names_its_id_first() {
-    let (n, w) = ok("A\n800\nROADS\n# highway (20.000000)\nROAD_DRAPED\t100 0.20 0.30\n\
-ROAD_DRAPE_CHOICE\t   0.0 1000\n");
+    let (n, w) = ok(
+        "A\n800\nROADS\n# highway (20.000000)\nROAD_DRAPED\t100 0.20 0.30\n\
+ROAD_DRAPE_CHOICE\t   0.0 1000\n",
+    );
     assert!(w.is_empty(), "{w:#?}");
     assert_eq!(n.vroads[&100].choices, vec![(0.0, 1000)]);
 }
@@ -202,9 +247,14 @@ TEXTURE_LIT\n");
 
 #[test]
 fn rows_and_choices_with_nothing_open_are_errors() {
-    let (_, w) = ok("A\n800\nROADS\nSEGMENT_DRAPED 0 0 1 1 0 0 1 1\nROAD_CENTER 3\n\
-ROAD_DRAPE_CHOICE 0 1\nTEXTURE_NORMAL n.png\n");
-    let kws: Vec<&str> = w.iter().map(|d| d.split(": ").nth(2).unwrap_or("")).collect();
+    let (_, w) = ok(
+        "A\n800\nROADS\nSEGMENT_DRAPED 0 0 1 1 0 0 1 1\nROAD_CENTER 3\n\
+ROAD_DRAPE_CHOICE 0 1\nTEXTURE_NORMAL n.png\n",
+    );
+    let kws: Vec<&str> = w
+        .iter()
+        .map(|d| d.split(": ").nth(2).unwrap_or(""))
+        .collect();
     assert_eq!(
         kws,
         vec![
@@ -231,24 +281,38 @@ fn an_unknown_directive_warns_once_per_file() {
 
 #[test]
 fn duplicates_warn_and_replace() {
-    let (n, w) = ok("A\n800\nROADS\nTEXTURE 1 a.png\nROAD_TYPE 1 8 10 0\nROAD_TYPE 1 9 10 0\n\
-ROAD_DRAPED 1 4 0 0\nROAD_DRAPED 1 4 0 0\n");
+    let (n, w) = ok(
+        "A\n800\nROADS\nTEXTURE 1 a.png\nROAD_TYPE 1 8 10 0\nROAD_TYPE 1 9 10 0\n\
+ROAD_DRAPED 1 4 0 0\nROAD_DRAPED 1 4 0 0\n",
+    );
     assert_eq!(n.road_types[&1].width, 9.0);
     assert_eq!(w.len(), 2, "{w:#?}");
-    assert!(w[0].contains(":6:1: warning: ROAD_TYPE 1 again (first at line 5)"), "{}", w[0]);
-    assert!(w[1].contains(":8:1: warning: ROAD_DRAPED 4 again (first at line 7)"), "{}", w[1]);
+    assert!(
+        w[0].contains(":6:1: warning: ROAD_TYPE 1 again (first at line 5)"),
+        "{}",
+        w[0]
+    );
+    assert!(
+        w[1].contains(":8:1: warning: ROAD_DRAPED 4 again (first at line 7)"),
+        "{}",
+        w[1]
+    );
 }
 
 #[test]
 fn the_old_form_is_read_and_warned_about_once() {
-    let (n, w) = ok("A\n800\nROADS\nTEXTURE 2 road.png\nTEXTURE_BRIDGE 0 bridge.png\nSCALE 256\n\
+    let (n, w) = ok(
+        "A\n800\nROADS\nTEXTURE 2 road.png\nTEXTURE_BRIDGE 0 bridge.png\nSCALE 256\n\
 ROAD_TYPE 5 10 30 0 0.3 0.3 0.3\nSEGMENT 0 10000 0 0 0 1 0 256\n\
 SEGMENT_HARD 0 10000 0.1 1.5 0 0.2 1.5 64 concrete\nCAR 0 0.25 20 0.1 0\n\
-OBJECT lamp.obj 0.1 0 1 25 0\n");
+OBJECT lamp.obj 0.1 0 1 25 0\n",
+    );
     assert!(n.old_form);
     assert_eq!(w.len(), 1, "{w:#?}");
     assert!(
-        w[0].starts_with("roads.net:5:1: warning: `TEXTURE_BRIDGE`: the old XP8/9 road network form"),
+        w[0].starts_with(
+            "roads.net:5:1: warning: `TEXTURE_BRIDGE`: the old XP8/9 road network form"
+        ),
         "{}",
         w[0]
     );
@@ -313,11 +377,23 @@ fn header_and_bad_bytes() {
 fn summary_lists_everything() {
     let (n, _) = ok(CITY);
     let s = summary(&n);
-    assert!(s.starts_with("road network: 2 texture(s), 2 road type(s), 2 virtual type(s)"), "{s}");
+    assert!(
+        s.starts_with("road network: 2 texture(s), 2 road type(s), 2 virtual type(s)"),
+        "{s}"
+    );
     assert!(s.contains("\n  texture 1: bridge.png (poly_os 0)"), "{s}");
-    assert!(s.contains("\n  road type 1000: 10 m wide, center 4 m, 25 m repeat, 3 row(s)"), "{s}");
-    assert!(s.contains("\n    graded texture 1 LOD 0-20000: x 4 to 6 m, s 0.5 to 1"), "{s}");
-    assert!(s.contains("\n  virtual type 30 city_street: 0 m: 1000, 10 m: 0, 15 m: 1010"), "{s}");
+    assert!(
+        s.contains("\n  road type 1000: 10 m wide, center 4 m, 25 m repeat, 3 row(s)"),
+        "{s}"
+    );
+    assert!(
+        s.contains("\n    graded texture 1 LOD 0-20000: x 4 to 6 m, s 0.5 to 1"),
+        "{s}"
+    );
+    assert!(
+        s.contains("\n  virtual type 30 city_street: 0 m: 1000, 10 m: 0, 15 m: 1010"),
+        "{s}"
+    );
     assert!(s.contains("read but not drawn: BONE_DRAPED 1×,"), "{s}");
 }
 
@@ -343,7 +419,10 @@ fn plain_profile_bands() {
     }
     assert_eq!(band(220).2, PlainLook::PowerLine);
     // Unknown: the residential width.
-    assert_eq!(band(0), ("unknown", plain_road(51).width, PlainLook::Asphalt));
+    assert_eq!(
+        band(0),
+        ("unknown", plain_road(51).width, PlainLook::Asphalt)
+    );
     assert_eq!(band(9999).1, PLAIN_UNKNOWN_WIDTH);
     // The bands do not overlap, and every width is positive.
     for (i, a) in PLAIN_BANDS.iter().enumerate() {
