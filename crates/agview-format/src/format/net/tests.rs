@@ -432,3 +432,19 @@ fn plain_profile_bands() {
         }
     }
 }
+
+#[test]
+fn a_net_is_detected_by_its_extension_and_parsed_as_one() {
+    use crate::format::{parse_as, FileKind, Parsed};
+    let path = Path::new("1000 roads/roads_EU.NET");
+    assert_eq!(
+        FileKind::detect(path, b"A\n800\nROADS\n"),
+        Some(FileKind::Net)
+    );
+    let parsed = parse_as(FileKind::Net, path, CITY.as_bytes(), &mut Vec::new()).unwrap();
+    let Parsed::Net(n) = &parsed else {
+        panic!("{parsed:?}")
+    };
+    assert_eq!(n.road_types.len(), 2);
+    assert!(crate::format::summary(&parsed).starts_with("road network: "));
+}
