@@ -12,6 +12,11 @@
 //! allocator) against the decompressed size (target at most 2×), the parsed model's heap
 //! against the file, and, apart, the time 7-Zip (LZMA) decompression of a compressed copy
 //! takes before that parse.
+//!
+//! Road network (`cargo bench --bench parse -- net` for it alone): writes a synthetic 2 MB
+//! `.net` (road types with draped and graded rows, cars, objects and wires, virtual types
+//! with their choices) to a temporary file and prints how long reading and parsing it takes
+//! (best of 5; target under 100 ms).
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::hint::black_box;
@@ -21,7 +26,7 @@ use std::time::Instant;
 
 use agview::format::dsf_bin::{self, DsfBinObject, DsfBinProperty, DsfToWrite, PolygonToWrite};
 use agview::format::text::TextFile;
-use agview::format::{autogen, obj8};
+use agview::format::{autogen, net, obj8};
 
 /// The system allocator, counting live heap bytes and their peak.
 struct Counting;
@@ -160,6 +165,10 @@ fn main() {
         bench_dsf(runs);
         return;
     }
+    if std::env::args().any(|a| a == "net") {
+        bench_net(runs);
+        return;
+    }
 
     let src = big_obj8(200_000, 3);
     let mb = src.len() as f64 / 1e6;
@@ -232,7 +241,111 @@ fn main() {
         mb / t
     );
 
+    bench_net(runs);
     bench_dsf(runs);
+}
+
+/// A synthetic road network of about `bytes` bytes, in the XP10 form the stock `roads.net`
+/// uses: eight textures, then road types of eight rows (draped, graded) with their cars,
+/// objects and a wire, then one virtual type per road type with three height choices.
+fn big_net(bytes: usize) -> String {
+    use std::fmt::Write;
+    let mut rng = Rng(0x5851_F42D_4C95_7F2D);
+    let mut s = String::with_capacity(bytes + 4096);
+    s.push_str("A\n800\nROADS\n\n");
+    for i in 0..8 {
+        let _ = writeln!(s, "TEXTURE {} textures/road_{i}.dds", i % 2 * 3);
+        let _ = writeln!(s, "TEXTURE_LIT textures/road_{i}_LIT.dds");
+    }
+    s.push_str("SCALE 1024\n\n");
+    let mut ids = Vec::new();
+    let mut id = 1000u32;
+    while s.len() < bytes * 9 / 10 {
+        let width = 8.0 + rng.f(4.0).abs();
+        let _ = writeln!(
+            s,
+            "# Group: GRPLocal\nROAD_TYPE {id} {width:.2} 25 0 0.5 0.5 0.5"
+        );
+        let _ = writeln!(
+            s,
+            "ROAD_CENTER {:.2}\nSHOW_LEVEL 1\nREQUIRE_EVEN 0.3",
+            width / 2.0
+        );
+        for row in 0..8 {
+            let tex = row % 8;
+            let x = row as f64 * width / 8.0;
+            if tex % 2 == 1 {
+                let _ = writeln!(
+                    s,
+                    "SEGMENT_DRAPED {tex} 0 20000 1 {x:.3} {} {:.3} {}",
+                    rng.next() % 1024,
+                    x + width / 8.0,
+                    rng.next() % 1024
+                );
+            } else {
+                let _ = writeln!(
+                    s,
+                    "SEGMENT_GRADED {tex} 0 20000 2 {x:.3} 0.2 {} {:.3} 0.2 {} asphalt",
+                    rng.next() % 1024,
+                    x + width / 8.0,
+                    rng.next() % 1024
+                );
+            }
+        }
+        let _ = writeln!(s, "CAR_DRAPED 0 -2.0 20 0.05 0\nCAR_DRAPED 1 2.0 20 0.05 0");
+        let _ = writeln!(
+            s,
+            "OBJECT_DRAPED DIST lib/street_lamp.obj -4.5 -4.5 90 90 30 0 0/0 0/0 0 0\nWIRE 0 20000 0.5 8 0.4\n"
+        );
+        ids.push(id);
+        id += 1;
+    }
+    for (v, real) in ids.iter().enumerate() {
+        let _ = writeln!(
+            s,
+            "#VROAD road_{v} (12.0)\nROAD_DRAPED 1 {v} 0.1 0.1\nROAD_DRAPE_CHOICE 0 {real}\nROAD_DRAPE_CHOICE 10 0\nROAD_DRAPE_CHOICE 15 {real}\n"
+        );
+    }
+    s
+}
+
+/// Writes [`big_net`] to a temporary file and times reading it (`read_file` and `parse`).
+fn bench_net(runs: usize) {
+    let text = big_net(2_000_000);
+    let path = std::env::temp_dir().join(format!("agview-bench-{}.net", std::process::id()));
+    if let Err(e) = std::fs::write(&path, &text) {
+        eprintln!("cannot write {}: {e}", path.display());
+        return;
+    }
+    let mut warnings = Vec::new();
+    let parsed =
+        agview::format::read_file(&path).and_then(|b| net::parse(&path, &b, &mut warnings));
+    let n = match parsed {
+        Ok(n) => n,
+        Err(e) => {
+            eprintln!("the generated road network does not parse: {e}");
+            let _ = std::fs::remove_file(&path);
+            std::process::exit(1);
+        }
+    };
+    assert!(warnings.is_empty(), "{warnings:?}");
+    let t = best_of(runs, || {
+        let mut w = Vec::new();
+        let bytes = agview::format::read_file(black_box(&path)).unwrap_or_default();
+        black_box(net::parse(&path, &bytes, &mut w).ok());
+    });
+    let _ = std::fs::remove_file(&path);
+    let mb = text.len() as f64 / 1e6;
+    println!(
+        "net: {:.1} MB ({} road types, {} rows, {} virtual types, {} listed lines) read in {:.1} ms (target < 100 ms): {:.0} MB/s",
+        mb,
+        n.road_types.len(),
+        n.road_types.values().map(|t| t.rows.len()).sum::<usize>(),
+        n.vroads.len(),
+        n.listed_total(),
+        t * 1e3,
+        mb / t
+    );
 }
 
 /// A synthetic tile: `blocks` city-block polygons (10–16 points, some with a courtyard hole)

@@ -80,6 +80,11 @@ enum Command {
     /// Laminar's texts: material_gloss red = metalness, green = gloss; gloss map red = gloss;
     /// NORMAL_METALNESS normal blue = metalness, alpha = gloss; without a GLOBAL_luminance the
     /// lit texture shines at 1000 nits (docs/materials.md).
+    ///
+    /// For a road network (.net) it lists the textures, the road types with their rows (x
+    /// about ROAD_CENTER, which is width/2 when missing: agview's choice, docs/roads.md), the
+    /// virtual types with their height choices, and how many of each directive it reads but
+    /// does not draw (objects, cars, wires, junction plugs).
     Dump {
         path: PathBuf,
         /// Print the model as JSON (the default; kept for scripts that name it).

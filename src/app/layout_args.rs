@@ -85,6 +85,11 @@ impl From<SeasonArg> for Season {
 pub struct LibraryArgs {
     /// An X-Plane install whose scenery libraries resolve library paths (after the
     /// document's own package). Without it, the environment variable XPLANE_ROOT.
+    ///
+    /// A DSF's road network (NETWORK_DEF lib/g10/roads.net) resolves through those
+    /// libraries, else in the install's Resources/default scenery/1000 roads. Without it,
+    /// roads draw in agview's plain profile, whose widths per subtype band are agview's
+    /// choice (UNCONFIRMED; docs/roads.md).
     #[arg(long, value_name = "DIR")]
     pub xplane: Option<PathBuf>,
     /// A library package (a folder holding library.txt), or a folder of packages as

@@ -189,7 +189,7 @@ impl Checker {
             if !from_walk {
                 self.report.diagnostics.push(Diagnostic::error_file(
                     path,
-                    "not a file agview reads (expected .agp .agb .ags .agn .obj .for .fac .geojson, library.txt or DSF text)",
+                    "not a file agview reads (expected .agp .agb .ags .agn .obj .for .fac .net .geojson, library.txt or DSF text)",
                 ));
             }
             return;
@@ -445,6 +445,22 @@ impl Checker {
                 .report
                 .diagnostics
                 .extend(library::check_library(path, lib)),
+            // A road network: its textures (relative to its folder), and what
+            // `net::validate` finds in it.
+            Parsed::Net(n) => {
+                for t in &n.textures {
+                    let line = u32::try_from(t.line).unwrap_or(u32::MAX);
+                    self.reference(r, path, line, "TEXTURE", &t.path, true);
+                    for (what, name) in [("TEXTURE_LIT", &t.lit), ("TEXTURE_NORMAL", &t.normal)] {
+                        if let Some(name) = name {
+                            self.reference(r, path, line, what, name, true);
+                        }
+                    }
+                }
+                self.report
+                    .diagnostics
+                    .extend(crate::format::net::validate(path, n));
+            }
             Parsed::Apt(_)
             | Parsed::Wavefront(_)
             | Parsed::GeoJson(_)

@@ -86,6 +86,8 @@ pub struct Libraries {
     seen: std::collections::HashSet<PathBuf>,
     /// Whether an install was given (its absence is worth a hint on a miss).
     install: bool,
+    /// The install itself, where the stock road networks are looked for last.
+    install_root: Option<PathBuf>,
     season: Season,
 }
 
@@ -98,6 +100,7 @@ impl Libraries {
             packages: Vec::new(),
             seen: Default::default(),
             install: opts.xplane.is_some(),
+            install_root: opts.xplane.as_deref().map(crate::format::as_on_disk),
             season: opts.season,
         };
         for dir in &opts.libraries {
@@ -194,6 +197,8 @@ pub struct Resolver {
     libraries: LibrarySet,
     /// Whether an X-Plane install's libraries were read (`--xplane`, `XPLANE_ROOT`).
     install: bool,
+    /// That install's folder ([`Resolver::resolve_network`]'s last place).
+    install_root: Option<PathBuf>,
     /// The season lookups take.
     season: Season,
     /// The `library.txt` of each `--library` package: a change reloads the view.
@@ -227,6 +232,7 @@ impl Resolver {
             r.libraries.add(&p.dir, &p.library_txt, &p.library, diags);
         }
         r.install = libs.install;
+        r.install_root = libs.install_root.clone();
         r.season = libs.season;
         r.given_libraries = libs
             .packages
@@ -256,6 +262,7 @@ impl Resolver {
             library,
             libraries,
             install: false,
+            install_root: None,
             season: Season::default(),
             given_libraries: Vec::new(),
         }
@@ -312,6 +319,32 @@ impl Resolver {
                 CASE_CORRECTED
             }
             .to_string(),
+        })
+    }
+
+    /// Resolves the road network (`.net`) a DSF's `NETWORK_DEF` names, usually
+    /// `lib/g10/roads.net` or `lib/g10/roads_EU.net` (ROADS.md §1.6, §2): as any definition
+    /// resolves ([`Resolver::resolve_definition`]: the libraries in package priority order,
+    /// `REGION`s at `at`, then a file of the document's package), else, with an install
+    /// (`--xplane`, `XPLANE_ROOT`), the file of the same name in the install's
+    /// `Resources/default scenery/1000 roads/` folder, where the stock networks ship (the
+    /// EXPORT line that publishes them is unconfirmed: docs/spec-decisions.md, "Roads: .net
+    /// files and the plain profile"). `via` says which; `None` when neither has it, and the
+    /// roads then draw in the plain profile.
+    pub fn resolve_network(&self, name: &str, at: Option<LatLon>) -> Option<Resolved> {
+        if let Some(found) = self.resolve_definition(name, at, 0) {
+            return Some(found);
+        }
+        let install = self.install_root.as_ref()?;
+        let slashed = name.replace('\\', "/");
+        let file = slashed.rsplit('/').next().filter(|f| !f.is_empty())?;
+        let path = crate::format::find_ignoring_case(
+            &install.join(install::STOCK_ROADS).join(name_path(file)),
+        )?;
+        Some(Resolved {
+            path: normalize(&path),
+            package: Some(folder_name(&install.join(install::STOCK_ROADS))),
+            via: STOCK_ROADS_VIA.to_string(),
         })
     }
 
@@ -525,6 +558,8 @@ fn folder_name(dir: &Path) -> String {
 }
 /// `Resolved::via` of a file found relative to the package.
 const PATH_IN_PACKAGE: &str = "path in package";
+/// `Resolved::via` of a road network found in the install's stock roads folder.
+const STOCK_ROADS_VIA: &str = "install's 1000 roads folder";
 /// `Resolved::via` of a package file found only by ignoring case.
 const CASE_CORRECTED: &str = "path in package, case corrected";
 

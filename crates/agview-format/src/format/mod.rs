@@ -56,6 +56,8 @@ pub enum FileKind {
     /// A WED 2.x project, `earth.wed.xml` (any name ending `.wed.xml`).
     Wed,
     Image,
+    /// A road network definition, `.net`.
+    Net,
 }
 
 impl FileKind {
@@ -80,6 +82,7 @@ impl FileKind {
             "pol" => FileKind::Pol,
             "str" => FileKind::ObjString,
             "lin" => FileKind::Lin,
+            "net" => FileKind::Net,
             "geojson" => FileKind::GeoJson,
             "png" | "dds" => FileKind::Image,
             "txt" if name == "library.txt" => FileKind::Library,
@@ -274,6 +277,7 @@ pub enum Parsed {
     DsfBinary(dsf_bin::DsfBinary),
     GeoJson(geojson::GeoJson),
     Wed(wed::WedProject),
+    Net(net::NetFile),
 }
 
 /// Parses bytes already read from `path` as `kind`. Images are not parsed here.
@@ -301,6 +305,7 @@ pub fn parse_as(
         FileKind::DsfBinary => Parsed::DsfBinary(dsf_bin::parse(path, bytes, warnings)?),
         FileKind::GeoJson => Parsed::GeoJson(geojson::parse(path, bytes, warnings)?),
         FileKind::Wed => Parsed::Wed(wed::parse(path, bytes, warnings)?),
+        FileKind::Net => Parsed::Net(net::parse(path, bytes, warnings)?),
         FileKind::Image => {
             return Err(Diagnostic::error_file(
                 path,
@@ -316,7 +321,7 @@ pub fn parse_file(path: &Path, warnings: &mut Vec<Diagnostic>) -> Result<Parsed,
     let kind = FileKind::detect(path, &bytes).ok_or_else(|| {
         Diagnostic::error_file(
             path,
-            "not a file agview reads (expected .agp .agb .ags .agn .obj .for .fac .pol .lin .str .geojson apt.dat .dsf .wed.xml, library.txt or DSF text)",
+            "not a file agview reads (expected .agp .agb .ags .agn .obj .for .fac .pol .lin .str .net .geojson apt.dat .dsf .wed.xml, library.txt or DSF text)",
         )
     })?;
     parse_as(kind, path, &bytes, warnings)
@@ -466,6 +471,7 @@ pub fn summary(p: &Parsed) -> String {
             g.polygons.len(),
             g.points.len()
         ),
+        Parsed::Net(n) => net::summary(n),
         Parsed::Wed(w) => {
             let hidden = w.objects.iter().filter(|o| o.hidden).count();
             let placements = w

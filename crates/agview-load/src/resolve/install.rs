@@ -14,6 +14,9 @@ use super::normalize;
 pub(crate) const CUSTOM_SCENERY: &str = "Custom Scenery";
 /// The folder of the packages shipped with X-Plane, under the install.
 pub(crate) const DEFAULT_SCENERY: &str = "Resources/default scenery";
+/// The folder of the stock road networks (`roads.net`, `roads_EU.net`) under the install
+/// (ROADS.md §2).
+pub(crate) const STOCK_ROADS: &str = "Resources/default scenery/1000 roads";
 /// What `*GLOBAL_AIRPORTS*` in `scenery_packs.ini` stands for (X-Plane 12).
 const GLOBAL_AIRPORTS: &str = "Global Scenery/Global Airports";
 

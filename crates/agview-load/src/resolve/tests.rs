@@ -866,3 +866,60 @@ fn the_package_root_is_one_rule_for_documents_and_assets() {
     assert_eq!(package_root(&lone), top.join("lone"));
     let _ = std::fs::remove_dir_all(&top);
 }
+
+/// A DSF's `NETWORK_DEF lib/g10/roads.net` (ROADS.md §1.6, §2): through the libraries first,
+/// else the install's `Resources/default scenery/1000 roads/`, laid out as X-Plane ships it
+/// (`roads.net`, `roads_EU.net`, `textures/`, `objects/`, no export of them read here).
+#[test]
+fn road_networks_resolve_through_the_library_then_the_stock_roads_folder() {
+    let f = fake_install("net");
+    let roads = f.default("1000 roads");
+    std::fs::create_dir_all(roads.join("textures")).unwrap();
+    std::fs::create_dir_all(roads.join("objects")).unwrap();
+    for net in ["roads.net", "roads_EU.net"] {
+        std::fs::write(roads.join(net), "A\n800\nROADS\n").unwrap();
+    }
+    let (r, _) = resolver(&f);
+    for (name, file) in [
+        ("lib/g10/roads.net", "roads.net"),
+        ("lib/g10/roads_EU.net", "roads_EU.net"),
+        ("lib\\g10\\roads.net", "roads.net"),
+    ] {
+        let got = r.resolve_network(name, None).unwrap();
+        assert_eq!(
+            got,
+            Resolved {
+                path: roads.join(file),
+                package: Some("1000 roads".into()),
+                via: "install's 1000 roads folder".into(),
+            },
+            "{name}"
+        );
+    }
+    assert_eq!(r.resolve_network("lib/g10/nowhere.net", None), None);
+    assert_eq!(r.resolve_network("", None), None);
+    // A library's export comes first, with its REGIONs: `lib/road.net` is Alpha Library's
+    // in Europe, X-Plane Landmarks' elsewhere.
+    let europe = Some(LatLon {
+        lat: 48.5,
+        lon: 9.5,
+    });
+    let got = r.resolve_network("lib/road.net", europe).unwrap();
+    assert_eq!(got.path, f.custom("Alpha Library").join("roads/europe.net"));
+    let got = r.resolve_network("lib/road.net", None).unwrap();
+    assert_eq!(
+        got.path,
+        f.default("X-Plane Landmarks").join("roads/world.net")
+    );
+    assert_eq!(got.via, "EXPORT");
+    // Without an install the stock folder is not looked in.
+    let mut d = Vec::new();
+    let bare = for_document(&f.doc(), None, &mut d);
+    assert_eq!(bare.resolve_network("lib/g10/roads.net", None), None);
+    // A file of the document's package by that path comes before the stock folder.
+    let own = f.doc_pack().join("lib/g10/roads.net");
+    std::fs::create_dir_all(own.parent().unwrap()).unwrap();
+    std::fs::write(&own, "A\n800\nROADS\n").unwrap();
+    let got = r.resolve_network("lib/g10/roads.net", None).unwrap();
+    assert_eq!((got.path, got.via.as_str()), (own, "path in package"));
+}
