@@ -1,8 +1,8 @@
 //! Writing an edited shape back to the file it came from (issue 37, the author's loop).
 //!
 //! - [`save`] (`Ctrl+S`): a GeoJSON feature or a DSF text polygon or object, changed in
-//!   place; every other feature, line and byte of the file stays as it was
-//!   ([`geojson`](self) and [`dsf_text`](self) say exactly what changes). WED projects, binary
+//!   place; every other feature, line and byte of the file stays as it was (the `geojson`
+//!   and `dsf_text` submodules say exactly what changes). WED projects, binary
 //!   DSFs and shapes with no file ([`Origin::ReadOnly`], [`Origin::Unsaved`]) are refused
 //!   with a [`SaveError`] that says to use "Save as GeoJSON".
 //! - [`save_as_geojson`]: the one feature, to a new file.
