@@ -252,6 +252,7 @@ fn each_stage_imports_only_what_lies_below_it() {
                 "diag", "document", "format", "input", "progress", "resolve", "season",
             ],
         ),
+        ("edit", &["diag", "format", "input", "lines"]),
         ("mesh", &["art", "scene", "terrain"]),
         ("render", &["art", "diag", "mesh", "scene", "terrain"]),
         (

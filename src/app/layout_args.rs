@@ -150,6 +150,7 @@ pub struct LayoutArgs {
     #[arg(long, value_enum, default_value_t = ConventionArg::Wed)]
     pub convention: ConventionArg,
     /// For an .agn whose name carries no LOD13 code: the square's north-west corner LAT,LON.
+    /// Also where a --rect or hand-drawn shape is placed when saved as GeoJSON (default 0,0).
     #[arg(long, value_name = "LAT,LON", allow_hyphen_values = true, value_parser = input::parse_origin)]
     pub origin: Option<(f64, f64)>,
     /// For an .agn: a file of `GUID path` lines. A path to a `.for` gives a vegetation GUID

@@ -212,6 +212,17 @@ pub fn project(origin: [f64; 2], lonlat: [f64; 2]) -> P2 {
     ]
 }
 
+/// The inverse of [`project`]: local meters (east, north of `origin`) back to (lon, lat)
+/// degrees, in `f64` so that a point projected and brought back moves by well under 1e-9°.
+/// Near a pole, where a degree of longitude has no width, the east offset is kept finite.
+pub fn unproject(origin: [f64; 2], local: [f64; 2]) -> [f64; 2] {
+    let k = origin[1].to_radians().cos().max(1e-9);
+    [
+        origin[0] + local[0] / (k * METERS_PER_DEGREE),
+        origin[1] + local[1] / METERS_PER_DEGREE,
+    ]
+}
+
 fn geo(origin: [f64; 2]) -> GeoFrame {
     GeoFrame {
         origin_lat: origin[1],
@@ -424,6 +435,21 @@ mod tests {
             (q[0] - 55.66).abs() < 0.01,
             "longitude shrinks with cos(lat): {q:?}"
         );
+    }
+
+    #[test]
+    fn unproject_inverts_project() {
+        for origin in [[12.6, 47.6], [-122.4, 37.7], [0.0, 0.0], [170.0, -60.0]] {
+            let near = [origin[0] + 0.003, origin[1] - 0.002];
+            let m = project(origin, near);
+            let back = unproject(origin, [f64::from(m[0]), f64::from(m[1])]);
+            // `project` rounds to f32 meters (about 30 µm here): 1e-9° is 0.1 mm.
+            assert!(
+                (back[0] - near[0]).abs() < 1e-9 && (back[1] - near[1]).abs() < 1e-9,
+                "{origin:?} {near:?} {back:?}"
+            );
+        }
+        assert!(unproject([0.0, 90.0], [10.0, 0.0])[0].is_finite());
     }
 
     #[test]
