@@ -974,6 +974,10 @@ impl Scene {
             .iter_mut()
             .flat_map(|l| l.points.iter_mut())
             .for_each(mv);
+        self.roads
+            .iter_mut()
+            .flat_map(|r| r.points.iter_mut())
+            .for_each(mv);
         self.corners.iter_mut().for_each(|c| mv(&mut c.pos));
         self.stop_points.iter_mut().for_each(mv);
         for o in &mut self.library_objects {
@@ -1029,6 +1033,10 @@ impl Scene {
         self.lines
             .iter()
             .flat_map(|l| l.points.iter())
+            .for_each(|p| add(*p));
+        self.roads
+            .iter()
+            .flat_map(|r| r.points.iter())
             .for_each(|p| add(*p));
         // A point SLOPE_LIMIT dropped is still shown (its overlay mark), so framed.
         self.debug.slope_drops.iter().for_each(|d| add(d.pos));

@@ -35,6 +35,8 @@ pub struct FrameParams {
     pub show_pavement: bool,
     /// An airport's painted markings.
     pub show_markings: bool,
+    /// Road networks.
+    pub show_roads: bool,
     pub overlays: Overlays,
     /// How an object changes LOD at a switch distance.
     pub lod_switch: LodSwitch,
@@ -81,6 +83,7 @@ impl Default for FrameParams {
             show_lines: true,
             show_pavement: true,
             show_markings: true,
+            show_roads: true,
             show_facades: true,
             show_trees: true,
             overlays: Overlays::default(),

@@ -1,0 +1,215 @@
+//! Laying out one road segment of a document (ROADS.md §1, §3.2, §5): its centreline in
+//! metres, its ends' heights from their levels, and the look it draws with: the real road
+//! type its `.net` picks for the subtype at that height, or the plain profile when the
+//! `.net` is not at hand, is of the old XP8/9 form, or lacks the subtype.
+//!
+//! A segment with a negative level at either end is a tunnel: it is not drawn, and the
+//! document says once how many it has ([`road_notes`]). The mesh (`agview-mesh`'s
+//! `roads.rs`) lays each look's ribbons along the centreline.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use super::definitions::{Opened, Resolution};
+use super::{DocFeature, Geometry};
+use crate::diag::{Diagnostic, Severity};
+use crate::format::net::{self, Choice, NetFile, PlainLook};
+use crate::input;
+use crate::scene::{FeatureKind, RoadLook, RoadRibbon, RoadSegment, Scene};
+
+/// Metres a road end rises per level above the ground (ROADS.md §1.5). UNCONFIRMED: no
+/// source gives it. Agview's assumption: one level clears a road passing under it, about
+/// 5 m of clearance (4.5–5.1 m in European and US rules) and a 1 m deck
+/// (docs/spec-decisions.md, "Roads: drawing").
+pub const METRES_PER_LEVEL: f32 = 6.0;
+
+/// The height above the ground of each end of a segment whose ends are at `levels`
+/// (a tunnel's negative level counts as the ground: tunnels are not drawn).
+pub fn end_heights(levels: [i32; 2]) -> [f32; 2] {
+    levels.map(|l| l.max(0) as f32 * METRES_PER_LEVEL)
+}
+
+/// Whether a segment with ends at `levels` is a tunnel (not drawn).
+pub fn is_tunnel(levels: [i32; 2]) -> bool {
+    levels.iter().any(|&l| l < 0)
+}
+
+/// Opens the `.net` at `file` for the features that name it (once per document); `None`
+/// when it cannot be read: its roads draw in the plain profile.
+pub(super) fn open_net(_file: &Path, _diags: &mut Vec<Diagnostic>) -> Option<Box<NetFile>> {
+    // TODO(roads-net): open with net::parse and the resolver.
+    None
+}
+
+/// The `.net` a resolution opened, when it is of the form agview draws (XP10+).
+fn usable_net(res: &Resolution) -> Option<&NetFile> {
+    match &*res.opened {
+        Opened::Net(Some(n)) if !n.old_form => Some(n),
+        _ => None,
+    }
+}
+
+/// Lays out road feature `f` in its own frame (at its first point): its segment, and the
+/// one look it draws with. A tunnel, or a subtype whose band has no road ("type 0"), gives
+/// an empty scene.
+pub(super) fn layout_road(f: &DocFeature, res: &Resolution) -> Scene {
+    let mut s = Scene::default();
+    let Geometry::Road(road) = &f.geometry else {
+        return s;
+    };
+    let Some(&origin) = road.points.first() else {
+        return s;
+    };
+    if is_tunnel(road.levels) || road.points.len() < 2 {
+        return s;
+    }
+    let points: Vec<[f32; 2]> = road
+        .points
+        .iter()
+        .map(|p| input::project(origin, *p))
+        .collect();
+    let length = points
+        .windows(2)
+        .map(|w| (w[1][0] - w[0][0]).hypot(w[1][1] - w[0][1]))
+        .sum();
+    let heights = end_heights(road.levels);
+    let resolved = res.resolved.as_deref().map(crate::diag::shown_path);
+    let look = match usable_net(res).map(|n| (n, n.choose(f.param, heights[0].max(heights[1])))) {
+        Some((_, Choice::Nothing)) => return s,
+        Some((n, Choice::Road(t))) => net_look(&f.asset, res.resolved.as_deref(), n, t),
+        Some((_, Choice::Missing)) | None => plain_look(&f.asset, resolved, f.param),
+    };
+    s.road_looks.push(look);
+    s.roads.push(RoadSegment {
+        look: 0,
+        points,
+        levels: road.levels,
+        heights,
+        length,
+        feature: None,
+    });
+    s
+}
+
+/// The look of real road type `t` of `net` (read from `file`): its near-LOD-0 rows, with
+/// the textures they use resolved relative to the `.net`'s folder.
+fn net_look(name: &str, file: Option<&Path>, net: &NetFile, t: &net::RoadType) -> RoadLook {
+    let dir = file.and_then(Path::parent).unwrap_or(Path::new(""));
+    let mut used: Vec<usize> = Vec::new();
+    let rows = t
+        .rows
+        .iter()
+        .filter(|r| r.near_lod == 0.0)
+        .map(|r| {
+            let k = used.iter().position(|&u| u == r.texture).unwrap_or_else(|| {
+                used.push(r.texture);
+                used.len() - 1
+            });
+            RoadRibbon {
+                texture: k,
+                x: r.x,
+                y: if r.graded { r.y } else { [0.0, 0.0] },
+                s: r.s,
+                t_scale: r.t_scale,
+            }
+        })
+        .collect();
+    let textures = used
+        .iter()
+        .map(|&k| match net.textures.get(k) {
+            Some(tex) => crate::diag::shown_path(&dir.join(tex.path.replace('\\', "/"))),
+            // A row naming no texture: the art stage draws the placeholder.
+            None => format!("{name}: texture {k}"),
+        })
+        .collect();
+    RoadLook {
+        net: name.to_string(),
+        resolved: file.map(crate::diag::shown_path),
+        road_type: Some(t.id),
+        plain: None,
+        width: t.width,
+        length: t.length,
+        rows,
+        textures,
+    }
+}
+
+/// Texture repeat length of the plain profile along the road, metres: one dash and gap of
+/// the centre line.
+pub const PLAIN_LENGTH: f32 = 12.0;
+
+/// The plain-profile width of a power line, metres: a thin line, not a road.
+pub const POWER_LINE_WIDTH: f32 = 0.3;
+
+/// The plain profile's look for `subtype` (its band's width; rail and power lines their
+/// own): one ribbon across the whole width, drawn with agview's own textures.
+pub(crate) fn plain_look(name: &str, resolved: Option<String>, subtype: u32) -> RoadLook {
+    let p = net::plain_road(subtype);
+    let width = match p.look {
+        PlainLook::PowerLine => POWER_LINE_WIDTH,
+        _ => p.width,
+    };
+    RoadLook {
+        net: name.to_string(),
+        resolved,
+        road_type: None,
+        plain: Some(p.band.to_string()),
+        width,
+        length: PLAIN_LENGTH,
+        rows: vec![RoadRibbon {
+            texture: 0,
+            x: [-width / 2.0, width / 2.0],
+            y: [0.0, 0.0],
+            s: [0.0, 1.0],
+            t_scale: 1.0,
+        }],
+        textures: Vec::new(),
+    }
+}
+
+/// What a document says once about its roads: how many tunnels were left out, and each
+/// subtype its `.net` lacks (drawn in the plain profile), at the first segment naming it.
+pub(super) fn road_notes(doc: &Path, feats: &[DocFeature], res: &[Resolution]) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    let mut tunnels = 0usize;
+    let mut missing: BTreeMap<(&str, u32), &DocFeature> = BTreeMap::new();
+    for (f, r) in feats.iter().zip(res) {
+        let Geometry::Road(road) = &f.geometry else {
+            continue;
+        };
+        if f.kind != FeatureKind::Road {
+            continue;
+        }
+        if is_tunnel(road.levels) {
+            tunnels += 1;
+            continue;
+        }
+        let h = end_heights(road.levels);
+        if let Some(n) = usable_net(r) {
+            if n.choose(f.param, h[0].max(h[1])) == Choice::Missing {
+                missing.entry((&f.asset, f.param)).or_insert(f);
+            }
+        }
+    }
+    for ((asset, subtype), f) in missing {
+        out.push(f.diag(
+            doc,
+            Severity::Warning,
+            format!(
+                "{asset}: road subtype {subtype} is not in the .net; its segments draw in the plain profile"
+            ),
+        ));
+    }
+    if tunnels > 0 {
+        out.push(
+            Diagnostic::note_file(
+                doc,
+                format!(
+                    "{tunnels} road segment(s) with a negative level at an end are tunnels, not drawn"
+                ),
+            )
+            .with_kind(crate::diag::kind::NOT_DRAWN),
+        );
+    }
+    out
+}
