@@ -93,7 +93,7 @@ pub(super) fn layout_road(f: &DocFeature, res: &Resolution) -> Scene {
 
 /// The look of real road type `t` of `net` (read from `file`): its near-LOD-0 rows, with
 /// the textures they use resolved relative to the `.net`'s folder.
-fn net_look(name: &str, file: Option<&Path>, net: &NetFile, t: &net::RoadType) -> RoadLook {
+pub fn net_look(name: &str, file: Option<&Path>, net: &NetFile, t: &net::RoadType) -> RoadLook {
     let dir = file.and_then(Path::parent).unwrap_or(Path::new(""));
     let mut used: Vec<usize> = Vec::new();
     let rows = t
@@ -141,10 +141,14 @@ pub const PLAIN_LENGTH: f32 = 12.0;
 /// The plain-profile width of a power line, metres: a thin line, not a road.
 pub const POWER_LINE_WIDTH: f32 = 0.3;
 
-/// The plain profile's look for `subtype` (its band's width; rail and power lines their
-/// own): one ribbon across the whole width, drawn with agview's own textures.
-pub(crate) fn plain_look(name: &str, resolved: Option<String>, subtype: u32) -> RoadLook {
-    let p = net::plain_road(subtype);
+/// The plain profile's look for `subtype` ([`net::plain_road`]).
+pub fn plain_look(name: &str, resolved: Option<String>, subtype: u32) -> RoadLook {
+    plain_look_of(name, resolved, net::plain_road(subtype))
+}
+
+/// The plain profile's look for road `p` (its band's width; a power line thin): one ribbon
+/// across the whole width, drawn with agview's own textures (chosen by the band).
+pub fn plain_look_of(name: &str, resolved: Option<String>, p: net::PlainRoad) -> RoadLook {
     let width = match p.look {
         PlainLook::PowerLine => POWER_LINE_WIDTH,
         _ => p.width,
