@@ -217,3 +217,158 @@ pub(super) fn road_notes(doc: &Path, feats: &[DocFeature], res: &[Resolution]) -
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::super::features::RoadGeometry;
+    use super::*;
+    use crate::diag::Location;
+
+    fn feature(subtype: u32, points: &[[f64; 2]], levels: [i32; 2]) -> DocFeature {
+        DocFeature {
+            source: "roads.txt:3".into(),
+            asset: "lib/g10/roads.net".into(),
+            kind: FeatureKind::Road,
+            param: subtype,
+            geometry: Geometry::Road(RoadGeometry {
+                points: points.to_vec(),
+                levels,
+                nodes: [1, 2],
+            }),
+            facade_node_order: None,
+            st: None,
+            ctrl: None,
+            st_ctrl: None,
+            airport: None,
+            jetway: None,
+            at: Location::Text { line: 3, col: 1 },
+        }
+    }
+
+    fn resolution(opened: Opened) -> Resolution {
+        Resolution {
+            resolved: None,
+            package: None,
+            opened: Arc::new(opened),
+            library: true,
+        }
+    }
+
+    /// About 100 m east of the first point, on the equator.
+    const EAST_100M: [f64; 2] = [100.0 / 111_319.49, 0.0];
+
+    #[test]
+    fn without_the_net_a_road_draws_in_the_plain_profile_in_metres() {
+        let f = feature(51, &[[0.0, 0.0], EAST_100M], [0, 1]);
+        for opened in [Opened::Missing, Opened::Net(None)] {
+            let s = layout_road(&f, &resolution(opened));
+            assert_eq!(s.road_looks.len(), 1);
+            let look = &s.road_looks[0];
+            assert!(look.plain.is_some() && look.road_type.is_none());
+            assert_eq!(look.rows.len(), 1);
+            assert_eq!(look.rows[0].x, [-look.width / 2.0, look.width / 2.0]);
+            let r = &s.roads[0];
+            assert!((r.length - 100.0).abs() < 0.5, "{}", r.length);
+            assert!((r.points[1][0] - 100.0).abs() < 0.5 && r.points[0] == [0.0, 0.0]);
+            assert_eq!(r.heights, [0.0, METRES_PER_LEVEL]);
+        }
+        // An old-form `.net` is drawn plain too.
+        let old = NetFile {
+            old_form: true,
+            ..NetFile::default()
+        };
+        let s = layout_road(&f, &resolution(Opened::Net(Some(Box::new(old)))));
+        assert!(s.road_looks[0].plain.is_some());
+    }
+
+    #[test]
+    fn tunnels_are_not_drawn_and_counted_once_per_document() {
+        let feats = [
+            feature(51, &[[0.0, 0.0], EAST_100M], [0, -1]),
+            feature(51, &[[0.0, 0.0], EAST_100M], [-1, 0]),
+            feature(51, &[[0.0, 0.0], EAST_100M], [0, 0]),
+        ];
+        let res: Vec<Resolution> = feats.iter().map(|_| resolution(Opened::Missing)).collect();
+        assert!(layout_road(&feats[0], &res[0]).roads.is_empty());
+        assert_eq!(layout_road(&feats[2], &res[2]).roads.len(), 1);
+        let notes = road_notes(Path::new("doc.txt"), &feats, &res);
+        assert_eq!(notes.len(), 1, "{notes:?}");
+        assert_eq!(notes[0].severity, Severity::Note);
+        assert!(notes[0].message.starts_with("2 road segment(s)"), "{}", notes[0].message);
+    }
+
+    #[test]
+    fn roads_obey_only_and_combine_shares_their_looks() {
+        use crate::input::{Inputs, Only};
+        let only = |o: Only| Inputs {
+            only: vec![o],
+            ..Inputs::default()
+        };
+        assert!(only(Only::Roads).keeps(FeatureKind::Road));
+        assert!(!only(Only::Ground).keeps(FeatureKind::Road));
+        // Two documents' parts of the same look, and one of another: two looks.
+        let part = |subtype: u32, at: f64| {
+            let f = feature(subtype, &[[at, 0.0], [at + EAST_100M[0], 0.0]], [0, 0]);
+            let mut s = layout_road(&f, &resolution(Opened::Missing));
+            s.translate([at as f32, 0.0]);
+            s
+        };
+        let p = net::plain_road(51).band;
+        let (s, _) = super::super::combine(vec![part(51, 0.0), part(220, 1.0), part(51, 2.0)]);
+        assert_eq!(s.roads.len(), 3);
+        let same = net::plain_road(220).band == p;
+        assert_eq!(s.road_looks.len(), if same { 1 } else { 2 });
+        assert_eq!(s.roads[0].look, s.roads[2].look);
+        assert_eq!(s.roads[2].points[0], [2.0, 0.0]);
+    }
+
+    #[test]
+    fn levels_lift_by_the_assumed_metres_and_plain_power_lines_are_thin() {
+        assert_eq!(end_heights([0, 2]), [0.0, 2.0 * METRES_PER_LEVEL]);
+        assert_eq!(end_heights([-1, 0]), [0.0, 0.0]);
+        assert!(is_tunnel([0, -2]) && !is_tunnel([0, 5]));
+        let p = net::PlainRoad {
+            band: "power line",
+            width: 10.0,
+            look: PlainLook::PowerLine,
+        };
+        assert_eq!(plain_look_of("n.net", None, p).width, POWER_LINE_WIDTH);
+    }
+
+    #[test]
+    fn a_net_look_keeps_near_lod_0_rows_and_resolves_their_textures_by_the_net() {
+        let tex = |p: &str| net::NetTexture {
+            poly_os: 1.0,
+            path: p.into(),
+            ..net::NetTexture::default()
+        };
+        let row = |texture, near_lod, graded| net::RoadRow {
+            texture,
+            near_lod,
+            x: [-3.0, 3.0],
+            y: [0.5, 0.5],
+            s: [0.0, 1.0],
+            t_scale: 1.0,
+            graded,
+            ..net::RoadRow::default()
+        };
+        let t = net::RoadType {
+            id: 7,
+            width: 6.0,
+            length: 20.0,
+            rows: vec![row(2, 0.0, false), row(0, 1000.0, false), row(2, 0.0, true)],
+            ..net::RoadType::default()
+        };
+        let n = NetFile {
+            textures: vec![tex("a.png"), tex("b.png"), tex("sub\\c.png")],
+            ..NetFile::default()
+        };
+        let l = net_look("lib/r.net", Some(Path::new("/pkg/roads/r.net")), &n, &t);
+        assert_eq!(l.road_type, Some(7));
+        assert_eq!(l.rows.len(), 2, "the far LOD row is left out");
+        assert_eq!(l.textures, ["/pkg/roads/sub/c.png"]);
+        assert_eq!((l.rows[0].y, l.rows[1].y), ([0.0, 0.0], [0.5, 0.5]));
+    }
+}
