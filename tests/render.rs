@@ -4428,7 +4428,10 @@ fn roads_crossing_with_two_types() {
                 width: 12.0,
                 length: 24.0,
                 center: 6.0,
-                rows: vec![row(0, 0.0, [-6.0, 6.0], [0.0, 0.0]), row(2, 500.0, [-6.0, 6.0], [0.0, 0.0])],
+                rows: vec![
+                    row(0, 0.0, [-6.0, 6.0], [0.0, 0.0]),
+                    row(2, 500.0, [-6.0, 6.0], [0.0, 0.0]),
+                ],
                 ..RoadType::default()
             },
             RoadType {
@@ -4489,10 +4492,15 @@ fn roads_plain_profile_with_rail() {
         roads,
         ..Scene::default()
     };
-    assert_eq!(scene.road_looks[3].width, 0.3, "a power line is a thin line");
+    assert_eq!(
+        scene.road_looks[3].width, 0.3,
+        "a power line is a thin line"
+    );
     let img = check_roads("roads_plain_profile_with_rail", &scene);
     // The white lines of the asphalt.
     // Lit and tone-mapped, white paint is a light grey.
-    let white = count_where(&img, |[r, g, b]| r.min(g).min(b) > 125 && r.max(g).max(b) - r.min(g).min(b) < 20);
+    let white = count_where(&img, |[r, g, b]| {
+        r.min(g).min(b) > 125 && r.max(g).max(b) - r.min(g).min(b) < 20
+    });
     assert!(white > 50, "edge and centre lines: {white}");
 }

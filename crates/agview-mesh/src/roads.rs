@@ -109,7 +109,12 @@ pub(crate) fn ribbon_triangles(
     };
     let mut out = Vec::with_capacity(2 * (pts.len() - 1));
     for i in 0..pts.len() - 1 {
-        let (la, ra, lb, rb) = (corner(i, 0), corner(i, 1), corner(i + 1, 0), corner(i + 1, 1));
+        let (la, ra, lb, rb) = (
+            corner(i, 0),
+            corner(i, 1),
+            corner(i + 1, 0),
+            corner(i + 1, 1),
+        );
         out.push([la, ra, rb]);
         out.push([la, rb, lb]);
     }
@@ -246,7 +251,10 @@ mod tests {
         let tris = ribbon_triangles(&s, &look(10.0, r), &r);
         assert_eq!(tris.len(), 2);
         let [la, ra, _] = tris[0];
-        assert!(close(la.0, [1.0, 0.0]) && close(ra.0, [3.0, 0.0]), "{tris:?}");
+        assert!(
+            close(la.0, [1.0, 0.0]) && close(ra.0, [3.0, 0.0]),
+            "{tris:?}"
+        );
         // Eastwards: the right is south.
         let s = seg(&[[0.0, 0.0], [10.0, 0.0]], [0.0, 0.0]);
         let tris = ribbon_triangles(&s, &look(10.0, r), &r);

@@ -188,7 +188,12 @@ pub(crate) fn placeholder_pol(name: &str) -> PolArt {
 pub(crate) const BUILTIN: &str = "agview:";
 
 /// An image of `w × h` pixels from `f(x, y)` (y down), with its mip chain.
-pub(crate) fn made(name: &str, w: u32, h: u32, f: impl Fn(u32, u32) -> [u8; 4]) -> super::ImageData {
+pub(crate) fn made(
+    name: &str,
+    w: u32,
+    h: u32,
+    f: impl Fn(u32, u32) -> [u8; 4],
+) -> super::ImageData {
     let mut px = Vec::with_capacity((w * h * 4) as usize);
     for y in 0..h {
         for x in 0..w {

@@ -101,10 +101,13 @@ pub fn net_look(name: &str, file: Option<&Path>, net: &NetFile, t: &net::RoadTyp
         .iter()
         .filter(|r| r.near_lod == 0.0)
         .map(|r| {
-            let k = used.iter().position(|&u| u == r.texture).unwrap_or_else(|| {
-                used.push(r.texture);
-                used.len() - 1
-            });
+            let k = used
+                .iter()
+                .position(|&u| u == r.texture)
+                .unwrap_or_else(|| {
+                    used.push(r.texture);
+                    used.len() - 1
+                });
             RoadRibbon {
                 texture: k,
                 x: r.x,
@@ -296,7 +299,11 @@ mod tests {
         let notes = road_notes(Path::new("doc.txt"), &feats, &res);
         assert_eq!(notes.len(), 1, "{notes:?}");
         assert_eq!(notes[0].severity, Severity::Note);
-        assert!(notes[0].message.starts_with("2 road segment(s)"), "{}", notes[0].message);
+        assert!(
+            notes[0].message.starts_with("2 road segment(s)"),
+            "{}",
+            notes[0].message
+        );
     }
 
     #[test]
