@@ -37,9 +37,6 @@ pub enum OnlyArg {
     /// The ground: draped polygons and orthophotos (.pol), painted lines (.lin), object
     /// strings (.str).
     Ground,
-    /// Road networks (a DSF's or WED project's roads, drawn with their .net or the plain
-    /// profile; a raised end is assumed 6 m up per level).
-    Roads,
 }
 
 impl From<OnlyArg> for Only {
@@ -48,7 +45,6 @@ impl From<OnlyArg> for Only {
             OnlyArg::Autogen => Only::Autogen,
             OnlyArg::Art => Only::Art,
             OnlyArg::Ground => Only::Ground,
-            OnlyArg::Roads => Only::Roads,
         }
     }
 }
@@ -159,8 +155,7 @@ pub struct LayoutArgs {
     pub library: LibraryArgs,
     /// Show only part of a document, a comma-separated list of: `autogen` (.agp .agb .ags),
     /// `art` (objects, facades and forests placed by hand), `ground` (draped polygons,
-    /// orthophotos, painted lines, object strings), `roads` (road networks; not part of
-    /// `ground`). Default: everything.
+    /// orthophotos, painted lines, object strings). Default: everything.
     #[arg(long, value_enum, value_name = "WHAT", value_delimiter = ',')]
     pub only: Vec<OnlyArg>,
 }
@@ -211,14 +206,6 @@ mod tests {
         let cli = Cli::try_parse_from(std::iter::once("agview").chain(args.iter().copied()))
             .map_err(|e| e.to_string())?;
         cli.layout.inputs()
-    }
-
-    #[test]
-    fn only_roads_is_parsed_and_its_help_says_the_assumed_level_height() {
-        let i = parse(&["--only", "roads"]).unwrap();
-        assert_eq!(i.only, vec![Only::Roads]);
-        // `OnlyArg::Roads`'s help names the metres per level.
-        assert_eq!(crate::document::roads::METRES_PER_LEVEL, 6.0);
     }
 
     #[test]

@@ -35,7 +35,7 @@ pub struct FrameParams {
     pub show_pavement: bool,
     /// An airport's painted markings.
     pub show_markings: bool,
-    /// Road networks.
+    /// Road networks (`Scene::roads`): the viewer's "roads" checkbox.
     pub show_roads: bool,
     pub overlays: Overlays,
     /// How an object changes LOD at a switch distance.

@@ -174,11 +174,12 @@ pub fn plain_look_of(name: &str, resolved: Option<String>, p: net::PlainRoad) ->
     }
 }
 
-/// What a document says once about its roads: how many tunnels were left out, and each
-/// subtype its `.net` lacks (drawn in the plain profile), at the first segment naming it.
+/// What a document says once about its roads: how many tunnels were left out, how high its
+/// raised ends are assumed to be, and each subtype its `.net` lacks (drawn in the plain
+/// profile), at the first segment naming it.
 pub(super) fn road_notes(doc: &Path, feats: &[DocFeature], res: &[Resolution]) -> Vec<Diagnostic> {
     let mut out = Vec::new();
-    let mut tunnels = 0usize;
+    let (mut tunnels, mut raised) = (0usize, 0usize);
     let mut missing: BTreeMap<(&str, u32), &DocFeature> = BTreeMap::new();
     for (f, r) in feats.iter().zip(res) {
         let Geometry::Road(road) = &f.geometry else {
@@ -191,6 +192,7 @@ pub(super) fn road_notes(doc: &Path, feats: &[DocFeature], res: &[Resolution]) -
             tunnels += 1;
             continue;
         }
+        raised += road.levels.iter().filter(|&&l| l > 0).count();
         let h = end_heights(road.levels);
         if let Some(n) = usable_net(r) {
             if n.choose(f.param, h[0].max(h[1])) == Choice::Missing {
@@ -204,6 +206,14 @@ pub(super) fn road_notes(doc: &Path, feats: &[DocFeature], res: &[Resolution]) -
             Severity::Warning,
             format!(
                 "{asset}: road subtype {subtype} is not in the .net; its segments draw in the plain profile"
+            ),
+        ));
+    }
+    if raised > 0 {
+        out.push(Diagnostic::note_file(
+            doc,
+            format!(
+                "{raised} road end(s) above level 0 are drawn {METRES_PER_LEVEL} m up per level (an assumption: no source gives a level's height; docs/roads.md)"
             ),
         ));
     }
@@ -292,18 +302,22 @@ mod tests {
             feature(51, &[[0.0, 0.0], EAST_100M], [0, -1]),
             feature(51, &[[0.0, 0.0], EAST_100M], [-1, 0]),
             feature(51, &[[0.0, 0.0], EAST_100M], [0, 0]),
+            feature(51, &[[0.0, 0.0], EAST_100M], [1, 2]),
         ];
         let res: Vec<Resolution> = feats.iter().map(|_| resolution(Opened::Missing)).collect();
         assert!(layout_road(&feats[0], &res[0]).roads.is_empty());
         assert_eq!(layout_road(&feats[2], &res[2]).roads.len(), 1);
         let notes = road_notes(Path::new("doc.txt"), &feats, &res);
-        assert_eq!(notes.len(), 1, "{notes:?}");
-        assert_eq!(notes[0].severity, Severity::Note);
+        assert_eq!(notes.len(), 2, "{notes:?}");
+        assert!(notes.iter().all(|n| n.severity == Severity::Note));
+        // The assumed height of a level is labelled where the user sees it.
+        let m = &notes[0].message;
         assert!(
-            notes[0].message.starts_with("2 road segment(s)"),
-            "{}",
-            notes[0].message
+            m.starts_with("2 road end(s) above level 0 are drawn 6 m up per level (an assumption"),
+            "{m}"
         );
+        let m = &notes[1].message;
+        assert!(m.starts_with("2 road segment(s)"), "{m}");
     }
 
     #[test]
