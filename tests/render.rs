@@ -4309,3 +4309,198 @@ fn jetway_parked_from_its_apt_dat_row() {
     assert!(tunnel > 1000, "{tunnel} tunnel pixels");
     assert!(cabin > 300, "{cabin} cabin pixels");
 }
+
+// ---------------------------------------------------------------- roads (issue 36)
+
+/// Renders a scene of roads from its default (orbit) framing at 400 × 300 for the golden
+/// image `name`, its art loaded as the commands load it. Returns the image and the draw
+/// calls of the frame.
+fn check_roads(name: &str, scene: &Scene) -> image::RgbaImage {
+    let art = agview::pipeline::load_art(scene);
+    let opts = agview::app::options::RenderArgs::default();
+    let terrain = opts.terrain_for(scene).expect("terrain");
+    let framing = agview::render::Framing::new(scene, Some(&art), Some(&terrain));
+    let mut params = opts.frame_params(&framing);
+    // Closer than the default framing, from the south-east, the roads large in the image.
+    if let Camera::Orbit {
+        target,
+        yaw_deg,
+        pitch_deg,
+        ..
+    } = params.camera
+    {
+        params.camera = Camera::orbit(target, 110.0, yaw_deg, pitch_deg.clamp(30.0, 40.0));
+    }
+    let img = render(scene, &art, &terrain, &params, 400, 300);
+    compare(name, &img);
+    img
+}
+
+/// Pixels for which `test` holds.
+fn count_where(img: &image::RgbaImage, test: impl Fn([i32; 3]) -> bool) -> usize {
+    img.pixels()
+        .filter(|p| test([0, 1, 2].map(|c| i32::from(p[c]))))
+        .count()
+}
+
+/// A road segment of look `look` along `points`, its ends `levels` up.
+fn road(look: usize, points: &[[f32; 2]], levels: [i32; 2]) -> agview::scene::RoadSegment {
+    agview::scene::RoadSegment {
+        look,
+        points: points.to_vec(),
+        levels,
+        heights: agview::document::roads::end_heights(levels),
+        length: points
+            .windows(2)
+            .map(|w| (w[1][0] - w[0][0]).hypot(w[1][1] - w[0][1]))
+            .sum(),
+        feature: None,
+    }
+}
+
+/// A crossing of four segments meeting at one junction: an east–west road that bends to
+/// the north-east, and a north–south road that curves and rises to a bridge end at level
+/// 1 in the north. `ew` and `ns` are the two roads' looks.
+fn crossing(ew: usize, ns: usize) -> Vec<agview::scene::RoadSegment> {
+    let curve: Vec<[f32; 2]> = (0..=8)
+        .map(|k| {
+            let a = k as f32 / 8.0 * std::f32::consts::FRAC_PI_2;
+            [-40.0 + 40.0 * a.cos(), 40.0 * a.sin()]
+        })
+        .collect();
+    vec![
+        road(ew, &[[-80.0, 0.0], [0.0, 0.0]], [0, 0]),
+        road(ew, &[[0.0, 0.0], [40.0, 0.0], [80.0, 30.0]], [0, 0]),
+        road(ns, &[[0.0, -80.0], [0.0, 0.0]], [0, 0]),
+        road(ns, &curve, [0, 1]),
+    ]
+}
+
+#[test]
+fn roads_crossing_with_two_types() {
+    use agview::format::net::{NetFile, NetTexture, RoadRow, RoadType};
+    let dir = std::env::temp_dir().join(format!("agview-roads-net-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    // Two road textures: dark asphalt with white edges and a yellow centre line, and red
+    // paving with grey kerbs.
+    image::RgbaImage::from_fn(64, 64, |x, _| {
+        image::Rgba(match x {
+            0..=3 | 60..=63 => [235, 235, 235, 255],
+            30..=33 => [230, 190, 30, 255],
+            _ => [60, 60, 64, 255],
+        })
+    })
+    .save(dir.join("asphalt.png"))
+    .unwrap();
+    image::RgbaImage::from_fn(64, 64, |x, y| {
+        image::Rgba(match x {
+            0..=5 | 58..=63 => [170, 170, 165, 255],
+            _ if y % 16 == 0 => [120, 50, 40, 255],
+            _ => [165, 75, 55, 255],
+        })
+    })
+    .save(dir.join("paving.png"))
+    .unwrap();
+    let row = |texture: usize, near_lod: f32, x: [f32; 2], y: [f32; 2]| RoadRow {
+        texture,
+        near_lod,
+        far_lod: 10_000.0,
+        t_scale: 1.0,
+        x,
+        y,
+        s: [0.0, 1.0],
+        graded: y != [0.0, 0.0],
+        ..RoadRow::default()
+    };
+    let tex = |p: &str| NetTexture {
+        poly_os: 1.0,
+        path: p.into(),
+        ..NetTexture::default()
+    };
+    // Type 100: a 12 m road; its far-LOD row (a missing texture) is not drawn. Type 200:
+    // 7 m of paving between two kerbs graded 0.3 m above it.
+    let net = NetFile {
+        textures: vec![tex("asphalt.png"), tex("paving.png"), tex("far.png")],
+        road_types: [
+            RoadType {
+                id: 100,
+                width: 12.0,
+                length: 24.0,
+                center: 6.0,
+                rows: vec![
+                    row(0, 0.0, [-6.0, 6.0], [0.0, 0.0]),
+                    row(2, 500.0, [-6.0, 6.0], [0.0, 0.0]),
+                ],
+                ..RoadType::default()
+            },
+            RoadType {
+                id: 200,
+                width: 8.0,
+                length: 16.0,
+                center: 4.0,
+                rows: vec![
+                    row(1, 0.0, [-3.5, 3.5], [0.0, 0.0]),
+                    row(1, 0.0, [-4.0, -3.5], [0.3, 0.3]),
+                    row(1, 0.0, [3.5, 4.0], [0.3, 0.3]),
+                ],
+                ..RoadType::default()
+            },
+        ]
+        .into_iter()
+        .map(|t| (t.id, t))
+        .collect(),
+        ..NetFile::default()
+    };
+    let file = dir.join("roads.net");
+    let look = |id: u32| {
+        agview::document::roads::net_look("roads.net", Some(&file), &net, &net.road_types[&id])
+    };
+    let scene = Scene {
+        road_looks: vec![look(100), look(200)],
+        roads: crossing(0, 1),
+        ..Scene::default()
+    };
+    assert_eq!(scene.road_looks[0].rows.len(), 1, "near LOD 0 rows only");
+    let img = check_roads("roads_crossing_with_two_types", &scene);
+    // Both looks are seen: the asphalt's yellow line and the red paving.
+    let yellow = count_where(&img, |[r, g, b]| r > b + 60 && g > b + 40);
+    let red = count_where(&img, |[r, g, b]| r > g + 40 && r > b + 40);
+    assert!(yellow > 20, "yellow centre line: {yellow}");
+    assert!(red > 200, "red paving: {red}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn roads_plain_profile_with_rail() {
+    use agview::document::roads::plain_look_of;
+    use agview::format::net::{PlainLook, PlainRoad};
+    let plain = |band: &'static str, width: f32, look: PlainLook| {
+        plain_look_of("lib/g10/roads.net", None, PlainRoad { band, width, look })
+    };
+    let mut roads = crossing(0, 1);
+    // A rail line to the south-east, and a power line to the south-west.
+    roads.push(road(2, &[[20.0, -70.0], [90.0, -20.0]], [0, 0]));
+    roads.push(road(3, &[[-20.0, -70.0], [-90.0, -20.0]], [0, 0]));
+    let scene = Scene {
+        road_looks: vec![
+            plain("primary", 10.0, PlainLook::Asphalt),
+            plain("residential", 7.0, PlainLook::Asphalt),
+            plain("rail", 4.0, PlainLook::Rail),
+            plain("power line", 1.0, PlainLook::PowerLine),
+        ],
+        roads,
+        ..Scene::default()
+    };
+    assert_eq!(
+        scene.road_looks[3].width, 0.3,
+        "a power line is a thin line"
+    );
+    let img = check_roads("roads_plain_profile_with_rail", &scene);
+    // The white lines of the asphalt.
+    // Lit and tone-mapped, white paint is a light grey.
+    let white = count_where(&img, |[r, g, b]| {
+        r.min(g).min(b) > 125 && r.max(g).max(b) - r.min(g).min(b) < 20
+    });
+    assert!(white > 50, "edge and centre lines: {white}");
+}

@@ -1106,6 +1106,10 @@ impl Scene {
             .iter_mut()
             .flat_map(|l| l.points.iter_mut())
             .for_each(mv);
+        self.roads
+            .iter_mut()
+            .flat_map(|r| r.points.iter_mut())
+            .for_each(mv);
         self.corners.iter_mut().for_each(|c| mv(&mut c.pos));
         self.stop_points.iter_mut().for_each(mv);
         for o in &mut self.library_objects {

@@ -21,6 +21,8 @@
 //! ribbons along their chains ([`line_triangles`]), cut the same way, one draw per texture
 //! and layer group.
 //!
+//! Roads are laid the same way ([`super::roads`]), one draw per texture.
+//!
 //! Only the nearest LOD that has draped geometry is drawn (out to its far distance, where it
 //! fades as tiles fade at `TILE_LOD`): a draped part paints the ground, and drawing the
 //! draped geometry of two LODs at once would paint it twice (agview's choice; see
@@ -54,6 +56,8 @@ pub enum DrapedKind {
     Pavement,
     /// An airport's painted markings.
     Marking,
+    /// Road ribbons ([`super::roads`]).
+    Road,
 }
 
 /// One mesh's draped pieces of all its instances, or the draped polygons or painted lines
@@ -78,9 +82,9 @@ pub struct DrapedGroup {
     pub normal_scale: f32,
     /// Each instance's show levels, thinning number and its pieces' range in the group's
     /// index list.
-    instances: Vec<([u8; 2], f32, Range<u32>)>,
+    pub(crate) instances: Vec<([u8; 2], f32, Range<u32>)>,
     /// The group's indices (into [`DrapedSet::vertices`]).
-    indices: Vec<u32>,
+    pub(crate) indices: Vec<u32>,
 }
 
 /// A ground art's normal map as a texture source, its shading, and the key that keeps
@@ -228,6 +232,7 @@ impl DrapedSet {
         }
         set.add_polygons(scene, art, grid);
         set.add_lines(scene, art, grid);
+        set.add_roads(scene, art, grid);
         set
     }
 

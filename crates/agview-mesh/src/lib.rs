@@ -7,6 +7,7 @@
 //! - [`facades`]: facade walls and roofs;
 //! - [`trees`]: forest trees as crossed quads;
 //! - [`draped`]: draped polygons, painted lines and objects' draped parts;
+//! - [`roads`]: road ribbons, drawn with the draped parts;
 //! - [`overlay`]: the debug overlays' lines;
 //! - [`cells`]: runs of records with their boxes, culled per view on the CPU.
 //!
@@ -30,6 +31,7 @@ pub mod geom;
 pub mod objects;
 pub mod overlay;
 pub mod photometry;
+pub mod roads;
 pub mod sun;
 pub mod tiles;
 pub mod trees;

@@ -30,7 +30,8 @@ pub struct TileVertex {
     pub lod: f32,
     /// For an object's draped part: its show levels' code ([`super::objects::show_code`])
     /// and thinning number, tested against the frame's density in the shader; `[0, 0]`
-    /// (tiles) always shows.
+    /// (tiles) always shows. For a road piece: [`super::roads::ROAD_LIFT`] and the lift
+    /// above the ground in metres.
     pub show: [f32; 2],
     /// The tile's texture rectangle ([`atlas::pack`]): a merged run's is the union of its
     /// tiles', so the run draws without seams; [`atlas::NO_CLAMP`] for draped parts and

@@ -1,4 +1,4 @@
-// tile.wgsl — autogen base tiles, the draped parts of objects and draped polygons:
+// tile.wgsl — autogen base tiles, the draped parts of objects, draped polygons and roads:
 // textured, alpha-blended pieces draped on the terrain. The material's repeat_m.x clamps the
 // texture (`TEXTURE_NOWRAP`), repeat_m.y ignores its alpha (`NO_ALPHA`), repeat_m.w says a
 // normal map (`TEXTURE_NORMAL`) bends the normal; the material's shading fields (SPECULAR,
@@ -19,7 +19,8 @@ struct TileIn {
     @location(0) xy: vec2<f32>,
     @location(1) st: vec2<f32>,
     @location(2) lod: f32,
-    // an object's draped part: its show levels' code and thinning number; 0, 0 for tiles
+    // an object's draped part: its show levels' code and thinning number; 0, 0 for tiles;
+    // a road piece: -1 (`ROAD_LIFT`) and its height above the ground in metres
     @location(3) show: vec2<f32>,
     @location(4) rect: vec4<f32>,
 };
@@ -36,10 +37,11 @@ struct TileOut {
 
 @vertex
 fn vs_main(in: TileIn) -> TileOut {
-    let world = vec3<f32>(in.xy, surface_at(in.xy));
+    let road = in.show.x < 0.0;
+    let world = vec3<f32>(in.xy, surface_at(in.xy) + select(0.0, in.show.y, road));
     var out: TileOut;
     out.clip = lift_depth(frame.view_proj * vec4<f32>(world, 1.0), frame.params.w);
-    if (!shown_at_density(u32(in.show.x), in.show.y)) {
+    if (!road && !shown_at_density(u32(in.show.x), in.show.y)) {
         // A draped part of an object not shown at this density: outside the view.
         out.clip = vec4<f32>(2.0, 2.0, 0.5, 1.0);
     }

@@ -592,6 +592,7 @@ impl Renderer {
             DrapedKind::Line => f.show_lines,
             DrapedKind::Pavement => f.show_pavement,
             DrapedKind::Marking => f.show_markings,
+            DrapedKind::Road => f.show_roads,
         };
         let tile_keys: Vec<(u32, i32)> =
             tiles.map_or(Vec::new(), |t| t.segments.iter().map(|(k, _)| *k).collect());

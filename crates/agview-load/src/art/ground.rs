@@ -188,7 +188,12 @@ pub(crate) fn placeholder_pol(name: &str) -> PolArt {
 pub(crate) const BUILTIN: &str = "agview:";
 
 /// An image of `w × h` pixels from `f(x, y)` (y down), with its mip chain.
-fn made(name: &str, w: u32, h: u32, f: impl Fn(u32, u32) -> [u8; 4]) -> super::ImageData {
+pub(crate) fn made(
+    name: &str,
+    w: u32,
+    h: u32,
+    f: impl Fn(u32, u32) -> [u8; 4],
+) -> super::ImageData {
     let mut px = Vec::with_capacity((w * h * 4) as usize);
     for y in 0..h {
         for x in 0..w {
@@ -205,7 +210,7 @@ fn made(name: &str, w: u32, h: u32, f: impl Fn(u32, u32) -> [u8; 4]) -> super::I
 }
 
 /// A small deterministic noise for built-in textures: 0..1.
-fn grain(x: u32, y: u32, seed: u32) -> f32 {
+pub(crate) fn grain(x: u32, y: u32, seed: u32) -> f32 {
     let mut h = x.wrapping_mul(374_761_393)
         ^ y.wrapping_mul(668_265_263)
         ^ seed.wrapping_mul(2_246_822_519);

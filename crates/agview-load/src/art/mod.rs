@@ -35,6 +35,7 @@ pub mod forest;
 pub mod ground;
 pub mod image;
 pub mod mesh;
+pub mod roads;
 #[cfg(test)]
 mod testing;
 
@@ -67,6 +68,8 @@ pub struct ArtSet {
     pub pols: Vec<PolArt>,
     /// Parallel to `Scene::lin_defs`.
     pub lins: Vec<LinArt>,
+    /// Parallel to `Scene::road_looks`: the image of each of a look's textures.
+    pub roads: Vec<Vec<usize>>,
     /// The base tile texture (`Scene::tile_texture`).
     pub tile_texture: Option<usize>,
     /// Its `TEXTURE_LIT` (`TileTexture::lit`), when given and found: the tiles glow with it
@@ -163,6 +166,7 @@ pub(crate) fn load_art_set_with(scene: &Scene, opts: &ArtOptions) -> ArtSet {
             None => ground::placeholder_lin(&r.name),
         })
         .collect();
+    let roads = roads::load_road_textures(&scene.road_looks, &mut pool, &mut warnings);
     let tile_texture = scene
         .tile_texture
         .as_ref()
@@ -191,6 +195,7 @@ pub(crate) fn load_art_set_with(scene: &Scene, opts: &ArtOptions) -> ArtSet {
         more_forests,
         pols,
         lins,
+        roads,
         tile_texture,
         images: pool.into_images(),
         warnings,

@@ -151,6 +151,11 @@ pub(super) fn combine_in_chunks(parts: Vec<Scene>, chunks: &[usize]) -> (Scene, 
             |l| &mut l.def,
         );
     }
+    // Road segments, their looks shared where two parts draw the same road type.
+    let mut looks = LookIndex::default();
+    for s in &mut parts {
+        move_roads(s, &mut looks, &mut out);
+    }
     let mut meshes = RefIndex::default();
     let mut facades = RefIndex::default();
     if let Some(first) = parts.first() {
@@ -329,6 +334,40 @@ fn move_ground<T>(
         if let Some(&k) = map.get(*def) {
             *def = k;
             out.push(item);
+        }
+    }
+}
+
+/// The combined scene's road looks by what tells them apart: the `.net`, its real type, or
+/// the plain profile's band.
+type LookIndex = HashMap<(String, Option<String>, Option<u32>, Option<String>), usize>;
+
+/// Moves a part's road segments into the combined scene, each look index mapped into the
+/// combined looks (one per `.net` and road type, or plain band).
+fn move_roads(s: &mut Scene, index: &mut LookIndex, out: &mut Scene) {
+    if s.roads.is_empty() {
+        return;
+    }
+    let map: Vec<usize> = s
+        .road_looks
+        .drain(..)
+        .map(|l| {
+            let key = (
+                l.net.clone(),
+                l.resolved.clone(),
+                l.road_type,
+                l.plain.clone(),
+            );
+            *index.entry(key).or_insert_with(|| {
+                out.road_looks.push(l);
+                out.road_looks.len() - 1
+            })
+        })
+        .collect();
+    for mut r in s.roads.drain(..) {
+        if let Some(&k) = map.get(r.look) {
+            r.look = k;
+            out.roads.push(r);
         }
     }
 }

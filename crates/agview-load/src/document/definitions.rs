@@ -24,6 +24,9 @@ pub(super) enum Opened {
     /// A facade, as its `.fac` reads (its topology, whether it is axial or a jetway; `None`:
     /// it could not be read; the art loader reports why and draws a plain box).
     Facade(Option<Box<format::facade::Facade>>),
+    /// A road network's `.net` (`None`: it could not be read; its roads draw in the plain
+    /// profile).
+    Net(Option<Box<format::net::NetFile>>),
     /// Resolved, but it could not be read (the error was reported once).
     Broken,
     /// Not found (warned once): drawn as a placeholder.
@@ -84,15 +87,21 @@ impl ResolveCache {
         let at = f
             .origin()
             .map(|[lon, lat]| crate::resolve::LatLon { lat, lon });
-        let Some(found) = resolver.resolve_definition(&f.asset, at, seed) else {
+        // A road network is also looked for in the install's stock roads folder.
+        let found = match f.kind {
+            FeatureKind::Road => resolver.resolve_network(&f.asset, at),
+            _ => resolver.resolve_definition(&f.asset, at, seed),
+        };
+        let Some(found) = found else {
+            let instead = match f.kind {
+                FeatureKind::Road => "its roads draw in the plain profile",
+                _ => "its features are drawn as placeholders",
+            };
             diags.push(
                 f.diag(
                     doc,
                     Severity::Warning,
-                    format!(
-                        "{}; its features are drawn as placeholders",
-                        resolver.definition_missing(&f.asset)
-                    ),
+                    format!("{}; {instead}", resolver.definition_missing(&f.asset)),
                 )
                 .with_kind(crate::diag::kind::UNRESOLVED),
             );
@@ -203,8 +212,7 @@ fn open_definition(
         | FeatureKind::Helipad
         | FeatureKind::Pavement
         | FeatureKind::Marking => Opened::Art,
-        // Roads: the layout reads the `.net` (issue 36).
-        FeatureKind::Road => Opened::Art,
+        FeatureKind::Road => Opened::Net(super::roads::open_net(file, diags)),
         FeatureKind::Str => match open_string(file, document, diags, files) {
             Some(s) => Opened::String(Box::new(s)),
             None => Opened::Broken,

@@ -196,6 +196,8 @@ pub(super) fn layout_feature(
     let st: Option<&[Vec<[f32; 2]>]> = curved_st.as_deref().or(f.st.as_deref());
     let resolved = res.resolved.as_deref().map(crate::diag::shown_path);
     let laid = match (&*res.opened, f.kind) {
+        // A road draws whether its `.net` is there or not (the plain profile).
+        (_, FeatureKind::Road) | (Opened::Net(_), _) => Ok(super::roads::layout_road(f, res)),
         (Opened::Broken, _) => {
             out.diags.push(f.diag(
                 doc,

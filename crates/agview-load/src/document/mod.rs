@@ -28,6 +28,8 @@
 //! - `feature.rs`: one feature laid out in its own frame and moved into the document's
 //!   ([`lay_out_alone`] for one asset on a feature's footprint), and its seed;
 //! - `jetway.rs`: an `apt.dat` jetway as a facade feature, and its parked pose as nodes;
+//! - `roads.rs`: a road segment laid out with its `.net`'s road type or the plain
+//!   profile, and what a document says once about its roads;
 //! - `rings.rs`: a feature's rings in local meters (a facade's as WED exports them, curves
 //!   flattened);
 //! - `parallel.rs`: [`parallel_map`], the layout's rayon pool, results in item order;
@@ -46,6 +48,7 @@ pub mod features;
 mod jetway;
 mod parallel;
 mod rings;
+pub mod roads;
 mod screen;
 pub mod synthetic;
 
@@ -383,6 +386,7 @@ fn load_features(
         })
         .collect();
 
+    diags.extend(roads::road_notes(path, &feats, &resolutions));
     times.resolve_ms = ms(stage);
     let stage = std::time::Instant::now();
     if let Some(p) = &opts.progress {
