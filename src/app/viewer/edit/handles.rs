@@ -13,6 +13,8 @@ pub const GRAB_RADIUS: f32 = 9.0;
 pub const EDGE_RADIUS: f32 = 7.0;
 /// The rotation handle of a point: this many points from the point, along its heading.
 pub const HEADING_ARM: f32 = 48.0;
+/// The longest step a ray marches over heightmapped ground, meters.
+pub const MAX_STEP_M: f32 = 20.0;
 
 pub const EDGE: egui::Color32 = egui::Color32::from_rgb(250, 250, 250);
 /// An `.ags` edge that spawns tiles.
@@ -53,8 +55,9 @@ impl Projector {
 }
 
 /// Where the ray (`origin`, unit `dir`) first meets the ground `z = ground(x, y)`: exactly
-/// on flat ground (`ground` is `None`), else marched in steps no longer than the height
-/// above the ground allows, then halved down to a millimetre.
+/// on flat ground (`ground` is `None`), else marched in steps of half the height above the
+/// ground (at most [`MAX_STEP_M`], so a ridge is not stepped over), then halved down to a
+/// millimetre.
 pub fn ray_ground(origin: Vec3, dir: Vec3, ground: Option<&dyn Fn(f32, f32) -> f32>) -> Option<Vec3> {
     let Some(ground) = ground else {
         if dir.z.abs() < 1e-7 {
@@ -71,8 +74,8 @@ pub fn ray_ground(origin: Vec3, dir: Vec3, ground: Option<&dyn Fn(f32, f32) -> f
     if h0 <= 0.0 {
         return None;
     }
-    for _ in 0..4000 {
-        let step = (h0 / (-dir.z).max(0.05) * 0.5).clamp(0.05, 2000.0);
+    for _ in 0..50_000 {
+        let step = (h0 * 0.5).clamp(0.05, MAX_STEP_M);
         let t1 = t0 + step;
         let h1 = above(t1);
         if h1 <= 0.0 {
@@ -218,7 +221,7 @@ mod tests {
         let p = ray_ground(o, d, Some(g)).unwrap();
         assert!((p.x - 200.0 / 3.0).abs() < 0.01, "{p}");
         // A wall of hills: the first crossing, not a later one.
-        let bump = |x: f32, _y: f32| if (30.0..40.0).contains(&x) { 90.0 } else { 0.0 };
+        let bump = |x: f32, _y: f32| if (30.0..60.0).contains(&x) { 90.0 } else { 0.0 };
         let g: &dyn Fn(f32, f32) -> f32 = &bump;
         let p = ray_ground(o, d, Some(g)).unwrap();
         assert!((p.x - 30.0).abs() < 0.5, "{p}");
