@@ -685,7 +685,7 @@ impl App {
             }
             EditAction::QuitSave => {
                 self.edit_save(None);
-                if !self.edit.as_ref().is_some_and(|s| s.model.dirty) {
+                if !self.edit.as_ref().is_some_and(|s| s.model.dirty()) {
                     self.quit_now = true;
                 }
                 self.quit_asked = false;
@@ -749,7 +749,7 @@ impl App {
             Ok(path) => {
                 self.watcher.own_write_done(&path);
                 eprintln!("saved {}", path.display());
-                s.model.dirty = false;
+                s.model.mark_saved();
                 if s.source.as_ref().is_some_and(|(p, _)| *p == path) {
                     s.source_stamp = stamp(&path);
                 }
@@ -772,7 +772,7 @@ impl App {
                 .is_some_and(|(p, _)| stamp(p) != s.source_stamp)
         });
         if source_changed {
-            if self.edit.as_ref().is_some_and(|s| s.model.dirty) {
+            if self.edit.as_ref().is_some_and(|s| s.model.dirty()) {
                 eprintln!("the shape's file changed on disk while edits are unsaved: asking");
                 self.reload_asked = Some(t);
                 self.controls.show_panel = true;
@@ -786,7 +786,7 @@ impl App {
 
     /// A close request: with unsaved edits, ask first.
     pub(super) fn close_requested(&mut self) -> bool {
-        if self.edit.as_ref().is_some_and(|s| s.model.dirty) && !self.quit_now {
+        if self.edit.as_ref().is_some_and(|s| s.model.dirty()) && !self.quit_now {
             self.quit_asked = true;
             self.controls.show_panel = true;
             eprintln!("unsaved edits: asking before quitting");
@@ -948,7 +948,7 @@ fn window(ui: &mut egui::Ui, e: &EditUi, out: &mut Vec<EditAction>) {
         {
             out.push(EditAction::Save);
         }
-        if m.dirty {
+        if m.dirty() {
             ui.weak("unsaved");
         }
     });
@@ -1009,7 +1009,7 @@ fn window(ui: &mut egui::Ui, e: &EditUi, out: &mut Vec<EditAction>) {
     if m.ags {
         if let Some(flags) = m.spawn() {
             ui.horizontal(|ui| {
-                ui.colored_label(handles::SPAWNING, "▬ spawning edge");
+                ui.colored_label(handles::SPAWNING, "orange: spawning edges;");
                 ui.label(format!(
                     "{} of {} edges spawn",
                     flags.iter().flatten().filter(|f| **f).count(),

@@ -112,8 +112,8 @@ pub struct Model {
     pub ags: bool,
     undo: Vec<State>,
     redo: Vec<State>,
-    /// Edits since the last save.
-    pub dirty: bool,
+    /// The state last saved (or read): edits differ from it.
+    saved: State,
 }
 
 fn snapped(p: [f64; 2], snap: bool) -> [f64; 2] {
@@ -174,12 +174,23 @@ impl Model {
     pub fn new(frame: Frame, state: State, ags: bool) -> Self {
         Model {
             frame,
+            saved: state.clone(),
             state,
             ags,
             undo: Vec::new(),
             redo: Vec::new(),
-            dirty: false,
         }
+    }
+
+    /// Whether the shape differs from the one last saved or read (undoing back to it is
+    /// not an edit).
+    pub fn dirty(&self) -> bool {
+        self.state != self.saved
+    }
+
+    /// The shape is saved as it is now.
+    pub fn mark_saved(&mut self) {
+        self.saved = self.state.clone();
     }
 
     /// The rings in meters (empty for a point).
@@ -219,7 +230,6 @@ impl Model {
         match self.undo.pop() {
             Some(s) => {
                 self.redo.push(std::mem::replace(&mut self.state, s));
-                self.dirty = true;
                 true
             }
             None => false,
@@ -230,7 +240,6 @@ impl Model {
         match self.redo.pop() {
             Some(s) => {
                 self.undo.push(std::mem::replace(&mut self.state, s));
-                self.dirty = true;
                 true
             }
             None => false,
@@ -274,7 +283,6 @@ impl Model {
             }
         }
         self.redo.clear();
-        self.dirty = true;
         Ok(())
     }
 
@@ -489,7 +497,10 @@ mod tests {
         assert!(m.undo());
         assert!(near(local(&m, 0, 2), [100.0, 80.0]));
         assert!(!m.can_undo());
-        assert!(m.dirty);
+        assert!(!m.dirty(), "back to the shape read");
+        assert!(m.redo() && m.dirty());
+        m.mark_saved();
+        assert!(!m.dirty());
     }
 
     #[test]

@@ -10,6 +10,7 @@
 //! click shift+640,360      # with Shift (ctrl+, alt+ too)
 //! drag 600,300 700,340     # press at one point, move to the other in 8 steps, release
 //! drag 600,300 700,340 20  # … in 20 steps
+//! shot after.png           # a screenshot (with the panel under --screenshot-panel)
 //! quit                     # close the window, as its close button does
 //! ```
 //!
@@ -27,6 +28,7 @@ pub enum Event {
     Key(ModifiersState, KeyCode),
     Click(ModifiersState, (f64, f64)),
     Drag(ModifiersState, (f64, f64), (f64, f64), u32),
+    Shot(std::path::PathBuf),
     Quit,
 }
 
@@ -74,9 +76,10 @@ pub fn parse(text: &str) -> Result<Vec<Event>, (usize, String)> {
                 Event::Drag(mods, point(a).map_err(err)?, point(b).map_err(err)?, steps)
             }
             ("quit", []) => Event::Quit,
+            ("shot", [file]) => Event::Shot(std::path::PathBuf::from(file)),
             _ => {
                 return Err(err(format!(
-                    "`{line}`: expected wait MS, key KEY, click X,Y, drag X,Y X,Y [STEPS] or quit"
+                    "`{line}`: expected wait MS, key KEY, click X,Y, drag X,Y X,Y [STEPS], shot FILE or quit"
                 )))
             }
         };
@@ -201,6 +204,7 @@ impl crate::app::viewer::App {
                 }
                 self.pointer_button(winit::event::MouseButton::Left, false, true);
             }
+            Event::Shot(path) => self.write_shot(&path),
             Event::Quit => {
                 if self.close_requested() {
                     self.quit_now = true;
@@ -219,7 +223,7 @@ mod tests {
     #[test]
     fn a_script_reads_line_by_line_and_bad_lines_name_themselves() {
         let s = "# test\nwait 100\nkey P\nkey ctrl+shift+z\nclick shift+10,20\n\
-                 drag 1,2 3.5,4 3  # slow\nquit\n";
+                 drag 1,2 3.5,4 3  # slow\nshot a.png\nquit\n";
         let ev = parse(s).unwrap();
         assert_eq!(
             ev,
@@ -232,6 +236,7 @@ mod tests {
                 ),
                 Event::Click(ModifiersState::SHIFT, (10.0, 20.0)),
                 Event::Drag(ModifiersState::empty(), (1.0, 2.0), (3.5, 4.0), 3),
+                Event::Shot("a.png".into()),
                 Event::Quit,
             ]
         );
