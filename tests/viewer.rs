@@ -1152,10 +1152,16 @@ fn edit_px(p: [f64; 2]) -> String {
 /// A GeoJSON of a point feature, then a 100 × 80 m square for `lakeside.ags` (param 513:
 /// 8 m, one spawning contour).
 fn edit_polygon(dir: &Path) -> PathBuf {
-    let ring: Vec<[f64; 2]> = [[0.0, 0.0], [100.0, 0.0], [100.0, 80.0], [0.0, 80.0], [0.0, 0.0]]
-        .iter()
-        .map(|p| edit_geo(*p))
-        .collect();
+    let ring: Vec<[f64; 2]> = [
+        [0.0, 0.0],
+        [100.0, 0.0],
+        [100.0, 80.0],
+        [0.0, 80.0],
+        [0.0, 0.0],
+    ]
+    .iter()
+    .map(|p| edit_geo(*p))
+    .collect();
     let v = serde_json::json!({
         "type": "FeatureCollection",
         "features": [
@@ -1224,11 +1230,17 @@ fn a_scripted_edit_saves_the_shape_and_the_scene_matches_a_fresh_layout() {
     r.wait_exit();
     let err = r.stderr();
     assert!(err.contains("edit to frame"), "{err}");
-    assert!(!err.contains("reloaded"), "the viewer's own save is no change: {err}");
+    assert!(
+        !err.contains("reloaded"),
+        "the viewer's own save is no change: {err}"
+    );
 
     let saved: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&polygon).unwrap()).unwrap();
-    assert_eq!(saved["features"][0], before_other["features"][0], "the other feature");
+    assert_eq!(
+        saved["features"][0], before_other["features"][0],
+        "the other feature"
+    );
     let ring = saved["features"][1]["geometry"]["coordinates"][0]
         .as_array()
         .unwrap()
@@ -1262,11 +1274,18 @@ fn a_scripted_edit_saves_the_shape_and_the_scene_matches_a_fresh_layout() {
         .arg(&polygon)
         .arg("--json");
     let out = layout.output().unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let fresh: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let shown: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&dump).unwrap()).unwrap();
-    assert_eq!(fresh, shown, "a fresh layout of the saved file is the viewer's scene");
+    assert_eq!(
+        fresh, shown,
+        "a fresh layout of the saved file is the viewer's scene"
+    );
 }
 
 /// Quitting with unsaved edits asks first; the window stays open.
@@ -1297,7 +1316,10 @@ fn quitting_with_unsaved_edits_asks_first() {
         r.stderr()
     );
     let text = std::fs::read_to_string(&polygon).unwrap();
-    assert!(text.contains("the block"), "nothing is written without a save");
+    assert!(
+        text.contains("the block"),
+        "nothing is written without a save"
+    );
 }
 
 /// A 5,000-vertex polygon in edit mode: the handles cost at most 16 ms of UI a frame.
@@ -1341,5 +1363,8 @@ fn a_5000_vertex_polygon_stays_responsive_in_edit_mode() {
         .and_then(|s| s.split(' ').next())
         .and_then(|s| s.parse().ok())
         .expect("UI mean N ms");
-    assert!(mean <= 16.0, "UI {mean} ms a frame with 5,000 handles: {line}");
+    assert!(
+        mean <= 16.0,
+        "UI {mean} ms a frame with 5,000 handles: {line}"
+    );
 }

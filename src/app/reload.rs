@@ -515,13 +515,17 @@ fn is_change(kind: &notify::EventKind) -> bool {
     }
 }
 
+/// The viewer's own saves, shared with the watcher's thread: a path, and its stamp after
+/// the write (`None` while it is being written).
+type OwnWrites = Arc<Mutex<Vec<(PathBuf, Option<Stamp>)>>>;
+
 /// Watches the folders of a set of files and reports changes to those files, debounced.
 pub struct FileWatcher {
     watcher: Option<notify::RecommendedWatcher>,
     files: Arc<Mutex<HashSet<PathBuf>>>,
     /// The viewer's own saves: a path and its stamp after the write (`None` while it is
     /// being written). Events on such a path whose stamp is unchanged are not a change.
-    own: Arc<Mutex<Vec<(PathBuf, Option<Stamp>)>>>,
+    own: OwnWrites,
     dirs: HashSet<PathBuf>,
     /// Why watching does not work, when it does not (shown in the panel).
     pub error: Option<String>,
@@ -532,7 +536,7 @@ impl FileWatcher {
     /// burst, [`DEBOUNCE`] after its last event.
     pub fn new(on_change: impl Fn(Instant) + Send + 'static) -> Self {
         let files: Arc<Mutex<HashSet<PathBuf>>> = Arc::default();
-        let own: Arc<Mutex<Vec<(PathBuf, Option<Stamp>)>>> = Arc::default();
+        let own: OwnWrites = Arc::default();
         let (tx, rx) = mpsc::channel::<Instant>();
         let spawned = std::thread::Builder::new()
             .name("agview-debounce".into())

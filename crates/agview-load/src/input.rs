@@ -329,10 +329,7 @@ fn edited_input(inputs: &Inputs, e: &EditedInput) -> LayoutInput {
 /// The shape a polygon file gives `asset` (as [`build`] picks it), in degrees, for the
 /// viewer's edit mode: the shape, its line, and for a GeoJSON the feature's index among
 /// every feature of the file. `Ok(None)` when no polygon file is named.
-pub fn source_shape(
-    inputs: &Inputs,
-    asset: &Path,
-) -> Result<Option<SourceShape>, Diagnostic> {
+pub fn source_shape(inputs: &Inputs, asset: &Path) -> Result<Option<SourceShape>, Diagnostic> {
     let Some(polygon) = &inputs.polygon else {
         return Ok(None);
     };
@@ -357,7 +354,11 @@ pub fn source_shape(
     match kind {
         Some(FileKind::GeoJson) => {
             let gj = format::geojson::parse(file, &bytes, &mut warnings)?;
-            if let Some(p) = gj.points.iter().find(|p| p.line == line && input.point.is_some()) {
+            if let Some(p) = gj
+                .points
+                .iter()
+                .find(|p| p.line == line && input.point.is_some())
+            {
                 out.shape.geometry = crate::edit::Shape::Point {
                     lon: p.lon,
                     lat: p.lat,
@@ -412,7 +413,11 @@ pub struct SourceShape {
 /// members'. A bare geometry is feature 0.
 fn geojson_feature_index(bytes: &[u8], points: bool, nth: usize) -> Option<usize> {
     fn count(g: &serde_json::Value, points: bool) -> usize {
-        let coords = || g.get("coordinates").and_then(|c| c.as_array()).map_or(0, |a| a.len());
+        let coords = || {
+            g.get("coordinates")
+                .and_then(|c| c.as_array())
+                .map_or(0, |a| a.len())
+        };
         match g.get("type").and_then(|t| t.as_str()) {
             Some("Polygon") if !points => 1,
             Some("MultiPolygon") if !points => coords(),
@@ -622,6 +627,58 @@ mod tests {
         // A point asset takes the point.
         let i = build(&args, Path::new("a.agp"), &mut Vec::new()).unwrap();
         assert!(i.point.is_some());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn the_edited_shape_names_the_feature_that_holds_it() {
+        let dir = std::env::temp_dir().join(format!("agview-source-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let f = dir.join("p.geojson");
+        let sq = "[[[8,47],[8.001,47],[8.001,47.001],[8,47]]]";
+        std::fs::write(
+            &f,
+            format!(
+                r#"{{"type":"FeatureCollection","features":[
+ {{"type":"Feature","properties":{{}},"geometry":{{"type":"Point","coordinates":[1,2]}}}},
+ {{"type":"Feature","properties":{{}},"geometry":{{"type":"MultiPolygon","coordinates":[{sq},{sq}]}}}},
+ {{"type":"Feature","properties":{{"param":513}},"geometry":{{"type":"Polygon","coordinates":{sq}}}}}]}}"#
+            ),
+        )
+        .unwrap();
+        let at = |index| Inputs {
+            polygon: Some(PolygonFile {
+                path: f.clone(),
+                index: Some(index),
+            }),
+            ..Default::default()
+        };
+        let s = source_shape(&at(1), Path::new("a.agb")).unwrap().unwrap();
+        assert_eq!(s.geojson_feature, Some(1));
+        let s = source_shape(&at(2), Path::new("a.agb")).unwrap().unwrap();
+        assert_eq!(s.geojson_feature, Some(2));
+        assert_eq!(s.shape.param, Some(513));
+        assert!(matches!(&s.shape.geometry, crate::edit::Shape::Polygon(r) if r[0].len() == 3));
+        // A point asset takes the point: feature 0.
+        let s = source_shape(&at(0), Path::new("a.agp")).unwrap().unwrap();
+        assert_eq!(s.geojson_feature, Some(0));
+        assert!(matches!(s.shape.geometry, crate::edit::Shape::Point { .. }));
+        // The edited shape is laid out in its frame, with its parameter.
+        let e = EditedInput {
+            frame: [8.0, 47.0],
+            shape: s.shape.clone(),
+            source: None,
+        };
+        let i = build(
+            &Inputs {
+                edited: Some(e),
+                ..at(0)
+            },
+            Path::new("a.agp"),
+            &mut Vec::new(),
+        )
+        .unwrap();
+        assert!(i.point.is_some() && i.geo.is_some());
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

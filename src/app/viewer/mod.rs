@@ -926,11 +926,8 @@ impl ApplicationHandler<UserEvent> for App {
         let egui_keys = panel && self.egui_ctx.egui_wants_keyboard_input();
         let over_panel = panel && self.egui_ctx.is_pointer_over_egui();
         match event {
-            WindowEvent::CloseRequested => {
-                if self.close_requested() {
-                    event_loop.exit()
-                }
-            }
+            WindowEvent::CloseRequested if self.close_requested() => event_loop.exit(),
+            WindowEvent::CloseRequested => {}
             WindowEvent::Resized(size) => self.resize(size.width, size.height),
             WindowEvent::RedrawRequested => {
                 self.recover_device(event_loop);
@@ -960,7 +957,11 @@ impl ApplicationHandler<UserEvent> for App {
                 }
             }
             WindowEvent::MouseInput { state, button, .. } => {
-                self.pointer_button(button, state == ElementState::Pressed, !over_panel && !consumed);
+                self.pointer_button(
+                    button,
+                    state == ElementState::Pressed,
+                    !over_panel && !consumed,
+                );
             }
             WindowEvent::CursorMoved { position, .. } => {
                 self.pointer_moved((position.x, position.y));

@@ -39,7 +39,7 @@ impl Projector {
     }
 
     /// The window point of `p`, `None` behind the eye.
-    pub fn to_screen(&self, p: Vec3) -> Option<egui::Pos2> {
+    pub fn to_screen(self, p: Vec3) -> Option<egui::Pos2> {
         let c = self.view_proj * Vec4::new(p.x, p.y, p.z, 1.0);
         if c.w < 1e-4 {
             return None;
@@ -58,7 +58,11 @@ impl Projector {
 /// on flat ground (`ground` is `None`), else marched in steps of half the height above the
 /// ground (at most [`MAX_STEP_M`], so a ridge is not stepped over), then halved down to a
 /// millimetre.
-pub fn ray_ground(origin: Vec3, dir: Vec3, ground: Option<&dyn Fn(f32, f32) -> f32>) -> Option<Vec3> {
+pub fn ray_ground(
+    origin: Vec3,
+    dir: Vec3,
+    ground: Option<&dyn Fn(f32, f32) -> f32>,
+) -> Option<Vec3> {
     let Some(ground) = ground else {
         if dir.z.abs() < 1e-7 {
             return None;
@@ -116,7 +120,10 @@ pub fn nearest_handle(
 
 /// The edge nearest `at` within [`EDGE_RADIUS`]: (ring, edge from vertex `edge` to the next,
 /// how far along it the nearest point lies, 0..1).
-pub fn nearest_edge(rings: &[Vec<Option<egui::Pos2>>], at: egui::Pos2) -> Option<(usize, usize, f32)> {
+pub fn nearest_edge(
+    rings: &[Vec<Option<egui::Pos2>>],
+    at: egui::Pos2,
+) -> Option<(usize, usize, f32)> {
     let mut best: Option<(usize, usize, f32, f32)> = None;
     for (k, r) in rings.iter().enumerate() {
         let n = r.len();
@@ -185,7 +192,11 @@ pub fn draw(painter: &egui::Painter, o: &Overlay) {
             };
             painter.circle(
                 p,
-                if sel { HANDLE_RADIUS + 1.5 } else { HANDLE_RADIUS },
+                if sel {
+                    HANDLE_RADIUS + 1.5
+                } else {
+                    HANDLE_RADIUS
+                },
                 fill,
                 egui::Stroke::new(1.0, egui::Color32::BLACK),
             );
@@ -199,7 +210,12 @@ pub fn draw(painter: &egui::Painter, o: &Overlay) {
             } else {
                 EDGE
             };
-            painter.circle(at, HANDLE_RADIUS + 1.0, fill, egui::Stroke::new(1.0, egui::Color32::BLACK));
+            painter.circle(
+                at,
+                HANDLE_RADIUS + 1.0,
+                fill,
+                egui::Stroke::new(1.0, egui::Color32::BLACK),
+            );
         }
     }
 }
@@ -262,7 +278,11 @@ mod tests {
             Some(Handle::Vertex { ring: 0, index: 1 })
         );
         assert_eq!(nearest_handle(hs, p(40.0, 10.0)), None);
-        let rings = vec![vec![Some(p(0.0, 0.0)), Some(p(100.0, 0.0)), Some(p(100.0, 100.0))]];
+        let rings = vec![vec![
+            Some(p(0.0, 0.0)),
+            Some(p(100.0, 0.0)),
+            Some(p(100.0, 100.0)),
+        ]];
         let (k, e, t) = nearest_edge(&rings, p(100.0 + 3.0, 50.0)).unwrap();
         assert_eq!((k, e), (0, 1));
         assert!((t - 0.5).abs() < 1e-4);

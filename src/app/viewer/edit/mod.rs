@@ -14,8 +14,8 @@ use std::time::Instant;
 use winit::keyboard::KeyCode;
 
 use super::App;
-use agview_load::edit::{EditedShape, Origin, Shape};
 use crate::scene::SceneKind;
+use agview_load::edit::{EditedShape, Origin, Shape};
 
 pub mod handles;
 pub mod model;
@@ -86,7 +86,10 @@ pub enum EditAction {
 /// An `.ags`'s DSF windings (runs that join at shared end points, the first `low byte` of
 /// them spawning; a one-point winding is WED's marker) as closed rings with a spawn flag per
 /// edge.
-pub fn join_windings(windings: &[Vec<[f64; 2]>], param: Option<u32>) -> (Vec<Vec<[f64; 2]>>, Vec<Vec<bool>>) {
+pub fn join_windings(
+    windings: &[Vec<[f64; 2]>],
+    param: Option<u32>,
+) -> (Vec<Vec<[f64; 2]>>, Vec<Vec<bool>>) {
     let n = windings.len();
     let spawning = param.map_or(n, |p| (p & 0xFF) as usize).min(n);
     let mut used = vec![false; n];
@@ -113,7 +116,8 @@ pub fn join_windings(windings: &[Vec<[f64; 2]>], param: Option<u32>) -> (Vec<Vec
             if end == first {
                 break;
             }
-            let next = (0..n).find(|&j| !used[j] && windings[j].len() >= 2 && windings[j][0] == end);
+            let next =
+                (0..n).find(|&j| !used[j] && windings[j].len() >= 2 && windings[j][0] == end);
             match next {
                 Some(j) => {
                     used[j] = true;
@@ -182,7 +186,10 @@ impl App {
     /// `P`, the panel's toggle, `--edit`: edit mode on or off (the edits stay).
     pub(super) fn toggle_edit(&mut self) {
         self.controls.edit = !self.controls.edit;
-        eprintln!("edit mode {}", if self.controls.edit { "on" } else { "off" });
+        eprintln!(
+            "edit mode {}",
+            if self.controls.edit { "on" } else { "off" }
+        );
         if self.controls.edit {
             self.ensure_session();
         } else if let Some(s) = &mut self.edit {
@@ -216,13 +223,17 @@ impl App {
                         .into(),
                 )
             }
-            SceneKind::Agn => return Err("an .agn is laid out on its own square: nothing to edit".into()),
+            SceneKind::Agn => {
+                return Err("an .agn is laid out on its own square: nothing to edit".into())
+            }
             _ => {}
         }
         let ags = scene.kind == SceneKind::Ags;
         let inputs = &self.job.inputs;
         let asset = self.job.asset.display().to_string();
-        let default_origin = inputs.origin.map_or(DEFAULT_ORIGIN, |(lat, lon)| [lon, lat]);
+        let default_origin = inputs
+            .origin
+            .map_or(DEFAULT_ORIGIN, |(lat, lon)| [lon, lat]);
         let scene_origin = scene.geo.as_ref().map(|g| [g.origin_lon, g.origin_lat]);
         let state = |geometry| State {
             geometry,
@@ -232,7 +243,10 @@ impl App {
         let (frame, st, origin, source, source_stamp) =
             match crate::input::source_shape(inputs, &self.job.asset).map_err(|d| d.to_string())? {
                 Some(src) => {
-                    let path = inputs.polygon_path().map(Path::to_path_buf).unwrap_or_default();
+                    let path = inputs
+                        .polygon_path()
+                        .map(Path::to_path_buf)
+                        .unwrap_or_default();
                     let geometry = match src.shape.geometry {
                         Shape::Polygon(w) if src.dsf_windings && ags => {
                             let (rings, spawn) = join_windings(&w, src.shape.param);
@@ -337,7 +351,10 @@ impl App {
             selected: None,
             drag: None,
             message: drawing.then(|| {
-                ("no polygon: click points on the terrain, then Enter closes the ring".into(), false)
+                (
+                    "no polygon: click points on the terrain, then Enter closes the ring".into(),
+                    false,
+                )
             }),
             pending: None,
             last: None,
@@ -375,7 +392,7 @@ impl App {
         self.job.inputs.edited = Some(crate::input::EditedInput {
             frame: s.model.frame.origin,
             shape,
-            source: s.source.clone().map(|(p, l)| (p, l)),
+            source: s.source.clone(),
         });
         self.loading = true;
         self.loader
@@ -431,7 +448,9 @@ impl App {
 
     /// Each ring's vertices in window pixels (or points, with `ppp` the pixels per point).
     fn screen_rings(&self, pr: &Projector) -> Vec<Vec<Option<egui::Pos2>>> {
-        let Some(s) = &self.edit else { return Vec::new() };
+        let Some(s) = &self.edit else {
+            return Vec::new();
+        };
         s.model
             .rings_local()
             .iter()
@@ -460,7 +479,11 @@ impl App {
         let hr = (heading as f32).to_radians();
         let q = pr.to_screen(glam::Vec3::new(x + hr.sin(), y + hr.cos(), z))?;
         let dir = (q - p).normalized();
-        let dir = if dir.x.is_finite() { dir } else { egui::vec2(0.0, -1.0) };
+        let dir = if dir.x.is_finite() {
+            dir
+        } else {
+            egui::vec2(0.0, -1.0)
+        };
         Some((p, p + dir * arm))
     }
 
@@ -470,7 +493,9 @@ impl App {
         if !self.editing() || self.edit.is_none() {
             return false;
         }
-        let Some(pr) = self.projector_px() else { return false };
+        let Some(pr) = self.projector_px() else {
+            return false;
+        };
         let ppp = self.egui_ctx.pixels_per_point();
         let cursor = egui::pos2(at.0 as f32, at.1 as f32);
         // Radii in points, hit tests in pixels.
@@ -526,7 +551,9 @@ impl App {
             all.push((Handle::Heading, h));
         }
         let hit = handles::nearest_handle(all, cursor_pt);
-        let Some(s) = self.edit.as_mut() else { return false };
+        let Some(s) = self.edit.as_mut() else {
+            return false;
+        };
         s.selected = hit;
         match hit {
             Some(h) => {
@@ -546,7 +573,9 @@ impl App {
         let snap = !self.mods.alt_key();
         let op = match handle {
             Handle::Heading => {
-                let Some(p) = self.ground_under(at) else { return true };
+                let Some(p) = self.ground_under(at) else {
+                    return true;
+                };
                 let Some(s) = &self.edit else { return true };
                 let Geometry::Point { at: c, .. } = s.model.state.geometry else {
                     return true;
@@ -564,7 +593,9 @@ impl App {
                 }
             }
             h => {
-                let Some(p) = self.ground_under(at) else { return true };
+                let Some(p) = self.ground_under(at) else {
+                    return true;
+                };
                 Op::Move {
                     handle: h,
                     to: p,
@@ -582,10 +613,7 @@ impl App {
 
     /// The left button came up: the drag ends.
     pub(super) fn edit_release(&mut self) -> bool {
-        match self.edit.as_mut().and_then(|s| s.drag.take()) {
-            Some(_) => true,
-            None => false,
-        }
+        self.edit.as_mut().and_then(|s| s.drag.take()).is_some()
     }
 
     /// Edit mode's keys; true when the key was taken. `P` toggles the mode; the others
@@ -637,7 +665,14 @@ impl App {
                 };
                 if done {
                     s.selected = None;
-                    eprintln!("edit: {}", if a == EditAction::Undo { "undo" } else { "redo" });
+                    eprintln!(
+                        "edit: {}",
+                        if a == EditAction::Undo {
+                            "undo"
+                        } else {
+                            "redo"
+                        }
+                    );
                     self.edit_relayout();
                 }
             }
@@ -654,7 +689,10 @@ impl App {
                     ])
                 });
                 if let Some(at) = at {
-                    self.edit_op(Op::AddHole { at, size: HOLE_SIZE });
+                    self.edit_op(Op::AddHole {
+                        at,
+                        size: HOLE_SIZE,
+                    });
                 }
             }
             EditAction::RemoveHole(ring) => {
@@ -664,7 +702,9 @@ impl App {
                 }
             }
             EditAction::Delete => {
-                if let Some(Handle::Vertex { ring, index }) = self.edit.as_ref().and_then(|s| s.selected) {
+                if let Some(Handle::Vertex { ring, index }) =
+                    self.edit.as_ref().and_then(|s| s.selected)
+                {
                     self.edit_op(Op::Delete { ring, index });
                     if let Some(s) = &mut self.edit {
                         s.selected = None;
@@ -698,7 +738,8 @@ impl App {
             EditAction::ReloadFile => {
                 let t = self.reload_asked.take().unwrap_or_else(Instant::now);
                 self.drop_session();
-                self.loader.load(self.job.clone(), crate::app::reload::Trigger::Files(t));
+                self.loader
+                    .load(self.job.clone(), crate::app::reload::Trigger::Files(t));
                 self.loading = true;
             }
             EditAction::KeepEdits => {
@@ -726,7 +767,9 @@ impl App {
             s.message = Some((m, true));
             return;
         }
-        let Some(shape) = s.edited_shape() else { return };
+        let Some(shape) = s.edited_shape() else {
+            return;
+        };
         let to = to.or_else(|| (!s.writes_back()).then(|| PathBuf::from(s.save_as.trim())));
         let target = match (&to, &s.origin) {
             (Some(p), _) => p.clone(),
@@ -781,7 +824,8 @@ impl App {
             }
             self.drop_session();
         }
-        self.loader.load(self.job.clone(), crate::app::reload::Trigger::Files(t));
+        self.loader
+            .load(self.job.clone(), crate::app::reload::Trigger::Files(t));
     }
 
     /// A close request: with unsaved edits, ask first.
@@ -819,7 +863,10 @@ pub struct EditUi<'a> {
 }
 
 /// The overlay's window points, for one frame.
-pub type ScreenShape = (Vec<Vec<Option<egui::Pos2>>>, Option<(egui::Pos2, egui::Pos2)>);
+pub type ScreenShape = (
+    Vec<Vec<Option<egui::Pos2>>>,
+    Option<(egui::Pos2, egui::Pos2)>,
+);
 
 impl App {
     /// The shape's handles in window points (pixels over pixels per point), for the frame;
@@ -891,7 +938,9 @@ pub fn show(ui: &egui::Ui, view_rect: egui::Rect, e: &EditUi) -> Vec<EditAction>
     if e.reload_asked {
         egui::Modal::new(egui::Id::unique("agview-reload")).show(ctx, |ui| {
             ui.heading("The file changed on disk");
-            ui.label("The shape's file was changed by another program while your edits are unsaved.");
+            ui.label(
+                "The shape's file was changed by another program while your edits are unsaved.",
+            );
             ui.horizontal(|ui| {
                 if ui.button("Reload it (drop my edits)").clicked() {
                     out.push(EditAction::ReloadFile);
@@ -936,10 +985,16 @@ fn window(ui: &mut egui::Ui, e: &EditUi, out: &mut Vec<EditAction>) {
         }
     }
     ui.horizontal(|ui| {
-        if ui.add_enabled(m.can_undo(), egui::Button::new("undo")).clicked() {
+        if ui
+            .add_enabled(m.can_undo(), egui::Button::new("undo"))
+            .clicked()
+        {
             out.push(EditAction::Undo);
         }
-        if ui.add_enabled(m.can_redo(), egui::Button::new("redo")).clicked() {
+        if ui
+            .add_enabled(m.can_redo(), egui::Button::new("redo"))
+            .clicked()
+        {
             out.push(EditAction::Redo);
         }
         if ui
@@ -958,9 +1013,10 @@ fn window(ui: &mut egui::Ui, e: &EditUi, out: &mut Vec<EditAction>) {
             if ui.button("add a hole").clicked() {
                 out.push(EditAction::AddHole);
             }
-            if let Some(Handle::Vertex { ring, .. }) = s.selected.filter(|h| {
-                matches!(h, Handle::Vertex { ring, .. } if *ring > 0)
-            }) {
+            if let Some(Handle::Vertex { ring, .. }) = s
+                .selected
+                .filter(|h| matches!(h, Handle::Vertex { ring, .. } if *ring > 0))
+            {
                 if ui.button(format!("remove hole {ring}")).clicked() {
                     out.push(EditAction::RemoveHole(ring));
                 }
@@ -975,7 +1031,10 @@ fn window(ui: &mut egui::Ui, e: &EditUi, out: &mut Vec<EditAction>) {
     let mut has_param = m.state.param.is_some();
     ui.horizontal(|ui| {
         let a = ui.checkbox(&mut has_param, "param");
-        let b = ui.add_enabled(has_param, egui::DragValue::new(&mut param).range(0..=0xFFFF));
+        let b = ui.add_enabled(
+            has_param,
+            egui::DragValue::new(&mut param).range(0..=0xFFFF),
+        );
         if a.changed() || b.changed() {
             out.push(EditAction::Param(has_param.then_some(param)));
         }
@@ -1000,7 +1059,10 @@ fn window(ui: &mut egui::Ui, e: &EditUi, out: &mut Vec<EditAction>) {
     let mut has_h = m.state.height.is_some();
     ui.horizontal(|ui| {
         let a = ui.checkbox(&mut has_h, "height m");
-        let b = ui.add_enabled(has_h, egui::DragValue::new(&mut h).range(0.0..=1000.0).speed(0.5));
+        let b = ui.add_enabled(
+            has_h,
+            egui::DragValue::new(&mut h).range(0.0..=1000.0).speed(0.5),
+        );
         if a.changed() || b.changed() {
             out.push(EditAction::Height(has_h.then_some(h)));
         }
@@ -1026,7 +1088,9 @@ fn window(ui: &mut egui::Ui, e: &EditUi, out: &mut Vec<EditAction>) {
         }
     });
     if let Some((ms, l, u)) = s.last {
-        ui.small(format!("edit to frame {ms:.0} ms (layout {l:.0}, upload {u:.0})"));
+        ui.small(format!(
+            "edit to frame {ms:.0} ms (layout {l:.0}, upload {u:.0})"
+        ));
     }
     ui.weak(
         "drag a handle · Shift+click an edge: insert · Delete: remove vertex\n\

@@ -21,12 +21,12 @@ pub struct Frame {
 }
 
 impl Frame {
-    fn k(&self) -> f64 {
+    fn k(self) -> f64 {
         self.origin[1].to_radians().cos()
     }
 
     /// Degrees to meters.
-    pub fn to_local(&self, lonlat: [f64; 2]) -> [f64; 2] {
+    pub fn to_local(self, lonlat: [f64; 2]) -> [f64; 2] {
         [
             (lonlat[0] - self.origin[0]) * self.k() * METERS_PER_DEGREE,
             (lonlat[1] - self.origin[1]) * METERS_PER_DEGREE,
@@ -34,7 +34,7 @@ impl Frame {
     }
 
     /// Meters to degrees.
-    pub fn to_geo(&self, p: [f64; 2]) -> [f64; 2] {
+    pub fn to_geo(self, p: [f64; 2]) -> [f64; 2] {
         [
             self.origin[0] + p[0] / (self.k().max(1e-9) * METERS_PER_DEGREE),
             self.origin[1] + p[1] / METERS_PER_DEGREE,
@@ -84,15 +84,33 @@ pub enum Op {
         continued: bool,
     },
     /// Insert a vertex at `at` (meters) on the edge from vertex `edge` to the next.
-    Insert { ring: usize, edge: usize, at: [f64; 2] },
-    Delete { ring: usize, index: usize },
+    Insert {
+        ring: usize,
+        edge: usize,
+        at: [f64; 2],
+    },
+    Delete {
+        ring: usize,
+        index: usize,
+    },
     /// A square hole of `size` meters centred on `at`.
-    AddHole { at: [f64; 2], size: f64 },
-    RemoveHole { ring: usize },
+    AddHole {
+        at: [f64; 2],
+        size: f64,
+    },
+    RemoveHole {
+        ring: usize,
+    },
     /// AGS: whether the edge from vertex `edge` to the next spawns tiles.
-    ToggleSpawn { ring: usize, edge: usize },
+    ToggleSpawn {
+        ring: usize,
+        edge: usize,
+    },
     /// The point's heading, degrees clockwise from north.
-    Heading { degrees: f64, continued: bool },
+    Heading {
+        degrees: f64,
+        continued: bool,
+    },
     Param(Option<u32>),
     Height(Option<f32>),
     /// Drawing: the next point (meters).
@@ -249,10 +267,15 @@ impl Model {
     /// Why the shape cannot be saved, if it cannot.
     pub fn unsavable(&self) -> Option<String> {
         match &self.state.geometry {
-            Geometry::Drawing(_) => Some("the polygon is still being drawn: Enter closes it".into()),
+            Geometry::Drawing(_) => {
+                Some("the polygon is still being drawn: Enter closes it".into())
+            }
             Geometry::Polygon { rings, .. } => rings.iter().enumerate().find_map(|(k, r)| {
                 (r.len() < 3).then(|| {
-                    format!("ring {k} has {} vertices; a polygon needs at least 3", r.len())
+                    format!(
+                        "ring {k} has {} vertices; a polygon needs at least 3",
+                        r.len()
+                    )
                 })
             }),
             Geometry::Point { .. } => None,
@@ -484,7 +507,11 @@ mod tests {
             continued: false,
         })
         .unwrap();
-        assert!(near(local(&m, 0, 2), [103.3, 91.0]), "{:?}", local(&m, 0, 2));
+        assert!(
+            near(local(&m, 0, 2), [103.3, 91.0]),
+            "{:?}",
+            local(&m, 0, 2)
+        );
         m.apply(Op::Move {
             handle: h,
             to: [103.27, 91.04],
@@ -622,7 +649,9 @@ mod tests {
 
     #[test]
     fn points_move_and_turn_and_a_drawn_polygon_closes_counter_clockwise() {
-        let frame = Frame { origin: [8.0, 47.0] };
+        let frame = Frame {
+            origin: [8.0, 47.0],
+        };
         let mut p = Model::new(
             frame,
             State {

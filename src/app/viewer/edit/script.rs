@@ -34,7 +34,8 @@ pub enum Event {
 
 /// Reads a script; errors read `path:line: error: …`.
 pub fn read(path: &Path) -> Result<Vec<Event>, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: error: {e}", path.display()))?;
+    let text =
+        std::fs::read_to_string(path).map_err(|e| format!("{}: error: {e}", path.display()))?;
     parse(&text).map_err(|(line, m)| format!("{}:{line}: error: {m}", path.display()))
 }
 
@@ -128,16 +129,58 @@ fn key_code(name: &str) -> Option<KeyCode> {
     use KeyCode as K;
     let up = name.to_ascii_uppercase();
     const LETTERS: [K; 26] = [
-        K::KeyA, K::KeyB, K::KeyC, K::KeyD, K::KeyE, K::KeyF, K::KeyG, K::KeyH, K::KeyI,
-        K::KeyJ, K::KeyK, K::KeyL, K::KeyM, K::KeyN, K::KeyO, K::KeyP, K::KeyQ, K::KeyR,
-        K::KeyS, K::KeyT, K::KeyU, K::KeyV, K::KeyW, K::KeyX, K::KeyY, K::KeyZ,
+        K::KeyA,
+        K::KeyB,
+        K::KeyC,
+        K::KeyD,
+        K::KeyE,
+        K::KeyF,
+        K::KeyG,
+        K::KeyH,
+        K::KeyI,
+        K::KeyJ,
+        K::KeyK,
+        K::KeyL,
+        K::KeyM,
+        K::KeyN,
+        K::KeyO,
+        K::KeyP,
+        K::KeyQ,
+        K::KeyR,
+        K::KeyS,
+        K::KeyT,
+        K::KeyU,
+        K::KeyV,
+        K::KeyW,
+        K::KeyX,
+        K::KeyY,
+        K::KeyZ,
     ];
     const DIGITS: [K; 10] = [
-        K::Digit0, K::Digit1, K::Digit2, K::Digit3, K::Digit4, K::Digit5, K::Digit6,
-        K::Digit7, K::Digit8, K::Digit9,
+        K::Digit0,
+        K::Digit1,
+        K::Digit2,
+        K::Digit3,
+        K::Digit4,
+        K::Digit5,
+        K::Digit6,
+        K::Digit7,
+        K::Digit8,
+        K::Digit9,
     ];
     const F: [K; 12] = [
-        K::F1, K::F2, K::F3, K::F4, K::F5, K::F6, K::F7, K::F8, K::F9, K::F10, K::F11, K::F12,
+        K::F1,
+        K::F2,
+        K::F3,
+        K::F4,
+        K::F5,
+        K::F6,
+        K::F7,
+        K::F8,
+        K::F9,
+        K::F10,
+        K::F11,
+        K::F12,
     ];
     let b = up.as_bytes();
     if b.len() == 1 && b[0].is_ascii_uppercase() {
@@ -243,7 +286,13 @@ mod tests {
         assert_eq!(parse("wait\n").unwrap_err().0, 1);
         assert_eq!(parse("\nkey Nope\n").unwrap_err().0, 2);
         assert!(parse("click 1;2").is_err());
-        assert_eq!(parse("key F12").unwrap()[0], Event::Key(ModifiersState::empty(), KeyCode::F12));
-        assert_eq!(parse("key delete").unwrap()[0], Event::Key(ModifiersState::empty(), KeyCode::Delete));
+        assert_eq!(
+            parse("key F12").unwrap()[0],
+            Event::Key(ModifiersState::empty(), KeyCode::F12)
+        );
+        assert_eq!(
+            parse("key delete").unwrap()[0],
+            Event::Key(ModifiersState::empty(), KeyCode::Delete)
+        );
     }
 }
