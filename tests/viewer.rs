@@ -1119,3 +1119,252 @@ fn the_n_key_shows_the_next_season_in_place() {
     assert_same(&dir.0.join("s-reload1.png"), &fall);
     assert_changed(&summer, &fall);
 }
+
+// ---------------------------------------------------------------------------------------
+// Edit mode (issue 37), driven by the hidden `--script` hook.
+
+/// Meters per degree, as `agview_load::input` projects.
+const M_PER_DEG: f64 = 111_319.490_793_273_6;
+/// Where the edit tests' square lies: its first vertex.
+const EDIT_ORIGIN: [f64; 2] = [8.157, 47.896];
+/// The edit tests' camera: 150 m straight above (50, 40), north up, in a 1280×720 window.
+const EDIT_CAMERA: &str = "50,40,150,0,90";
+
+/// Local meters around [`EDIT_ORIGIN`] to degrees (the viewer's frame).
+fn edit_geo(p: [f64; 2]) -> [f64; 2] {
+    let k = EDIT_ORIGIN[1].to_radians().cos();
+    [
+        EDIT_ORIGIN[0] + p[0] / (k * M_PER_DEG),
+        EDIT_ORIGIN[1] + p[1] / M_PER_DEG,
+    ]
+}
+
+/// The window pixel of ground point `p` (meters) under [`EDIT_CAMERA`] (a 45° field of view).
+fn edit_px(p: [f64; 2]) -> String {
+    let per_m = 360.0 / (150.0 * 22.5f64.to_radians().tan());
+    format!(
+        "{:.2},{:.2}",
+        640.0 + (p[0] - 50.0) * per_m,
+        360.0 - (p[1] - 40.0) * per_m
+    )
+}
+
+/// A GeoJSON of a point feature, then a 100 × 80 m square for `lakeside.ags` (param 513:
+/// 8 m, one spawning contour).
+fn edit_polygon(dir: &Path) -> PathBuf {
+    let ring: Vec<[f64; 2]> = [
+        [0.0, 0.0],
+        [100.0, 0.0],
+        [100.0, 80.0],
+        [0.0, 80.0],
+        [0.0, 0.0],
+    ]
+    .iter()
+    .map(|p| edit_geo(*p))
+    .collect();
+    let v = serde_json::json!({
+        "type": "FeatureCollection",
+        "features": [
+            {"type": "Feature", "properties": {"name": "a well", "kind": 7},
+             "geometry": {"type": "Point", "coordinates": [8.2, 47.9]}},
+            {"type": "Feature", "properties": {"param": 513, "height": 8, "name": "the block"},
+             "geometry": {"type": "Polygon", "coordinates": [ring]}}
+        ]
+    });
+    let p = dir.join("shape.geojson");
+    save(&p, &serde_json::to_string_pretty(&v).unwrap());
+    p
+}
+
+fn edit_view(x: &Xvfb, polygon: &Path, script: &Path) -> Command {
+    let mut c = x.agview();
+    c.arg("view")
+        .arg(sample("autogen/lakeside.ags"))
+        .arg("--polygon")
+        .arg(polygon)
+        .args(["--edit", "--size", "1280x720"])
+        .arg(format!("--camera={EDIT_CAMERA}"))
+        .arg("--script")
+        .arg(script);
+    c
+}
+
+/// Drags a vertex, inserts one, toggles an edge's spawning, undoes twice, redoes once and
+/// saves; the GeoJSON holds the shape, the other feature is unchanged, the viewer's own save
+/// reloads nothing, and a fresh `agview layout --json` of the file is the viewer's scene.
+/// (Needs the GeoJSON writer of `agview_load::edit::save`.)
+#[test]
+fn a_scripted_edit_saves_the_shape_and_the_scene_matches_a_fresh_layout() {
+    let x = Xvfb::start();
+    let dir = TempDir::new("edit-script");
+    let polygon = edit_polygon(&dir.0);
+    let before_other: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&polygon).unwrap()).unwrap();
+    let script = dir.0.join("edit.txt");
+    let text = format!(
+        "shot {before}\n\
+         drag {v1} {to}\n\
+         click shift+{mid_top}\n\
+         click ctrl+{mid_bottom}\n\
+         shot {after}\n\
+         key ctrl+z\nkey ctrl+z\nkey ctrl+y\n\
+         key ctrl+s\nwait 600\nquit\n",
+        before = dir.0.join("before.png").display(),
+        after = dir.0.join("after.png").display(),
+        v1 = edit_px([100.0, 0.0]),
+        to = edit_px([105.03, 4.98]),
+        mid_top = edit_px([50.0, 80.0]),
+        mid_bottom = edit_px([52.5, 2.5]),
+    );
+    save(&script, &text);
+    let dump = dir.0.join("scene.json");
+    let mut view = edit_view(&x, &polygon, &script);
+    view.arg("--no-panel").arg("--dump-scene").arg(&dump);
+    let mut r = Running::spawn(view);
+    r.wait_for("the save and the scene", |r| {
+        let e = r.stderr();
+        e.contains("wrote the last scene") || e.contains("error: saving")
+    });
+    let err = r.stderr();
+    assert!(!err.contains("error: saving"), "{err}");
+    r.wait_exit();
+    let err = r.stderr();
+    assert!(err.contains("edit to frame"), "{err}");
+    assert!(
+        !err.contains("reloaded"),
+        "the viewer's own save is no change: {err}"
+    );
+
+    let saved: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&polygon).unwrap()).unwrap();
+    assert_eq!(
+        saved["features"][0], before_other["features"][0],
+        "the other feature"
+    );
+    let ring = saved["features"][1]["geometry"]["coordinates"][0]
+        .as_array()
+        .unwrap()
+        .clone();
+    let want: Vec<[f64; 2]> = [
+        [0.0, 0.0],
+        [105.0, 5.0],
+        [100.0, 80.0],
+        [50.0, 80.0],
+        [0.0, 80.0],
+        [0.0, 0.0],
+    ]
+    .iter()
+    .map(|p| edit_geo(*p))
+    .collect();
+    assert_eq!(ring.len(), want.len(), "{ring:?}");
+    for (got, w) in ring.iter().zip(&want) {
+        let g = [got[0].as_f64().unwrap(), got[1].as_f64().unwrap()];
+        assert!(
+            (g[0] - w[0]).abs() < 1e-9 && (g[1] - w[1]).abs() < 1e-9,
+            "{g:?} against {w:?}"
+        );
+    }
+    assert_eq!(saved["features"][1]["properties"]["param"], 513);
+
+    let mut layout = agview();
+    layout
+        .arg("layout")
+        .arg(sample("autogen/lakeside.ags"))
+        .arg("--polygon")
+        .arg(&polygon)
+        .arg("--json");
+    let out = layout.output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let fresh: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let shown: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&dump).unwrap()).unwrap();
+    assert_eq!(
+        fresh, shown,
+        "a fresh layout of the saved file is the viewer's scene"
+    );
+}
+
+/// Quitting with unsaved edits asks first; the window stays open.
+#[test]
+fn quitting_with_unsaved_edits_asks_first() {
+    let x = Xvfb::start();
+    let dir = TempDir::new("edit-quit");
+    let polygon = edit_polygon(&dir.0);
+    let script = dir.0.join("quit.txt");
+    save(
+        &script,
+        &format!(
+            "drag {} {}\nquit\n",
+            edit_px([100.0, 80.0]),
+            edit_px([110.0, 90.0])
+        ),
+    );
+    let mut view = edit_view(&x, &polygon, &script);
+    view.arg("--no-panel");
+    let mut r = Running::spawn(view);
+    r.wait_for("the question", |r| {
+        r.stderr().contains("unsaved edits: asking before quitting")
+    });
+    std::thread::sleep(Duration::from_millis(800));
+    assert!(
+        matches!(r.child.try_wait(), Ok(None)),
+        "the window waits for an answer: {}",
+        r.stderr()
+    );
+    let text = std::fs::read_to_string(&polygon).unwrap();
+    assert!(
+        text.contains("the block"),
+        "nothing is written without a save"
+    );
+}
+
+/// A 5,000-vertex polygon in edit mode: the handles cost at most 16 ms of UI a frame.
+#[test]
+fn a_5000_vertex_polygon_stays_responsive_in_edit_mode() {
+    let x = Xvfb::start();
+    let dir = TempDir::new("edit-5000");
+    let n = 5000;
+    let mut ring: Vec<[f64; 2]> = (0..n)
+        .map(|i| {
+            let a = std::f64::consts::TAU * i as f64 / n as f64;
+            edit_geo([50.0 + 45.0 * a.cos(), 40.0 + 35.0 * a.sin()])
+        })
+        .collect();
+    ring.push(ring[0]);
+    let v = serde_json::json!({"type": "Feature", "properties": {"param": 513},
+        "geometry": {"type": "Polygon", "coordinates": [ring]}});
+    let polygon = dir.0.join("round.geojson");
+    save(&polygon, &v.to_string());
+    let script = dir.0.join("s.txt");
+    save(
+        &script,
+        &format!(
+            "wait 1500\ndrag {} {}\nwait 1500\nkey ctrl+z\nkey P\nquit\n",
+            edit_px([95.0, 40.0]),
+            edit_px([98.0, 40.0])
+        ),
+    );
+    // The panel shown too: the UI time counts it as a user sees it.
+    let mut r = Running::spawn(edit_view(&x, &polygon, &script));
+    r.wait_for("the quit", |r| r.stderr().contains("panel:"));
+    let err = r.stderr();
+    let line = err
+        .lines()
+        .find(|l| l.starts_with("panel:"))
+        .expect("the panel's timing line");
+    eprintln!("{line}");
+    let mean: f64 = line
+        .split("UI mean ")
+        .nth(1)
+        .and_then(|s| s.split(' ').next())
+        .and_then(|s| s.parse().ok())
+        .expect("UI mean N ms");
+    assert!(
+        mean <= 16.0,
+        "UI {mean} ms a frame with 5,000 handles: {line}"
+    );
+}

@@ -195,6 +195,7 @@ impl LayoutArgs {
             guid_map: self.guid_map.clone(),
             resolve: self.library.resolve_options()?,
             only: self.only.iter().map(|&o| o.into()).collect(),
+            edited: None,
         };
         inputs.validate()?;
         Ok(inputs)

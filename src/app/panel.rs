@@ -88,6 +88,8 @@ pub struct Controls {
     pub show_panel: bool,
     /// The feature table under the view (documents).
     pub show_features: bool,
+    /// Edit mode (`P`, `--edit`): handles on the shape instead of picking features.
+    pub edit: bool,
 }
 
 /// What the user asked for this frame.
@@ -116,6 +118,8 @@ pub enum Action {
     Screenshot,
     /// Shift+F12: the screenshot with the panel in it.
     ScreenshotWithPanel,
+    /// P: edit mode on or off.
+    ToggleEdit,
 }
 
 /// What the panel shows (read-only).
@@ -340,7 +344,7 @@ fn contents(
     ui.weak(
         "W A S D Q E move · right drag look · wheel speed/zoom · Shift fast\n\
          O orbit/fly · T top · F frame · G frame what is under the cursor\n\
-         click pick · L feature table · R reroll · F12 screenshot · H panel",
+         click pick · L feature table · R reroll · F12 screenshot · H panel · P edit",
     );
 }
 
@@ -461,6 +465,14 @@ fn controls_section(ui: &mut egui::Ui, c: &mut Controls, info: &Info, actions: &
     egui::CollapsingHeader::new("Layout controls")
         .default_open(true)
         .show(ui, |ui| {
+            let mut edit = c.edit;
+            if ui
+                .checkbox(&mut edit, "edit mode (P)")
+                .on_hover_text("drag the polygon's vertices or the point; Ctrl+S saves (docs/viewer.md)")
+                .changed()
+            {
+                actions.push(Action::ToggleEdit);
+            }
             ui.horizontal(|ui| {
                 ui.label("seed");
                 if ui.add(egui::DragValue::new(&mut c.seed)).changed() {

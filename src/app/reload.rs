@@ -63,6 +63,8 @@ pub enum Trigger {
     Files(Instant),
     /// The panel changed a layout or terrain option.
     Params,
+    /// Edit mode changed the shape; the instant of the edit (for `edit to frame N ms`).
+    Edit(Instant),
 }
 
 /// A scene ready to draw.
@@ -232,6 +234,8 @@ fn merge(old: Option<Trigger>, new: Trigger) -> Trigger {
         (Some(old @ Trigger::Files(_)), _) => old,
         (_, new @ Trigger::Files(_)) => new,
         (Some(Trigger::Startup), _) => Trigger::Startup,
+        // A newer edit supersedes a pending one; the time to frame counts from the first.
+        (Some(Trigger::Edit(a)), Trigger::Edit(b)) => Trigger::Edit(a.min(b)),
         (_, new) => new,
     }
 }
@@ -511,10 +515,17 @@ fn is_change(kind: &notify::EventKind) -> bool {
     }
 }
 
+/// The viewer's own saves, shared with the watcher's thread: a path, and its stamp after
+/// the write (`None` while it is being written).
+type OwnWrites = Arc<Mutex<Vec<(PathBuf, Option<Stamp>)>>>;
+
 /// Watches the folders of a set of files and reports changes to those files, debounced.
 pub struct FileWatcher {
     watcher: Option<notify::RecommendedWatcher>,
     files: Arc<Mutex<HashSet<PathBuf>>>,
+    /// The viewer's own saves: a path and its stamp after the write (`None` while it is
+    /// being written). Events on such a path whose stamp is unchanged are not a change.
+    own: OwnWrites,
     dirs: HashSet<PathBuf>,
     /// Why watching does not work, when it does not (shown in the panel).
     pub error: Option<String>,
@@ -525,6 +536,7 @@ impl FileWatcher {
     /// burst, [`DEBOUNCE`] after its last event.
     pub fn new(on_change: impl Fn(Instant) + Send + 'static) -> Self {
         let files: Arc<Mutex<HashSet<PathBuf>>> = Arc::default();
+        let own: OwnWrites = Arc::default();
         let (tx, rx) = mpsc::channel::<Instant>();
         let spawned = std::thread::Builder::new()
             .name("agview-debounce".into())
@@ -533,21 +545,24 @@ impl FileWatcher {
             return FileWatcher {
                 watcher: None,
                 files,
+                own,
                 dirs: HashSet::new(),
                 error: Some(format!("hot reload is off: {e}")),
             };
         }
         let watched = files.clone();
+        let own_writes = own.clone();
         let handler = move |res: notify::Result<notify::Event>| {
             let Ok(ev) = res else { return };
             if !is_change(&ev.kind) {
                 return;
             }
+            let own = own_writes.lock().map(|o| o.clone()).unwrap_or_default();
             let hit = match watched.lock() {
-                Ok(set) => ev
-                    .paths
-                    .iter()
-                    .any(|p| set.contains(&crate::resolve::absolute(p))),
+                Ok(set) => ev.paths.iter().any(|p| {
+                    let p = crate::resolve::absolute(p);
+                    set.contains(&p) && !is_own_write(&own, &p)
+                }),
                 Err(_) => false,
             };
             if hit {
@@ -558,12 +573,14 @@ impl FileWatcher {
             Ok(w) => FileWatcher {
                 watcher: Some(w),
                 files,
+                own,
                 dirs: HashSet::new(),
                 error: None,
             },
             Err(e) => FileWatcher {
                 watcher: None,
                 files,
+                own,
                 dirs: HashSet::new(),
                 error: Some(format!("hot reload is off: {e}")),
             },
@@ -596,6 +613,27 @@ impl FileWatcher {
         self.dirs = dirs;
     }
 
+    /// The viewer is about to write `path` itself: its events are not a change until
+    /// [`FileWatcher::own_write_done`] records the stamp the write left.
+    pub fn expect_own_write(&self, path: &Path) {
+        let p = crate::resolve::absolute(path);
+        if let Ok(mut o) = self.own.lock() {
+            o.retain(|(q, _)| *q != p);
+            o.push((p, None));
+        }
+    }
+
+    /// The viewer's write of `path` is done: later events on it count only once its
+    /// stamp (modification time and length) differs from the one the write left.
+    pub fn own_write_done(&self, path: &Path) {
+        let p = crate::resolve::absolute(path);
+        let s = stamp(&p);
+        if let Ok(mut o) = self.own.lock() {
+            o.retain(|(q, _)| *q != p);
+            o.push((p, s));
+        }
+    }
+
     /// The files watched, absolute.
     pub fn files(&self) -> Vec<PathBuf> {
         self.files
@@ -603,6 +641,13 @@ impl FileWatcher {
             .map(|s| s.iter().cloned().collect())
             .unwrap_or_default()
     }
+}
+
+/// Whether an event on `p` is the viewer's own save: being written, or with the stamp the
+/// save left.
+fn is_own_write(own: &[(PathBuf, Option<Stamp>)], p: &Path) -> bool {
+    own.iter()
+        .any(|(q, s)| q == p && (s.is_none() || stamp(p) == *s))
 }
 
 fn debounce(rx: Receiver<Instant>, on_change: impl Fn(Instant)) {
@@ -667,6 +712,33 @@ mod tests {
         assert!(!is_change(&EventKind::Modify(ModifyKind::Metadata(
             MetadataKind::Any
         ))));
+    }
+
+    #[test]
+    fn the_viewers_own_save_is_not_a_change_but_a_later_write_is() {
+        let dir = std::env::temp_dir().join(format!("agview-own-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let f = dir.join("p.geojson");
+        std::fs::write(&f, "one").unwrap();
+        let (tx, rx) = mpsc::channel();
+        let mut w = FileWatcher::new(move |t| {
+            let _ = tx.send(t);
+        });
+        w.set_files(std::slice::from_ref(&f));
+        // Saved by rename, as the edit mode does.
+        w.expect_own_write(&f);
+        let tmp = dir.join("p.geojson.tmp");
+        std::fs::write(&tmp, "two, saved").unwrap();
+        std::fs::rename(&tmp, &f).unwrap();
+        w.own_write_done(&f);
+        assert!(
+            rx.recv_timeout(Duration::from_millis(400)).is_err(),
+            "the viewer's own save reloads nothing"
+        );
+        std::fs::write(&f, "three, by another program").unwrap();
+        assert!(rx.recv_timeout(Duration::from_secs(5)).is_ok());
+        drop(w);
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]

@@ -50,6 +50,20 @@ pub struct Inputs {
     pub resolve: crate::resolve::ResolveOptions,
     /// Which parts of a document are shown; everything when empty.
     pub only: Vec<Only>,
+    /// The viewer's edit mode: a shape laid out instead of the polygon file, `--rect` or
+    /// `--at` (which stay named, so the file is still watched).
+    pub edited: Option<EditedInput>,
+}
+
+/// A shape edited in the viewer, in degrees, laid out in a fixed local frame (the frame of
+/// the scene the edit started from, so the view does not jump while a vertex moves).
+#[derive(Debug, Clone, PartialEq)]
+pub struct EditedInput {
+    /// The local frame's origin, (longitude, latitude).
+    pub frame: [f64; 2],
+    pub shape: crate::edit::EditedShape,
+    /// Where the shape came from, for messages: `(file, line)`.
+    pub source: Option<(PathBuf, u32)>,
 }
 
 /// `--polygon FILE` with `--polygon-index N`.
@@ -258,6 +272,9 @@ pub fn build(
     asset: &Path,
     warnings: &mut Vec<Diagnostic>,
 ) -> Result<LayoutInput, Diagnostic> {
+    if let Some(e) = &inputs.edited {
+        return Ok(edited_input(inputs, e));
+    }
     inputs
         .validate()
         .map_err(|m| Diagnostic::error_file(asset, m))?;
@@ -286,6 +303,157 @@ pub fn build(
         read_polygon_file(inputs, asset, file, &mut input, warnings)?;
     }
     Ok(input)
+}
+
+/// The layout input of an edited shape: its rings (or point) projected into its frame, as a
+/// GeoJSON polygon's are, with its spawn flags, parameter and height.
+fn edited_input(inputs: &Inputs, e: &EditedInput) -> LayoutInput {
+    let mut input = LayoutInput {
+        param: e.shape.param,
+        height: e.shape.height,
+        seed: inputs.seed,
+        convention: inputs.convention,
+        geo: Some(geo(e.frame)),
+        polygon_source: e.source.clone(),
+        ..Default::default()
+    };
+    match &e.shape.geometry {
+        crate::edit::Shape::Polygon(rings) => {
+            input.polygon = Some(
+                rings
+                    .iter()
+                    .map(|r| r.iter().map(|p| project(e.frame, *p)).collect())
+                    .collect(),
+            );
+            input.spawn = e.shape.spawn.clone();
+        }
+        crate::edit::Shape::Point { lon, lat, heading } => {
+            input.point = Some(PointInput {
+                pos: project(e.frame, [*lon, *lat]),
+                heading: *heading as f32,
+            });
+        }
+    }
+    input
+}
+
+/// The shape a polygon file gives `asset` (as [`build`] picks it), in degrees, for the
+/// viewer's edit mode: the shape, its line, and for a GeoJSON the feature's index among
+/// every feature of the file. `Ok(None)` when no polygon file is named.
+pub fn source_shape(inputs: &Inputs, asset: &Path) -> Result<Option<SourceShape>, Diagnostic> {
+    let Some(polygon) = &inputs.polygon else {
+        return Ok(None);
+    };
+    let file = polygon.path.as_path();
+    let bytes = format::read_file(file)?;
+    let mut warnings = Vec::new();
+    let mut input = LayoutInput::default();
+    read_polygon_file(inputs, asset, polygon, &mut input, &mut warnings)?;
+    let line = input.polygon_source.as_ref().map_or(0, |s| s.1);
+    let kind = FileKind::detect(file, &bytes);
+    let mut out = SourceShape {
+        shape: crate::edit::EditedShape {
+            geometry: crate::edit::Shape::Polygon(Vec::new()),
+            spawn: None,
+            param: input.param,
+            height: input.height,
+        },
+        line,
+        geojson_feature: None,
+        dsf_windings: false,
+    };
+    match kind {
+        Some(FileKind::GeoJson) => {
+            let gj = format::geojson::parse(file, &bytes, &mut warnings)?;
+            if let Some(p) = gj
+                .points
+                .iter()
+                .find(|p| p.line == line && input.point.is_some())
+            {
+                out.shape.geometry = crate::edit::Shape::Point {
+                    lon: p.lon,
+                    lat: p.lat,
+                    heading: inputs.heading.map(f64::from).or(p.heading).unwrap_or(0.0),
+                };
+            } else if let Some(p) = gj.polygons.iter().find(|p| p.line == line) {
+                out.shape.geometry = crate::edit::Shape::Polygon(p.rings.clone());
+                out.shape.spawn = p.spawn.clone();
+            }
+            // Always set for a GeoJSON (feature 0 when the scan finds none).
+            out.geojson_feature = Some(
+                geojson_feature_index(&bytes, input.point.is_some(), polygon.index.unwrap_or(0))
+                    .unwrap_or(0),
+            );
+        }
+        Some(FileKind::DsfText) => {
+            let dsf = format::dsf::parse(file, &bytes, &mut warnings)?;
+            if input.point.is_some() {
+                if let Some(o) = dsf.objects.iter().find(|o| o.line == line) {
+                    out.shape.geometry = crate::edit::Shape::Point {
+                        lon: o.lon,
+                        lat: o.lat,
+                        heading: inputs.heading.map(f64::from).unwrap_or(o.heading),
+                    };
+                }
+            } else if let Some(p) = dsf.polygons.iter().find(|p| p.line == line) {
+                out.shape.geometry = crate::edit::Shape::Polygon(p.windings.clone());
+                out.dsf_windings = true;
+            }
+        }
+        _ => {}
+    }
+    Ok(Some(out))
+}
+
+/// What [`source_shape`] found.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SourceShape {
+    pub shape: crate::edit::EditedShape,
+    /// 1-based line of the polygon or point in its file.
+    pub line: u32,
+    /// A GeoJSON's feature index (0-based, among every feature of the file) holding it;
+    /// `None` for a DSF text file.
+    pub geojson_feature: Option<usize>,
+    /// The rings are a DSF polygon's windings (an `.ags`'s may be open runs).
+    pub dsf_windings: bool,
+}
+
+/// The index (0-based, in file order, among every feature of the file) of the GeoJSON
+/// feature holding the `nth` polygon (or point, when `points`) of the file, counting as
+/// [`format::geojson`] does: a `MultiPolygon` holds several, a `GeometryCollection` its
+/// members'. A bare geometry is feature 0.
+fn geojson_feature_index(bytes: &[u8], points: bool, nth: usize) -> Option<usize> {
+    fn count(g: &serde_json::Value, points: bool) -> usize {
+        let coords = || {
+            g.get("coordinates")
+                .and_then(|c| c.as_array())
+                .map_or(0, |a| a.len())
+        };
+        match g.get("type").and_then(|t| t.as_str()) {
+            Some("Polygon") if !points => 1,
+            Some("MultiPolygon") if !points => coords(),
+            Some("Point") if points => 1,
+            Some("MultiPoint") if points => coords(),
+            Some("GeometryCollection") => g
+                .get("geometries")
+                .and_then(|v| v.as_array())
+                .map_or(0, |a| a.iter().map(|m| count(m, points)).sum()),
+            _ => 0,
+        }
+    }
+    let root: serde_json::Value = serde_json::from_slice(bytes).ok()?;
+    let features: Vec<&serde_json::Value> = match root.get("type").and_then(|t| t.as_str()) {
+        Some("FeatureCollection") => root.get("features")?.as_array()?.iter().collect(),
+        _ => return Some(0),
+    };
+    let mut seen = 0;
+    for (i, f) in features.iter().enumerate() {
+        seen += f.get("geometry").map_or(0, |g| count(g, points));
+        if seen > nth {
+            return Some(i);
+        }
+    }
+    None
 }
 
 fn read_polygon_file(
@@ -485,6 +653,58 @@ mod tests {
         // A point asset takes the point.
         let i = build(&args, Path::new("a.agp"), &mut Vec::new()).unwrap();
         assert!(i.point.is_some());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn the_edited_shape_names_the_feature_that_holds_it() {
+        let dir = std::env::temp_dir().join(format!("agview-source-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let f = dir.join("p.geojson");
+        let sq = "[[[8,47],[8.001,47],[8.001,47.001],[8,47]]]";
+        std::fs::write(
+            &f,
+            format!(
+                r#"{{"type":"FeatureCollection","features":[
+ {{"type":"Feature","properties":{{}},"geometry":{{"type":"Point","coordinates":[1,2]}}}},
+ {{"type":"Feature","properties":{{}},"geometry":{{"type":"MultiPolygon","coordinates":[{sq},{sq}]}}}},
+ {{"type":"Feature","properties":{{"param":513}},"geometry":{{"type":"Polygon","coordinates":{sq}}}}}]}}"#
+            ),
+        )
+        .unwrap();
+        let at = |index| Inputs {
+            polygon: Some(PolygonFile {
+                path: f.clone(),
+                index: Some(index),
+            }),
+            ..Default::default()
+        };
+        let s = source_shape(&at(1), Path::new("a.agb")).unwrap().unwrap();
+        assert_eq!(s.geojson_feature, Some(1));
+        let s = source_shape(&at(2), Path::new("a.agb")).unwrap().unwrap();
+        assert_eq!(s.geojson_feature, Some(2));
+        assert_eq!(s.shape.param, Some(513));
+        assert!(matches!(&s.shape.geometry, crate::edit::Shape::Polygon(r) if r[0].len() == 3));
+        // A point asset takes the point: feature 0.
+        let s = source_shape(&at(0), Path::new("a.agp")).unwrap().unwrap();
+        assert_eq!(s.geojson_feature, Some(0));
+        assert!(matches!(s.shape.geometry, crate::edit::Shape::Point { .. }));
+        // The edited shape is laid out in its frame, with its parameter.
+        let e = EditedInput {
+            frame: [8.0, 47.0],
+            shape: s.shape.clone(),
+            source: None,
+        };
+        let i = build(
+            &Inputs {
+                edited: Some(e),
+                ..at(0)
+            },
+            Path::new("a.agp"),
+            &mut Vec::new(),
+        )
+        .unwrap();
+        assert!(i.point.is_some() && i.geo.is_some());
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -83,6 +83,18 @@ pub struct ViewArgs {
     /// --exit-after-reloads and its screenshots.
     #[arg(long, hide = true, value_name = "KEYS")]
     pub press: Option<String>,
+    /// Start in edit mode (P turns it on and off): drag the polygon's vertices or the
+    /// point, and save the shape back with Ctrl+S (docs/viewer.md, "Edit mode").
+    #[arg(long)]
+    pub edit: bool,
+    /// Test hook: timed input events, one a line (`wait MS`, `key [ctrl+|shift+|alt+]KEY`,
+    /// `click X,Y`, `drag X,Y X,Y [STEPS]`, `quit`), run once the scene is on screen.
+    #[arg(long, hide = true, value_name = "FILE")]
+    pub script: Option<PathBuf>,
+    /// Test hook: when the window closes, write the last scene shown to FILE as `agview
+    /// layout --json` writes it.
+    #[arg(long, hide = true, value_name = "FILE")]
+    pub dump_scene: Option<PathBuf>,
 }
 
 /// `X,Y` in window pixels.

@@ -56,6 +56,7 @@ impl App {
         let (frame, suboptimal) = frame;
         let params = self.frame_params();
         let presented_due = self.presented_due();
+        let (edit_rings, edit_point) = self.edit_screen();
         let view = frame
             .texture
             .create_view(&wgpu::TextureViewDescriptor::default());
@@ -88,7 +89,9 @@ impl App {
             self.last_ui = None;
         }
         let mut extra = Vec::new();
-        if self.controls.show_panel {
+        let mut edit_actions = Vec::new();
+        let show_panel = self.controls.show_panel;
+        if show_panel || self.controls.edit {
             if let (Some(state), Some(window)) = (self.egui_state.as_mut(), self.window.as_ref()) {
                 let raw = state.take_egui_input(window);
                 // Borrowed: a document's thousands of warnings are not copied every frame.
@@ -141,14 +144,26 @@ impl App {
                         let b = s.boxes.get(table.selected?).copied().flatten()?;
                         Some((b, c.camera))
                     });
+                let edit_ui = super::edit::EditUi {
+                    session: self.edit.as_ref(),
+                    on: controls.edit,
+                    refusal: self.edit_refusal.as_deref(),
+                    rings: edit_rings,
+                    point: edit_point,
+                    quit_asked: self.quit_asked,
+                    reload_asked: self.reload_asked.is_some(),
+                };
                 let ui_start = Instant::now();
                 let out = self.egui_ctx.run_ui(raw, |ui| {
-                    actions = panel::show(ui, controls, &info, table, width);
+                    if show_panel {
+                        actions = panel::show(ui, controls, &info, table, width);
+                    }
                     // What the panels leave of the window: the view the outline may cover.
                     let view_rect = ui.available_rect_before_wrap();
                     if let Some((b, camera)) = highlight {
                         draw_highlight(ui, view_rect, b, &camera);
                     }
+                    edit_actions = super::edit::show(ui, view_rect, &edit_ui);
                 });
                 state.handle_platform_output(window, out.platform_output);
                 repaint_soon = out
@@ -214,6 +229,9 @@ impl App {
         self.after_frame(event_loop);
         for a in actions {
             self.act(a);
+        }
+        for a in edit_actions {
+            self.edit_act(a);
         }
         let held = self.cam.as_ref().is_some_and(|c| c.held.any_motion());
         self.continuous = moving || held || repaint_soon || self.loading || self.wants_frames();

@@ -12,6 +12,9 @@ impl App {
             || (self.args.screenshot.is_some() && !self.shot_taken)
             || self.reload_to_report.is_some()
             || self.exit_pending
+            || self.script_at < self.script.len()
+            || self.edit_shown.is_some()
+            || self.quit_now
     }
 
     /// Timing lines and the test hooks, after a frame was presented.
@@ -105,7 +108,11 @@ impl App {
         if self.exit_pending && (self.args.screenshot.is_none() || self.shot_taken) {
             event_loop.exit();
         }
-        if self.fatal.is_some() {
+        self.edit_after_frame();
+        if !self.partial && self.shown.is_some() {
+            self.run_script();
+        }
+        if self.fatal.is_some() || self.quit_now {
             event_loop.exit();
         }
     }

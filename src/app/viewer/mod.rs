@@ -49,6 +49,7 @@ use crate::render::{
 mod args;
 mod capture;
 mod device;
+mod edit;
 mod frame;
 mod hooks;
 mod picking;
@@ -63,6 +64,8 @@ enum UserEvent {
     Loaded,
     /// The GPU device was lost (a driver reset, a removed GPU, `destroy`).
     DeviceLost,
+    /// Files the scene depends on changed on disk (the first change's instant).
+    FilesChanged(Instant),
 }
 
 /// Opens the window and runs until it is closed (or the screenshot hooks are done).
@@ -130,7 +133,12 @@ pub fn run(mut args: ViewArgs) -> anyhow::Result<ExitCode> {
         startup_delay: args.load_delay_ms.map(std::time::Duration::from_millis),
     };
     loader.load(job.clone(), Trigger::Startup);
-    let mut watcher = FileWatcher::new(loader.reloader());
+    // File changes go through the window, which asks first when they would drop unsaved
+    // edits (edit mode).
+    let files_proxy = event_loop.create_proxy();
+    let mut watcher = FileWatcher::new(move |t| {
+        let _ = files_proxy.send_event(UserEvent::FilesChanged(t));
+    });
     let mut first_watch = vec![args.asset.clone()];
     first_watch.extend(job.inputs.polygon_path().map(PathBuf::from));
     watcher.set_files(&first_watch);
@@ -143,8 +151,12 @@ pub fn run(mut args: ViewArgs) -> anyhow::Result<ExitCode> {
         event_loop.create_proxy(),
     );
     app.synthetic_tile = synthetic_tile;
+    if let Some(p) = &app.args.script {
+        app.script = edit::script::read(p).map_err(anyhow::Error::msg)?;
+    }
     event_loop.set_control_flow(ControlFlow::Wait);
     event_loop.run_app(&mut app)?;
+    app.dump_scene();
     let (n, sum, max) = app.ui_timing;
     if n > 0 {
         eprintln!(
@@ -281,6 +293,22 @@ struct App {
     touched: bool,
     /// Where the left button went down (a click picks when it comes up there).
     press_at: Option<(f64, f64)>,
+    /// The keyboard's modifiers (edit mode: Ctrl, Shift, Alt with a click or a key).
+    mods: winit::keyboard::ModifiersState,
+    /// Edit mode's session (kept while the mode is off), and why none could start.
+    edit: Option<edit::Session>,
+    edit_refusal: Option<String>,
+    /// An edit's layout was accepted: when the edit was made, layout and upload ms.
+    edit_shown: Option<(Instant, f64, f64)>,
+    /// The quit dialog is open; the user chose to quit.
+    quit_asked: bool,
+    quit_now: bool,
+    /// The shape's file changed on disk with edits unsaved: the dialog is open.
+    reload_asked: Option<Instant>,
+    /// `--script`: its events, the next one's index, and the end of a `wait`.
+    script: Vec<edit::script::Event>,
+    script_at: usize,
+    script_wait: Option<Instant>,
 }
 
 impl App {
@@ -314,6 +342,7 @@ impl App {
             shadows: r.shadows,
             show_panel: !args.no_panel,
             show_features: true,
+            edit: args.edit,
         };
         let remembered = Settings::load();
         App {
@@ -365,6 +394,16 @@ impl App {
             partial: false,
             touched: false,
             press_at: None,
+            mods: Default::default(),
+            edit: None,
+            edit_refusal: None,
+            edit_shown: None,
+            quit_asked: false,
+            quit_now: false,
+            reload_asked: None,
+            script: Vec::new(),
+            script_at: 0,
+            script_wait: None,
             args,
         }
     }
@@ -581,7 +620,13 @@ impl App {
             );
         }
         self.watcher.set_files(&files);
+        if let Trigger::Edit(t) = trigger {
+            self.edit_shown = Some((t, load_ms, upload_ms));
+        }
         match &mut self.cam {
+            // An edit keeps the camera exactly where it is (the orbit would follow the
+            // scene's centre, moving the view under the pointer).
+            Some(_) if matches!(trigger, Trigger::Edit(_)) => {}
             Some(c) => c.set_framing(framing.clone()),
             None => {
                 let camera = match (&self.synthetic_tile, self.args.render.camera) {
@@ -627,6 +672,7 @@ impl App {
         if let (Trigger::Startup, Some(i), false) = (trigger, self.args.select, partial) {
             self.act(Action::FrameFeature(i));
         }
+        self.ensure_session();
         // Uploaded with a device lost since: upload it again with the new one.
         if self
             .gfx
@@ -693,11 +739,16 @@ impl App {
             }
             Action::Screenshot => self.screenshot(false),
             Action::ScreenshotWithPanel => self.screenshot(true),
+            Action::ToggleEdit => self.toggle_edit(),
         }
         self.request_redraw();
     }
 
     fn key(&mut self, code: KeyCode, pressed: bool, repeat: bool, egui_wants: bool) {
+        if (!egui_wants || !pressed) && self.edit_key(code, pressed, repeat) {
+            self.request_redraw();
+            return;
+        }
         let was_moving = self.cam.as_ref().is_some_and(|c| c.held.any_motion());
         let held = self.cam.as_mut().map(|c| &mut c.held);
         let mut dummy = Held::default();
@@ -762,6 +813,86 @@ impl App {
     }
 }
 
+impl App {
+    /// A mouse button went down or up; `free`: over the view, not taken by the panel.
+    fn pointer_button(&mut self, button: MouseButton, pressed: bool, free: bool) {
+        if button == MouseButton::Left {
+            // Edit mode: a handle under the pointer is grabbed (no pick, no steering).
+            if pressed && free {
+                if let Some(at) = self.cursor {
+                    if self.edit_press(at) {
+                        self.press_at = None;
+                        return;
+                    }
+                }
+            }
+            if !pressed && self.edit_release() {
+                self.press_at = None;
+                self.dragging = None;
+                return;
+            }
+            if pressed && free {
+                self.press_at = self.cursor;
+            } else if !pressed {
+                let at = self.press_at.take();
+                if let (Some(a), Some(b)) = (at, self.cursor) {
+                    // In edit mode a plain click selects handles, never a feature.
+                    if (a.0 - b.0).abs() + (a.1 - b.1).abs() < 4.0 && !self.editing() {
+                        self.pick(b, false);
+                    }
+                }
+            }
+        }
+        if pressed && free {
+            let steer = match button {
+                MouseButton::Right => true,
+                MouseButton::Left => self
+                    .cam
+                    .as_ref()
+                    .is_some_and(|c| c.mode() != crate::app::camera_control::Mode::Fly),
+                _ => false,
+            };
+            if steer {
+                self.dragging = Some(button);
+            }
+        } else if !pressed && self.dragging == Some(button) {
+            self.dragging = None;
+        }
+    }
+
+    /// The pointer moved to window pixel `p`.
+    fn pointer_moved(&mut self, p: (f64, f64)) {
+        if self.edit.as_ref().is_some_and(|s| s.drag.is_some()) {
+            self.cursor = Some(p);
+            self.edit_drag_to(p);
+            return;
+        }
+        if let (Some(_), Some(last), Some(c)) = (self.dragging, self.cursor, self.cam.as_mut()) {
+            let h = self.gfx.as_ref().map_or(1.0, |g| g.config.height as f32);
+            c.drag((p.0 - last.0) as f32, (p.1 - last.1) as f32, h);
+            self.touched = true;
+            self.request_redraw();
+        }
+        self.cursor = Some(p);
+    }
+
+    /// `--dump-scene FILE`: the last scene shown, as `agview layout --json` writes it.
+    fn dump_scene(&self) {
+        let (Some(path), Some(s)) = (&self.args.dump_scene, &self.shown) else {
+            return;
+        };
+        let mut scene = s.view.loaded.scene.clone();
+        scene.warnings = s.view.loaded.messages().into();
+        let written = serde_json::to_string_pretty(&scene)
+            .map_err(|e| e.to_string())
+            .and_then(|t| std::fs::write(path, t + "\n").map_err(|e| e.to_string()));
+        match written {
+            Ok(()) => eprintln!("wrote the last scene to {}", path.display()),
+            Err(e) => eprintln!("agview: error: --dump-scene {}: {e}", path.display()),
+        }
+    }
+}
+
 impl ApplicationHandler<UserEvent> for App {
     fn resumed(&mut self, event_loop: &ActiveEventLoop) {
         if self.window.is_some() {
@@ -777,12 +908,13 @@ impl ApplicationHandler<UserEvent> for App {
         match event {
             UserEvent::Loaded => self.take_outcomes(event_loop),
             UserEvent::DeviceLost => self.recover_device(event_loop),
+            UserEvent::FilesChanged(t) => self.files_changed(t),
         }
     }
 
     fn window_event(&mut self, event_loop: &ActiveEventLoop, _id: WindowId, event: WindowEvent) {
         let consumed = match (self.egui_state.as_mut(), self.window.as_ref()) {
-            (Some(state), Some(window)) if self.controls.show_panel => {
+            (Some(state), Some(window)) if self.controls.show_panel || self.controls.edit => {
                 let r = state.on_window_event(window, &event);
                 if r.repaint {
                     window.request_redraw();
@@ -791,11 +923,12 @@ impl ApplicationHandler<UserEvent> for App {
             }
             _ => false,
         };
-        let panel = self.controls.show_panel;
+        let panel = self.controls.show_panel || self.controls.edit;
         let egui_keys = panel && self.egui_ctx.egui_wants_keyboard_input();
         let over_panel = panel && self.egui_ctx.is_pointer_over_egui();
         match event {
-            WindowEvent::CloseRequested => event_loop.exit(),
+            WindowEvent::CloseRequested if self.close_requested() => event_loop.exit(),
+            WindowEvent::CloseRequested => {}
             WindowEvent::Resized(size) => self.resize(size.width, size.height),
             WindowEvent::RedrawRequested => {
                 self.recover_device(event_loop);
@@ -819,51 +952,20 @@ impl ApplicationHandler<UserEvent> for App {
                 }
             }
             WindowEvent::ModifiersChanged(m) => {
+                self.mods = m.state();
                 if let Some(c) = &mut self.cam {
                     c.held.fast = m.state().shift_key();
                 }
             }
             WindowEvent::MouseInput { state, button, .. } => {
-                let pressed = state == ElementState::Pressed;
-                if button == MouseButton::Left {
-                    if pressed && !over_panel && !consumed {
-                        self.press_at = self.cursor;
-                    } else if !pressed {
-                        let at = self.press_at.take();
-                        if let (Some(a), Some(b)) = (at, self.cursor) {
-                            if (a.0 - b.0).abs() + (a.1 - b.1).abs() < 4.0 {
-                                self.pick(b, false);
-                            }
-                        }
-                    }
-                }
-                if pressed && !over_panel && !consumed {
-                    let steer = match button {
-                        MouseButton::Right => true,
-                        MouseButton::Left => self
-                            .cam
-                            .as_ref()
-                            .is_some_and(|c| c.mode() != crate::app::camera_control::Mode::Fly),
-                        _ => false,
-                    };
-                    if steer {
-                        self.dragging = Some(button);
-                    }
-                } else if !pressed && self.dragging == Some(button) {
-                    self.dragging = None;
-                }
+                self.pointer_button(
+                    button,
+                    state == ElementState::Pressed,
+                    !over_panel && !consumed,
+                );
             }
             WindowEvent::CursorMoved { position, .. } => {
-                let p = (position.x, position.y);
-                if let (Some(_), Some(last), Some(c)) =
-                    (self.dragging, self.cursor, self.cam.as_mut())
-                {
-                    let h = self.gfx.as_ref().map_or(1.0, |g| g.config.height as f32);
-                    c.drag((p.0 - last.0) as f32, (p.1 - last.1) as f32, h);
-                    self.touched = true;
-                    self.request_redraw();
-                }
-                self.cursor = Some(p);
+                self.pointer_moved((position.x, position.y));
             }
             WindowEvent::CursorLeft { .. } => {
                 self.cursor = None;

@@ -71,7 +71,7 @@ impl App {
 
 /// The ray through the window point (`fx`, `fy`), fractions of its width and height from the
 /// top left: its origin on the near plane and its unit direction, in scene meters.
-fn pick_ray(
+pub(super) fn pick_ray(
     camera: &crate::render::Camera,
     fx: f32,
     fy: f32,
