@@ -159,6 +159,10 @@ pub(super) fn layout_feature(
         ));
         return out;
     };
+    // roads: laid out by the roads layout (issue 36)
+    if let Geometry::Road(_) = f.geometry {
+        return out;
+    }
     // An airport's item: its own projection and art, no rings or definitions to read.
     if let Some(item) = f.airport.as_deref() {
         let mut s = layout_airport(item, origin, pavement);

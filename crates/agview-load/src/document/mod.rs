@@ -46,6 +46,7 @@ pub mod features;
 mod jetway;
 mod parallel;
 mod rings;
+mod roads;
 mod screen;
 pub mod synthetic;
 
