@@ -483,9 +483,11 @@ impl Roads {
         }
         if let Err(e) = self.read(line, curved, dsf, warnings) {
             warnings.push(e);
-            // The rest of the segment is skipped, up to its END_SEGMENT.
+            // The rest of the segment is skipped, up to its END_SEGMENT; a stray line
+            // outside any segment opens none.
             self.open = match line.keyword {
                 "END_SEGMENT" | "END_SEGMENT_CURVED" => None,
+                "SHAPE_POINT" | "SHAPE_POINT_CURVED" if self.open.is_none() => None,
                 _ => Some(None),
             };
         }
@@ -1084,6 +1086,70 @@ END_SEGMENT 1 12.92 47.92 0.0
         for (body, want) in cases {
             assert_eq!(err(&with_defs(body)), want, "{body}");
         }
+    }
+
+    #[test]
+    fn reads_road_segments() {
+        let (r, w) = parse_str(SAMPLE);
+        assert!(w.is_empty(), "{w:?}");
+        let d = r.unwrap();
+        assert_eq!(d.network_defs[0].path, "lib/g10/roads.net");
+        assert_eq!(d.segments.len(), 1);
+        let s = &d.segments[0];
+        assert_eq!((s.def, s.subtype, s.nodes), (0, 1, [0, 1]));
+        assert_eq!(
+            s.points,
+            vec![[12.9, 47.9, 0.0], [12.91, 47.91, 0.0], [12.92, 47.92, 0.0]]
+        );
+        assert_eq!(s.ctrl, None);
+    }
+
+    #[test]
+    fn a_broken_road_segment_costs_only_itself() {
+        let src = "A\n800\nDSF2TEXT\nNETWORK_DEF lib/g10/roads.net\n\
+                   BEGIN_SEGMENT 1 3 1 8 47 0\nSHAPE_POINT 8.1 47 0\nEND_SEGMENT 2 8.2 47 0\n\
+                   BEGIN_SEGMENT 0 3 1 8 47 0\nSHAPE_POINT 8.1 95 0\nEND_SEGMENT 2 8.2 47 0\n\
+                   SHAPE_POINT 8 47 0\nEND_SEGMENT 2 8.2 47 0\n\
+                   BEGIN_SEGMENT 0 3 1 8 47 0\n\
+                   BEGIN_SEGMENT 0 4 5 8 47 0\nEND_SEGMENT 6 8.2 47 0\n\
+                   BEGIN_SEGMENT 0 5 7 8 47 0\n";
+        let (r, w) = parse_str(src);
+        let d = r.unwrap();
+        let w: Vec<String> = w.iter().map(|d| d.to_string()).collect();
+        assert_eq!(
+            w,
+            vec![
+                "t.txt:5:15: error: BEGIN_SEGMENT: definition 1 does not exist: only 1 NETWORK_DEF line comes \
+                 before this line (indices count from 0, and definitions must come before their use)",
+                "t.txt:9:17: error: SHAPE_POINT: <lat> is 95, outside -90..=90 degrees",
+                "t.txt:11:1: error: SHAPE_POINT outside a road segment: no BEGIN_SEGMENT before it",
+                "t.txt:12:1: error: END_SEGMENT without BEGIN_SEGMENT",
+                "t.txt:14:1: error: BEGIN_SEGMENT inside the road segment begun at line 13: missing END_SEGMENT; that segment is skipped",
+                "t.txt:16:1: error: end of file inside the road segment begun at line 16: missing END_SEGMENT; the segment is skipped",
+            ]
+        );
+        assert_eq!(d.segments.len(), 1);
+        assert_eq!((d.segments[0].subtype, d.segments[0].nodes), (4, [5, 6]));
+    }
+
+    #[test]
+    fn curved_forms_are_read_and_warned_about_once() {
+        let src = "A\n800\nDSF2TEXT\nNETWORK_DEF lib/g10/roads.net\n\
+                   BEGIN_SEGMENT_CURVED 0 3 1 8 47 0 8.01 47.01 0\nSHAPE_POINT 8.1 47 0\n\
+                   END_SEGMENT_CURVED 2 8.2 47 0 8.2 47 0\n\
+                   BEGIN_SEGMENT_CURVED 0 3 2 8.2 47 0 8.2 47 0\nEND_SEGMENT 3 8.3 47 0\n";
+        let (r, w) = parse_str(src);
+        let d = r.unwrap();
+        assert_eq!(w.len(), 1, "{w:?}");
+        assert!(w[0].to_string().starts_with(
+            "t.txt:5:1: warning: BEGIN_SEGMENT_CURVED: X-Plane's DSF writer never writes the _CURVED forms"
+        ));
+        assert_eq!(
+            d.segments[0].ctrl,
+            Some(vec![[8.01, 47.01, 0.0], [8.1, 47.0, 0.0], [8.2, 47.0, 0.0]]),
+            "a plain SHAPE_POINT is its own control"
+        );
+        assert_eq!(d.segments[1].ctrl.as_ref().map(Vec::len), Some(2));
     }
 
     /// A small xorshift generator: the tests need no crate for their randomness.
