@@ -295,3 +295,58 @@ fn zero_length_and_bad_levels_warn_once_per_file() {
         )
     );
 }
+
+/// A fresh folder for one test's files.
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("agview-roads-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a scratch folder");
+    dir
+}
+
+#[test]
+fn a_document_with_roads_loads_without_errors_and_only_roads_keeps_them() {
+    use crate::input::{Inputs, Only};
+    let dir = scratch("load");
+    let path = dir.join("roads.txt");
+    // The network and an object, so that `--only` has something to leave out.
+    let text = dsf_text().replacen(
+        "NETWORK_DEF",
+        "OBJECT_DEF lib/thing.obj\nOBJECT 0 8.001 47.001 0\nNETWORK_DEF",
+        1,
+    );
+    std::fs::write(&path, text).expect("written");
+    let all = super::super::load(&path, &Inputs::default()).expect("loads");
+    let f = &all.loaded.scene.features;
+    assert_eq!(f.iter().filter(|x| x.kind == FeatureKind::Road).count(), 7);
+    let errors: Vec<String> = all
+        .loaded
+        .messages()
+        .iter()
+        .filter(|d| d.is_error())
+        .map(|d| d.to_string())
+        .collect();
+    assert!(errors.is_empty(), "{errors:#?}");
+    // (The object comes along: until roads are laid out, a load of roads alone has
+    // nothing to show.)
+    let only = Inputs {
+        only: vec![Only::Roads, Only::Art],
+        ..Inputs::default()
+    };
+    let roads = super::super::load(&path, &only).expect("loads");
+    let f = &roads.loaded.scene.features;
+    assert_eq!(f.len(), 8);
+    assert_eq!(f.iter().filter(|x| x.kind == FeatureKind::Road).count(), 7);
+    let ground = Inputs {
+        only: vec![Only::Ground, Only::Art],
+        ..Inputs::default()
+    };
+    let none = super::super::load(&path, &ground).expect("loads");
+    assert!(none
+        .loaded
+        .scene
+        .features
+        .iter()
+        .all(|x| x.kind != FeatureKind::Road));
+    let _ = std::fs::remove_dir_all(&dir);
+}
