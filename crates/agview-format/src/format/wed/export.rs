@@ -453,23 +453,24 @@ impl<'a> Exporter<'a, '_> {
             );
         };
         // Every node in order: (point, lo handle, hi handle).
-        let mut nodes: Vec<([f64; 2], Option<[f64; 2]>, Option<[f64; 2]>)> = Vec::new();
+        type Handles = (Option<[f64; 2]>, Option<[f64; 2]>);
+        let mut nodes: Vec<([f64; 2], Handles)> = Vec::new();
         let handle =
             |p: [f64; 2], d: [f64; 2]| (d != [0.0, 0.0]).then_some([p[0] + d[0], p[1] + d[1]]);
-        nodes.push((start, None, handle(start, ctrl[0])));
+        nodes.push((start, (None, handle(start, ctrl[0]))));
         for &c in &obj.children {
             match self.project.get(c).map(|n| &n.data) {
                 Some(WedData::Node {
                     lon, lat, lo, hi, ..
-                }) => nodes.push(([*lon, *lat], *lo, *hi)),
+                }) => nodes.push(([*lon, *lat], (*lo, *hi))),
                 _ => return fail(self, format!("child {c} is not a shape node")),
             }
         }
-        nodes.push((end, handle(end, ctrl[1]), None));
+        nodes.push((end, (handle(end, ctrl[1]), None)));
         let mut points = Vec::with_capacity(nodes.len() * 3);
         for (i, w) in nodes.windows(2).enumerate() {
-            let (p1, _, hi) = w[0];
-            let (p2, lo, _) = w[1];
+            let (p1, (_, hi)) = w[0];
+            let (p2, (lo, _)) = w[1];
             let z = if i == 0 { layers[0] } else { 0.0 };
             points.push([p1[0], p1[1], z]);
             if hi.is_some() || lo.is_some() {
