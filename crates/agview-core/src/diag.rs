@@ -68,7 +68,7 @@ pub mod kind {
     pub const RENDER: &str = "render";
     /// A limit agview applied: the texture budget, a message cap.
     pub const LIMIT: &str = "limit";
-    /// Content agview does not draw (a DSF's network chains, orthophotos alone).
+    /// Content agview does not draw (a DSF's exclusion zones, orthophotos alone).
     pub const NOT_DRAWN: &str = "not-drawn";
     /// Anything else.
     pub const GENERAL: &str = "general";

@@ -2,10 +2,17 @@
 //! `800`, `DSF2TEXT`, then `PROPERTY` lines, the definition tables (`TERRAIN_DEF`,
 //! `OBJECT_DEF`, `POLYGON_DEF`, `NETWORK_DEF`, `RASTER_DEF`), and the placed features.
 //!
-//! Only what autogen needs is kept: properties, object and polygon definitions, `OBJECT`
+//! Only what agview draws is kept: properties, object and polygon definitions, `OBJECT`
 //! placements and polygons (`BEGIN_POLYGON def param coord_depth`, `BEGIN_WINDING`,
-//! `POLYGON_POINT lon lat [more coordinates]`, `END_WINDING`, `END_POLYGON`). Terrain patches,
-//! road segments and rasters are read past without a word; an unknown keyword is a warning.
+//! `POLYGON_POINT lon lat [more coordinates]`, `END_WINDING`, `END_POLYGON`), and road
+//! segments (`NETWORK_DEF`, `BEGIN_SEGMENT`, `SHAPE_POINT`, `END_SEGMENT`, ROADS.md §1.1).
+//! Terrain patches and rasters are read past without a word; an unknown keyword is a warning.
+//!
+//! Road segments: a broken one (a network definition that does not exist, a bad number, a
+//! `SHAPE_POINT` or `END_SEGMENT` outside a segment, a segment never ended) is a located
+//! error that costs that segment alone; the rest of the file is read. The `_CURVED` forms
+//! are read (each point's control is its outgoing bezier handle, as for curved polygons)
+//! and warned about once per file: X-Plane's DSF writer never makes them.
 //!
 //! Decisions where DSFTool is loose (its `Text2DSF` matches lines with `sscanf` and drops
 //! what does not match):
@@ -105,7 +112,31 @@ impl DsfPolygon {
     }
 }
 
-/// A DSF text file (`DSF2TEXT`), reduced to what autogen placement needs.
+/// One road segment of a network, from junction to junction (ROADS.md §1): text
+/// `BEGIN_SEGMENT type subtype id lon lat z`, `SHAPE_POINT lon lat z`…,
+/// `END_SEGMENT id lon lat z`, or the stretch of a binary DSF's chain between two
+/// junctions (§1.2). What WED's exporter writes for a road edge takes this form too.
+#[derive(Debug, Clone, PartialEq, Serialize, Default)]
+pub struct DsfSegment {
+    /// Index into the network definitions (the text's `<type>`).
+    pub def: usize,
+    /// The road subtype: the `.net`'s virtual road id.
+    pub subtype: u32,
+    /// The junction ids of the start and the end (0: none given).
+    pub nodes: [u64; 2],
+    /// Every vertex from the start junction to the end one, (lon, lat, z). At the two
+    /// ends z is the level (§1.5); at a shape point 1 marks a bezier handle, 0 a vertex
+    /// (§1.4).
+    pub points: Vec<[f64; 3]>,
+    /// The `_CURVED` forms (and a binary pool of 7 planes): each vertex's control handle
+    /// (lon, lat, z), parallel to `points`. `None` otherwise.
+    pub ctrl: Option<Vec<[f64; 3]>>,
+    /// Where the segment is: its `BEGIN_SEGMENT` line, or the byte offset of its chain
+    /// command.
+    pub at: crate::diag::Location,
+}
+
+/// A DSF text file (`DSF2TEXT`), reduced to what agview draws.
 #[derive(Debug, Clone, PartialEq, Serialize, Default)]
 pub struct DsfText {
     pub properties: Vec<DsfProperty>,
@@ -116,6 +147,9 @@ pub struct DsfText {
     pub raster_defs: Vec<DsfDef>,
     pub objects: Vec<DsfObject>,
     pub polygons: Vec<DsfPolygon>,
+    /// Road segments in file order.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub segments: Vec<DsfSegment>,
 }
 
 impl DsfText {
@@ -232,19 +266,13 @@ fn path_suffix_match(long: &str, short: &str) -> bool {
             && long.as_bytes().get(long.len() - short.len() - 1) == Some(&b'/'))
 }
 
-/// Keywords of terrain patches, networks and rasters: read past without a word.
+/// Keywords of terrain patches and rasters: read past without a word.
 const SKIPPED: &[&str] = &[
     "BEGIN_PATCH",
     "BEGIN_PRIMITIVE",
     "PATCH_VERTEX",
     "END_PRIMITIVE",
     "END_PATCH",
-    "BEGIN_SEGMENT",
-    "BEGIN_SEGMENT_CURVED",
-    "SHAPE_POINT",
-    "SHAPE_POINT_CURVED",
-    "END_SEGMENT",
-    "END_SEGMENT_CURVED",
     "RASTER_DATA",
     "FILTER",
     "DIVISIONS",
@@ -269,6 +297,7 @@ pub fn parse(
     read_header(&mut tf, &[(&[800], "DSF2TEXT")])?;
     let mut dsf = DsfText::default();
     let mut open: Option<OpenPolygon> = None;
+    let mut roads = Roads::default();
 
     while let Some(line) = tf.next() {
         let mut line = line?;
@@ -384,6 +413,9 @@ pub fn parse(
             kw if !is_known(kw) => {
                 warnings.push(line.warning_kw(format!("unknown DSF text keyword `{kw}` ignored")));
             }
+            kw if SEGMENT_KEYWORDS.contains(&kw) && open.is_none() => {
+                roads.line(&mut line, &mut dsf, warnings);
+            }
             kw => {
                 if let Some(o) = &open {
                     return Err(line.error_kw(format!(
@@ -401,7 +433,146 @@ pub fn parse(
             o.polygon.line
         )));
     }
+    if let Some(Some(seg)) = roads.open {
+        warnings.push(tf.error_at_end(format!(
+            "end of file inside the road segment begun at line {}: missing END_SEGMENT; the segment is skipped",
+            line_of(seg.at)
+        )));
+    }
     Ok(dsf)
+}
+
+/// The line a text location is on.
+fn line_of(at: crate::diag::Location) -> u32 {
+    match at {
+        crate::diag::Location::Text { line, .. } | crate::diag::Location::Line(line) => line,
+        _ => 0,
+    }
+}
+
+/// The road segment keywords (ROADS.md §1.1).
+const SEGMENT_KEYWORDS: &[&str] = &[
+    "BEGIN_SEGMENT",
+    "BEGIN_SEGMENT_CURVED",
+    "SHAPE_POINT",
+    "SHAPE_POINT_CURVED",
+    "END_SEGMENT",
+    "END_SEGMENT_CURVED",
+];
+
+/// The road segment being read: `Some(Some(_))` between `BEGIN_SEGMENT` and `END_SEGMENT`,
+/// `Some(None)` while a broken one is skipped to its `END_SEGMENT`.
+#[derive(Default)]
+struct Roads {
+    open: Option<Option<DsfSegment>>,
+    /// Whether the `_CURVED` warning was given.
+    curved_said: bool,
+}
+
+impl Roads {
+    /// One segment line: an error costs the segment it is in, not the file.
+    fn line(&mut self, line: &mut Line<'_>, dsf: &mut DsfText, warnings: &mut Vec<Diagnostic>) {
+        let curved = line.keyword.ends_with("_CURVED");
+        if curved && !self.curved_said {
+            self.curved_said = true;
+            warnings.push(line.warning_kw(format!(
+                "{}: X-Plane's DSF writer never writes the _CURVED forms; read with each point's \
+                 control as its outgoing bezier handle, as for curved polygons (further ones are not reported)",
+                line.keyword
+            )));
+        }
+        if let Err(e) = self.read(line, curved, dsf, warnings) {
+            warnings.push(e);
+            // The rest of the segment is skipped, up to its END_SEGMENT; a stray line
+            // outside any segment opens none.
+            self.open = match line.keyword {
+                "END_SEGMENT" | "END_SEGMENT_CURVED" => None,
+                "SHAPE_POINT" | "SHAPE_POINT_CURVED" if self.open.is_none() => None,
+                _ => Some(None),
+            };
+        }
+    }
+
+    fn read(
+        &mut self,
+        line: &mut Line<'_>,
+        curved: bool,
+        dsf: &mut DsfText,
+        warnings: &mut Vec<Diagnostic>,
+    ) -> Result<(), Diagnostic> {
+        type Read = Result<([f64; 3], Option<[f64; 3]>), Diagnostic>;
+        let point = |line: &mut Line<'_>, warnings: &mut Vec<Diagnostic>| -> Read {
+            let lon = degrees(line, "lon", 180.0)?;
+            let lat = degrees(line, "lat", 90.0)?;
+            let z = line.f64("elevation")?;
+            let ctrl = if curved {
+                let lon = degrees(line, "control lon", 180.0)?;
+                let lat = degrees(line, "control lat", 90.0)?;
+                Some([lon, lat, line.f64("control elevation")?])
+            } else {
+                None
+            };
+            line.expect_end(warnings);
+            Ok(([lon, lat, z], ctrl))
+        };
+        let push = |seg: &mut DsfSegment, (p, c): ([f64; 3], Option<[f64; 3]>)| {
+            if let Some(c) = c {
+                seg.ctrl.get_or_insert_with(|| seg.points.clone()).push(c);
+            } else if let Some(ctrl) = seg.ctrl.as_mut() {
+                ctrl.push(p);
+            }
+            seg.points.push(p);
+        };
+        match line.keyword {
+            "BEGIN_SEGMENT" | "BEGIN_SEGMENT_CURVED" => {
+                if let Some(Some(seg)) = self.open.take() {
+                    warnings.push(line.error_kw(format!(
+                        "{} inside the road segment begun at line {}: missing END_SEGMENT; that segment is skipped",
+                        line.keyword,
+                        line_of(seg.at)
+                    )));
+                }
+                let def = def_index(line, &dsf.network_defs, "NETWORK_DEF")?;
+                let subtype = line.u32("subtype")?;
+                let node = line.int_in("node id", 0, i64::from(u32::MAX))? as u64;
+                let mut seg = DsfSegment {
+                    def,
+                    subtype,
+                    nodes: [node, 0],
+                    at: crate::diag::Location::Text {
+                        line: line.number,
+                        col: line.keyword_col,
+                    },
+                    ..DsfSegment::default()
+                };
+                push(&mut seg, point(line, warnings)?);
+                self.open = Some(Some(seg));
+            }
+            "SHAPE_POINT" | "SHAPE_POINT_CURVED" => match self.open.as_mut() {
+                None => {
+                    return Err(line.error_kw(format!(
+                        "{} outside a road segment: no BEGIN_SEGMENT before it",
+                        line.keyword
+                    )))
+                }
+                Some(None) => {}
+                Some(Some(seg)) => push(seg, point(line, warnings)?),
+            },
+            _ => match self.open.take() {
+                None => {
+                    return Err(line.error_kw(format!("{} without BEGIN_SEGMENT", line.keyword)))
+                }
+                Some(None) => {}
+                Some(Some(mut seg)) => {
+                    let node = line.int_in("node id", 0, i64::from(u32::MAX))? as u64;
+                    push(&mut seg, point(line, warnings)?);
+                    seg.nodes[1] = node;
+                    dsf.segments.push(seg);
+                }
+            },
+        }
+        Ok(())
+    }
 }
 
 fn is_known(kw: &str) -> bool {
@@ -417,6 +588,7 @@ fn is_known(kw: &str) -> bool {
             | "OBJECT_MSL"
             | "OBJECT_AGL"
     ) || SKIPPED.contains(&kw)
+        || SEGMENT_KEYWORDS.contains(&kw)
 }
 
 /// A line that is not part of a polygon: a property, a definition, an object, or one of the
@@ -499,7 +671,7 @@ fn read_outside_polygon(
                 line: line.number,
             });
         }
-        // Terrain patches, networks and rasters: not autogen's business.
+        // Terrain patches and rasters: not drawn.
         _ => {}
     }
     Ok(())
@@ -615,6 +787,7 @@ POLYGON_POINT 12.800100000 47.800000000 1.000000000
 POLYGON_POINT 12.800100000 47.800100000 0.000000000
 END_WINDING
 END_POLYGON
+NETWORK_DEF lib/g10/roads.net
 BEGIN_SEGMENT 0 1 0 12.9 47.9 0.0
 SHAPE_POINT 12.91 47.91 0.0
 END_SEGMENT 1 12.92 47.92 0.0
@@ -913,6 +1086,70 @@ END_SEGMENT 1 12.92 47.92 0.0
         for (body, want) in cases {
             assert_eq!(err(&with_defs(body)), want, "{body}");
         }
+    }
+
+    #[test]
+    fn reads_road_segments() {
+        let (r, w) = parse_str(SAMPLE);
+        assert!(w.is_empty(), "{w:?}");
+        let d = r.unwrap();
+        assert_eq!(d.network_defs[0].path, "lib/g10/roads.net");
+        assert_eq!(d.segments.len(), 1);
+        let s = &d.segments[0];
+        assert_eq!((s.def, s.subtype, s.nodes), (0, 1, [0, 1]));
+        assert_eq!(
+            s.points,
+            vec![[12.9, 47.9, 0.0], [12.91, 47.91, 0.0], [12.92, 47.92, 0.0]]
+        );
+        assert_eq!(s.ctrl, None);
+    }
+
+    #[test]
+    fn a_broken_road_segment_costs_only_itself() {
+        let src = "A\n800\nDSF2TEXT\nNETWORK_DEF lib/g10/roads.net\n\
+                   BEGIN_SEGMENT 1 3 1 8 47 0\nSHAPE_POINT 8.1 47 0\nEND_SEGMENT 2 8.2 47 0\n\
+                   BEGIN_SEGMENT 0 3 1 8 47 0\nSHAPE_POINT 8.1 95 0\nEND_SEGMENT 2 8.2 47 0\n\
+                   SHAPE_POINT 8 47 0\nEND_SEGMENT 2 8.2 47 0\n\
+                   BEGIN_SEGMENT 0 3 1 8 47 0\n\
+                   BEGIN_SEGMENT 0 4 5 8 47 0\nEND_SEGMENT 6 8.2 47 0\n\
+                   BEGIN_SEGMENT 0 5 7 8 47 0\n";
+        let (r, w) = parse_str(src);
+        let d = r.unwrap();
+        let w: Vec<String> = w.iter().map(|d| d.to_string()).collect();
+        assert_eq!(
+            w,
+            vec![
+                "t.txt:5:15: error: BEGIN_SEGMENT: definition 1 does not exist: only 1 NETWORK_DEF line comes \
+                 before this line (indices count from 0, and definitions must come before their use)",
+                "t.txt:9:17: error: SHAPE_POINT: <lat> is 95, outside -90..=90 degrees",
+                "t.txt:11:1: error: SHAPE_POINT outside a road segment: no BEGIN_SEGMENT before it",
+                "t.txt:12:1: error: END_SEGMENT without BEGIN_SEGMENT",
+                "t.txt:14:1: error: BEGIN_SEGMENT inside the road segment begun at line 13: missing END_SEGMENT; that segment is skipped",
+                "t.txt:16:1: error: end of file inside the road segment begun at line 16: missing END_SEGMENT; the segment is skipped",
+            ]
+        );
+        assert_eq!(d.segments.len(), 1);
+        assert_eq!((d.segments[0].subtype, d.segments[0].nodes), (4, [5, 6]));
+    }
+
+    #[test]
+    fn curved_forms_are_read_and_warned_about_once() {
+        let src = "A\n800\nDSF2TEXT\nNETWORK_DEF lib/g10/roads.net\n\
+                   BEGIN_SEGMENT_CURVED 0 3 1 8 47 0 8.01 47.01 0\nSHAPE_POINT 8.1 47 0\n\
+                   END_SEGMENT_CURVED 2 8.2 47 0 8.2 47 0\n\
+                   BEGIN_SEGMENT_CURVED 0 3 2 8.2 47 0 8.2 47 0\nEND_SEGMENT 3 8.3 47 0\n";
+        let (r, w) = parse_str(src);
+        let d = r.unwrap();
+        assert_eq!(w.len(), 1, "{w:?}");
+        assert!(w[0].to_string().starts_with(
+            "t.txt:5:1: warning: BEGIN_SEGMENT_CURVED: X-Plane's DSF writer never writes the _CURVED forms"
+        ));
+        assert_eq!(
+            d.segments[0].ctrl,
+            Some(vec![[8.01, 47.01, 0.0], [8.1, 47.0, 0.0], [8.2, 47.0, 0.0]]),
+            "a plain SHAPE_POINT is its own control"
+        );
+        assert_eq!(d.segments[1].ctrl.as_ref().map(Vec::len), Some(2));
     }
 
     /// A small xorshift generator: the tests need no crate for their randomness.

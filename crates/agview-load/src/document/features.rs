@@ -271,7 +271,8 @@ fn planes_of(
     }
 }
 
-/// The features of a DSF text file, in file order (objects and polygons by line).
+/// The features of a DSF text file, in file order (objects, polygons and road segments by
+/// line).
 pub(crate) fn from_dsf_text(
     path: &Path,
     dsf: &DsfText,
@@ -305,6 +306,18 @@ pub(crate) fn from_dsf_text(
             );
         }
     }
+    let mut roads = super::road_reading::RoadReading::default();
+    for seg in &dsf.segments {
+        if let Some(def) = dsf.network_defs.get(seg.def) {
+            let line = match seg.at {
+                Location::Text { line, .. } => line,
+                _ => 0,
+            };
+            let source = || format!("{}:{line}", crate::diag::shown_path(path));
+            out.extend(roads.feature(path, seg, &def.path, source, notes));
+        }
+    }
+    roads.finish(path, notes);
     out.sort_by_key(|f| match f.at {
         Location::Text { line, .. } => line,
         _ => 0,
@@ -313,8 +326,9 @@ pub(crate) fn from_dsf_text(
     out
 }
 
-/// The features of a binary DSF, in stream order: `path: object N` and `path: polygon N`,
-/// N counting placed objects or polygons from 0 as the commands place them.
+/// The features of a binary DSF, in stream order: `path: object N`, `path: polygon N` and
+/// `path: road N`, N counting placed objects, polygons or road segments from 0 as the
+/// commands place them.
 pub(crate) fn from_dsf_binary(
     path: &Path,
     dsf: &crate::format::dsf_bin::DsfBinary,
@@ -330,16 +344,15 @@ pub(crate) fn from_dsf_binary(
             placed_point(&mut out, &mut skipped, source, def, point, at);
         }
     }
-    // Road networks: one chain a command.
-    let chains: u64 = dsf
-        .command_counts
-        .iter()
-        .filter(|(name, _)| name.starts_with("NETWORK_CHAIN"))
-        .map(|(_, n)| n)
-        .sum();
-    if chains > 0 {
-        skipped.add_n("road network chain(s)".into(), chains as usize);
+    // Road networks: one feature a segment, junction to junction.
+    let mut roads = super::road_reading::RoadReading::default();
+    for (i, seg) in dsf.segments.iter().enumerate() {
+        if let Some(def) = dsf.network_defs.get(seg.def) {
+            let source = || format!("{}: road {i}", crate::diag::shown_path(path));
+            out.extend(roads.feature(path, seg, def, source, notes));
+        }
     }
+    roads.finish(path, notes);
     for (i, p) in dsf.polygons.iter().enumerate() {
         if let Some(def) = dsf.polygon_def_path(p) {
             let source = || format!("{}: polygon {i}", crate::diag::shown_path(path));
@@ -377,7 +390,20 @@ pub(crate) fn from_wed(
 ) -> Vec<DocFeature> {
     let mut out = Vec::new();
     let mut skipped = Skipped::default();
+    let mut roads = super::road_reading::RoadReading::default();
     for f in placed {
+        let source = || {
+            format!(
+                "{}: id {} \"{}\"",
+                crate::diag::shown_path(path),
+                f.id,
+                f.name
+            )
+        };
+        if let Some(seg) = &f.segment {
+            out.extend(roads.feature(path, seg, &f.resource, source, notes));
+            continue;
+        }
         // An orthophoto may name its image rather than a `.pol`.
         let kind = match f.st {
             Some(_) => Ok(FeatureKind::Pol),
@@ -392,12 +418,7 @@ pub(crate) fn from_wed(
             None => Geometry::Polygon(f.windings.clone()),
         };
         out.push(DocFeature {
-            source: format!(
-                "{}: id {} \"{}\"",
-                crate::diag::shown_path(path),
-                f.id,
-                f.name
-            ),
+            source: source(),
             asset: f.resource.clone(),
             kind,
             param: f.param,
@@ -414,6 +435,7 @@ pub(crate) fn from_wed(
             },
         });
     }
+    roads.finish(path, notes);
     notes.extend(skipped.note(path));
     out
 }

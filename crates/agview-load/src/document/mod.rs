@@ -48,6 +48,7 @@ pub mod features;
 mod jetway;
 mod parallel;
 mod rings;
+mod road_reading;
 pub mod roads;
 mod screen;
 pub mod synthetic;

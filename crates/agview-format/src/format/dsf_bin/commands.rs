@@ -153,10 +153,14 @@ struct State<'a> {
     def: Option<u32>,
     /// `JUNCTION_OFFSET_SELECT`: added to `NETWORK_CHAIN` and `NETWORK_CHAIN_RANGE` indices.
     junction_offset: u32,
+    /// `SET_ROAD_SUBTYPE_8`.
+    road_subtype: u8,
+    /// Whether a curved (7-plane) network pool was warned about.
+    curved_said: bool,
     errors: usize,
 }
 
-impl State<'_> {
+impl<'a> State<'a> {
     fn pool16(&self) -> Result<&Pool<u16>, String> {
         let p = self.pool.ok_or("no POOL_SELECT before it")?;
         self.pools.p16.get(p).ok_or_else(|| {
@@ -167,7 +171,7 @@ impl State<'_> {
         })
     }
 
-    fn pool32(&self) -> Result<&Pool<u32>, String> {
+    fn pool32(&self) -> Result<&'a Pool<u32>, String> {
         let p = self.pool.ok_or("no POOL_SELECT before it")?;
         self.pools.p32.get(p).ok_or_else(|| {
             format!(
@@ -295,6 +299,8 @@ pub(crate) fn run(
         pool: None,
         def: None,
         junction_offset: 0,
+        road_subtype: 0,
+        curved_said: false,
         errors: 0,
     };
     let mut pos = 0usize;
@@ -305,7 +311,15 @@ pub(crate) fn run(
         };
         let args = &body[pos + 1..pos + 1 + n];
         let offset = (base + pos) as u64;
-        if let Err(msg) = command(&mut st, cmd, args, offset, d) {
+        if let Err(msg) = command(
+            &mut st,
+            cmd,
+            args,
+            offset,
+            d,
+            &mut |w| warnings.push(w),
+            path,
+        ) {
             st.errors += 1;
             if st.errors <= MAX_REPORTED {
                 warnings.push(Diagnostic::error_offset(
@@ -342,6 +356,8 @@ fn command(
     args: &[u8],
     offset: u64,
     d: &mut DsfBinary,
+    warn: &mut dyn FnMut(Diagnostic),
+    path: &Path,
 ) -> Result<(), String> {
     // `command_len` checked the size: these reads cannot fail.
     let mut c = Cur::new(args);
@@ -362,7 +378,8 @@ fn command(
         SET_DEF_8 => st.def = Some(u32::from(c.u8().unwrap_or_default())),
         SET_DEF_16 => st.def = Some(u32::from(c.u16().unwrap_or_default())),
         SET_DEF_32 => st.def = Some(c.u32().unwrap_or_default()),
-        ROAD_SUBTYPE | COMMENT_8 | COMMENT_16 | COMMENT_32 => {}
+        ROAD_SUBTYPE => st.road_subtype = c.u8().unwrap_or_default(),
+        COMMENT_8 | COMMENT_16 | COMMENT_32 => {}
         OBJECT | OBJECT_RANGE => {
             let first = usize::from(c.u16().unwrap_or_default());
             let end = if cmd == OBJECT {
@@ -393,30 +410,62 @@ fn command(
                 });
             }
         }
-        CHAIN | CHAIN_32 => {
-            let n = usize::from(c.u8().unwrap_or_default());
+        CHAIN | CHAIN_32 | CHAIN_RANGE => {
             let pool = st.pool32()?;
-            st.def(&d.network_defs, "network")?;
-            for _ in 0..n {
-                let i = if cmd == CHAIN {
-                    st.junction_offset
-                        .wrapping_add(u32::from(c.u16().unwrap_or_default()))
-                } else {
-                    c.u32().unwrap_or_default()
-                };
-                check_index(i as usize, pool.count, "the 32-bit pool")?;
+            let def = st.def(&d.network_defs, "network")?;
+            if pool.planes < 4 {
+                return Err(format!(
+                    "the 32-bit pool has {} plane(s); network chains need 4 (longitude, latitude, level, junction id)",
+                    pool.planes
+                ));
             }
-        }
-        CHAIN_RANGE => {
-            let a = st
-                .junction_offset
-                .wrapping_add(u32::from(c.u16().unwrap_or_default()));
-            let b = st
-                .junction_offset
-                .wrapping_add(u32::from(c.u16().unwrap_or_default()));
-            let pool = st.pool32()?;
-            st.def(&d.network_defs, "network")?;
-            check_range(a as usize, b as usize, pool.count, "the 32-bit pool")?;
+            let indices: Vec<usize> = if cmd == CHAIN_RANGE {
+                let a = st
+                    .junction_offset
+                    .wrapping_add(u32::from(c.u16().unwrap_or_default()));
+                let b = st
+                    .junction_offset
+                    .wrapping_add(u32::from(c.u16().unwrap_or_default()));
+                check_range(a as usize, b as usize, pool.count, "the 32-bit pool")?;
+                (a as usize..b as usize).collect()
+            } else {
+                let n = usize::from(c.u8().unwrap_or_default());
+                let mut v = Vec::with_capacity(n);
+                for _ in 0..n {
+                    let i = if cmd == CHAIN {
+                        st.junction_offset
+                            .wrapping_add(u32::from(c.u16().unwrap_or_default()))
+                    } else {
+                        c.u32().unwrap_or_default()
+                    };
+                    check_index(i as usize, pool.count, "the 32-bit pool")?;
+                    v.push(i as usize);
+                }
+                v
+            };
+            if pool.planes >= 7 && !st.curved_said {
+                st.curved_said = true;
+                warn(Diagnostic::warning_offset(
+                    path,
+                    offset,
+                    format!(
+                        "{}: a curved network pool ({} planes); X-Plane's DSF writer never writes one: read with each point's control as its outgoing bezier handle, as for curved polygons (further ones are not reported)",
+                        COMMAND_NAMES[usize::from(cmd)],
+                        pool.planes
+                    ),
+                ));
+            }
+            let subtype = u32::from(st.road_subtype);
+            if let Some(msg) = chain_segments(pool, &indices, def, subtype, offset, d) {
+                warn(
+                    Diagnostic::error_offset(
+                        path,
+                        offset,
+                        format!("{}: {msg}", COMMAND_NAMES[usize::from(cmd)]),
+                    )
+                    .with_kind(crate::diag::kind::SKIPPED_FEATURE),
+                );
+            }
         }
         POLYGON | POLYGON_RANGE | NESTED_POLYGON | NESTED_POLYGON_RANGE => {
             let param = c.u16().unwrap_or_default();
@@ -486,6 +535,73 @@ fn command(
         _ => {}
     }
     Ok(())
+}
+
+/// Splits one chain (its vertices' pool indices, in order) into segments at each junction
+/// it passes, as DSFLib does (ROADS.md §1.2): a vertex whose junction id (plane 3) is not
+/// 0 ends the segment before it and begins the next. The segments go into `d`; a chain
+/// that begins or ends on a shape point loses the stretch that has no junction there: the
+/// returned error says so.
+fn chain_segments(
+    pool: &Pool<u32>,
+    indices: &[usize],
+    def: usize,
+    subtype: u32,
+    offset: u64,
+    d: &mut DsfBinary,
+) -> Option<String> {
+    use crate::format::dsf::DsfSegment;
+    let curved = pool.planes >= 7;
+    let mut open: Option<DsfSegment> = None;
+    let mut loose = 0usize;
+    for (k, &i) in indices.iter().enumerate() {
+        let p = [pool.value(0, i), pool.value(1, i), pool.value(2, i)];
+        let ctrl = curved.then(|| [pool.value(4, i), pool.value(5, i), pool.value(6, i)]);
+        let junction = pool.value(3, i);
+        let push = |s: &mut DsfSegment| {
+            s.points.push(p);
+            if let (Some(c), Some(cs)) = (ctrl, s.ctrl.as_mut()) {
+                cs.push(c);
+            }
+        };
+        if junction != 0.0 {
+            let id = junction.max(0.0) as u64;
+            if let Some(mut s) = open.take() {
+                push(&mut s);
+                s.nodes[1] = id;
+                d.segments.push(s);
+            }
+            if k + 1 < indices.len() {
+                let mut s = DsfSegment {
+                    def,
+                    subtype,
+                    nodes: [id, 0],
+                    points: Vec::new(),
+                    ctrl: curved.then(Vec::new),
+                    at: crate::diag::Location::Offset(offset),
+                };
+                push(&mut s);
+                open = Some(s);
+            }
+        } else {
+            match open.as_mut() {
+                Some(s) => push(s),
+                None => loose += 1,
+            }
+        }
+    }
+    let unended = open.map_or(0, |s| s.points.len());
+    (loose + unended > 0).then(|| {
+        format!(
+            "the chain {} on a shape point (junction id 0), not a junction: {} point(s) without a junction at one end are skipped",
+            match (loose > 0, unended > 0) {
+                (true, true) => "begins and ends",
+                (true, false) => "begins",
+                _ => "ends",
+            },
+            loose + unended
+        )
+    })
 }
 
 /// Appends the windings of a polygon command (after its parameter, at `c`) to

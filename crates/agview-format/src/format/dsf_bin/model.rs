@@ -130,8 +130,13 @@ pub struct DsfBinary {
     pub point_indices: Vec<u16>,
     /// The 16-bit point pools (`POOL` + `SCAL`) by index. A pool no polygon uses (a terrain
     /// mesh's, or one only objects use) is left empty: its points were decoded already or
-    /// are not needed. 32-bit pools (`PO32`) hold road points and are not kept.
+    /// are not needed. 32-bit pools (`PO32`) hold road points, decoded into `segments`,
+    /// and are not kept.
     pub pools: Vec<Pool<u16>>,
+    /// Road segments, junction to junction, as the network chains place them (one chain
+    /// splits at each junction it passes, ROADS.md §1.2), in command order; each located
+    /// at its chain command's offset.
+    pub segments: Vec<crate::format::dsf::DsfSegment>,
     /// How many of each command the `CMDS` atom holds, by the DSF spec's names
     /// (`POLYGON_RANGE`, …), in command-id order, only those present.
     pub command_counts: Vec<(String, u64)>,
@@ -295,6 +300,8 @@ impl Serialize for DsfBinary {
             raster_defs: &'a [String],
             objects: &'a [DsfBinObject],
             polygons: Polygons<'a>,
+            #[serde(skip_serializing_if = "<[_]>::is_empty")]
+            segments: &'a [crate::format::dsf::DsfSegment],
             command_counts: &'a [(String, u64)],
             md5: Md5Check,
         }
@@ -309,6 +316,7 @@ impl Serialize for DsfBinary {
             raster_defs: &self.raster_defs,
             objects: &self.objects,
             polygons: Polygons(self),
+            segments: &self.segments,
             command_counts: &self.command_counts,
             md5: self.md5,
         }

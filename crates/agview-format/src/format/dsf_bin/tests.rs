@@ -219,10 +219,19 @@ fn every_command_is_read_by_its_exact_size() {
     c.extend([id::OBJECT, 5, 0]);
 
     let pools16 = [object_pool(6)];
-    let pools32 = [(vec![vec![0u32, 1, 2], vec![0, 1, 2]], vec![(0.0, 0.0); 2])];
+    // Network points: lon, lat, level, junction id (every one a junction).
+    let pools32 = [(
+        vec![vec![0u32, 1, 2], vec![0, 1, 2], vec![0; 3], vec![1, 2, 3]],
+        vec![(0.0, 0.0); 4],
+    )];
     let bytes = dsf_with(&["a.obj"], &["a.fac"], &pools16, &pools32, &c);
     let (d, w) = parse_ok(&bytes);
     assert!(w.is_empty(), "{w:#?}");
+    assert_eq!(d.segments.len(), 3, "one segment from each chain");
+    assert!(d
+        .segments
+        .iter()
+        .all(|s| s.subtype == 3 && s.nodes == [1, 2]));
     for (i, name) in COMMAND_NAMES.iter().enumerate() {
         if !name.is_empty() {
             assert_eq!(count(&d, name), 1 + u64::from(i == 7), "{name}");
@@ -955,4 +964,204 @@ fn json_shows_polygons_with_decoded_windings() {
 fn atom_ids_print_their_odd_bytes_as_escapes() {
     assert_eq!(printable(b"HEAD"), "HEAD");
     assert_eq!(printable(&[b'P', 0x00, 0xE9, b'\\']), "P\\x00\\xE9\\\\");
+}
+
+/// A 4-plane network pool of raw values: lon and lat are raw 1e6 × degrees past 8° and
+/// 47° (scaled), z raw with offset -1 (so raw 1 is level 0), junction ids unscaled.
+fn network_pool(points: &[(f64, f64, i32, u32)]) -> PoolSpec<u32> {
+    let q = |v: f64| (v * 1e6).round() as u32;
+    (
+        vec![
+            points.iter().map(|p| q(p.0)).collect(),
+            points.iter().map(|p| q(p.1)).collect(),
+            points.iter().map(|p| (p.2 + 1) as u32).collect(),
+            points.iter().map(|p| p.3).collect(),
+        ],
+        vec![
+            (4294.967, 8.0),
+            (4294.967, 47.0),
+            (4294967296.0, -1.0),
+            (0.0, 0.0),
+        ],
+    )
+}
+
+/// The commands that select network definition `def`, subtype `sub` and pool 0.
+fn network_state(def: u8, sub: u8) -> Vec<u8> {
+    vec![
+        id::POOL_SELECT,
+        0,
+        0,
+        id::SET_DEF_8,
+        def,
+        id::ROAD_SUBTYPE,
+        sub,
+    ]
+}
+
+#[test]
+fn a_chain_splits_into_segments_at_each_junction_it_passes() {
+    // J1 · shape · J2 (level 1) · handle · handle · J3 (level -1): two segments.
+    let pool = network_pool(&[
+        (0.0, 0.0, 0, 1),
+        (0.001, 0.0, 0, 0),
+        (0.002, 0.0, 1, 2),
+        (0.0025, 0.001, 1, 0),
+        (0.0035, 0.001, 1, 0),
+        (0.004, 0.0, -1, 3),
+    ]);
+    let mut c = network_state(0, 7);
+    c.extend([id::CHAIN_32, 6]);
+    (0u32..6).for_each(|i| c.extend(i.to_le_bytes()));
+    let (d, w) = parse_ok(&dsf_with(&[], &[], &[], &[pool], &c));
+    assert!(w.is_empty(), "{w:#?}");
+    assert_eq!(d.segments.len(), 2);
+    let (a, b) = (&d.segments[0], &d.segments[1]);
+    assert_eq!((a.def, a.subtype, a.nodes), (0, 7, [1, 2]));
+    assert_eq!((b.def, b.subtype, b.nodes), (0, 7, [2, 3]));
+    assert_eq!(a.points.len(), 3);
+    assert_eq!(b.points.len(), 4);
+    assert!((a.points[1][0] - 8.001).abs() < 1e-9);
+    assert!(
+        (b.points[0][0] - 8.002).abs() < 1e-9,
+        "J2 ends one and begins the next"
+    );
+    assert!((b.points[0][2] - 1.0).abs() < 1e-6 && (b.points[3][2] + 1.0).abs() < 1e-6);
+    assert!(a.ctrl.is_none());
+    let at = a.at;
+    assert!(matches!(at, crate::diag::Location::Offset(_)));
+    assert_eq!(b.at, at, "both come from one command");
+}
+
+#[test]
+fn junction_offsets_apply_to_16_bit_chains_and_ranges() {
+    let pool = network_pool(&[
+        (0.5, 0.5, 0, 9),
+        (0.0, 0.0, 0, 1),
+        (0.001, 0.0, 0, 2),
+        (0.002, 0.0, 0, 3),
+    ]);
+    let mut c = network_state(0, 4);
+    c.extend([id::JUNCTION_OFFSET, 1, 0, 0, 0]);
+    c.extend([id::CHAIN, 2, 0, 0, 1, 0]);
+    c.extend([id::CHAIN_RANGE, 1, 0, 3, 0]);
+    let (d, w) = parse_ok(&dsf_with(&[], &[], &[], &[pool], &c));
+    assert!(w.is_empty(), "{w:#?}");
+    let nodes: Vec<[u64; 2]> = d.segments.iter().map(|s| s.nodes).collect();
+    assert_eq!(nodes, vec![[1, 2], [2, 3]]);
+}
+
+#[test]
+fn bad_chains_cost_only_themselves() {
+    let pool = network_pool(&[(0.0, 0.0, 0, 1), (0.001, 0.0, 0, 0), (0.002, 0.0, 0, 2)]);
+    let mut c = network_state(0, 1);
+    let bad_index = c.len();
+    c.extend([id::CHAIN, 2, 0, 0, 9, 0]);
+    let loose = c.len();
+    c.extend([id::CHAIN, 3, 1, 0, 2, 0, 0, 0]);
+    c.extend([id::SET_DEF_8, 4]);
+    let bad_def = c.len();
+    c.extend([id::CHAIN_RANGE, 0, 0, 3, 0]);
+    c.extend([id::SET_DEF_8, 0, id::CHAIN_RANGE, 0, 0, 3, 0]);
+    let bytes = dsf_with(&[], &[], &[], &[pool], &c);
+    let (d, w) = parse_ok(&bytes);
+    let base = bytes.len() - 16 - c.len();
+    let at = |k: usize| crate::diag::Location::Offset((base + k) as u64);
+    let said: Vec<(crate::diag::Location, String)> =
+        w.iter().map(|d| (d.location, d.to_string())).collect();
+    assert_eq!(said.len(), 3, "{said:#?}");
+    assert_eq!(said[0].0, at(bad_index));
+    assert!(
+        said[0]
+            .1
+            .contains("NETWORK_CHAIN: point 9 is past the end of the 32-bit pool (3 points)"),
+        "{}",
+        said[0].1
+    );
+    assert_eq!(said[1].0, at(loose));
+    assert!(
+        said[1].1.contains("the chain begins on a shape point"),
+        "{}",
+        said[1].1
+    );
+    assert_eq!(said[2].0, at(bad_def));
+    assert!(
+        said[2].1.contains("network definition 4 does not exist"),
+        "{}",
+        said[2].1
+    );
+    assert!(w.iter().all(|d| d.is_error()));
+    // The loose chain keeps its segment from J2 back to J1; the good range its own.
+    let nodes: Vec<[u64; 2]> = d.segments.iter().map(|s| s.nodes).collect();
+    assert_eq!(nodes, vec![[2, 1], [1, 2]]);
+}
+
+#[test]
+fn a_network_pool_needs_four_planes_and_seven_are_curved() {
+    let (planes, scale) = network_pool(&[(0.0, 0.0, 0, 1), (0.002, 0.0, 0, 2)]);
+    let thin = (planes[..2].to_vec(), scale[..2].to_vec());
+    let mut c = network_state(0, 1);
+    c.extend([id::CHAIN_RANGE, 0, 0, 2, 0]);
+    let (d, w) = parse_ok(&dsf_with(&[], &[], &[], &[thin], &c));
+    assert!(d.segments.is_empty());
+    assert!(w[0].message.contains("network chains need 4"), "{w:?}");
+    // Seven planes: the control lon, lat, z follow.
+    let mut curved = (planes.clone(), scale.clone());
+    curved
+        .0
+        .extend([planes[0].clone(), vec![1000, 1000], planes[2].clone()]);
+    curved.1.extend([scale[0], scale[1], scale[2]]);
+    c.extend([id::CHAIN_RANGE, 0, 0, 2, 0]);
+    let (d, w) = parse_ok(&dsf_with(&[], &[], &[], &[curved], &c));
+    assert_eq!(w.len(), 1, "warned once: {w:#?}");
+    assert_eq!(w[0].severity, crate::diag::Severity::Warning);
+    assert!(w[0].message.contains("curved network pool (7 planes)"));
+    assert_eq!(d.segments.len(), 2);
+    let ctrl = d.segments[0].ctrl.as_ref().expect("curved");
+    assert!((ctrl[0][1] - 47.001).abs() < 1e-9);
+}
+
+#[test]
+fn written_networks_read_back_as_the_same_segments() {
+    use crate::format::dsf::DsfSegment;
+    let s = |nodes: [u64; 2], sub: u32, points: Vec<[f64; 3]>| DsfSegment {
+        def: 0,
+        subtype: sub,
+        nodes,
+        points,
+        ..DsfSegment::default()
+    };
+    let segs = vec![
+        s(
+            [1, 2],
+            3,
+            vec![[8.1, 47.1, 0.0], [8.1005, 47.1002, 1.0], [8.101, 47.1, 1.0]],
+        ),
+        s([2, 3], 3, vec![[8.101, 47.1, 1.0], [8.102, 47.101, -1.0]]),
+        s([3, 4], 5, vec![[8.102, 47.101, 0.0], [8.103, 47.101, 0.0]]),
+    ];
+    let d = DsfToWrite {
+        network_defs: vec!["lib/g10/roads.net".into()],
+        segments: segs.clone(),
+        ..DsfToWrite::default()
+    };
+    let (got, w) = parse_ok(&write_dsf(&d));
+    assert!(w.is_empty(), "{w:#?}");
+    assert_eq!(
+        count(&got, "NETWORK_CHAIN_RANGE"),
+        2,
+        "the first two chain through junction 2"
+    );
+    assert_eq!(got.segments.len(), 3);
+    for (a, b) in got.segments.iter().zip(&segs) {
+        assert_eq!((a.def, a.subtype, a.nodes), (b.def, b.subtype, b.nodes));
+        assert_eq!(a.points.len(), b.points.len());
+        for (p, q) in a.points.iter().zip(&b.points) {
+            assert!(
+                (p[0] - q[0]).abs() < 1e-9 && (p[1] - q[1]).abs() < 1e-9,
+                "{p:?} {q:?}"
+            );
+            assert!((p[2] - q[2]).abs() < 1e-6, "{p:?} {q:?}");
+        }
+    }
 }

@@ -11,6 +11,12 @@
 //! Features are written in the order given; consecutive objects of one definition become one
 //! `OBJECT_RANGE`, a polygon is one `POLYGON_RANGE` or `NESTED_POLYGON_RANGE`. Each plane
 //! takes the smallest of the four encodings unless [`WriteOptions::encoding`] forces one.
+//!
+//! Road segments go last, into one 32-bit pool (`PO32`, planes lon, lat, z, junction id, and
+//! the control's lon, lat, z when a segment is curved; the junction id plane unscaled, as
+//! X-Plane's are): consecutive segments of one definition and subtype where each ends on
+//! the junction the next begins at become one chain through those junctions
+//! (`JUNCTION_OFFSET_SELECT` + `NETWORK_CHAIN_RANGE`), as X-Plane's own DSFs chain them.
 
 use md5::{Digest, Md5};
 
@@ -37,6 +43,8 @@ pub struct DsfToWrite {
     /// Objects (their `offset` is ignored).
     pub objects: Vec<DsfBinObject>,
     pub polygons: Vec<PolygonToWrite>,
+    /// Road segments (their `at` is ignored): each junction id (`nodes`) must not be 0.
+    pub segments: Vec<crate::format::dsf::DsfSegment>,
 }
 
 /// A polygon for [`DsfToWrite`]: the fields of [`crate::format::dsf::DsfPolygon`].
@@ -76,6 +84,7 @@ impl From<&DsfBinary> for DsfToWrite {
                     extra: d.extra(p),
                 })
                 .collect(),
+            segments: d.segments.clone(),
         }
     }
 }
@@ -274,6 +283,12 @@ pub fn write_dsf_with(d: &DsfToWrite, opts: &WriteOptions) -> Vec<u8> {
         }
     }
 
+    if !d.segments.is_empty() {
+        let (po32, sc32) = network_pool(d, &mut cmds, opts.encoding);
+        geod.extend(po32);
+        geod.extend(sc32);
+    }
+
     let props: Vec<&str> = d
         .properties
         .iter()
@@ -293,6 +308,107 @@ pub fn write_dsf_with(d: &DsfToWrite, opts: &WriteOptions) -> Vec<u8> {
         atom(b"GEOD", &geod),
         atom(b"CMDS", &cmds),
     ])
+}
+
+/// The road segments of `d` as one 32-bit pool, the first (its `PO32` and `SC32` atoms),
+/// and their chains appended to `cmds`.
+///
+/// # Panics
+/// When a junction id is 0 (that marks a shape point), a subtype passes 255 or a segment
+/// 65535 points.
+fn network_pool(
+    d: &DsfToWrite,
+    cmds: &mut Vec<u8>,
+    encoding: Option<PlaneEncoding>,
+) -> (Vec<u8>, Vec<u8>) {
+    let curved = d.segments.iter().any(|s| s.ctrl.is_some());
+    let depth = if curved { 7 } else { 4 };
+    let mut planes: Vec<Vec<f64>> = vec![Vec::new(); depth];
+    // (def, subtype, first index, end index)
+    let mut chains: Vec<(usize, u32, usize, usize)> = Vec::new();
+    let mut last: Option<&crate::format::dsf::DsfSegment> = None;
+    for s in &d.segments {
+        assert!(
+            s.nodes[0] != 0 && s.nodes[1] != 0,
+            "junction id 0 marks a shape point"
+        );
+        assert!(s.subtype <= 255, "a road subtype is 8 bits in a binary DSF");
+        let joins = last.is_some_and(|l| {
+            l.def == s.def
+                && l.subtype == s.subtype
+                && l.nodes[1] == s.nodes[0]
+                && l.points.last().map(|p| [p[0], p[1]]) == s.points.first().map(|p| [p[0], p[1]])
+                && chains
+                    .last()
+                    .is_some_and(|c| c.3 - c.2 + s.points.len() < 65535)
+        });
+        let n = s.points.len();
+        let skip = usize::from(joins);
+        for (k, p) in s.points.iter().enumerate().skip(skip) {
+            let id = match k {
+                0 => s.nodes[0],
+                _ if k + 1 == n => s.nodes[1],
+                _ => 0,
+            };
+            let c = s
+                .ctrl
+                .as_ref()
+                .and_then(|c| c.get(k))
+                .copied()
+                .unwrap_or(*p);
+            let vals = [p[0], p[1], p[2], id as f64, c[0], c[1], c[2]];
+            for (plane, v) in planes.iter_mut().zip(vals) {
+                plane.push(v);
+            }
+        }
+        let end = planes[0].len();
+        match chains.last_mut() {
+            Some(c) if joins => c.3 = end,
+            _ => chains.push((s.def, s.subtype, end - n, end)),
+        }
+        last = Some(s);
+    }
+    let mut raw = Vec::with_capacity(depth);
+    let mut scales = Vec::with_capacity(depth);
+    for (i, vals) in planes.iter().enumerate() {
+        if i == 3 {
+            // Junction ids: unscaled.
+            raw.push(vals.iter().map(|&v| v as u32).collect::<Vec<u32>>());
+            scales.push((0.0, 0.0));
+            continue;
+        }
+        let (lo, hi) = vals
+            .iter()
+            .fold((f64::MAX, f64::MIN), |(a, b), &v| (a.min(v), b.max(v)));
+        let (sc, off) = fit_scale(lo, hi);
+        let (scd, offd) = (f64::from(sc), f64::from(off));
+        raw.push(
+            vals.iter()
+                .map(|&v| ((v - offd) * u32::FULL / scd).round().clamp(0.0, u32::FULL) as u32)
+                .collect(),
+        );
+        scales.push((sc, off));
+    }
+    let mut cur = (None, None);
+    // `POOL_SELECT` picks the 16-bit and the 32-bit pool of one rank together.
+    cmds.push(id::POOL_SELECT);
+    cmds.extend_from_slice(&0u16.to_le_bytes());
+    for (def, subtype, first, end) in chains {
+        if cur.0 != Some(def) {
+            set_definition(cmds, def as u32);
+        }
+        if cur.1 != Some(subtype) {
+            cmds.extend_from_slice(&[id::ROAD_SUBTYPE, subtype as u8]);
+        }
+        cur = (Some(def), Some(subtype));
+        assert!(end - first <= 65535, "a chain of more than 65535 points");
+        cmds.push(id::JUNCTION_OFFSET);
+        cmds.extend_from_slice(&(first as u32).to_le_bytes());
+        cmds.push(id::CHAIN_RANGE);
+        cmds.extend_from_slice(&0u16.to_le_bytes());
+        cmds.extend_from_slice(&((end - first) as u16).to_le_bytes());
+    }
+    (pool32_atom(&raw, encoding), scale_atom(b"SC32", &scales))
 }
 
 /// A float32 (scale, offset) pair whose range covers `lo..=hi`: `offset <= lo` and

@@ -46,7 +46,15 @@
 //! ([`WedFeature::ctrl`]); the document stage flattens them. Facades' and autogen's
 //! curves are not (WED's own preview draws facades straight).
 //!
-//! Not reproduced: clipping to DSF tile boundaries (a placement wholly inside one tile is
+//! - Roads (`WED_RoadEdge`, `dsf_road_grid_helper::export_to_dsf`): one segment per edge,
+//!   `BEGIN_SEGMENT` at its start node with the start level, each bezier side's handles as
+//!   two shape points with z 1 (a straight side writes none), each interior node a shape
+//!   point with z 0, `END_SEGMENT` at its end node with the end level. The junction ids
+//!   are the road nodes' WED ids.
+//!
+//! Not reproduced: clipping to DSF tile boundaries, merging a road's degree-2 nodes where
+//! both edges share subtype and level (`remove_dupes`: the segments stay apart), WED's
+//! nudge of a side with one degenerate handle (`derivative(0.01)`) (a placement wholly inside one tile is
 //! written unchanged), per-node wall choices
 //! (`pick_walls`), and the exporter's order across show levels (features come back in
 //! hierarchy order).
@@ -73,7 +81,7 @@ const SKIPPED_AIRPORT: &[&str] = &[
 
 /// Classes WED's exporter writes to the DSF that agview does not: counted in the note, then
 /// skipped.
-const SKIPPED_EXPORTS: &[&str] = &["WED_ExclusionZone", "WED_RoadEdge"];
+const SKIPPED_EXPORTS: &[&str] = &["WED_ExclusionZone"];
 
 /// Everything WED's DSF exporter would write, in document (hierarchy) order, hidden items left
 /// out. A placement whose rings cannot be assembled (a missing node, a ring with too few
@@ -335,6 +343,22 @@ impl<'a> Exporter<'a, '_> {
                     }
                 }
             }
+            WedData::RoadEdge {
+                layers,
+                subtype,
+                resource,
+                sources,
+                ctrl,
+            } => {
+                if let Some(seg) =
+                    self.road_segment(obj, *layers, *subtype, resource, sources, *ctrl)
+                {
+                    self.push(obj, resource, seg.subtype, Vec::new(), None);
+                    if let Some(f) = self.out.last_mut() {
+                        f.segment = Some(seg);
+                    }
+                }
+            }
             WedData::Other => {
                 let class = obj.class.as_str();
                 if SKIPPED_EXPORTS.contains(&class) || SKIPPED_AIRPORT.contains(&class) {
@@ -375,9 +399,99 @@ impl<'a> Exporter<'a, '_> {
             st: None,
             ctrl: None,
             point,
+            segment: None,
             line: obj.line,
             col: obj.col,
         });
+    }
+
+    /// A road edge as WED's exporter writes it (see the module documentation), or `None`
+    /// with a located error when it has no resource, its sources are not two road nodes,
+    /// or a child is not a node.
+    fn road_segment(
+        &mut self,
+        obj: &WedObject,
+        layers: [f64; 2],
+        subtype: f64,
+        resource: &str,
+        sources: &[u64],
+        ctrl: [[f64; 2]; 2],
+    ) -> Option<crate::format::dsf::DsfSegment> {
+        let fail = |this: &mut Self, why: String| {
+            this.warnings.push(Diagnostic::error_at(
+                this.path,
+                obj.line,
+                obj.col,
+                format!(
+                    "{} {} \"{}\" not exported: {why}",
+                    obj.class, obj.id, obj.name
+                ),
+            ));
+            None
+        };
+        if resource.trim().is_empty() {
+            return fail(self, "it names no network (resource=\"\")".into());
+        }
+        let end_node = |this: &Self, id: Option<&u64>| -> Option<[f64; 2]> {
+            match this.project.get(*id?).map(|o| (&o.class, &o.data)) {
+                Some((class, WedData::Node { lon, lat, .. })) if class == "WED_RoadNode" => {
+                    Some([*lon, *lat])
+                }
+                _ => None,
+            }
+        };
+        let (Some(start), Some(end)) = (
+            end_node(self, sources.first()),
+            end_node(self, sources.get(1)),
+        ) else {
+            return fail(
+                self,
+                format!(
+                    "its <sources> must name two WED_RoadNodes, its start and its end; it names {:?}",
+                    sources
+                ),
+            );
+        };
+        // Every node in order: (point, lo handle, hi handle).
+        type Handles = (Option<[f64; 2]>, Option<[f64; 2]>);
+        let mut nodes: Vec<([f64; 2], Handles)> = Vec::new();
+        let handle =
+            |p: [f64; 2], d: [f64; 2]| (d != [0.0, 0.0]).then_some([p[0] + d[0], p[1] + d[1]]);
+        nodes.push((start, (None, handle(start, ctrl[0]))));
+        for &c in &obj.children {
+            match self.project.get(c).map(|n| &n.data) {
+                Some(WedData::Node {
+                    lon, lat, lo, hi, ..
+                }) => nodes.push(([*lon, *lat], (*lo, *hi))),
+                _ => return fail(self, format!("child {c} is not a shape node")),
+            }
+        }
+        nodes.push((end, (handle(end, ctrl[1]), None)));
+        let mut points = Vec::with_capacity(nodes.len() * 3);
+        for (i, w) in nodes.windows(2).enumerate() {
+            let (p1, (_, hi)) = w[0];
+            let (p2, (lo, _)) = w[1];
+            let z = if i == 0 { layers[0] } else { 0.0 };
+            points.push([p1[0], p1[1], z]);
+            if hi.is_some() || lo.is_some() {
+                let c1 = hi.unwrap_or(p1);
+                let c2 = lo.unwrap_or(p2);
+                points.push([c1[0], c1[1], 1.0]);
+                points.push([c2[0], c2[1], 1.0]);
+            }
+        }
+        points.push([end[0], end[1], layers[1]]);
+        Some(crate::format::dsf::DsfSegment {
+            def: 0,
+            subtype: subtype.clamp(0.0, f64::from(u32::MAX)) as u32,
+            nodes: [sources[0], sources[1]],
+            points,
+            ctrl: None,
+            at: crate::diag::Location::Text {
+                line: obj.line,
+                col: obj.col,
+            },
+        })
     }
 
     /// A chain's nodes (its own children, in order), or `None` with a located diagnostic

@@ -234,6 +234,22 @@ pub enum WedData {
         hi: Option<[f64; 2]>,
         markings: Vec<String>,
     },
+    /// `WED_RoadEdge` (ROADS.md §4): `<road_edge layer= end_layer= sub_type= resource=>`;
+    /// its ends are its two `<sources>` (`WED_RoadNode`s, read as [`WedData::Node`]), its
+    /// interior shape points its children (bezier nodes), and `<edge ctrl_…_lo/hi>` its
+    /// own handles at the start and the end (deltas in degrees from those ends).
+    RoadEdge {
+        /// The start and end levels as saved (0 on the ground).
+        layers: [f64; 2],
+        /// The road subtype (default 1).
+        subtype: f64,
+        /// The network definition (`.net`).
+        resource: String,
+        /// The `<sources>`: start node, end node.
+        sources: Vec<u64>,
+        /// The start's handle and the end's, as deltas (lon, lat) from those nodes.
+        ctrl: [[f64; 2]; 2],
+    },
     /// A WED class agview knows but does not export (strings of lights, exclusions, …).
     Other,
     /// A class agview does not know.
@@ -266,6 +282,10 @@ pub struct WedFeature {
     pub ctrl: Option<Vec<Vec<[f64; 2]>>>,
     /// lon, lat, heading for object placements (`.obj`, `.agp`).
     pub point: Option<[f64; 3]>,
+    /// A road edge (`WED_RoadEdge`): the segment WED's exporter writes for it, in DSF
+    /// form (its `def` is 0: `resource` names the network; its junction ids are the
+    /// `WED_RoadNode`s' WED ids). `None` for everything else.
+    pub segment: Option<crate::format::dsf::DsfSegment>,
     /// Where the placement's `<object>` element is.
     pub line: u32,
     pub col: u32,
@@ -290,8 +310,6 @@ const OTHER_CLASSES: &[&str] = &[
     "WED_LightFixture",
     "WED_OverlayImage",
     "WED_RampPosition",
-    "WED_RoadEdge",
-    "WED_RoadNode",
     "WED_Sealane",
     "WED_ShapeNode",
     "WED_ShapePlacement",
@@ -559,6 +577,7 @@ fn read_object(
         | "WED_TextureNode"
         | "WED_TextureBezierNode"
         | "WED_RunwayNode"
+        | "WED_RoadNode"
         | "WED_AirportNode" => {
             let (lon, lat) = (num(point, "longitude", 0.0), num(point, "latitude", 0.0));
             let mut handle = |side: &str| {
@@ -686,6 +705,33 @@ fn read_object(
         "WED_DrapedOrthophoto" => WedData::DrapedOrthophoto {
             resource: string(elem(node, "draped_orthophoto"), "resource"),
         },
+        "WED_RoadEdge" => {
+            let el = elem(node, "road_edge");
+            let edge = elem(node, "edge");
+            WedData::RoadEdge {
+                layers: [num(el, "layer", 0.0), num(el, "end_layer", 0.0)],
+                subtype: num(el, "sub_type", 1.0),
+                resource: string(el, "resource"),
+                sources: elem(node, "sources")
+                    .map(|c| {
+                        c.children()
+                            .filter(|n| n.is_element() && n.tag_name().name() == "source")
+                            .filter_map(|n| n.attribute("id").and_then(|s| s.trim().parse().ok()))
+                            .collect()
+                    })
+                    .unwrap_or_default(),
+                ctrl: [
+                    [
+                        num(edge, "ctrl_longitude_lo", 0.0),
+                        num(edge, "ctrl_latitude_lo", 0.0),
+                    ],
+                    [
+                        num(edge, "ctrl_longitude_hi", 0.0),
+                        num(edge, "ctrl_latitude_hi", 0.0),
+                    ],
+                ],
+            }
+        }
         c if OTHER_CLASSES.contains(&c) => WedData::Other,
         _ => {
             warnings.push(Diagnostic::warning_at(
