@@ -61,9 +61,30 @@ pub struct Inputs {
 pub struct EditedInput {
     /// The local frame's origin, (longitude, latitude).
     pub frame: [f64; 2],
-    pub shape: crate::edit::EditedShape,
+    pub shape: EditedShape,
     /// Where the shape came from, for messages: `(file, line)`.
     pub source: Option<(PathBuf, u32)>,
+}
+
+/// What the viewer hands over to save: one feature's new shape, in degrees.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EditedShape {
+    pub geometry: Shape,
+    /// AGS: per ring, whether each edge spawns tiles (edge i from point i to i+1).
+    pub spawn: Option<Vec<Vec<bool>>>,
+    /// The DSF parameter, when the edit set it.
+    pub param: Option<u32>,
+    /// The building height in metres, when the edit set it.
+    pub height: Option<f32>,
+}
+
+/// A shape in (longitude, latitude) degrees.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Shape {
+    /// Outer ring first, then holes; not closed (no repeated first point).
+    Polygon(Vec<Vec<[f64; 2]>>),
+    /// A point and its heading, degrees clockwise from north.
+    Point { lon: f64, lat: f64, heading: f64 },
 }
 
 /// `--polygon FILE` with `--polygon-index N`.
@@ -318,7 +339,7 @@ fn edited_input(inputs: &Inputs, e: &EditedInput) -> LayoutInput {
         ..Default::default()
     };
     match &e.shape.geometry {
-        crate::edit::Shape::Polygon(rings) => {
+        Shape::Polygon(rings) => {
             input.polygon = Some(
                 rings
                     .iter()
@@ -327,7 +348,7 @@ fn edited_input(inputs: &Inputs, e: &EditedInput) -> LayoutInput {
             );
             input.spawn = e.shape.spawn.clone();
         }
-        crate::edit::Shape::Point { lon, lat, heading } => {
+        Shape::Point { lon, lat, heading } => {
             input.point = Some(PointInput {
                 pos: project(e.frame, [*lon, *lat]),
                 heading: *heading as f32,
@@ -352,8 +373,8 @@ pub fn source_shape(inputs: &Inputs, asset: &Path) -> Result<Option<SourceShape>
     let line = input.polygon_source.as_ref().map_or(0, |s| s.1);
     let kind = FileKind::detect(file, &bytes);
     let mut out = SourceShape {
-        shape: crate::edit::EditedShape {
-            geometry: crate::edit::Shape::Polygon(Vec::new()),
+        shape: EditedShape {
+            geometry: Shape::Polygon(Vec::new()),
             spawn: None,
             param: input.param,
             height: input.height,
@@ -370,13 +391,13 @@ pub fn source_shape(inputs: &Inputs, asset: &Path) -> Result<Option<SourceShape>
                 .iter()
                 .find(|p| p.line == line && input.point.is_some())
             {
-                out.shape.geometry = crate::edit::Shape::Point {
+                out.shape.geometry = Shape::Point {
                     lon: p.lon,
                     lat: p.lat,
                     heading: inputs.heading.map(f64::from).or(p.heading).unwrap_or(0.0),
                 };
             } else if let Some(p) = gj.polygons.iter().find(|p| p.line == line) {
-                out.shape.geometry = crate::edit::Shape::Polygon(p.rings.clone());
+                out.shape.geometry = Shape::Polygon(p.rings.clone());
                 out.shape.spawn = p.spawn.clone();
             }
             // Always set for a GeoJSON (feature 0 when the scan finds none).
@@ -389,14 +410,14 @@ pub fn source_shape(inputs: &Inputs, asset: &Path) -> Result<Option<SourceShape>
             let dsf = format::dsf::parse(file, &bytes, &mut warnings)?;
             if input.point.is_some() {
                 if let Some(o) = dsf.objects.iter().find(|o| o.line == line) {
-                    out.shape.geometry = crate::edit::Shape::Point {
+                    out.shape.geometry = Shape::Point {
                         lon: o.lon,
                         lat: o.lat,
                         heading: inputs.heading.map(f64::from).unwrap_or(o.heading),
                     };
                 }
             } else if let Some(p) = dsf.polygons.iter().find(|p| p.line == line) {
-                out.shape.geometry = crate::edit::Shape::Polygon(p.windings.clone());
+                out.shape.geometry = Shape::Polygon(p.windings.clone());
                 out.dsf_windings = true;
             }
         }
@@ -408,7 +429,7 @@ pub fn source_shape(inputs: &Inputs, asset: &Path) -> Result<Option<SourceShape>
 /// What [`source_shape`] found.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SourceShape {
-    pub shape: crate::edit::EditedShape,
+    pub shape: EditedShape,
     /// 1-based line of the polygon or point in its file.
     pub line: u32,
     /// A GeoJSON's feature index (0-based, among every feature of the file) holding it;
@@ -684,11 +705,11 @@ mod tests {
         let s = source_shape(&at(2), Path::new("a.agb")).unwrap().unwrap();
         assert_eq!(s.geojson_feature, Some(2));
         assert_eq!(s.shape.param, Some(513));
-        assert!(matches!(&s.shape.geometry, crate::edit::Shape::Polygon(r) if r[0].len() == 3));
+        assert!(matches!(&s.shape.geometry, Shape::Polygon(r) if r[0].len() == 3));
         // A point asset takes the point: feature 0.
         let s = source_shape(&at(0), Path::new("a.agp")).unwrap().unwrap();
         assert_eq!(s.geojson_feature, Some(0));
-        assert!(matches!(s.shape.geometry, crate::edit::Shape::Point { .. }));
+        assert!(matches!(s.shape.geometry, Shape::Point { .. }));
         // The edited shape is laid out in its frame, with its parameter.
         let e = EditedInput {
             frame: [8.0, 47.0],

@@ -27,26 +27,7 @@ pub use dsf_text::{autogen_param, wed_ags_windings};
 use crate::format::FileKind;
 use crate::input::{self, Inputs};
 
-/// What the viewer hands over to save: one feature's new shape, in degrees.
-#[derive(Debug, Clone, PartialEq)]
-pub struct EditedShape {
-    pub geometry: Shape,
-    /// AGS: per ring, whether each edge spawns tiles (edge i from point i to i+1).
-    pub spawn: Option<Vec<Vec<bool>>>,
-    /// The DSF parameter, when the edit set it.
-    pub param: Option<u32>,
-    /// The building height in metres, when the edit set it.
-    pub height: Option<f32>,
-}
-
-/// A shape in (longitude, latitude) degrees.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Shape {
-    /// Outer ring first, then holes; not closed (no repeated first point).
-    Polygon(Vec<Vec<[f64; 2]>>),
-    /// A point and its heading, degrees clockwise from north.
-    Point { lon: f64, lat: f64, heading: f64 },
-}
+pub use crate::input::{EditedShape, Shape};
 
 /// Where a shape came from, and so where `Ctrl+S` writes it.
 #[derive(Debug, Clone, PartialEq)]
