@@ -125,3 +125,65 @@ ROAD_DRAPED 1 30 0 0\nROAD_DRAPE_CHOICE 0 2000\nFROBNICATE\nWIGGLE\n";
         "{err}"
     );
 }
+
+/// A package's own `.net` and a DSF text tile that uses it, laid out from another folder:
+/// the whole path from the DSF's `NETWORK_DEF` to the road types drawn. The street
+/// (subtype 30) draws with the `.net`'s type 1000 on the ground and 1010 at level 3
+/// (18 m, above the 15 m choice); a subtype the `.net` lacks (77) draws in the plain profile
+/// and warns once; the tunnel is counted, not drawn.
+#[test]
+fn a_dsf_text_tile_lays_its_roads_out_with_its_packages_net() {
+    let tmp = Tmp::new("net-document");
+    let dir = package(&tmp);
+    write(&dir, "roads.net", GOOD);
+    let dsf = dir.join("Earth nav data/+47+012/+47+012.txt");
+    std::fs::create_dir_all(dsf.parent().unwrap()).unwrap();
+    std::fs::write(
+        &dsf,
+        "A\n800\nDSF2TEXT\nPROPERTY sim/west 12\nPROPERTY sim/south 47\nPROPERTY sim/east 13\n\
+PROPERTY sim/north 48\nNETWORK_DEF roads.net\n\
+BEGIN_SEGMENT 0 30 1 12.500 47.500 0\nEND_SEGMENT 2 12.501 47.500 0\n\
+BEGIN_SEGMENT 0 30 2 12.501 47.500 0\nSHAPE_POINT 12.502 47.500 1\nEND_SEGMENT 3 12.502 47.501 3\n\
+BEGIN_SEGMENT 0 77 1 12.500 47.500 0\nEND_SEGMENT 4 12.500 47.501 0\n\
+BEGIN_SEGMENT 0 77 4 12.500 47.501 0\nEND_SEGMENT 5 12.500 47.502 0\n\
+BEGIN_SEGMENT 0 30 1 12.500 47.500 0\nEND_SEGMENT 6 12.499 47.499 -1\n",
+    )
+    .unwrap();
+    let elsewhere = tmp.0.join("elsewhere");
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    let (code, out, err) = agview(&elsewhere, &["layout", &dsf.display().to_string(), "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let features = v["features"].as_array().unwrap();
+    assert_eq!(features.len(), 5, "{out}");
+    assert!(features.iter().all(|f| f["kind"] == "road"), "{out}");
+    let looks = v["road_looks"].as_array().unwrap();
+    let roads = v["roads"].as_array().unwrap();
+    // The tunnel is not drawn.
+    assert_eq!(roads.len(), 4, "{out}");
+    let look_of = |i: usize| &looks[roads[i]["look"].as_u64().unwrap() as usize];
+    assert_eq!(look_of(0)["road_type"], 1000, "{out}");
+    assert_eq!(look_of(1)["road_type"], 1010, "{out}");
+    // 77 is in the service band of the plain profile.
+    assert_eq!(look_of(2)["plain"], "service", "{out}");
+    assert_eq!(look_of(3)["plain"], "service", "{out}");
+    // The curve is flattened: more than its two ends.
+    assert!(roads[1]["points"].as_array().unwrap().len() > 2, "{out}");
+    assert_eq!(roads[1]["levels"], serde_json::json!([0, 3]));
+    let warnings: Vec<&str> = v["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| w.as_str().unwrap())
+        .collect();
+    let missing = warnings.iter().filter(|w| w.contains("77")).count();
+    assert_eq!(missing, 1, "one warning for the missing subtype: {warnings:#?}");
+    assert!(
+        warnings.iter().any(|w| w.contains("tunnel")),
+        "a note counts the tunnel: {warnings:#?}"
+    );
+    assert!(
+        !warnings.iter().any(|w| w.contains("not found")),
+        "the package's .net is found: {warnings:#?}"
+    );
+}
