@@ -4316,10 +4316,14 @@ fn jetway_parked_from_its_apt_dat_row() {
 /// image `name`, its art loaded as the commands load it. Returns the image and the draw
 /// calls of the frame.
 fn check_roads(name: &str, scene: &Scene) -> image::RgbaImage {
-    let art = agview::pipeline::load_art(scene);
+    check_roads_with(name, scene, &agview::pipeline::load_art(scene))
+}
+
+/// [`check_roads`] with the art already loaded (a document's).
+fn check_roads_with(name: &str, scene: &Scene, art: &ArtSet) -> image::RgbaImage {
     let opts = agview::app::options::RenderArgs::default();
     let terrain = opts.terrain_for(scene).expect("terrain");
-    let framing = agview::render::Framing::new(scene, Some(&art), Some(&terrain));
+    let framing = agview::render::Framing::new(scene, Some(art), Some(&terrain));
     let mut params = opts.frame_params(&framing);
     // Closer than the default framing, from the south-east, the roads large in the image.
     if let Camera::Orbit {
@@ -4331,7 +4335,7 @@ fn check_roads(name: &str, scene: &Scene) -> image::RgbaImage {
     {
         params.camera = Camera::orbit(target, 110.0, yaw_deg, pitch_deg.clamp(30.0, 40.0));
     }
-    let img = render(scene, &art, &terrain, &params, 400, 300);
+    let img = render(scene, art, &terrain, &params, 400, 300);
     compare(name, &img);
     img
 }
@@ -4376,12 +4380,15 @@ fn crossing(ew: usize, ns: usize) -> Vec<agview::scene::RoadSegment> {
     ]
 }
 
+/// The crossing of [`crossing`] in a package of its own: a DSF text tile naming the
+/// package's `.net` (two virtual types, each choosing one real type) and its textures, laid
+/// out and drawn as `render` draws a document, the camera as [`check_roads`] places it.
 #[test]
 fn roads_crossing_with_two_types() {
-    use agview::format::net::{NetFile, NetTexture, RoadRow, RoadType};
-    let dir = std::env::temp_dir().join(format!("agview-roads-net-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let tmp = common::Tmp::new("render-roads-net");
+    let dir = tmp.0.join("Roads");
+    let tile = dir.join("Earth nav data/+47+012");
+    std::fs::create_dir_all(&tile).unwrap();
     // Two road textures: dark asphalt with white edges and a yellow centre line, and red
     // paving with grey kerbs.
     image::RgbaImage::from_fn(64, 64, |x, _| {
@@ -4402,73 +4409,78 @@ fn roads_crossing_with_two_types() {
     })
     .save(dir.join("paving.png"))
     .unwrap();
-    let row = |texture: usize, near_lod: f32, x: [f32; 2], y: [f32; 2]| RoadRow {
-        texture,
-        near_lod,
-        far_lod: 10_000.0,
-        t_scale: 1.0,
-        x,
-        y,
-        s: [0.0, 1.0],
-        graded: y != [0.0, 0.0],
-        ..RoadRow::default()
-    };
-    let tex = |p: &str| NetTexture {
-        poly_os: 1.0,
-        path: p.into(),
-        ..NetTexture::default()
-    };
     // Type 100: a 12 m road; its far-LOD row (a missing texture) is not drawn. Type 200:
-    // 7 m of paving between two kerbs graded 0.3 m above it.
-    let net = NetFile {
-        textures: vec![tex("asphalt.png"), tex("paving.png"), tex("far.png")],
-        road_types: [
-            RoadType {
-                id: 100,
-                width: 12.0,
-                length: 24.0,
-                center: 6.0,
-                rows: vec![
-                    row(0, 0.0, [-6.0, 6.0], [0.0, 0.0]),
-                    row(2, 500.0, [-6.0, 6.0], [0.0, 0.0]),
-                ],
-                ..RoadType::default()
-            },
-            RoadType {
-                id: 200,
-                width: 8.0,
-                length: 16.0,
-                center: 4.0,
-                rows: vec![
-                    row(1, 0.0, [-3.5, 3.5], [0.0, 0.0]),
-                    row(1, 0.0, [-4.0, -3.5], [0.3, 0.3]),
-                    row(1, 0.0, [3.5, 4.0], [0.3, 0.3]),
-                ],
-                ..RoadType::default()
-            },
-        ]
-        .into_iter()
-        .map(|t| (t.id, t))
-        .collect(),
-        ..NetFile::default()
+    // 7 m of paving between two kerbs graded 0.3 m above it. Subtype 10 names 100, 20
+    // names 200.
+    std::fs::write(
+        dir.join("roads.net"),
+        "A\n800\nROADS\n\
+TEXTURE 1 asphalt.png\nTEXTURE 1 paving.png\nTEXTURE 1 far.png\nTEXTURE 0 paving.png\n\
+SCALE 64\n\
+ROAD_TYPE 100 12 24 0 0.5 0.5 0.5\nROAD_CENTER 6\n\
+SEGMENT_DRAPED 0 0 10000 1 0 0 12 64\nSEGMENT_DRAPED 2 500 10000 1 0 0 12 64\n\
+ROAD_TYPE 200 8 16 1 1 0 0\nROAD_CENTER 4\n\
+SEGMENT_DRAPED 1 0 10000 1 0.5 0 7.5 64\n\
+SEGMENT_GRADED 3 0 10000 1 0 0.3 0 0.5 0.3 64\nSEGMENT_GRADED 3 0 10000 1 7.5 0.3 0 8 0.3 64\n\
+#VROAD street (12)\nROAD_DRAPED 1 10 0.1 0.1\nROAD_DRAPE_CHOICE 0 100\n\
+#VROAD lane (8)\nROAD_DRAPED 1 20 0.1 0.1\nROAD_DRAPE_CHOICE 0 200\n",
+    )
+    .unwrap();
+    // Metres east and north of (12.5 E, 47.5 N) in degrees.
+    let at = |e: f64, n: f64| {
+        let lat = 47.5 + n / agview::input::METERS_PER_DEGREE;
+        let lon = 12.5 + e / (agview::input::METERS_PER_DEGREE * 47.5f64.to_radians().cos());
+        format!("{lon:.9} {lat:.9}")
     };
-    let file = dir.join("roads.net");
-    let look = |id: u32| {
-        agview::document::roads::net_look("roads.net", Some(&file), &net, &net.road_types[&id])
-    };
-    let scene = Scene {
-        road_looks: vec![look(100), look(200)],
-        roads: crossing(0, 1),
-        ..Scene::default()
-    };
+    // The north-south road curves west as a cubic (its two handles z = 1) to a bridge end
+    // at level 1.
+    let k = 40.0 * 0.5523;
+    let dsf = tile.join("+47+012.txt");
+    std::fs::write(
+        &dsf,
+        format!(
+            "A\n800\nDSF2TEXT\nPROPERTY sim/west 12\nPROPERTY sim/south 47\n\
+PROPERTY sim/east 13\nPROPERTY sim/north 48\nNETWORK_DEF roads.net\n\
+BEGIN_SEGMENT 0 10 1 {} 0\nEND_SEGMENT 2 {} 0\n\
+BEGIN_SEGMENT 0 10 2 {} 0\nSHAPE_POINT {} 0\nEND_SEGMENT 3 {} 0\n\
+BEGIN_SEGMENT 0 20 4 {} 0\nEND_SEGMENT 2 {} 0\n\
+BEGIN_SEGMENT 0 20 2 {} 0\nSHAPE_POINT {} 1\nSHAPE_POINT {} 1\nEND_SEGMENT 5 {} 1\n",
+            at(-80.0, 0.0),
+            at(0.0, 0.0),
+            at(0.0, 0.0),
+            at(40.0, 0.0),
+            at(80.0, 30.0),
+            at(0.0, -80.0),
+            at(0.0, 0.0),
+            at(0.0, 0.0),
+            at(0.0, k),
+            at(-40.0 + k, 40.0),
+            at(-40.0, 40.0),
+        ),
+    )
+    .unwrap();
+    let elsewhere = tmp.0.join("elsewhere");
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    let layout = agview::app::layout_args::LayoutArgs::default();
+    let mut doc = agview::document::load(&dsf, &layout.inputs().unwrap()).unwrap();
+    let art = agview::document::load_document_art(&mut doc);
+    let scene = &doc.loaded.scene;
+    assert!(
+        doc.loaded.diagnostics.iter().all(|d| !d.is_error()),
+        "{:?}",
+        doc.loaded.diagnostics
+    );
+    let types: Vec<Option<u32>> = scene.road_looks.iter().map(|l| l.road_type).collect();
+    assert_eq!(types, [Some(100), Some(200)], "both types from the .net");
     assert_eq!(scene.road_looks[0].rows.len(), 1, "near LOD 0 rows only");
-    let img = check_roads("roads_crossing_with_two_types", &scene);
+    assert_eq!(scene.roads.len(), 4);
+    assert!(scene.roads[3].points.len() > 4, "the curve is flattened");
+    let img = check_roads_with("roads_crossing_with_two_types", scene, &art);
     // Both looks are seen: the asphalt's yellow line and the red paving.
     let yellow = count_where(&img, |[r, g, b]| r > b + 60 && g > b + 40);
     let red = count_where(&img, |[r, g, b]| r > g + 40 && r > b + 40);
     assert!(yellow > 20, "yellow centre line: {yellow}");
     assert!(red > 200, "red paving: {red}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

@@ -151,7 +151,10 @@ BEGIN_SEGMENT 0 30 1 12.500 47.500 0\nEND_SEGMENT 6 12.499 47.499 -1\n",
     .unwrap();
     let elsewhere = tmp.0.join("elsewhere");
     std::fs::create_dir_all(&elsewhere).unwrap();
-    let (code, out, err) = agview(&elsewhere, &["layout", &dsf.display().to_string(), "--json"]);
+    let (code, out, err) = agview(
+        &elsewhere,
+        &["layout", &dsf.display().to_string(), "--json"],
+    );
     assert_eq!(code, 0, "{err}");
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     let features = v["features"].as_array().unwrap();
@@ -177,7 +180,10 @@ BEGIN_SEGMENT 0 30 1 12.500 47.500 0\nEND_SEGMENT 6 12.499 47.499 -1\n",
         .map(|w| w.as_str().unwrap())
         .collect();
     let missing = warnings.iter().filter(|w| w.contains("77")).count();
-    assert_eq!(missing, 1, "one warning for the missing subtype: {warnings:#?}");
+    assert_eq!(
+        missing, 1,
+        "one warning for the missing subtype: {warnings:#?}"
+    );
     assert!(
         warnings.iter().any(|w| w.contains("tunnel")),
         "a note counts the tunnel: {warnings:#?}"
