@@ -163,29 +163,12 @@ fn area2(r: &[[f64; 2]]) -> f64 {
         .sum()
 }
 
-/// The DSF parameter's low byte WED exports for an `.ags` whose outer ring's edges spawn
-/// as `flags` (`DOMAIN.md`, "Export (windings of an .ags)"): the ring is made
-/// counter-clockwise and split where the flag changes; the spawning runs count, plus a
-/// one-point first winding when the ring's first edge does not spawn.
-pub fn contour_count(ring: &[[f64; 2]], flags: &[bool]) -> u32 {
-    let n = flags.len();
-    if n == 0 {
-        return 0;
-    }
-    let runs = if flags.iter().all(|&f| f) {
-        1
-    } else {
-        (0..n)
-            .filter(|&i| flags[i] && !flags[(i + n - 1) % n])
-            .count() as u32
-    };
-    // Made counter-clockwise from vertex 0: a clockwise ring's first edge is its last.
-    let first = if ring.len() == n && area2(ring) < 0.0 {
-        flags[n - 1]
-    } else {
-        flags[0]
-    };
-    runs + u32::from(!first)
+/// The DSF parameter's low byte WED exports for an `.ags` whose rings' edges spawn as
+/// `flags` (`DOMAIN.md`, "Export (windings of an .ags)"): the count of spawning windings the
+/// save writes, from the one rule that writes them (`edit::wed_ags_windings`).
+pub fn contour_count(rings: &[Vec<[f64; 2]>], flags: &[Vec<bool>]) -> u32 {
+    let (_, count) = agview_load::edit::wed_ags_windings(rings, flags);
+    u32::try_from(count).unwrap_or(u32::MAX)
 }
 
 impl Model {
@@ -414,8 +397,8 @@ impl Model {
                     .and_then(|r| r.get_mut(edge))
                     .ok_or("no such edge")?;
                 *f = !*f;
-                // The parameter's low byte follows the outer ring's flags, as WED exports it.
-                let count = contour_count(&rings[0], &flags[0]);
+                // The parameter's low byte follows the flags, as WED exports them.
+                let count = contour_count(rings, &flags);
                 s.param = Some((s.param.unwrap_or(0) & !0xFF) | count.min(0xFF));
                 *spawn = Some(flags);
             }
@@ -555,22 +538,32 @@ mod tests {
     fn the_contour_count_follows_the_toggles_as_wed_exports_them() {
         let mut m = square();
         assert_eq!(m.state.param, Some(0x0301));
-        // One edge off in the middle: one spawning run, the first edge spawns.
+        // One edge off in the middle: WED splits the ring from its first node on, so the
+        // spawning edges before and after it are two runs (T T | F | T).
         m.apply(Op::ToggleSpawn { ring: 0, edge: 2 }).unwrap();
-        assert_eq!(m.state.param, Some(0x0301));
+        assert_eq!(m.state.param, Some(0x0302));
         // Two edges off apart: two runs.
         m.apply(Op::ToggleSpawn { ring: 0, edge: 0 }).unwrap();
         // flags: F T F T: runs at 1 and 3 = 2, plus one for the first edge not spawning.
         assert_eq!(m.state.param, Some(0x0303));
         m.apply(Op::ToggleSpawn { ring: 0, edge: 0 }).unwrap();
-        assert_eq!(m.state.param, Some(0x0301));
+        assert_eq!(m.state.param, Some(0x0302));
         let ring = [[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]];
-        assert_eq!(contour_count(&ring, &[true; 4]), 1);
-        assert_eq!(contour_count(&ring, &[true, false, true, false]), 2);
+        assert_eq!(contour_count(&[ring.to_vec()], &[vec![true; 4]]), 1);
+        assert_eq!(
+            contour_count(&[ring.to_vec()], &[vec![true, false, true, false]]),
+            2
+        );
         // Clockwise: the first edge WED writes is the last one here.
         let cw: Vec<_> = ring.iter().rev().copied().collect();
-        assert_eq!(contour_count(&cw, &[true, true, true, false]), 2);
-        assert_eq!(contour_count(&cw, &[false, true, true, true]), 1);
+        assert_eq!(
+            contour_count(&[cw.clone()], &[vec![true, true, true, false]]),
+            2
+        );
+        assert_eq!(
+            contour_count(&[cw.clone()], &[vec![false, true, true, true]]),
+            1
+        );
     }
 
     #[test]
