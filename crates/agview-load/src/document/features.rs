@@ -68,6 +68,32 @@ pub struct DocFeature {
 }
 
 impl DocFeature {
+    /// A feature with none of the optional parts (node order, texture coordinates,
+    /// controls, airport item, jetway); set those that apply after.
+    pub fn new(
+        source: String,
+        asset: String,
+        kind: FeatureKind,
+        param: u32,
+        geometry: Geometry,
+        at: Location,
+    ) -> DocFeature {
+        DocFeature {
+            source,
+            asset,
+            kind,
+            param,
+            geometry,
+            facade_node_order: None,
+            st: None,
+            ctrl: None,
+            st_ctrl: None,
+            airport: None,
+            jetway: None,
+            at,
+        }
+    }
+
     /// The feature's first vertex, or its point: where its own local frame is.
     pub fn origin(&self) -> Option<[f64; 2]> {
         // A WED facade: its first node, whichever form the `.fac` picks (an area's first
@@ -140,20 +166,14 @@ fn placed_point(
     at: Location,
 ) {
     match kind_of(def) {
-        Ok(kind @ (FeatureKind::Agp | FeatureKind::Obj)) => out.push(DocFeature {
-            source: source(),
-            asset: def.to_string(),
+        Ok(kind @ (FeatureKind::Agp | FeatureKind::Obj)) => out.push(DocFeature::new(
+            source(),
+            def.to_string(),
             kind,
-            param: 0,
-            geometry: Geometry::Point { lon, lat, heading },
-            facade_node_order: None,
-            st: None,
-            ctrl: None,
-            st_ctrl: None,
-            airport: None,
-            jetway: None,
+            0,
+            Geometry::Point { lon, lat, heading },
             at,
-        }),
+        )),
         _ => skipped.add(ext_of(def)),
     }
 }
@@ -177,18 +197,17 @@ fn placed_polygon(
             let windings = windings();
             let planes = planes_of(kind, param, &windings, extra);
             out.push(DocFeature {
-                source: source(),
-                asset: def.to_string(),
-                kind,
-                param,
-                geometry: Geometry::Polygon(windings),
-                facade_node_order: None,
                 st: planes.st,
                 ctrl: planes.ctrl,
                 st_ctrl: planes.st_ctrl,
-                airport: None,
-                jetway: None,
-                at,
+                ..DocFeature::new(
+                    source(),
+                    def.to_string(),
+                    kind,
+                    param,
+                    Geometry::Polygon(windings),
+                    at,
+                )
             })
         }
         _ => skipped.add(ext_of(def)),

@@ -89,24 +89,18 @@ impl RoadReading {
             Some(ctrl) => curved_points(&seg.points, ctrl),
             None => self.flagged_points(path, &seg.points, at, diags),
         };
-        Some(DocFeature {
-            source: source(),
-            asset: asset.to_string(),
-            kind: FeatureKind::Road,
-            param: seg.subtype,
-            geometry: Geometry::Road(RoadGeometry {
+        Some(DocFeature::new(
+            source(),
+            asset.to_string(),
+            FeatureKind::Road,
+            seg.subtype,
+            Geometry::Road(RoadGeometry {
                 points,
                 levels,
                 nodes: seg.nodes,
             }),
-            facade_node_order: None,
-            st: None,
-            ctrl: None,
-            st_ctrl: None,
-            airport: None,
-            jetway: None,
             at,
-        })
+        ))
     }
 
     /// The one warning counting zero-length segments, if any were skipped.

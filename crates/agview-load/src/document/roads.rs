@@ -246,24 +246,18 @@ mod tests {
     use crate::diag::Location;
 
     fn feature(subtype: u32, points: &[[f64; 2]], levels: [i32; 2]) -> DocFeature {
-        DocFeature {
-            source: "roads.txt:3".into(),
-            asset: "lib/g10/roads.net".into(),
-            kind: FeatureKind::Road,
-            param: subtype,
-            geometry: Geometry::Road(RoadGeometry {
+        DocFeature::new(
+            "roads.txt:3".into(),
+            "lib/g10/roads.net".into(),
+            FeatureKind::Road,
+            subtype,
+            Geometry::Road(RoadGeometry {
                 points: points.to_vec(),
                 levels,
                 nodes: [1, 2],
             }),
-            facade_node_order: None,
-            st: None,
-            ctrl: None,
-            st_ctrl: None,
-            airport: None,
-            jetway: None,
-            at: Location::Text { line: 3, col: 1 },
-        }
+            Location::Text { line: 3, col: 1 },
+        )
     }
 
     fn resolution(opened: Opened) -> Resolution {
