@@ -4516,3 +4516,60 @@ fn roads_plain_profile_with_rail() {
     });
     assert!(white > 50, "edge and centre lines: {white}");
 }
+
+/// A relayout uploads with the textures (and the height field) of the last upload of the
+/// same art ([`agview::render::SceneGpu::new_with_textures`]), as the viewer's loader does
+/// after an edit: it must draw exactly what a fresh upload draws, for a changed layout, on
+/// the same terrain and on another one.
+#[test]
+fn a_relayout_with_the_last_uploads_textures_draws_as_a_fresh_upload() {
+    let layout = agview::app::layout_args::LayoutArgs {
+        polygon: Some("sample_scenery/polygons/lakeside.geojson".into()),
+        ..Default::default()
+    };
+    let path = std::path::Path::new("sample_scenery/autogen/lakeside.ags");
+    let mut doc = agview::document::load(path, &layout.inputs().unwrap()).expect("load");
+    let art = agview::document::load_document_art(&mut doc);
+    let before = doc.loaded.scene.clone();
+    // The "edit": half the objects, tiles and trees gone.
+    let mut after = before.clone();
+    after.objects.truncate(after.objects.len() / 2);
+    after.tiles.truncate(after.tiles.len() / 2);
+    after.trees.truncate(after.trees.len() / 2);
+    assert!(!after.objects.is_empty() && !after.tiles.is_empty() && !after.trees.is_empty());
+    let opts = agview::app::options::RenderArgs {
+        camera: "orbit".parse().expect("camera"),
+        ..Default::default()
+    };
+    let hl = headless();
+    let flat = opts.terrain_for(&before).expect("terrain");
+    let hills = Terrain::hills(flat.size_m, 15.0, 3).with_center(flat.center);
+    let first = hl.upload(&before, &art, &flat).expect("upload");
+    for terrain in [&flat, &hills] {
+        let framing = agview::render::Framing::new(&after, Some(&art), Some(terrain));
+        let params = opts.frame_params(&framing);
+        let mut fresh = hl.upload(&after, &art, terrain).expect("upload");
+        let want = hl.render(&mut fresh, &params, 320, 240).expect("render");
+        let mut reused = agview::render::SceneGpu::new_with_textures(
+            &hl.ctx,
+            &hl.renderer,
+            &after,
+            &art,
+            terrain,
+            first.textures(),
+        )
+        .expect("upload");
+        let got = hl.render(&mut reused, &params, 320, 240).expect("render");
+        let differing = want
+            .pixels()
+            .zip(got.pixels())
+            .filter(|(a, b)| a != b)
+            .count();
+        assert_eq!(
+            differing, 0,
+            "{differing} pixels differ from a fresh upload"
+        );
+        assert_eq!(reused.stats().tile_quads, fresh.stats().tile_quads);
+        assert_eq!(reused.warnings(), fresh.warnings());
+    }
+}

@@ -13,7 +13,7 @@
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, Weak};
 use std::time::{Duration, Instant};
 
 use notify::Watcher;
@@ -24,7 +24,7 @@ use crate::art::ArtSet;
 use crate::diag::Diagnostic;
 use crate::document::{self, Document, LoadOptions};
 use crate::input::Inputs;
-use crate::render::{Framing, GpuContext, Renderer, SceneGpu};
+use crate::render::{Framing, GpuContext, Renderer, SceneGpu, SceneTextures};
 
 /// Quiet time after the last file event before reloading: editors write a file in several
 /// steps (truncate, write, rename), which become one reload.
@@ -153,6 +153,10 @@ struct ArtCache {
     key: Vec<String>,
     stamps: Vec<(PathBuf, Option<Stamp>)>,
     art: Arc<ArtSet>,
+    /// The GPU textures of `art` the last upload made, and the device they live on: the
+    /// next upload on that device makes only what they lack, so a relayout (an edit, a
+    /// layout option) uploads its buffers alone.
+    textures: Option<(Weak<Gpu>, SceneTextures)>,
 }
 
 /// What tells a changed file: its modification time and length.
@@ -425,6 +429,7 @@ fn load_one(
                         key,
                         stamps: stamps(&files),
                         art: a.clone(),
+                        textures: None,
                     });
                     a
                 }
@@ -452,10 +457,29 @@ fn load_one(
     if let Some(p) = &j.load.progress {
         p.set_stage(crate::progress::Stage::Uploading);
     }
-    let scene_gpu = match SceneGpu::new(&g.ctx, &g.renderer, &view.loaded.scene, &art, &terrain) {
+    // The art's textures from the last upload, where the art and the device are the same.
+    let kept = cache.as_mut().filter(|c| Arc::ptr_eq(&c.art, &art));
+    let textures = kept
+        .as_ref()
+        .and_then(|c| c.textures.as_ref())
+        .filter(|(on, _)| std::ptr::eq(on.as_ptr(), Arc::as_ptr(g)))
+        .map(|(_, t)| t.clone())
+        .unwrap_or_default();
+    let uploaded = SceneGpu::new_with_textures(
+        &g.ctx,
+        &g.renderer,
+        &view.loaded.scene,
+        &art,
+        &terrain,
+        textures,
+    );
+    let scene_gpu = match uploaded {
         Ok(s) => s,
         Err(e) => return Some(fail(format!("{}: error: {e}", j.asset.display()), watch)),
     };
+    if let Some(c) = kept {
+        c.textures = Some((Arc::downgrade(g), scene_gpu.textures()));
+    }
     let upload_ms = up.elapsed().as_secs_f64() * 1e3;
     let framing = j
         .render

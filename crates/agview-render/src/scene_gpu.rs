@@ -7,6 +7,7 @@
 
 use std::collections::HashMap;
 use std::ops::Range;
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use bytemuck::{Pod, Zeroable};
@@ -564,8 +565,7 @@ pub(crate) struct ShadowGpu {
 pub struct SceneGpu {
     frame_buffer: wgpu::Buffer,
     /// The height field (R32Float, `resolution²`), rewritten in place by `set_terrain`.
-    height_texture: wgpu::Texture,
-    height_view: wgpu::TextureView,
+    heights: KeptHeights,
     pub(crate) frame_bind_group: wgpu::BindGroup,
     pub(crate) terrain: TerrainChunks,
     pub(crate) tiles: Option<TilesGpu>,
@@ -599,6 +599,97 @@ pub struct SceneGpu {
     density: u8,
     stats: SceneGpuStats,
     warnings: Vec<Diagnostic>,
+    /// The art's textures this upload made or was handed ([`SceneGpu::textures`]).
+    textures: SceneTextures,
+}
+
+/// The textures an upload made from one art set on one device, with the warnings making
+/// them gave: handed to the next upload of the same art on the same device
+/// ([`SceneGpu::new_with_textures`]), which then makes only the textures it lacks. A
+/// relayout (an edit, a changed layout option) so uploads its buffers alone. The handles
+/// are shared, not copied.
+#[derive(Clone, Default)]
+pub struct SceneTextures {
+    made: HashMap<TexSource, GpuTexture>,
+    warnings: Vec<String>,
+    /// The height field, reused where the next terrain has the same samples.
+    heights: Option<KeptHeights>,
+}
+
+/// A height field texture and the samples it holds, shared by every scene and kept set
+/// using it; [`SceneGpu::set_terrain`] rewrites the texture and the record.
+#[derive(Clone)]
+struct KeptHeights {
+    texture: wgpu::Texture,
+    view: wgpu::TextureView,
+    samples: Arc<Mutex<Vec<f32>>>,
+}
+
+/// The most samples a height field is kept with a copy of (4 MiB): the copy is what tells
+/// the next terrain's samples the same; a larger one is uploaded anew each time.
+const KEPT_HEIGHTS_MAX: usize = 1025 * 1025;
+
+impl KeptHeights {
+    /// Whether the texture holds `terrain`'s samples, bit for bit.
+    fn holds(&self, terrain: &Terrain) -> bool {
+        let samples = self.samples.lock().unwrap_or_else(|e| e.into_inner());
+        samples.len() == terrain.heights.len()
+            && bytemuck::cast_slice::<f32, u8>(&samples)
+                == bytemuck::cast_slice::<f32, u8>(&terrain.heights)
+    }
+
+    /// Records that the texture holds `terrain`'s samples (none where too many to copy).
+    fn record(&self, terrain: &Terrain) {
+        let mut samples = self.samples.lock().unwrap_or_else(|e| e.into_inner());
+        samples.clear();
+        if terrain.heights.len() <= KEPT_HEIGHTS_MAX {
+            samples.extend_from_slice(&terrain.heights);
+        }
+    }
+}
+
+/// A new height field texture holding `terrain`'s samples (`R32Float`, `resolution²`).
+fn upload_heights(ctx: &GpuContext, terrain: &Terrain) -> KeptHeights {
+    let n = terrain.resolution;
+    let device = &ctx.device;
+    let texture = device.create_texture_with_data(
+        &ctx.queue,
+        &wgpu::TextureDescriptor {
+            label: Some("height field"),
+            size: wgpu::Extent3d {
+                width: n,
+                height: n,
+                depth_or_array_layers: 1,
+            },
+            mip_level_count: 1,
+            sample_count: 1,
+            dimension: wgpu::TextureDimension::D2,
+            format: wgpu::TextureFormat::R32Float,
+            usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
+            view_formats: &[],
+        },
+        wgpu::util::TextureDataOrder::LayerMajor,
+        bytemuck::cast_slice(&terrain.heights),
+    );
+    let view = texture.create_view(&wgpu::TextureViewDescriptor::default());
+    let h = KeptHeights {
+        texture,
+        view,
+        samples: Arc::default(),
+    };
+    h.record(terrain);
+    h
+}
+
+impl SceneTextures {
+    /// How many textures are kept.
+    pub fn len(&self) -> usize {
+        self.made.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.made.is_empty()
+    }
 }
 
 /// Textures of one upload, each made once.
@@ -1189,9 +1280,30 @@ impl SceneGpu {
         art: &ArtSet,
         terrain: &Terrain,
     ) -> Result<Self, RenderError> {
+        Self::new_with_textures(ctx, shared, scene, art, terrain, SceneTextures::default())
+    }
+
+    /// [`SceneGpu::new`], reusing `textures`, which an earlier upload of the same `art` on
+    /// the same device made ([`SceneGpu::textures`]): only the textures not among them are
+    /// made. Textures are the bulk of an upload's time, so a relayout of an unchanged art
+    /// set uploads in milliseconds. Handing textures of other art draws wrong images.
+    pub fn new_with_textures(
+        ctx: &GpuContext,
+        shared: &GpuShared,
+        scene: &Scene,
+        art: &ArtSet,
+        terrain: &Terrain,
+        textures: SceneTextures,
+    ) -> Result<Self, RenderError> {
         ctx.checked("uploading the scene", || {
-            Self::upload(ctx, shared, scene, art, terrain, HashMap::new())
+            Self::upload(ctx, shared, scene, art, terrain, textures)
         })?
+    }
+
+    /// The textures this scene was uploaded with, for the next upload of the same art on
+    /// the same device ([`SceneGpu::new_with_textures`]).
+    pub fn textures(&self) -> SceneTextures {
+        self.textures.clone()
     }
 
     /// [`SceneGpu::new`], dropping each image's pixels from `art` as soon as it is on the
@@ -1214,7 +1326,11 @@ impl SceneGpu {
                 made.insert(TexSource::Image(i), tex);
                 img.pixels = crate::art::ImagePixels::Rgba8(Vec::new());
             }
-            let mut gpu = Self::upload(ctx, shared, scene, art, terrain, made)?;
+            let textures = SceneTextures {
+                made,
+                ..SceneTextures::default()
+            };
+            let mut gpu = Self::upload(ctx, shared, scene, art, terrain, textures)?;
             gpu.warnings
                 .splice(0..0, warnings.into_iter().map(render_warning));
             Ok(gpu)
@@ -1227,7 +1343,7 @@ impl SceneGpu {
         scene: &Scene,
         art: &ArtSet,
         terrain: &Terrain,
-        made: HashMap<TexSource, GpuTexture>,
+        textures: SceneTextures,
     ) -> Result<Self, RenderError> {
         let started = Instant::now();
         let device = &ctx.device;
@@ -1252,25 +1368,12 @@ impl SceneGpu {
             });
         }
         let n = terrain.resolution;
-        let height_texture = device.create_texture_with_data(
-            &ctx.queue,
-            &wgpu::TextureDescriptor {
-                label: Some("height field"),
-                size: wgpu::Extent3d {
-                    width: n,
-                    height: n,
-                    depth_or_array_layers: 1,
-                },
-                mip_level_count: 1,
-                sample_count: 1,
-                dimension: wgpu::TextureDimension::D2,
-                format: wgpu::TextureFormat::R32Float,
-                usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
-                view_formats: &[],
-            },
-            wgpu::util::TextureDataOrder::LayerMajor,
-            bytemuck::cast_slice(&terrain.heights),
-        );
+        // The height field: the last upload's where it holds these very samples.
+        let kept = textures.heights.filter(|h| h.holds(terrain));
+        let heights = match kept {
+            Some(h) => h,
+            None => upload_heights(ctx, terrain),
+        };
         let texture_bytes = u64::from(n) * u64::from(n) * 4;
         // The grid is drawn in chunks at levels of detail chosen per frame: a few small
         // index patterns shared by every chunk.
@@ -1282,7 +1385,6 @@ impl SceneGpu {
             usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
             mapped_at_creation: false,
         });
-        let height_view = height_texture.create_view(&wgpu::TextureViewDescriptor::default());
         // The sun's shadow map, and the frame uniforms it is drawn with (the light's view;
         // a stand-in where the map itself would be bound).
         let shadow_size = shared.shadow_size;
@@ -1321,7 +1423,7 @@ impl SceneGpu {
                     },
                     wgpu::BindGroupEntry {
                         binding: 1,
-                        resource: wgpu::BindingResource::TextureView(&height_view),
+                        resource: wgpu::BindingResource::TextureView(&heights.view),
                     },
                     wgpu::BindGroupEntry {
                         binding: 2,
@@ -1348,9 +1450,9 @@ impl SceneGpu {
         let mut cache = TextureCache {
             ctx,
             art,
-            made,
+            made: textures.made,
             extra: Vec::new(),
-            warnings: Vec::new(),
+            warnings: textures.warnings,
             cutoffs: alpha_cutoffs(art),
         };
         // A material with a lit texture (`TEXTURE_LIT`), and one without (black: no glow).
@@ -1394,11 +1496,11 @@ impl SceneGpu {
 
         let Upload {
             mut warnings,
-            mut cache,
+            cache,
             buffer_bytes,
             ..
         } = up;
-        warnings.append(&mut cache.warnings);
+        warnings.extend(cache.warnings.iter().cloned());
         texture_bytes += cache.bytes();
         stats.textures = cache.made.len() + cache.extra.len();
         stats.objects_shown = stats.objects;
@@ -1417,8 +1519,7 @@ impl SceneGpu {
         };
         Ok(SceneGpu {
             frame_buffer,
-            height_texture,
-            height_view,
+            heights: heights.clone(),
             frame_bind_group,
             terrain: terrain_chunks,
             tiles,
@@ -1454,6 +1555,11 @@ impl SceneGpu {
             density: 6,
             stats,
             warnings: warnings.into_iter().map(render_warning).collect(),
+            textures: SceneTextures {
+                made: cache.made,
+                warnings: cache.warnings,
+                heights: Some(heights),
+            },
         })
     }
 
@@ -1585,7 +1691,7 @@ impl SceneGpu {
             let n = self.resolution;
             ctx.queue.write_texture(
                 wgpu::TexelCopyTextureInfo {
-                    texture: &self.height_texture,
+                    texture: &self.heights.texture,
                     mip_level: 0,
                     origin: wgpu::Origin3d::ZERO,
                     aspect: wgpu::TextureAspect::All,
@@ -1602,6 +1708,7 @@ impl SceneGpu {
                     depth_or_array_layers: 1,
                 },
             );
+            self.heights.record(terrain);
             self.terrain.set_heights(terrain);
             self.ground = terrain.height_range();
             if let Some(c) = &mut self.shadow.casters {
@@ -1622,7 +1729,7 @@ impl SceneGpu {
                             &mut encoder,
                             pipe,
                             &o.instances,
-                            &self.height_view,
+                            &self.heights.view,
                             (self.grid.origin, self.grid.cell, n),
                         );
                         ctx.queue.submit([encoder.finish()]);

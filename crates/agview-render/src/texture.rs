@@ -8,6 +8,7 @@ use crate::art::{BcFormat, ImageData, ImagePixels};
 use super::context::GpuContext;
 
 /// A texture and the view materials bind.
+#[derive(Clone)]
 pub(crate) struct GpuTexture {
     /// Kept alive for the view; also counted in the upload statistics.
     #[allow(dead_code)]
