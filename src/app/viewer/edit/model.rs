@@ -557,11 +557,11 @@ mod tests {
         // Clockwise: the first edge WED writes is the last one here.
         let cw: Vec<_> = ring.iter().rev().copied().collect();
         assert_eq!(
-            contour_count(&[cw.clone()], &[vec![true, true, true, false]]),
+            contour_count(std::slice::from_ref(&cw), &[vec![true, true, true, false]]),
             2
         );
         assert_eq!(
-            contour_count(&[cw.clone()], &[vec![false, true, true, true]]),
+            contour_count(std::slice::from_ref(&cw), &[vec![false, true, true, true]]),
             1
         );
     }
