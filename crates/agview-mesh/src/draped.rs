@@ -260,6 +260,12 @@ impl DrapedSet {
                 }
             }
         }
+        self.keep_pieces(gi, pieces);
+    }
+
+    /// Takes back the vertices lent to `pieces` (with the cut pieces added) and draws its
+    /// indices as one instance of group `gi`.
+    pub(crate) fn keep_pieces(&mut self, gi: usize, pieces: TileMesh) {
         self.vertices = pieces.vertices;
         let g = &mut self.groups[gi];
         let first = g.indices.len() as u32;

@@ -198,12 +198,7 @@ impl DrapedSet {
                 v.show = [ROAD_LIFT, affine(pts, [a.2, b.2, c.2], v.xy)];
             }
         }
-        self.vertices = pieces.vertices;
-        let g = &mut self.groups[gi];
-        let first = g.indices.len() as u32;
-        g.indices.extend(pieces.indices);
-        let end = g.indices.len() as u32;
-        g.instances.push(([1, 1], 0.0, first..end));
+        self.keep_pieces(gi, pieces);
     }
 }
 
