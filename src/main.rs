@@ -545,8 +545,14 @@ fn render_command(
             scene.lines.len()
         )
     };
+    // Roads, when there are any.
+    let roads = if scene.roads.is_empty() {
+        String::new()
+    } else {
+        format!(", {} road segment(s)", scene.roads.len())
+    };
     eprintln!(
-        "wrote {} ({width}x{height}) on {}, {}: {features}{} tile(s), {} object(s), {} facade(s), {} tree(s){ground}",
+        "wrote {} ({width}x{height}) on {}, {}: {features}{} tile(s), {} object(s), {} facade(s), {} tree(s){ground}{roads}",
         out.display(),
         headless.ctx.describe(),
         headless.renderer.culling().1,
