@@ -1491,7 +1491,10 @@ fn a_failing_save_is_an_error_in_the_edit_window_and_the_edits_stay() {
     let err = r.stderr();
     assert!(status.success(), "{status}: {err}");
     assert!(err.contains("agview: error: saving"), "{err}");
-    assert!(err.contains("found `not saved`"), "shown in the window: {err}");
+    assert!(
+        err.contains("found `not saved`"),
+        "shown in the window: {err}"
+    );
     assert!(
         err.contains("unsaved edits: asking before quitting"),
         "the edits stay: {err}"
@@ -1523,8 +1526,13 @@ fn a_file_changed_on_disk_during_edits_asks_before_reloading() {
     view.arg("--no-panel").arg("--dump-scene").arg(&dump);
     let mut r = Running::spawn(view);
     let text = std::fs::read_to_string(&polygon).unwrap();
-    r.wait_for("the drag's layout", |r| r.stderr().contains("edit to frame"));
-    save(&polygon, &text.replace("\"the block\"", "\"the block, renamed\""));
+    r.wait_for("the drag's layout", |r| {
+        r.stderr().contains("edit to frame")
+    });
+    save(
+        &polygon,
+        &text.replace("\"the block\"", "\"the block, renamed\""),
+    );
     r.wait_for("the first question and its answer", |r| {
         r.stderr().contains("edit: the edits stay")
     });
@@ -1610,7 +1618,9 @@ fn a_real_drag_in_the_window_moves_a_vertex() {
         .arg("--screenshot-dir")
         .arg(&shots);
     let mut r = Running::spawn(view);
-    r.wait_for("the first frame", |r| r.stderr().contains("first frame after"));
+    r.wait_for("the first frame", |r| {
+        r.stderr().contains("first frame after")
+    });
     let pid = r.child.id().to_string();
     let start = Instant::now();
     let window = loop {
@@ -1622,7 +1632,11 @@ fn a_real_drag_in_the_window_moves_a_vertex() {
         if let Some(w) = String::from_utf8_lossy(&out.stdout).lines().last() {
             break w.trim().to_string();
         }
-        assert!(start.elapsed() < STEP, "no window of pid {pid} on {}", x.display);
+        assert!(
+            start.elapsed() < STEP,
+            "no window of pid {pid} on {}",
+            x.display
+        );
         std::thread::sleep(Duration::from_millis(100));
     };
     let px = |p: [f64; 2]| {
@@ -1659,7 +1673,9 @@ fn a_real_drag_in_the_window_moves_a_vertex() {
         "mousemove", "--window", &window, &e, &f, "sleep", "0.2",
         "mouseup", "1",
     ]);
-    r.wait_for("the drag's layout", |r| r.stderr().contains("edit to frame"));
+    r.wait_for("the drag's layout", |r| {
+        r.stderr().contains("edit to frame")
+    });
     xdotool(&x, &["mousemove", "--window", &window, "640", "360"]);
     xdotool(&x, &["key", "shift+F12"]);
     r.wait_for("the screenshot after", shots_written(2));

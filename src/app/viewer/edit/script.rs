@@ -530,10 +530,12 @@ impl crate::app::viewer::App {
         };
         match step {
             Step::Move(p) => {
-                self.script.egui_events.push(egui::Event::PointerMoved(egui::pos2(
-                    p.0 as f32 / ppp,
-                    p.1 as f32 / ppp,
-                )));
+                self.script
+                    .egui_events
+                    .push(egui::Event::PointerMoved(egui::pos2(
+                        p.0 as f32 / ppp,
+                        p.1 as f32 / ppp,
+                    )));
                 self.pointer_moved(p);
             }
             Step::Down => {
