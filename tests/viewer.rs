@@ -4,7 +4,7 @@
 //! that writes `FILE-reloadK.png` after each reload caused by a file change).
 //!
 //! A machine without `Xvfb` fails these tests with a message saying how to install it:
-//! nothing is skipped silently.
+//! nothing is skipped silently. The real-input test also needs `xdotool` (likewise).
 //!
 //! Image comparisons use the mean absolute difference per channel (R, G, B, over all
 //! pixels, 0..255). The window and `agview render` share the device kind, the renderer and
