@@ -4,7 +4,7 @@
 //! that writes `FILE-reloadK.png` after each reload caused by a file change).
 //!
 //! A machine without `Xvfb` fails these tests with a message saying how to install it:
-//! nothing is skipped silently.
+//! nothing is skipped silently. The real-input test also needs `xdotool` (likewise).
 //!
 //! Image comparisons use the mean absolute difference per channel (R, G, B, over all
 //! pixels, 0..255). The window and `agview render` share the device kind, the renderer and
@@ -1367,4 +1367,342 @@ fn a_5000_vertex_polygon_stays_responsive_in_edit_mode() {
         mean <= 16.0,
         "UI {mean} ms a frame with 5,000 handles: {line}"
     );
+}
+
+/// The edit square's vertex `i` (0: the corner at the origin, counter-clockwise) as saved
+/// in `file`'s second feature, in local meters.
+fn saved_vertex(file: &Path, feature: usize, i: usize) -> [f64; 2] {
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(file).unwrap()).unwrap();
+    let geometry = if v["type"] == "FeatureCollection" {
+        &v["features"][feature]["geometry"]
+    } else {
+        &v["geometry"]
+    };
+    let p = &geometry["coordinates"][0][i];
+    let (lon, lat) = (p[0].as_f64().unwrap(), p[1].as_f64().unwrap());
+    let k = EDIT_ORIGIN[1].to_radians().cos();
+    [
+        (lon - EDIT_ORIGIN[0]) * k * M_PER_DEG,
+        (lat - EDIT_ORIGIN[1]) * M_PER_DEG,
+    ]
+}
+
+fn near(got: [f64; 2], want: [f64; 2], tol: f64) -> bool {
+    (got[0] - want[0]).abs() <= tol && (got[1] - want[1]).abs() <= tol
+}
+
+/// The quit dialog's buttons are pressed by the script as a user presses them: Cancel
+/// closes it (the view takes the next drag again), then "Quit without saving" ends the
+/// program without writing.
+#[test]
+fn the_quit_dialog_cancels_then_quits_without_saving_when_its_buttons_are_clicked() {
+    let x = Xvfb::start();
+    let dir = TempDir::new("edit-quit-buttons");
+    let polygon = edit_polygon(&dir.0);
+    let before = std::fs::read(&polygon).unwrap();
+    let script = dir.0.join("quit.txt");
+    save(
+        &script,
+        &format!(
+            "drag {} {}\nquit\nclick \"Cancel\"\ndrag {} {}\nquit\nclick \"Quit without saving\"\n",
+            edit_px([100.0, 80.0]),
+            edit_px([95.0, 70.0]),
+            edit_px([0.0, 80.0]),
+            edit_px([5.0, 70.0]),
+        ),
+    );
+    let mut view = edit_view(&x, &polygon, &script);
+    view.arg("--no-panel");
+    let mut r = Running::spawn(view);
+    let status = r.wait_exit();
+    let err = r.stderr();
+    assert!(status.success(), "{status}: {err}");
+    assert_eq!(
+        err.matches("unsaved edits: asking before quitting").count(),
+        2,
+        "{err}"
+    );
+    assert!(err.contains("edit: not quitting; the edits stay"), "{err}");
+    // The drag after Cancel reached the view: the dialog was gone.
+    assert!(err.matches("edit to frame").count() >= 2, "{err}");
+    assert_eq!(
+        std::fs::read(&polygon).unwrap(),
+        before,
+        "quitting without saving writes nothing"
+    );
+}
+
+/// A script presses the edit window's "Save as GeoJSON" and the side panel's edit mode
+/// checkbox: the shape is written to the path the window shows, and edit mode goes off.
+#[test]
+fn a_script_presses_the_edit_windows_and_the_panels_buttons() {
+    let x = Xvfb::start();
+    let dir = TempDir::new("edit-panel-buttons");
+    let polygon = edit_polygon(&dir.0);
+    let script = dir.0.join("buttons.txt");
+    save(
+        &script,
+        &format!(
+            "drag {} {}\nclick \"Save as GeoJSON\"\nclick \"edit mode (P)\"\nquit\n",
+            edit_px([100.0, 80.0]),
+            edit_px([95.02, 69.97]),
+        ),
+    );
+    // The side panel shown.
+    let mut r = Running::spawn(edit_view(&x, &polygon, &script));
+    let status = r.wait_exit();
+    let err = r.stderr();
+    assert!(status.success(), "{status}: {err}");
+    let saved = dir.0.join("lakeside-edited.geojson");
+    assert!(err.contains("saved "), "{err}");
+    let v = saved_vertex(&saved, 0, 2);
+    assert!(near(v, [95.0, 70.0], 1e-6), "the moved vertex: {v:?}");
+    assert!(err.contains("edit mode off"), "the panel's checkbox: {err}");
+}
+
+/// A save that fails (a folder where "Save as GeoJSON" writes: it cannot be replaced by a
+/// file, even as root) says so in the edit window, and the edits stay: quitting asks.
+#[test]
+fn a_failing_save_is_an_error_in_the_edit_window_and_the_edits_stay() {
+    let x = Xvfb::start();
+    let dir = TempDir::new("edit-save-fails");
+    let polygon = edit_polygon(&dir.0);
+    let before = std::fs::read(&polygon).unwrap();
+    let blocker = dir.0.join("lakeside-edited.geojson");
+    std::fs::create_dir_all(&blocker).unwrap();
+    std::fs::write(blocker.join("keep"), "a folder, not a file").unwrap();
+    let shot = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("edit-save-fails.png");
+    let script = dir.0.join("fail.txt");
+    save(
+        &script,
+        &format!(
+            "drag {} {}\nclick \"Save as GeoJSON\"\nexpect \"not saved\"\nshot {}\n\
+             quit\nclick \"Quit without saving\"\n",
+            edit_px([100.0, 80.0]),
+            edit_px([95.0, 70.0]),
+            shot.display()
+        ),
+    );
+    let mut view = edit_view(&x, &polygon, &script);
+    view.args(["--no-panel", "--screenshot-panel"]);
+    let mut r = Running::spawn(view);
+    let status = r.wait_exit();
+    let err = r.stderr();
+    assert!(status.success(), "{status}: {err}");
+    assert!(err.contains("agview: error: saving"), "{err}");
+    assert!(
+        err.contains("found `not saved`"),
+        "shown in the window: {err}"
+    );
+    assert!(
+        err.contains("unsaved edits: asking before quitting"),
+        "the edits stay: {err}"
+    );
+    assert!(blocker.join("keep").is_file());
+    assert_eq!(std::fs::read(&polygon).unwrap(), before);
+    eprintln!("the window after the failed save: {}", shot.display());
+}
+
+/// The shape's file changed by another program while edits are unsaved: the viewer asks.
+/// "Keep my edits" keeps them (the change is not loaded); on the next change "Reload it"
+/// drops them and shows the file as it is now.
+#[test]
+fn a_file_changed_on_disk_during_edits_asks_before_reloading() {
+    let x = Xvfb::start();
+    let dir = TempDir::new("edit-reload-ask");
+    let polygon = edit_polygon(&dir.0);
+    let script = dir.0.join("reload.txt");
+    save(
+        &script,
+        &format!(
+            "drag {} {}\nclick \"Keep my edits\"\nclick \"Reload it (drop my edits)\"\nquit\n",
+            edit_px([100.0, 80.0]),
+            edit_px([95.0, 70.0]),
+        ),
+    );
+    let dump = dir.0.join("scene.json");
+    let mut view = edit_view(&x, &polygon, &script);
+    view.arg("--no-panel").arg("--dump-scene").arg(&dump);
+    let mut r = Running::spawn(view);
+    let text = std::fs::read_to_string(&polygon).unwrap();
+    r.wait_for("the drag's layout", |r| {
+        r.stderr().contains("edit to frame")
+    });
+    save(
+        &polygon,
+        &text.replace("\"the block\"", "\"the block, renamed\""),
+    );
+    r.wait_for("the first question and its answer", |r| {
+        r.stderr().contains("edit: the edits stay")
+    });
+    let changed = text.replace("\"param\": 513", "\"param\": 769");
+    assert_ne!(changed, text);
+    save(&polygon, &changed);
+    let status = r.wait_exit();
+    let err = r.stderr();
+    assert!(status.success(), "{status}: {err}");
+    assert_eq!(
+        err.matches("changed on disk while edits are unsaved: asking")
+            .count(),
+        2,
+        "{err}"
+    );
+    assert!(err.contains("reloaded"), "{err}");
+    assert_eq!(
+        std::fs::read_to_string(&polygon).unwrap(),
+        changed,
+        "a reload writes nothing"
+    );
+    let mut layout = agview();
+    layout
+        .arg("layout")
+        .arg(sample("autogen/lakeside.ags"))
+        .arg("--polygon")
+        .arg(&polygon)
+        .arg("--json");
+    let out = layout.output().unwrap();
+    assert!(out.status.success());
+    let fresh: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let shown: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&dump).unwrap()).unwrap();
+    assert_eq!(fresh, shown, "the viewer shows the file as it is now");
+}
+
+/// `xdotool`, which the real-input test drives the window with; a machine without it
+/// fails the test with how to install it.
+fn xdotool(x: &Xvfb, args: &[&str]) -> String {
+    let out = Command::new("xdotool")
+        .args(args)
+        .env("DISPLAY", &x.display)
+        .output()
+        .unwrap_or_else(|e| {
+            panic!(
+                "the real-input test needs xdotool, which could not be started ({e}); \
+                 install it with `apt-get install xdotool` (CI's .ci/run does)"
+            )
+        });
+    assert!(
+        out.status.success(),
+        "xdotool {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// Real X input, not the script: xdotool presses the mouse on a vertex in the window,
+/// drags it and lets go, then presses Shift+F12 (a screenshot with the overlay) and
+/// Ctrl+S. The saved vertex is where the pointer let go, within the 0.1 m snap and a
+/// pixel; the screenshots before and after are kept in the test's temporary folder under
+/// `target/` to be looked at.
+#[test]
+#[cfg_attr(
+    windows,
+    ignore = "xdotool is a Linux program: under Wine the window takes no XTEST input from it"
+)]
+fn a_real_drag_in_the_window_moves_a_vertex() {
+    let x = Xvfb::start();
+    xdotool(&x, &["version"]);
+    let dir = TempDir::new("edit-real-input");
+    let polygon = edit_polygon(&dir.0);
+    let shots = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("viewer-real-input");
+    let _ = std::fs::remove_dir_all(&shots);
+    std::fs::create_dir_all(&shots).unwrap();
+    let mut view = x.agview();
+    view.arg("view")
+        .arg(sample("autogen/lakeside.ags"))
+        .arg("--polygon")
+        .arg(&polygon)
+        .args(["--edit", "--no-panel", "--size", "1280x720"])
+        .arg(format!("--camera={EDIT_CAMERA}"))
+        .arg("--screenshot-dir")
+        .arg(&shots);
+    let mut r = Running::spawn(view);
+    r.wait_for("the first frame", |r| {
+        r.stderr().contains("first frame after")
+    });
+    let pid = r.child.id().to_string();
+    let start = Instant::now();
+    let window = loop {
+        let out = Command::new("xdotool")
+            .args(["search", "--pid", &pid])
+            .env("DISPLAY", &x.display)
+            .output()
+            .expect("xdotool");
+        if let Some(w) = String::from_utf8_lossy(&out.stdout).lines().last() {
+            break w.trim().to_string();
+        }
+        assert!(
+            start.elapsed() < STEP,
+            "no window of pid {pid} on {}",
+            x.display
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    let px = |p: [f64; 2]| {
+        let per_m = 360.0 / (150.0 * 22.5f64.to_radians().tan());
+        (
+            (640.0 + (p[0] - 50.0) * per_m).round(),
+            (360.0 - (p[1] - 40.0) * per_m).round(),
+            per_m,
+        )
+    };
+    let (x0, y0, _) = px([100.0, 80.0]);
+    let (x1, y1, _) = px([96.0, 75.0]);
+    let (x2, y2, per_m) = px([92.0, 71.0]);
+    let (a, b, c, d, e, f) = (
+        x0.to_string(),
+        y0.to_string(),
+        x1.to_string(),
+        y1.to_string(),
+        x2.to_string(),
+        y2.to_string(),
+    );
+    // With no window manager nothing gives the window the keyboard: winit takes keys
+    // only once the window has the input focus.
+    xdotool(&x, &["windowfocus", &window]);
+    xdotool(&x, &["mousemove", "--window", &window, "640", "360"]);
+    let shots_written = |n: usize| move |r: &Running| r.stderr().matches("\nwrote ").count() >= n;
+    xdotool(&x, &["key", "shift+F12"]);
+    r.wait_for("the screenshot before", shots_written(1));
+    #[rustfmt::skip]
+    xdotool(&x, &[
+        "mousemove", "--window", &window, &a, &b, "sleep", "0.3",
+        "mousedown", "1", "sleep", "0.2",
+        "mousemove", "--window", &window, &c, &d, "sleep", "0.2",
+        "mousemove", "--window", &window, &e, &f, "sleep", "0.2",
+        "mouseup", "1",
+    ]);
+    r.wait_for("the drag's layout", |r| {
+        r.stderr().contains("edit to frame")
+    });
+    xdotool(&x, &["mousemove", "--window", &window, "640", "360"]);
+    xdotool(&x, &["key", "shift+F12"]);
+    r.wait_for("the screenshot after", shots_written(2));
+    xdotool(&x, &["key", "ctrl+s"]);
+    r.wait_for("the save", |r| {
+        let e = r.stderr();
+        e.contains("\nsaved ") || e.contains("error: saving")
+    });
+    let err = r.stderr();
+    assert!(!err.contains("error: saving"), "{err}");
+    // Where the pointer let go, in meters: the vertex is there within the snap and a pixel.
+    let want = [50.0 + (x2 - 640.0) / per_m, 40.0 - (y2 - 360.0) / per_m];
+    let got = saved_vertex(&polygon, 1, 2);
+    assert!(
+        near(got, want, 0.05 + 1.0 / per_m),
+        "the dragged vertex is at {got:?}, the pointer let go at {want:?}; stderr:\n{err}"
+    );
+    for (i, p) in [(0, [0.0, 0.0]), (1, [100.0, 0.0]), (3, [0.0, 80.0])] {
+        let v = saved_vertex(&polygon, 1, i);
+        assert!(near(v, p, 1e-6), "vertex {i} stays: {v:?}");
+    }
+    let pngs: Vec<PathBuf> = err
+        .lines()
+        .filter_map(|l| l.strip_prefix("wrote "))
+        .map(PathBuf::from)
+        .collect();
+    assert_eq!(pngs.len(), 2, "{err}");
+    assert_changed(&pngs[0], &pngs[1]);
+    eprintln!("screenshots before and after: {pngs:?}");
 }

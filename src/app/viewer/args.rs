@@ -88,7 +88,9 @@ pub struct ViewArgs {
     #[arg(long)]
     pub edit: bool,
     /// Test hook: timed input events, one a line (`wait MS`, `key [ctrl+|shift+|alt+]KEY`,
-    /// `click X,Y`, `drag X,Y X,Y [STEPS]`, `quit`), run once the scene is on screen.
+    /// `click X,Y`, `click "LABEL"`, `expect "TEXT"`, `drag X,Y X,Y [STEPS]`, `shot FILE`,
+    /// `quit`), run once the scene is on screen; the pointer reaches the panel and dialogs
+    /// as a real one does.
     #[arg(long, hide = true, value_name = "FILE")]
     pub script: Option<PathBuf>,
     /// Test hook: when the window closes, write the last scene shown to FILE as `agview

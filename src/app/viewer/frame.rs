@@ -93,7 +93,9 @@ impl App {
         let show_panel = self.controls.show_panel;
         if show_panel || self.controls.edit {
             if let (Some(state), Some(window)) = (self.egui_state.as_mut(), self.window.as_ref()) {
-                let raw = state.take_egui_input(window);
+                let mut raw = state.take_egui_input(window);
+                // `--script`: its pointer events reach egui as a real pointer's do.
+                self.script.feed_egui(&mut raw);
                 // Borrowed: a document's thousands of warnings are not copied every frame.
                 let messages: &[Diagnostic] = self.shown.as_ref().map_or(&[], |s| &s.messages);
                 let watched = self.watcher.files().len();
@@ -165,6 +167,9 @@ impl App {
                     }
                     edit_actions = super::edit::show(ui, view_rect, &edit_ui);
                 });
+                if let Some(tree) = &out.platform_output.accesskit_update {
+                    self.script.record(tree);
+                }
                 state.handle_platform_output(window, out.platform_output);
                 repaint_soon = out
                     .viewport_output

@@ -12,7 +12,7 @@ impl App {
             || (self.args.screenshot.is_some() && !self.shot_taken)
             || self.reload_to_report.is_some()
             || self.exit_pending
-            || self.script_at < self.script.len()
+            || self.script.active()
             || self.edit_shown.is_some()
             || self.quit_now
     }

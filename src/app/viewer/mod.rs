@@ -152,7 +152,7 @@ pub fn run(mut args: ViewArgs) -> anyhow::Result<ExitCode> {
     );
     app.synthetic_tile = synthetic_tile;
     if let Some(p) = &app.args.script {
-        app.script = edit::script::read(p).map_err(anyhow::Error::msg)?;
+        app.script = edit::script::Runner::new(edit::script::read(p).map_err(anyhow::Error::msg)?);
     }
     event_loop.set_control_flow(ControlFlow::Wait);
     event_loop.run_app(&mut app)?;
@@ -305,10 +305,8 @@ struct App {
     quit_now: bool,
     /// The shape's file changed on disk with edits unsaved: the dialog is open.
     reload_asked: Option<Instant>,
-    /// `--script`: its events, the next one's index, and the end of a `wait`.
-    script: Vec<edit::script::Event>,
-    script_at: usize,
-    script_wait: Option<Instant>,
+    /// `--script`: its events and where it stands.
+    script: edit::script::Runner,
 }
 
 impl App {
@@ -401,9 +399,7 @@ impl App {
             quit_asked: false,
             quit_now: false,
             reload_asked: None,
-            script: Vec::new(),
-            script_at: 0,
-            script_wait: None,
+            script: edit::script::Runner::default(),
             args,
         }
     }

@@ -734,7 +734,10 @@ impl App {
                 self.quit_now = true;
                 self.quit_asked = false;
             }
-            EditAction::QuitCancel => self.quit_asked = false,
+            EditAction::QuitCancel => {
+                eprintln!("edit: not quitting; the edits stay");
+                self.quit_asked = false;
+            }
             EditAction::ReloadFile => {
                 let t = self.reload_asked.take().unwrap_or_else(Instant::now);
                 self.drop_session();
@@ -743,6 +746,7 @@ impl App {
                 self.loading = true;
             }
             EditAction::KeepEdits => {
+                eprintln!("edit: the edits stay; the file's change on disk is not loaded");
                 self.reload_asked = None;
                 if let Some(s) = &mut self.edit {
                     s.source_stamp = s.source.as_ref().and_then(|(p, _)| stamp(p));

@@ -8,6 +8,8 @@
 //! key ctrl+z               #   Tab, Space, F1..F12; with ctrl+, shift+, alt+ (cmd+ = ctrl+)
 //! click 640,360            # the left button at window pixel X,Y
 //! click shift+640,360      # with Shift (ctrl+, alt+ too)
+//! click "Cancel"           # the middle of the widget labelled Cancel (waits for it)
+//! expect "not saved"       # waits until a widget's text contains this
 //! drag 600,300 700,340     # press at one point, move to the other in 8 steps, release
 //! drag 600,300 700,340 20  # … in 20 steps
 //! shot after.png           # a screenshot (with the panel under --screenshot-panel)
@@ -16,9 +18,19 @@
 //!
 //! Every event waits until the layout in flight (if any) is on screen, so a script sees the
 //! outcome of the edit before it. Events run once the scene is first on screen.
+//!
+//! The pointer takes the path real input takes: each event becomes steps, one a frame (the
+//! pointer moves, then the button goes down, then up), and each step goes both to egui, as
+//! the frame's input events, and to the window's own handlers, which see the pointer as
+//! over the panel or not just as a real button would. So a scripted click presses a dialog's
+//! button, and one over the panel does not reach the 3D view. The widgets a script names
+//! are found by their text in egui's accessibility tree of the last frame.
 
+use std::collections::VecDeque;
 use std::path::Path;
+use std::time::{Duration, Instant};
 
+use winit::event::MouseButton;
 use winit::keyboard::{KeyCode, ModifiersState};
 
 /// One scripted event.
@@ -27,10 +39,17 @@ pub enum Event {
     Wait(u64),
     Key(ModifiersState, KeyCode),
     Click(ModifiersState, (f64, f64)),
+    /// A click on the middle of the widget with this text (waits until one is on screen).
+    ClickLabel(String),
+    /// Waits until a widget's text contains this.
+    Expect(String),
     Drag(ModifiersState, (f64, f64), (f64, f64), u32),
     Shot(std::path::PathBuf),
     Quit,
 }
+
+/// How long `click "LABEL"` and `expect "TEXT"` wait for their widget.
+const WIDGET_WAIT: Duration = Duration::from_secs(60);
 
 /// Reads a script; errors read `path:line: error: …`.
 pub fn read(path: &Path) -> Result<Vec<Event>, String> {
@@ -39,15 +58,40 @@ pub fn read(path: &Path) -> Result<Vec<Event>, String> {
     parse(&text).map_err(|(line, m)| format!("{}:{line}: error: {m}", path.display()))
 }
 
+/// A `"quoted text"` argument (no escapes: the text ends at the next quote).
+fn quoted(rest: &str) -> Option<&str> {
+    let rest = rest.trim().strip_prefix('"')?;
+    let (text, after) = rest.split_once('"')?;
+    let after = after.trim();
+    (after.is_empty() || after.starts_with('#')).then_some(text)
+}
+
 /// Parses a script's text; an error names its 1-based line.
 pub fn parse(text: &str) -> Result<Vec<Event>, (usize, String)> {
     let mut out = Vec::new();
     for (n, raw) in text.lines().enumerate() {
+        let err = |m: String| (n + 1, m);
+        // A quoted text may hold `#`: a label is read before comments are cut.
+        let trimmed = raw.trim();
+        let (verb, after) = trimmed
+            .split_once(char::is_whitespace)
+            .unwrap_or((trimmed, ""));
+        let verb_lc = verb.to_ascii_lowercase();
+        if after.trim_start().starts_with('"') && matches!(verb_lc.as_str(), "click" | "expect") {
+            let text = quoted(after)
+                .filter(|t| !t.is_empty())
+                .ok_or_else(|| err(format!("`{trimmed}`: expected {verb_lc} \"TEXT\"")))?;
+            out.push(if verb_lc == "click" {
+                Event::ClickLabel(text.to_string())
+            } else {
+                Event::Expect(text.to_string())
+            });
+            continue;
+        }
         let line = raw.split('#').next().unwrap_or("").trim();
         if line.is_empty() {
             continue;
         }
-        let err = |m: String| (n + 1, m);
         let mut words = line.split_whitespace();
         let verb = words.next().unwrap_or("").to_ascii_lowercase();
         let rest: Vec<&str> = words.collect();
@@ -80,7 +124,8 @@ pub fn parse(text: &str) -> Result<Vec<Event>, (usize, String)> {
             ("shot", [file]) => Event::Shot(std::path::PathBuf::from(file)),
             _ => {
                 return Err(err(format!(
-                    "`{line}`: expected wait MS, key KEY, click X,Y, drag X,Y X,Y [STEPS], shot FILE or quit"
+                    "`{line}`: expected wait MS, key KEY, click X,Y, click \"LABEL\", expect \"TEXT\", \
+                     drag X,Y X,Y [STEPS], shot FILE or quit"
                 )))
             }
         };
@@ -203,49 +248,257 @@ fn key_code(name: &str) -> Option<KeyCode> {
     })
 }
 
-impl crate::app::viewer::App {
-    /// Runs the script's events that are due: one at a time, each once the layout in
-    /// flight is on screen.
-    pub(in crate::app::viewer) fn run_script(&mut self) {
-        if self.script_at >= self.script.len() || self.loading || self.quit_asked {
+/// One frame's part of a scripted event.
+#[derive(Debug, Clone, PartialEq)]
+enum Step {
+    /// The pointer moves to a window pixel.
+    Move((f64, f64)),
+    /// The left button goes down, or up; a click does both in one frame (egui takes a
+    /// press and release in one frame as a click, however slow the frames are).
+    Down,
+    Up,
+    Click,
+    /// Nothing: a frame for what the click asked for to happen (egui reports a button's
+    /// click in the frame after the one that took the press) before the next event looks.
+    Settle,
+}
+
+/// A widget on screen, as egui's accessibility tree of the last frame gives it.
+#[derive(Debug, Clone)]
+pub struct Widget {
+    /// Its label, else its value (a label widget's text), else the labels naming it.
+    pub text: String,
+    /// In points.
+    pub rect: egui::Rect,
+    pub disabled: bool,
+}
+
+/// A running script.
+#[derive(Default)]
+pub struct Runner {
+    events: Vec<Event>,
+    next: usize,
+    /// The end of a `wait`.
+    wait_until: Option<Instant>,
+    /// How long a widget is waited for.
+    widget_deadline: Option<Instant>,
+    /// The event under way, one step a frame, with its modifiers.
+    steps: VecDeque<Step>,
+    mods: ModifiersState,
+    /// Pointer events for egui's next frame, in points.
+    egui_events: Vec<egui::Event>,
+    /// The last frame's widgets (recorded while a script runs).
+    widgets: Vec<Widget>,
+}
+
+impl Runner {
+    pub fn new(events: Vec<Event>) -> Self {
+        Runner {
+            events,
+            ..Runner::default()
+        }
+    }
+
+    /// Whether events or steps are left.
+    pub fn active(&self) -> bool {
+        self.next < self.events.len() || !self.steps.is_empty()
+    }
+
+    /// Adds the script's pointer events to egui's input of this frame.
+    pub fn feed_egui(&mut self, raw: &mut egui::RawInput) {
+        if self.egui_events.is_empty() {
             return;
         }
-        if let Some(t) = self.script_wait {
-            if std::time::Instant::now() < t {
+        raw.events
+            .push(egui::Event::ModifiersChanged(egui_modifiers(self.mods)));
+        raw.events.append(&mut self.egui_events);
+    }
+
+    /// Keeps the frame's widgets (egui's accessibility tree) for `click "LABEL"`.
+    pub fn record(&mut self, update: &egui::accesskit::TreeUpdate) {
+        let text_of = |n: &egui::accesskit::Node| {
+            n.label()
+                .or_else(|| n.value())
+                .map(str::to_string)
+                .filter(|t| !t.is_empty())
+        };
+        let by_id: std::collections::HashMap<_, _> =
+            update.nodes.iter().map(|(id, n)| (*id, n)).collect();
+        self.widgets = update
+            .nodes
+            .iter()
+            .filter_map(|(_, n)| {
+                let b = n.bounds()?;
+                let text = text_of(n).or_else(|| {
+                    let names: Vec<String> = n
+                        .labelled_by()
+                        .iter()
+                        .filter_map(|id| text_of(by_id.get(id)?))
+                        .collect();
+                    (!names.is_empty()).then(|| names.join(" "))
+                })?;
+                Some(Widget {
+                    text,
+                    rect: egui::Rect::from_min_max(
+                        egui::pos2(b.x0 as f32, b.y0 as f32),
+                        egui::pos2(b.x1 as f32, b.y1 as f32),
+                    ),
+                    disabled: n.is_disabled(),
+                })
+            })
+            .collect();
+    }
+
+    /// The enabled widget whose text is `label`; of several, the one nearest the top left
+    /// (the tree does not say which is drawn on top), with a warning.
+    fn find(&self, label: &str) -> Option<&Widget> {
+        let mut all: Vec<&Widget> = self
+            .widgets
+            .iter()
+            .filter(|w| w.text.trim() == label && !w.disabled)
+            .collect();
+        all.sort_by(|a, b| {
+            (a.rect.min.y, a.rect.min.x)
+                .partial_cmp(&(b.rect.min.y, b.rect.min.x))
+                .unwrap_or(std::cmp::Ordering::Equal)
+        });
+        all.dedup_by(|a, b| a.rect == b.rect);
+        if all.len() > 1 {
+            eprintln!(
+                "agview: warning: --script: {} widgets are labelled `{label}`; pressing the first",
+                all.len()
+            );
+        }
+        all.first().copied()
+    }
+
+    /// The texts on screen, for a message.
+    fn on_screen(&self) -> String {
+        let mut t: Vec<&str> = self.widgets.iter().map(|w| w.text.as_str()).collect();
+        t.dedup();
+        t.join(" | ")
+    }
+}
+
+/// winit's modifiers as egui's.
+fn egui_modifiers(m: ModifiersState) -> egui::Modifiers {
+    egui::Modifiers {
+        alt: m.alt_key(),
+        ctrl: m.control_key(),
+        shift: m.shift_key(),
+        mac_cmd: cfg!(target_os = "macos") && m.super_key(),
+        command: if cfg!(target_os = "macos") {
+            m.super_key()
+        } else {
+            m.control_key()
+        },
+    }
+}
+
+impl crate::app::viewer::App {
+    /// Runs the script: the next step of the event under way, else the next event that is
+    /// due (each once the layout in flight is on screen).
+    pub(in crate::app::viewer) fn run_script(&mut self) {
+        if let Some(step) = self.script.steps.pop_front() {
+            self.script_step(step);
+            self.request_redraw();
+            return;
+        }
+        let r = &self.script;
+        if r.next >= r.events.len() || self.loading {
+            return;
+        }
+        let ev = r.events[r.next].clone();
+        // Widgets are found in the accessibility tree, which egui builds only when asked.
+        if matches!(ev, Event::ClickLabel(_) | Event::Expect(_)) {
+            self.egui_ctx.enable_accesskit();
+        }
+        if let Some(t) = self.script.wait_until {
+            if Instant::now() < t {
                 self.request_redraw();
                 return;
             }
-            self.script_wait = None;
+            self.script.wait_until = None;
         }
-        let ev = self.script[self.script_at].clone();
-        self.script_at += 1;
-        eprintln!("script: {ev:?}");
-        let saved = self.mods;
+        let mods = ModifiersState::empty();
+        match &ev {
+            Event::ClickLabel(label) | Event::Expect(label) => {
+                let found = match &ev {
+                    Event::ClickLabel(_) => self.script.find(label).map(|w| w.rect),
+                    _ => self
+                        .script
+                        .widgets
+                        .iter()
+                        .find(|w| w.text.contains(label.as_str()))
+                        .map(|w| w.rect),
+                };
+                let Some(rect) = found else {
+                    let deadline = *self
+                        .script
+                        .widget_deadline
+                        .get_or_insert_with(|| Instant::now() + WIDGET_WAIT);
+                    if Instant::now() > deadline {
+                        let m = format!(
+                            "--script: no widget {} `{label}` came on screen within {} s \
+                             (on screen: {})",
+                            if matches!(ev, Event::ClickLabel(_)) {
+                                "labelled"
+                            } else {
+                                "with the text"
+                            },
+                            WIDGET_WAIT.as_secs(),
+                            self.script.on_screen()
+                        );
+                        eprintln!("agview: error: {m}");
+                        self.fatal = Some(m);
+                    }
+                    self.request_redraw();
+                    return;
+                };
+                self.script.widget_deadline = None;
+                self.script.next += 1;
+                eprintln!("script: {ev:?}");
+                if let Event::ClickLabel(_) = ev {
+                    let ppp = f64::from(self.egui_ctx.pixels_per_point());
+                    let c = rect.center();
+                    let at = (f64::from(c.x) * ppp, f64::from(c.y) * ppp);
+                    self.script.mods = mods;
+                    self.script.steps = [Step::Move(at), Step::Click, Step::Settle].into();
+                } else {
+                    eprintln!("script: found `{label}` on screen");
+                }
+            }
+            _ => {
+                self.script.next += 1;
+                eprintln!("script: {ev:?}");
+            }
+        }
         match ev {
+            Event::ClickLabel(_) | Event::Expect(_) => {}
             Event::Wait(ms) => {
-                self.script_wait =
-                    Some(std::time::Instant::now() + std::time::Duration::from_millis(ms));
+                self.script.wait_until = Some(Instant::now() + Duration::from_millis(ms));
             }
             Event::Key(m, code) => {
+                let saved = self.mods;
                 self.mods = m;
-                self.key(code, true, false, false);
-                self.key(code, false, false, false);
+                let egui_wants = self.egui_ctx.egui_wants_keyboard_input();
+                self.key(code, true, false, egui_wants);
+                self.key(code, false, false, egui_wants);
+                self.mods = saved;
             }
             Event::Click(m, at) => {
-                self.mods = m;
-                self.cursor = Some(at);
-                self.pointer_button(winit::event::MouseButton::Left, true, true);
-                self.pointer_button(winit::event::MouseButton::Left, false, true);
+                self.script.mods = m;
+                self.script.steps = [Step::Move(at), Step::Click, Step::Settle].into();
             }
             Event::Drag(m, a, b, steps) => {
-                self.mods = m;
-                self.cursor = Some(a);
-                self.pointer_button(winit::event::MouseButton::Left, true, true);
+                self.script.mods = m;
+                let mut s: VecDeque<Step> = [Step::Move(a), Step::Down].into();
                 for i in 1..=steps {
                     let f = f64::from(i) / f64::from(steps);
-                    self.pointer_moved((a.0 + (b.0 - a.0) * f, a.1 + (b.1 - a.1) * f));
+                    s.push_back(Step::Move((a.0 + (b.0 - a.0) * f, a.1 + (b.1 - a.1) * f)));
                 }
-                self.pointer_button(winit::event::MouseButton::Left, false, true);
+                s.extend([Step::Up, Step::Settle]);
+                self.script.steps = s;
             }
             Event::Shot(path) => self.write_shot(&path),
             Event::Quit => {
@@ -254,8 +507,54 @@ impl crate::app::viewer::App {
                 }
             }
         }
-        self.mods = saved;
         self.request_redraw();
+    }
+
+    /// One step: to egui (next frame's input) and to the window's handlers, with the
+    /// pointer over the panel or not as egui saw it last frame (as for a real button).
+    fn script_step(&mut self, step: Step) {
+        let ppp = self.egui_ctx.pixels_per_point();
+        let saved = self.mods;
+        self.mods = self.script.mods;
+        let modifiers = egui_modifiers(self.script.mods);
+        let panel = self.controls.show_panel || self.controls.edit;
+        let free = !(panel
+            && (self.egui_ctx.is_pointer_over_egui() || self.egui_ctx.egui_wants_pointer_input()));
+        let at = self.cursor.unwrap_or((0.0, 0.0));
+        let pos = egui::pos2(at.0 as f32 / ppp, at.1 as f32 / ppp);
+        let button = |pressed| egui::Event::PointerButton {
+            pos,
+            button: egui::PointerButton::Primary,
+            pressed,
+            modifiers,
+        };
+        match step {
+            Step::Move(p) => {
+                self.script
+                    .egui_events
+                    .push(egui::Event::PointerMoved(egui::pos2(
+                        p.0 as f32 / ppp,
+                        p.1 as f32 / ppp,
+                    )));
+                self.pointer_moved(p);
+            }
+            Step::Down => {
+                self.script.egui_events.push(button(true));
+                self.pointer_button(MouseButton::Left, true, free);
+            }
+            Step::Up => {
+                self.script.egui_events.push(button(false));
+                self.pointer_button(MouseButton::Left, false, free);
+            }
+            Step::Click => {
+                self.script.egui_events.push(button(true));
+                self.script.egui_events.push(button(false));
+                self.pointer_button(MouseButton::Left, true, free);
+                self.pointer_button(MouseButton::Left, false, free);
+            }
+            Step::Settle => {}
+        }
+        self.mods = saved;
     }
 }
 
@@ -283,6 +582,15 @@ mod tests {
                 Event::Quit,
             ]
         );
+        assert_eq!(
+            parse("click \"Quit without saving\"  # the dialog\nexpect \"a #1\"\n").unwrap(),
+            vec![
+                Event::ClickLabel("Quit without saving".into()),
+                Event::Expect("a #1".into())
+            ]
+        );
+        assert_eq!(parse("\nclick \"open\n").unwrap_err().0, 2);
+        assert_eq!(parse("expect \"\"").unwrap_err().0, 1);
         assert_eq!(parse("wait\n").unwrap_err().0, 1);
         assert_eq!(parse("\nkey Nope\n").unwrap_err().0, 2);
         assert!(parse("click 1;2").is_err());
