@@ -7,7 +7,8 @@
 //! framed from the NE, SE, SW and NW and from above at noon, once at dusk, once at night when
 //! anything is lit), with `--seasons` the overview in each season and what changes with it
 //! (`seasons.rs`), a section per asset (`assets.rs`), and the feature table with a close-up
-//! of each of the first `--closeups N` features.
+//! of each of the first `--closeups N` features; with `--against`, what changed, with a
+//! close-up of each change (`closeups.rs`).
 //!
 //! One load, one art set, one GPU device and one upload serve every render of the document
 //! (each asset's section lays that asset out and uploads it on its own, on the same device);

@@ -83,7 +83,7 @@ pub(super) fn into_frame_of(old: &mut Scene, new: &Scene) {
             crate::input::project([n.origin_lon, n.origin_lat], [o.origin_lon, o.origin_lat]);
         if shift != [0.0, 0.0] {
             old.translate(shift);
-            old.geo = new.geo.clone();
+            old.geo = new.geo;
         }
     }
 }
@@ -300,5 +300,59 @@ mod tests {
         );
         let json = serde_json::to_value(&c).unwrap();
         assert_eq!(json["roads"]["changed"], 3);
+    }
+
+    #[test]
+    fn the_changes_section_links_each_close_up_and_says_what_has_none() {
+        let car = crate::app::compare::Named {
+            source: "d.txt:10".into(),
+            asset: "objects/car.obj".into(),
+            kind: "obj",
+            index: Some(0),
+        };
+        let mut c = Comparison {
+            against: "old.txt".into(),
+            changes: Changes {
+                removed: vec![car.clone(), car],
+                ..Changes::default()
+            },
+            views: Vec::new(),
+            closeups: Vec::new(),
+            closeups_left_out: 0,
+            closeups_nothing_placed: 0,
+        };
+        assert!(!changes_section(&c).contains("Close-ups"));
+        c.closeups.push(ChangeCloseup {
+            change: Change::Removed,
+            entry: 1,
+            source: "d.txt:10".into(),
+            asset: "objects/car.obj".into(),
+            kind: "obj",
+            anchor: "change-0".into(),
+            old: "img/change-0-old.png".into(),
+            new: "img/change-0-new.png".into(),
+            diff: "img/change-0-diff.png".into(),
+            changed_pixels: 42,
+        });
+        c.closeups_left_out = 3;
+        c.closeups_nothing_placed = 2;
+        let page = changes_section(&c);
+        // Only the second removed car has a close-up, and its entry links to it.
+        assert_eq!(
+            page.matches("<a href=\"#change-0\">close-up</a>").count(),
+            1
+        );
+        let second = page.find("#change-0").unwrap();
+        assert!(page[..second].contains("</li><li>"), "{page}");
+        assert!(
+            page.contains("data-changed-pixels=\"change-0\">42<"),
+            "{page}"
+        );
+        assert!(page.contains("3 more change(s) have no close-up"), "{page}");
+        assert!(page.contains("2 change(s) place nothing"), "{page}");
+        let json = serde_json::to_value(&c).unwrap();
+        assert_eq!(json["closeups"][0]["change"], "removed");
+        assert_eq!(json["closeups_left_out"], 3);
+        assert!(json["removed"][0].get("index").is_none());
     }
 }
