@@ -20,6 +20,10 @@ pub struct Named {
     pub source: String,
     pub asset: String,
     pub kind: &'static str,
+    /// Its index in its version's `Scene::features` (`None` for an asset compared as a
+    /// whole): where the report finds its box for a close-up. Not in the JSON.
+    #[serde(skip)]
+    pub index: Option<usize>,
 }
 
 /// A feature in both versions that differs.
@@ -116,11 +120,12 @@ fn near(a: Option<[f64; 2]>, b: Option<[f64; 2]>) -> bool {
     }
 }
 
-fn named(f: &FeatureInfo) -> Named {
+fn named(index: usize, f: &FeatureInfo) -> Named {
     Named {
         source: f.source.clone(),
         asset: f.asset.clone(),
         kind: f.kind.name(),
+        index: Some(index),
     }
 }
 
@@ -230,6 +235,7 @@ pub fn compare(old: &Scene, new: &Scene) -> Changes {
             source: s.asset.clone(),
             asset: s.asset.clone(),
             kind: "asset",
+            index: None,
         };
         return if changes.is_empty() {
             Changes {
@@ -256,7 +262,7 @@ pub fn compare(old: &Scene, new: &Scene) -> Changes {
     let mut matched = vec![false; old.features.len()];
     let mut out = Changes::default();
     let mut roads_unchanged = 0;
-    for f in &new.features {
+    for (n, f) in new.features.iter().enumerate() {
         let found = by_key.get(&key(f)).and_then(|c| {
             c.iter()
                 .copied()
@@ -271,21 +277,22 @@ pub fn compare(old: &Scene, new: &Scene) -> Changes {
                     roads_unchanged += usize::from(f.kind == FeatureKind::Road);
                 } else {
                     out.changed.push(Changed {
-                        old: named(&old.features[i]),
-                        new: named(f),
+                        old: named(i, &old.features[i]),
+                        new: named(n, f),
                         changes: d,
                     });
                 }
             }
-            None => out.added.push(named(f)),
+            None => out.added.push(named(n, f)),
         }
     }
     out.removed = old
         .features
         .iter()
         .zip(&matched)
-        .filter(|(_, m)| !**m)
-        .map(|(f, _)| named(f))
+        .enumerate()
+        .filter(|(_, (_, m))| !**m)
+        .map(|(i, (f, _))| named(i, f))
         .collect();
     out.roads = RoadChanges::count(&out, roads_unchanged);
     out

@@ -43,14 +43,17 @@ pub struct ReportArgs {
     /// but an earlier report is left alone.
     #[arg(long, value_name = "DIR")]
     pub out: PathBuf,
-    /// Close-up renders of the first N features.
+    /// Close-up renders of the first N features; with --against, also of the first N
+    /// changes (old, new and the changed pixels, framed on the changed feature with a
+    /// margin of a quarter of its size plus 5 m).
     #[arg(long, default_value_t = 50, value_name = "N")]
     pub closeups: usize,
     /// Exit 3 (after writing the report) when it found errors, or warnings too.
     #[arg(long, value_enum, value_name = "error|warning")]
     pub fail_on: Option<FailOn>,
     /// An older version of the same document or asset: the report adds what changed, with
-    /// old and new renders side by side and their difference (changes.json too).
+    /// old and new renders side by side and their difference, and a close-up of each
+    /// change (changes.json too).
     #[arg(long, value_name = "OLD")]
     pub against: Option<PathBuf>,
     /// Also render the overview in each of X-Plane 12's seasons (spr, sum, fal, win):

@@ -7,7 +7,8 @@
 //! framed from the NE, SE, SW and NW and from above at noon, once at dusk, once at night when
 //! anything is lit), with `--seasons` the overview in each season and what changes with it
 //! (`seasons.rs`), a section per asset (`assets.rs`), and the feature table with a close-up
-//! of each of the first `--closeups N` features.
+//! of each of the first `--closeups N` features; with `--against`, what changed, with a
+//! close-up of each change (`closeups.rs`).
 //!
 //! One load, one art set, one GPU device and one upload serve every render of the document
 //! (each asset's section lays that asset out and uploads it on its own, on the same device);
@@ -26,6 +27,7 @@ use crate::render::{Camera, FrameChoice, FrameParams, Framing, Sun};
 
 mod args;
 mod assets;
+mod closeups;
 mod page;
 mod roads;
 mod seasons;
@@ -36,7 +38,9 @@ pub use args::{FailOn, Report, ReportArgs};
 pub use page::{html, params, Shot};
 use page::{MARKER, SIDES};
 use sections::{count, features_section, footer, head_and_summary, overview_section};
-use versions::{changes_section, difference, load_version, union_framing, Comparison, ViewDiff};
+use versions::{
+    changes_section, difference, into_frame_of, load_version, union_framing, Comparison, ViewDiff,
+};
 
 /// Refuses a folder that holds something other than an earlier report (nothing the user
 /// had is overwritten), and makes `DIR/img`.
@@ -131,7 +135,10 @@ fn write_report(a: &Report) -> anyhow::Result<Option<bool>> {
         || art.pols.iter().any(|p| p.lit.is_some());
     let older = match &a.against {
         Some(old) => match load_version(a, old) {
-            Ok(v) => Some(v),
+            Ok(mut v) => {
+                into_frame_of(&mut v.0.loaded.scene, scene);
+                Some(v)
+            }
             Err(e) => {
                 eprintln!("{e}");
                 eprintln!(
@@ -146,6 +153,22 @@ fn write_report(a: &Report) -> anyhow::Result<Option<bool>> {
     let both = older
         .as_ref()
         .map(|(d, old_art)| union_framing((scene, &art), (&d.loaded.scene, old_art), &terrain));
+    // `--against`: what changed, and the close-up each change gets (framed on its boxes in
+    // both versions, measured while both art sets still hold their meshes).
+    let mut change_plan = None;
+    if let Some((d, old_art)) = &older {
+        let old_scene = &d.loaded.scene;
+        let changes = crate::app::compare::compare(old_scene, scene);
+        let boxes = |s, art| crate::render::feature_boxes(s, Some(art), Some(&terrain));
+        let plan = closeups::Plan::of(
+            &changes,
+            &boxes(old_scene, old_art),
+            &boxes(scene, &art),
+            &terrain,
+            a.closeups,
+        );
+        change_plan = Some((changes, plan));
+    }
     let headless = crate::render::Headless::new()?;
     let mut art = art;
     let mut gpu = headless.upload_releasing(scene, &mut art, &terrain)?;
@@ -193,8 +216,14 @@ fn write_report(a: &Report) -> anyhow::Result<Option<bool>> {
     let resolver = doc.resolver.clone();
     progress.reset();
     let compared = if old_gpu.is_some() { 4 } else { 0 };
+    let change_renders = change_plan.as_ref().map_or(0, |(_, p)| p.shots.len());
     progress.set_total(
-        views.len() + close.iter().flatten().count() + compared + asset_renders + road_renders,
+        views.len()
+            + close.iter().flatten().count()
+            + compared
+            + change_renders
+            + asset_renders
+            + road_renders,
     );
     // PNGs are encoded and written on a thread of their own while the next image renders.
     let (tx, rx) = std::sync::mpsc::sync_channel::<(PathBuf, image::RgbaImage)>(4);
@@ -267,7 +296,11 @@ fn write_report(a: &Report) -> anyhow::Result<Option<bool>> {
                 progress.add(1);
             }
         }
-        anyhow::Ok((overview, closeups, diffs))
+        let mut change_closeups = Vec::new();
+        if let (Some((_, old)), Some((_, plan))) = (old_gpu.as_mut(), change_plan.as_ref()) {
+            change_closeups = closeups::render(a, &headless, old, &mut gpu, plan, &progress, &put)?;
+        }
+        anyhow::Ok((overview, closeups, diffs, change_closeups))
     });
     // `--seasons`: the overview in each season, from the main overview's camera.
     let seasonal = match (&rendered, a.seasons) {
@@ -288,7 +321,7 @@ fn write_report(a: &Report) -> anyhow::Result<Option<bool>> {
         Ok(()) => rendered,
         Err(e) => Err(anyhow::anyhow!(e)),
     };
-    let (overview, closeups, diffs) = match rendered {
+    let (overview, closeups, diffs, change_closeups) = match rendered {
         Ok(r) => r,
         Err(e) => {
             eprintln!("agview: error: {e}; no report written");
@@ -303,12 +336,15 @@ fn write_report(a: &Report) -> anyhow::Result<Option<bool>> {
         }
     };
 
-    let comparison = old_gpu.as_ref().map(|(d, _)| Comparison {
+    let comparison = change_plan.map(|(changes, plan)| Comparison {
         against: crate::diag::shown_path(&crate::resolve::absolute(
             a.against.as_deref().unwrap_or(Path::new("")),
         )),
-        changes: crate::app::compare::compare(&d.loaded.scene, scene),
+        changes,
         views: diffs,
+        closeups: change_closeups,
+        closeups_left_out: plan.left_out,
+        closeups_nothing_placed: plan.nothing_placed,
     });
     let counts = count(scene, &messages);
     let install = a.inputs.resolve.xplane.is_some();

@@ -8,6 +8,7 @@ use crate::render::{FrameChoice, Framing};
 use crate::scene::Scene;
 
 use super::args::Report;
+use super::closeups::{Change, ChangeCloseup};
 use super::page::html;
 
 /// One view of both versions: its images and how many pixels differ.
@@ -27,6 +28,12 @@ pub(super) struct Comparison {
     #[serde(flatten)]
     pub(super) changes: crate::app::compare::Changes,
     pub(super) views: Vec<ViewDiff>,
+    /// A close-up of each change, the first `--closeups N` that place anything.
+    pub(super) closeups: Vec<ChangeCloseup>,
+    /// Changes past `--closeups N`, and changes that place nothing in either version: no
+    /// close-up.
+    pub(super) closeups_left_out: usize,
+    pub(super) closeups_nothing_placed: usize,
 }
 
 /// A pixel differs when a channel moves by more than this (0..255).
@@ -65,6 +72,20 @@ pub(super) fn load_version(
     let mut doc = crate::document::load_with(path, &a.inputs, &opts).map_err(|e| e.to_string())?;
     let art = crate::document::load_document_art_with(&mut doc, &a.render.headless_art());
     Ok((doc, art))
+}
+
+/// Moves the older version's scene into the newer one's frame. Each version's frame is
+/// centred on its own first feature, so without this a version whose first feature was
+/// removed or moved would be drawn shifted, and every pixel would differ.
+pub(super) fn into_frame_of(old: &mut Scene, new: &Scene) {
+    if let (Some(o), Some(n)) = (&old.geo, &new.geo) {
+        let shift =
+            crate::input::project([n.origin_lon, n.origin_lat], [o.origin_lon, o.origin_lat]);
+        if shift != [0.0, 0.0] {
+            old.translate(shift);
+            old.geo = new.geo;
+        }
+    }
 }
 
 /// The framing of both versions' main clusters together (what each side-by-side view
@@ -116,37 +137,50 @@ pub(super) fn changes_section(c: &Comparison) -> String {
             r.added, r.removed, r.changed, r.unchanged
         );
     }
-    let list = |o: &mut String, title: &str, items: &[crate::app::compare::Named]| {
-        if items.is_empty() {
-            return;
-        }
-        let _ = write!(o, "<h3>{title}</h3><ul>");
-        for n in items {
-            let _ = write!(
-                o,
-                "<li><code>{}</code> {} ({})</li>",
-                html(&n.source),
-                html(&n.asset),
-                n.kind
-            );
-        }
-        let _ = writeln!(o, "</ul>");
+    // A link to the change's close-up, where it has one.
+    let shown = |change: Change, entry: usize| {
+        c.closeups
+            .iter()
+            .find(|s| s.change == change && s.entry == entry)
+            .map_or(String::new(), |s| {
+                format!(" <a href=\"#{}\">close-up</a>", s.anchor)
+            })
     };
-    list(&mut o, "Added", &ch.added);
-    list(&mut o, "Removed", &ch.removed);
+    let list =
+        |o: &mut String, title: &str, change: Change, items: &[crate::app::compare::Named]| {
+            if items.is_empty() {
+                return;
+            }
+            let _ = write!(o, "<h3>{title}</h3><ul>");
+            for (i, n) in items.iter().enumerate() {
+                let _ = write!(
+                    o,
+                    "<li><code>{}</code> {} ({}){}</li>",
+                    html(&n.source),
+                    html(&n.asset),
+                    n.kind,
+                    shown(change, i)
+                );
+            }
+            let _ = writeln!(o, "</ul>");
+        };
+    list(&mut o, "Added", Change::Added, &ch.added);
+    list(&mut o, "Removed", Change::Removed, &ch.removed);
     if !ch.changed.is_empty() {
         let _ = write!(o, "<h3>Changed</h3><ul>");
-        for x in &ch.changed {
+        for (i, x) in ch.changed.iter().enumerate() {
             let _ = write!(
                 o,
-                "<li><code>{}</code> {}: {}</li>",
+                "<li><code>{}</code> {}: {}{}</li>",
                 html(&x.new.source),
                 html(&x.new.asset),
-                html(&x.changes.join("; "))
+                html(&x.changes.join("; ")),
+                shown(Change::Changed, i)
             );
         }
         let _ = writeln!(o, "</ul>");
     }
+    o.push_str(&closeups_part(c));
     let _ = writeln!(o, "<h3>Old, new and what changed</h3>");
     for v in &c.views {
         let _ = write!(o, "<div class=\"grid\">");
@@ -174,6 +208,65 @@ pub(super) fn changes_section(c: &Comparison) -> String {
     o
 }
 
+/// The close-ups of the changes: old, new and the changed pixels of each, with what changed,
+/// and how many changes have none.
+fn closeups_part(c: &Comparison) -> String {
+    let mut o = String::new();
+    if c.closeups.is_empty() && c.closeups_left_out + c.closeups_nothing_placed == 0 {
+        return o;
+    }
+    let _ = writeln!(o, "<h3>Close-ups of the changes</h3>");
+    for s in &c.closeups {
+        let what = match s.change {
+            Change::Added => "added",
+            Change::Removed => "removed",
+            Change::Changed => "changed",
+        };
+        let _ = write!(
+            o,
+            "<div id=\"{}\"><p>{what}: <code>{}</code> {} ({}): \
+             <span data-changed-pixels=\"{}\">{}</span> pixel(s) changed</p><div class=\"grid\">",
+            s.anchor,
+            html(&s.source),
+            html(&s.asset),
+            s.kind,
+            s.anchor,
+            s.changed_pixels
+        );
+        for (f, side) in [
+            (&s.old, "old"),
+            (&s.new, "new"),
+            (&s.diff, "changed pixels in red"),
+        ] {
+            let _ = write!(
+                o,
+                "<figure><a href=\"{f}\"><img src=\"{f}\" alt=\"{what} {a}, {side}\" loading=\"lazy\"></a>\
+                 <figcaption>{side}</figcaption></figure>",
+                f = html(f),
+                a = html(&s.asset)
+            );
+        }
+        let _ = writeln!(o, "</div></div>");
+    }
+    if c.closeups_left_out > 0 {
+        let _ = writeln!(
+            o,
+            "<p class=\"note\" data-count=\"closeups-left-out\">{} more change(s) have no \
+             close-up (<code>--closeups N</code> caps them at {}).</p>",
+            c.closeups_left_out,
+            c.closeups.len()
+        );
+    }
+    if c.closeups_nothing_placed > 0 {
+        let _ = writeln!(
+            o,
+            "<p class=\"path\">{} change(s) place nothing in either version: no close-up.</p>",
+            c.closeups_nothing_placed
+        );
+    }
+    o
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -185,6 +278,9 @@ mod tests {
             against: "old.txt".into(),
             changes: Changes::default(),
             views: Vec::new(),
+            closeups: Vec::new(),
+            closeups_left_out: 0,
+            closeups_nothing_placed: 0,
         };
         assert!(!changes_section(&c).contains("Road segments"));
         c.changes.roads = RoadChanges {
@@ -204,5 +300,59 @@ mod tests {
         );
         let json = serde_json::to_value(&c).unwrap();
         assert_eq!(json["roads"]["changed"], 3);
+    }
+
+    #[test]
+    fn the_changes_section_links_each_close_up_and_says_what_has_none() {
+        let car = crate::app::compare::Named {
+            source: "d.txt:10".into(),
+            asset: "objects/car.obj".into(),
+            kind: "obj",
+            index: Some(0),
+        };
+        let mut c = Comparison {
+            against: "old.txt".into(),
+            changes: Changes {
+                removed: vec![car.clone(), car],
+                ..Changes::default()
+            },
+            views: Vec::new(),
+            closeups: Vec::new(),
+            closeups_left_out: 0,
+            closeups_nothing_placed: 0,
+        };
+        assert!(!changes_section(&c).contains("Close-ups"));
+        c.closeups.push(ChangeCloseup {
+            change: Change::Removed,
+            entry: 1,
+            source: "d.txt:10".into(),
+            asset: "objects/car.obj".into(),
+            kind: "obj",
+            anchor: "change-0".into(),
+            old: "img/change-0-old.png".into(),
+            new: "img/change-0-new.png".into(),
+            diff: "img/change-0-diff.png".into(),
+            changed_pixels: 42,
+        });
+        c.closeups_left_out = 3;
+        c.closeups_nothing_placed = 2;
+        let page = changes_section(&c);
+        // Only the second removed car has a close-up, and its entry links to it.
+        assert_eq!(
+            page.matches("<a href=\"#change-0\">close-up</a>").count(),
+            1
+        );
+        let second = page.find("#change-0").unwrap();
+        assert!(page[..second].contains("</li><li>"), "{page}");
+        assert!(
+            page.contains("data-changed-pixels=\"change-0\">42<"),
+            "{page}"
+        );
+        assert!(page.contains("3 more change(s) have no close-up"), "{page}");
+        assert!(page.contains("2 change(s) place nothing"), "{page}");
+        let json = serde_json::to_value(&c).unwrap();
+        assert_eq!(json["closeups"][0]["change"], "removed");
+        assert_eq!(json["closeups_left_out"], 3);
+        assert!(json["removed"][0].get("index").is_none());
     }
 }
