@@ -494,9 +494,7 @@ fn plan<'a>(doc: &'a Document, home: ImageHome<'_>, buffer_uri: Option<&str>) ->
             AlphaMode::Opaque => {}
             AlphaMode::Mask(cutoff) => {
                 mat.insert("alphaMode".into(), json!("MASK"));
-                if cutoff != 0.5 {
-                    mat.insert("alphaCutoff".into(), json!(clamp01(cutoff)));
-                }
+                mat.insert("alphaCutoff".into(), json!(clamp01(cutoff)));
             }
             AlphaMode::Blend => {
                 mat.insert("alphaMode".into(), json!("BLEND"));
