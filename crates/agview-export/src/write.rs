@@ -46,12 +46,14 @@ pub fn padded(bytes: u64) -> u64 {
 }
 
 /// Bytes of the binary buffer one primitive needs: `vertices` positions (and normals, UVs
-/// when it has them) and `indices` vertex numbers, each in its own padded view.
+/// when it has them, tangents for a normal map) and `indices` vertex numbers, each in its
+/// own padded view.
 pub fn primitive_bytes(vertices: u64, normals: bool, uvs: bool, indices: u64) -> u64 {
     let index_size = if vertices < u16::MAX as u64 { 2 } else { 4 };
     padded(vertices * 12)
         + if normals { padded(vertices * 12) } else { 0 }
         + if uvs { padded(vertices * 8) } else { 0 }
+        + if normals && uvs { vertices * 16 } else { 0 }
         + padded(indices * index_size)
 }
 
@@ -112,6 +114,8 @@ enum Data<'a> {
     Vec2(&'a [[f32; 2]]),
     /// Normalised as it is written (quaternions).
     Unit4(&'a [[f32; 4]]),
+    /// `TANGENT`s, built here ([`tangents`]).
+    Vec4(Vec<[f32; 4]>),
     Index16(Cow<'a, [u32]>),
     Index32(Cow<'a, [u32]>),
     Bytes(&'a [u8]),
@@ -123,6 +127,7 @@ impl Data<'_> {
             Data::Vec3(v) | Data::Unit3(v) => v.len() as u64 * 12,
             Data::Vec2(v) => v.len() as u64 * 8,
             Data::Unit4(v) => v.len() as u64 * 16,
+            Data::Vec4(v) => v.len() as u64 * 16,
             Data::Index16(v) => v.len() as u64 * 2,
             Data::Index32(v) => v.len() as u64 * 4,
             Data::Bytes(b) => b.len() as u64,
@@ -145,6 +150,7 @@ impl Data<'_> {
                 .iter()
                 .flat_map(|q| unit(q, [0.0, 0.0, 0.0, 1.0]))
                 .for_each(|x| f(out, x)),
+            Data::Vec4(v) => v.iter().flatten().for_each(|&x| f(out, x)),
             Data::Index16(v) => v
                 .iter()
                 .for_each(|&i| out.extend_from_slice(&(i as u16).to_le_bytes())),
@@ -255,6 +261,65 @@ fn valid_triangles(indices: &[u32], vertices: usize) -> Cow<'_, [u32]> {
     )
 }
 
+/// Per-vertex tangents of a normal-mapped primitive (glTF's `TANGENT`: xyz along +u,
+/// w the handedness that makes `cross(normal, tangent) · w` point up the image, -v, where a
+/// normal texture's green points), from each triangle's UV gradients, summed per vertex
+/// and made orthogonal to the normal. Written so that every importer bends normals the
+/// same way, and the validator's "generated tangent space" warning is not raised.
+fn tangents(p: &crate::document::Primitive, indices: Option<&[u32]>) -> Vec<[f32; 4]> {
+    use glam::{Vec2, Vec3};
+    let n = p.positions.len();
+    let mut t = vec![Vec3::ZERO; n];
+    let mut b = vec![Vec3::ZERO; n];
+    let sequential: Vec<u32>;
+    let indices = match indices {
+        Some(i) => i,
+        None => {
+            sequential = (0..n as u32).collect();
+            &sequential
+        }
+    };
+    let pos = |i: usize| Vec3::from(p.positions[i]);
+    // Up the image: -v.
+    let uv = |i: usize| Vec2::new(p.uvs[i][0], -p.uvs[i][1]);
+    for tri in indices.chunks_exact(3) {
+        let [i0, i1, i2] = [tri[0] as usize, tri[1] as usize, tri[2] as usize];
+        let (e1, e2) = (pos(i1) - pos(i0), pos(i2) - pos(i0));
+        let (d1, d2) = (uv(i1) - uv(i0), uv(i2) - uv(i0));
+        let det = d1.x * d2.y - d2.x * d1.y;
+        if !det.is_finite() || det.abs() < 1e-20 {
+            continue;
+        }
+        let r = 1.0 / det;
+        let tt = (e1 * d2.y - e2 * d1.y) * r;
+        let bb = (e2 * d1.x - e1 * d2.x) * r;
+        if !(tt.is_finite() && bb.is_finite()) {
+            continue;
+        }
+        for i in [i0, i1, i2] {
+            t[i] += tt;
+            b[i] += bb;
+        }
+    }
+    (0..n)
+        .map(|i| {
+            let normal = Vec3::from(unit(&p.normals[i], [0.0, 1.0, 0.0]));
+            let mut tan = t[i] - normal * normal.dot(t[i]);
+            if !tan.is_finite() || tan.length_squared() < 1e-24 {
+                // No UV gradient: any direction across the normal.
+                tan = normal.any_orthonormal_vector();
+            }
+            let tan = tan.normalize();
+            let w = if normal.cross(tan).dot(b[i]) < 0.0 {
+                -1.0
+            } else {
+                1.0
+            };
+            [tan.x, tan.y, tan.z, w]
+        })
+        .collect()
+}
+
 fn texture_info(t: &TextureUse, images: usize) -> Option<Value> {
     (t.image < images).then(|| json!({ "index": t.image }))
 }
@@ -324,6 +389,16 @@ fn plan<'a>(doc: &'a Document, home: ImageHome<'_>, buffer_uri: Option<&str>) ->
             if p.uvs.len() == n {
                 let a = plan.accessor(Data::Vec2(&p.uvs), Some(ARRAY_BUFFER), FLOAT, "VEC2", n);
                 attributes.insert("TEXCOORD_0".into(), json!(a));
+            }
+            let normal_mapped = p
+                .material
+                .and_then(|m| doc.materials.get(m))
+                .and_then(|m| m.normal)
+                .is_some_and(|t| t.image < doc.images.len());
+            if normal_mapped && p.normals.len() == n && p.uvs.len() == n {
+                let t = tangents(p, indices.as_deref());
+                let a = plan.accessor(Data::Vec4(t), Some(ARRAY_BUFFER), FLOAT, "VEC4", n);
+                attributes.insert("TANGENT".into(), json!(a));
             }
             let mut prim = json!({ "attributes": attributes });
             if let Some(t) = indices {

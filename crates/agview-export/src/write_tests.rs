@@ -186,6 +186,9 @@ fn glb_round_trips_through_the_gltf_crate() {
     assert_eq!(normals, vec![[0.0, 1.0, 0.0]; 4], "normals are normalised");
     let uvs: Vec<[f32; 2]> = reader.read_tex_coords(0).unwrap().into_f32().collect();
     assert_eq!(uvs, quad(None).uvs);
+    // Normal-mapped: tangents along +u, with the bitangent up the image (-v = -z here).
+    let tangents: Vec<[f32; 4]> = reader.read_tangents().unwrap().collect();
+    assert_eq!(tangents, vec![[1.0, 0.0, 0.0, 1.0]; 4]);
     let indices: Vec<u32> = reader.read_indices().unwrap().into_u32().collect();
     assert_eq!(indices, quad(None).indices);
     let acc = prim.indices().unwrap();
@@ -446,4 +449,18 @@ fn failed_writes_leave_nothing() {
 fn uris_escape_what_is_not_unreserved() {
     assert_eq!(uri_escape("a b#c%é.png"), "a%20b%23c%25%C3%A9.png");
     assert_eq!(uri_escape("x_1-2~.bin"), "x_1-2~.bin");
+}
+
+/// Writes the sample as `.glb` and `.gltf` into `$AGVIEW_EXPORT_SAMPLES`, for checking by
+/// hand with the Khronos glTF Validator (`docs/export.md`).
+#[test]
+#[ignore = "writes files for the validator, run by hand"]
+fn write_samples_for_the_validator() {
+    let Some(dir) = std::env::var_os("AGVIEW_EXPORT_SAMPLES") else {
+        return;
+    };
+    let dir = PathBuf::from(dir);
+    let doc = sample();
+    write_file(&doc, &dir.join("sample.glb")).unwrap();
+    write_file(&doc, &dir.join("sample.gltf")).unwrap();
 }
