@@ -374,3 +374,58 @@ fn materials_round_trip_through_a_glb() {
     assert!(mat.normal_texture().is_some());
     assert!(mat.emissive_texture().is_some());
 }
+
+/// Writes a quad with every material slot into `$AGVIEW_EXPORT_SAMPLES/materials.glb`, for
+/// checking by hand with the Khronos glTF Validator.
+#[test]
+#[ignore = "writes files for the validator, run by hand"]
+fn write_material_sample_for_the_validator() {
+    use crate::document::{Mesh, Node, Primitive};
+    let Some(dir) = std::env::var_os("AGVIEW_EXPORT_SAMPLES") else {
+        return;
+    };
+    let (art, mut opts) = (art(), ExportOptions::default());
+    opts.jpeg_quality = Some(80);
+    let (mut doc, mut mats) = (Document::default(), Materials::default());
+    let mut l = look("full");
+    l.albedo = Some(0);
+    l.normal = Some(1);
+    l.map = Some(2);
+    l.lit = Some(3);
+    l.shading = Material {
+        model: Model::Xp12Pbr,
+        normal_map: true,
+        metalness: Value::Channel(Source::Map, 0),
+        gloss: Value::Channel(Source::Map, 1),
+        luminance: 3000.0,
+        ..Material::default()
+    };
+    let mut missing = look("missing");
+    missing.missing = true;
+    for (i, l) in [l, missing].iter().enumerate() {
+        let m = mats.get(&mut doc, &art, l, &opts);
+        doc.meshes.push(Mesh {
+            name: l.name.clone(),
+            primitives: vec![Primitive {
+                positions: vec![
+                    [0.0, 0.0, 0.0],
+                    [1.0, 0.0, 0.0],
+                    [1.0, 0.0, -1.0],
+                    [0.0, 0.0, -1.0],
+                ],
+                normals: vec![[0.0, 1.0, 0.0]; 4],
+                uvs: vec![[0.0, 1.0], [1.0, 1.0], [1.0, 0.0], [0.0, 0.0]],
+                indices: vec![0, 1, 2, 0, 2, 3],
+                material: Some(m),
+            }],
+        });
+        doc.nodes.push(Node {
+            name: l.name.clone(),
+            mesh: Some(i),
+            translation: [2.0 * i as f32, 0.0, 0.0],
+            ..Node::default()
+        });
+        doc.roots.push(i);
+    }
+    crate::write_file(&doc, &std::path::Path::new(&dir).join("materials.glb")).unwrap();
+}
