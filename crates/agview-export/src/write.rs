@@ -762,9 +762,12 @@ pub fn to_glb(doc: &Document) -> Result<Vec<u8>, ExportError> {
     Ok(out)
 }
 
+/// Files to write: each name, and its bytes.
+type Files<'a> = Vec<(String, Cow<'a, [u8]>)>;
+
 /// A `.gltf`'s files: the JSON, its `.bin` (when there is geometry) and its images, each
 /// with its file name.
-fn gltf_files(doc: &Document, stem: &str) -> Result<Vec<(String, Vec<u8>)>, ExportError> {
+fn gltf_files<'a>(doc: &'a Document, stem: &str) -> Result<Files<'a>, ExportError> {
     check_size(estimate_bin(doc, false), 0)?;
     let image_names: Vec<String> = doc
         .images
@@ -777,16 +780,16 @@ fn gltf_files(doc: &Document, stem: &str) -> Result<Vec<(String, Vec<u8>)>, Expo
     check_size(plan.bin_len, 0)?;
     let mut files = Vec::new();
     for (name, img) in image_names.into_iter().zip(&doc.images) {
-        files.push((name, img.bytes.clone()));
+        files.push((name, Cow::Borrowed(&img.bytes[..])));
     }
     if plan.bin_len > 0 {
         let mut bin = Vec::with_capacity(plan.bin_len as usize);
         plan.write_bin(&mut bin);
-        files.push((bin_name, bin));
+        files.push((bin_name, Cow::Owned(bin)));
     }
     let json = serde_json::to_vec_pretty(&json).expect("JSON of plain values");
     // The `.gltf` last: it appears only once what it names is in place.
-    files.push((format!("{stem}.gltf"), json));
+    files.push((format!("{stem}.gltf"), Cow::Owned(json)));
     Ok(files)
 }
 
@@ -803,7 +806,7 @@ pub fn write_file(doc: &Document, path: &Path) -> Result<(), ExportError> {
             path.file_name()
                 .map(|n| n.to_string_lossy().into_owned())
                 .unwrap_or_default(),
-            to_glb(doc)?,
+            Cow::Owned(to_glb(doc)?),
         )]),
         Some("gltf") => {
             let mut files = gltf_files(doc, stem)?;
@@ -846,7 +849,7 @@ impl Drop for TempDir {
 /// Writes `files` into a temporary folder beside `path`, then renames each into the
 /// output's folder (the last one last). On any failure nothing new is left: the temporary
 /// folder is removed, and so are the outputs already moved.
-fn write_all(path: &Path, stem: &str, files: &[(String, Vec<u8>)]) -> Result<(), ExportError> {
+fn write_all(path: &Path, stem: &str, files: &Files<'_>) -> Result<(), ExportError> {
     let folder = folder_of(path);
     let io = |p: &Path, error: std::io::Error| ExportError::Io {
         path: p.to_path_buf(),
