@@ -11,9 +11,9 @@
 //!   pending (what the window costs while nothing changes);
 //! - **idle edit**: a corner moved while no frame is being drawn; the loader lays out and
 //!   uploads alone, then one frame is drawn;
-//! - **drawing edit**: a corner moved while the window draws frame after frame (as it does
-//!   during a drag): the loader's work overlaps the frames, and the figure is from the edit
-//!   to the end of the first frame that shows it;
+//! - **drawing edit**: a corner moved while a frame is being drawn (as during a drag),
+//!   from the edit to the end of the first frame that shows it; twice: with each frame
+//!   held for the edit's layout as the window does ([`EDIT_HOLD`](crate::app::reload::EDIT_HOLD)), and not held;
 //! - **drag**: a new edit every frame for a while; how many layouts reach the screen a
 //!   second, and the frame time meanwhile.
 
@@ -22,7 +22,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::app::options::RenderArgs;
-use crate::app::reload::{Gpu, LoadJob, Loader, Outcome, Ready, Trigger};
+use crate::app::reload::{edit_hold, Gpu, LoadJob, Loader, Outcome, Ready, Trigger};
 use crate::input::{EditedInput, EditedShape, Inputs, Shape};
 use crate::render::{FrameTargets, Headless};
 
@@ -129,7 +129,10 @@ pub struct EditBenchReport {
     pub first_load_ms: f64,
     pub plain_frame: Spread,
     pub idle_edit: EditFigures,
+    /// Made while a frame is drawn; the frames that follow are held for its layout.
     pub drawing_edit: EditFigures,
+    /// The same, frames not held (the window before `EDIT_HOLD`).
+    pub drawing_edit_unheld: EditFigures,
     /// Layouts shown a second while a new edit comes every frame.
     pub drag_layouts_per_s: f64,
     /// The frame time during the drag.
@@ -155,7 +158,8 @@ impl std::fmt::Display for EditBenchReport {
         writeln!(f, "plain frame:        {}", self.plain_frame)?;
         for (name, e) in [
             ("idle edit", &self.idle_edit),
-            ("drawing edit", &self.drawing_edit),
+            ("drawing edit, frame held", &self.drawing_edit),
+            ("drawing edit, not held", &self.drawing_edit_unheld),
         ] {
             writeln!(f, "{name}:")?;
             writeln!(f, "  layout:           {}", e.layout)?;
@@ -203,11 +207,11 @@ struct Window {
 }
 
 impl Window {
-    /// Draws one frame of the shown scene and waits for it; its wall time, ms.
-    fn frame(&mut self) -> anyhow::Result<f64> {
+    /// Encodes and submits one frame of the shown scene; when it started.
+    fn submit(&mut self) -> Instant {
         let t = Instant::now();
         let Some(s) = self.shown.as_mut() else {
-            return Ok(0.0);
+            return t;
         };
         let ctx = &self.gpu.ctx;
         let aspect = self.width as f32 / self.height as f32;
@@ -224,21 +228,65 @@ impl Window {
             .renderer
             .draw(&mut encoder, &self.view, &self.targets, &s.gpu);
         ctx.queue.submit([encoder.finish()]);
-        ctx.device
-            .poll(wgpu::PollType::wait_indefinitely())
-            .map_err(|e| anyhow::anyhow!("waiting for the frame: {e}"))?;
-        Ok(t.elapsed().as_secs_f64() * 1e3)
+        t
     }
 
-    /// Shows a loader outcome; the ready scene's trigger.
-    fn accept(&mut self, o: Outcome) -> anyhow::Result<(Trigger, f64, f64)> {
+    /// Waits for the frames submitted; the time since `since`, ms.
+    fn wait(&self, since: Instant) -> anyhow::Result<f64> {
+        self.gpu
+            .ctx
+            .device
+            .poll(wgpu::PollType::wait_indefinitely())
+            .map_err(|e| anyhow::anyhow!("waiting for the frame: {e}"))?;
+        Ok(since.elapsed().as_secs_f64() * 1e3)
+    }
+
+    /// Draws one frame of the shown scene and waits for it; its wall time, ms.
+    fn frame(&mut self) -> anyhow::Result<f64> {
+        let t = self.submit();
+        self.wait(t)
+    }
+
+    /// Shows a loader outcome; its layout and upload times.
+    fn accept(&mut self, o: Outcome) -> anyhow::Result<(f64, f64)> {
         match o {
             Outcome::Ready(r) => {
-                let got = (r.trigger, r.load_ms, r.upload_ms);
+                let got = (r.load_ms, r.upload_ms);
                 self.shown = Some(*r);
                 Ok(got)
             }
             Outcome::Failed { error, .. } => anyhow::bail!("the layout failed: {error}"),
+        }
+    }
+
+    /// Frames after an edit made at `t` until one shows it, as the window draws them:
+    /// `held`, each frame first waits for the edit's layout until [`EDIT_HOLD`](crate::app::reload::EDIT_HOLD) after the
+    /// edit ([`edit_hold`]). The edit's layout, upload, ready and frame times.
+    fn until_shown(
+        &mut self,
+        loader: &Loader,
+        t: Instant,
+        held: bool,
+    ) -> anyhow::Result<(f64, f64, f64, f64)> {
+        let mut ready = None;
+        loop {
+            if ready.is_none() {
+                let o = match edit_hold(Some(t), true, loader.uploading_edit()).filter(|_| held) {
+                    Some(wait) => loader.results.recv_timeout(wait).ok(),
+                    None => loader.results.try_recv().ok(),
+                };
+                if let Some(o) = o {
+                    let (layout, upload) = self.accept(o)?;
+                    ready = Some((layout, upload, t.elapsed().as_secs_f64() * 1e3));
+                }
+            }
+            self.frame()?;
+            if let Some((layout, upload, r)) = ready {
+                return Ok((layout, upload, r, t.elapsed().as_secs_f64() * 1e3));
+            }
+            if t.elapsed() > Duration::from_secs(120) {
+                anyhow::bail!("the loader sent nothing in 120 s");
+            }
         }
     }
 }
@@ -334,44 +382,42 @@ pub fn run(opts: &EditBenchOptions) -> anyhow::Result<EditBenchReport> {
         next_edit(&mut job);
         let t = Instant::now();
         loader.load(job.clone(), Trigger::Edit(t));
-        let (_, layout, upload) = win.accept(wait_outcome(&loader)?)?;
+        let (layout, upload) = win.accept(wait_outcome(&loader)?)?;
         let ready = t.elapsed().as_secs_f64() * 1e3;
         win.frame()?;
         idle.push(layout, upload, ready, t.elapsed().as_secs_f64() * 1e3);
     }
 
-    // Edits while the window draws frame after frame.
-    let mut drawing = Samples::default();
-    for _ in 0..opts.edits.max(1) {
+    // Edits made while a frame is drawn (as during a drag), shown by the frames that
+    // follow: held for the layout as the window does, and not.
+    let mut drawing = [Samples::default(), Samples::default()];
+    for i in 0..2 * opts.edits.max(1) {
+        let held = i % 2 == 0;
         next_edit(&mut job);
+        let f = win.submit();
         let t = Instant::now();
         loader.load(job.clone(), Trigger::Edit(t));
-        let mut ready = None;
-        loop {
-            win.frame()?;
-            if ready.is_some() {
-                break;
-            }
-            if let Ok(o) = loader.results.try_recv() {
-                let (_, layout, upload) = win.accept(o)?;
-                ready = Some((layout, upload, t.elapsed().as_secs_f64() * 1e3));
-            } else if t.elapsed() > Duration::from_secs(120) {
-                anyhow::bail!("the loader sent nothing in 120 s");
-            }
-        }
-        if let Some((layout, upload, r)) = ready {
-            drawing.push(layout, upload, r, t.elapsed().as_secs_f64() * 1e3);
-        }
+        win.wait(f)?;
+        let (layout, upload, ready, shown) = win.until_shown(&loader, t, held)?;
+        drawing[usize::from(!held)].push(layout, upload, ready, shown);
     }
 
-    // A drag: a new edit every frame.
+    // A drag: a new edit every frame, each frame held for it as the window does.
     let mut drag_frames = Vec::new();
     let mut shown = 0u32;
     let t = Instant::now();
     let mut last_shown = t;
     while t.elapsed().as_secs_f64() < opts.drag_s.max(0.1) {
         next_edit(&mut job);
-        loader.load(job.clone(), Trigger::Edit(Instant::now()));
+        let e = Instant::now();
+        loader.load(job.clone(), Trigger::Edit(e));
+        if let Some(wait) = edit_hold(Some(e), true, loader.uploading_edit()) {
+            if let Ok(o) = loader.results.recv_timeout(wait) {
+                win.accept(o)?;
+                shown += 1;
+                last_shown = Instant::now();
+            }
+        }
         drag_frames.push(win.frame()?);
         while let Ok(o) = loader.results.try_recv() {
             win.accept(o)?;
@@ -395,7 +441,8 @@ pub fn run(opts: &EditBenchOptions) -> anyhow::Result<EditBenchReport> {
         first_load_ms,
         plain_frame: Spread::of(&plain),
         idle_edit: idle.figures(),
-        drawing_edit: drawing.figures(),
+        drawing_edit: drawing[0].figures(),
+        drawing_edit_unheld: drawing[1].figures(),
         drag_layouts_per_s: if drag_s > 0.0 {
             f64::from(shown) / drag_s
         } else {
