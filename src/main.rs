@@ -200,6 +200,33 @@ enum BenchWhat {
         #[arg(long)]
         json: bool,
     },
+    /// Edit mode's way from a changed shape to a frame, headless: an asset laid out on a
+    /// square (lakeside.ags on 2,400 m: about 490 tiles), its corner moved by the window's
+    /// loader while nothing is drawn, while frames are drawn, and every frame (a drag).
+    /// Prints the plain frame time and each step's median and spread.
+    Edit {
+        /// The block or string laid out.
+        #[arg(long, default_value = "sample_scenery/autogen/lakeside.ags")]
+        asset: PathBuf,
+        /// The square's side, meters.
+        #[arg(long, default_value_t = agview::app::bench_edit::DEFAULT_SIDE_M)]
+        side: f64,
+        /// Frame size in pixels.
+        #[arg(long, default_value = "1280x720", value_parser = parse_size)]
+        size: (u32, u32),
+        /// Plain frames measured.
+        #[arg(long, default_value_t = 10)]
+        frames: u32,
+        /// Edits measured of each kind (no frame in flight; frames drawn meanwhile).
+        #[arg(long, default_value_t = 10)]
+        edits: u32,
+        /// How long the drag lasts, seconds.
+        #[arg(long, default_value_t = 3.0)]
+        drag: f64,
+        /// Print one JSON object instead of the table.
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 fn main() -> ExitCode {
@@ -412,6 +439,35 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 camera,
             };
             let report = agview::app::bench_tile::run(&opts)?;
+            if json {
+                out!("{}", report.to_json());
+            } else {
+                out!("{report}");
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Bench {
+            what:
+                BenchWhat::Edit {
+                    asset,
+                    side,
+                    size,
+                    frames,
+                    edits,
+                    drag,
+                    json,
+                },
+        } => {
+            let opts = agview::app::bench_edit::EditBenchOptions {
+                asset,
+                side_m: side,
+                width: size.0,
+                height: size.1,
+                frames,
+                edits,
+                drag_s: drag,
+            };
+            let report = agview::app::bench_edit::run(&opts)?;
             if json {
                 out!("{}", report.to_json());
             } else {

@@ -1,6 +1,7 @@
 //! The user-facing commands beyond the CLI's argument handling: render options shared by the
 //! headless render and the window, the interactive viewer, the size sweep and the tile bench.
 
+pub mod bench_edit;
 pub mod bench_tile;
 pub mod camera_control;
 pub mod compare;

@@ -12,6 +12,7 @@
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::sync::{Arc, Mutex, Weak};
 use std::time::{Duration, Instant};
@@ -29,6 +30,30 @@ use crate::render::{Framing, GpuContext, Renderer, SceneGpu, SceneTextures};
 /// Quiet time after the last file event before reloading: editors write a file in several
 /// steps (truncate, write, rename), which become one reload.
 pub const DEBOUNCE: Duration = Duration::from_millis(40);
+
+/// How long the window holds its next frame for an edit's layout, from the edit: laying
+/// out and uploading one block or string takes well under this (the target is 20 ms), so
+/// the frame after an edit shows it instead of the frame after that, while a slower layout
+/// never stops the window for longer than this.
+pub const EDIT_HOLD: Duration = Duration::from_millis(50);
+
+/// How long the next frame waits for the layout of an edit made at `pending` while the
+/// loader works (`loading`): what is left of [`EDIT_HOLD`]; none when it has passed or no
+/// edit is pending.
+/// While the loader uploads an edit's scene (`uploading`, [`Loader::uploading_edit`]) the
+/// frame waits for it all the same: a frame started meanwhile makes the upload wait behind
+/// it on a software rasterizer, whose present blocks until the frame is drawn.
+pub fn edit_hold(pending: Option<Instant>, loading: bool, uploading: bool) -> Option<Duration> {
+    if !loading {
+        return None;
+    }
+    if uploading {
+        return Some(EDIT_HOLD);
+    }
+    EDIT_HOLD
+        .checked_sub(pending?.elapsed())
+        .filter(|d| !d.is_zero())
+}
 
 /// The device and the pipelines, shared by the window and the loader.
 pub struct Gpu {
@@ -144,6 +169,8 @@ enum Msg {
 pub struct Loader {
     tx: Sender<Msg>,
     pub results: Receiver<Outcome>,
+    /// The loader is uploading an edit's scene ([`edit_hold`]).
+    uploading_edit: Arc<AtomicBool>,
 }
 
 /// Art kept between loads, reused when a new layout names the same files and none of the
@@ -205,10 +232,21 @@ impl Loader {
     pub fn spawn(wake: impl Fn() + Send + 'static) -> std::io::Result<Self> {
         let (tx, rx) = mpsc::channel::<Msg>();
         let (out_tx, results) = mpsc::channel();
+        let uploading_edit = Arc::new(AtomicBool::new(false));
+        let flag = uploading_edit.clone();
         std::thread::Builder::new()
             .name("agview-loader".into())
-            .spawn(move || loader_thread(rx, out_tx, wake))?;
-        Ok(Loader { tx, results })
+            .spawn(move || loader_thread(rx, out_tx, wake, &flag))?;
+        Ok(Loader {
+            tx,
+            results,
+            uploading_edit,
+        })
+    }
+
+    /// Whether the loader is uploading an edit's scene now.
+    pub fn uploading_edit(&self) -> bool {
+        self.uploading_edit.load(Ordering::Acquire)
     }
 
     /// Hands the loader the device (uploads wait for it).
@@ -244,7 +282,12 @@ fn merge(old: Option<Trigger>, new: Trigger) -> Trigger {
     }
 }
 
-fn loader_thread(rx: Receiver<Msg>, out: Sender<Outcome>, wake: impl Fn()) {
+fn loader_thread(
+    rx: Receiver<Msg>,
+    out: Sender<Outcome>,
+    wake: impl Fn(),
+    uploading_edit: &AtomicBool,
+) {
     let mut gpu: Option<Arc<Gpu>> = None;
     let mut job: Option<LoadJob> = None;
     let mut pending: Option<Trigger> = None;
@@ -277,6 +320,7 @@ fn loader_thread(rx: Receiver<Msg>, out: Sender<Outcome>, wake: impl Fn()) {
             &mut pending,
             &mut cache,
             &emit,
+            uploading_edit,
         );
         match outcome {
             Some(o) => {
@@ -319,6 +363,7 @@ fn load_one(
     pending: &mut Option<Trigger>,
     cache: &mut Option<ArtCache>,
     emit: &dyn Fn(Outcome),
+    uploading_edit: &AtomicBool,
 ) -> Option<Outcome> {
     let started = Instant::now();
     if let (Trigger::Startup, Some(d)) = (trigger, j.startup_delay) {
@@ -465,6 +510,7 @@ fn load_one(
         .filter(|(on, _)| std::ptr::eq(on.as_ptr(), Arc::as_ptr(g)))
         .map(|(_, t)| t.clone())
         .unwrap_or_default();
+    uploading_edit.store(matches!(trigger, Trigger::Edit(_)), Ordering::Release);
     let uploaded = SceneGpu::new_with_textures(
         &g.ctx,
         &g.renderer,
@@ -473,6 +519,7 @@ fn load_one(
         &terrain,
         textures,
     );
+    uploading_edit.store(false, Ordering::Release);
     let scene_gpu = match uploaded {
         Ok(s) => s,
         Err(e) => return Some(fail(format!("{}: error: {e}", j.asset.display()), watch)),
@@ -712,6 +759,32 @@ mod tests {
             merge(Some(Trigger::Startup), Trigger::Params),
             Trigger::Startup
         );
+    }
+
+    #[test]
+    fn a_frame_waits_for_an_edits_layout_only_a_moment_after_the_edit() {
+        let now = Instant::now();
+        let wait = edit_hold(Some(now), true, false).expect("a fresh edit holds the frame");
+        assert!(wait <= EDIT_HOLD);
+        assert_eq!(
+            edit_hold(Some(now), false, false),
+            None,
+            "nothing loading: no wait"
+        );
+        assert_eq!(edit_hold(None, true, false), None, "no edit: no wait");
+        assert_eq!(
+            edit_hold(None, true, true),
+            Some(EDIT_HOLD),
+            "an edit's upload: the frame waits for it"
+        );
+        let old = now.checked_sub(EDIT_HOLD * 2).unwrap_or(now);
+        if old < now {
+            assert_eq!(
+                edit_hold(Some(old), true, false),
+                None,
+                "an old edit: no wait"
+            );
+        }
     }
 
     #[test]

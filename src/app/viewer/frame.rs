@@ -23,6 +23,16 @@ impl App {
         if self.minimized || self.gfx.is_none() {
             return;
         }
+        // An edit's layout on its way: this frame waits for it a moment (`EDIT_HOLD` from
+        // the edit at most, or while its upload runs), so that it shows the edit rather
+        // than the frame after it.
+        let pending = self.edit.as_ref().and_then(|s| s.pending);
+        let uploading = self.loader.uploading_edit();
+        if let Some(wait) = crate::app::reload::edit_hold(pending, self.loading, uploading) {
+            if let Ok(o) = self.loader.results.recv_timeout(wait) {
+                self.take_outcome(o, event_loop);
+            }
+        }
         let frame = {
             let Some(g) = self.gfx.as_ref() else { return };
             match g.surface.get_current_texture() {

@@ -523,6 +523,13 @@ impl App {
 
     fn take_outcomes(&mut self, event_loop: &ActiveEventLoop) {
         while let Ok(o) = self.loader.results.try_recv() {
+            self.take_outcome(o, event_loop);
+        }
+        self.request_redraw();
+    }
+
+    fn take_outcome(&mut self, o: Outcome, event_loop: &ActiveEventLoop) {
+        {
             self.loading = false;
             match o {
                 Outcome::Ready(r) => self.accept(*r),
@@ -555,7 +562,6 @@ impl App {
                 }
             }
         }
-        self.request_redraw();
     }
 
     /// The window's width over its height (4:3 before it has a surface): what the default
