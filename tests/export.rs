@@ -194,7 +194,10 @@ fn the_sample_export_reads_back_as_its_scene() {
             .sum()
     };
     let uses = |g: &gltf::Gltf| g.extensions_used().any(|e| e == "EXT_mesh_gpu_instancing");
-    assert!(uses(&ext), "the default export instances with the extension");
+    assert!(
+        uses(&ext),
+        "the default export instances with the extension"
+    );
     assert!(!uses(&nodes), "--instancing nodes uses core glTF only");
     assert_eq!(placed(&ext), placed(&nodes), "the same copies either way");
     assert!(
@@ -249,7 +252,11 @@ fn the_sample_export_reads_back_as_its_scene() {
 fn instance_count(g: &gltf::Gltf, i: usize) -> Option<usize> {
     let json = g.document.as_json();
     let node = json.nodes.get(i)?;
-    let ext = node.extensions.as_ref()?.others.get("EXT_mesh_gpu_instancing")?;
+    let ext = node
+        .extensions
+        .as_ref()?
+        .others
+        .get("EXT_mesh_gpu_instancing")?;
     let attrs = ext.get("attributes")?;
     let acc = attrs
         .get("TRANSLATION")
@@ -284,7 +291,12 @@ fn a_bad_output_path_is_refused_and_leaves_nothing() {
     assert!(err.contains("error"), "{err}");
     let (code, _, err) = agview(
         &root(),
-        &["export", house, "--out", tmp.0.join("x.obj").to_str().unwrap()],
+        &[
+            "export",
+            house,
+            "--out",
+            tmp.0.join("x.obj").to_str().unwrap(),
+        ],
     );
     assert_eq!(code, 1, "{err}");
     assert!(err.contains("must end in .glb or .gltf"), "{err}");

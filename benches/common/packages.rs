@@ -140,4 +140,3 @@ pub fn airport(dir: &Path) -> PathBuf {
     write(&dsf, dsf_text(&defs, &objects));
     dsf
 }
-
