@@ -144,6 +144,11 @@ enum Command {
     /// (summary, overview from five sides, dusk and night, every feature with close-ups).
     /// Exit 0 written, 1 nothing written, 2 usage, 3 written but --fail-on found problems.
     Report(agview::app::report::ReportArgs),
+    /// Export the laid-out scene of an asset or a document (or a lone .obj, .fac or .for)
+    /// as glTF 2.0 for Blender and the web: FILE.glb, or FILE.gltf with its .bin and images
+    /// beside it (docs/export.md). Metres, Y up, X east, Z south; the origin at the framing
+    /// centre. Nothing partial is left when it fails.
+    Export(agview::app::export::ExportArgs),
 }
 
 #[derive(Subcommand)]
@@ -387,6 +392,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::View(args) => agview::app::viewer::run(args),
         Command::Sweep(args) => agview::app::sweep::run(&args),
         Command::Report(args) => agview::app::report::run(&args),
+        Command::Export(args) => agview::app::export::run(&args),
         Command::Bench {
             what:
                 BenchWhat::Render {

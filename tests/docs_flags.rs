@@ -50,6 +50,9 @@ const OTHER_PROGRAMS: &[&str] = &[
     "google-chrome",
     "xvfb-run",
     "Xvfb",
+    "npm",
+    "node",
+    "blender",
 ];
 
 fn root() -> PathBuf {

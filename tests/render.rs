@@ -4573,3 +4573,50 @@ fn a_relayout_with_the_last_uploads_textures_draws_as_a_fresh_upload() {
         assert_eq!(reused.warnings(), fresh.warnings());
     }
 }
+
+#[test]
+fn sample_lone_object_at_the_origin() {
+    // A lone .obj opened on its own (issue 38): the gabled house alone, at the origin,
+    // facing north, seen from the south-west.
+    check_sample(
+        "lone_house_gable",
+        "sample_scenery/objects/house_gable.obj",
+        agview::app::layout_args::LayoutArgs::default(),
+    );
+}
+
+/// A lone `.fac` or `.for` loads as a document of one feature and draws something besides
+/// the ground and the sky: the render differs from the same frame with the feature gone.
+#[test]
+fn lone_facade_and_forest_draw() {
+    for (asset, what) in [
+        ("sample_scenery/facades/brick.fac", "facade"),
+        ("sample_scenery/forests/trees.for", "forest"),
+    ] {
+        let mut doc = agview::document::load(std::path::Path::new(asset), &Default::default())
+            .unwrap_or_else(|e| panic!("{asset}: {e}"));
+        let lines = doc.loaded.warning_lines().join("\n");
+        assert!(!lines.contains("not found"), "{asset}: {lines}");
+        let art = agview::document::load_document_art(&mut doc);
+        let scene = &doc.loaded.scene;
+        assert_eq!(scene.kind, agview::scene::SceneKind::Art, "{asset}");
+        let opts = agview::app::options::RenderArgs::default();
+        let terrain = opts.terrain_for(scene).expect("terrain");
+        let framing = agview::render::Framing::new(scene, Some(&art), Some(&terrain));
+        let params = opts.frame_params(&framing);
+        let img = render(scene, &art, &terrain, &params, 200, 150);
+        let mut empty = scene.clone();
+        empty.facades.clear();
+        empty.trees.clear();
+        let bare = render(&empty, &art, &terrain, &params, 200, 150);
+        let differing = img
+            .pixels()
+            .zip(bare.pixels())
+            .filter(|(a, b)| a != b)
+            .count();
+        assert!(
+            differing > 200,
+            "the lone {what} draws only {differing} pixels"
+        );
+    }
+}

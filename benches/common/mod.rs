@@ -1,5 +1,7 @@
 //! What the benches that run the `agview` binary share.
 
+pub mod packages;
+
 use std::path::Path;
 use std::process::Command;
 use std::time::Instant;

@@ -162,6 +162,7 @@ fn kind_name(k: SceneKind) -> &'static str {
         SceneKind::Agn => "FSX autogen (.agn)",
         SceneKind::Dsf => "DSF: its features",
         SceneKind::Wed => "WED project: its features",
+        SceneKind::Art => "object, facade or forest alone (.obj .fac .for)",
     }
 }
 

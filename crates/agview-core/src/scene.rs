@@ -35,6 +35,9 @@ pub enum SceneKind {
     Dsf,
     /// Several assets together: a WED project (`earth.wed.xml`).
     Wed,
+    /// One object, facade or forest opened alone (`.obj`, `.fac`, `.for`), laid out as a
+    /// document of that one feature.
+    Art,
 }
 
 /// A laid-out asset, ready to draw.

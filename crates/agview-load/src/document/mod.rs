@@ -36,6 +36,8 @@
 //! - `screen.rs`: `SLOPE_LIMIT`, screened on the terrain after the layout;
 //! - `combine.rs`: the per-feature scenes in one [`Scene`] and its tile atlas;
 //! - `asset.rs`: an autogen asset opened ([`OpenedAsset`]), alone or for a feature;
+//! - `lone.rs`: a lone `.obj`, `.fac` or `.for` as a document of one feature, on a default
+//!   place unless the layout inputs give one;
 //! - `synthetic.rs`: a synthetic scenery tile of N autogen features, for benchmarks and for
 //!   flying through a real tile's size.
 
@@ -46,6 +48,7 @@ mod definitions;
 mod feature;
 pub mod features;
 mod jetway;
+pub mod lone;
 mod parallel;
 mod rings;
 mod road_reading;
@@ -216,7 +219,8 @@ pub fn load_with_preview(
     let kind = FileKind::detect(&path, &bytes);
     // A document is read from its absolute path, so what it resolves, and every path it
     // prints, is the same from any working directory.
-    let path = if is_document(kind) {
+    let lone = lone::lone_kind(kind);
+    let path = if is_document(kind) || lone.is_some() {
         crate::resolve::absolute(&path)
     } else {
         path
@@ -228,6 +232,26 @@ pub fn load_with_preview(
         Some(FileKind::Agn) => Resolver::default(),
         _ => load_resolver(&path, args, &mut library_diags),
     });
+    if let Some(lone) = lone {
+        // A lone object, facade or forest: a document of that one feature.
+        let mut diags = Vec::new();
+        let feature = lone::lone_feature(&path, lone, &bytes, args, &mut diags)?;
+        diags.append(&mut library_diags);
+        drop(bytes);
+        let read_ms = ms(started);
+        let mut doc = load_features(
+            &path,
+            SceneKind::Art,
+            vec![feature],
+            diags,
+            args,
+            &resolver,
+            opts,
+            preview,
+        )?;
+        doc.times.read_ms = read_ms;
+        return Ok(doc);
+    }
     if !is_document(kind) {
         let mut loaded = match kind {
             Some(FileKind::Autogen) => asset::load_alone(&path, args, &resolver, library_diags)?,

@@ -226,6 +226,13 @@ impl App {
             SceneKind::Agn => {
                 return Err("an .agn is laid out on its own square: nothing to edit".into())
             }
+            SceneKind::Art => {
+                return Err(
+                    "a lone .obj, .fac or .for stands on a default place: give --at, --rect \
+                     or --polygon to lay it out elsewhere; editing it is not written yet"
+                        .into(),
+                )
+            }
             _ => {}
         }
         let ags = scene.kind == SceneKind::Ags;
