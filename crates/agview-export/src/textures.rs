@@ -106,6 +106,8 @@ pub struct Materials {
     looks: Vec<(Look, usize)>,
     /// Images already written (`None`: could not be made, the slot stays empty).
     images: HashMap<Role, Option<usize>>,
+    /// Per art image: whether every texel of its top level is opaque ([`Materials::opaque`]).
+    opaque: HashMap<usize, bool>,
     warnings: Vec<String>,
 }
 
@@ -126,6 +128,14 @@ impl Materials {
         let index = doc.materials.len() - 1;
         self.looks.push((look.clone(), index));
         index
+    }
+
+    /// Whether every texel of art image `index`'s top level has alpha 255 (an image that
+    /// cannot be decoded is not: its material keeps its alpha mode).
+    fn opaque(&mut self, art: &ArtSet, index: usize) -> bool {
+        *self.opaque.entry(index).or_insert_with(|| {
+            decode(art, index, None).is_ok_and(|img| img.px.chunks_exact(4).all(|p| p[3] == 255))
+        })
     }
 
     /// What went wrong on the way (images that could not be decoded or encoded), taken.
@@ -153,6 +163,13 @@ impl Materials {
             return m;
         }
         let s = &look.shading;
+        // Blending or cutting out an albedo with no transparent texel changes nothing: the
+        // material is opaque, so importers sort nothing and the albedo may be a JPEG.
+        if let (AlphaMode::Blend | AlphaMode::Mask(_), Some(image)) = (m.alpha, look.albedo) {
+            if self.opaque(art, image) {
+                m.alpha = AlphaMode::Opaque;
+            }
+        }
         if let Some(image) = look.albedo {
             let jpeg = match (m.alpha, opts.jpeg_quality) {
                 (AlphaMode::Opaque, Some(q)) => Some(q.clamp(1, 100)),

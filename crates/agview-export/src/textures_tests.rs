@@ -39,8 +39,8 @@ fn look(name: &str) -> Look {
     }
 }
 
-/// 0 albedo (2×2, alpha varies), 1 normal map (X, Y, metal, gloss), 2 material map
-/// (metal, gloss), 3 lit.
+/// 0 albedo (2×2, opaque), 1 normal map (X, Y, metal, gloss), 2 material map
+/// (metal, gloss), 3 lit, 4 a cut-out albedo (one texel transparent).
 fn art() -> ArtSet {
     ArtSet {
         images: vec![
@@ -60,6 +60,9 @@ fn art() -> ArtSet {
                 }
             }),
             rgba("lit", 2, 2, |_, _| [255, 200, 100, 0]),
+            rgba("cutout", 2, 2, |x, y| {
+                [90, 90, 90, if x + y == 0 { 0 } else { 255 }]
+            }),
         ],
         ..ArtSet::default()
     }
@@ -94,7 +97,22 @@ fn base_colour_is_png_or_jpeg_for_opaque_and_white_without_one() {
         Mime::Jpeg
     );
     decoded(&doc, doc.materials[j].base_color);
-    let b = mats.get(&mut doc, &art, &look_with(&l, AlphaMode::Blend, "c"), &opts);
+    // Blended or cut out with no transparent texel: opaque, so a JPEG too.
+    for alpha in [AlphaMode::Blend, AlphaMode::Mask(0.5)] {
+        let o = mats.get(&mut doc, &art, &look_with(&l, alpha, "d"), &opts);
+        assert_eq!(doc.materials[o].alpha, AlphaMode::Opaque);
+        let image = doc.materials[o].base_color.unwrap().image;
+        assert_eq!(doc.images[image].mime, Mime::Jpeg);
+    }
+    // A transparent texel keeps the blend, and the PNG.
+    let mut cut = l.clone();
+    cut.albedo = Some(4);
+    let b = mats.get(
+        &mut doc,
+        &art,
+        &look_with(&cut, AlphaMode::Blend, "c"),
+        &opts,
+    );
     let bm = &doc.materials[b];
     assert_eq!(doc.images[bm.base_color.unwrap().image].mime, Mime::Png);
     assert_eq!(bm.alpha, AlphaMode::Blend);
@@ -344,7 +362,7 @@ fn materials_round_trip_through_a_glb() {
     let (art, opts) = (art(), ExportOptions::default());
     let (mut doc, mut mats) = (Document::default(), Materials::default());
     let mut l = look("full");
-    l.albedo = Some(0);
+    l.albedo = Some(4);
     l.normal = Some(1);
     l.map = Some(2);
     l.lit = Some(3);
@@ -388,7 +406,7 @@ fn write_material_sample_for_the_validator() {
     opts.jpeg_quality = Some(80);
     let (mut doc, mut mats) = (Document::default(), Materials::default());
     let mut l = look("full");
-    l.albedo = Some(0);
+    l.albedo = Some(4);
     l.normal = Some(1);
     l.map = Some(2);
     l.lit = Some(3);
