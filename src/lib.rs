@@ -9,11 +9,11 @@
 //! `agview-layout` ([`layout`]); they are re-exported here under their old names.
 
 pub use agview_core::{diag, geom, lines, progress, rng, scene, season, terrain};
+/// The glTF export (`agview-export`).
+pub use agview_export as export;
 pub use agview_format::format;
 pub use agview_layout::layout;
 pub use agview_load::{art, check, document, input, pipeline, resolve};
-/// The glTF export (`agview-export`).
-pub use agview_export as export;
 
 #[cfg(feature = "gpu")]
 pub mod app;
