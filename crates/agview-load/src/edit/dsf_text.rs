@@ -78,7 +78,44 @@ pub fn autogen_param(height_m: f32, low: u32) -> u32 {
     high << 8 | low.min(255)
 }
 
-fn is_ags(def: Option<&str>, asset: &str) -> bool {
+/// What an edited polygon becomes in a DSF: its windings and its `BEGIN_POLYGON` parameter,
+/// from its closed `rings` (in (lon, lat)) and the polygon's parameter until now (`old`).
+/// An `.ags` (`ags`) is written as WED writes it ([`autogen_windings`], its flags: the
+/// shape's, or ring k spawning whole when k is below the low byte, as the layout reads rings
+/// without flags) and its low byte counts the spawning windings; every other polygon is one
+/// winding per ring and keeps its low byte. The high byte is the edited height's
+/// ([`autogen_param`]) when the edit set one, else the parameter's. The one rule the save
+/// writes by and a document's edited feature is laid out by.
+pub fn dsf_polygon(
+    rings: &[Vec<[f64; 2]>],
+    shape: &EditedShape,
+    old: u32,
+    ags: bool,
+) -> (Vec<Vec<[f64; 2]>>, u32) {
+    let old = shape.param.unwrap_or(old);
+    let (windings, low) = if ags {
+        let flags = match &shape.spawn {
+            Some(f) => f.clone(),
+            None => rings
+                .iter()
+                .enumerate()
+                .map(|(k, r)| vec![(k as u32) < (old & 0xFF); r.len()])
+                .collect(),
+        };
+        let (w, n) = autogen_windings(rings, &flags);
+        (w, n as u32)
+    } else {
+        (rings.to_vec(), old & 0xFF)
+    };
+    let param = match shape.height {
+        Some(h) => autogen_param(h, low),
+        None => (old & 0xFF00) | low.min(255),
+    };
+    (windings, param)
+}
+
+/// Whether a polygon is an `.ags`: its definition's name, else the asset's.
+pub fn is_ags(def: Option<&str>, asset: &str) -> bool {
     let ends = |s: &str| s.trim().to_ascii_lowercase().ends_with(".ags");
     def.map_or_else(|| ends(asset), ends)
 }
@@ -142,27 +179,7 @@ pub(super) fn rewrite(
         let eol: &[u8] = if eol.is_empty() { b"\n" } else { eol };
 
         let ags = is_ags(file.polygon_def_path(poly), asset);
-        let old = shape.param.unwrap_or(poly.param);
-        let (windings, low) = if ags {
-            let flags = match &shape.spawn {
-                Some(f) => f.clone(),
-                // No flags: ring k spawns whole when k is below the low byte, as the layout
-                // reads rings without flags.
-                None => rings
-                    .iter()
-                    .enumerate()
-                    .map(|(k, r)| vec![(k as u32) < (old & 0xFF); r.len()])
-                    .collect(),
-            };
-            let (w, n) = autogen_windings(rings, &flags);
-            (w, n as u32)
-        } else {
-            (rings.clone(), old & 0xFF)
-        };
-        let param = match shape.height {
-            Some(h) => autogen_param(h, low),
-            None => (old & 0xFF00) | low.min(255),
-        };
+        let (windings, param) = dsf_polygon(rings, shape, poly.param, ags);
 
         // BEGIN_POLYGON def param …: the parameter replaced, the rest kept.
         let w = words(&src[begin.start..begin.end], begin.start);
