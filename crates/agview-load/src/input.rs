@@ -64,6 +64,13 @@ pub struct EditedInput {
     pub shape: EditedShape,
     /// Where the shape came from, for messages: `(file, line)`.
     pub source: Option<(PathBuf, u32)>,
+    /// Inside a document: the feature (its index in `Scene::features`) the shape replaces;
+    /// that feature alone is laid out again (`document::EditCache`). `None`: the shape is
+    /// the layout input of an asset opened alone.
+    pub feature: Option<usize>,
+    /// Inside a document: what the window's loads keep for laying the edited feature out
+    /// alone (`None`: the whole document is laid out at each edit).
+    pub cache: Option<std::sync::Arc<crate::document::EditCache>>,
 }
 
 /// What the viewer hands over to save: one feature's new shape, in degrees.
@@ -715,6 +722,8 @@ mod tests {
             frame: [8.0, 47.0],
             shape: s.shape.clone(),
             source: None,
+            feature: None,
+            cache: None,
         };
         let i = build(
             &Inputs {

@@ -652,3 +652,164 @@ fn the_origin_of_a_loaded_shape() {
     };
     assert_eq!(edit::origin_for(&rect, Path::new("a.agb")), Origin::Unsaved);
 }
+
+// ---------------------------------------------------------------------------------------
+// One feature inside a document (the sample town, a DSF text of autogen, objects, a
+// facade and a forest).
+
+fn town() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../sample_scenery/polygons/town.txt")
+}
+
+/// The index (in `Scene::features`) of the first feature of `kind` the document places.
+fn feature_of(doc: &Path, kind: agview_core::scene::FeatureKind) -> (usize, edit::DocumentFeature) {
+    (0..200)
+        .find_map(|i| {
+            edit::document_feature(doc, &Inputs::default(), i)
+                .ok()
+                .filter(|f| f.kind == kind)
+                .map(|f| (i, f))
+        })
+        .expect("the town has one")
+}
+
+#[test]
+fn a_feature_inside_a_document_saves_its_own_lines_only() {
+    use agview_core::scene::FeatureKind;
+    let tmp = Tmp::new("doc-feature");
+    let f = tmp.0.join("town.txt");
+    let src = std::fs::read(town()).unwrap();
+    std::fs::write(&f, &src).unwrap();
+    let before = read_dsf(&f);
+
+    // An AGB polygon: its first vertex moves 1e-5° east; its lines alone change.
+    let (_, block) = feature_of(&f, FeatureKind::Agb);
+    let Origin::DsfText { line, .. } = block.origin.clone() else {
+        panic!("a DSF text feature writes back: {:?}", block.origin)
+    };
+    let Shape::Polygon(mut rings) = block.shape.geometry.clone() else {
+        panic!("a polygon")
+    };
+    rings[0][0][0] += 1e-5;
+    let shape = EditedShape {
+        geometry: Shape::Polygon(rings.clone()),
+        ..block.shape.clone()
+    };
+    edit::save(&block.origin, &shape, &block.asset).unwrap();
+    let out = std::fs::read(&f).unwrap();
+    let (old, new) = (lines_of(&src), lines_of(&out));
+    assert_eq!(old.len(), new.len(), "as many points as before");
+    let changed: Vec<usize> = (0..old.len()).filter(|&k| old[k] != new[k]).collect();
+    // 0-based: BEGIN_POLYGON is line - 1, BEGIN_WINDING line, the first point line + 1.
+    // Its points are written anew (as DSFTool writes numbers); nothing outside them changes.
+    let points = line + 1..line + 1 + rings[0].len();
+    assert!(changed.contains(&(line + 1)), "{changed:?}");
+    assert!(
+        changed.iter().all(|k| points.contains(k)),
+        "only its points' lines: {changed:?}"
+    );
+    let after = read_dsf(&f);
+    assert_eq!(after.objects, before.objects);
+    for (a, b) in after.polygons.iter().zip(&before.polygons) {
+        if a.line as usize == line {
+            assert_eq!(a.param, b.param, "the parameter is kept");
+            assert!(close(a.windings[0][0], rings[0][0]));
+        } else {
+            assert_eq!((&a.windings, a.param, a.def), (&b.windings, b.param, b.def));
+        }
+    }
+
+    // An object: its OBJECT line's place and heading alone.
+    let src = out;
+    let (_, obj) = feature_of(&f, FeatureKind::Obj);
+    let Origin::DsfText { line, .. } = obj.origin.clone() else {
+        panic!("{:?}", obj.origin)
+    };
+    let Shape::Point { lon, lat, .. } = obj.shape.geometry else {
+        panic!("a point")
+    };
+    let moved = EditedShape {
+        geometry: Shape::Point {
+            lon: lon + 2e-5,
+            lat,
+            heading: 90.0,
+        },
+        ..obj.shape.clone()
+    };
+    edit::save(&obj.origin, &moved, &obj.asset).unwrap();
+    let out = std::fs::read(&f).unwrap();
+    let (old, new) = (lines_of(&src), lines_of(&out));
+    let changed: Vec<usize> = (0..old.len()).filter(|&k| old[k] != new[k]).collect();
+    assert_eq!(changed, vec![line - 1], "only its OBJECT line");
+    let text = String::from_utf8_lossy(&new[line - 1]).to_string();
+    assert!(
+        text.contains(&format!("{:.9}", lon + 2e-5)) && text.contains("90.000"),
+        "{text}"
+    );
+}
+
+#[test]
+fn editing_a_feature_of_a_document_lays_that_feature_out_alone() {
+    use agview_core::scene::FeatureKind;
+    use agview_load::document::{self, EditCache};
+    use agview_load::input::EditedInput;
+    let doc = town();
+    let whole = document::load(&doc, &Inputs::default()).unwrap();
+    let (i, block) = feature_of(&doc, FeatureKind::Agb);
+    let Shape::Polygon(mut rings) = block.shape.geometry.clone() else {
+        panic!("a polygon")
+    };
+    // The block's far corner 5 m further east.
+    rings[0][2][0] += 5.0 / (111_319.49 * 47.9f64.to_radians().cos());
+    let shape = EditedShape {
+        geometry: Shape::Polygon(rings),
+        ..block.shape.clone()
+    };
+    let cache = std::sync::Arc::new(EditCache::default());
+    let edited = |cache: Option<std::sync::Arc<EditCache>>| Inputs {
+        edited: Some(EditedInput {
+            frame: [0.0, 0.0],
+            shape: shape.clone(),
+            source: None,
+            feature: Some(i),
+            cache,
+        }),
+        ..Inputs::default()
+    };
+    // The first edit lays the document out whole and keeps its parts; the next, the
+    // feature alone (nothing read: no read time).
+    let first = document::load(&doc, &edited(Some(cache.clone()))).unwrap();
+    assert!(cache.is_kept());
+    assert!(first.times.read_ms > 0.0);
+    let again = document::load(&doc, &edited(Some(cache.clone()))).unwrap();
+    assert_eq!(again.times.read_ms, 0.0, "laid out alone, not read again");
+    // What the feature alone gives is what laying the whole document out gives.
+    let fresh = document::load(&doc, &edited(None)).unwrap();
+    let json = |d: &document::Document| serde_json::to_value(&d.loaded.scene).unwrap();
+    assert_eq!(json(&again), json(&fresh));
+    assert_eq!(json(&first), json(&fresh));
+
+    // Only that feature moved: every other feature's tiles and objects are as they were.
+    let of = |d: &document::Document, k: usize| {
+        let s = &d.loaded.scene;
+        let tiles: Vec<_> = s
+            .tiles
+            .iter()
+            .filter(|t| t.feature == Some(k as u32))
+            .map(|t| t.corners)
+            .collect();
+        let objs: Vec<_> = s
+            .objects
+            .iter()
+            .filter(|o| o.feature == Some(k as u32))
+            .map(|o| serde_json::to_value(o).unwrap())
+            .collect();
+        (tiles, objs)
+    };
+    let n = whole.loaded.scene.features.len();
+    for k in (0..n).filter(|&k| k != i) {
+        assert_eq!(of(&again, k), of(&whole, k), "feature {k} is unchanged");
+    }
+    assert_ne!(of(&again, i), of(&whole, i), "the edited feature moved");
+    assert_eq!(again.loaded.scene.features.len(), n);
+}

@@ -248,6 +248,7 @@ impl App {
         for a in edit_actions {
             self.edit_act(a);
         }
+        self.follow_selected_feature();
         let held = self.cam.as_ref().is_some_and(|c| c.held.any_motion());
         self.continuous = moving || held || repaint_soon || self.loading || self.wants_frames();
         if self.continuous {

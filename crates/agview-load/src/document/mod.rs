@@ -45,6 +45,7 @@ mod airport;
 pub mod asset;
 pub mod combine;
 mod definitions;
+mod editing;
 mod feature;
 pub mod features;
 mod jetway;
@@ -75,6 +76,7 @@ use screen::Screen;
 pub use asset::OpenedAsset;
 pub(crate) use combine::combine_with;
 pub use combine::{combine, load_document_art, load_document_art_with, TileAtlas};
+pub use editing::{editable, EditCache};
 pub use feature::lay_out_alone;
 pub use features::{DocFeature, Geometry};
 pub(crate) use parallel::parallel_map;
@@ -276,6 +278,10 @@ pub fn load_with_preview(
             resolver,
         });
     }
+    // An edit of one feature of the document kept by the last load: that feature alone.
+    if let Some(doc) = editing::relayout(&path, args, opts.threads) {
+        return Ok(doc);
+    }
     let mut diags = Vec::new();
     if args.places() {
         diags.push(Diagnostic::warning_file(
@@ -292,6 +298,23 @@ pub fn load_with_preview(
     )?;
     doc.times.read_ms = read_ms;
     Ok(doc)
+}
+
+/// A document's features as a load of it lays them out (the same order and `--only`
+/// filter, so an index of `Scene::features` names the same feature), with the absolute
+/// path it is read from and its kind; what reading says is dropped (the load says it).
+pub fn read_document_features(
+    path: &Path,
+    args: &Inputs,
+) -> Result<(PathBuf, Option<FileKind>, Vec<DocFeature>), Diagnostic> {
+    let path = crate::resolve::absolute(&document_path(path)?);
+    let bytes = format::read_file(&path)?;
+    let kind = FileKind::detect(&path, &bytes);
+    let (_, mut feats) = read_features(&path, kind, &bytes, &mut Vec::new())?;
+    if !args.only.is_empty() {
+        feats.retain(|f| args.keeps(f.kind));
+    }
+    Ok((path, kind, feats))
 }
 
 /// The one resolver of a load of `path` (a document or an asset opened alone): its package,
@@ -371,6 +394,11 @@ fn load_features(
         origin_lon: origin[0],
         ..GeoFrame::default()
     };
+    // The viewer's edit of one feature: the edited shape in its place (the frame stays
+    // where the document puts it), and what laying it out again needs is kept.
+    let keep = editing::cache(args).is_some();
+    let unedited = keep.then(|| feats.clone());
+    editing::apply(&mut feats, args);
     if let Some(p) = &opts.progress {
         p.set_total(feats.len());
         p.set_stage(crate::progress::Stage::Resolving);
@@ -423,19 +451,16 @@ fn load_features(
         .map(|root| root.join("Resources").join("lights.txt"))
         .filter(|p| p.is_file())
         .map(|p| p.display().to_string());
-    let assemble = |parts: Vec<Scene>, infos: Vec<FeatureInfo>| {
-        let (mut scene, atlas) = combine_with(parts, opts.threads);
-        scene.kind = scene_kind;
-        scene.asset = crate::diag::shown_path(path);
-        scene.lights_txt = lights_txt.clone();
-        scene.seed = args.seed;
-        scene.season = args.resolve.season;
-        scene.geo = Some(geo);
-        scene.features = infos;
-        // Road features are counted from the segments the scene holds (ROADS.md §1).
-        scene.update_road_stats();
-        (scene, atlas)
+    let assembly = Assembly {
+        path,
+        scene_kind,
+        lights_txt,
+        seed: args.seed,
+        season: args.resolve.season,
+        geo,
+        threads: opts.threads,
     };
+    let assemble = |parts: Vec<Scene>, infos: Vec<FeatureInfo>| assembly.scene(parts, infos);
     // Each worker lays its features out and describes them; only moving the parts into
     // one scene is left to this thread.
     let lay_out = |from: usize, to: usize| {
@@ -515,7 +540,13 @@ fn load_features(
     let stage = std::time::Instant::now();
     let mut infos = Vec::with_capacity(feats.len());
     let mut parts = Vec::with_capacity(feats.len());
+    let base_diags = keep.then(|| diags.clone());
+    let (mut kept_parts, mut feature_diags) = (Vec::new(), Vec::new());
     for (mut r, info) in results {
+        if keep {
+            kept_parts.push(r.scene.clone());
+            feature_diags.push(r.diags.clone());
+        }
         diags.append(&mut r.diags);
         files.append(&mut r.files);
         parts.extend(r.scene);
@@ -543,16 +574,40 @@ fn load_features(
             ),
         ));
     }
-    let (mut scene, atlas) = assemble(parts, infos);
-    scene.debug.slope_drops = drops;
-    scene.warnings.extend(drop_lines);
-    // What was skipped is reported in the JSON too, as the error it is.
-    for d in diags.iter().filter(|d| d.is_error()) {
-        scene.warnings.push(d.clone());
-    }
-    files.sort();
-    files.dedup();
+    let kept_infos = keep.then(|| infos.clone());
+    let (scene, atlas) = assemble(parts, infos);
+    let kept_drops = keep.then(|| (drops.clone(), drop_lines.clone()));
+    let scene = finish(scene, drops, drop_lines, &diags, &mut files);
     times.combine_ms = ms(stage);
+    if let (Some(feats), Some(base_diags), Some(infos), Some((drops, drop_lines))) =
+        (unedited, base_diags, kept_infos, kept_drops)
+    {
+        editing::keep(
+            args,
+            editing::Kept {
+                path: path.to_path_buf(),
+                args: editing::key(args),
+                scene_kind,
+                lights_txt: assembly.lights_txt.clone(),
+                geo,
+                feats,
+                resolutions,
+                origin,
+                seeds,
+                pavement,
+                parts: kept_parts,
+                infos,
+                base_diags,
+                feature_diags,
+                files: files.clone(),
+                stamps: Vec::new(),
+                drops,
+                drop_lines,
+                terrain_dependent,
+                resolver: resolver.clone(),
+            },
+        );
+    }
     Ok(Document {
         loaded: Loaded {
             scene,
@@ -565,6 +620,56 @@ fn load_features(
         terrain_dependent,
         resolver: resolver.clone(),
     })
+}
+
+/// The assembled scene with what the load adds: the points `SLOPE_LIMIT` dropped and their
+/// messages, and every error (what was skipped is reported in the JSON too, as the error it
+/// is); the files sorted, each once.
+fn finish(
+    mut scene: Scene,
+    drops: Vec<crate::scene::SlopeDrop>,
+    drop_lines: Vec<Diagnostic>,
+    diags: &[Diagnostic],
+    files: &mut Vec<PathBuf>,
+) -> Scene {
+    scene.debug.slope_drops = drops;
+    scene.warnings.extend(drop_lines);
+    for d in diags.iter().filter(|d| d.is_error()) {
+        scene.warnings.push(d.clone());
+    }
+    files.sort();
+    files.dedup();
+    scene
+}
+
+/// What every assembly of a document's parts into one scene sets (the whole, its preview,
+/// and each relayout of an edited feature).
+#[derive(Clone)]
+struct Assembly<'a> {
+    path: &'a Path,
+    scene_kind: SceneKind,
+    lights_txt: Option<String>,
+    seed: u64,
+    season: crate::season::Season,
+    geo: GeoFrame,
+    threads: usize,
+}
+
+impl Assembly<'_> {
+    /// The features' parts as one scene of the document.
+    fn scene(&self, parts: Vec<Scene>, infos: Vec<FeatureInfo>) -> (Scene, TileAtlas) {
+        let (mut scene, atlas) = combine_with(parts, self.threads);
+        scene.kind = self.scene_kind;
+        scene.asset = crate::diag::shown_path(self.path);
+        scene.lights_txt = self.lights_txt.clone();
+        scene.seed = self.seed;
+        scene.season = self.season;
+        scene.geo = Some(self.geo);
+        scene.features = infos;
+        // Road features are counted from the segments the scene holds (ROADS.md §1).
+        scene.update_road_stats();
+        (scene, atlas)
+    }
 }
 
 /// Milliseconds since `since`, for [`LoadTimes`].

@@ -9,14 +9,14 @@
 //! a heading).
 //!
 //! An `.ags`'s windings follow its spawn flags as WED's exporter writes them
-//! ([`wed_ags_windings`]); every other polygon gets one winding per ring, as edited.
+//! ([`autogen_windings`], in agview-format); every other polygon gets one winding per ring, as edited.
 
 use std::path::Path;
 
-use agview_core::geom::signed_area2;
-
 use super::{EditedShape, SaveError, Shape};
 use crate::format::dsf;
+pub use crate::format::wed::autogen_windings as wed_ags_windings;
+use crate::format::wed::autogen_windings;
 use crate::lines::{find_line_end, line_end_len};
 
 /// One line of the file: its bytes `[start, end)` without the line end, which runs to `next`.
@@ -71,118 +71,6 @@ fn indent(line: &[u8]) -> &[u8] {
     &line[..n]
 }
 
-/// WED's windings for an autogen string (`WED_DSFExport.cpp`, "AUTOGEN STRING EXPORTER";
-/// `docs/spec-decisions.md`, "Edit mode: saving"), from rings in (lon, lat) and one spawn
-/// flag per edge (edge i from point i to i + 1): the outer ring is made counter-clockwise,
-/// each edge keeping its flag (`WED_PolygonForPointSequence` on segments), and split where
-/// the flag changes; the spawning runs come first, then the non-spawning runs, each ending on
-/// the next run's first point and the last closed on the ring's first point (so a ring that
-/// spawns whole is one winding that repeats its first point, and one whose first edge does
-/// not spawn starts with a one-point winding, counted). Holes are clockwise and written
-/// whole, not closed, after every run. Returns the windings and the number of spawning ones
-/// (the parameter's low byte, before its clamp to 255).
-///
-/// WED's holes never spawn. A hole with a spawning edge (which only agview's editor can
-/// make) is split like the outer ring, starting at a spawning run: its spawning runs follow
-/// the outer ring's, its other runs the outer ring's other runs.
-pub fn wed_ags_windings(
-    rings: &[Vec<[f64; 2]>],
-    spawn: &[Vec<bool>],
-) -> (Vec<Vec<[f64; 2]>>, usize) {
-    let mut spawning: Vec<Vec<[f64; 2]>> = Vec::new();
-    let mut others: Vec<Vec<[f64; 2]>> = Vec::new();
-    let mut whole_holes: Vec<Vec<[f64; 2]>> = Vec::new();
-    for (k, ring) in rings.iter().enumerate() {
-        if ring.is_empty() {
-            continue;
-        }
-        let flags: Vec<bool> = (0..ring.len())
-            .map(|i| {
-                spawn
-                    .get(k)
-                    .and_then(|f| f.get(i))
-                    .copied()
-                    .unwrap_or(k == 0)
-            })
-            .collect();
-        let (pts, flags) = oriented(ring, &flags, k == 0);
-        if k > 0 && !flags.iter().any(|f| *f) {
-            whole_holes.push(pts);
-            continue;
-        }
-        // A hole starts at the first edge of a spawning run, so it needs no one-point
-        // winding; the outer ring starts where it starts, as in WED.
-        let start = if k == 0 {
-            0
-        } else {
-            let n = flags.len();
-            (0..n)
-                .find(|&i| flags[i] && !flags[(i + n - 1) % n])
-                .unwrap_or(0)
-        };
-        let n = pts.len();
-        let pts: Vec<[f64; 2]> = (0..n).map(|i| pts[(start + i) % n]).collect();
-        let flags: Vec<bool> = (0..n).map(|i| flags[(start + i) % n]).collect();
-        let (mut sp, mut other) = split_runs(&pts, &flags);
-        spawning.append(&mut sp);
-        others.append(&mut other);
-    }
-    let n_spawning = spawning.len();
-    let mut windings = spawning;
-    windings.extend(others);
-    windings.extend(whole_holes);
-    (windings, n_spawning)
-}
-
-/// The ring (and its flags) turned counter-clockwise (`ccw`) or clockwise as WED turns a
-/// ring of segments: the segments reversed, each keeping its flag, so point order becomes
-/// p0, p(n-1), …, p1.
-fn oriented(ring: &[[f64; 2]], flags: &[bool], ccw: bool) -> (Vec<[f64; 2]>, Vec<bool>) {
-    let area = signed_area2(ring);
-    if (area > 0.0) == ccw {
-        return (ring.to_vec(), flags.to_vec());
-    }
-    let n = ring.len();
-    let pts = (0..n).map(|k| ring[(n - k) % n]).collect();
-    let f = (0..n).map(|k| flags[n - 1 - k]).collect();
-    (pts, f)
-}
-
-/// WED's walk over one ring: spawning runs and non-spawning runs (see [`wed_ags_windings`]).
-#[allow(clippy::type_complexity)]
-fn split_runs(pts: &[[f64; 2]], flags: &[bool]) -> (Vec<Vec<[f64; 2]>>, Vec<Vec<[f64; 2]>>) {
-    let mut spawning: Vec<Vec<[f64; 2]>> = vec![Vec::new()];
-    let mut others: Vec<Vec<[f64; 2]>> = Vec::new();
-    let mut last = true;
-    for (p, &f) in pts.iter().zip(flags) {
-        let run = if last {
-            spawning.last_mut()
-        } else {
-            others.last_mut()
-        };
-        if let Some(run) = run {
-            run.push(*p);
-        }
-        if f != last {
-            if last {
-                others.push(vec![*p]);
-            } else {
-                spawning.push(vec![*p]);
-            }
-            last = f;
-        }
-    }
-    let run = if last {
-        spawning.last_mut()
-    } else {
-        others.last_mut()
-    };
-    if let (Some(run), Some(first)) = (run, pts.first()) {
-        run.push(*first);
-    }
-    (spawning, others)
-}
-
 /// WED's autogen parameter: `clamp(intround(height / 4), 0, 255) << 8 | low` (`intround`
 /// rounds half up), `low` clamped to 0..=255.
 pub fn autogen_param(height_m: f32, low: u32) -> u32 {
@@ -190,7 +78,44 @@ pub fn autogen_param(height_m: f32, low: u32) -> u32 {
     high << 8 | low.min(255)
 }
 
-fn is_ags(def: Option<&str>, asset: &str) -> bool {
+/// What an edited polygon becomes in a DSF: its windings and its `BEGIN_POLYGON` parameter,
+/// from its closed `rings` (in (lon, lat)) and the polygon's parameter until now (`old`).
+/// An `.ags` (`ags`) is written as WED writes it ([`autogen_windings`], its flags: the
+/// shape's, or ring k spawning whole when k is below the low byte, as the layout reads rings
+/// without flags) and its low byte counts the spawning windings; every other polygon is one
+/// winding per ring and keeps its low byte. The high byte is the edited height's
+/// ([`autogen_param`]) when the edit set one, else the parameter's. The one rule the save
+/// writes by and a document's edited feature is laid out by.
+pub fn dsf_polygon(
+    rings: &[Vec<[f64; 2]>],
+    shape: &EditedShape,
+    old: u32,
+    ags: bool,
+) -> (Vec<Vec<[f64; 2]>>, u32) {
+    let old = shape.param.unwrap_or(old);
+    let (windings, low) = if ags {
+        let flags = match &shape.spawn {
+            Some(f) => f.clone(),
+            None => rings
+                .iter()
+                .enumerate()
+                .map(|(k, r)| vec![(k as u32) < (old & 0xFF); r.len()])
+                .collect(),
+        };
+        let (w, n) = autogen_windings(rings, &flags);
+        (w, n as u32)
+    } else {
+        (rings.to_vec(), old & 0xFF)
+    };
+    let param = match shape.height {
+        Some(h) => autogen_param(h, low),
+        None => (old & 0xFF00) | low.min(255),
+    };
+    (windings, param)
+}
+
+/// Whether a polygon is an `.ags`: its definition's name, else the asset's.
+pub fn is_ags(def: Option<&str>, asset: &str) -> bool {
     let ends = |s: &str| s.trim().to_ascii_lowercase().ends_with(".ags");
     def.map_or_else(|| ends(asset), ends)
 }
@@ -254,27 +179,7 @@ pub(super) fn rewrite(
         let eol: &[u8] = if eol.is_empty() { b"\n" } else { eol };
 
         let ags = is_ags(file.polygon_def_path(poly), asset);
-        let old = shape.param.unwrap_or(poly.param);
-        let (windings, low) = if ags {
-            let flags = match &shape.spawn {
-                Some(f) => f.clone(),
-                // No flags: ring k spawns whole when k is below the low byte, as the layout
-                // reads rings without flags.
-                None => rings
-                    .iter()
-                    .enumerate()
-                    .map(|(k, r)| vec![(k as u32) < (old & 0xFF); r.len()])
-                    .collect(),
-            };
-            let (w, n) = wed_ags_windings(rings, &flags);
-            (w, n as u32)
-        } else {
-            (rings.clone(), old & 0xFF)
-        };
-        let param = match shape.height {
-            Some(h) => autogen_param(h, low),
-            None => (old & 0xFF00) | low.min(255),
-        };
+        let (windings, param) = dsf_polygon(rings, shape, poly.param, ags);
 
         // BEGIN_POLYGON def param …: the parameter replaced, the rest kept.
         let w = words(&src[begin.start..begin.end], begin.start);
@@ -331,78 +236,6 @@ pub(super) fn rewrite(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    const SQ: [[f64; 2]; 4] = [[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]];
-
-    #[test]
-    fn a_ring_that_spawns_whole_is_one_closed_winding() {
-        let (w, n) = wed_ags_windings(&[SQ.to_vec()], &[vec![true; 4]]);
-        assert_eq!(n, 1);
-        assert_eq!(w, vec![vec![SQ[0], SQ[1], SQ[2], SQ[3], SQ[0]]]);
-    }
-
-    #[test]
-    fn runs_split_where_the_flag_changes() {
-        let (w, n) = wed_ags_windings(&[SQ.to_vec()], &[vec![true, false, true, true]]);
-        assert_eq!(n, 2);
-        assert_eq!(
-            w,
-            vec![
-                vec![SQ[0], SQ[1]],
-                vec![SQ[2], SQ[3], SQ[0]],
-                vec![SQ[1], SQ[2]]
-            ]
-        );
-    }
-
-    #[test]
-    fn a_first_edge_that_does_not_spawn_gives_a_one_point_winding() {
-        let (w, n) = wed_ags_windings(&[SQ.to_vec()], &[vec![false, true, true, true]]);
-        assert_eq!(n, 2);
-        assert_eq!(
-            w,
-            vec![
-                vec![SQ[0]],
-                vec![SQ[1], SQ[2], SQ[3], SQ[0]],
-                vec![SQ[0], SQ[1]]
-            ]
-        );
-        let (w, n) = wed_ags_windings(&[SQ.to_vec()], &[vec![false; 4]]);
-        assert_eq!(n, 1);
-        assert_eq!(
-            w,
-            vec![vec![SQ[0]], vec![SQ[0], SQ[1], SQ[2], SQ[3], SQ[0]]]
-        );
-    }
-
-    #[test]
-    fn a_clockwise_outer_ring_is_turned_keeping_each_edges_flag() {
-        // Clockwise: (0,0) → (0,1) → (1,1) → (1,0); only the edge (0,1)–(1,1) spawns.
-        let cw = vec![SQ[0], SQ[3], SQ[2], SQ[1]];
-        let (w, n) = wed_ags_windings(&[cw], &[vec![false, true, false, false]]);
-        // Turned: (0,0) (1,0) (1,1) (0,1); the spawning edge is now (1,1) → (0,1), edge 2.
-        assert_eq!(n, 2);
-        assert_eq!(
-            w,
-            vec![
-                vec![SQ[0]],
-                vec![SQ[2], SQ[3]],
-                vec![SQ[0], SQ[1], SQ[2]],
-                vec![SQ[3], SQ[0]]
-            ]
-        );
-    }
-
-    #[test]
-    fn holes_are_clockwise_whole_and_last() {
-        let hole_ccw = vec![[0.2, 0.2], [0.4, 0.2], [0.4, 0.4]];
-        let (w, n) = wed_ags_windings(
-            &[SQ.to_vec(), hole_ccw.clone()],
-            &[vec![true; 4], vec![false; 3]],
-        );
-        assert_eq!(n, 1);
-        assert_eq!(w[1], vec![[0.2, 0.2], [0.4, 0.4], [0.4, 0.2]]);
-    }
 
     #[test]
     fn param_is_wed_s() {

@@ -22,7 +22,7 @@ mod dsf_text;
 mod geojson;
 
 pub use atomic::{temp_path, write_atomic, write_atomic_with};
-pub use dsf_text::{autogen_param, wed_ags_windings};
+pub use dsf_text::{autogen_param, dsf_polygon, is_ags, wed_ags_windings};
 
 use crate::format::FileKind;
 use crate::input::{self, Inputs};
@@ -296,6 +296,76 @@ pub fn origin_for(inputs: &Inputs, asset: &Path) -> Origin {
         },
         _ => read_only("only GeoJSON and DSF text files are written back".into()),
     }
+}
+
+/// One feature of a document, to edit in the viewer ([`document_feature`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct DocumentFeature {
+    /// Its shape as the document gives it: a polygon's windings (an `.ags`'s are WED's
+    /// runs, to join into rings), a point's place and heading; its parameter.
+    pub shape: EditedShape,
+    pub kind: crate::scene::FeatureKind,
+    /// The definition as the document writes it.
+    pub asset: String,
+    /// Where `Ctrl+S` writes it: its `BEGIN_POLYGON` or `OBJECT` line in a DSF text; a
+    /// WED project or a binary DSF is read-only ("Save as GeoJSON").
+    pub origin: Origin,
+    /// The document, and the feature's line in a DSF text (0 elsewhere).
+    pub source: (PathBuf, u32),
+}
+
+/// Feature `index` (of `Scene::features`) of the document `path`, as the viewer edits it;
+/// an error says why it cannot be edited (`document::editable`).
+pub fn document_feature(
+    path: &Path,
+    inputs: &Inputs,
+    index: usize,
+) -> Result<DocumentFeature, String> {
+    let (path, kind, feats) =
+        crate::document::read_document_features(path, inputs).map_err(|d| d.to_string())?;
+    let f = feats
+        .get(index)
+        .ok_or_else(|| format!("the document has no feature {index} any more"))?;
+    crate::document::editable(f)?;
+    let line = match f.at {
+        crate::diag::Location::Text { line, .. } | crate::diag::Location::Line(line) => line,
+        _ => 0,
+    };
+    let origin = match kind {
+        Some(FileKind::DsfText) if line > 0 => Origin::DsfText {
+            path: path.clone(),
+            line: line as usize,
+        },
+        Some(FileKind::Wed) => Origin::ReadOnly {
+            path: path.clone(),
+            why: "a WED project is not written back".into(),
+        },
+        _ => Origin::ReadOnly {
+            path: path.clone(),
+            why: "a binary DSF is not written back".into(),
+        },
+    };
+    let geometry = match &f.geometry {
+        crate::document::Geometry::Polygon(w) => Shape::Polygon(w.clone()),
+        crate::document::Geometry::Point { lon, lat, heading } => Shape::Point {
+            lon: *lon,
+            lat: *lat,
+            heading: *heading,
+        },
+        crate::document::Geometry::Road(_) => return Err("a road is not edited".into()),
+    };
+    Ok(DocumentFeature {
+        shape: EditedShape {
+            geometry,
+            spawn: None,
+            param: Some(f.param),
+            height: None,
+        },
+        kind: f.kind,
+        asset: f.asset.clone(),
+        origin,
+        source: (path, line),
+    })
 }
 
 fn read(path: &Path) -> Result<Vec<u8>, SaveError> {

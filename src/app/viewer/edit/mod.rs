@@ -38,6 +38,11 @@ pub struct Session {
     pub asset: String,
     /// The polygon file and line, for the layout's messages.
     pub source: Option<(PathBuf, u32)>,
+    /// Inside a document: the feature edited (its index in `Scene::features`); the others
+    /// stay as laid out, and each edit lays out this one alone.
+    pub feature: Option<usize>,
+    /// What the window's loads keep of the document to lay the edited feature out alone.
+    pub doc_cache: std::sync::Arc<agview_load::document::EditCache>,
     pub selected: Option<Handle>,
     /// The handle being dragged, and whether the drag has moved it yet.
     pub drag: Option<(Handle, bool)>,
@@ -216,13 +221,7 @@ impl App {
         let s = self.shown.as_ref().ok_or("nothing is loaded yet")?;
         let scene = &s.view.loaded.scene;
         match scene.kind {
-            SceneKind::Dsf | SceneKind::Wed => {
-                return Err(
-                    "inside a document, editing is not written yet: open the asset with \
-                     --polygon FILE --polygon-index N to edit one of its features"
-                        .into(),
-                )
-            }
+            SceneKind::Dsf | SceneKind::Wed => return self.start_feature_session(),
             SceneKind::Agn => {
                 return Err("an .agn is laid out on its own square: nothing to edit".into())
             }
@@ -355,6 +354,8 @@ impl App {
             origin,
             asset,
             source,
+            feature: None,
+            doc_cache: Default::default(),
             selected: None,
             drag: None,
             message: drawing.then(|| {
@@ -372,6 +373,136 @@ impl App {
             session.message = Some((e, true));
         }
         Ok(session)
+    }
+
+    /// Inside a document: a session on the feature selected in the feature table (or
+    /// clicked in edit mode), one feature at a time.
+    fn start_feature_session(&self) -> Result<Session, String> {
+        let s = self.shown.as_ref().ok_or("nothing is loaded yet")?;
+        let scene = &s.view.loaded.scene;
+        let i = self.table.selected.ok_or(
+            "inside a document, one feature is edited at a time: click it in edit mode, or \
+             select it in the feature table",
+        )?;
+        let f = agview_load::edit::document_feature(&self.job.asset, &self.job.inputs, i)
+            .map_err(|e| format!("feature {i}: {e}"))?;
+        let ags = f.kind == crate::scene::FeatureKind::Ags;
+        let geometry = match f.shape.geometry {
+            Shape::Polygon(w) if ags => {
+                let (rings, spawn) = join_windings(&w, f.shape.param);
+                Geometry::Polygon {
+                    rings,
+                    spawn: Some(spawn),
+                }
+            }
+            Shape::Polygon(w) => Geometry::Polygon {
+                // A DSF ring may repeat its first point; the model's rings do not.
+                rings: w
+                    .into_iter()
+                    .map(|mut r| {
+                        if r.len() > 3 && r.first() == r.last() {
+                            r.pop();
+                        }
+                        r
+                    })
+                    .collect(),
+                spawn: None,
+            },
+            Shape::Point { lon, lat, heading } => Geometry::Point {
+                at: [lon, lat],
+                heading,
+            },
+        };
+        // The document's frame, so handles sit on what is drawn.
+        let frame = scene
+            .geo
+            .as_ref()
+            .map_or(DEFAULT_ORIGIN, |g| [g.origin_lon, g.origin_lat]);
+        let st = State {
+            geometry,
+            param: f.shape.param,
+            height: None,
+        };
+        let (path, line) = f.source;
+        let stem = Path::new(&f.asset)
+            .file_stem()
+            .map(|s| s.to_string_lossy().to_string())
+            .unwrap_or_else(|| "feature".into());
+        eprintln!(
+            "edit mode: feature {i} ({}, {})",
+            f.asset,
+            self.edit_target_words(&f.origin)
+        );
+        let mut session = Session {
+            model: Model::new(Frame { origin: frame }, st, ags),
+            origin: f.origin,
+            asset: f.asset,
+            source: Some((path.clone(), line)),
+            feature: Some(i),
+            doc_cache: self
+                .edit
+                .as_ref()
+                .map(|s| s.doc_cache.clone())
+                .unwrap_or_default(),
+            selected: None,
+            drag: None,
+            message: None,
+            pending: None,
+            last: None,
+            save_as: path
+                .with_file_name(format!("{stem}-{i}-edited.geojson"))
+                .display()
+                .to_string(),
+            source_stamp: stamp(&path),
+        };
+        if let Some(e) = session.model.unsavable() {
+            session.message = Some((e, true));
+        }
+        Ok(session)
+    }
+
+    fn edit_target_words(&self, o: &Origin) -> String {
+        match o {
+            Origin::DsfText { path, line } => format!("Ctrl+S writes {}:{line}", path.display()),
+            Origin::ReadOnly { why, .. } => format!("read-only: {why}"),
+            _ => String::new(),
+        }
+    }
+
+    /// Inside a document, edit mode follows the selected feature: another feature selected
+    /// (in the table or by a click) starts a session on it, when the edits of the one open
+    /// are saved or none were made.
+    pub(super) fn follow_selected_feature(&mut self) {
+        let doc = self
+            .shown
+            .as_ref()
+            .is_some_and(|s| matches!(s.view.loaded.scene.kind, SceneKind::Dsf | SceneKind::Wed));
+        if !self.editing() || !doc || self.partial {
+            return;
+        }
+        let selected = self.table.selected;
+        match &mut self.edit {
+            Some(s) if s.feature == selected || selected.is_none() => return,
+            Some(s) if s.model.dirty() => {
+                s.message = Some((
+                    format!(
+                        "feature {} has unsaved edits: save (Ctrl+S) or undo them before \
+                         editing another",
+                        s.feature.map_or(String::new(), |f| f.to_string())
+                    ),
+                    true,
+                ));
+                return;
+            }
+            _ => {}
+        }
+        self.edit = None;
+        self.edit_refusal = None;
+        self.ensure_session();
+        if self.edit.is_some() {
+            self.job.inputs.edited = None;
+        }
+        self.request_redraw();
     }
 
     /// Applies one edit and lays the shape out again (off this thread).
@@ -400,6 +531,8 @@ impl App {
             frame: s.model.frame.origin,
             shape,
             source: s.source.clone(),
+            feature: s.feature,
+            cache: s.feature.map(|_| s.doc_cache.clone()),
         });
         self.loading = true;
         self.loader
@@ -497,8 +630,11 @@ impl App {
     /// A left-button press in the view in edit mode; true when it was taken (no camera
     /// steering, no feature pick).
     pub(super) fn edit_press(&mut self, at: (f64, f64)) -> bool {
-        if !self.editing() || self.edit.is_none() {
+        if !self.editing() {
             return false;
+        }
+        if self.edit.is_none() {
+            return self.pick_feature_to_edit(at);
         }
         let Some(pr) = self.projector_px() else {
             return false;
@@ -558,6 +694,9 @@ impl App {
             all.push((Handle::Heading, h));
         }
         let hit = handles::nearest_handle(all, cursor_pt);
+        if hit.is_none() && self.pick_feature_to_edit(at) {
+            return true;
+        }
         let Some(s) = self.edit.as_mut() else {
             return false;
         };
@@ -570,6 +709,28 @@ impl App {
             }
             None => false,
         }
+    }
+
+    /// Inside a document, a click in edit mode on another feature (no handle under it)
+    /// selects it, and the session follows ([`App::follow_selected_feature`]).
+    fn pick_feature_to_edit(&mut self, at: (f64, f64)) -> bool {
+        let doc = self
+            .shown
+            .as_ref()
+            .is_some_and(|s| matches!(s.view.loaded.scene.kind, SceneKind::Dsf | SceneKind::Wed));
+        if !doc {
+            return false;
+        }
+        let Some(i) = self.feature_at(at) else {
+            return false;
+        };
+        if self.edit.as_ref().is_some_and(|s| s.feature == Some(i)) {
+            return false;
+        }
+        self.table.select(i);
+        eprintln!("edit mode: picked feature {i}");
+        self.follow_selected_feature();
+        true
     }
 
     /// The pointer moved to `at` with a handle grabbed.

@@ -7,9 +7,9 @@
 //! - An entity with `hidden` set is not written, nor anything below it; the exporter recurses
 //!   only into `WED_Group` and `WED_Airport`.
 //! - Objects: `OBJECT def lon lat heading`, the heading a `float` brought into [0, 360).
-//! - Autogen (`WED_AutogenPlacement`, `.agb` and `.ags` alike): the outer ring is walked node
-//!   by node; a node's `spawn_tiles` says whether the side starting at it spawns. Spawning runs
-//!   become windings in order, each ending on the first point of the next run; the
+//! - Autogen (`WED_AutogenPlacement`, `.agb` and `.ags` alike): the outer ring is turned
+//!   counter-clockwise (each side keeping its flag) and walked node by node; a node's
+//!   `spawn_tiles` says whether the side starting at it spawns. Spawning runs become windings in order, each ending on the first point of the next run; the
 //!   non-spawning runs follow them, after all spawning ones; the first node closes the last
 //!   run (so a ring whose nodes all spawn is one winding that repeats its first point). The
 //!   walk starts in a spawning run, so a ring whose first node does not spawn begins with a
@@ -752,45 +752,18 @@ fn area_windings(rings: &[Vec<RingNode>], dedup: bool) -> Vec<Vec<[f64; 2]>> {
         .collect()
 }
 
-/// The autogen windings and the number of spawning ones, as `WED_DSFExport.cpp` builds them
-/// (see the module documentation).
+/// The autogen windings and the number of spawning ones, as `WED_DSFExport.cpp` builds them:
+/// the one rule, [`super::windings::autogen_windings`], given each node's `spawn_tiles` as the
+/// flag of the side starting at it. WED's holes never spawn, whatever their nodes say.
 fn autogen_windings(rings: &[Vec<RingNode>]) -> (Vec<Vec<[f64; 2]>>, usize) {
-    let outer = &rings[0];
-    let mut spawning: Vec<Vec<[f64; 2]>> = vec![Vec::new()];
-    let mut non_spawning: Vec<Vec<[f64; 2]>> = Vec::new();
-    let mut last_spawn = true;
-    for node in outer {
-        if last_spawn {
-            spawning.last_mut().expect("starts with one").push(node.pt);
-        } else {
-            non_spawning
-                .last_mut()
-                .expect("opened on a flip")
-                .push(node.pt);
-        }
-        if node.spawn != last_spawn {
-            if last_spawn {
-                non_spawning.push(vec![node.pt]);
-            } else {
-                spawning.push(vec![node.pt]);
-            }
-            last_spawn = node.spawn;
-        }
-    }
-    let first = outer[0].pt;
-    if last_spawn {
-        spawning.last_mut().expect("starts with one").push(first);
-    } else {
-        non_spawning
-            .last_mut()
-            .expect("opened on a flip")
-            .push(first);
-    }
-    let n_spawning = spawning.len();
-    let mut windings = spawning;
-    windings.extend(non_spawning);
-    for hole in &rings[1..] {
-        windings.push(oriented(hole, false));
-    }
-    (windings, n_spawning)
+    let pts: Vec<Vec<[f64; 2]>> = rings
+        .iter()
+        .map(|r| r.iter().map(|n| n.pt).collect())
+        .collect();
+    let flags: Vec<Vec<bool>> = rings
+        .iter()
+        .enumerate()
+        .map(|(k, r)| r.iter().map(|n| k == 0 && n.spawn).collect())
+        .collect();
+    super::windings::autogen_windings(&pts, &flags)
 }

@@ -29,9 +29,11 @@
 
 mod airport;
 mod export;
+mod windings;
 
 pub use airport::{airports, WedAirportItem};
 pub use export::export;
+pub use windings::autogen_windings;
 
 use std::collections::HashMap;
 use std::path::Path;

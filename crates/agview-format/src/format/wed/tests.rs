@@ -665,3 +665,32 @@ fn painted_lines_export_closed_or_open() {
         "a closed line does not repeat its first point"
     );
 }
+
+#[test]
+fn a_clockwise_ags_ring_is_exported_counter_clockwise_each_side_keeping_its_flag() {
+    // Clockwise: a(0,0) → b(0,40) → c(60,40) → d(60,0); only the side b → c spawns.
+    // As the project writes them (9 decimals).
+    let r9 = |p: [f64; 2]| p.map(|v| format!("{v:.9}").parse::<f64>().unwrap_or(v));
+    let (a, b, c, d) = (
+        r9(ll(0.0, 0.0)),
+        r9(ll(0.0, 40.0)),
+        r9(ll(60.0, 40.0)),
+        r9(ll(60.0, 0.0)),
+    );
+    let nodes = [(a, false), (b, true), (c, false), (d, false)];
+    let (features, _) = export_of(&doc(&[10], &autogen(10, "fence.ags", 8.0, 0, &nodes)));
+    let f = &features[0];
+    // Turned: a d c b; the spawning side is now c → b, so WED's walk gives the one-point
+    // marker, the run c b, then the non-spawning runs a d c and b a: the same rule the
+    // viewer's save writes by (`autogen_windings`).
+    let (want, n) = autogen_windings(&[vec![a, b, c, d]], &[vec![false, true, false, false]]);
+    assert_eq!(n, 2);
+    assert_eq!(f.windings, want);
+    assert_eq!(f.windings[1], vec![c, b]);
+    assert_eq!(f.param & 0xFF, 2, "the marker and the one spawning run");
+    let outer: Vec<[f64; 2]> = f.windings[2..]
+        .iter()
+        .flat_map(|w| w[..w.len() - 1].to_vec())
+        .collect();
+    assert!(signed_area2(&outer) > 0.0, "counter-clockwise: {outer:?}");
+}
