@@ -191,6 +191,8 @@ fn edited(side: f64, dx: f64) -> EditedInput {
             height: None,
         },
         source: None,
+        feature: None,
+        cache: None,
     }
 }
 
