@@ -8,7 +8,9 @@
 // (metres, Y up, X east, Z south, origin at the export's framing centre) and the versions.
 // The section's data-state tells a test what happened: "loading", "drawn" (with
 // data-pixels, the share of the first frame's pixels that are not the background, and
-// data-triangles, the triangles it drew), "no-webgl" or "failed".
+// data-triangles, the triangles it drew; data-objects, how many meshes and instances stand
+// on the terrain, and data-in-view, the share of them whose centre the overview camera
+// sees), "no-webgl" or "failed".
 (function () {
   'use strict';
   var root = document.getElementById('view3d');
@@ -112,6 +114,27 @@
     }
     root.setAttribute('data-pixels', (drawn / (w * h)).toFixed(3));
     root.setAttribute('data-triangles', String(renderer.info.render.triangles));
+    var frustum = new THREE.Frustum().setFromProjectionMatrix(
+      new THREE.Matrix4().multiplyMatrices(camera.projectionMatrix, camera.matrixWorldInverse));
+    var all = 0, seen = 0, m = new THREE.Matrix4(), p = new THREE.Vector3();
+    shown.traverse(function (o) {
+      if (!o.isMesh) return;
+      for (var a = o; a; a = a.parent) if (a.name === 'terrain') return;
+      if (!o.geometry.boundingSphere) o.geometry.computeBoundingSphere();
+      var n = o.isInstancedMesh ? o.count : 1;
+      for (var i = 0; i < n; i++) {
+        p.copy(o.geometry.boundingSphere.center);
+        if (o.isInstancedMesh) {
+          o.getMatrixAt(i, m);
+          p.applyMatrix4(m);
+        }
+        p.applyMatrix4(o.matrixWorld);
+        all++;
+        if (frustum.containsPoint(p)) seen++;
+      }
+    });
+    root.setAttribute('data-objects', String(all));
+    root.setAttribute('data-in-view', all ? (seen / all).toFixed(3) : '0');
   }
 
   var versions = {};

@@ -237,26 +237,36 @@ fn config(framing: &Framing, origin: Vec3, versions: &[&Version]) -> serde_json:
     let sun = light.sun_dir;
     let white = light.sun_color.y * sun.z.max(0.0) + light.sky_ambient.y;
     let k = if white > 0.0 { 1.0 / white } else { 1.0 };
-    let rgb = |c: Vec3| [c.x * k, c.y * k, c.z * k];
+    let rgb = |c: Vec3| short3((c * k).to_array());
     let horizon = light.horizon / light.horizon.max_element().max(1e-6);
     serde_json::json!({
         "camera": {
-            "eye": gltf_axes(eye, origin),
-            "target": gltf_axes(target, origin),
-            "fov": fov_deg(&camera),
-            "near": (distance / 1000.0).max(0.05),
-            "far": far,
+            "eye": short3(gltf_axes(eye, origin)),
+            "target": short3(gltf_axes(target, origin)),
+            "fov": short(fov_deg(&camera)),
+            "near": short((distance / 1000.0).max(0.05)),
+            "far": short(far),
         },
-        "sun": { "dir": gltf_axes(sun, Vec3::ZERO), "color": rgb(light.sun_color) },
+        "sun": { "dir": short3(gltf_axes(sun, Vec3::ZERO)), "color": rgb(light.sun_color) },
         "sky": rgb(light.sky_ambient),
         "ground": rgb(light.ground_ambient),
         "background": srgb_hex(horizon),
         "scenes": versions.iter().map(|v| serde_json::json!({
             "key": v.key,
             "label": label(v.key),
-            "offset": gltf_axes(v.origin, origin),
+            "offset": short3(gltf_axes(v.origin, origin)),
         })).collect::<Vec<_>>(),
     })
+}
+
+/// A number for the page, to a thousandth (millimetres, for a position).
+fn short(v: f32) -> f64 {
+    (f64::from(v) * 1000.0).round() / 1000.0
+}
+
+/// [`short`] of each of three.
+fn short3(v: [f32; 3]) -> [f64; 3] {
+    v.map(short)
 }
 
 /// The vertical field of view of a perspective `camera`, degrees, read off its projection
@@ -380,7 +390,7 @@ mod tests {
     }
 
     #[test]
-    fn gltf_axes_are_y_up_z_south_are_y_up_z_south() {
+    fn gltf_axes_are_y_up_z_south() {
         let o = Vec3::new(100.0, 200.0, 10.0);
         // 1 m east, 2 m north, 3 m up of the origin.
         assert_eq!(
@@ -417,6 +427,34 @@ mod tests {
         let page = section(&w, &Framing::flat(([-10.0, -10.0], [10.0, 10.0])));
         assert!(page.contains("3d/scene-new.js") && page.contains("left out"));
         assert!(!page.contains("data-scene="), "no toggle for one version");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn two_versions_get_a_toggle_and_line_up() {
+        let dir = std::env::temp_dir().join(format!("agview-view3d2-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let exported = |x: f32| Exported {
+            glb: Ok(vec![1, 2, 3]),
+            origin: Vec3::new(x, 0.0, 0.0),
+        };
+        let w = write(
+            &dir,
+            vec![("new", exported(10.0)), ("old", exported(4.0))],
+            50.0,
+        );
+        let page = section(&w, &Framing::flat(([-10.0, -10.0], [10.0, 10.0])));
+        assert!(page.contains("data-scene=\"new\" aria-pressed=\"true\""));
+        assert!(page.contains("data-scene=\"old\" aria-pressed=\"false\""));
+        // The old version's script is read when first shown; only the new one's is loaded.
+        assert!(page.contains("3d/scene-new.js") && !page.contains("3d/scene-old.js"));
+        assert!(dir.join("3d/scene-old.js").is_file());
+        // The old export's origin lies 6 m west of the new one's: its scene moves there.
+        let at = page.find("data-view=\"").unwrap() + 11;
+        let json = page[at..].split('"').next().unwrap().replace("&quot;", "\"");
+        let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+        assert_eq!(v["scenes"][1]["offset"], serde_json::json!([-6.0, 0.0, 0.0]));
+        assert_eq!(v["scenes"][0]["offset"], serde_json::json!([0.0, 0.0, 0.0]));
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
