@@ -258,8 +258,8 @@ fn each_stage_imports_only_what_lies_below_it() {
         (
             "app",
             &[
-                "art", "diag", "document", "edit", "input", "lines", "pipeline", "progress",
-                "render", "resolve", "scene", "season", "terrain",
+                "art", "diag", "document", "edit", "export", "input", "lines", "pipeline",
+                "progress", "render", "resolve", "scene", "season", "terrain",
             ],
         ),
     ];
