@@ -263,7 +263,9 @@ fn chromium() -> PathBuf {
 
 /// The attributes of the page's 3D view section, as `--dump-dom` prints them.
 fn view3d_state(dom: &str) -> std::collections::BTreeMap<String, String> {
-    let at = dom.find("<section id=\"view3d\"").expect("the 3D view's section");
+    let at = dom
+        .find("<section id=\"view3d\"")
+        .expect("the 3D view's section");
     let tag = &dom[at..at + dom[at..].find('>').unwrap()];
     tag.split(" data-")
         .skip(1)
@@ -328,12 +330,24 @@ fn the_report_opens_in_a_real_browser_with_every_image_loaded() {
         .unwrap_or("");
     let n = image_sources(&page).len();
     assert_eq!(title, format!("IMAGES OK {n}"), "stderr:\n{log}");
-    assert!(console_errors(&log).is_empty(), "{:?}", console_errors(&log));
+    assert!(
+        console_errors(&log).is_empty(),
+        "{:?}",
+        console_errors(&log)
+    );
     // The 3D view drew its first frame from the overview camera: most of the canvas is
     // scene (terrain and town), and most of what stands on the terrain is in view.
     let view = view3d_state(&dom);
-    let num = |k: &str| view.get(k).and_then(|v| v.parse::<f64>().ok()).unwrap_or(-1.0);
-    assert_eq!(view.get("state").map(String::as_str), Some("drawn"), "{view:?}\n{log}");
+    let num = |k: &str| {
+        view.get(k)
+            .and_then(|v| v.parse::<f64>().ok())
+            .unwrap_or(-1.0)
+    };
+    assert_eq!(
+        view.get("state").map(String::as_str),
+        Some("drawn"),
+        "{view:?}\n{log}"
+    );
     assert!(num("pixels") > 0.5, "{view:?}");
     assert!(num("objects") >= 10.0 && num("in-view") > 0.8, "{view:?}");
     // Without WebGL: the still images, and one line.
@@ -344,7 +358,11 @@ fn the_report_opens_in_a_real_browser_with_every_image_loaded() {
         "{log}"
     );
     assert!(dom.contains("This browser has no WebGL"));
-    assert!(console_errors(&log).is_empty(), "{:?}", console_errors(&log));
+    assert!(
+        console_errors(&log).is_empty(),
+        "{:?}",
+        console_errors(&log)
+    );
     // A picture of the page, to look at (AGVIEW_REPORT_SHOT names where it is kept).
     if let Some(keep) = std::env::var_os("AGVIEW_REPORT_SHOT") {
         let status = Command::new(chromium())

@@ -76,6 +76,8 @@ pub struct ReportArgs {
 fn parse_max_mb(s: &str) -> Result<f64, String> {
     match s.trim().parse::<f64>() {
         Ok(v) if v.is_finite() && v >= 0.0 => Ok(v),
-        _ => Err(format!("`{s}`: expected a size in megabytes, 0 or more (e.g. 50)")),
+        _ => Err(format!(
+            "`{s}`: expected a size in megabytes, 0 or more (e.g. 50)"
+        )),
     }
 }

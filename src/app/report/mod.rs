@@ -162,7 +162,10 @@ fn write_report(a: &Report) -> anyhow::Result<Option<bool>> {
     let mut old_gpu = match older {
         Some((d, mut old_art)) => {
             if !a.no_3d {
-                exports.push(("old", view3d::export(a, &d.loaded.scene, &old_art, &terrain)));
+                exports.push((
+                    "old",
+                    view3d::export(a, &d.loaded.scene, &old_art, &terrain),
+                ));
             }
             let g = headless.upload_releasing(&d.loaded.scene, &mut old_art, &terrain)?;
             Some((d, g))

@@ -421,7 +421,10 @@ mod tests {
         );
         assert!(w.versions[0].embedded.is_ok());
         let why = w.versions[1].embedded.as_ref().unwrap_err();
-        assert!(why.contains("4.0 MB") && why.contains("--3d-max-mb 1"), "{why}");
+        assert!(
+            why.contains("4.0 MB") && why.contains("--3d-max-mb 1"),
+            "{why}"
+        );
         assert!(dir.join("3d/scene-new.js").is_file());
         assert!(!dir.join("3d/scene-old.js").exists());
         let page = section(&w, &Framing::flat(([-10.0, -10.0], [10.0, 10.0])));
@@ -451,9 +454,16 @@ mod tests {
         assert!(dir.join("3d/scene-old.js").is_file());
         // The old export's origin lies 6 m west of the new one's: its scene moves there.
         let at = page.find("data-view=\"").unwrap() + 11;
-        let json = page[at..].split('"').next().unwrap().replace("&quot;", "\"");
+        let json = page[at..]
+            .split('"')
+            .next()
+            .unwrap()
+            .replace("&quot;", "\"");
         let v: serde_json::Value = serde_json::from_str(&json).unwrap();
-        assert_eq!(v["scenes"][1]["offset"], serde_json::json!([-6.0, 0.0, 0.0]));
+        assert_eq!(
+            v["scenes"][1]["offset"],
+            serde_json::json!([-6.0, 0.0, 0.0])
+        );
         assert_eq!(v["scenes"][0]["offset"], serde_json::json!([0.0, 0.0, 0.0]));
         let _ = std::fs::remove_dir_all(&dir);
     }
