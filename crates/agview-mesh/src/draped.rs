@@ -87,6 +87,19 @@ pub struct DrapedGroup {
     pub(crate) indices: Vec<u32>,
 }
 
+impl DrapedGroup {
+    /// The group's indices (into [`DrapedSet::vertices`]).
+    pub fn indices(&self) -> &[u32] {
+        &self.indices
+    }
+
+    /// Each instance's show levels, thinning number and its pieces' range in
+    /// [`DrapedGroup::indices`] (an object's draped part; `[1, 1]`, 0: always shown).
+    pub fn instances(&self) -> &[([u8; 2], f32, Range<u32>)] {
+        &self.instances
+    }
+}
+
 /// A ground art's normal map as a texture source, its shading, and the key that keeps
 /// differently shaded pieces in separate draws.
 fn ground_shading(

@@ -366,19 +366,45 @@ impl ObjectSet {
 
     /// How many objects show at a density level.
     pub fn shown_at(&self, level: u8) -> usize {
-        self.list
-            .iter()
-            .zip(&self.show)
-            .filter(|(g, show)| {
-                // The rule of `ObjectInstance::visible_at`, on the copy.
-                let o = ObjectInstance {
-                    show: **show,
-                    thin: g.ground_mode[3],
-                    ..ObjectInstance::default()
-                };
-                o.visible_at(level)
-            })
+        (0..self.list.len())
+            .filter(|&k| self.visible_at(k, level))
             .count()
+    }
+
+    /// Whether instance `k` (in the order of [`ObjectSet::instances`]) shows at a density
+    /// level: the rule of `ObjectInstance::visible_at`, on the copy.
+    pub fn visible_at(&self, k: usize, level: u8) -> bool {
+        let (Some(g), Some(show)) = (self.list.get(k), self.show.get(k)) else {
+            return false;
+        };
+        ObjectInstance {
+            show: *show,
+            thin: g.ground_mode[3],
+            ..ObjectInstance::default()
+        }
+        .visible_at(level)
+    }
+
+    /// For each instance (in the order of [`ObjectSet::instances`]), its index in
+    /// `scene.objects`: `scene` must be the one the set was built from. Worked out again
+    /// on demand (the renderer has no use for it, and ten million instances would carry it).
+    pub fn sources(&self, scene: &Scene) -> Vec<u32> {
+        let last = self.batches.len().saturating_sub(1);
+        let mut next: Vec<usize> = self.ranges.iter().map(|r| r.start as usize).collect();
+        let mut out = vec![0u32; self.list.len()];
+        for (k, o) in scene.objects.iter().enumerate() {
+            if !is_finite(o) {
+                continue;
+            }
+            // The batch `build` files it under (`batch_of`), in scene order within it.
+            if let Some(n) = next.get_mut(o.index.min(last)) {
+                if let Some(slot) = out.get_mut(*n) {
+                    *slot = k as u32;
+                }
+                *n += 1;
+            }
+        }
+        out
     }
 
     /// All objects of the scene (at any density).

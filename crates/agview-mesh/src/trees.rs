@@ -13,7 +13,7 @@ use bytemuck::{Pod, Zeroable};
 
 use super::cells::Cell;
 
-use crate::art::{ForestArt, TreeArt};
+use crate::art::{ArtSet, ForestArt, TreeArt};
 use crate::scene::Scene;
 
 use super::atlas;
@@ -78,6 +78,66 @@ pub(crate) const PLACEHOLDER_TREE: TreeArt = TreeArt {
     quads: 2,
     percent: 100.0,
 };
+
+/// The alpha trees are tested at (`tree.wgsl`'s `Material.tint.a`; an export's mask).
+pub const ALPHA_CUTOFF: f32 = 0.5;
+
+/// How far a trunk sinks below the ground under it, so slopes show no gap (m).
+pub const TRUNK_SINK_M: f32 = 0.3;
+/// Where the crown quad sits, as a fraction of the tree's height, and the part of the
+/// picture it shows: from this fraction of its height up.
+pub const CROWN_AT: f32 = 0.6;
+pub const CROWN_FROM: f32 = 0.4;
+/// The crown quad's half side, as a fraction of the tree's width.
+pub const CROWN_HALF: f32 = 0.4;
+
+/// The art of each forest a scene's trees name (0: `ArtSet::forest`, k: `more_forests[k -
+/// 1]`), `None` where it is missing or has no trees: what [`build`] takes.
+pub fn forests(art: &ArtSet) -> Vec<Option<&ForestArt>> {
+    let usable = |f: &&ForestArt| !f.missing && !f.trees.is_empty();
+    std::iter::once(art.forest.as_ref())
+        .chain(art.more_forests.iter().map(Some))
+        .map(|f| f.filter(usable))
+        .collect()
+}
+
+/// One corner of a tree's quads ([`quads`]): east, north and up of the trunk's foot for a
+/// tree 1 m wide and 1 m tall at heading 0, and its texture coordinates (s, t up).
+pub type TreeCorner = ([f32; 3], [f32; 2]);
+
+/// The quads `tree.wgsl` draws for a tree record, on the CPU (the shader is the GPU's
+/// copy of this): its crossed vertical quads, evenly turned over half a circle, then the
+/// flat crown quad; each quad's corners counter-clockwise from its lower left, for a tree
+/// of width and height 1 at heading 0 (scale east and north by the width, up by the
+/// height, then turn clockwise by the heading). The foot sinks [`TRUNK_SINK_M`] below the
+/// ground.
+pub fn quads(t: &TreeInstanceGpu) -> Vec<[TreeCorner; 4]> {
+    let n = (t.base_heading_quads[3] as u32).clamp(1, 8);
+    let offset = t.size_offset[2];
+    let [s1, t1, s2, t2] = t.uv;
+    let corners = [(0.0f32, 0.0f32), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0)];
+    let mut out = Vec::with_capacity(n as usize + 1);
+    for q in 0..n {
+        let angle = q as f32 * std::f32::consts::PI / n as f32;
+        let axis = [angle.cos(), -angle.sin()];
+        out.push(corners.map(|(cx, cy)| {
+            let along = -offset + cx;
+            (
+                [axis[0] * along, axis[1] * along, cy],
+                [s1 + (s2 - s1) * cx, t1 + (t2 - t1) * cy],
+            )
+        }));
+    }
+    let crown = t1 + CROWN_FROM * (t2 - t1);
+    out.push(corners.map(|(cx, cy)| {
+        let r = CROWN_HALF;
+        (
+            [-r + 2.0 * r * cx, -r + 2.0 * r * cy, CROWN_AT],
+            [s1 + (s2 - s1) * cx, crown + (t2 - crown) * cy],
+        )
+    }));
+    out
+}
 
 /// Builds the trees, grouped by forest and sorted into cells. `forests[k]` is the art of
 /// forest k, `None` when it is missing (or a tree names a forest past the list): those

@@ -83,7 +83,7 @@ pub(crate) fn build(set: &ObjectSet, art: &ArtSet) -> LightSet {
                     pos_heading: inst.pos_heading,
                     ground_mode: inst.ground_mode,
                     local_size: [l.pos[0], l.pos[1], l.pos[2], l.size],
-                    color: [l.color[0], l.color[1], l.color[2], l.color[3] * l.candela],
+                    color: [l.color[0], l.color[1], l.color[2], l.intensity()],
                     lod: [near, far, 0.0, 0.0],
                 });
             }

@@ -150,7 +150,7 @@ const TILE_DEPTH_LIFT_GL: f32 = 1e-4;
 /// [`super::frame::LodSwitch::Hard`]).
 const LOD_BAND: f32 = 0.1;
 /// The alpha trees are tested at.
-const TREE_CUTOFF: f32 = 0.5;
+const TREE_CUTOFF: f32 = trees::ALPHA_CUTOFF;
 /// Alpha below which a blended (`ATTR_blend`) texel is dropped rather than blended: it
 /// would add nothing to the colour, and dropping it keeps it out of the depth buffer.
 const BLEND_CUTOFF: f32 = 1.0 / 255.0;
@@ -1185,11 +1185,8 @@ impl FacadesGpu {
                         (wall, roof)
                     }
                     FacadeKey::Neutral | FacadeKey::Library => {
-                        let (wall_tint, roof_tint) = if g.key == FacadeKey::Neutral {
-                            ([0.78, 0.74, 0.66], [0.42, 0.4, 0.38])
-                        } else {
-                            ([0.55, 0.62, 0.78], [0.4, 0.45, 0.55])
-                        };
+                        let (wall_tint, roof_tint) =
+                            facades::plain_tints(g.key).unwrap_or(([1.0; 3], [1.0; 3]));
                         let view = up.cache.view(TexSource::White);
                         (
                             up.mats.plain(view, MaterialUniforms::plain(wall_tint, 0.0)),
@@ -1227,11 +1224,7 @@ impl TreesGpu {
         stats: &mut SceneGpuStats,
     ) -> (Option<Self>, trees::TreeMesh) {
         stats.trees = scene.trees.len();
-        let usable = |f: &crate::art::ForestArt| !f.missing && !f.trees.is_empty();
-        let forests: Vec<Option<&crate::art::ForestArt>> = std::iter::once(up.art.forest.as_ref())
-            .chain(up.art.more_forests.iter().map(Some))
-            .map(|f| f.filter(|f| usable(f)))
-            .collect();
+        let forests = trees::forests(up.art);
         let mut tmesh = trees::build(scene, &forests);
         let trees = if tmesh.instances.is_empty() {
             None

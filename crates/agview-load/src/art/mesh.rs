@@ -102,6 +102,14 @@ pub struct LightArt {
     pub candela: f32,
 }
 
+impl LightArt {
+    /// The light's intensity as drawn (cd): its candela times its dimmer. The light
+    /// points' glow and an export's point lights both take it from here.
+    pub fn intensity(&self) -> f32 {
+        self.color[3] * self.candela
+    }
+}
+
 /// The `ATTR_draped` geometry of a mesh (what follows `ATTR_draped` until `ATTR_no_draped`
 /// or the next `ATTR_LOD`): drawn on the terrain like tiles, with its own texture, in its
 /// layer group.

@@ -58,6 +58,16 @@ pub enum FacadeKey {
     Library,
 }
 
+/// The wall and roof colours of the groups drawn without a texture: neutral facades
+/// (no definition) and AGN library objects; `None` for a facade definition's group.
+pub fn plain_tints(key: FacadeKey) -> Option<([f32; 3], [f32; 3])> {
+    match key {
+        FacadeKey::Def(_) => None,
+        FacadeKey::Neutral => Some(([0.78, 0.74, 0.66], [0.42, 0.4, 0.38])),
+        FacadeKey::Library => Some(([0.55, 0.62, 0.78], [0.4, 0.45, 0.55])),
+    }
+}
+
 /// The index ranges of one group.
 #[derive(Debug, Clone, PartialEq)]
 pub struct FacadeGroup {
