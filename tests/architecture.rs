@@ -106,8 +106,11 @@ fn stage_roots() -> Vec<PathBuf> {
 /// The crates that are one stage each (their modules' own graph is checked by
 /// `the_renderer_has_no_import_circle`): the CPU side of drawing, and the renderer, which
 /// names the mesh crate's modules as its own (`crate::objects`).
-const WHOLE_CRATE_STAGES: [(&str, &str); 2] =
-    [("mesh", "agview-mesh"), ("render", "agview-render")];
+const WHOLE_CRATE_STAGES: [(&str, &str); 3] = [
+    ("mesh", "agview-mesh"),
+    ("render", "agview-render"),
+    ("export", "agview-export"),
+];
 
 /// The top-level module names of a crate's `src/`.
 fn modules_of(root: &Path) -> BTreeSet<String> {
@@ -255,11 +258,12 @@ fn each_stage_imports_only_what_lies_below_it() {
         ("edit", &["diag", "format", "input", "lines"]),
         ("mesh", &["art", "scene", "terrain"]),
         ("render", &["art", "diag", "mesh", "scene", "terrain"]),
+        ("export", &["art", "diag", "format", "mesh", "scene", "terrain"]),
         (
             "app",
             &[
-                "art", "diag", "document", "edit", "input", "lines", "pipeline", "progress",
-                "render", "resolve", "scene", "season", "terrain",
+                "art", "diag", "document", "edit", "export", "input", "lines", "pipeline",
+                "progress", "render", "resolve", "scene", "season", "terrain",
             ],
         ),
     ];
@@ -405,6 +409,10 @@ fn the_crate_graph_is_the_architecture() {
             &["agview-core", "agview-format", "agview-layout"],
         ),
         ("agview-mesh", &["agview-core", "agview-load"]),
+        (
+            "agview-export",
+            &["agview-core", "agview-format", "agview-load", "agview-mesh"],
+        ),
     ];
     for (krate, below) in allowed {
         let d = deps(krate);
@@ -428,5 +436,47 @@ fn the_crate_graph_is_the_architecture() {
     }
     for never in ["winit", "egui", "clap", "notify"] {
         assert!(!d.contains(never), "agview-render depends on {never}");
+    }
+}
+
+/// The glTF export sits beside the renderer, on the CPU meshes: it knows no GPU, and only
+/// the root package (the command line, the report) uses it.
+#[test]
+fn only_the_app_depends_on_the_export() {
+    for krate in [
+        "agview-core",
+        "agview-format",
+        "agview-layout",
+        "agview-load",
+        "agview-mesh",
+        "agview-render",
+    ] {
+        let toml = std::fs::read_to_string(crates().join(krate).join("Cargo.toml")).unwrap();
+        assert!(
+            !toml.contains("agview-export"),
+            "{krate} depends on agview-export, which lies above it"
+        );
+    }
+    let toml = std::fs::read_to_string(crates().join("agview-export/Cargo.toml")).unwrap();
+    let deps = toml
+        .split("[dependencies]")
+        .nth(1)
+        .unwrap_or("")
+        .split("\n[")
+        .next()
+        .unwrap_or("");
+    for never in ["agview-render", "wgpu", "winit", "egui", "clap"] {
+        assert!(!deps.contains(never), "agview-export depends on {never}");
+    }
+    // Its code names the crates below it, never the renderer.
+    let mut files = Vec::new();
+    rust_files(&crates().join("agview-export/src"), &mut files);
+    for f in files {
+        let c = code(&f);
+        assert!(
+            !c.contains("agview_render") && !c.contains("wgpu"),
+            "{} reaches the renderer",
+            f.display()
+        );
     }
 }

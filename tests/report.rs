@@ -1,7 +1,8 @@
 //! `agview report`: the review page of the sample package, written from another folder, its
 //! counts against `layout --json`'s, its exit status on real cases, and the page opened in a
 //! real headless browser (Chromium, which CI's `.ci/run` installs): it loads with no console
-//! error and every image loads.
+//! error, every image loads, and the 3D view draws the town with SwiftShader's WebGL (or says
+//! in one line that it cannot, without WebGL).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -13,11 +14,12 @@ fn sample() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("sample_scenery")
 }
 
-/// Every `src="…"` of the page.
+/// Every `src="…"` of the page but its scripts'.
 fn image_sources(page: &str) -> Vec<String> {
     page.split("src=\"")
         .skip(1)
         .filter_map(|s| s.split('"').next())
+        .filter(|s| !s.ends_with(".js"))
         .map(str::to_string)
         .collect()
 }
@@ -61,7 +63,13 @@ fn the_sample_packages_report_holds_its_counts_and_every_image() {
     let (dir, page) = sample_report(&tmp.0, 4);
     assert!(page.contains("<meta name=\"viewport\""));
     assert!(page.contains("@media (max-width:600px)") && page.contains("@media print"));
-    assert!(!page.contains("<script"), "plain HTML and CSS");
+    // HTML and CSS, and the 3D view's classic scripts beside the page (no module, no fetch).
+    for script in page.split("<script").skip(1) {
+        assert!(script.starts_with(" defer src=\"3d/"), "{script:.80}");
+        let src = script.split('"').nth(1).unwrap();
+        assert!(dir.join(src).is_file(), "{src}");
+    }
+    assert!(dir.join("3d/scene-new.js").is_file() && dir.join("3d/three-LICENSE.txt").is_file());
     // The summary's counts are layout --json's.
     let (code, json, err) = agview(&tmp.0, &["layout", &doc, "--json"]);
     assert_eq!(code, 0, "{err}");
@@ -253,9 +261,32 @@ fn chromium() -> PathBuf {
     );
 }
 
-/// The page in headless Chromium: a copy with a checking script (the report itself has
-/// none) makes every image load, and writes what it found into the title, which
-/// `--dump-dom` prints; console messages go to stderr.
+/// The attributes of the page's 3D view section, as `--dump-dom` prints them.
+fn view3d_state(dom: &str) -> std::collections::BTreeMap<String, String> {
+    let at = dom
+        .find("<section id=\"view3d\"")
+        .expect("the 3D view's section");
+    let tag = &dom[at..at + dom[at..].find('>').unwrap()];
+    tag.split(" data-")
+        .skip(1)
+        .filter_map(|kv| {
+            let (k, v) = kv.split_once("=\"")?;
+            Some((k.to_string(), v.split('"').next()?.to_string()))
+        })
+        .collect()
+}
+
+/// Chromium's console messages that are errors.
+fn console_errors(log: &str) -> Vec<&str> {
+    log.lines()
+        .filter(|l| l.contains("CONSOLE") && (l.contains("ERROR") || l.contains("Uncaught")))
+        .collect()
+}
+
+/// The page in headless Chromium, from `file://`, with SwiftShader's WebGL: a copy with a
+/// checking script makes every image load, and writes what it found into the title, which
+/// `--dump-dom` prints; the 3D view writes its state into its section's attributes; console
+/// messages go to stderr. Then again without WebGL: the view says so in one line.
 #[test]
 #[cfg_attr(
     windows,
@@ -271,21 +302,27 @@ fn the_report_opens_in_a_real_browser_with_every_image_loaded() {
         document.title=(bad.length?'BAD '+bad.join(' '):'IMAGES OK '+imgs.length);});\
         </script></body>";
     std::fs::write(dir.join("check.html"), page.replace("</body>", check)).unwrap();
-    let out = Command::new(chromium())
-        .args([
-            "--headless=new",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--enable-logging=stderr",
-            "--v=0",
-            "--virtual-time-budget=10000",
-            "--dump-dom",
-        ])
-        .arg(format!("file://{}", dir.join("check.html").display()))
-        .output()
-        .expect("chromium runs");
-    let dom = String::from_utf8_lossy(&out.stdout);
-    let log = String::from_utf8_lossy(&out.stderr);
+    let browse = |page: &str, flags: &[&str]| {
+        let out = Command::new(chromium())
+            .args([
+                "--headless=new",
+                "--no-sandbox",
+                "--enable-logging=stderr",
+                "--v=0",
+                "--virtual-time-budget=10000",
+                "--dump-dom",
+            ])
+            .args(flags)
+            .arg(format!("file://{}", dir.join(page).display()))
+            .output()
+            .expect("chromium runs");
+        (
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let webgl = ["--use-angle=swiftshader", "--enable-unsafe-swiftshader"];
+    let (dom, log) = browse("check.html", &webgl);
     let title = dom
         .split("<title>")
         .nth(1)
@@ -293,22 +330,51 @@ fn the_report_opens_in_a_real_browser_with_every_image_loaded() {
         .unwrap_or("");
     let n = image_sources(&page).len();
     assert_eq!(title, format!("IMAGES OK {n}"), "stderr:\n{log}");
-    let console_errors: Vec<&str> = log
-        .lines()
-        .filter(|l| l.contains("CONSOLE") && (l.contains("ERROR") || l.contains("Uncaught")))
-        .collect();
-    assert!(console_errors.is_empty(), "{console_errors:?}");
+    assert!(
+        console_errors(&log).is_empty(),
+        "{:?}",
+        console_errors(&log)
+    );
+    // The 3D view drew its first frame from the overview camera: the terrain and the town
+    // cover much of the canvas, and most of what stands on the terrain is in view (the
+    // main cluster: the sample's one outlier, a string of houses and trees, is partly out).
+    let view = view3d_state(&dom);
+    let num = |k: &str| {
+        view.get(k)
+            .and_then(|v| v.parse::<f64>().ok())
+            .unwrap_or(-1.0)
+    };
+    assert_eq!(
+        view.get("state").map(String::as_str),
+        Some("drawn"),
+        "{view:?}\n{log}"
+    );
+    assert!(num("pixels") > 0.15, "{view:?}");
+    assert!(num("objects") >= 10.0 && num("in-view") > 0.5, "{view:?}");
+    // Without WebGL: the still images, and one line.
+    let (dom, log) = browse("index.html", &["--disable-gpu", "--disable-webgl"]);
+    assert_eq!(
+        view3d_state(&dom).get("state").map(String::as_str),
+        Some("no-webgl"),
+        "{log}"
+    );
+    assert!(dom.contains("This browser has no WebGL"));
+    assert!(
+        console_errors(&log).is_empty(),
+        "{:?}",
+        console_errors(&log)
+    );
     // A picture of the page, to look at (AGVIEW_REPORT_SHOT names where it is kept).
     if let Some(keep) = std::env::var_os("AGVIEW_REPORT_SHOT") {
         let status = Command::new(chromium())
             .args([
                 "--headless=new",
                 "--no-sandbox",
-                "--disable-gpu",
                 "--hide-scrollbars",
                 "--window-size=1200,2400",
                 "--virtual-time-budget=10000",
             ])
+            .args(webgl)
             .arg(format!("--screenshot={}", PathBuf::from(keep).display()))
             .arg(format!("file://{}", dir.join("index.html").display()))
             .status()

@@ -65,4 +65,22 @@ pub struct ReportArgs {
     /// Size of the overview renders in pixels (close-ups are half as wide).
     #[arg(long, default_value = "960x540", value_parser = parse_size)]
     pub size: (u32, u32),
+    /// Leave out the page's interactive 3D view of the overview scene.
+    #[arg(long = "no-3d")]
+    pub no_3d: bool,
+    /// The largest scene the 3D view embeds, in megabytes (10^6 bytes) of the page's
+    /// base64 text (about 4/3 of the .glb); a larger one is left out with a note on the page.
+    /// With --against, each version within it.
+    #[arg(long = "3d-max-mb", default_value_t = 50.0, value_name = "MB", value_parser = parse_max_mb)]
+    pub max_3d_mb: f64,
+}
+
+/// `--3d-max-mb`: a size in megabytes, 0 or more.
+fn parse_max_mb(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(v) if v.is_finite() && v >= 0.0 => Ok(v),
+        _ => Err(format!(
+            "`{s}`: expected a size in megabytes, 0 or more (e.g. 50)"
+        )),
+    }
 }

@@ -1,14 +1,16 @@
 //! `agview report PATH --out DIR`: a review page of a document or an asset, for a person
-//! or a CI job, with no X-Plane: `DIR/index.html` (plain HTML and CSS, no script, viewable
-//! with no network), its renders in `DIR/img/`, and the same counts in `DIR/summary.json`.
+//! or a CI job, with no X-Plane: `DIR/index.html` (HTML and CSS, viewable with no network,
+//! opened from disk), its renders in `DIR/img/`, and the same counts in `DIR/summary.json`.
+//! The one script is the interactive 3D view (`view3d.rs`, in `DIR/3d/`; `--no-3d` leaves
+//! it out): without it, or without WebGL, the page is the same still images and text.
 //!
 //! The page holds a summary (features by kind, resolved against unresolved, warnings and
 //! errors grouped by file with the text of the line each names), an overview (the content
 //! framed from the NE, SE, SW and NW and from above at noon, once at dusk, once at night when
-//! anything is lit), with `--seasons` the overview in each season and what changes with it
-//! (`seasons.rs`), a section per asset (`assets.rs`), and the feature table with a close-up
-//! of each of the first `--closeups N` features; with `--against`, what changed, with a
-//! close-up of each change (`closeups.rs`).
+//! anything is lit) and its 3D view (`view3d.rs`), with `--seasons` the overview in each
+//! season and what changes with it (`seasons.rs`), a section per asset (`assets.rs`), and
+//! the feature table with a close-up of each of the first `--closeups N` features; with
+//! `--against`, what changed, with a close-up of each change (`closeups.rs`).
 //!
 //! One load, one art set, one GPU device and one upload serve every render of the document
 //! (each asset's section lays that asset out and uploads it on its own, on the same device);
@@ -33,6 +35,7 @@ mod roads;
 mod seasons;
 mod sections;
 mod versions;
+mod view3d;
 
 pub use args::{FailOn, Report, ReportArgs};
 pub use page::{html, params, Shot};
@@ -60,6 +63,7 @@ fn prepare_out(out: &Path) -> Result<(), String> {
         }
         // An earlier report's images go, so none outlives the report that showed it.
         let _ = std::fs::remove_dir_all(out.join("img"));
+        let _ = std::fs::remove_dir_all(out.join(view3d::FOLDER));
     }
     std::fs::create_dir_all(out.join("img"))
         .map_err(|e| format!("--out {}: cannot write: {e}", out.display()))
@@ -133,6 +137,11 @@ fn write_report(a: &Report) -> anyhow::Result<Option<bool>> {
         || art.facades.iter().any(|f| f.lit_texture.is_some())
         || art.tile_lit.is_some()
         || art.pols.iter().any(|p| p.lit.is_some());
+    // The 3D view's scene, exported while the art's textures are still on the CPU.
+    let mut exports = Vec::new();
+    if !a.no_3d {
+        exports.push(("new", view3d::export(a, scene, &art, &terrain)));
+    }
     let older = match &a.against {
         Some(old) => match load_version(a, old) {
             Ok(mut v) => {
@@ -175,6 +184,12 @@ fn write_report(a: &Report) -> anyhow::Result<Option<bool>> {
     drop(art);
     let mut old_gpu = match older {
         Some((d, mut old_art)) => {
+            if !a.no_3d {
+                exports.push((
+                    "old",
+                    view3d::export(a, &d.loaded.scene, &old_art, &terrain),
+                ));
+            }
             let g = headless.upload_releasing(&d.loaded.scene, &mut old_art, &terrain)?;
             Some((d, g))
         }
@@ -233,6 +248,11 @@ fn write_report(a: &Report) -> anyhow::Result<Option<bool>> {
                 .map_err(|e| format!("writing {}: {e}", path.display()))?;
         }
         Ok(())
+    });
+    // The 3D view's files are written on another thread while the images render.
+    let view3d_files = (!exports.is_empty()).then(|| {
+        let (out, max_mb) = (a.out.clone(), a.max_3d_mb);
+        std::thread::spawn(move || view3d::write(&out, exports, max_mb))
     });
     let put = |file: &str, img: image::RgbaImage| -> anyhow::Result<()> {
         tx.send((a.out.join(file), img))
@@ -354,6 +374,12 @@ fn write_report(a: &Report) -> anyhow::Result<Option<bool>> {
     )];
     parts.extend(comparison.as_ref().map(changes_section));
     parts.push(overview_section(&overview));
+    if let Some(w) = view3d_files.map(|t| t.join()) {
+        match w {
+            Ok(w) => parts.push(view3d::section(&w, both.as_ref().unwrap_or(&main))),
+            Err(_) => eprintln!("agview: warning: the 3D view could not be written"),
+        }
+    }
     parts.extend(seasonal.as_ref().map(seasons::section));
     if !sections.is_empty() {
         parts.push(assets::html_section(scene, &sections));

@@ -1,0 +1,205 @@
+// agview report's 3D view (src/app/report/view3d.rs writes the page and this file beside
+// it, in 3d/). A classic script, as are three.js and its GLTFLoader and OrbitControls
+// before it: index.html opened from disk (file://) may load neither modules nor files, so
+// each version's scene is a .glb in base64 in a script of its own (3d/scene-KEY.js, which
+// sets window.agview3dScenes[KEY]), decoded here and handed to GLTFLoader.parse.
+//
+// The section's data-view (JSON) gives the overview camera and the light in glTF's axes
+// (metres, Y up, X east, Z south, origin at the export's framing centre) and the versions.
+// The section's data-state tells a test what happened: "loading", "drawn" (with
+// data-pixels, the share of the first frame's pixels that are not the background, and
+// data-triangles, the triangles it drew; data-objects, how many meshes and instances stand
+// on the terrain, and data-in-view, the share of them whose centre the overview camera
+// sees), "no-webgl" or "failed".
+(function () {
+  'use strict';
+  var root = document.getElementById('view3d');
+  if (!root) return;
+  var canvas = document.getElementById('v3d-canvas');
+  var status = document.getElementById('v3d-status');
+  var reset = document.getElementById('v3d-reset');
+  var picks = root.querySelectorAll('button[data-scene]');
+  function say(state, text) {
+    root.setAttribute('data-state', state);
+    status.textContent = text;
+  }
+  var config;
+  try {
+    config = JSON.parse(root.getAttribute('data-view'));
+  } catch (e) {
+    say('failed', 'The 3D view could not start: ' + e.message);
+    return;
+  }
+  // WebGL first, asked for here so that a browser without it gets one line, not three.js's
+  // console error.
+  var gl = null;
+  try {
+    var attrs = { antialias: true, alpha: false, powerPreference: 'high-performance' };
+    gl = canvas.getContext('webgl2', attrs) || canvas.getContext('webgl', attrs);
+  } catch (e) {
+    gl = null;
+  }
+  if (!gl || typeof THREE === 'undefined' || !THREE.GLTFLoader || !THREE.OrbitControls) {
+    canvas.hidden = true;
+    reset.hidden = true;
+    for (var i = 0; i < picks.length; i++) picks[i].hidden = true;
+    say('no-webgl', 'This browser has no WebGL, so the 3D view is off: the images above show the scene.');
+    return;
+  }
+
+  var renderer = new THREE.WebGLRenderer({ canvas: canvas, context: gl, antialias: true });
+  renderer.outputEncoding = THREE.sRGBEncoding;
+  renderer.setPixelRatio(Math.min(window.devicePixelRatio || 1, 2));
+  var scene = new THREE.Scene();
+  scene.background = new THREE.Color(config.background);
+  var cam = config.camera;
+  var camera = new THREE.PerspectiveCamera(cam.fov, 1, cam.near, cam.far);
+  var sky = new THREE.HemisphereLight(new THREE.Color().fromArray(config.sky),
+    new THREE.Color().fromArray(config.ground), 1);
+  scene.add(sky);
+  var sun = new THREE.DirectionalLight(new THREE.Color().fromArray(config.sun.color), 1);
+  sun.position.fromArray(config.sun.dir).multiplyScalar(cam.far * 0.5);
+  scene.add(sun);
+  var controls = new THREE.OrbitControls(camera, canvas);
+  controls.screenSpacePanning = true;
+  controls.maxDistance = cam.far * 0.5;
+
+  function home() {
+    camera.position.fromArray(cam.eye);
+    controls.target.fromArray(cam.target);
+    camera.up.set(0, 1, 0);
+    controls.update();
+  }
+  home();
+
+  var pending = false;
+  function draw() {
+    pending = false;
+    renderer.render(scene, camera);
+  }
+  function redraw() {
+    if (!pending) {
+      pending = true;
+      requestAnimationFrame(draw);
+    }
+  }
+  function fit() {
+    var w = canvas.clientWidth || 640;
+    var h = canvas.clientHeight || 360;
+    renderer.setSize(w, h, false);
+    camera.aspect = w / h;
+    camera.updateProjectionMatrix();
+    redraw();
+  }
+  controls.addEventListener('change', redraw);
+  reset.addEventListener('click', function () {
+    home();
+    redraw();
+  });
+  if (typeof ResizeObserver !== 'undefined') new ResizeObserver(fit).observe(canvas);
+  else window.addEventListener('resize', fit);
+  fit();
+
+  // The share of the frame's pixels that are not the background, and its triangles.
+  function firstFrame() {
+    renderer.render(scene, camera);
+    var w = gl.drawingBufferWidth, h = gl.drawingBufferHeight;
+    var px = new Uint8Array(w * h * 4);
+    gl.readPixels(0, 0, w, h, gl.RGBA, gl.UNSIGNED_BYTE, px);
+    var bg = new THREE.Color(config.background);
+    var b = [Math.round(bg.r * 255), Math.round(bg.g * 255), Math.round(bg.b * 255)];
+    var drawn = 0;
+    for (var i = 0; i < px.length; i += 4) {
+      if (Math.abs(px[i] - b[0]) > 3 || Math.abs(px[i + 1] - b[1]) > 3 || Math.abs(px[i + 2] - b[2]) > 3) drawn++;
+    }
+    root.setAttribute('data-pixels', (drawn / (w * h)).toFixed(3));
+    root.setAttribute('data-triangles', String(renderer.info.render.triangles));
+    var frustum = new THREE.Frustum().setFromProjectionMatrix(
+      new THREE.Matrix4().multiplyMatrices(camera.projectionMatrix, camera.matrixWorldInverse));
+    var all = 0, seen = 0, m = new THREE.Matrix4(), p = new THREE.Vector3();
+    shown.traverse(function (o) {
+      if (!o.isMesh) return;
+      for (var a = o; a; a = a.parent) if (a.name === 'terrain') return;
+      if (!o.geometry.boundingSphere) o.geometry.computeBoundingSphere();
+      var n = o.isInstancedMesh ? o.count : 1;
+      for (var i = 0; i < n; i++) {
+        p.copy(o.geometry.boundingSphere.center);
+        if (o.isInstancedMesh) {
+          o.getMatrixAt(i, m);
+          p.applyMatrix4(m);
+        }
+        p.applyMatrix4(o.matrixWorld);
+        all++;
+        if (frustum.containsPoint(p)) seen++;
+      }
+    });
+    root.setAttribute('data-objects', String(all));
+    root.setAttribute('data-in-view', all ? (seen / all).toFixed(3) : '0');
+  }
+
+  var versions = {};
+  var shown = null;
+  function label(v) {
+    for (var i = 0; i < config.scenes.length; i++) if (config.scenes[i].key === v) return config.scenes[i].label;
+    return v;
+  }
+  function show(key) {
+    for (var i = 0; i < picks.length; i++) picks[i].setAttribute('aria-pressed', String(picks[i].getAttribute('data-scene') === key));
+    if (shown) scene.remove(shown);
+    shown = versions[key];
+    scene.add(shown);
+    var which = config.scenes.length > 1 ? 'Showing ' + label(key) + '. ' : '';
+    say('drawn', which + 'Drag to turn, right-drag or shift-drag to pan, wheel to zoom.');
+    redraw();
+  }
+  function decode(b64) {
+    var s = atob(b64);
+    var bytes = new Uint8Array(s.length);
+    for (var i = 0; i < s.length; i++) bytes[i] = s.charCodeAt(i);
+    return bytes.buffer;
+  }
+  function parse(key, done) {
+    var v = null;
+    for (var i = 0; i < config.scenes.length; i++) if (config.scenes[i].key === key) v = config.scenes[i];
+    var b64 = (window.agview3dScenes || {})[key];
+    if (!v || typeof b64 !== 'string') {
+      say('failed', 'The 3D view of ' + label(key) + ' is missing (3d/scene-' + key + '.js).');
+      return;
+    }
+    say('loading', 'Loading the 3D view of ' + label(key) + '…');
+    new THREE.GLTFLoader().parse(decode(b64), '', function (gltf) {
+      var group = gltf.scene;
+      group.position.fromArray(v.offset);
+      // three.js 0.147 culls an instanced mesh by its one mesh's bounds, not its
+      // instances': drawn always.
+      group.traverse(function (o) {
+        if (o.isInstancedMesh) o.frustumCulled = false;
+      });
+      versions[key] = group;
+      delete window.agview3dScenes[key];
+      done();
+    }, function (e) {
+      say('failed', 'The 3D view of ' + label(key) + ' could not be read: ' + (e && e.message ? e.message : e));
+    });
+  }
+  // A version other than the first is read when first asked for: its script is added then.
+  function choose(key) {
+    if (versions[key]) return show(key);
+    if ((window.agview3dScenes || {})[key]) return parse(key, function () { show(key); });
+    var s = document.createElement('script');
+    s.src = '3d/scene-' + key + '.js';
+    s.onload = function () { parse(key, function () { show(key); }); };
+    s.onerror = function () { say('failed', 'The 3D view of ' + label(key) + ' is missing (3d/scene-' + key + '.js).'); };
+    document.body.appendChild(s);
+  }
+  for (var p = 0; p < picks.length; p++) {
+    picks[p].addEventListener('click', function (e) {
+      choose(e.currentTarget.getAttribute('data-scene'));
+    });
+  }
+  var first = config.scenes[0].key;
+  parse(first, function () {
+    show(first);
+    firstFrame();
+  });
+})();
