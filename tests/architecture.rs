@@ -258,7 +258,10 @@ fn each_stage_imports_only_what_lies_below_it() {
         ("edit", &["diag", "format", "input", "lines"]),
         ("mesh", &["art", "scene", "terrain"]),
         ("render", &["art", "diag", "mesh", "scene", "terrain"]),
-        ("export", &["art", "diag", "format", "mesh", "scene", "terrain"]),
+        (
+            "export",
+            &["art", "diag", "format", "mesh", "scene", "terrain"],
+        ),
         (
             "app",
             &[

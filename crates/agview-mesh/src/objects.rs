@@ -702,6 +702,33 @@ mod tests {
         assert_eq!(list[2].pos_heading[3], 7.0);
     }
 
+    /// Each instance knows its object in the scene, in the set's order (by mesh); an object
+    /// dropped for its numbers takes no place.
+    #[test]
+    fn instances_know_their_objects() {
+        let art = ArtSet {
+            meshes: vec![tri_mesh(), tri_mesh()],
+            ..ArtSet::default()
+        };
+        let mut bad = object(0, [1, 1], 0.0);
+        bad.pos = [f32::NAN, 0.0];
+        let scene = Scene {
+            objects: vec![
+                object(1, [1, 1], 0.0),
+                bad,
+                object(0, [1, 1], 0.0),
+                object(9, [1, 1], 0.0),
+                object(1, [5, 6], 0.5),
+            ],
+            ..Scene::default()
+        };
+        let set = ObjectSet::build(&scene, &art, &Terrain::flat(100.0));
+        assert_eq!(set.sources(&scene), vec![2, 0, 4, 3]);
+        let shown: Vec<bool> = (0..4).map(|k| set.visible_at(k, 1)).collect();
+        assert_eq!(shown, vec![true, true, false, true]);
+        assert!(!set.visible_at(99, 1));
+    }
+
     #[test]
     fn non_finite_objects_are_dropped() {
         let mut o = object(0, [1, 1], 0.0);

@@ -302,6 +302,30 @@ mod tests {
     use super::*;
     use crate::scene::TreeInstance;
 
+    /// `quads` is `tree.wgsl`'s geometry: crossed quads turned over half a circle with the
+    /// trunk at its offset, then the crown quad at 60% of the height showing the picture's
+    /// top 60%.
+    #[test]
+    fn a_trees_quads_are_the_shaders() {
+        let t = TreeInstanceGpu {
+            base_heading_quads: [0.0, 0.0, 0.0, 2.0],
+            size_offset: [1.0, 1.0, 0.25, 0.0],
+            uv: [0.0, 0.5, 0.5, 1.0],
+        };
+        let q = quads(&t);
+        assert_eq!(q.len(), 3);
+        // Quad 0 runs east, from 0.25 west of the trunk to 0.75 east of it.
+        assert_eq!(q[0][0], ([-0.25, 0.0, 0.0], [0.0, 0.5]));
+        assert_eq!(q[0][2], ([0.75, 0.0, 1.0], [0.5, 1.0]));
+        // Quad 1 is turned a quarter clockwise: it runs south.
+        let [x, y, _] = q[1][1].0;
+        assert!(x.abs() < 1e-6 && (y + 0.75).abs() < 1e-6, "{x} {y}");
+        // The crown: flat at 0.6, 0.8 across, the picture from 40% of its height.
+        assert!(q[2].iter().all(|c| c.0[2] == CROWN_AT));
+        assert_eq!(q[2][0].0, [-0.4, -0.4, 0.6]);
+        assert!((q[2][0].1[1] - 0.7).abs() < 1e-6);
+    }
+
     #[test]
     fn a_tree_is_one_record_of_its_art() {
         let forest = ForestArt {

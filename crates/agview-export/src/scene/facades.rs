@@ -10,6 +10,8 @@
 //! rectangle (a rectangle that is the whole texture simply repeats). Facades are seen from
 //! outside only, as agview draws them; `TWO_SIDED` ones carry their back faces.
 
+use std::collections::HashMap;
+
 use agview_load::art::Material;
 use agview_mesh::facades::{self, FacadeGroup, FacadeKey, FacadeMesh, FacadeVertex};
 use agview_mesh::objects::TexSource;
@@ -232,6 +234,28 @@ fn primitive(
         return p;
     };
     let textured = mapped || side.repeat.is_some();
+    let Some((rect, period)) = side.repeat.filter(|_| !mapped) else {
+        // No repeat to cut at: the builder's vertices, shared as it shares them.
+        let mut local: HashMap<u32, u32> = HashMap::new();
+        for tri in idx.chunks_exact(3) {
+            if tri.iter().any(|&i| i as usize >= mesh.vertices.len()) {
+                continue;
+            }
+            for &i in tri {
+                let k = *local.entry(i).or_insert_with(|| {
+                    let c = corner(b, &mesh.vertices[i as usize], mapped);
+                    p.positions.push(c.pos);
+                    p.normals.push(c.normal);
+                    if textured {
+                        p.uvs.push(st_to_uv(c.coord));
+                    }
+                    (p.positions.len() - 1) as u32
+                });
+                p.indices.push(k);
+            }
+        }
+        return p;
+    };
     for tri in idx.chunks_exact(3) {
         let Some(vs) = tri
             .iter()
@@ -241,17 +265,11 @@ fn primitive(
             continue;
         };
         let cs = [0, 1, 2].map(|k| corner(b, vs[k], mapped));
-        let pieces = match side.repeat {
-            Some((rect, period)) if textured => repeat_pieces(cs, rect, period),
-            _ => vec![cs.map(|c| (c, st_to_uv(c.coord)))],
-        };
-        for piece in pieces {
+        for piece in repeat_pieces(cs, rect, period) {
             for (c, uv) in piece {
                 p.positions.push(c.pos);
                 p.normals.push(c.normal);
-                if textured {
-                    p.uvs.push(uv);
-                }
+                p.uvs.push(uv);
                 p.indices.push((p.positions.len() - 1) as u32);
             }
         }

@@ -622,6 +622,60 @@ fn facades_stand_on_the_ground_with_their_neutral_colours() {
 }
 
 #[test]
+fn a_repeating_facade_is_cut_at_each_bay_and_floor_into_its_rectangle() {
+    let scene = Scene {
+        facade_defs: vec![reference("block.fac")],
+        facades: vec![FacadeInstance {
+            facade: Some(0),
+            footprint: vec![[0.0, 0.0], [10.0, 0.0], [10.0, 10.0], [0.0, 10.0]],
+            height: 6.0,
+            ..FacadeInstance::default()
+        }],
+        ..Scene::default()
+    };
+    let art = ArtSet {
+        facades: vec![agview_load::art::FacadeArt {
+            name: "block.fac".into(),
+            texture: Some(0),
+            wall_uv: [0.0, 0.0, 0.5, 0.5],
+            roof_uv: [0.5, 0.5, 1.0, 1.0],
+            bay_width: 5.0,
+            floor_height: 3.0,
+            ..Default::default()
+        }],
+        images: vec![image("block.png")],
+        ..ArtSet::default()
+    };
+    let b = built(
+        &scene,
+        &art,
+        &Terrain::flat(1000.0),
+        &ExportOptions::default(),
+    );
+    assert_sound(&b.doc);
+    let f = layer(&b.doc, "facades");
+    assert_eq!(f[0].name, "facade 0 block.fac");
+    let m = &b.doc.meshes[f[0].mesh.unwrap()];
+    let walls = &m.primitives[0];
+    // Every piece inside the wall rectangle (v = 1 − t: 0.5..1).
+    let inside =
+        |uv: &[f32; 2]| (-1e-4..=0.5001).contains(&uv[0]) && (0.4999..=1.0001).contains(&uv[1]);
+    assert!(walls.uvs.iter().all(inside), "{:?}", walls.uvs);
+    // Four walls of two bays and two floors at least (the sunk feet add a strip).
+    assert!(
+        walls.indices.len() / 3 >= 4 * 2 * 2 * 2,
+        "{}",
+        walls.indices.len() / 3
+    );
+    // A piece spans no more than one bay across.
+    for t in walls.uvs.chunks(3) {
+        let us = t.iter().map(|uv| uv[0]);
+        let (lo, hi) = us.fold((f32::MAX, f32::MIN), |(a, c), u| (a.min(u), c.max(u)));
+        assert!(hi - lo <= 0.5001);
+    }
+}
+
+#[test]
 fn trees_share_a_mesh_per_picture_scaled_to_each_tree() {
     let tree_art = TreeArt {
         layer: 0,
