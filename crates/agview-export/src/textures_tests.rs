@@ -378,7 +378,7 @@ fn materials_round_trip_through_a_glb() {
         ..Material::default()
     };
     let m = mats.get(&mut doc, &art, &l, &opts);
-    let glb = crate::to_glb(&doc).unwrap();
+    let glb = crate::write::to_glb(&doc).unwrap();
     let (g, _, images) = gltf::import_slice(&glb).unwrap();
     assert_eq!(images.len(), 4);
     let mat = g.materials().nth(m).unwrap();
@@ -445,5 +445,5 @@ fn write_material_sample_for_the_validator() {
         });
         doc.roots.push(i);
     }
-    crate::write_file(&doc, &std::path::Path::new(&dir).join("materials.glb")).unwrap();
+    crate::write::write_file(&doc, &std::path::Path::new(&dir).join("materials.glb")).unwrap();
 }

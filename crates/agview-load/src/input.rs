@@ -70,7 +70,7 @@ pub struct EditedInput {
     pub feature: Option<usize>,
     /// Inside a document: what the window's loads keep for laying the edited feature out
     /// alone (`None`: the whole document is laid out at each edit).
-    pub cache: Option<std::sync::Arc<crate::document::EditCache>>,
+    pub cache: Option<std::sync::Arc<EditCache>>,
 }
 
 /// What the viewer hands over to save: one feature's new shape, in degrees.
@@ -602,6 +602,88 @@ fn read_polygon_file(
         }
     }
     Ok(())
+}
+
+/// What a document's load keeps for laying out one edited feature again; shared by the
+/// loads of one window ([`EditedInput::cache`]). What is kept is the document stage's own
+/// (`document::editing`); it is held here, opaque, so the inputs need not know the stage
+/// above them. Two caches are equal when they are the same one.
+#[derive(Default)]
+pub struct EditCache(std::sync::Mutex<Option<Box<dyn std::any::Any + Send>>>);
+
+impl PartialEq for EditCache {
+    fn eq(&self, other: &Self) -> bool {
+        std::ptr::eq(self, other)
+    }
+}
+
+impl std::fmt::Debug for EditCache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("EditCache(..)")
+    }
+}
+
+impl EditCache {
+    /// Forgets what was kept (the next edit lays the whole document out again).
+    pub fn clear(&self) {
+        if let Ok(mut k) = self.0.lock() {
+            *k = None;
+        }
+    }
+
+    /// Whether a document is kept.
+    pub fn is_kept(&self) -> bool {
+        self.0.lock().is_ok_and(|k| k.is_some())
+    }
+
+    /// The slot the document stage keeps its parts in.
+    pub fn slot(&self) -> &std::sync::Mutex<Option<Box<dyn std::any::Any + Send>>> {
+        &self.0
+    }
+}
+
+/// WED's autogen parameter: `clamp(intround(height / 4), 0, 255) << 8 | low` (`intround`
+/// rounds half up), `low` clamped to 0..=255.
+pub fn autogen_param(height_m: f32, low: u32) -> u32 {
+    let high = (f64::from(height_m) * 0.25 + 0.5).floor().clamp(0.0, 255.0) as u32;
+    high << 8 | low.min(255)
+}
+
+/// What an edited polygon becomes in a DSF: its windings and its `BEGIN_POLYGON` parameter,
+/// from its closed `rings` (in (lon, lat)) and the polygon's parameter until now (`old`).
+/// An `.ags` (`ags`) is written as WED writes it ([`autogen_windings`](crate::format::wed::autogen_windings), its flags: the
+/// shape's, or ring k spawning whole when k is below the low byte, as the layout reads rings
+/// without flags) and its low byte counts the spawning windings; every other polygon is one
+/// winding per ring and keeps its low byte. The high byte is the edited height's
+/// ([`autogen_param`]) when the edit set one, else the parameter's. The one rule the save
+/// writes by (`edit`) and a document's edited feature is laid out by (`document`); it lives
+/// here, below both.
+pub fn dsf_polygon(
+    rings: &[Vec<[f64; 2]>],
+    shape: &EditedShape,
+    old: u32,
+    ags: bool,
+) -> (Vec<Vec<[f64; 2]>>, u32) {
+    let old = shape.param.unwrap_or(old);
+    let (windings, low) = if ags {
+        let flags = match &shape.spawn {
+            Some(f) => f.clone(),
+            None => rings
+                .iter()
+                .enumerate()
+                .map(|(k, r)| vec![(k as u32) < (old & 0xFF); r.len()])
+                .collect(),
+        };
+        let (w, n) = crate::format::wed::autogen_windings(rings, &flags);
+        (w, n as u32)
+    } else {
+        (rings.to_vec(), old & 0xFF)
+    };
+    let param = match shape.height {
+        Some(h) => autogen_param(h, low),
+        None => (old & 0xFF00) | low.min(255),
+    };
+    (windings, param)
 }
 
 #[cfg(test)]

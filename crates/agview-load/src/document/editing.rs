@@ -12,54 +12,22 @@
 //! The edited feature keeps the document's frame (its first feature's first vertex, as
 //! the document gives it), so the view does not move while the first feature is edited.
 //! An edited polygon is laid out as it will be saved: its windings and parameter from
-//! [`crate::edit::dsf_polygon`] (an `.ags`'s windings as WED writes them).
+//! [`crate::input::dsf_polygon`] (an `.ags`'s windings as WED writes them).
 //! Not redone for the edited feature: `SLOPE_LIMIT` screening (its part is laid out as
 //! if unscreened) and the messages of resolving its definition (kept from the first load).
 
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use super::airport::PavementLibrary;
 use super::definitions::Resolution;
 use super::feature::{describe, layout_feature};
 use super::{Assembly, DocFeature, Document, Geometry, LoadTimes};
 use crate::diag::Diagnostic;
-use crate::input::{EditedInput, Inputs, Shape};
+use crate::input::{EditCache, EditedInput, Inputs, Shape};
 use crate::pipeline::Loaded;
 use crate::resolve::Resolver;
 use crate::scene::{FeatureInfo, FeatureKind, Scene, SceneKind};
-
-/// What a document's load keeps for laying out one edited feature again; shared by the
-/// loads of one window ([`crate::input::EditedInput::cache`]). Two caches are equal when
-/// they are the same one.
-#[derive(Default)]
-pub struct EditCache(Mutex<Option<Kept>>);
-
-impl PartialEq for EditCache {
-    fn eq(&self, other: &Self) -> bool {
-        std::ptr::eq(self, other)
-    }
-}
-
-impl std::fmt::Debug for EditCache {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("EditCache(..)")
-    }
-}
-
-impl EditCache {
-    /// Forgets what was kept (the next edit lays the whole document out again).
-    pub fn clear(&self) {
-        if let Ok(mut k) = self.0.lock() {
-            *k = None;
-        }
-    }
-
-    /// Whether a document is kept.
-    pub fn is_kept(&self) -> bool {
-        self.0.lock().is_ok_and(|k| k.is_some())
-    }
-}
 
 /// One document's features and parts, as its last whole load left them.
 pub(super) struct Kept {
@@ -144,7 +112,7 @@ pub fn editable(f: &DocFeature) -> Result<(), String> {
 }
 
 /// Feature `f` with the edited shape: a polygon's windings and parameter as the save
-/// writes them ([`crate::edit::dsf_polygon`]), a point's place and heading.
+/// writes them ([`crate::input::dsf_polygon`]), a point's place and heading.
 pub(super) fn edited_feature(f: &DocFeature, e: &EditedInput) -> DocFeature {
     let mut g = f.clone();
     g.ctrl = None;
@@ -154,7 +122,7 @@ pub(super) fn edited_feature(f: &DocFeature, e: &EditedInput) -> DocFeature {
     match &e.shape.geometry {
         Shape::Polygon(rings) => {
             let ags = f.kind == FeatureKind::Ags;
-            let (windings, param) = crate::edit::dsf_polygon(rings, &e.shape, f.param, ags);
+            let (windings, param) = crate::input::dsf_polygon(rings, &e.shape, f.param, ags);
             g.geometry = Geometry::Polygon(windings);
             g.param = param;
         }
@@ -187,8 +155,8 @@ pub(super) fn apply(feats: &mut [DocFeature], args: &Inputs) {
 pub(super) fn relayout(path: &Path, args: &Inputs, threads: usize) -> Option<Document> {
     let (i, e) = edited(args)?;
     let cache = e.cache.as_ref()?;
-    let mut guard = cache.0.lock().ok()?;
-    let k = guard.as_mut()?;
+    let mut guard = cache.slot().lock().ok()?;
+    let k = guard.as_mut()?.downcast_mut::<Kept>()?;
     let unchanged = k.stamps.len() == k.files.len()
         && k.files.iter().zip(&k.stamps).all(|(f, s)| stamp(f) == *s);
     if k.path != path || k.args != key(args) || i >= k.feats.len() || !unchanged {
@@ -270,8 +238,8 @@ fn stamp(p: &Path) -> Option<(std::time::SystemTime, u64)> {
 pub(super) fn keep(args: &Inputs, mut k: Kept) {
     k.stamps = k.files.iter().map(|f| stamp(f)).collect();
     if let Some(c) = cache(args) {
-        if let Ok(mut g) = c.0.lock() {
-            *g = Some(k);
+        if let Ok(mut g) = c.slot().lock() {
+            *g = Some(Box::new(k));
         }
     }
 }

@@ -73,10 +73,11 @@ use definitions::{Resolution, ResolveCache};
 use feature::{describe, feature_seeds, layout_feature};
 use screen::Screen;
 
+pub use crate::input::EditCache;
 pub use asset::OpenedAsset;
 pub(crate) use combine::combine_with;
 pub use combine::{combine, load_document_art, load_document_art_with, TileAtlas};
-pub use editing::{editable, EditCache};
+pub use editing::editable;
 pub use feature::lay_out_alone;
 pub use features::{DocFeature, Geometry};
 pub(crate) use parallel::parallel_map;

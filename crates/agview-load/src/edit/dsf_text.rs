@@ -9,14 +9,14 @@
 //! a heading).
 //!
 //! An `.ags`'s windings follow its spawn flags as WED's exporter writes them
-//! ([`autogen_windings`], in agview-format); every other polygon gets one winding per ring, as edited.
+//! (`autogen_windings`, in agview-format; `input::dsf_polygon` applies it); every other polygon gets one winding per ring, as edited.
 
 use std::path::Path;
 
 use super::{EditedShape, SaveError, Shape};
 use crate::format::dsf;
 pub use crate::format::wed::autogen_windings as wed_ags_windings;
-use crate::format::wed::autogen_windings;
+pub use crate::input::{autogen_param, dsf_polygon};
 use crate::lines::{find_line_end, line_end_len};
 
 /// One line of the file: its bytes `[start, end)` without the line end, which runs to `next`.
@@ -69,49 +69,6 @@ fn indent(line: &[u8]) -> &[u8] {
         .take_while(|b| matches!(b, b' ' | b'\t'))
         .count();
     &line[..n]
-}
-
-/// WED's autogen parameter: `clamp(intround(height / 4), 0, 255) << 8 | low` (`intround`
-/// rounds half up), `low` clamped to 0..=255.
-pub fn autogen_param(height_m: f32, low: u32) -> u32 {
-    let high = (f64::from(height_m) * 0.25 + 0.5).floor().clamp(0.0, 255.0) as u32;
-    high << 8 | low.min(255)
-}
-
-/// What an edited polygon becomes in a DSF: its windings and its `BEGIN_POLYGON` parameter,
-/// from its closed `rings` (in (lon, lat)) and the polygon's parameter until now (`old`).
-/// An `.ags` (`ags`) is written as WED writes it ([`autogen_windings`], its flags: the
-/// shape's, or ring k spawning whole when k is below the low byte, as the layout reads rings
-/// without flags) and its low byte counts the spawning windings; every other polygon is one
-/// winding per ring and keeps its low byte. The high byte is the edited height's
-/// ([`autogen_param`]) when the edit set one, else the parameter's. The one rule the save
-/// writes by and a document's edited feature is laid out by.
-pub fn dsf_polygon(
-    rings: &[Vec<[f64; 2]>],
-    shape: &EditedShape,
-    old: u32,
-    ags: bool,
-) -> (Vec<Vec<[f64; 2]>>, u32) {
-    let old = shape.param.unwrap_or(old);
-    let (windings, low) = if ags {
-        let flags = match &shape.spawn {
-            Some(f) => f.clone(),
-            None => rings
-                .iter()
-                .enumerate()
-                .map(|(k, r)| vec![(k as u32) < (old & 0xFF); r.len()])
-                .collect(),
-        };
-        let (w, n) = autogen_windings(rings, &flags);
-        (w, n as u32)
-    } else {
-        (rings.to_vec(), old & 0xFF)
-    };
-    let param = match shape.height {
-        Some(h) => autogen_param(h, low),
-        None => (old & 0xFF00) | low.min(255),
-    };
-    (windings, param)
 }
 
 /// Whether a polygon is an `.ags`: its definition's name, else the asset's.
