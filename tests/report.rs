@@ -309,7 +309,7 @@ fn the_report_opens_in_a_real_browser_with_every_image_loaded() {
                 "--no-sandbox",
                 "--enable-logging=stderr",
                 "--v=0",
-                "--virtual-time-budget=10000",
+                "--virtual-time-budget=60000",
                 "--dump-dom",
             ])
             .args(flags)
@@ -372,7 +372,7 @@ fn the_report_opens_in_a_real_browser_with_every_image_loaded() {
                 "--no-sandbox",
                 "--hide-scrollbars",
                 "--window-size=1200,2400",
-                "--virtual-time-budget=10000",
+                "--virtual-time-budget=60000",
             ])
             .args(webgl)
             .arg(format!("--screenshot={}", PathBuf::from(keep).display()))
