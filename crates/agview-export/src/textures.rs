@@ -45,6 +45,9 @@ pub struct Look {
     pub double_sided: bool,
     /// Drawn in the warning colour: the texture (or the mesh) is missing.
     pub missing: bool,
+    /// Multiplies the base colour (glTF's `baseColorFactor`): white for textured art, the
+    /// colour itself for a plain surface (the terrain, a facade without its art).
+    pub tint: [f32; 3],
 }
 
 /// What an exported image is made for: with the art images it is built from, the key
@@ -152,6 +155,7 @@ impl Materials {
     ) -> PbrMaterial {
         let mut m = PbrMaterial {
             name: look.name.clone(),
+            base_color_factor: [look.tint[0], look.tint[1], look.tint[2], 1.0],
             alpha: look.alpha,
             double_sided: look.double_sided,
             ..PbrMaterial::default()

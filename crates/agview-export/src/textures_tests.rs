@@ -36,6 +36,7 @@ fn look(name: &str) -> Look {
         alpha: AlphaMode::Opaque,
         double_sided: false,
         missing: false,
+        tint: [1.0; 3],
     }
 }
 

@@ -151,6 +151,7 @@ fn side(b: &mut Builder, src: TexSource, lit: Option<usize>, name: &str, part: &
         alpha: AlphaMode::Opaque,
         double_sided: false,
         missing,
+        tint: [1.0; 3],
     };
     b.material(&look)
 }
@@ -167,12 +168,9 @@ fn plain(b: &mut Builder, name: &str, tint: [f32; 3]) -> usize {
         alpha: AlphaMode::Opaque,
         double_sided: false,
         missing: false,
+        tint,
     };
-    let m = b.material(&look);
-    if let Some(mat) = b.doc.materials.get_mut(m) {
-        mat.base_color_factor = [tint[0], tint[1], tint[2], 1.0];
-    }
-    m
+    b.material(&look)
 }
 
 /// A facade vertex as drawn: its place (glTF axes), its normal and what its texture

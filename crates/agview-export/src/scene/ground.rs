@@ -109,6 +109,7 @@ pub(crate) fn ground(b: &mut Builder) -> GroundNodes {
             // The tiles' pipeline culls nothing.
             double_sided: true,
             missing,
+            tint: [1.0; 3],
         };
         let material = b.material(&look);
         let prim = pieces(
@@ -173,6 +174,7 @@ fn tile_node(b: &mut Builder, tiles: &tiles::TileMesh, ranks: &[usize]) -> Optio
         alpha: AlphaMode::Blend,
         double_sided: true,
         missing,
+        tint: [1.0; 3],
     };
     let material = b.material(&look);
     let prims = tiles
@@ -294,12 +296,9 @@ pub(crate) fn terrain(b: &mut Builder, (lo, hi): ([f32; 2], [f32; 2])) -> Vec<us
         alpha: AlphaMode::Opaque,
         double_sided: false,
         missing: false,
+        tint: TERRAIN_COLOUR,
     };
     let material = b.material(&look);
-    // `terrain.wgsl`'s grass, in the middle of its range.
-    if let Some(m) = b.doc.materials.get_mut(material) {
-        m.base_color_factor = [TERRAIN_COLOUR[0], TERRAIN_COLOUR[1], TERRAIN_COLOUR[2], 1.0];
-    }
     p.material = Some(material);
     let Some(mesh) = b.mesh("terrain".into(), vec![p]) else {
         return Vec::new();

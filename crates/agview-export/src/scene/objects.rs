@@ -155,6 +155,7 @@ fn range_material(b: &mut Builder, batch: &MeshBatch, r: &LodRange) -> usize {
         },
         double_sided: !r.material.cull,
         missing: missing || batch.placeholder,
+        tint: [1.0; 3],
     };
     b.material(&look)
 }

@@ -62,6 +62,7 @@ pub(crate) fn trees(b: &mut Builder) -> Vec<usize> {
             alpha: AlphaMode::Mask(trees::ALPHA_CUTOFF),
             double_sided: true,
             missing,
+            tint: [1.0; 3],
         };
         let material = b.material(&look);
         let list = &tmesh.instances[g.first as usize..(g.first + g.count) as usize];
