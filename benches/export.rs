@@ -89,8 +89,10 @@ fn main() {
         only.as_deref()
             .is_none_or(|o| o.split(',').any(|w| w.trim() == name))
     };
-    let after = std::env::var_os("AGVIEW_BENCH_AFTER")
-        .map_or_else(|| PathBuf::from(env!("CARGO_BIN_EXE_agview")), PathBuf::from);
+    let after = std::env::var_os("AGVIEW_BENCH_AFTER").map_or_else(
+        || PathBuf::from(env!("CARGO_BIN_EXE_agview")),
+        PathBuf::from,
+    );
     let dir = std::env::temp_dir().join(format!("agview-bench-export-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("a folder");
@@ -112,7 +114,11 @@ fn main() {
     );
 
     let airport_args = |more: &[&str]| {
-        let mut a = vec![airport_dsf.clone(), "--max-texture-size".into(), "1024".into()];
+        let mut a = vec![
+            airport_dsf.clone(),
+            "--max-texture-size".into(),
+            "1024".into(),
+        ];
         a.extend(more.iter().map(|s| s.to_string()));
         a
     };
