@@ -139,6 +139,25 @@ fn base_colour_is_png_or_jpeg_for_opaque_and_white_without_one() {
     assert!(mats.take_warnings().is_empty());
 }
 
+/// "full": albedo `albedo`, the normal map, the material map (metal, gloss) and the lit
+/// texture of [`art`], shining at 3,000 nits.
+fn every_slot(albedo: usize) -> Look {
+    let mut l = look("full");
+    l.albedo = Some(albedo);
+    l.normal = Some(1);
+    l.map = Some(2);
+    l.lit = Some(3);
+    l.shading = Material {
+        model: Model::Xp12Pbr,
+        normal_map: true,
+        metalness: Value::Channel(Source::Map, 0),
+        gloss: Value::Channel(Source::Map, 1),
+        luminance: 3000.0,
+        ..Material::default()
+    };
+    l
+}
+
 fn look_with(l: &Look, alpha: AlphaMode, name: &str) -> Look {
     Look {
         name: name.into(),
@@ -377,22 +396,10 @@ fn textures_are_capped_by_mip_level_or_resized() {
 fn materials_round_trip_through_a_glb() {
     let (art, opts) = (art(), ExportOptions::default());
     let (mut doc, mut mats) = (Document::default(), Materials::default());
-    let mut l = look("full");
-    l.albedo = Some(4);
-    l.normal = Some(1);
-    l.map = Some(2);
-    l.lit = Some(3);
+    let mut l = every_slot(4);
     l.alpha = AlphaMode::Mask(0.5);
     l.double_sided = true;
-    l.shading = Material {
-        model: Model::Xp12Pbr,
-        normal_map: true,
-        metalness: Value::Channel(Source::Map, 0),
-        gloss: Value::Channel(Source::Map, 1),
-        luminance: 3000.0,
-        blend: Blend::Normal,
-        ..Material::default()
-    };
+    l.shading.blend = Blend::Normal;
     let m = material(&mut mats, &mut doc, &art, &l, &opts);
     let glb = crate::write::to_glb(&doc).unwrap();
     let (g, _, images) = gltf::import_slice(&glb).unwrap();
@@ -421,19 +428,7 @@ fn write_material_sample_for_the_validator() {
     let (art, mut opts) = (art(), ExportOptions::default());
     opts.jpeg_quality = Some(80);
     let (mut doc, mut mats) = (Document::default(), Materials::default());
-    let mut l = look("full");
-    l.albedo = Some(4);
-    l.normal = Some(1);
-    l.map = Some(2);
-    l.lit = Some(3);
-    l.shading = Material {
-        model: Model::Xp12Pbr,
-        normal_map: true,
-        metalness: Value::Channel(Source::Map, 0),
-        gloss: Value::Channel(Source::Map, 1),
-        luminance: 3000.0,
-        ..Material::default()
-    };
+    let l = every_slot(4);
     let mut missing = look("missing");
     missing.missing = true;
     for (i, l) in [l, missing].iter().enumerate() {
@@ -474,18 +469,7 @@ fn many_looks_at_once_number_as_one_at_a_time() {
         jpeg_quality: Some(80),
         ..ExportOptions::default()
     };
-    let mut full = look("full");
-    full.albedo = Some(0);
-    full.normal = Some(1);
-    full.map = Some(2);
-    full.lit = Some(3);
-    full.shading = Material {
-        model: Model::Xp12Pbr,
-        normal_map: true,
-        metalness: Value::Channel(Source::Map, 0),
-        gloss: Value::Channel(Source::Normal, 3),
-        ..Material::default()
-    };
+    let full = every_slot(0);
     let mut cut = look("cut");
     cut.albedo = Some(4);
     cut.alpha = AlphaMode::Blend;
@@ -509,7 +493,16 @@ fn many_looks_at_once_number_as_one_at_a_time() {
     assert_eq!(singly, batched);
     assert_eq!(singly[0], singly[5], "the same look, one material");
     assert_eq!(one, all);
-    assert_eq!(all.images.len(), 5, "{:?}", all.images.iter().map(|i| &i.name).collect::<Vec<_>>());
-    assert_eq!(all.materials[batched[3]].alpha, AlphaMode::Opaque, "an opaque albedo");
+    assert_eq!(
+        all.images.len(),
+        5,
+        "{:?}",
+        all.images.iter().map(|i| &i.name).collect::<Vec<_>>()
+    );
+    assert_eq!(
+        all.materials[batched[3]].alpha,
+        AlphaMode::Opaque,
+        "an opaque albedo"
+    );
     assert_eq!(all.materials[batched[1]].alpha, AlphaMode::Blend);
 }
