@@ -1,5 +1,8 @@
 //! What the benches that run the `agview` binary share.
 
+// Each user takes what it needs of these.
+#![allow(dead_code)]
+
 pub mod packages;
 
 use std::path::Path;
@@ -10,7 +13,11 @@ use std::time::Instant;
 /// panics unless it succeeds: its wall time in seconds, its peak resident memory in MB
 /// (`None` without `/usr/bin/time`), and its stderr.
 pub fn agview_timed(args: &[&std::ffi::OsStr]) -> (f64, Option<f64>, String) {
-    let exe = env!("CARGO_BIN_EXE_agview");
+    timed(Path::new(env!("CARGO_BIN_EXE_agview")), args)
+}
+
+/// [`agview_timed`] with another `agview` binary (a previous build, to compare against).
+pub fn timed(exe: &Path, args: &[&std::ffi::OsStr]) -> (f64, Option<f64>, String) {
     let mut cmd = if Path::new("/usr/bin/time").is_file() {
         let mut c = Command::new("/usr/bin/time");
         c.arg("-v").arg(exe);
@@ -20,10 +27,16 @@ pub fn agview_timed(args: &[&std::ffi::OsStr]) -> (f64, Option<f64>, String) {
     };
     cmd.args(args);
     let t = Instant::now();
-    let o = cmd.output().expect("agview runs");
+    let o = cmd
+        .output()
+        .unwrap_or_else(|e| panic!("{} does not run: {e}", exe.display()));
     let secs = t.elapsed().as_secs_f64();
     let err = String::from_utf8_lossy(&o.stderr).into_owned();
-    assert!(o.status.success(), "agview {args:?} failed: {err}");
+    assert!(
+        o.status.success(),
+        "{} {args:?} failed: {err}",
+        exe.display()
+    );
     let peak = err
         .lines()
         .find_map(|l| {
@@ -33,4 +46,26 @@ pub fn agview_timed(args: &[&std::ffi::OsStr]) -> (f64, Option<f64>, String) {
         .and_then(|k| k.trim().parse::<f64>().ok())
         .map(|kb| kb / 1024.0);
     (secs, peak, err)
+}
+
+/// The median of `v` (0 for none).
+pub fn median(v: &[f64]) -> f64 {
+    let mut v = v.to_vec();
+    v.sort_by(f64::total_cmp);
+    match v.len() {
+        0 => 0.0,
+        n if n % 2 == 1 => v[n / 2],
+        n => (v[n / 2 - 1] + v[n / 2]) / 2.0,
+    }
+}
+
+/// The spread of `v`: its largest less its smallest (0 for none).
+pub fn spread(v: &[f64]) -> f64 {
+    let lo = v.iter().copied().fold(f64::INFINITY, f64::min);
+    let hi = v.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    if v.is_empty() {
+        0.0
+    } else {
+        hi - lo
+    }
 }

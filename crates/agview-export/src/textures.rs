@@ -22,6 +22,7 @@ use std::collections::HashMap;
 
 use agview_format::material::{Model, Source, Value, ROUGHNESS_OF_GLOSS};
 use agview_load::art::{decode_bc, ArtSet, ImageData, ImagePixels, Material};
+use agview_load::document::parallel_map;
 
 use crate::document::{AlphaMode, Document, Image, Mime, PbrMaterial, TextureUse};
 use crate::ExportOptions;
@@ -103,159 +104,233 @@ impl Role {
 }
 
 /// Materials and images already added to a document, so each is written once.
+///
+/// [`Materials::get`] only reserves a look's material; [`Materials::finish`] builds every
+/// material reserved since, with its images decoded and encoded on every core (the export's
+/// longest step: each image is decoded from DDS or PNG, re-packed and compressed on its own).
+/// Materials and images come out in the order the looks were asked for, whatever the
+/// threads' timing, as a build one look at a time would number them.
 #[derive(Debug, Default)]
 pub struct Materials {
-    /// Looks already written, with their material (few per scene: a linear search).
+    /// Looks already asked for, with their material (few per scene: a linear search).
     looks: Vec<(Look, usize)>,
+    /// Looks whose material is reserved in the document but not built yet.
+    pending: Vec<(Look, usize)>,
     /// Images already written (`None`: could not be made, the slot stays empty).
     images: HashMap<Role, Option<usize>>,
-    /// Per art image: whether every texel of its top level is opaque ([`Materials::opaque`]).
+    /// Per art image: whether every texel of its top level is opaque ([`is_opaque`]).
     opaque: HashMap<usize, bool>,
     warnings: Vec<String>,
 }
 
 impl Materials {
-    /// The material of `look` in `doc`, adding it (and its images) the first time.
-    pub fn get(
-        &mut self,
-        doc: &mut Document,
-        art: &ArtSet,
-        look: &Look,
-        opts: &ExportOptions,
-    ) -> usize {
+    /// The material of `look` in `doc`, reserved the first time: its slot holds a default
+    /// material until [`Materials::finish`] builds it.
+    pub fn get(&mut self, doc: &mut Document, look: &Look) -> usize {
         if let Some((_, m)) = self.looks.iter().find(|(l, _)| l == look) {
             return *m;
         }
-        let material = self.build(doc, art, look, opts);
-        doc.materials.push(material);
+        doc.materials.push(PbrMaterial::default());
         let index = doc.materials.len() - 1;
         self.looks.push((look.clone(), index));
+        self.pending.push((look.clone(), index));
         index
     }
 
-    /// Whether every texel of art image `index`'s top level has alpha 255 (an image that
-    /// cannot be decoded is not: its material keeps its alpha mode).
-    fn opaque(&mut self, art: &ArtSet, index: usize) -> bool {
-        *self.opaque.entry(index).or_insert_with(|| {
-            decode(art, index, None).is_ok_and(|img| img.px.chunks_exact(4).all(|p| p[3] == 255))
-        })
+    /// Builds every material reserved since the last call, in `doc`: first whether the
+    /// albedos of blended and cut-out looks are opaque, then every image the materials
+    /// name, each on its own (both on every core), then the materials in order, each image
+    /// added to `doc` where it is first used.
+    pub fn finish(&mut self, doc: &mut Document, art: &ArtSet, opts: &ExportOptions) {
+        let pending = std::mem::take(&mut self.pending);
+        if pending.is_empty() {
+            return;
+        }
+        let mut unknown: Vec<usize> = pending
+            .iter()
+            .filter(|(l, _)| !l.missing && l.alpha != AlphaMode::Opaque)
+            .filter_map(|(l, _)| l.albedo)
+            .filter(|i| !self.opaque.contains_key(i))
+            .collect();
+        unknown.sort_unstable();
+        unknown.dedup();
+        let found = parallel_map(&unknown, 0, None, |_, &i| {
+            art.images.get(i).is_some_and(is_opaque)
+        });
+        self.opaque.extend(unknown.into_iter().zip(found));
+
+        // The images still to make, in the order they are first asked for.
+        let mut roles: Vec<Role> = Vec::new();
+        for (look, _) in &pending {
+            build(look, opts, &self.opaque, &mut |role| {
+                if !self.images.contains_key(&role) && !roles.contains(&role) {
+                    roles.push(role);
+                }
+                None
+            });
+        }
+        // The largest first, so that no worker is left with a long one at the end.
+        let mut order: Vec<usize> = (0..roles.len()).collect();
+        order.sort_by_key(|&k| std::cmp::Reverse(role_texels(art, roles[k])));
+        let made = parallel_map(&order, 0, None, |_, &k| {
+            make_image(art, roles[k], opts.max_texture_size)
+        });
+        let mut made: HashMap<Role, Result<(Mime, Vec<u8>), String>> =
+            order.into_iter().map(|k| roles[k]).zip(made).collect();
+
+        let Materials {
+            images,
+            opaque,
+            warnings,
+            ..
+        } = self;
+        for (look, index) in pending {
+            let material = build(&look, opts, opaque, &mut |role| {
+                let image = match images.get(&role) {
+                    Some(&done) => done,
+                    None => {
+                        let image = match made.remove(&role) {
+                            Some(Ok((mime, bytes))) => {
+                                doc.images.push(Image {
+                                    name: format!("{} ({})", look.name, role.label()),
+                                    mime,
+                                    bytes,
+                                });
+                                Some(doc.images.len() - 1)
+                            }
+                            Some(Err(why)) => {
+                                warnings.push(format!(
+                                    "{}: warning: its {} texture is left out: {why}",
+                                    look.name,
+                                    role.label()
+                                ));
+                                None
+                            }
+                            None => None,
+                        };
+                        images.insert(role, image);
+                        image
+                    }
+                };
+                image.map(|image| TextureUse { image })
+            });
+            if let Some(slot) = doc.materials.get_mut(index) {
+                *slot = material;
+            }
+        }
     }
 
     /// What went wrong on the way (images that could not be decoded or encoded), taken.
     pub fn take_warnings(&mut self) -> Vec<String> {
         std::mem::take(&mut self.warnings)
     }
+}
 
-    fn build(
-        &mut self,
-        doc: &mut Document,
-        art: &ArtSet,
-        look: &Look,
-        opts: &ExportOptions,
-    ) -> PbrMaterial {
-        let mut m = PbrMaterial {
-            name: look.name.clone(),
-            base_color_factor: [look.tint[0], look.tint[1], look.tint[2], 1.0],
-            alpha: look.alpha,
-            double_sided: look.double_sided,
-            ..PbrMaterial::default()
-        };
-        if look.missing {
-            m.base_color_factor = WARNING_COLOR;
+/// Whether every texel of `img`'s top level has alpha 255 (an image that cannot be
+/// decoded is not: its material keeps its alpha mode). RGBA art is read where it lies.
+fn is_opaque(img: &ImageData) -> bool {
+    let opaque = |px: &[u8]| px.chunks_exact(4).all(|p| p[3] == 255);
+    match &img.pixels {
+        ImagePixels::Rgba8(levels) => levels.first().is_some_and(|l| {
+            l.len() as u64 == img.width as u64 * img.height as u64 * 4 && !l.is_empty() && opaque(l)
+        }),
+        ImagePixels::Bc(..) => decode_image(img, None).is_ok_and(|i| opaque(&i.px)),
+    }
+}
+
+/// Texels of the art images `role` is made from (the work it takes, roughly).
+fn role_texels(art: &ArtSet, role: Role) -> u64 {
+    let texels = |i: Option<usize>| {
+        i.and_then(|i| art.images.get(i))
+            .map_or(0, |img| img.width as u64 * img.height as u64)
+    };
+    match role {
+        Role::BaseColor { image, .. } | Role::Normal { image } | Role::Emissive { image } => {
+            texels(Some(image))
+        }
+        Role::MetalRough { normal, map, .. } => texels(normal) + texels(map),
+    }
+}
+
+/// The material of `look` (the material rule's result, already applied: [`Look::shading`]),
+/// its images as `image` gives them for each role (`None`: left out). `opaque` holds, for
+/// each albedo of a blended or cut-out look, whether it is opaque.
+fn build(
+    look: &Look,
+    opts: &ExportOptions,
+    opaque: &HashMap<usize, bool>,
+    image: &mut dyn FnMut(Role) -> Option<TextureUse>,
+) -> PbrMaterial {
+    let mut m = PbrMaterial {
+        name: look.name.clone(),
+        base_color_factor: [look.tint[0], look.tint[1], look.tint[2], 1.0],
+        alpha: look.alpha,
+        double_sided: look.double_sided,
+        ..PbrMaterial::default()
+    };
+    if look.missing {
+        m.base_color_factor = WARNING_COLOR;
+        m.alpha = AlphaMode::Opaque;
+        m.extras = Some(serde_json::json!({ "missing": true }));
+        return m;
+    }
+    let s = &look.shading;
+    // Blending or cutting out an albedo with no transparent texel changes nothing: the
+    // material is opaque, so importers sort nothing and the albedo may be a JPEG.
+    if let (AlphaMode::Blend | AlphaMode::Mask(_), Some(albedo)) = (m.alpha, look.albedo) {
+        if opaque.get(&albedo) == Some(&true) {
             m.alpha = AlphaMode::Opaque;
-            m.extras = Some(serde_json::json!({ "missing": true }));
-            return m;
         }
-        let s = &look.shading;
-        // Blending or cutting out an albedo with no transparent texel changes nothing: the
-        // material is opaque, so importers sort nothing and the albedo may be a JPEG.
-        if let (AlphaMode::Blend | AlphaMode::Mask(_), Some(image)) = (m.alpha, look.albedo) {
-            if self.opaque(art, image) {
-                m.alpha = AlphaMode::Opaque;
-            }
-        }
-        if let Some(image) = look.albedo {
-            let jpeg = match (m.alpha, opts.jpeg_quality) {
-                (AlphaMode::Opaque, Some(q)) => Some(q.clamp(1, 100)),
-                _ => None,
-            };
-            m.base_color = self.image(doc, art, look, opts, Role::BaseColor { image, jpeg });
-        }
-        if let (true, Some(image)) = (s.normal_map, look.normal) {
-            m.normal = self.image(doc, art, look, opts, Role::Normal { image });
-            if m.normal.is_some() && s.bump.is_finite() {
-                m.normal_scale = s.bump;
-            }
-        }
-        let (metal, gloss) = match s.model {
-            Model::Xp12Pbr => (s.metalness, s.gloss),
-            Model::Legacy => (Value::Const(0.0), s.gloss),
-        };
-        let uses = |v: Value| match v {
-            Value::Const(_) => false,
-            Value::Channel(Source::Normal, _) => look.normal.is_some(),
-            Value::Channel(Source::Map, _) => look.map.is_some(),
-        };
-        if uses(metal) || uses(gloss) {
-            let role = Role::MetalRough {
-                normal: look.normal,
-                map: look.map,
-                metal: metal.into(),
-                gloss: gloss.into(),
-            };
-            m.metallic_roughness = self.image(doc, art, look, opts, role);
-        }
-        if m.metallic_roughness.is_some() {
-            m.metallic_factor = 1.0;
-            m.roughness_factor = 1.0;
-        } else {
-            m.metallic_factor = constant(metal);
-            m.roughness_factor = roughness_of(constant(gloss));
-        }
-        if let Some(image) = look.lit {
-            m.emissive = self.image(doc, art, look, opts, Role::Emissive { image });
-            if m.emissive.is_some() {
-                let (factor, strength) = emissive_of(s.luminance_ratio());
-                m.emissive_factor = [factor; 3];
-                m.emissive_strength = strength;
-            }
-        }
-        m
     }
-
-    /// The image for `role`, made and added the first time.
-    fn image(
-        &mut self,
-        doc: &mut Document,
-        art: &ArtSet,
-        look: &Look,
-        opts: &ExportOptions,
-        role: Role,
-    ) -> Option<TextureUse> {
-        if let Some(done) = self.images.get(&role) {
-            return done.map(|image| TextureUse { image });
-        }
-        let made = match make_image(art, role, opts.max_texture_size) {
-            Ok((mime, bytes)) => {
-                doc.images.push(Image {
-                    name: format!("{} ({})", look.name, role.label()),
-                    mime,
-                    bytes,
-                });
-                Some(doc.images.len() - 1)
-            }
-            Err(why) => {
-                self.warnings.push(format!(
-                    "{}: warning: its {} texture is left out: {why}",
-                    look.name,
-                    role.label()
-                ));
-                None
-            }
+    if let Some(albedo) = look.albedo {
+        let jpeg = match (m.alpha, opts.jpeg_quality) {
+            (AlphaMode::Opaque, Some(q)) => Some(q.clamp(1, 100)),
+            _ => None,
         };
-        self.images.insert(role, made);
-        made.map(|image| TextureUse { image })
+        m.base_color = image(Role::BaseColor {
+            image: albedo,
+            jpeg,
+        });
     }
+    if let (true, Some(normal)) = (s.normal_map, look.normal) {
+        m.normal = image(Role::Normal { image: normal });
+        if m.normal.is_some() && s.bump.is_finite() {
+            m.normal_scale = s.bump;
+        }
+    }
+    let (metal, gloss) = match s.model {
+        Model::Xp12Pbr => (s.metalness, s.gloss),
+        Model::Legacy => (Value::Const(0.0), s.gloss),
+    };
+    let uses = |v: Value| match v {
+        Value::Const(_) => false,
+        Value::Channel(Source::Normal, _) => look.normal.is_some(),
+        Value::Channel(Source::Map, _) => look.map.is_some(),
+    };
+    if uses(metal) || uses(gloss) {
+        m.metallic_roughness = image(Role::MetalRough {
+            normal: look.normal,
+            map: look.map,
+            metal: metal.into(),
+            gloss: gloss.into(),
+        });
+    }
+    if m.metallic_roughness.is_some() {
+        m.metallic_factor = 1.0;
+        m.roughness_factor = 1.0;
+    } else {
+        m.metallic_factor = constant(metal);
+        m.roughness_factor = roughness_of(constant(gloss));
+    }
+    if let Some(lit) = look.lit {
+        m.emissive = image(Role::Emissive { image: lit });
+        if m.emissive.is_some() {
+            let (factor, strength) = emissive_of(s.luminance_ratio());
+            m.emissive_factor = [factor; 3];
+            m.emissive_strength = strength;
+        }
+    }
+    m
 }
 
 /// A constant's value (a channel counts as 0: its texture is absent).
@@ -476,11 +551,19 @@ fn metal_rough(
     })
 }
 
+/// How PNGs are compressed: the fast level (`image`'s default, said here so that it stays
+/// a choice): fdeflate's deflate tuned for PNG, with the adaptive filter. Its files are a
+/// little larger than zlib's level 6 and it is many times faster (`docs/export.md`,
+/// "Speed and size").
+const PNG_COMPRESSION: image::codecs::png::CompressionType =
+    image::codecs::png::CompressionType::Fast;
+
 /// PNG, RGB when every texel is opaque (smaller), else RGBA.
 fn encode_png(img: &Rgba) -> Result<Vec<u8>, String> {
+    use image::codecs::png::{FilterType, PngEncoder};
     use image::ImageEncoder;
     let mut out = Vec::new();
-    let enc = image::codecs::png::PngEncoder::new(&mut out);
+    let enc = PngEncoder::new_with_quality(&mut out, PNG_COMPRESSION, FilterType::Adaptive);
     let opaque = img.px.chunks_exact(4).all(|p| p[3] == 255);
     let res = if opaque {
         let rgb: Vec<u8> = img

@@ -25,6 +25,19 @@ fn decoded(doc: &Document, t: Option<TextureUse>) -> image::RgbaImage {
     image::load_from_memory(&img.bytes).unwrap().to_rgba8()
 }
 
+/// A look's material as an export makes it: reserved, then built with its images.
+fn material(
+    mats: &mut Materials,
+    doc: &mut Document,
+    art: &ArtSet,
+    look: &Look,
+    opts: &ExportOptions,
+) -> usize {
+    let m = mats.get(doc, look);
+    mats.finish(doc, art, opts);
+    m
+}
+
 fn look(name: &str) -> Look {
     Look {
         name: name.into(),
@@ -75,7 +88,7 @@ fn base_colour_is_png_or_jpeg_for_opaque_and_white_without_one() {
     let (mut doc, mut mats) = (Document::default(), Materials::default());
     let mut l = look("a.png");
     l.albedo = Some(0);
-    let m = mats.get(&mut doc, &art, &l, &opts);
+    let m = material(&mut mats, &mut doc, &art, &l, &opts);
     let mat = &doc.materials[m];
     assert_eq!(mat.name, "a.png");
     assert_eq!(doc.images[0].mime, Mime::Png);
@@ -87,7 +100,8 @@ fn base_colour_is_png_or_jpeg_for_opaque_and_white_without_one() {
         jpeg_quality: Some(90),
         ..ExportOptions::default()
     };
-    let j = mats.get(
+    let j = material(
+        &mut mats,
         &mut doc,
         &art,
         &look_with(&l, AlphaMode::Opaque, "b"),
@@ -100,7 +114,7 @@ fn base_colour_is_png_or_jpeg_for_opaque_and_white_without_one() {
     decoded(&doc, doc.materials[j].base_color);
     // Blended or cut out with no transparent texel: opaque, so a JPEG too.
     for alpha in [AlphaMode::Blend, AlphaMode::Mask(0.5)] {
-        let o = mats.get(&mut doc, &art, &look_with(&l, alpha, "d"), &opts);
+        let o = material(&mut mats, &mut doc, &art, &look_with(&l, alpha, "d"), &opts);
         assert_eq!(doc.materials[o].alpha, AlphaMode::Opaque);
         let image = doc.materials[o].base_color.unwrap().image;
         assert_eq!(doc.images[image].mime, Mime::Jpeg);
@@ -108,7 +122,8 @@ fn base_colour_is_png_or_jpeg_for_opaque_and_white_without_one() {
     // A transparent texel keeps the blend, and the PNG.
     let mut cut = l.clone();
     cut.albedo = Some(4);
-    let b = mats.get(
+    let b = material(
+        &mut mats,
         &mut doc,
         &art,
         &look_with(&cut, AlphaMode::Blend, "c"),
@@ -118,10 +133,29 @@ fn base_colour_is_png_or_jpeg_for_opaque_and_white_without_one() {
     assert_eq!(doc.images[bm.base_color.unwrap().image].mime, Mime::Png);
     assert_eq!(bm.alpha, AlphaMode::Blend);
     // No albedo: white, no texture.
-    let w = mats.get(&mut doc, &art, &look("plain"), &opts);
+    let w = material(&mut mats, &mut doc, &art, &look("plain"), &opts);
     assert_eq!(doc.materials[w].base_color_factor, [1.0; 4]);
     assert!(doc.materials[w].base_color.is_none());
     assert!(mats.take_warnings().is_empty());
+}
+
+/// "full": albedo `albedo`, the normal map, the material map (metal, gloss) and the lit
+/// texture of [`art`], shining at 3,000 nits.
+fn every_slot(albedo: usize) -> Look {
+    let mut l = look("full");
+    l.albedo = Some(albedo);
+    l.normal = Some(1);
+    l.map = Some(2);
+    l.lit = Some(3);
+    l.shading = Material {
+        model: Model::Xp12Pbr,
+        normal_map: true,
+        metalness: Value::Channel(Source::Map, 0),
+        gloss: Value::Channel(Source::Map, 1),
+        luminance: 3000.0,
+        ..Material::default()
+    };
+    l
 }
 
 fn look_with(l: &Look, alpha: AlphaMode, name: &str) -> Look {
@@ -138,11 +172,11 @@ fn looks_and_images_are_written_once() {
     let (mut doc, mut mats) = (Document::default(), Materials::default());
     let mut a = look("a");
     a.albedo = Some(0);
-    let first = mats.get(&mut doc, &art, &a, &opts);
-    assert_eq!(mats.get(&mut doc, &art, &a, &opts), first);
+    let first = material(&mut mats, &mut doc, &art, &a, &opts);
+    assert_eq!(material(&mut mats, &mut doc, &art, &a, &opts), first);
     let mut b = a.clone();
     b.double_sided = true;
-    let second = mats.get(&mut doc, &art, &b, &opts);
+    let second = material(&mut mats, &mut doc, &art, &b, &opts);
     assert_ne!(first, second);
     assert_eq!(doc.materials.len(), 2);
     assert_eq!(doc.images.len(), 1, "one albedo, shared");
@@ -160,7 +194,7 @@ fn normal_maps_keep_x_y_and_rebuild_z() {
         bump: 0.5,
         ..Material::default()
     };
-    let m = mats.get(&mut doc, &art, &l, &opts);
+    let m = material(&mut mats, &mut doc, &art, &l, &opts);
     let mat = &doc.materials[m];
     assert_eq!(mat.normal_scale, 0.5);
     let img = decoded(&doc, mat.normal);
@@ -171,7 +205,7 @@ fn normal_maps_keep_x_y_and_rebuild_z() {
     let mut unused = l.clone();
     unused.name = "unused".into();
     unused.shading.normal_map = false;
-    let u = mats.get(&mut doc, &art, &unused, &opts);
+    let u = material(&mut mats, &mut doc, &art, &unused, &opts);
     assert!(doc.materials[u].normal.is_none());
 }
 
@@ -190,7 +224,7 @@ fn metal_and_roughness_are_repacked_into_green_and_blue() {
         gloss: Value::Channel(Source::Map, 1),
         ..Material::default()
     };
-    let m = mats.get(&mut doc, &art, &l, &opts);
+    let m = material(&mut mats, &mut doc, &art, &l, &opts);
     let mat = doc.materials[m].clone();
     assert_eq!((mat.metallic_factor, mat.roughness_factor), (1.0, 1.0));
     let img = decoded(&doc, mat.metallic_roughness);
@@ -206,7 +240,7 @@ fn metal_and_roughness_are_repacked_into_green_and_blue() {
         gloss: Value::Channel(Source::Normal, 3),
         ..Material::default()
     };
-    let m = mats.get(&mut doc, &art, &n, &opts);
+    let m = material(&mut mats, &mut doc, &art, &n, &opts);
     let img = decoded(&doc, doc.materials[m].metallic_roughness);
     assert_eq!(img.get_pixel(0, 0).0, [0, 255 - 40, 200, 255]);
     assert_eq!(img.get_pixel(1, 0).0, [0, 0, 0, 255]);
@@ -219,7 +253,7 @@ fn metal_and_roughness_are_repacked_into_green_and_blue() {
         gloss: Value::Channel(Source::Map, 0),
         ..Material::default()
     };
-    let m = mats.get(&mut doc, &art, &g, &opts);
+    let m = material(&mut mats, &mut doc, &art, &g, &opts);
     let img = decoded(&doc, doc.materials[m].metallic_roughness);
     assert_eq!(img.get_pixel(0, 0).0, [0, 55, 255, 255]);
     // Constants only: factors, no image.
@@ -230,7 +264,7 @@ fn metal_and_roughness_are_repacked_into_green_and_blue() {
         gloss: Value::Const(0.75),
         ..Material::default()
     };
-    let m = mats.get(&mut doc, &art, &c, &opts);
+    let m = material(&mut mats, &mut doc, &art, &c, &opts);
     let cm = &doc.materials[m];
     assert!(cm.metallic_roughness.is_none());
     assert_eq!((cm.metallic_factor, cm.roughness_factor), (0.25, 0.25));
@@ -243,7 +277,7 @@ fn metal_and_roughness_are_repacked_into_green_and_blue() {
         specular_scale: 1.0,
         ..Material::default()
     };
-    let m = mats.get(&mut doc, &art, &lg, &opts);
+    let m = material(&mut mats, &mut doc, &art, &lg, &opts);
     let lm = &doc.materials[m];
     assert!(lm.metallic_roughness.is_none());
     assert_eq!((lm.metallic_factor, lm.roughness_factor), (0.0, 1.0));
@@ -260,7 +294,7 @@ fn lit_textures_are_emissive_at_their_luminance() {
         luminance: 2000.0,
         ..Material::default()
     };
-    let m = mats.get(&mut doc, &art, &l, &opts);
+    let m = material(&mut mats, &mut doc, &art, &l, &opts);
     let mat = doc.materials[m].clone();
     assert_eq!(mat.emissive_factor, [1.0; 3]);
     assert_eq!(mat.emissive_strength, Some(2.0));
@@ -269,7 +303,7 @@ fn lit_textures_are_emissive_at_their_luminance() {
         [255, 200, 100, 255]
     );
     l.shading.luminance = 500.0;
-    let m = mats.get(&mut doc, &art, &l, &opts);
+    let m = material(&mut mats, &mut doc, &art, &l, &opts);
     assert_eq!(doc.materials[m].emissive_factor, [0.5; 3]);
     assert_eq!(doc.materials[m].emissive_strength, None);
     assert_eq!(doc.images.len(), 1, "the lit image is shared");
@@ -283,7 +317,7 @@ fn missing_art_is_the_warning_colour() {
     l.albedo = Some(0);
     l.alpha = AlphaMode::Blend;
     l.missing = true;
-    let m = mats.get(&mut doc, &art, &l, &opts);
+    let m = material(&mut mats, &mut doc, &art, &l, &opts);
     let mat = &doc.materials[m];
     assert_eq!(mat.base_color_factor, WARNING_COLOR);
     assert!(mat.base_color.is_none());
@@ -292,7 +326,7 @@ fn missing_art_is_the_warning_colour() {
     // An image index that points nowhere leaves its slot out, with a warning.
     let mut bad = look("bad");
     bad.albedo = Some(99);
-    let m = mats.get(&mut doc, &art, &bad, &opts);
+    let m = material(&mut mats, &mut doc, &art, &bad, &opts);
     assert!(doc.materials[m].base_color.is_none());
     let w = mats.take_warnings();
     assert_eq!(w.len(), 1);
@@ -340,7 +374,7 @@ fn textures_are_capped_by_mip_level_or_resized() {
         let mut l = look(name);
         l.albedo = Some(i);
         l.alpha = AlphaMode::Blend;
-        mats.get(&mut doc, &art, &l, &opts);
+        material(&mut mats, &mut doc, &art, &l, &opts);
     }
     let img = |i: usize| {
         image::load_from_memory(&doc.images[i].bytes)
@@ -362,23 +396,11 @@ fn textures_are_capped_by_mip_level_or_resized() {
 fn materials_round_trip_through_a_glb() {
     let (art, opts) = (art(), ExportOptions::default());
     let (mut doc, mut mats) = (Document::default(), Materials::default());
-    let mut l = look("full");
-    l.albedo = Some(4);
-    l.normal = Some(1);
-    l.map = Some(2);
-    l.lit = Some(3);
+    let mut l = every_slot(4);
     l.alpha = AlphaMode::Mask(0.5);
     l.double_sided = true;
-    l.shading = Material {
-        model: Model::Xp12Pbr,
-        normal_map: true,
-        metalness: Value::Channel(Source::Map, 0),
-        gloss: Value::Channel(Source::Map, 1),
-        luminance: 3000.0,
-        blend: Blend::Normal,
-        ..Material::default()
-    };
-    let m = mats.get(&mut doc, &art, &l, &opts);
+    l.shading.blend = Blend::Normal;
+    let m = material(&mut mats, &mut doc, &art, &l, &opts);
     let glb = crate::write::to_glb(&doc).unwrap();
     let (g, _, images) = gltf::import_slice(&glb).unwrap();
     assert_eq!(images.len(), 4);
@@ -406,23 +428,11 @@ fn write_material_sample_for_the_validator() {
     let (art, mut opts) = (art(), ExportOptions::default());
     opts.jpeg_quality = Some(80);
     let (mut doc, mut mats) = (Document::default(), Materials::default());
-    let mut l = look("full");
-    l.albedo = Some(4);
-    l.normal = Some(1);
-    l.map = Some(2);
-    l.lit = Some(3);
-    l.shading = Material {
-        model: Model::Xp12Pbr,
-        normal_map: true,
-        metalness: Value::Channel(Source::Map, 0),
-        gloss: Value::Channel(Source::Map, 1),
-        luminance: 3000.0,
-        ..Material::default()
-    };
+    let l = every_slot(4);
     let mut missing = look("missing");
     missing.missing = true;
     for (i, l) in [l, missing].iter().enumerate() {
-        let m = mats.get(&mut doc, &art, l, &opts);
+        let m = material(&mut mats, &mut doc, &art, l, &opts);
         doc.meshes.push(Mesh {
             name: l.name.clone(),
             primitives: vec![Primitive {
@@ -447,4 +457,52 @@ fn write_material_sample_for_the_validator() {
         doc.roots.push(i);
     }
     crate::write::write_file(&doc, &std::path::Path::new(&dir).join("materials.glb")).unwrap();
+}
+
+/// Looks asked for all at once (their images made on every core) give the very document
+/// that asking for them one at a time gives: the same materials, the same images in the
+/// same order, whatever the threads' timing.
+#[test]
+fn many_looks_at_once_number_as_one_at_a_time() {
+    let art = art();
+    let opts = ExportOptions {
+        jpeg_quality: Some(80),
+        ..ExportOptions::default()
+    };
+    let full = every_slot(0);
+    let mut cut = look("cut");
+    cut.albedo = Some(4);
+    cut.alpha = AlphaMode::Blend;
+    let mut lit = look("lit");
+    lit.lit = Some(3);
+    lit.albedo = Some(0);
+    lit.alpha = AlphaMode::Mask(0.5);
+    let mut missing = look("missing");
+    missing.missing = true;
+    let looks = [full.clone(), cut, look("plain"), lit, missing, full];
+
+    let (mut one, mut by_one) = (Document::default(), Materials::default());
+    let singly: Vec<usize> = looks
+        .iter()
+        .map(|l| material(&mut by_one, &mut one, &art, l, &opts))
+        .collect();
+    let (mut all, mut at_once) = (Document::default(), Materials::default());
+    let batched: Vec<usize> = looks.iter().map(|l| at_once.get(&mut all, l)).collect();
+    at_once.finish(&mut all, &art, &opts);
+
+    assert_eq!(singly, batched);
+    assert_eq!(singly[0], singly[5], "the same look, one material");
+    assert_eq!(one, all);
+    assert_eq!(
+        all.images.len(),
+        5,
+        "{:?}",
+        all.images.iter().map(|i| &i.name).collect::<Vec<_>>()
+    );
+    assert_eq!(
+        all.materials[batched[3]].alpha,
+        AlphaMode::Opaque,
+        "an opaque albedo"
+    );
+    assert_eq!(all.materials[batched[1]].alpha, AlphaMode::Blend);
 }

@@ -92,6 +92,10 @@ pub(crate) fn build<'a>(
     layers.push(("objects", objects));
     layers.push(("facades", facades::facades(&mut b)));
     layers.push(("forests", trees::trees(&mut b)));
+    // The materials asked for, with their images made on every core.
+    b.materials.finish(&mut b.doc, art, opts);
+    let failed = b.materials.take_warnings();
+    b.warn_all(&failed);
     for (name, children) in layers {
         if !children.is_empty() {
             let n = b.node(Node {
@@ -172,7 +176,7 @@ impl Builder<'_> {
         if let Some((_, m)) = self.looks.iter().find(|(l, _)| l == look) {
             return *m;
         }
-        let m = self.materials.get(&mut self.doc, self.art, look, self.opts);
+        let m = self.materials.get(&mut self.doc, look);
         self.looks.push((look.clone(), m));
         m
     }

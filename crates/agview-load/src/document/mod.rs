@@ -80,7 +80,7 @@ pub use combine::{combine, load_document_art, load_document_art_with, TileAtlas}
 pub use editing::editable;
 pub use feature::lay_out_alone;
 pub use features::{DocFeature, Geometry};
-pub(crate) use parallel::parallel_map;
+pub use parallel::parallel_map;
 
 /// The file name WED gives a project.
 pub use crate::format::wed::WED_FILE;

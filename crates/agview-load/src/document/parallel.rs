@@ -1,12 +1,12 @@
-//! Mapping work over items (a document's features) on a rayon pool of the load's own, with
-//! the results in item order whatever the thread timing.
+//! Mapping work over items (a document's features; the export's images) on a rayon pool of
+//! the call's own, with the results in item order whatever the thread timing.
 
 use super::Progress;
 
 /// Maps `f` over `items` on `threads` workers (0: one per core) of a rayon pool of this
 /// call's own, so `--threads` holds whatever else runs, and returns the results in item
 /// order: the outcome never depends on thread timing. Each item done counts on `progress`.
-pub(crate) fn parallel_map<T: Sync, R: Send>(
+pub fn parallel_map<T: Sync, R: Send>(
     items: &[T],
     threads: usize,
     progress: Option<&Progress>,
