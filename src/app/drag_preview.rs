@@ -51,7 +51,11 @@ impl Targets {
         width: u32,
         height: u32,
     ) -> &FrameTargets {
-        if self.0.as_ref().is_some_and(|(size, _)| *size != (width, height)) {
+        if self
+            .0
+            .as_ref()
+            .is_some_and(|(size, _)| *size != (width, height))
+        {
             self.0 = None;
         }
         let made = self.0.get_or_insert_with(|| {
