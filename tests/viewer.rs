@@ -1706,3 +1706,97 @@ fn a_real_drag_in_the_window_moves_a_vertex() {
     assert_changed(&pngs[0], &pngs[1]);
     eprintln!("screenshots before and after: {pngs:?}");
 }
+
+/// A small package as X-Plane lays one out, with its own art: a draped polygon (`.pol`)
+/// and its texture, and a DSF text tile `Earth nav data/+40+000/+47+008.txt` placing it
+/// twice. Its first feature's first point is [`EDIT_ORIGIN`], so the document's frame is
+/// the edit tests' and [`edit_px`] finds its vertices. The tile's text and path.
+fn dsf_package(dir: &Path) -> (String, PathBuf) {
+    let root = dir.join("My Town");
+    std::fs::create_dir_all(root.join("ground")).unwrap();
+    image::RgbaImage::from_pixel(8, 8, image::Rgba([96, 128, 72, 255]))
+        .save(root.join("ground/grass.png"))
+        .unwrap();
+    put(
+        &root.join("ground/grass.pol"),
+        "A\n850\nDRAPED_POLYGON\n\nTEXTURE grass.png\nSCALE 25 25\n",
+    );
+    let winding = |pts: &[[f64; 2]]| -> String {
+        pts.iter()
+            .map(|p| {
+                let g = edit_geo(*p);
+                format!("POLYGON_POINT {:.9} {:.9}\n", g[0], g[1])
+            })
+            .collect()
+    };
+    let text = format!(
+        "I\n800\nDSF2TEXT\n\n# two lawns\nPROPERTY sim/west 8\nPROPERTY sim/east 9\n\
+         PROPERTY sim/south 47\nPROPERTY sim/north 48\nPOLYGON_DEF ground/grass.pol\n\n\
+         # the west lawn: 40 x 30 m\nBEGIN_POLYGON 0 0 2\nBEGIN_WINDING\n{}END_WINDING\nEND_POLYGON\n\n\
+         # the east lawn, its texture turned 45 degrees\nBEGIN_POLYGON 0 45 2\nBEGIN_WINDING\n{}END_WINDING\nEND_POLYGON\n",
+        winding(&[[0.0, 0.0], [40.0, 0.0], [40.0, 30.0], [0.0, 30.0]]),
+        winding(&[[60.0, 0.0], [100.0, 0.0], [100.0, 30.0], [60.0, 30.0]]),
+    );
+    let dsf = root.join("Earth nav data/+40+000/+47+008.txt");
+    put(&dsf, &text);
+    (text, dsf)
+}
+
+/// Inside a document: a click in edit mode picks the west lawn, a drag moves its
+/// north-east vertex, `Ctrl+S` saves. The DSF text changes on that one point's line, which
+/// holds the new vertex; every other line keeps its bytes.
+#[test]
+fn a_scripted_edit_of_a_feature_in_a_dsf_package_changes_only_its_lines() {
+    let x = Xvfb::start();
+    let dir = TempDir::new("edit-dsf-feature");
+    let (before, dsf) = dsf_package(&dir.0);
+    let script = dir.0.join("edit.txt");
+    save(
+        &script,
+        &format!(
+            "click {}\ndrag {} {}\nkey ctrl+s\nquit\n",
+            edit_px([20.0, 15.0]),
+            edit_px([40.0, 30.0]),
+            edit_px([45.03, 34.98]),
+        ),
+    );
+    let mut view = x.agview();
+    view.arg("view")
+        .arg(&dsf)
+        .args(["--edit", "--no-panel", "--size", "1280x720"])
+        .arg(format!("--camera={EDIT_CAMERA}"))
+        .arg("--script")
+        .arg(&script);
+    let mut r = Running::spawn(view);
+    let status = r.wait_exit();
+    let err = r.stderr();
+    assert!(status.success(), "{status}: {err}");
+    assert!(err.contains("edit mode: picked feature 0"), "{err}");
+    assert!(err.contains("edit to frame"), "{err}");
+    assert!(err.contains("\nsaved "), "{err}");
+
+    let after = std::fs::read_to_string(&dsf).unwrap();
+    let (old, new): (Vec<&str>, Vec<&str>) = (before.lines().collect(), after.lines().collect());
+    assert_eq!(old.len(), new.len(), "{after}");
+    let changed: Vec<usize> = (0..old.len()).filter(|&i| old[i] != new[i]).collect();
+    let moved = old
+        .iter()
+        .position(|l| l.starts_with("POLYGON_POINT"))
+        .expect("a point")
+        + 2;
+    assert_eq!(
+        changed,
+        vec![moved],
+        "only the moved point's line:\n{after}"
+    );
+    let got: Vec<f64> = new[moved]
+        .split_whitespace()
+        .skip(1)
+        .map(|v| v.parse().unwrap())
+        .collect();
+    let want = edit_geo([45.0, 35.0]);
+    assert!(
+        (got[0] - want[0]).abs() < 1e-9 && (got[1] - want[1]).abs() < 1e-9,
+        "the vertex is at {got:?}, expected {want:?}"
+    );
+}

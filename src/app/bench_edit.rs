@@ -8,19 +8,23 @@
 //! Four measurements, each a median with its spread:
 //!
 //! - **plain frame**: a frame of the scene, encoded, submitted and waited for, with no edit
-//!   pending (what the window costs while nothing changes);
+//!   pending (what the window costs while nothing changes); and the same frame as the drag
+//!   preview draws it ([`crate::app::drag_preview`]: no shadow map, half the size);
 //! - **idle edit**: a corner moved while no frame is being drawn; the loader lays out and
 //!   uploads alone, then one frame is drawn;
 //! - **drawing edit**: a corner moved while a frame is being drawn (as during a drag),
 //!   from the edit to the end of the first frame that shows it; twice: with each frame
 //!   held for the edit's layout as the window does ([`EDIT_HOLD`](crate::app::reload::EDIT_HOLD)), and not held;
 //! - **drag**: a new edit every frame for a while; how many layouts reach the screen a
-//!   second, and the frame time meanwhile.
+//!   second, and the frame time meanwhile; with full frames, then with the drag preview
+//!   (which the window draws when the plain frame is slower than
+//!   [`SLOW_FRAME_MS`](crate::app::drag_preview::SLOW_FRAME_MS)).
 
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use crate::app::drag_preview;
 use crate::app::options::RenderArgs;
 use crate::app::reload::{edit_hold, Gpu, LoadJob, Loader, Outcome, Ready, Trigger};
 use crate::input::{EditedInput, EditedShape, Inputs, Shape};
@@ -128,15 +132,22 @@ pub struct EditBenchReport {
     /// The first load: layout with the art, and its upload.
     pub first_load_ms: f64,
     pub plain_frame: Spread,
+    /// The plain frame as the drag preview draws it.
+    pub preview_frame: Spread,
+    /// Whether the window would draw a drag as the preview (its rule on `plain_frame`).
+    pub preview_chosen: bool,
     pub idle_edit: EditFigures,
     /// Made while a frame is drawn; the frames that follow are held for its layout.
     pub drawing_edit: EditFigures,
     /// The same, frames not held (the window before `EDIT_HOLD`).
     pub drawing_edit_unheld: EditFigures,
-    /// Layouts shown a second while a new edit comes every frame.
+    /// Layouts shown a second while a new edit comes every frame, full frames.
     pub drag_layouts_per_s: f64,
     /// The frame time during the drag.
     pub drag_frame: Spread,
+    /// The same with the drag preview's frames.
+    pub preview_drag_layouts_per_s: f64,
+    pub preview_drag_frame: Spread,
 }
 
 impl EditBenchReport {
@@ -156,6 +167,17 @@ impl std::fmt::Display for EditBenchReport {
         )?;
         writeln!(f, "first load:         {:.0} ms", self.first_load_ms)?;
         writeln!(f, "plain frame:        {}", self.plain_frame)?;
+        writeln!(
+            f,
+            "preview frame:      {} ({}{})",
+            self.preview_frame,
+            drag_preview::WORDS,
+            if self.preview_chosen {
+                "; the window drags with it"
+            } else {
+                "; not needed: the window drags with full frames"
+            }
+        )?;
         for (name, e) in [
             ("idle edit", &self.idle_edit),
             ("drawing edit, frame held", &self.drawing_edit),
@@ -169,10 +191,16 @@ impl std::fmt::Display for EditBenchReport {
         }
         writeln!(
             f,
-            "drag:               {:.1} layouts shown a second",
+            "drag, full frames:  {:.1} layouts shown a second",
             self.drag_layouts_per_s
         )?;
-        write!(f, "drag frame:         {}", self.drag_frame)
+        writeln!(f, "  frame:            {}", self.drag_frame)?;
+        writeln!(
+            f,
+            "drag, preview:      {:.1} layouts shown a second",
+            self.preview_drag_layouts_per_s
+        )?;
+        write!(f, "  frame:            {}", self.preview_drag_frame)
     }
 }
 
@@ -200,6 +228,9 @@ fn edited(side: f64, dx: f64) -> EditedInput {
 struct Window {
     gpu: Arc<Gpu>,
     targets: FrameTargets,
+    /// The drag preview's targets; `preview`: frames are drawn as the preview.
+    preview_targets: drag_preview::Targets,
+    preview: bool,
     _target: wgpu::Texture,
     view: wgpu::TextureView,
     render: RenderArgs,
@@ -217,10 +248,18 @@ impl Window {
         };
         let ctx = &self.gpu.ctx;
         let aspect = self.width as f32 / self.height as f32;
-        let params = self.render.frame_params_in(&s.framing, aspect);
+        let mut params = self.render.frame_params_in(&s.framing, aspect);
+        let targets = if self.preview {
+            params = drag_preview::params(&params);
+            let r = &self.gpu.renderer;
+            self.preview_targets
+                .get(&ctx.device, r, self.width, self.height)
+        } else {
+            &self.targets
+        };
         s.gpu
             .prepare_overlays(ctx, &s.view.loaded.scene, params.overlays);
-        s.gpu.prepare(ctx, &params, self.width, self.height);
+        s.gpu.prepare(ctx, &params, targets.width, targets.height);
         let mut encoder = ctx
             .device
             .create_command_encoder(&wgpu::CommandEncoderDescriptor {
@@ -228,7 +267,7 @@ impl Window {
             });
         self.gpu
             .renderer
-            .draw(&mut encoder, &self.view, &self.targets, &s.gpu);
+            .draw(&mut encoder, &self.view, targets, &s.gpu);
         ctx.queue.submit([encoder.finish()]);
         t
     }
@@ -346,6 +385,8 @@ pub fn run(opts: &EditBenchOptions) -> anyhow::Result<EditBenchReport> {
     let mut win = Window {
         gpu,
         targets,
+        preview_targets: drag_preview::Targets::default(),
+        preview: false,
         _target: target,
         view,
         render,
@@ -364,12 +405,18 @@ pub fn run(opts: &EditBenchOptions) -> anyhow::Result<EditBenchReport> {
         (st.tiles, st.objects, st.trees)
     });
 
-    // Plain frames.
+    // Plain frames, full and as the drag preview draws them, interleaved.
     win.frame()?;
-    let mut plain = Vec::new();
+    win.preview = true;
+    win.frame()?;
+    let (mut plain, mut preview) = (Vec::new(), Vec::new());
     for _ in 0..opts.frames.max(1) {
+        win.preview = false;
         plain.push(win.frame()?);
+        win.preview = true;
+        preview.push(win.frame()?);
     }
+    win.preview = false;
 
     // Each edit moves the corner to a new place, so no layout is the one shown.
     let mut step = 0u32;
@@ -404,32 +451,11 @@ pub fn run(opts: &EditBenchOptions) -> anyhow::Result<EditBenchReport> {
         drawing[usize::from(!held)].push(layout, upload, ready, shown);
     }
 
-    // A drag: a new edit every frame, each frame held for it as the window does.
-    let mut drag_frames = Vec::new();
-    let mut shown = 0u32;
-    let t = Instant::now();
-    let mut last_shown = t;
-    while t.elapsed().as_secs_f64() < opts.drag_s.max(0.1) {
-        next_edit(&mut job);
-        let e = Instant::now();
-        loader.load(job.clone(), Trigger::Edit(e));
-        if let Some(wait) = edit_hold(Some(e), true, loader.uploading_edit()) {
-            if let Ok(o) = loader.results.recv_timeout(wait) {
-                win.accept(o)?;
-                shown += 1;
-                last_shown = Instant::now();
-            }
-        }
-        drag_frames.push(win.frame()?);
-        while let Ok(o) = loader.results.try_recv() {
-            win.accept(o)?;
-            shown += 1;
-            last_shown = Instant::now();
-        }
-    }
-    let drag_s = last_shown.duration_since(t).as_secs_f64();
-    // Let the last edit finish before the loader goes.
-    let _ = loader.results.recv_timeout(Duration::from_secs(30));
+    // A drag: a new edit every frame, each frame held for it as the window does; with full
+    // frames, then with the drag preview's.
+    let full = measure_drag(&mut win, &loader, &mut job, &mut next_edit, opts.drag_s)?;
+    win.preview = true;
+    let preview_drag = measure_drag(&mut win, &loader, &mut job, &mut next_edit, opts.drag_s)?;
 
     Ok(EditBenchReport {
         adapter,
@@ -442,16 +468,56 @@ pub fn run(opts: &EditBenchOptions) -> anyhow::Result<EditBenchReport> {
         trees,
         first_load_ms,
         plain_frame: Spread::of(&plain),
+        preview_frame: Spread::of(&preview),
+        preview_chosen: drag_preview::wanted(Spread::of(&plain).median),
         idle_edit: idle.figures(),
         drawing_edit: drawing[0].figures(),
         drawing_edit_unheld: drawing[1].figures(),
-        drag_layouts_per_s: if drag_s > 0.0 {
-            f64::from(shown) / drag_s
-        } else {
-            0.0
-        },
-        drag_frame: Spread::of(&drag_frames),
+        drag_layouts_per_s: full.0,
+        drag_frame: full.1,
+        preview_drag_layouts_per_s: preview_drag.0,
+        preview_drag_frame: preview_drag.1,
     })
+}
+
+/// A drag of `drag_s` seconds: a new edit (`next_edit`) every frame, each frame held for
+/// it as the window does. The layouts shown a second and the frame times.
+fn measure_drag(
+    win: &mut Window,
+    loader: &Loader,
+    job: &mut LoadJob,
+    next_edit: &mut impl FnMut(&mut LoadJob),
+    drag_s: f64,
+) -> anyhow::Result<(f64, Spread)> {
+    let mut frames = Vec::new();
+    let mut shown = 0u32;
+    let t = Instant::now();
+    let mut last_shown = t;
+    while t.elapsed().as_secs_f64() < drag_s.max(0.1) {
+        next_edit(job);
+        let e = Instant::now();
+        loader.load(job.clone(), Trigger::Edit(e));
+        if let Some(wait) = edit_hold(Some(e), true, loader.uploading_edit()) {
+            if let Ok(o) = loader.results.recv_timeout(wait) {
+                win.accept(o)?;
+                shown += 1;
+                last_shown = Instant::now();
+            }
+        }
+        frames.push(win.frame()?);
+        while let Ok(o) = loader.results.try_recv() {
+            win.accept(o)?;
+            shown += 1;
+            last_shown = Instant::now();
+        }
+    }
+    let s = last_shown.duration_since(t).as_secs_f64();
+    // Let the last edit finish before the next measurement (or the loader goes).
+    if let Ok(o) = loader.results.recv_timeout(Duration::from_secs(30)) {
+        win.accept(o)?;
+    }
+    let rate = if s > 0.0 { f64::from(shown) / s } else { 0.0 };
+    Ok((rate, Spread::of(&frames)))
 }
 
 #[derive(Default)]

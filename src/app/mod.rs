@@ -5,6 +5,7 @@ pub mod bench_edit;
 pub mod bench_tile;
 pub mod camera_control;
 pub mod compare;
+pub mod drag_preview;
 pub mod export;
 pub mod features;
 pub mod font;

@@ -86,6 +86,8 @@ pub struct Renderer {
     lights: wgpu::RenderPipeline,
     /// The HDR frame through the tonemap curve into the output (`tonemap.wgsl`).
     tonemap: wgpu::RenderPipeline,
+    /// The same from a smaller HDR frame, stretched over the output ([`FrameTargets::reduced`]).
+    tonemap_scaled: wgpu::RenderPipeline,
     tonemap_layout: wgpu::BindGroupLayout,
 }
 
@@ -99,8 +101,11 @@ impl std::ops::Deref for Renderer {
 /// The multisampled colour, the HDR frame it resolves to and the depth buffer a frame of
 /// a given size draws into, and the tonemap pass's binding of the HDR frame.
 pub struct FrameTargets {
+    /// The size the scene is drawn at (the output's, or less: [`FrameTargets::reduced`]).
     pub width: u32,
     pub height: u32,
+    /// The HDR frame is smaller than the output and stretched over it by the tonemap pass.
+    scaled: bool,
     msaa: Option<wgpu::TextureView>,
     hdr: wgpu::TextureView,
     tonemap_bind: wgpu::BindGroup,
@@ -149,11 +154,34 @@ impl FrameTargets {
         FrameTargets {
             width,
             height,
+            scaled: false,
             msaa: (samples > 1).then(|| make("msaa colour", HDR_FORMAT, samples, attach)),
             hdr,
             tonemap_bind,
             depth: make("depth", DEPTH_FORMAT, samples, attach),
         }
+    }
+
+    /// Targets that draw the scene at `1/divisor` of a `width × height` output in each
+    /// axis (rounded up), which the tonemap pass stretches over the output, filtered: a
+    /// cheaper frame of the same view (the viewer's drag preview). Prepare the scene with
+    /// this size ([`FrameTargets::width`], [`FrameTargets::height`]).
+    pub fn reduced(
+        device: &wgpu::Device,
+        renderer: &Renderer,
+        width: u32,
+        height: u32,
+        divisor: u32,
+    ) -> Self {
+        let d = divisor.max(1);
+        let mut t = FrameTargets::new(
+            device,
+            renderer,
+            width.max(1).div_ceil(d),
+            height.max(1).div_ceil(d),
+        );
+        t.scaled = d > 1;
+        t
     }
 }
 
@@ -425,9 +453,10 @@ impl Renderer {
                 ..Raster::DEFAULT
             },
         );
-        let (tonemap, tonemap_layout) = tonemap_pipeline(device, color_format);
+        let (tonemap, tonemap_scaled, tonemap_layout) = tonemap_pipelines(device, color_format);
         Renderer {
             tonemap,
+            tonemap_scaled,
             tonemap_layout,
             shared,
             color_format,
@@ -472,8 +501,9 @@ impl Renderer {
     }
 
     /// Records one frame of `scene` (prepared with [`SceneGpu::prepare`]) into `target`, a
-    /// single-sampled view of the renderer's colour format and the size of `targets`: the
-    /// scene in HDR into `targets`, then the tonemap pass into `target`.
+    /// single-sampled view of the renderer's colour format and the size of `targets` (or
+    /// of the output [`FrameTargets::reduced`] was made for): the scene in HDR into
+    /// `targets`, then the tonemap pass into `target`.
     pub fn draw(
         &self,
         encoder: &mut wgpu::CommandEncoder,
@@ -713,17 +743,27 @@ impl Renderer {
             occlusion_query_set: None,
             multiview_mask: None,
         });
-        pass.set_pipeline(&self.tonemap);
+        pass.set_pipeline(if targets.scaled {
+            &self.tonemap_scaled
+        } else {
+            &self.tonemap
+        });
         pass.set_bind_group(0, &targets.tonemap_bind, &[]);
         pass.draw(0..3, 0..1);
     }
 }
 
-/// The tonemap pipeline into `format` and the layout of its one binding (the HDR frame).
-fn tonemap_pipeline(
+/// The tonemap pipelines into `format`: the HDR frame at the output's size, and a smaller
+/// one stretched over it (`vs_scaled`, `fs_scaled`); and the layout of their one binding
+/// (the HDR frame).
+fn tonemap_pipelines(
     device: &wgpu::Device,
     format: wgpu::TextureFormat,
-) -> (wgpu::RenderPipeline, wgpu::BindGroupLayout) {
+) -> (
+    wgpu::RenderPipeline,
+    wgpu::RenderPipeline,
+    wgpu::BindGroupLayout,
+) {
     let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
         label: Some("tonemap"),
         entries: &[wgpu::BindGroupLayoutEntry {
@@ -746,32 +786,38 @@ fn tonemap_pipeline(
         label: Some("tonemap"),
         source: wgpu::ShaderSource::Wgsl(Cow::Borrowed(TONEMAP_WGSL)),
     });
-    let pipeline = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-        label: Some("tonemap"),
-        layout: Some(&pipeline_layout),
-        vertex: wgpu::VertexState {
-            module: &module,
-            entry_point: Some("vs_main"),
-            compilation_options: Default::default(),
-            buffers: &[],
-        },
-        primitive: wgpu::PrimitiveState::default(),
-        depth_stencil: None,
-        multisample: wgpu::MultisampleState::default(),
-        fragment: Some(wgpu::FragmentState {
-            module: &module,
-            entry_point: Some("fs_main"),
-            compilation_options: Default::default(),
-            targets: &[Some(wgpu::ColorTargetState {
-                format,
-                blend: None,
-                write_mask: wgpu::ColorWrites::ALL,
-            })],
-        }),
-        multiview_mask: None,
-        cache: None,
-    });
-    (pipeline, layout)
+    let build = |label, vs, fs| {
+        device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+            label: Some(label),
+            layout: Some(&pipeline_layout),
+            vertex: wgpu::VertexState {
+                module: &module,
+                entry_point: Some(vs),
+                compilation_options: Default::default(),
+                buffers: &[],
+            },
+            primitive: wgpu::PrimitiveState::default(),
+            depth_stencil: None,
+            multisample: wgpu::MultisampleState::default(),
+            fragment: Some(wgpu::FragmentState {
+                module: &module,
+                entry_point: Some(fs),
+                compilation_options: Default::default(),
+                targets: &[Some(wgpu::ColorTargetState {
+                    format,
+                    blend: None,
+                    write_mask: wgpu::ColorWrites::ALL,
+                })],
+            }),
+            multiview_mask: None,
+            cache: None,
+        })
+    };
+    (
+        build("tonemap", "vs_main", "fs_main"),
+        build("tonemap (scaled)", "vs_scaled", "fs_scaled"),
+        layout,
+    )
 }
 
 /// One view's culled object lists (the camera's or the sun's): the GPU path's pages, or the

@@ -5,7 +5,7 @@ use std::time::Instant;
 use winit::event_loop::ActiveEventLoop;
 
 use super::App;
-use crate::app::panel;
+use crate::app::{drag_preview, panel};
 use crate::diag::Diagnostic;
 use crate::render::{DrawStats, GpuContext, ReadBack};
 
@@ -33,6 +33,19 @@ impl App {
                 self.take_outcome(o, event_loop);
             }
         }
+        // While a handle is dragged and full frames are slow: the drag preview.
+        let preview = self.edit_dragging()
+            && self.shown.is_some()
+            && drag_preview::wanted(self.preview.full_ms);
+        if preview && !self.preview.on {
+            eprintln!(
+                "{} (full frames take {:.0} ms)",
+                drag_preview::WORDS,
+                self.preview.full_ms
+            );
+        }
+        self.preview.on = preview;
+        let drawing = Instant::now();
         let frame = {
             let Some(g) = self.gfx.as_ref() else { return };
             match g.surface.get_current_texture() {
@@ -64,7 +77,11 @@ impl App {
             }
         };
         let (frame, suboptimal) = frame;
-        let params = self.frame_params();
+        let params = if preview {
+            drag_preview::params(&self.frame_params())
+        } else {
+            self.frame_params()
+        };
         let presented_due = self.presented_due();
         let (edit_rings, edit_point) = self.edit_screen();
         let view = frame
@@ -83,8 +100,13 @@ impl App {
                 s.gpu.set_exaggeration(self.controls.exaggeration);
                 s.gpu
                     .prepare_overlays(ctx, &s.view.loaded.scene, params.overlays);
-                s.gpu.prepare(ctx, &params, w, h);
-                g.gpu.renderer.draw(&mut encoder, &view, &g.targets, &s.gpu)
+                let targets = if preview {
+                    self.preview.targets.get(&ctx.device, &g.gpu.renderer, w, h)
+                } else {
+                    &g.targets
+                };
+                s.gpu.prepare(ctx, &params, targets.width, targets.height);
+                g.gpu.renderer.draw(&mut encoder, &view, targets, &s.gpu)
             }
             None => {
                 clear(&mut encoder, &view, params.horizon());
@@ -164,6 +186,7 @@ impl App {
                     point: edit_point,
                     quit_asked: self.quit_asked,
                     reload_asked: self.reload_asked.is_some(),
+                    preview,
                 };
                 let ui_start = Instant::now();
                 let out = self.egui_ctx.run_ui(raw, |ui| {
@@ -235,6 +258,15 @@ impl App {
         if self.shown.is_none() || self.partial {
             self.frames_while_loading += 1;
         }
+        if !preview && self.shown.is_some() {
+            let ms = drawing.elapsed().as_secs_f64() * 1e3;
+            let p = &mut self.preview;
+            p.full_ms = if p.full_ms == 0.0 {
+                ms
+            } else {
+                p.full_ms * 0.8 + ms * 0.2
+            };
+        }
         let spent = now.elapsed().as_secs_f32() * 1000.0;
         self.frame_ms = if self.frame_ms == 0.0 {
             spent
@@ -255,6 +287,16 @@ impl App {
             self.request_redraw();
         }
     }
+}
+
+/// The drag preview's state in the window (`crate::app::drag_preview`).
+#[derive(Default)]
+pub(super) struct Preview {
+    pub targets: drag_preview::Targets,
+    /// The full frames' drawing time, ms: a running mean, 0 before the first.
+    pub full_ms: f64,
+    /// The last frame was a preview.
+    pub on: bool,
 }
 
 /// Uploads the panel's buffers and records its pass over `view`; returns the command

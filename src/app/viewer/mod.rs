@@ -307,6 +307,8 @@ struct App {
     reload_asked: Option<Instant>,
     /// `--script`: its events and where it stands.
     script: edit::script::Runner,
+    /// Frames drawn while a handle is dragged (`crate::app::drag_preview`).
+    preview: frame::Preview,
 }
 
 impl App {
@@ -400,6 +402,7 @@ impl App {
             quit_now: false,
             reload_asked: None,
             script: edit::script::Runner::default(),
+            preview: frame::Preview::default(),
             args,
         }
     }

@@ -779,9 +779,21 @@ impl App {
         true
     }
 
-    /// The left button came up: the drag ends.
+    /// The left button came up: the drag ends, and the next frame is a full one (not the
+    /// drag preview, `crate::app::drag_preview`).
     pub(super) fn edit_release(&mut self) -> bool {
-        self.edit.as_mut().and_then(|s| s.drag.take()).is_some()
+        let ended = self.edit.as_mut().and_then(|s| s.drag.take()).is_some();
+        if ended {
+            self.request_redraw();
+        }
+        ended
+    }
+
+    /// A handle is being dragged and has moved.
+    pub(super) fn edit_dragging(&self) -> bool {
+        self.edit
+            .as_ref()
+            .is_some_and(|s| matches!(s.drag, Some((_, true))))
     }
 
     /// Edit mode's keys; true when the key was taken. `P` toggles the mode; the others
@@ -1032,6 +1044,8 @@ pub struct EditUi<'a> {
     pub point: Option<(egui::Pos2, egui::Pos2)>,
     pub quit_asked: bool,
     pub reload_asked: bool,
+    /// This frame is the drag preview (`crate::app::drag_preview`).
+    pub preview: bool,
 }
 
 /// The overlay's window points, for one frame.
@@ -1263,6 +1277,12 @@ fn window(ui: &mut egui::Ui, e: &EditUi, out: &mut Vec<EditAction>) {
         ui.small(format!(
             "edit to frame {ms:.0} ms (layout {l:.0}, upload {u:.0})"
         ));
+    }
+    if e.preview {
+        ui.colored_label(
+            egui::Color32::from_rgb(240, 190, 60),
+            crate::app::drag_preview::WORDS,
+        );
     }
     ui.weak(
         "drag a handle · Shift+click an edge: insert · Delete: remove vertex\n\
