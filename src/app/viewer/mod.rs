@@ -599,7 +599,7 @@ impl App {
         if partial {
             self.loading = true;
             eprintln!(
-                "showing the first {} feature(s) after {load_ms:.0} ms while the rest is laid out",
+                "showing the first {} feature(s) after {load_ms:.0} ms (upload {upload_ms:.0} ms) while the rest is laid out",
                 view.loaded.scene.features.len()
             );
         }
