@@ -38,6 +38,9 @@ struct Run {
     upload: Option<f64>,
 }
 
+/// One figure of a run, where it has it.
+type Figure = fn(&Run) -> Option<f64>;
+
 /// The number before ` ms` after `prefix` on a line of `err` that `keep` accepts.
 fn figure(err: &str, prefix: &str, keep: impl Fn(&str) -> bool) -> Option<f64> {
     err.lines().filter(|l| keep(l)).find_map(|l| {
@@ -145,7 +148,7 @@ fn main() {
             exe.display(),
             rs.len()
         );
-        let figures: [(&str, fn(&Run) -> Option<f64>); 6] = [
+        let figures: [(&str, Figure); 6] = [
             ("first full frame", |r| Some(r.full)),
             ("preview's first frame", |r| r.preview),
             ("preview ready (layout, art, upload)", |r| r.preview_ready),
