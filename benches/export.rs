@@ -13,11 +13,11 @@
 //!
 //! Environment:
 //! - `AGVIEW_BENCH_RUNS` (default 5): runs of each case;
-//! - `AGVIEW_BENCH_BEFORE=PATH`: a previous `agview` binary. Each run then exports with
+//! - `AGVIEW_BENCH_PREVIOUS=PATH`: a previous `agview` binary. Each run then exports with
 //!   both, interleaved (before then after, and the other way round on the next run, so
 //!   that neither always runs on a warmer cache), and both are printed with the change of
 //!   the medians;
-//! - `AGVIEW_BENCH_AFTER=PATH`: the binary measured, instead of this build's (a copy, so
+//! - `AGVIEW_BENCH_BINARY=PATH`: the binary measured, instead of this build's (a copy, so
 //!   that another build into the same target folder cannot change it half-way);
 //! - `AGVIEW_BENCH_ONLY=sample,airport,airport-jpeg,tile`: only these cases;
 //! - `AGVIEW_BENCH_KEEP=1` keeps the packages and the exports.
@@ -83,16 +83,13 @@ fn main() {
         .and_then(|r| r.parse().ok())
         .unwrap_or(5)
         .max(1);
-    let before = std::env::var_os("AGVIEW_BENCH_BEFORE").map(PathBuf::from);
+    let before = common::previous_binary();
     let only = std::env::var("AGVIEW_BENCH_ONLY").ok();
     let wanted = |name: &str| {
         only.as_deref()
             .is_none_or(|o| o.split(',').any(|w| w.trim() == name))
     };
-    let after = std::env::var_os("AGVIEW_BENCH_AFTER").map_or_else(
-        || PathBuf::from(env!("CARGO_BIN_EXE_agview")),
-        PathBuf::from,
-    );
+    let after = common::measured_binary();
     let dir = std::env::temp_dir().join(format!("agview-bench-export-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("a folder");

@@ -4620,3 +4620,125 @@ fn lone_facade_and_forest_draw() {
         );
     }
 }
+
+/// A large document's whole, loaded after its preview as the viewer's loader does, decodes
+/// only the images the preview did not (the preview hands its decoded images on,
+/// `ArtSet::take_decoded`) and uploads only their textures (it is handed the preview's,
+/// `SceneGpu::new_with_textures`), and draws exactly what a fresh load and upload draw.
+#[test]
+fn a_documents_whole_reuses_its_previews_decoded_art_and_textures() {
+    let dir = std::env::temp_dir().join(format!("agview-preview-reuse-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let box_obj = |tex: &str| {
+        format!(
+            "A\n800\nOBJ\n\nTEXTURE ../textures/{tex}\nPOINT_COUNTS 4 0 0 6\n\
+             VT -4 0 0 0 0 1 0 0\nVT 4 0 0 0 0 1 1 0\nVT 4 6 0 0 0 1 1 1\nVT -4 6 0 0 0 1 0 1\n\
+             IDX 0\nIDX 2\nIDX 1\nIDX 0\nIDX 3\nIDX 2\nTRIS 0 6\n"
+        )
+    };
+    let mut defs = String::new();
+    for (k, name) in ["a", "b", "c"].iter().enumerate() {
+        let obj = dir.join(format!("objects/{name}.obj"));
+        std::fs::create_dir_all(obj.parent().unwrap()).unwrap();
+        std::fs::write(&obj, box_obj(&format!("{name}.png"))).unwrap();
+        std::fs::create_dir_all(dir.join("textures")).unwrap();
+        image::RgbaImage::from_fn(16, 16, |x, y| {
+            image::Rgba([(x * 16) as u8, (y * 16) as u8, 80 * k as u8, 255])
+        })
+        .save(dir.join(format!("textures/{name}.png")))
+        .unwrap();
+        defs.push_str(&format!("OBJECT_DEF objects/{name}.obj\n"));
+    }
+    // A fourth object names a texture that is not there: its warning is the whole's too.
+    std::fs::write(dir.join("objects/d.obj"), box_obj("gone.png")).unwrap();
+    defs.push_str("OBJECT_DEF objects/d.obj\n");
+    // 2,000 placements: the first eighth (the preview) of a, b and d, the rest of all four.
+    let mut dsf = format!(
+        "A\n800\nDSF2TEXT\nPROPERTY sim/west 0\nPROPERTY sim/south 50\nPROPERTY sim/east 1\n\
+         PROPERTY sim/north 51\n{defs}"
+    );
+    for i in 0..2000 {
+        let def = if i < 500 { [0, 1, 3][i % 3] } else { i % 4 };
+        let (x, y) = ((i % 50) as f64, (i / 50) as f64);
+        dsf.push_str(&format!(
+            "OBJECT {def} {:.8} {:.8} 0\n",
+            0.5 + x * 0.0002,
+            50.5 + y * 0.0001
+        ));
+    }
+    let path = dir.join("Earth nav data/+50+000/+50+000.txt");
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(&path, dsf).unwrap();
+
+    let inputs = agview::input::Inputs::default();
+    let opts = agview::document::LoadOptions::default();
+    let mut preview = None;
+    let mut show = |d: agview::document::Document| preview = Some(d);
+    let mut whole =
+        agview::document::load_with_preview(&path, &inputs, &opts, Some(&mut show)).expect("load");
+    let mut preview = preview.expect("a document of 2,000 features shows a preview");
+    let mut fresh_doc = agview::document::load(&path, &inputs).expect("load");
+    let fresh_art = agview::document::load_document_art(&mut fresh_doc);
+
+    let hl = headless();
+    let render_args = agview::app::options::RenderArgs::default();
+    let terrain = render_args
+        .terrain_for(&whole.loaded.scene)
+        .expect("terrain");
+    let mut preview_art = agview::document::load_document_art(&mut preview);
+    assert_eq!(
+        preview_art.pool.decoded(),
+        3,
+        "a.png, b.png and gone.png (a checkerboard)"
+    );
+    let shown = hl
+        .upload(&preview.loaded.scene, &preview_art, &terrain)
+        .expect("upload");
+    let handed = preview_art.take_decoded();
+    let art = agview::document::load_document_art_seeded(
+        &mut whole,
+        &agview::art::ArtOptions::default(),
+        Some(handed),
+    );
+    assert_eq!(art.pool.decoded(), 1, "c.png alone is decoded again");
+    assert_eq!(
+        art.warnings, fresh_art.warnings,
+        "what decoding said is said again"
+    );
+    assert!(art
+        .warnings
+        .iter()
+        .any(|w| w.to_string().contains("gone.png")));
+    let reused = agview::render::SceneGpu::new_with_textures(
+        &hl.ctx,
+        &hl.renderer,
+        &whole.loaded.scene,
+        &art,
+        &terrain,
+        shown.textures(),
+    )
+    .expect("upload");
+    let mut fresh = hl
+        .upload(&fresh_doc.loaded.scene, &fresh_art, &terrain)
+        .expect("upload");
+    assert_eq!(
+        reused.stats().textures_made,
+        1,
+        "c.png's texture alone is made"
+    );
+    assert_eq!(
+        shown.stats().textures_made + 1,
+        fresh.stats().textures_made,
+        "the preview made every other texture a fresh upload makes"
+    );
+    let framing = agview::render::Framing::new(&whole.loaded.scene, Some(&art), Some(&terrain));
+    let params = render_args.frame_params(&framing);
+    let mut reused = reused;
+    let got = hl.render(&mut reused, &params, 160, 120).expect("render");
+    let want = hl.render(&mut fresh, &params, 160, 120).expect("render");
+    assert!(
+        want.as_raw() == got.as_raw(),
+        "the whole draws otherwise than a fresh load"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

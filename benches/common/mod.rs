@@ -12,6 +12,8 @@ use std::time::Instant;
 /// Runs the `agview` binary with `args` (under `/usr/bin/time -v` where it is there) and
 /// panics unless it succeeds: its wall time in seconds, its peak resident memory in MB
 /// (`None` without `/usr/bin/time`), and its stderr.
+// Not every bench runs the binary this way.
+#[allow(dead_code)]
 pub fn agview_timed(args: &[&std::ffi::OsStr]) -> (f64, Option<f64>, String) {
     timed(Path::new(env!("CARGO_BIN_EXE_agview")), args)
 }
@@ -68,4 +70,33 @@ pub fn spread(v: &[f64]) -> f64 {
     } else {
         hi - lo
     }
+}
+
+/// The previous `agview` binary to measure against, interleaved run by run with this one:
+/// `AGVIEW_BENCH_PREVIOUS=/path/to/old/agview` (a copy of `target/release/agview` built
+/// from the commit before, say). `None` when unset or not a file.
+// Not every bench compares against a previous binary.
+#[allow(dead_code)]
+pub fn previous_binary() -> Option<std::path::PathBuf> {
+    std::env::var_os("AGVIEW_BENCH_PREVIOUS")
+        .map(std::path::PathBuf::from)
+        .filter(|p| p.is_file())
+}
+
+/// The binary a bench measures: this build's, or `AGVIEW_BENCH_BINARY=PATH` (a copy, where
+/// several checkouts share one target folder).
+#[allow(dead_code)]
+pub fn measured_binary() -> std::path::PathBuf {
+    std::env::var_os("AGVIEW_BENCH_BINARY").map_or_else(
+        || std::path::PathBuf::from(env!("CARGO_BIN_EXE_agview")),
+        std::path::PathBuf::from,
+    )
+}
+
+/// The median of `runs` and their smallest and largest, as `median (min–max)` prints them.
+#[allow(dead_code)]
+pub fn median_spread(runs: &[f64]) -> (f64, f64, f64) {
+    let lo = runs.iter().copied().fold(f64::NAN, f64::min);
+    let hi = runs.iter().copied().fold(f64::NAN, f64::max);
+    (median(runs), lo, hi)
 }

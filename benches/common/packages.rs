@@ -101,9 +101,10 @@ PROPERTY sim/north 51\n",
     t
 }
 
-/// The airport package: 2,000 objects of 120 kinds, 120 textures (20 of 2048²).
-pub fn airport(dir: &Path) -> PathBuf {
-    let root = dir.join("Airport");
+/// The airport's art in `root`: 120 objects (`objects/o{i}.obj`), each with its own texture
+/// (`textures/t{i}.png` or `.dds`: 20 of 2048², the rest 1024² PNG and 512² DDS). Returns
+/// the objects' paths, relative to `root`.
+fn airport_art(root: &Path) -> Vec<String> {
     let mut defs = Vec::new();
     for i in 0..120u32 {
         let side = match i {
@@ -124,8 +125,13 @@ pub fn airport(dir: &Path) -> PathBuf {
         );
         defs.push(format!("objects/o{i}.obj"));
     }
-    // A 1.6 km × 1 km apron and field.
-    let objects: Vec<_> = (0..2000)
+    defs
+}
+
+/// The airport's 2,000 placements over a 1.6 km × 1 km apron and field: (object kind,
+/// metres east, metres north, heading).
+fn airport_placements() -> Vec<(usize, f64, f64, f64)> {
+    (0..2000)
         .map(|i| {
             let (x, y) = ((i % 50) as f64, (i / 50) as f64);
             (
@@ -135,8 +141,106 @@ pub fn airport(dir: &Path) -> PathBuf {
                 (i * 37 % 360) as f64,
             )
         })
-        .collect();
+        .collect()
+}
+
+/// The airport package: 2,000 objects of 120 kinds, 120 textures (20 of 2048²).
+pub fn airport(dir: &Path) -> PathBuf {
+    let root = dir.join("Airport");
+    let defs = airport_art(&root);
     let dsf = root.join("Earth nav data/+50+000/+50+000.txt");
-    write(&dsf, dsf_text(&defs, &objects));
+    write(&dsf, dsf_text(&defs, &airport_placements()));
     dsf
+}
+
+/// The airport as a WED project (`Airport WED/earth.wed.xml`): the same 2,000 objects and
+/// 120 textures, and 200 draped polygons of 10 kinds (`pols/p{k}.pol`, each on one of the
+/// objects' textures, 5 PNG and 5 DDS), every eleventh feature a polygon, as a project
+/// mixes them. Returns the project file.
+pub fn airport_wed(dir: &Path) -> PathBuf {
+    use std::fmt::Write;
+    let root = dir.join("Airport WED");
+    let defs = airport_art(&root);
+    for k in 0..10 {
+        let t = if k % 2 == 0 {
+            format!("t{}.png", 20 + k)
+        } else {
+            format!("t{}.dds", 20 + k)
+        };
+        write(
+            &root.join(format!("pols/p{k}.pol")),
+            format!("A\n850\nDRAPED_POLYGON\n\nTEXTURE ../textures/{t}\nSCALE 25 25\nLAYER_GROUP taxiways 1\n"),
+        );
+    }
+    let m_per_lon = 111_320.0 * 50.5f64.to_radians().cos();
+    let ll = |e: f64, n: f64| (0.5 + e / m_per_lon, 50.5 + n / 111_320.0);
+    let (mut world, mut body) = (Vec::new(), String::new());
+    let mut next = 10u64;
+    let mut id = || {
+        next += 1;
+        next
+    };
+    let mut polygons = 0;
+    for (k, (def, e, n, h)) in airport_placements().into_iter().enumerate() {
+        if k % 10 == 0 && polygons < 200 {
+            // A 40 m × 30 m apron patch beside the object.
+            let (p, r) = (id(), id());
+            world.push(p);
+            let nodes: Vec<(u64, (f64, f64))> =
+                [(0.0, 0.0), (40.0, 0.0), (40.0, 30.0), (0.0, 30.0)]
+                    .iter()
+                    .map(|(x, y)| (id(), ll(e + 4.0 + x, n + 4.0 + y)))
+                    .collect();
+            let _ = writeln!(
+                body,
+                "<object class=\"WED_PolygonPlacement\" id=\"{p}\" parent_id=\"4\"><children><child id=\"{r}\"/></children>\
+                 <hierarchy name=\"apron {polygons}\" locked=\"0\" hidden=\"0\"/>\
+                 <polygon_placement heading=\"{h:.1}\" resource=\"pols/p{}.pol\"/></object>",
+                polygons % 10
+            );
+            let kids: String = nodes
+                .iter()
+                .map(|(c, _)| format!("<child id=\"{c}\"/>"))
+                .collect();
+            let _ = writeln!(
+                body,
+                "<object class=\"WED_Ring\" id=\"{r}\" parent_id=\"{p}\"><children>{kids}</children>\
+                 <hierarchy name=\"r\" locked=\"0\" hidden=\"0\"/></object>"
+            );
+            for (c, (lon, lat)) in nodes {
+                let _ = writeln!(
+                    body,
+                    "<object class=\"WED_SimpleBoundaryNode\" id=\"{c}\" parent_id=\"{r}\"><children/>\
+                     <hierarchy name=\"n\" locked=\"0\" hidden=\"0\"/><point latitude=\"{lat:.9}\" longitude=\"{lon:.9}\"/></object>"
+                );
+            }
+            polygons += 1;
+        }
+        let o = id();
+        world.push(o);
+        let (lon, lat) = ll(e, n);
+        let _ = writeln!(
+            body,
+            "<object class=\"WED_ObjPlacement\" id=\"{o}\" parent_id=\"4\"><children/>\
+             <hierarchy name=\"o{k}\" locked=\"0\" hidden=\"0\"/>\
+             <point latitude=\"{lat:.9}\" longitude=\"{lon:.9}\" heading=\"{h:.1}\"/>\
+             <obj_placement resource=\"{}\" show_level=\"1 Default\"/></object>",
+            defs[def]
+        );
+    }
+    let kids: String = world
+        .iter()
+        .map(|c| format!("<child id=\"{c}\"/>"))
+        .collect();
+    let wed = root.join("earth.wed.xml");
+    write(
+        &wed,
+        format!(
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<doc>\n<objects>\n\
+             <object class=\"WED_Root\" id=\"1\" parent_id=\"0\"><children><child id=\"4\"/></children><hierarchy name=\"root\"/></object>\n\
+             <object class=\"WED_Group\" id=\"4\" parent_id=\"1\"><children>{kids}</children><hierarchy name=\"airport\" locked=\"0\" hidden=\"0\"/></object>\n\
+             {body}</objects>\n</doc>\n"
+        ),
+    );
+    wed
 }

@@ -186,6 +186,14 @@ struct ArtCache {
     textures: Option<(Weak<Gpu>, SceneTextures)>,
 }
 
+/// What a large document's preview hands on to the whole's load: its decoded images (taken
+/// by the whole's art load) and its textures on the device they were uploaded on.
+struct Handed {
+    images: Option<crate::art::DecodedImages>,
+    textures: SceneTextures,
+    on: Weak<Gpu>,
+}
+
 /// What tells a changed file: its modification time and length.
 type Stamp = (std::time::SystemTime, u64);
 
@@ -376,6 +384,7 @@ fn load_one(
         files,
         trigger,
     };
+    let mut handed: Option<Handed> = None;
     let (view, art, terrain) = match j.synthetic_city {
         Some(blocks) => {
             let opts = crate::render::BenchOptions {
@@ -409,16 +418,15 @@ fn load_one(
                 ..j.load.clone()
             };
             // At launch, a large document shows its first features while the rest is laid
-            // out (a reload keeps the last whole scene on screen instead).
+            // out (a reload keeps the last whole scene on screen instead). What the preview
+            // decoded and uploaded is handed on to the whole, which decodes and uploads
+            // only what the preview lacked.
             let mut show_preview = |mut doc: Document| {
                 while let Ok(m) = rx.try_recv() {
                     apply(m, gpu, job, pending);
                 }
                 let Some(g) = gpu.clone() else { return };
-                let art = Arc::new(document::load_document_art_with(
-                    &mut doc,
-                    &j.render.window_art(),
-                ));
+                let mut art = document::load_document_art_with(&mut doc, &j.render.window_art());
                 let Ok(terrain) = j.render.terrain_for(&doc.loaded.scene) else {
                     return;
                 };
@@ -428,6 +436,14 @@ fn load_one(
                 else {
                     return;
                 };
+                // The preview's art keeps its images' names and sizes, not their pixels:
+                // they are on the GPU, and the whole's art takes them over.
+                handed = Some(Handed {
+                    images: Some(art.take_decoded()),
+                    textures: scene_gpu.textures(),
+                    on: Arc::downgrade(&g),
+                });
+                let art = Arc::new(art);
                 let framing = j
                     .render
                     .framing(&doc.loaded.scene, Some(&art), Some(&terrain))
@@ -464,9 +480,11 @@ fn load_one(
             let art = match cache.as_ref().filter(|c| c.fresh_for(&key)) {
                 Some(c) => c.art.clone(),
                 None => {
-                    let a = Arc::new(document::load_document_art_with(
+                    let seed = handed.as_mut().and_then(|h| h.images.take());
+                    let a = Arc::new(document::load_document_art_seeded(
                         &mut view,
                         &j.render.window_art(),
+                        seed,
                     ));
                     let mut files = art_files(&a);
                     files.extend(view.atlas.files().map(PathBuf::from));
@@ -504,11 +522,19 @@ fn load_one(
     }
     // The art's textures from the last upload, where the art and the device are the same.
     let kept = cache.as_mut().filter(|c| Arc::ptr_eq(&c.art, &art));
+    // Else the preview's, where it was uploaded on this device: its images come first in
+    // the whole's art, and the upload keeps the textures whose image is the same.
     let textures = kept
         .as_ref()
         .and_then(|c| c.textures.as_ref())
         .filter(|(on, _)| std::ptr::eq(on.as_ptr(), Arc::as_ptr(g)))
         .map(|(_, t)| t.clone())
+        .or_else(|| {
+            handed
+                .take()
+                .filter(|h| std::ptr::eq(h.on.as_ptr(), Arc::as_ptr(g)))
+                .map(|h| h.textures)
+        })
         .unwrap_or_default();
     uploading_edit.store(matches!(trigger, Trigger::Edit(_)), Ordering::Release);
     let uploaded = SceneGpu::new_with_textures(

@@ -455,6 +455,8 @@ pub struct SceneGpuStats {
     pub facades: usize,
     pub trees: usize,
     pub textures: usize,
+    /// Textures this upload made (the others it was handed, [`SceneGpu::new_with_textures`]).
+    pub textures_made: usize,
     /// Bytes of GPU buffers and textures uploaded.
     pub buffer_bytes: u64,
     pub texture_bytes: u64,
@@ -606,11 +608,15 @@ pub struct SceneGpu {
 /// The textures an upload made from one art set on one device, with the warnings making
 /// them gave: handed to the next upload of the same art on the same device
 /// ([`SceneGpu::new_with_textures`]), which then makes only the textures it lacks. A
-/// relayout (an edit, a changed layout option) so uploads its buffers alone. The handles
-/// are shared, not copied.
+/// relayout (an edit, a changed layout option) so uploads its buffers alone, and a large
+/// document's whole uploads only what its preview lacked. The handles are shared, not
+/// copied.
 #[derive(Clone, Default)]
 pub struct SceneTextures {
     made: HashMap<TexSource, GpuTexture>,
+    /// What each image's texture was made from ([`ImageKey`]): an upload of other art keeps
+    /// only the textures whose image is the same there.
+    keys: HashMap<usize, ImageKey>,
     warnings: Vec<String>,
     /// The height field, reused where the next terrain has the same samples.
     heights: Option<KeptHeights>,
@@ -692,11 +698,34 @@ impl SceneTextures {
     }
 }
 
+/// What tells an image's texture apart: the image's name and size, and the alpha cutoff
+/// its mips keep their coverage at.
+#[derive(Clone, Debug, PartialEq)]
+struct ImageKey {
+    name: String,
+    size: (u32, u32),
+    cutoff: Option<u32>,
+}
+
+impl ImageKey {
+    fn of(art: &ArtSet, i: usize, cutoffs: &HashMap<usize, f32>) -> Option<Self> {
+        let img = art.images.get(i)?;
+        Some(ImageKey {
+            name: img.name.clone(),
+            size: (img.width, img.height),
+            cutoff: cutoffs.get(&i).map(|c| c.to_bits()),
+        })
+    }
+}
+
 /// Textures of one upload, each made once.
 struct TextureCache<'a> {
     ctx: &'a GpuContext,
     art: &'a ArtSet,
     made: HashMap<TexSource, GpuTexture>,
+    keys: HashMap<usize, ImageKey>,
+    /// How many this upload made.
+    made_now: usize,
     extra: Vec<GpuTexture>,
     warnings: Vec<String>,
     /// The alpha cutoff each alpha-tested image is drawn with ([`alpha_cutoffs`]).
@@ -749,6 +778,12 @@ impl<'a> TextureCache<'a> {
                     texture::upload_solid(ctx, "no normal map", [128, 128, 255, 255])
                 }
             };
+            if let TexSource::Image(i) = src {
+                if let Some(k) = ImageKey::of(self.art, i, &self.cutoffs) {
+                    self.keys.insert(i, k);
+                }
+            }
+            self.made_now += 1;
             self.made.insert(src, tex);
         }
         &self.made[&src].view
@@ -1276,10 +1311,12 @@ impl SceneGpu {
         Self::new_with_textures(ctx, shared, scene, art, terrain, SceneTextures::default())
     }
 
-    /// [`SceneGpu::new`], reusing `textures`, which an earlier upload of the same `art` on
-    /// the same device made ([`SceneGpu::textures`]): only the textures not among them are
-    /// made. Textures are the bulk of an upload's time, so a relayout of an unchanged art
-    /// set uploads in milliseconds. Handing textures of other art draws wrong images.
+    /// [`SceneGpu::new`], reusing `textures`, which an earlier upload on the same device
+    /// made ([`SceneGpu::textures`]): only the textures not among them are made. Textures
+    /// are the bulk of an upload's time, so a relayout of an unchanged art set uploads in
+    /// milliseconds. Textures of other art are kept only where that art's image at the same
+    /// index has the same name, size and alpha cutoff (a document's whole after its
+    /// preview, whose art starts with the preview's images, [`ArtSet::take_decoded`]).
     pub fn new_with_textures(
         ctx: &GpuContext,
         shared: &GpuShared,
@@ -1319,8 +1356,12 @@ impl SceneGpu {
                 made.insert(TexSource::Image(i), tex);
                 img.pixels = crate::art::ImagePixels::Rgba8(Vec::new());
             }
+            let keys = (0..art.images.len())
+                .filter_map(|i| Some((i, ImageKey::of(art, i, &cutoffs)?)))
+                .collect();
             let textures = SceneTextures {
                 made,
+                keys,
                 ..SceneTextures::default()
             };
             let mut gpu = Self::upload(ctx, shared, scene, art, terrain, textures)?;
@@ -1440,13 +1481,23 @@ impl SceneGpu {
             &shared.shadow_stand_in,
         );
 
+        // The textures handed over whose image is the same in this art.
+        let cutoffs = alpha_cutoffs(art);
+        let (mut made, mut keys) = (textures.made, textures.keys);
+        keys.retain(|&i, k| ImageKey::of(art, i, &cutoffs).as_ref() == Some(k));
+        made.retain(|src, _| match src {
+            TexSource::Image(i) => keys.contains_key(i),
+            _ => true,
+        });
         let mut cache = TextureCache {
             ctx,
             art,
-            made: textures.made,
+            made,
+            keys,
+            made_now: 0,
             extra: Vec::new(),
             warnings: textures.warnings,
-            cutoffs: alpha_cutoffs(art),
+            cutoffs,
         };
         // A material with a lit texture (`TEXTURE_LIT`), and one without (black: no glow).
         let mats = Materials {
@@ -1496,6 +1547,7 @@ impl SceneGpu {
         warnings.extend(cache.warnings.iter().cloned());
         texture_bytes += cache.bytes();
         stats.textures = cache.made.len() + cache.extra.len();
+        stats.textures_made = cache.made_now + cache.extra.len();
         stats.objects_shown = stats.objects;
         // One draw per (mesh, LOD) with instances: a segment.
         stats.object_draws = objects.as_ref().map_or(0, |o| o.segments.len());
@@ -1550,6 +1602,7 @@ impl SceneGpu {
             warnings: warnings.into_iter().map(render_warning).collect(),
             textures: SceneTextures {
                 made: cache.made,
+                keys: cache.keys,
                 warnings: cache.warnings,
                 heights: Some(heights),
             },

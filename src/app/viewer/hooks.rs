@@ -66,6 +66,14 @@ impl App {
                 self.first_frame_reported = true;
                 eprintln!("first frame after {} ms", self.launch.elapsed().as_millis());
             }
+            // The first frame with every feature drawn, after a preview or not.
+            if !self.full_frame_reported {
+                self.full_frame_reported = true;
+                eprintln!(
+                    "first full frame after {} ms",
+                    self.launch.elapsed().as_millis()
+                );
+            }
         }
         if let Some((k, t, ok)) = self.reload_to_report.take() {
             if let Some(t) = t {

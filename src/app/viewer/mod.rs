@@ -247,6 +247,8 @@ struct App {
     /// Frames presented with a scene.
     frames_with_scene: u32,
     first_frame_reported: bool,
+    /// `first full frame after N ms` was printed (the first frame with every feature drawn).
+    full_frame_reported: bool,
     /// A file-triggered reload whose outcome the next frame shows: (its number, when the
     /// change was seen, whether it loaded).
     reload_to_report: Option<(u32, Option<Instant>, bool)>,
@@ -369,6 +371,7 @@ impl App {
             dragging: None,
             frames_with_scene: 0,
             first_frame_reported: false,
+            full_frame_reported: false,
             reload_to_report: None,
             pressed: false,
             reloads: 0,
@@ -602,7 +605,7 @@ impl App {
         if partial {
             self.loading = true;
             eprintln!(
-                "showing the first {} feature(s) after {load_ms:.0} ms while the rest is laid out",
+                "showing the first {} feature(s) after {load_ms:.0} ms (upload {upload_ms:.0} ms) while the rest is laid out",
                 view.loaded.scene.features.len()
             );
         }

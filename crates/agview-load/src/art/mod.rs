@@ -49,7 +49,9 @@ pub use forest::{ForestArt, TreeArt};
 pub(crate) use ground::{load_lin, load_pol};
 pub use ground::{GroundShading, LinArt, PolArt};
 pub(crate) use image::{cap_side, load_image, mip_chain, rgba8_mips};
-pub use image::{decode_bc, BcFormat, ImageData, ImagePixels, ImagePool};
+pub use image::{
+    decode_bc, BcFormat, DecodedImages, ImageData, ImagePixels, ImagePool, PoolRecord,
+};
 pub(crate) use mesh::{load_lights_txt, load_mesh_with};
 pub use mesh::{load_mesh, DrapedArt, DrawState, LightArt, Material, MeshArt, MeshLod, MeshVertex};
 
@@ -81,6 +83,37 @@ pub struct ArtSet {
     /// loading chose that the user should know (textures lowered to fit the texture
     /// budget), as notes.
     pub warnings: Vec<Diagnostic>,
+    /// Where the first images came from (the pool's; images added after it, such as a tile
+    /// atlas, are not in it): what [`ArtSet::take_decoded`] hands on.
+    pub pool: PoolRecord,
+}
+
+impl ArtSet {
+    /// Hands the pool's decoded images to a later load of the same files
+    /// ([`crate::document::load_document_art_seeded`]): their pixels move out (nothing is copied), and this set
+    /// keeps each image's name and size with no pixels, as an upload that released them
+    /// leaves it. A large document's preview hands its images on to the whole this way,
+    /// once they are on the GPU.
+    pub fn take_decoded(&mut self) -> DecodedImages {
+        let n = self.pool.paths.len().min(self.images.len());
+        let images = self.images[..n]
+            .iter_mut()
+            .map(|img| {
+                let pixels = std::mem::replace(&mut img.pixels, ImagePixels::Rgba8(Vec::new()));
+                ImageData {
+                    name: img.name.clone(),
+                    width: img.width,
+                    height: img.height,
+                    pixels,
+                    missing: img.missing,
+                }
+            })
+            .collect();
+        let mut record = std::mem::take(&mut self.pool);
+        record.paths.truncate(n);
+        record.said.truncate(n);
+        DecodedImages { record, images }
+    }
 }
 
 /// Loads everything `scene` names. Each [`ArtRef`] is loaded from its `resolved` path, or
@@ -104,7 +137,17 @@ const MB: u64 = 1024 * 1024;
 
 /// [`load_art_set`] with `opts`.
 pub(crate) fn load_art_set_with(scene: &Scene, opts: &ArtOptions) -> ArtSet {
-    let mut pool = ImagePool::with_budget(opts.max_texture_side, opts.texture_budget);
+    load_art_set_seeded(scene, opts, None)
+}
+
+/// [`load_art_set_with`], starting from the images an earlier load of the same files
+/// decoded (`seed`, [`ArtSet::take_decoded`]): only the images they lack are decoded.
+pub(crate) fn load_art_set_seeded(
+    scene: &Scene,
+    opts: &ArtOptions,
+    seed: Option<DecodedImages>,
+) -> ArtSet {
+    let mut pool = ImagePool::seeded(opts.max_texture_side, opts.texture_budget, seed);
     let mut warnings = Vec::new();
     // An unresolved reference was reported where it is named; it is drawn as a placeholder
     // and never opened relative to the working directory.
@@ -187,6 +230,7 @@ pub(crate) fn load_art_set_with(scene: &Scene, opts: &ArtOptions) -> ArtSet {
         );
         warnings.push(Diagnostic::general(Severity::Note, note).with_kind(kind::LIMIT));
     }
+    let (images, record) = pool.into_parts();
     ArtSet {
         tile_lit,
         meshes,
@@ -197,8 +241,9 @@ pub(crate) fn load_art_set_with(scene: &Scene, opts: &ArtOptions) -> ArtSet {
         lins,
         roads,
         tile_texture,
-        images: pool.into_images(),
+        images,
         warnings,
+        pool: record,
     }
 }
 

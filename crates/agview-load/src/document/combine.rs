@@ -15,7 +15,6 @@ use std::sync::Arc;
 use crate::art::{ArtSet, ImageData, ImagePixels};
 use crate::diag::Diagnostic;
 use crate::document::Document;
-use crate::pipeline;
 use crate::scene::{
     ArtRef, FacadeInstance, ObjectInstance, Scene, SceneKind, Tile, TileRun, TileTexture,
     TreeInstance,
@@ -647,7 +646,7 @@ fn forest_index(out: &mut Scene, f: &ArtRef) -> u32 {
     out.more_forests.len() as u32
 }
 
-/// Loads the art of a document: [`pipeline::load_art`], plus the tile atlas when the scene has
+/// Loads the art of a document: [`crate::pipeline::load_art`], plus the tile atlas when the scene has
 /// one (its textures are read on other threads meanwhile).
 pub fn load_document_art(view: &mut Document) -> ArtSet {
     load_document_art_with(view, &crate::art::ArtOptions::default())
@@ -656,8 +655,19 @@ pub fn load_document_art(view: &mut Document) -> ArtSet {
 /// [`load_document_art`] with art options (a texture size cap, which the atlas's slots
 /// keep too).
 pub fn load_document_art_with(view: &mut Document, opts: &crate::art::ArtOptions) -> ArtSet {
+    load_document_art_seeded(view, opts, None)
+}
+
+/// [`load_document_art_with`], starting from the images an earlier load of the same files
+/// decoded (`seed`, [`ArtSet::take_decoded`]): a large document's whole decodes only the
+/// images its preview did not.
+pub fn load_document_art_seeded(
+    view: &mut Document,
+    opts: &crate::art::ArtOptions,
+    seed: Option<crate::art::DecodedImages>,
+) -> ArtSet {
     if view.atlas.is_empty() {
-        return pipeline::load_art_with(&view.loaded.scene, opts);
+        return crate::art::load_art_set_seeded(&view.loaded.scene, opts, seed);
     }
     let scene = &mut view.loaded.scene;
     let tt = scene.tile_texture.take();
@@ -687,7 +697,7 @@ pub fn load_document_art_with(view: &mut Document, opts: &crate::art::ArtOptions
                 })
             })
             .collect();
-        let art = pipeline::load_art_with(scene_ref, opts);
+        let art = crate::art::load_art_set_seeded(scene_ref, opts, seed);
         let sources: Vec<Option<(ImageData, Vec<Diagnostic>)>> = loads
             .into_iter()
             .zip(&wanted)

@@ -76,7 +76,9 @@ use screen::Screen;
 pub use crate::input::EditCache;
 pub use asset::OpenedAsset;
 pub(crate) use combine::combine_with;
-pub use combine::{combine, load_document_art, load_document_art_with, TileAtlas};
+pub use combine::{
+    combine, load_document_art, load_document_art_seeded, load_document_art_with, TileAtlas,
+};
 pub use editing::editable;
 pub use feature::lay_out_alone;
 pub use features::{DocFeature, Geometry};

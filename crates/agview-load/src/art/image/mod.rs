@@ -124,6 +124,55 @@ pub struct ImagePool {
     held: u64,
     /// The images that lost top levels to the budget.
     trimmed: std::collections::BTreeSet<usize>,
+    /// What decoding each image said (parallel to `images`).
+    said: Vec<Vec<Diagnostic>>,
+    /// Images handed over by an earlier load ([`ImagePool::seeded`]) not asked for yet in
+    /// this one: the first ask repeats what decoding them said.
+    unasked: std::collections::HashSet<usize>,
+    /// How many images this pool decoded.
+    decoded: usize,
+}
+
+/// The paths an art load's pool decoded its images from, and what decoding each said:
+/// [`ArtSet::pool`](super::ArtSet::pool), so that a later load of the same files can start
+/// from those images ([`super::ArtSet::take_decoded`]).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct PoolRecord {
+    /// The options the images were loaded with.
+    pub(crate) opts: super::ArtOptions,
+    /// Parallel to the first images of the art set: the path each was asked for.
+    pub(crate) paths: Vec<PathBuf>,
+    pub(crate) said: Vec<Vec<Diagnostic>>,
+    /// How many images the load decoded (the others were handed over).
+    pub(crate) decoded: usize,
+}
+
+impl PoolRecord {
+    /// How many images the load decoded itself, not counting those an earlier load handed
+    /// over ([`DecodedImages`]).
+    pub fn decoded(&self) -> usize {
+        self.decoded
+    }
+}
+
+/// Decoded images handed from one art load to the next of the same files (a large
+/// document's preview, then the whole, [`super::ArtSet::take_decoded`]): the next load's
+/// pool starts with them at the same indices, and decodes only the images they lack.
+#[derive(Debug, Default)]
+pub struct DecodedImages {
+    pub(crate) record: PoolRecord,
+    pub(crate) images: Vec<ImageData>,
+}
+
+impl DecodedImages {
+    /// How many images are handed over.
+    pub fn len(&self) -> usize {
+        self.images.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.images.is_empty()
+    }
 }
 
 impl ImagePool {
@@ -143,15 +192,59 @@ impl ImagePool {
         }
     }
 
+    /// A pool of `max_side` and `budget` ([`ImagePool::with_budget`]) that starts with the
+    /// images `seed` hands over, at their indices, where they were loaded with the same
+    /// options (otherwise it starts empty). Asking for one of them decodes nothing: it says
+    /// what decoding it said, the first time.
+    pub(crate) fn seeded(
+        max_side: Option<u32>,
+        budget: Option<u64>,
+        seed: Option<DecodedImages>,
+    ) -> Self {
+        let mut pool = Self::with_budget(max_side, budget);
+        let opts = super::ArtOptions {
+            max_texture_side: max_side,
+            texture_budget: budget,
+        };
+        let Some(seed) = seed.filter(|s| {
+            s.record.opts == opts
+                && s.record.paths.len() == s.images.len()
+                && s.record.said.len() == s.images.len()
+        }) else {
+            return pool;
+        };
+        for (i, ((img, path), said)) in seed
+            .images
+            .into_iter()
+            .zip(seed.record.paths)
+            .zip(seed.record.said)
+            .enumerate()
+        {
+            pool.held += img.bytes();
+            pool.images.push(img);
+            pool.said.push(said);
+            pool.by_path.insert(path, i);
+            pool.unasked.insert(i);
+        }
+        pool.fit_budget();
+        pool
+    }
+
     /// The index of the image at `path`, loading it (or a checkerboard) the first time.
     /// Images are decoded one at a time, and a capped pool drops the levels it does not
     /// keep before the next is decoded.
     pub fn load(&mut self, path: &Path, warnings: &mut Vec<Diagnostic>) -> usize {
         if let Some(&i) = self.by_path.get(path) {
+            if self.unasked.remove(&i) {
+                warnings.extend(self.said[i].iter().cloned());
+            }
             return i;
         }
         let i = self.images.len();
+        let from = warnings.len();
         let img = load_image(path, warnings);
+        self.decoded += 1;
+        self.said.push(warnings[from..].to_vec());
         let img = match self.max_side {
             Some(m) => cap_side(img, m),
             None => img,
@@ -206,6 +299,7 @@ impl ImagePool {
         let img = make();
         self.held += img.bytes();
         self.images.push(img);
+        self.said.push(Vec::new());
         self.by_path.insert(key, i);
         i
     }
@@ -225,6 +319,26 @@ impl ImagePool {
     /// The images, for [`ArtSet::images`].
     pub fn into_images(self) -> Vec<ImageData> {
         self.images
+    }
+
+    /// The images, and the record of where each came from ([`PoolRecord`]).
+    pub(crate) fn into_parts(self) -> (Vec<ImageData>, PoolRecord) {
+        let mut paths = vec![PathBuf::new(); self.images.len()];
+        for (p, &i) in &self.by_path {
+            if let Some(slot) = paths.get_mut(i) {
+                *slot = p.clone();
+            }
+        }
+        let record = PoolRecord {
+            opts: super::ArtOptions {
+                max_texture_side: self.max_side,
+                texture_budget: self.budget,
+            },
+            paths,
+            said: self.said,
+            decoded: self.decoded,
+        };
+        (self.images, record)
     }
 }
 
