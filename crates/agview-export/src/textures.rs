@@ -133,6 +133,11 @@ impl Materials {
         index
     }
 
+    /// Every look asked for so far, with its material: each distinct look is one material.
+    pub fn looks(&self) -> &[(Look, usize)] {
+        &self.looks
+    }
+
     /// Whether every texel of art image `index`'s top level has alpha 255 (an image that
     /// cannot be decoded is not: its material keeps its alpha mode).
     fn opaque(&mut self, art: &ArtSet, index: usize) -> bool {

@@ -71,7 +71,6 @@ pub(crate) fn build<'a>(
         opts,
         axes,
         warnings: Vec::new(),
-        looks: Vec::new(),
     };
     if !valid {
         b.warn("the terrain's height grid is inconsistent; exported flat".into());
@@ -131,8 +130,6 @@ pub(crate) struct Builder<'a> {
     pub opts: &'a ExportOptions,
     pub axes: Axes,
     pub warnings: Warnings,
-    /// Every look asked for, with its material: each distinct look is one material.
-    pub looks: Vec<(Look, usize)>,
 }
 
 impl Builder<'_> {
@@ -167,14 +164,10 @@ impl Builder<'_> {
         Some(self.doc.meshes.len() - 1)
     }
 
-    /// The material of `look`, added the first time it is asked for.
+    /// The material of `look`, added the first time it is asked for
+    /// ([`Materials::get`], which keeps the looks).
     pub fn material(&mut self, look: &Look) -> usize {
-        if let Some((_, m)) = self.looks.iter().find(|(l, _)| l == look) {
-            return *m;
-        }
-        let m = self.materials.get(&mut self.doc, self.art, look, self.opts);
-        self.looks.push((look.clone(), m));
-        m
+        self.materials.get(&mut self.doc, self.art, look, self.opts)
     }
 
     /// A texture source as a [`Look`]'s image: the image, and whether it stands for

@@ -33,7 +33,7 @@ fn built(scene: &Scene, art: &ArtSet, terrain: &Terrain, opts: &ExportOptions) -
         centre: b.axes.centre,
         doc: b.doc,
         warnings: b.warnings,
-        looks: b.looks,
+        looks: b.materials.looks().to_vec(),
     }
 }
 
