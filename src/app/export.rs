@@ -82,6 +82,11 @@ pub struct ExportArgs {
     /// as the files hold them.
     #[arg(long, value_name = "PX", value_parser = clap::value_parser!(u32).range(1..))]
     pub max_texture_size: Option<u32>,
+    /// The most point lights written: objects' light points, one per placed light (a
+    /// KHR_lights_punctual light each, which an importer makes a lamp and a viewer lights
+    /// every pixel by). Beyond it the rest are left out, with a warning; 0 writes none.
+    #[arg(long, value_name = "N", default_value_t = crate::export::scene::lights::MAX_LIGHTS)]
+    pub max_lights: usize,
     /// Write opaque base-colour textures as JPEG at this quality (1..100) instead of PNG:
     /// smaller files. Textures with alpha, normal maps and the others stay PNG.
     #[arg(long, value_name = "Q", value_parser = clap::value_parser!(u8).range(1..=100))]
@@ -99,6 +104,7 @@ impl ExportArgs {
             jpeg_quality: self.jpeg_quality,
             density_level: self.density,
             lone_object,
+            max_lights: self.max_lights,
         }
     }
 }
@@ -122,6 +128,7 @@ pub struct Counts {
     pub instances: usize,
     pub materials: usize,
     pub images: usize,
+    /// Light nodes: each placed light once.
     pub lights: usize,
 }
 
@@ -137,7 +144,7 @@ impl Counts {
                 .sum(),
             materials: doc.materials.len(),
             images: doc.images.len(),
-            lights: doc.lights.len(),
+            lights: doc.nodes.iter().filter(|n| n.light.is_some()).count(),
         }
     }
 }
