@@ -551,7 +551,10 @@ fn render_command(
     // A document screened by SLOPE_LIMIT is drawn on the terrain it was screened on.
     let terrain = match screened_on {
         Some(t) => t,
-        None => render.terrain.terrain_for(scene).map_err(anyhow::Error::msg)?,
+        None => render
+            .terrain
+            .terrain_for(scene)
+            .map_err(anyhow::Error::msg)?,
     };
     let (choice, ignored) = render.frame_choice(scene);
     if let Some(w) = ignored {
