@@ -29,7 +29,7 @@ fn purge_freed_memory_at_once() {
 use clap::{Parser, Subcommand};
 
 use agview::app::layout_args::{LayoutArgs, LibraryArgs};
-use agview::app::options::{parse_size, RenderArgs, TerrainArgs};
+use agview::app::options::{parse_size, LayoutTerrainArgs, RenderArgs};
 use agview::diag::Diagnostic;
 
 /// What `agview --version` prints after the name: "0.1.0 (commit 295c91f0a1b2,
@@ -106,7 +106,7 @@ enum Command {
         #[command(flatten)]
         layout: LayoutArgs,
         #[command(flatten)]
-        terrain: TerrainArgs,
+        terrain: LayoutTerrainArgs,
         /// Print the Scene as JSON (otherwise a summary).
         #[arg(long)]
         json: bool,
@@ -534,7 +534,7 @@ fn render_command(
 ) -> anyhow::Result<ExitCode> {
     check_writable(out)?;
     purge_freed_memory_at_once();
-    let mut doc = match load_document(asset, layout, Some(render.ground())) {
+    let mut doc = match load_document(asset, layout, Some(render.terrain.ground())) {
         Ok(d) => d,
         Err(e) => {
             eprintln!("{e}");
@@ -551,7 +551,10 @@ fn render_command(
     // A document screened by SLOPE_LIMIT is drawn on the terrain it was screened on.
     let terrain = match screened_on {
         Some(t) => t,
-        None => render.terrain_for(scene).map_err(anyhow::Error::msg)?,
+        None => render
+            .terrain
+            .terrain_for(scene)
+            .map_err(anyhow::Error::msg)?,
     };
     let (choice, ignored) = render.frame_choice(scene);
     if let Some(w) = ignored {

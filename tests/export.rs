@@ -230,6 +230,39 @@ fn the_sample_export_reads_back_as_its_scene() {
             names.iter().take(8).collect::<Vec<_>>()
         );
     }
+    // The street lamps' lights: one KHR_lights_punctual node per lamp shown, under its
+    // own node with `--instancing nodes`, beside the instanced cells otherwise, the point
+    // light itself written once.
+    let lamps = scene
+        .objects
+        .iter()
+        .filter(|o| {
+            scene
+                .meshes
+                .get(o.index)
+                .is_some_and(|m| m.name.contains("street_lamp"))
+        })
+        .count();
+    assert!(lamps > 1, "the sample places street lamps");
+    let light_nodes = |g: &gltf::Gltf| g.nodes().filter(|n| n.light().is_some()).count();
+    assert_eq!(light_nodes(&ext), lamps);
+    assert_eq!(light_nodes(&nodes), lamps);
+    for g in [&ext, &nodes] {
+        assert!(g.extensions_used().any(|e| e == "KHR_lights_punctual"));
+        let lights: Vec<_> = g.lights().expect("KHR_lights_punctual").collect();
+        assert!(
+            !lights.is_empty() && lights.len() < lamps,
+            "a point light per lamp mesh, shared by the lamps: {}",
+            lights.len()
+        );
+        assert!(lights[0].intensity() > 0.0);
+    }
+    let lamp_with_light = nodes.nodes().any(|n| {
+        n.name().is_some_and(|s| s.contains("street_lamp"))
+            && n.mesh().is_some()
+            && n.children().any(|c| c.light().is_some())
+    });
+    assert!(lamp_with_light, "a lamp's node carries its light");
     // The geographic origin and agview's version.
     let extras: serde_json::Value = ext
         .document

@@ -1946,7 +1946,7 @@ fn check_sample_opts(
         .unwrap_or_else(|e| panic!("{asset}: {e}"));
     let art = agview::document::load_document_art(&mut doc);
     let scene = &doc.loaded.scene;
-    let terrain = opts.terrain_for(scene).expect("terrain");
+    let terrain = opts.terrain.terrain_for(scene).expect("terrain");
     let framing = agview::render::Framing::new(scene, Some(&art), Some(&terrain));
     let params = opts.frame_params(&framing);
     let img = render(scene, &art, &terrain, &params, 400, 300);
@@ -1997,7 +1997,7 @@ fn a_missing_lamp_post_fails_the_comparison() {
     let art = agview::document::load_document_art(&mut doc);
     let scene = &doc.loaded.scene;
     let opts = agview::app::options::RenderArgs::default();
-    let terrain = opts.terrain_for(scene).expect("terrain");
+    let terrain = opts.terrain.terrain_for(scene).expect("terrain");
     let framing = agview::render::Framing::new(scene, Some(&art), Some(&terrain));
     let params = opts.frame_params(&framing);
     let with = render(scene, &art, &terrain, &params, 400, 300);
@@ -2133,7 +2133,7 @@ fn sample_missing_art_placeholder() {
     without.objects.retain(|o| !missing.contains(&o.index));
     assert!(without.objects.len() < loaded.scene.objects.len());
     let opts = agview::app::options::RenderArgs::default();
-    let terrain = opts.terrain_for(&loaded.scene).expect("terrain");
+    let terrain = opts.terrain.terrain_for(&loaded.scene).expect("terrain");
     let framing = agview::render::Framing::new(&loaded.scene, Some(&art), Some(&terrain));
     let params = opts.frame_params(&framing);
     let plain = render(&without, &art, &terrain, &params, 400, 300);
@@ -3477,7 +3477,7 @@ fn a_spread_out_document_frames_its_main_cluster() {
     let scene = &doc.loaded.scene;
     assert_eq!(scene.features.len(), 33);
     let opts = agview::app::options::RenderArgs::default();
-    let terrain = opts.terrain_for(scene).expect("terrain");
+    let terrain = opts.terrain.terrain_for(scene).expect("terrain");
     let framing = opts.framing(scene, Some(&art), Some(&terrain));
     assert_eq!((framing.framed, framing.outside), (30, 3), "{framing:?}");
     let said = framing.describe().expect("the main cluster is framed");
@@ -4117,7 +4117,7 @@ fn each_season_draws_its_own_forest_hut_and_plots() {
         );
         let art = agview::document::load_document_art(&mut doc);
         let scene = &doc.loaded.scene;
-        let terrain = opts.terrain_for(scene).expect("terrain");
+        let terrain = opts.terrain.terrain_for(scene).expect("terrain");
         let framing = agview::render::Framing::new(scene, Some(&art), Some(&terrain));
         let params = opts.frame_params(&framing);
         let img = render(scene, &art, &terrain, &params, 400, 300);
@@ -4169,7 +4169,7 @@ fn sample_town_exposure_at_noon_dusk_and_night() {
             sun,
             ..Default::default()
         };
-        let terrain = opts.terrain_for(scene).expect("terrain");
+        let terrain = opts.terrain.terrain_for(scene).expect("terrain");
         let framing = agview::render::Framing::new(scene, Some(&art), Some(&terrain));
         let params = opts.frame_params(&framing);
         let gpu = gpu.get_or_insert_with(|| hl.upload(scene, &art, &terrain).expect("upload"));
@@ -4221,7 +4221,7 @@ fn check_package(
         .unwrap_or_else(|e| panic!("{}: {e}", doc.display()));
     let art = agview::document::load_document_art(&mut d);
     let opts = agview::app::options::RenderArgs::default();
-    let terrain = opts.terrain_for(&d.loaded.scene).expect("terrain");
+    let terrain = opts.terrain.terrain_for(&d.loaded.scene).expect("terrain");
     let framing = agview::render::Framing::new(&d.loaded.scene, Some(&art), Some(&terrain));
     let params = opts.frame_params(&framing);
     let img = render(&d.loaded.scene, &art, &terrain, &params, 400, 300);
@@ -4322,7 +4322,7 @@ fn check_roads(name: &str, scene: &Scene) -> image::RgbaImage {
 /// [`check_roads`] with the art already loaded (a document's).
 fn check_roads_with(name: &str, scene: &Scene, art: &ArtSet) -> image::RgbaImage {
     let opts = agview::app::options::RenderArgs::default();
-    let terrain = opts.terrain_for(scene).expect("terrain");
+    let terrain = opts.terrain.terrain_for(scene).expect("terrain");
     let framing = agview::render::Framing::new(scene, Some(art), Some(&terrain));
     let mut params = opts.frame_params(&framing);
     // Closer than the default framing, from the south-east, the roads large in the image.
@@ -4542,7 +4542,7 @@ fn a_relayout_with_the_last_uploads_textures_draws_as_a_fresh_upload() {
         ..Default::default()
     };
     let hl = headless();
-    let flat = opts.terrain_for(&before).expect("terrain");
+    let flat = opts.terrain.terrain_for(&before).expect("terrain");
     let hills = Terrain::hills(flat.size_m, 15.0, 3).with_center(flat.center);
     let first = hl.upload(&before, &art, &flat).expect("upload");
     for terrain in [&flat, &hills] {
@@ -4601,7 +4601,7 @@ fn lone_facade_and_forest_draw() {
         let scene = &doc.loaded.scene;
         assert_eq!(scene.kind, agview::scene::SceneKind::Art, "{asset}");
         let opts = agview::app::options::RenderArgs::default();
-        let terrain = opts.terrain_for(scene).expect("terrain");
+        let terrain = opts.terrain.terrain_for(scene).expect("terrain");
         let framing = agview::render::Framing::new(scene, Some(&art), Some(&terrain));
         let params = opts.frame_params(&framing);
         let img = render(scene, &art, &terrain, &params, 200, 150);
@@ -4683,6 +4683,7 @@ fn a_documents_whole_reuses_its_previews_decoded_art_and_textures() {
     let hl = headless();
     let render_args = agview::app::options::RenderArgs::default();
     let terrain = render_args
+        .terrain
         .terrain_for(&whole.loaded.scene)
         .expect("terrain");
     let mut preview_art = agview::document::load_document_art(&mut preview);

@@ -8,7 +8,7 @@
 
 use std::time::Instant;
 
-use crate::app::options::RenderArgs;
+use crate::app::options::TerrainArgs;
 use crate::document::synthetic::{self, SyntheticMix, SyntheticTile, TempDocument};
 use crate::document::{self, LoadOptions, LoadTimes};
 use crate::render::{bench_scene, BenchFrame, BenchReport, Camera, Framing, Headless};
@@ -208,7 +208,7 @@ pub fn run(opts: &TileBenchOptions) -> anyhow::Result<TileBenchReport> {
     let art = document::load_document_art(&mut doc);
     let art_ms = ms(t);
     let scene = &doc.loaded.scene;
-    let terrain = RenderArgs::default()
+    let terrain = TerrainArgs::default()
         .terrain_for(scene)
         .map_err(anyhow::Error::msg)?;
     let camera = match opts.camera {

@@ -10,7 +10,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use crate::app::layout_args::LayoutArgs;
-use crate::app::options::{RenderArgs, TerrainSpec};
+use crate::app::options::TerrainArgs;
 use crate::export::{Document, ExportError, ExportOptions, Instancing};
 
 /// `--instancing`: how meshes placed more than once are written.
@@ -34,8 +34,15 @@ impl From<InstancingArg> for Instancing {
     }
 }
 
+/// `export --terrain`'s help: what the terrain is to an export.
+const TERRAIN_HELP: &str = concat!(
+    "Terrain: flat, hills, or a 16-bit PNG / GeoTIFF height map (as `render --terrain`): ",
+    "what the content stands on, and with --terrain-mesh what is exported of it"
+);
+
 /// `agview export`'s arguments.
 #[derive(Debug, Clone, clap::Args)]
+#[command(mut_arg("terrain", |a| a.help(TERRAIN_HELP)))]
 pub struct ExportArgs {
     /// The .agp, .agb, .ags or .agn to export, a lone .obj, .fac or .for, or a document
     /// (DSF text or binary, WED project, apt.dat).
@@ -58,19 +65,10 @@ pub struct ExportArgs {
     /// Also export the terrain under the framed content, as a mesh.
     #[arg(long)]
     pub terrain_mesh: bool,
-    /// Terrain: flat, hills, or a 16-bit PNG / GeoTIFF height map (as `render --terrain`):
-    /// what the content stands on, and with --terrain-mesh what is exported of it.
-    #[arg(long, default_value = "flat", value_parser = |s: &str| s.parse::<TerrainSpec>())]
-    pub terrain: TerrainSpec,
-    /// Side of the terrain square in meters (default: three times the scene's extent).
-    #[arg(long, value_name = "M")]
-    pub terrain_size: Option<f32>,
-    /// Height in meters of the height map's white (65535), or the hills' amplitude.
-    #[arg(long, value_name = "M")]
-    pub terrain_height: Option<f32>,
-    /// Vertical exaggeration of the terrain.
-    #[arg(long, default_value_t = 1.0)]
-    pub exaggeration: f32,
+    /// `--terrain`, `--terrain-size`, `--terrain-height`, `--exaggeration`: `render`'s
+    /// (its `--terrain` told what it means here, [`TERRAIN_HELP`]).
+    #[command(flatten)]
+    pub terrain: TerrainArgs,
     /// How meshes placed more than once are written. `ext` (the default):
     /// EXT_mesh_gpu_instancing, one node per spatial cell and mesh, listed in
     /// extensionsUsed but not required. An importer that lacks the extension may ignore
@@ -84,6 +82,11 @@ pub struct ExportArgs {
     /// as the files hold them.
     #[arg(long, value_name = "PX", value_parser = clap::value_parser!(u32).range(1..))]
     pub max_texture_size: Option<u32>,
+    /// The most point lights written: objects' light points, one per placed light (a
+    /// KHR_lights_punctual light each, which an importer makes a lamp and a viewer lights
+    /// every pixel by). Beyond it the rest are left out, with a warning; 0 writes none.
+    #[arg(long, value_name = "N", default_value_t = crate::export::scene::lights::MAX_LIGHTS)]
+    pub max_lights: usize,
     /// Write opaque base-colour textures as JPEG at this quality (1..100) instead of PNG:
     /// smaller files. Textures with alpha, normal maps and the others stay PNG.
     #[arg(long, value_name = "Q", value_parser = clap::value_parser!(u8).range(1..=100))]
@@ -101,19 +104,7 @@ impl ExportArgs {
             jpeg_quality: self.jpeg_quality,
             density_level: self.density,
             lone_object,
-        }
-    }
-
-    /// The render options that make the terrain: `render`'s one rule for it.
-    fn terrain_args(&self) -> RenderArgs {
-        RenderArgs {
-            terrain: self.terrain.clone(),
-            terrain_size: self.terrain_size,
-            terrain_height: self.terrain_height,
-            exaggeration: self.exaggeration,
-            density: self.density,
-            max_texture_size: self.max_texture_size,
-            ..RenderArgs::default()
+            max_lights: self.max_lights,
         }
     }
 }
@@ -137,6 +128,7 @@ pub struct Counts {
     pub instances: usize,
     pub materials: usize,
     pub images: usize,
+    /// Light nodes: each placed light once.
     pub lights: usize,
 }
 
@@ -152,7 +144,7 @@ impl Counts {
                 .sum(),
             materials: doc.materials.len(),
             images: doc.images.len(),
-            lights: doc.lights.len(),
+            lights: doc.nodes.iter().filter(|n| n.light.is_some()).count(),
         }
     }
 }
@@ -226,7 +218,6 @@ pub fn run(args: &ExportArgs) -> anyhow::Result<ExitCode> {
         eprintln!("{e}");
         return Ok(ExitCode::from(1));
     }
-    let render = args.terrain_args();
     let inputs = match args.layout.inputs() {
         Ok(i) => i,
         Err(m) => {
@@ -238,7 +229,7 @@ pub fn run(args: &ExportArgs) -> anyhow::Result<ExitCode> {
     let opts = crate::document::LoadOptions {
         threads: 0,
         progress: Some(progress.clone()),
-        ground: Some(render.ground()),
+        ground: Some(args.terrain.ground()),
     };
     let loaded = crate::app::progress::with_bar("laying out", "features", &progress, || {
         crate::document::load_with(&args.asset, &inputs, &opts)
@@ -264,7 +255,8 @@ pub fn run(args: &ExportArgs) -> anyhow::Result<ExitCode> {
     // A document screened by SLOPE_LIMIT stands on the terrain it was screened on.
     let terrain = match doc.terrain.take() {
         Some(t) => t,
-        None => render
+        None => args
+            .terrain
             .terrain_for(&doc.loaded.scene)
             .map_err(anyhow::Error::msg)?,
     };

@@ -180,18 +180,9 @@ pub struct RenderArgs {
     /// X,Y,Z,YAW,PITCH (meters, z up; yaw clockwise from north; pitch down from level).
     #[arg(long, default_value = "orbit", value_parser = |s: &str| s.parse::<CameraSpec>(), allow_hyphen_values = true)]
     pub camera: CameraSpec,
-    /// Terrain: flat, hills, or a 16-bit PNG / GeoTIFF height map.
-    #[arg(long, default_value = "flat", value_parser = |s: &str| s.parse::<TerrainSpec>())]
-    pub terrain: TerrainSpec,
-    /// Side of the terrain square in meters (default: three times the scene's extent).
-    #[arg(long, value_name = "M")]
-    pub terrain_size: Option<f32>,
-    /// Height in meters of the height map's white (65535), or the hills' amplitude.
-    #[arg(long, value_name = "M")]
-    pub terrain_height: Option<f32>,
-    /// Vertical exaggeration of the terrain.
-    #[arg(long, default_value_t = 1.0)]
-    pub exaggeration: f32,
+    /// `--terrain`, `--terrain-size`, `--terrain-height`, `--exaggeration`.
+    #[command(flatten)]
+    pub terrain: TerrainArgs,
     /// Object density 1..6 (X-Plane's object rendering levels): thins objects by their show
     /// levels, seeded.
     #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u8).range(1..=6))]
@@ -235,10 +226,7 @@ impl Default for RenderArgs {
     fn default() -> Self {
         RenderArgs {
             camera: CameraSpec::Orbit,
-            terrain: TerrainSpec::Flat,
-            terrain_size: None,
-            terrain_height: None,
-            exaggeration: 1.0,
+            terrain: TerrainArgs::default(),
             density: 6,
             overlays: Vec::new(),
             lod_switch: LodSwitch::Fade,
@@ -357,14 +345,55 @@ impl RenderArgs {
     ) -> Framing {
         Framing::choose(scene, art, terrain, self.frame_choice(scene).0)
     }
+}
 
+/// `--terrain-size` and `--terrain-height`: the terrain square's side and its height, as
+/// every command that makes a terrain takes them (through [`TerrainArgs`], and `layout`
+/// through [`LayoutTerrainArgs`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, clap::Args)]
+pub struct TerrainExtent {
+    /// Side of the terrain square in meters (default: three times the scene's extent).
+    #[arg(long, value_name = "M")]
+    pub terrain_size: Option<f32>,
+    /// Height in meters of the height map's white (65535), or the hills' amplitude.
+    #[arg(long, value_name = "M")]
+    pub terrain_height: Option<f32>,
+}
+
+/// The terrain flags of every command that stands a scene on a terrain (`render`, `view`,
+/// `report` and `sweep` through [`RenderArgs`], and `export`), declared once, and the one
+/// rule that makes the terrain of them ([`TerrainArgs::terrain_for`]).
+#[derive(Debug, Clone, PartialEq, clap::Args)]
+pub struct TerrainArgs {
+    /// Terrain: flat, hills, or a 16-bit PNG / GeoTIFF height map.
+    #[arg(id = "terrain", long, value_name = "TERRAIN", default_value = "flat", value_parser = |s: &str| s.parse::<TerrainSpec>())]
+    pub kind: TerrainSpec,
+    /// `--terrain-size`, `--terrain-height`.
+    #[command(flatten)]
+    pub extent: TerrainExtent,
+    /// Vertical exaggeration of the terrain.
+    #[arg(long, default_value_t = 1.0)]
+    pub exaggeration: f32,
+}
+
+impl Default for TerrainArgs {
+    fn default() -> Self {
+        TerrainArgs {
+            kind: TerrainSpec::Flat,
+            extent: TerrainExtent::default(),
+            exaggeration: 1.0,
+        }
+    }
+}
+
+impl TerrainArgs {
     /// The terrain under a scene: centred on it, three times its extent unless told.
     pub fn terrain_for(&self, scene: &Scene) -> Result<Terrain, String> {
         let (lo, hi) = scene.bounds();
         self.terrain_for_bounds(lo, hi)
     }
 
-    /// [`RenderArgs::terrain_for`] by the scene's bounds `(min, max)`, for a document's
+    /// [`TerrainArgs::terrain_for`] by the scene's bounds `(min, max)`, for a document's
     /// loader: its `SLOPE_LIMIT`s are measured on this terrain
     /// ([`crate::document::LoadOptions::ground`]).
     pub fn ground(&self) -> crate::document::Ground {
@@ -378,6 +407,7 @@ impl RenderArgs {
     pub fn terrain_for_bounds(&self, lo: [f32; 2], hi: [f32; 2]) -> Result<Terrain, String> {
         let center = [(lo[0] + hi[0]) * 0.5, (lo[1] + hi[1]) * 0.5];
         let size = self
+            .extent
             .terrain_size
             .unwrap_or_else(|| ((hi[0] - lo[0]).max(hi[1] - lo[1]) * 3.0).max(200.0));
         if !(size.is_finite() && size > 0.0) {
@@ -389,13 +419,13 @@ impl RenderArgs {
                 self.exaggeration
             ));
         }
-        let mut t = match &self.terrain {
+        let mut t = match &self.kind {
             TerrainSpec::Flat => Terrain::flat(size),
             TerrainSpec::Hills => {
-                Terrain::hills(size, self.terrain_height.unwrap_or(size * 0.04), 7)
+                Terrain::hills(size, self.extent.terrain_height.unwrap_or(size * 0.04), 7)
             }
             TerrainSpec::Heightmap(p) => {
-                load_heightmap(p, size, self.terrain_height.unwrap_or(100.0))?
+                load_heightmap(p, size, self.extent.terrain_height.unwrap_or(100.0))?
             }
         };
         t.exaggeration = self.exaggeration;
@@ -403,34 +433,28 @@ impl RenderArgs {
     }
 }
 
-/// The render options' terrain flags, which `layout` takes too: an autogen point placed by
-/// library path is screened by its `SLOPE_LIMIT` on this terrain. Without `--terrain`
-/// nothing is screened.
+/// `layout`'s terrain flags: an autogen point placed by library path is screened by its
+/// `SLOPE_LIMIT` on this terrain. Without `--terrain` nothing is screened.
 #[derive(Debug, Clone, Default, clap::Args)]
-pub struct TerrainArgs {
+pub struct LayoutTerrainArgs {
     /// Terrain to screen SLOPE_LIMITs on: flat, hills, or a 16-bit PNG / GeoTIFF height map
     /// (as `render --terrain`). Without it no autogen point is dropped.
     #[arg(long, value_parser = |s: &str| s.parse::<TerrainSpec>())]
     pub terrain: Option<TerrainSpec>,
-    /// Side of the terrain square in meters (default: three times the scene's extent).
-    #[arg(long, value_name = "M")]
-    pub terrain_size: Option<f32>,
-    /// Height in meters of the height map's white (65535), or the hills' amplitude.
-    #[arg(long, value_name = "M")]
-    pub terrain_height: Option<f32>,
+    /// `--terrain-size`, `--terrain-height`.
+    #[command(flatten)]
+    pub extent: TerrainExtent,
 }
 
-impl TerrainArgs {
+impl LayoutTerrainArgs {
     /// The terrain a document's loader screens on, when `--terrain` is given.
     pub fn ground(&self) -> Option<crate::document::Ground> {
-        let spec = self.terrain.clone()?;
-        let r = RenderArgs {
-            terrain: spec,
-            terrain_size: self.terrain_size,
-            terrain_height: self.terrain_height,
-            ..RenderArgs::default()
+        let t = TerrainArgs {
+            kind: self.terrain.clone()?,
+            extent: self.extent,
+            ..TerrainArgs::default()
         };
-        Some(r.ground())
+        Some(t.ground())
     }
 }
 

@@ -414,7 +414,7 @@ fn load_one(
             // The terrain is a layout input of autogen points placed by library path
             // (SLOPE_LIMIT): a terrain change reloads, and the loader screens them again.
             let load = document::LoadOptions {
-                ground: Some(j.render.ground()),
+                ground: Some(j.render.terrain.ground()),
                 ..j.load.clone()
             };
             // At launch, a large document shows its first features while the rest is laid
@@ -427,7 +427,7 @@ fn load_one(
                 }
                 let Some(g) = gpu.clone() else { return };
                 let mut art = document::load_document_art_with(&mut doc, &j.render.window_art());
-                let Ok(terrain) = j.render.terrain_for(&doc.loaded.scene) else {
+                let Ok(terrain) = j.render.terrain.terrain_for(&doc.loaded.scene) else {
                     return;
                 };
                 let up = Instant::now();
@@ -499,7 +499,7 @@ fn load_one(
             };
             let terrain = match view.terrain.take() {
                 Some(t) => t,
-                None => match j.render.terrain_for(&view.loaded.scene) {
+                None => match j.render.terrain.terrain_for(&view.loaded.scene) {
                     Ok(t) => t,
                     Err(e) => return Some(fail(e, watch)),
                 },
@@ -561,7 +561,7 @@ fn load_one(
     let mut files = view.loaded.files.clone();
     files.extend(art_files(&art));
     files.extend(watch);
-    if let crate::app::options::TerrainSpec::Heightmap(p) = &j.render.terrain {
+    if let crate::app::options::TerrainSpec::Heightmap(p) = &j.render.terrain.kind {
         files.push(p.clone());
     }
     let described = Described::of(&view, &art, &art.warnings, &scene_gpu, &framing);

@@ -344,7 +344,10 @@ pub fn render_sheet(
                         }
                         a
                     });
-                    let terrain = render.terrain_for(&scene).map_err(anyhow::Error::msg)?;
+                    let terrain = render
+                        .terrain
+                        .terrain_for(&scene)
+                        .map_err(anyhow::Error::msg)?;
                     let framing = crate::render::Framing::new(&scene, Some(art), Some(&terrain));
                     let params = render.frame_params(&framing);
                     let mut gpu = headless.upload(&scene, art, &terrain)?;

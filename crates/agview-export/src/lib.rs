@@ -44,8 +44,12 @@ pub struct ExportOptions {
     pub jpeg_quality: Option<u8>,
     /// The density level whose instances are exported (as `render --density`).
     pub density_level: u8,
-    /// A lone `.obj`: every LOD as its own node (LOD 0 visible), lights as point lights.
+    /// A lone `.obj`: every LOD as its own node (LOD 0 visible).
     pub lone_object: bool,
+    /// The most light nodes (objects' light points, `KHR_lights_punctual`) the export
+    /// holds (`--max-lights`; [`scene::lights::MAX_LIGHTS`] by default); the rest are left
+    /// out with a warning. 0: none.
+    pub max_lights: usize,
 }
 
 impl Default for ExportOptions {
@@ -58,6 +62,7 @@ impl Default for ExportOptions {
             jpeg_quality: None,
             density_level: u8::MAX,
             lone_object: false,
+            max_lights: scene::lights::MAX_LIGHTS,
         }
     }
 }

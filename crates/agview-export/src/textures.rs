@@ -220,6 +220,11 @@ impl Materials {
         }
     }
 
+    /// Every look asked for so far, with its material: each distinct look is one material.
+    pub fn looks(&self) -> &[(Look, usize)] {
+        &self.looks
+    }
+
     /// What went wrong on the way (images that could not be decoded or encoded), taken.
     pub fn take_warnings(&mut self) -> Vec<String> {
         std::mem::take(&mut self.warnings)

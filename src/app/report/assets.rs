@@ -309,7 +309,11 @@ fn render_one(
             let shot = (|| -> anyhow::Result<Shot> {
                 let art = crate::pipeline::load_art_with(&scene, &a.render.headless_art());
                 said.extend(art.warnings.iter().cloned());
-                let terrain = a.render.terrain_for(&scene).map_err(anyhow::Error::msg)?;
+                let terrain = a
+                    .render
+                    .terrain
+                    .terrain_for(&scene)
+                    .map_err(anyhow::Error::msg)?;
                 let framing = Framing::new(&scene, Some(&art), Some(&terrain));
                 let p = params(a, &framing, Camera::frame_from(&framing, 225.0), Sun::NOON);
                 let mut gpu = headless.upload(&scene, &art, &terrain)?;

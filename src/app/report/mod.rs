@@ -104,7 +104,7 @@ fn write_report(a: &Report) -> anyhow::Result<Option<bool>> {
     let opts = crate::document::LoadOptions {
         threads: 0,
         progress: Some(progress.clone()),
-        ground: Some(a.render.ground()),
+        ground: Some(a.render.terrain.ground()),
     };
     let loaded = crate::app::progress::with_bar("laying out", "features", &progress, || {
         crate::document::load_with(&a.path, &a.inputs, &opts)
@@ -124,7 +124,11 @@ fn write_report(a: &Report) -> anyhow::Result<Option<bool>> {
     messages.extend(art.warnings.iter().cloned());
     let terrain = match screened_on {
         Some(t) => t,
-        None => a.render.terrain_for(scene).map_err(anyhow::Error::msg)?,
+        None => a
+            .render
+            .terrain
+            .terrain_for(scene)
+            .map_err(anyhow::Error::msg)?,
     };
     // Everything that needs the art's meshes is worked out before their textures go to
     // the GPU (and leave the CPU).

@@ -143,7 +143,11 @@ pub fn render(
             // writer that stopped fails the report.
             let drawn = (|| -> anyhow::Result<image::RgbaImage> {
                 let art = crate::pipeline::load_art_with(&alone, &a.render.headless_art());
-                let terrain = a.render.terrain_for(&alone).map_err(anyhow::Error::msg)?;
+                let terrain = a
+                    .render
+                    .terrain
+                    .terrain_for(&alone)
+                    .map_err(anyhow::Error::msg)?;
                 let framing = Framing::new(&alone, Some(&art), Some(&terrain));
                 let p = params(a, &framing, Camera::frame_from(&framing, 200.0), Sun::NOON);
                 let mut gpu = headless.upload(&alone, &art, &terrain)?;

@@ -81,7 +81,7 @@ pub fn render(
     let opts = crate::document::LoadOptions {
         threads: 0,
         progress: None,
-        ground: Some(a.render.ground()),
+        ground: Some(a.render.terrain.ground()),
     };
     // Each season's load, grouped by what it resolved.
     let mut loads: Vec<Group> = Vec::new();
@@ -108,7 +108,11 @@ pub fn render(
         let scene = &doc.loaded.scene;
         let terrain = match doc.terrain.take() {
             Some(t) => t,
-            None => a.render.terrain_for(scene).map_err(anyhow::Error::msg)?,
+            None => a
+                .render
+                .terrain
+                .terrain_for(scene)
+                .map_err(anyhow::Error::msg)?,
         };
         let mut gpu = headless.upload_releasing(scene, &mut art, &terrain)?;
         let p = params(a, framing, camera, Sun::NOON);

@@ -67,7 +67,7 @@ pub(super) fn load_version(
     let opts = crate::document::LoadOptions {
         threads: 0,
         progress: None,
-        ground: Some(a.render.ground()),
+        ground: Some(a.render.terrain.ground()),
     };
     let mut doc = crate::document::load_with(path, &a.inputs, &opts).map_err(|e| e.to_string())?;
     let art = crate::document::load_document_art_with(&mut doc, &a.render.headless_art());

@@ -64,7 +64,7 @@ const MB: f64 = 1_000_000.0;
 
 /// The export the page embeds: the render's LOD and density, instanced with
 /// `EXT_mesh_gpu_instancing` (three.js draws each such node as one instanced mesh), the
-/// terrain under the content, small textures.
+/// terrain under the content, small textures, no lights (the view is lit at noon).
 pub(super) fn export_options(a: &Report) -> ExportOptions {
     ExportOptions {
         instancing: Instancing::Extension,
@@ -72,6 +72,8 @@ pub(super) fn export_options(a: &Report) -> ExportOptions {
         max_texture_size: Some(MAX_TEXTURE_SIZE),
         jpeg_quality: Some(JPEG_QUALITY),
         density_level: a.render.density,
+        // A noon view: point lights would only cost (three.js lights every pixel by each).
+        max_lights: 0,
         ..ExportOptions::default()
     }
 }

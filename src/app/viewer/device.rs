@@ -162,7 +162,7 @@ impl App {
         let scene = &s.view.loaded.scene;
         let terrain = match s.framing.terrain() {
             Some(t) => t.clone(),
-            None => match self.job.render.terrain_for(scene) {
+            None => match self.job.render.terrain.terrain_for(scene) {
                 Ok(t) => Arc::new(t),
                 Err(e) => {
                     self.error = Some(e);

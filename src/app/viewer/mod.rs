@@ -323,7 +323,7 @@ impl App {
         proxy: EventLoopProxy<UserEvent>,
     ) -> Self {
         let r = &args.render;
-        let (terrain, heightmap) = match &r.terrain {
+        let (terrain, heightmap) = match &r.terrain.kind {
             TerrainSpec::Flat => (TerrainKind::Flat, String::new()),
             TerrainSpec::Hills => (TerrainKind::Hills, String::new()),
             TerrainSpec::Heightmap(p) => (TerrainKind::Heightmap, p.display().to_string()),
@@ -334,7 +334,7 @@ impl App {
             density: r.density,
             terrain,
             heightmap,
-            exaggeration: r.exaggeration,
+            exaggeration: r.terrain.exaggeration,
             rect: job.inputs.rect,
             layers: Layers::default(),
             overlays: r.overlays(),
@@ -467,7 +467,7 @@ impl App {
             self.job.inputs.rect = Some(rect);
             self.job.inputs.polygon = None;
         }
-        self.job.render.terrain = match c.terrain {
+        self.job.render.terrain.kind = match c.terrain {
             TerrainKind::Flat => TerrainSpec::Flat,
             TerrainKind::Hills => TerrainSpec::Hills,
             TerrainKind::Heightmap => TerrainSpec::Heightmap(PathBuf::from(c.heightmap.trim())),
@@ -498,7 +498,7 @@ impl App {
             return false;
         }
         let scene = &s.view.loaded.scene;
-        let Ok(terrain) = self.job.render.terrain_for(scene) else {
+        let Ok(terrain) = self.job.render.terrain.terrain_for(scene) else {
             return false; // the loader reports the error
         };
         let (ctx, renderer) = (&g.gpu.ctx, &g.gpu.renderer);

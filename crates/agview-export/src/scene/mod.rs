@@ -10,11 +10,13 @@
 //!   or one node each);
 //! - [`ground`]: tiles, draped polygons, lines, pavement, roads, objects' draped parts and
 //!   the terrain, lifted above it ([`ground::GROUND_LIFT_M`]);
-//! - [`objects`], [`facades`], [`trees`]: what stands on the ground.
+//! - [`objects`], [`facades`], [`trees`]: what stands on the ground;
+//! - [`lights`]: objects' light points as point lights.
 
 pub mod axes;
 pub mod facades;
 pub mod ground;
+pub mod lights;
 pub mod objects;
 pub mod place;
 pub mod trees;
@@ -71,7 +73,8 @@ pub(crate) fn build<'a>(
         opts,
         axes,
         warnings: Vec::new(),
-        looks: Vec::new(),
+        light_nodes: 0,
+        lights_left_out: 0,
     };
     if !valid {
         b.warn("the terrain's height grid is inconsistent; exported flat".into());
@@ -90,6 +93,9 @@ pub(crate) fn build<'a>(
     let mut objects = objects::objects(&mut b);
     objects.extend(g.parts);
     layers.push(("objects", objects));
+    if let Some(w) = lights::left_out_warning(&b) {
+        b.warn(w);
+    }
     layers.push(("facades", facades::facades(&mut b)));
     layers.push(("forests", trees::trees(&mut b)));
     // The materials asked for, with their images made on every core.
@@ -135,8 +141,9 @@ pub(crate) struct Builder<'a> {
     pub opts: &'a ExportOptions,
     pub axes: Axes,
     pub warnings: Warnings,
-    /// Every look asked for, with its material: each distinct look is one material.
-    pub looks: Vec<(Look, usize)>,
+    /// Light nodes made so far, and those left out by [`ExportOptions::max_lights`].
+    pub light_nodes: usize,
+    pub lights_left_out: usize,
 }
 
 impl Builder<'_> {
@@ -171,14 +178,10 @@ impl Builder<'_> {
         Some(self.doc.meshes.len() - 1)
     }
 
-    /// The material of `look`, added the first time it is asked for.
+    /// The material of `look`, added the first time it is asked for
+    /// ([`Materials::get`], which keeps the looks).
     pub fn material(&mut self, look: &Look) -> usize {
-        if let Some((_, m)) = self.looks.iter().find(|(l, _)| l == look) {
-            return *m;
-        }
-        let m = self.materials.get(&mut self.doc, look);
-        self.looks.push((look.clone(), m));
-        m
+        self.materials.get(&mut self.doc, look)
     }
 
     /// A texture source as a [`Look`]'s image: the image, and whether it stands for

@@ -6,9 +6,9 @@
 //! A lone `.obj` ([`ExportOptions::lone_object`]) exports as itself: one node per object,
 //! with each LOD a child node named `LOD n near–far m`. Only LOD 0 shows: the others are
 //! scaled to nothing, with `extras: {"hidden": true}` (a viewer shows them by setting their
-//! scale to 1). Its light points are `KHR_lights_punctual` point lights, children of the LOD
-//! they were listed in, their intensity the one the renderer draws them with
-//! ([`agview_load::art::LightArt::intensity`]).
+//! scale to 1). Its light points hang under the LOD they were listed in.
+//!
+//! Lights, in a scene and in a lone object, are [`super::lights`]'.
 //!
 //! OBJ8 triangles are clockwise seen from their front and glTF's are counter-clockwise:
 //! every triangle's winding is reversed. OBJ8's axes are glTF's, so positions and normals
@@ -16,13 +16,13 @@
 
 use std::collections::HashMap;
 
-use agview_load::art::LightArt;
-use agview_mesh::objects::{lod_far, LodRange, MeshBatch, ObjectSet};
+use agview_mesh::objects::{LodRange, MeshBatch, ObjectSet};
 
-use crate::document::{AlphaMode, Node, PointLight, Primitive};
+use crate::document::{AlphaMode, Node, Primitive};
 use crate::textures::Look;
 
 use super::axes::heading_rotation;
+use super::lights::{self, MeshLight};
 use super::place::{place, Placed};
 use super::{st_to_uv, Builder};
 
@@ -84,17 +84,23 @@ pub(crate) fn objects(b: &mut Builder) -> Vec<usize> {
             }
         };
         let placements: Vec<Placed> = shown.iter().map(|&k| placed(k)).collect();
+        let spans: Vec<(f32, f32)> = lods.iter().map(|(n, f, _)| (*n, *f)).collect();
+        let mut lights = lights::of_mesh(b, bi, batch, &spans);
         if b.opts.lone_object {
-            nodes.extend(lone(b, &set, bi, &name, &lods, placements));
+            nodes.extend(lone(b, &set, bi, &name, &lods, &mut lights, placements));
             continue;
         }
-        let Some((_, _, ranges)) = lods.get(b.opts.lod.min(lods.len().saturating_sub(1))) else {
+        let lod = b.opts.lod.min(lods.len().saturating_sub(1));
+        let Some((_, _, ranges)) = lods.get(lod) else {
             continue;
         };
         let Some(mesh) = lod_mesh(b, &set, bi, &name, ranges) else {
             continue;
         };
-        nodes.extend(place(b, mesh, &name, placements));
+        let placed = place(b, mesh, &name, placements);
+        let groups = lights::hang(b, &mut lights, lod, lods.len(), &placed);
+        nodes.extend(placed);
+        nodes.extend(groups);
     }
     nodes
 }
@@ -193,52 +199,29 @@ fn range_primitive(set: &ObjectSet, r: &LodRange, material: usize) -> Primitive 
 }
 
 /// A lone object's nodes: one per placement, each LOD a child (only LOD 0 shown), its
-/// lights children of their LODs.
+/// lights children of their LODs (a light of no LOD a child of the object's node).
 fn lone(
     b: &mut Builder,
     set: &ObjectSet,
     bi: usize,
     name: &str,
     lods: &[(f32, f32, Vec<LodRange>)],
+    lights: &mut [MeshLight],
     placements: Vec<Placed>,
 ) -> Vec<usize> {
-    let batch = &set.batches[bi];
     let meshes: Vec<Option<usize>> = lods
         .iter()
         .map(|(_, _, ranges)| lod_mesh(b, set, bi, name, ranges))
         .collect();
-    let lights: Vec<LightArt> = b
-        .art
-        .meshes
-        .get(bi)
-        .filter(|_| !batch.placeholder)
-        .map(|m| m.lights.iter().filter(|l| usable(l)).cloned().collect())
-        .unwrap_or_default();
     let mut out = Vec::new();
     for p in placements {
         let mut children = Vec::new();
         let mut light_nodes: Vec<Vec<usize>> = vec![Vec::new(); lods.len() + 1];
-        for (li, l) in lights.iter().enumerate() {
-            let near = l.near.max(0.0);
-            let far = lod_far(near, l.far, batch.bounds);
-            let at = lods
-                .iter()
-                .position(|(n, f, _)| *n == near && *f == far)
-                .unwrap_or(lods.len());
-            b.doc.lights.push(PointLight {
-                name: format!("light {li}"),
-                color: [l.color[0], l.color[1], l.color[2]],
-                intensity: l.intensity(),
-                range: None,
-            });
-            let light = b.doc.lights.len() - 1;
-            let n = b.node(Node {
-                name: format!("light {li}"),
-                translation: l.pos,
-                light: Some(light),
-                ..Node::default()
-            });
-            light_nodes[at].push(n);
+        for l in lights.iter_mut() {
+            let name = format!("light {}", l.index);
+            if let Some(n) = lights::node(b, l, name, l.pos) {
+                light_nodes[l.lod.min(lods.len())].push(n);
+            }
         }
         for (i, ((near, far, _), mesh)) in lods.iter().zip(&meshes).enumerate() {
             let hidden = i > 0;
@@ -264,14 +247,6 @@ fn lone(
         }));
     }
     out
-}
-
-/// A light the renderer draws (`lights::build`'s test).
-fn usable(l: &LightArt) -> bool {
-    l.pos.iter().chain(&l.color).all(|v| v.is_finite())
-        && l.size.is_finite()
-        && l.size > 0.0
-        && l.candela.is_finite()
 }
 
 /// `near–far m`, `near m and beyond` for a range without a far end.

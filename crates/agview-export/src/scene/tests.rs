@@ -33,7 +33,7 @@ fn built(scene: &Scene, art: &ArtSet, terrain: &Terrain, opts: &ExportOptions) -
         centre: b.axes.centre,
         doc: b.doc,
         warnings: b.warnings,
-        looks: b.looks,
+        looks: b.materials.looks().to_vec(),
     }
 }
 
@@ -488,16 +488,135 @@ fn a_lone_object_has_its_lods_as_nodes_with_lod_0_shown_and_its_lights() {
     assert_eq!(l.translation, [0.0, 6.0, -1.5], "OBJ8 axes are glTF's");
 }
 
+/// The light nodes under `n`: (light, translation).
+fn lights_under(doc: &Document, n: &Node) -> Vec<(usize, [f32; 3])> {
+    n.children
+        .iter()
+        .map(|&c| &doc.nodes[c])
+        .filter_map(|c| Some((c.light?, c.translation)))
+        .collect()
+}
+
 #[test]
-fn a_scene_exports_no_lights() {
+fn a_placed_object_carries_the_lights_of_its_exported_lod() {
+    // One lamp: a plain node. Its LOD 0 light and the light of no LOD hang on it, in the
+    // object's axes; the LOD 1 light stays out with LOD 1.
     let (scene, art) = lamp_scene();
-    let (doc, _) = export(
+    let (doc, w) = export(
         &scene,
         &art,
         &Terrain::flat(1000.0),
         &ExportOptions::default(),
     );
+    assert_sound(&doc);
+    let object = named(&doc, "object 0 a.obj");
+    assert!(object.mesh.is_some());
+    let lights = lights_under(&doc, object);
+    assert_eq!(lights, vec![(0, [0.0, 6.0, -1.5]), (1, [0.0, 6.0, -1.5])]);
+    assert_eq!(doc.lights.len(), 2);
+    assert_eq!(doc.lights[0].intensity, 375.0, "candela × dimmer");
+    assert_eq!(doc.lights[1].intensity, 5.0);
+    assert!(w.iter().all(|w| !w.contains("light")), "{w:?}");
+    // `--lod 1`: the LOD 1 light instead of the LOD 0 one.
+    let o = ExportOptions {
+        lod: 1,
+        ..ExportOptions::default()
+    };
+    let (doc, _) = export(&scene, &art, &Terrain::flat(1000.0), &o);
+    let lights = lights_under(&doc, named(&doc, "object 0 a.obj"));
+    assert_eq!(lights.len(), 2);
+    assert_eq!(doc.lights[lights[0].0].intensity, 200.0);
+}
+
+/// Three lamps in one cell, the last turned 90° (east).
+fn three_lamps() -> (Scene, ArtSet) {
+    let (mut scene, art) = lamp_scene();
+    scene.objects = vec![
+        object(0, [0.0, 0.0], 0.0),
+        object(0, [10.0, 0.0], 0.0),
+        object(0, [20.0, 0.0], 90.0),
+    ];
+    (scene, art)
+}
+
+#[test]
+fn instanced_objects_carry_their_lights_one_node_per_instance() {
+    let (scene, art) = three_lamps();
+    let terrain = Terrain::flat(1000.0);
+    let (doc, _) = export(&scene, &art, &terrain, &opts(Instancing::Extension));
+    assert_sound(&doc);
+    let objects = layer(&doc, "objects");
+    let cells: Vec<&Node> = objects
+        .iter()
+        .copied()
+        .filter(|n| n.instances.is_some())
+        .collect();
+    assert!(!cells.is_empty(), "{:?}", names(&doc));
+    // Two lights a lamp (its LOD 0 one and the one of no LOD), each point light once.
+    assert_eq!(doc.lights.len(), 2);
+    let mut placed = 0;
+    let mut turned = 0;
+    for cell in cells {
+        let group = named(&doc, &format!("lights of {}", cell.name));
+        assert!(group.mesh.is_none() && group.instances.is_none());
+        assert!(
+            objects.iter().any(|n| std::ptr::eq(*n, group)),
+            "the lights stand beside their cell"
+        );
+        let lights = lights_under(&doc, group);
+        let inst = cell.instances.as_ref().unwrap();
+        assert_eq!(lights.len(), 2 * inst.translation.len());
+        placed += lights.len();
+        for (i, pair) in lights.chunks(2).enumerate() {
+            let t = Vec3::from(inst.translation[i]);
+            let r = Quat::from_array(inst.rotation[i]);
+            let want = t + r * Vec3::new(0.0, 6.0, -1.5);
+            for (_, at) in pair {
+                assert!(Vec3::from(*at).distance(want) < 1e-4, "{at:?} {want}");
+            }
+            // The lamp turned east has its light 1.5 m east of it, not north.
+            if r.y.abs() > 0.1 {
+                turned += 1;
+                let at = Vec3::from(pair[0].1) - t;
+                assert!(at.distance(Vec3::new(1.5, 6.0, 0.0)) < 1e-4, "{at}");
+            }
+        }
+    }
+    assert_eq!((placed, turned), (6, 1));
+    // With core nodes, each object's node carries its own.
+    let (doc, _) = export(&scene, &art, &terrain, &opts(Instancing::Nodes));
+    let with_lights = layer(&doc, "objects")
+        .iter()
+        .filter(|n| lights_under(&doc, n).len() == 2)
+        .count();
+    assert_eq!(with_lights, 3);
+    assert_eq!(doc.lights.len(), 2);
+}
+
+#[test]
+fn lights_past_the_cap_are_left_out_with_a_warning() {
+    let (scene, art) = three_lamps();
+    let o = ExportOptions {
+        max_lights: 4,
+        ..ExportOptions::default()
+    };
+    let (doc, w) = export(&scene, &art, &Terrain::flat(1000.0), &o);
+    assert_sound(&doc);
+    assert_eq!(doc.nodes.iter().filter(|n| n.light.is_some()).count(), 4);
+    let about: Vec<&String> = w.iter().filter(|w| w.contains("light")).collect();
+    assert_eq!(about.len(), 1, "{w:?}");
+    assert!(
+        about[0].contains("2 of the objects' 6 light(s) left out"),
+        "{w:?}"
+    );
+    // 0: none at all, and no point light left unused.
+    let o = ExportOptions {
+        max_lights: 0,
+        ..ExportOptions::default()
+    };
+    let (doc, _) = export(&scene, &art, &Terrain::flat(1000.0), &o);
     assert!(doc.lights.is_empty());
+    assert!(doc.nodes.iter().all(|n| n.light.is_none()));
 }
 
 #[test]
