@@ -78,11 +78,7 @@ fn summary(who: &str, runs: &[Run]) -> String {
 }
 
 fn main() {
-    let runs: usize = std::env::var("AGVIEW_BENCH_RUNS")
-        .ok()
-        .and_then(|r| r.parse().ok())
-        .unwrap_or(5)
-        .max(1);
+    let runs = common::runs();
     let before = common::previous_binary();
     let only = std::env::var("AGVIEW_BENCH_ONLY").ok();
     let wanted = |name: &str| {

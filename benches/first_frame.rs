@@ -98,11 +98,7 @@ fn main() {
     let elsewhere = dir.join("elsewhere");
     std::fs::create_dir_all(&elsewhere).expect("a working folder");
     let config = dir.join("config");
-    let runs: usize = std::env::var("AGVIEW_BENCH_RUNS")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(5)
-        .max(1);
+    let runs = common::runs();
     let this = common::measured_binary();
     let mut binaries = vec![("this", this)];
     if let Some(p) = common::previous_binary() {

@@ -83,6 +83,16 @@ pub fn previous_binary() -> Option<std::path::PathBuf> {
         .filter(|p| p.is_file())
 }
 
+/// How many runs of each case a bench makes: `AGVIEW_BENCH_RUNS` (default 5, at least 1).
+#[allow(dead_code)]
+pub fn runs() -> usize {
+    std::env::var("AGVIEW_BENCH_RUNS")
+        .ok()
+        .and_then(|r| r.parse().ok())
+        .unwrap_or(5)
+        .max(1)
+}
+
 /// The binary a bench measures: this build's, or `AGVIEW_BENCH_BINARY=PATH` (a copy, where
 /// several checkouts share one target folder).
 #[allow(dead_code)]
