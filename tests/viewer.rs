@@ -780,6 +780,7 @@ fn bench_tile_prints_the_layout_and_frame_figures_as_one_json_object() {
         "first_frame_ms",
         "on_screen_ms",
         "total_ms",
+        "peak_rss_mb",
     ] {
         assert!(j.get(key).is_some(), "no {key} in {j}");
     }

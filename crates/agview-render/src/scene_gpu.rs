@@ -831,6 +831,7 @@ fn complete(mips: &mut Vec<Vec<u8>>, w: u32, h: u32) {
 /// textures made from it, the materials, and the running count of buffer bytes and warnings.
 struct Upload<'a> {
     device: &'a wgpu::Device,
+    queue: &'a wgpu::Queue,
     shared: &'a GpuShared,
     art: &'a ArtSet,
     cache: TextureCache<'a>,
@@ -840,6 +841,16 @@ struct Upload<'a> {
 }
 
 impl Upload<'_> {
+    /// Hands the buffers and textures made so far to the device: their staging copies are
+    /// written to them now and freed once written (checked without waiting, at the next
+    /// flush), rather than all living until the first frame's submit. On a software
+    /// rasterizer, whose GPU memory is the process's, the staging copies of the whole
+    /// scene and the buffers they fill would otherwise all be resident at once.
+    fn flush(&self) {
+        self.queue.submit([]);
+        let _ = self.device.poll(wgpu::PollType::Poll);
+    }
+
     /// A buffer made with `contents`, counted.
     fn buffer(&mut self, label: &str, contents: &[u8], usage: wgpu::BufferUsages) -> wgpu::Buffer {
         self.buffer_bytes += contents.len() as u64;
@@ -1508,6 +1519,7 @@ impl SceneGpu {
         };
         let mut up = Upload {
             device,
+            queue: &ctx.queue,
             shared,
             art,
             cache,
@@ -1520,11 +1532,17 @@ impl SceneGpu {
         let mut stats = SceneGpuStats::default();
 
         let tiles = TilesGpu::upload(&mut up, scene, &grid, &mut stats);
+        up.flush();
         let draped = DrapedGpu::upload(&mut up, scene, &grid);
+        up.flush();
         let objects = ObjectsGpu::upload(&mut up, scene, terrain, &mut stats);
+        up.flush();
         let lights = objects.as_ref().and_then(|o| LightsGpu::upload(&mut up, o));
+        up.flush();
         let (facades, fmesh) = FacadesGpu::upload(&mut up, scene, &grid, &mut stats);
+        up.flush();
         let (trees, tmesh) = TreesGpu::upload(&mut up, scene, &mut stats);
+        up.flush();
         let casters = Casters::of(
             scene,
             terrain,
