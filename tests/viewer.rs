@@ -1289,19 +1289,22 @@ fn a_scripted_edit_saves_the_shape_and_the_scene_matches_a_fresh_layout() {
     );
 }
 
-/// Quitting with unsaved edits asks first; the window stays open.
+/// Quitting with unsaved edits asks first; the window stays open. (The drag is a
+/// `dragshot`: the frame drawn while dragging, as presented, is written.)
 #[test]
 fn quitting_with_unsaved_edits_asks_first() {
     let x = Xvfb::start();
     let dir = TempDir::new("edit-quit");
     let polygon = edit_polygon(&dir.0);
     let script = dir.0.join("quit.txt");
+    let dragged = dir.0.join("dragged.png");
     save(
         &script,
         &format!(
-            "drag {} {}\nquit\n",
+            "dragshot {} {} {}\nquit\n",
             edit_px([100.0, 80.0]),
-            edit_px([110.0, 90.0])
+            edit_px([110.0, 90.0]),
+            dragged.display()
         ),
     );
     let mut view = edit_view(&x, &polygon, &script);
@@ -1321,6 +1324,12 @@ fn quitting_with_unsaved_edits_asks_first() {
         text.contains("the block"),
         "nothing is written without a save"
     );
+    let err = r.stderr();
+    assert!(
+        err.contains("(1280x720, the drag preview)") || err.contains("(1280x720, a full frame)"),
+        "{err}"
+    );
+    assert_eq!(load(&dragged).dimensions(), (1280, 720));
 }
 
 /// A 5,000-vertex polygon in edit mode: the handles cost at most 16 ms of UI a frame.

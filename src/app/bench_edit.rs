@@ -9,7 +9,8 @@
 //!
 //! - **plain frame**: a frame of the scene, encoded, submitted and waited for, with no edit
 //!   pending (what the window costs while nothing changes); and the same frame as the drag
-//!   preview draws it ([`crate::app::drag_preview`]: no shadow map, half the size);
+//!   preview draws it ([`crate::app::drag_preview`]: no shadow map, no trees past 300 m
+//!   from the camera, a third of the size);
 //! - **idle edit**: a corner moved while no frame is being drawn; the loader lays out and
 //!   uploads alone, then one frame is drawn;
 //! - **drawing edit**: a corner moved while a frame is being drawn (as during a drag),

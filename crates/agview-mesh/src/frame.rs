@@ -27,6 +27,11 @@ pub struct FrameParams {
     pub show_objects: bool,
     pub show_facades: bool,
     pub show_trees: bool,
+    /// Trees are drawn only within about this distance of the camera's LOD eye (m;
+    /// infinite, the default: as far as their forests reach). The test is per cell of
+    /// trees (`cells.rs`), so trees a cell's size beyond it may still show; without cell
+    /// culling it draws them all. The window's drag preview sets it.
+    pub trees_within_m: f32,
     /// Draped polygons and orthophotos.
     pub show_draped: bool,
     /// Painted lines.
@@ -86,6 +91,7 @@ impl Default for FrameParams {
             show_roads: true,
             show_facades: true,
             show_trees: true,
+            trees_within_m: f32::INFINITY,
             overlays: Overlays::default(),
             lod_switch: LodSwitch::Fade,
         }

@@ -1950,9 +1950,15 @@ impl SceneGpu {
         };
         let culled = self.cells_culled;
         if let Some(t) = &mut self.trees {
-            t.camera_runs = t.runs(&cell_view(view_proj), culled);
+            // Past `trees_within_m` no tree is drawn, as if the haze ended there.
+            let tree_view = |view_proj| {
+                let mut v = cell_view(view_proj);
+                v.haze_end = v.haze_end.min(params.trees_within_m.max(0.0));
+                v
+            };
+            t.camera_runs = t.runs(&tree_view(view_proj), culled);
             t.shadow_runs = match sun_view {
-                Some(l) => t.runs(&cell_view(l.view_proj), culled),
+                Some(l) => t.runs(&tree_view(l.view_proj), culled),
                 None => Vec::new(),
             };
         }

@@ -19,18 +19,29 @@ impl App {
         let Some(path) = self.args.presented_frame.clone() else {
             return;
         };
+        self.write_frame(&path, result, "the presented frame");
+        self.exit_pending = true;
+    }
+
+    /// Writes a frame read back as presented (`what` it was, for the line printed); a
+    /// failure sets the exit status.
+    pub(super) fn write_frame(
+        &mut self,
+        path: &Path,
+        result: Result<image::RgbaImage, String>,
+        what: &str,
+    ) {
         match result.and_then(|img| {
-            crate::render::write_png(&path, &img)
+            crate::render::write_png(path, &img)
                 .map(|()| img.dimensions())
                 .map_err(|e| format!("writing {}: {e}", path.display()))
         }) {
-            Ok((w, h)) => eprintln!("wrote {} ({w}x{h}, the presented frame)", path.display()),
+            Ok((w, h)) => eprintln!("wrote {} ({w}x{h}, {what})", path.display()),
             Err(e) => {
-                eprintln!("agview: error: presented frame: {e}");
+                eprintln!("agview: error: {what}: {e}");
                 self.exit_code = ExitCode::from(1);
             }
         }
-        self.exit_pending = true;
     }
 
     /// Writes the test-hook screenshot; a failure sets the exit status.

@@ -36,7 +36,8 @@ impl App {
                 let _ = proxy.send_event(UserEvent::DeviceLost);
             });
         let caps = surface.get_capabilities(&ctx.adapter);
-        let read_presented = self.args.presented_frame.is_some();
+        // (`--script`'s `dragshot` reads frames back too.)
+        let read_presented = self.args.presented_frame.is_some() || self.args.script.is_some();
         let format = caps
             .formats
             .iter()
@@ -44,7 +45,8 @@ impl App {
             .find(|f| f.is_srgb())
             .or_else(|| caps.formats.first().copied())
             .ok_or("the window's surface offers no colour format")?;
-        // `--presented-frame` reads the surface texture back: it must be a copy source.
+        // `--presented-frame` and `dragshot` read the surface texture back: it must be a copy
+        // source.
         let mut usage = wgpu::TextureUsages::RENDER_ATTACHMENT;
         if read_presented && caps.usages.contains(wgpu::TextureUsages::COPY_SRC) {
             usage |= wgpu::TextureUsages::COPY_SRC;

@@ -83,6 +83,8 @@ impl App {
             self.frame_params()
         };
         let presented_due = self.presented_due();
+        // `--script`'s `dragshot`: this frame, as presented, into a file.
+        let script_frame = self.script.take_present();
         let (edit_rings, edit_point) = self.edit_screen();
         let view = frame
             .texture
@@ -233,7 +235,7 @@ impl App {
             }
         }
         // `--presented-frame`: this frame, as it goes to the window, copied for reading.
-        let presented = presented_due.then(|| {
+        let presented = (presented_due || script_frame.is_some()).then(|| {
             let copy = ReadBack::copy(&ctx.device, &mut encoder, &frame.texture);
             (copy, g.config.usage)
         });
@@ -244,13 +246,21 @@ impl App {
         }
         ctx.queue.present(frame);
         if let Some((copy, usage)) = presented {
-            self.presented_taken = true;
             let result = if usage.contains(wgpu::TextureUsages::COPY_SRC) {
                 copy.read(&g.gpu.ctx).map_err(|e| e.to_string())
             } else {
                 Err("the window's surface cannot be read back (no COPY_SRC)".to_string())
             };
-            self.write_presented(result);
+            match script_frame {
+                Some(path) => {
+                    let what = if preview { "the drag preview" } else { "a full frame" };
+                    self.write_frame(&path, result, what);
+                }
+                None => {
+                    self.presented_taken = true;
+                    self.write_presented(result);
+                }
+            }
         }
         if suboptimal {
             self.recover_surface(false);

@@ -13,6 +13,9 @@
 //! drag 600,300 700,340     # press at one point, move to the other in 8 steps, release
 //! drag 600,300 700,340 20  # … in 20 steps
 //! shot after.png           # a screenshot (with the panel under --screenshot-panel)
+//! dragshot 600,300 700,340 drag.png  # a drag in 8 steps; its last frame before the
+//!                          #   release, read back as the window presented it (the drag
+//!                          #   preview when one is drawn, with the panel), goes to drag.png
 //! quit                     # close the window, as its close button does
 //! ```
 //!
@@ -45,8 +48,14 @@ pub enum Event {
     Expect(String),
     Drag(ModifiersState, (f64, f64), (f64, f64), u32),
     Shot(std::path::PathBuf),
+    /// A drag in [`DRAG_STEPS`] steps whose last frame before the release is read back as
+    /// presented into the file.
+    DragShot(ModifiersState, (f64, f64), (f64, f64), std::path::PathBuf),
     Quit,
 }
+
+/// The steps of a drag when the script gives none.
+const DRAG_STEPS: u32 = 8;
 
 /// How long `click "LABEL"` and `expect "TEXT"` wait for their widget.
 const WIDGET_WAIT: Duration = Duration::from_secs(60);
@@ -116,16 +125,21 @@ pub fn parse(text: &str) -> Result<Vec<Event>, (usize, String)> {
                         .ok()
                         .filter(|&s| s > 0)
                         .ok_or_else(|| err(format!("drag steps `{s}`: a positive number")))?,
-                    None => 8,
+                    None => DRAG_STEPS,
                 };
                 Event::Drag(mods, point(a).map_err(err)?, point(b).map_err(err)?, steps)
+            }
+            ("dragshot", [a, b, file]) => {
+                let (mods, a) = modifiers(a);
+                let (a, b) = (point(a).map_err(err)?, point(b).map_err(err)?);
+                Event::DragShot(mods, a, b, std::path::PathBuf::from(file))
             }
             ("quit", []) => Event::Quit,
             ("shot", [file]) => Event::Shot(std::path::PathBuf::from(file)),
             _ => {
                 return Err(err(format!(
                     "`{line}`: expected wait MS, key KEY, click X,Y, click \"LABEL\", expect \"TEXT\", \
-                     drag X,Y X,Y [STEPS], shot FILE or quit"
+                     drag X,Y X,Y [STEPS], dragshot X,Y X,Y FILE, shot FILE or quit"
                 )))
             }
         };
@@ -258,6 +272,8 @@ enum Step {
     Down,
     Up,
     Click,
+    /// The next frame, as presented, is read back into this file.
+    Present(std::path::PathBuf),
     /// Nothing: a frame for what the click asked for to happen (egui reports a button's
     /// click in the frame after the one that took the press) before the next event looks.
     Settle,
@@ -289,6 +305,8 @@ pub struct Runner {
     egui_events: Vec<egui::Event>,
     /// The last frame's widgets (recorded while a script runs).
     widgets: Vec<Widget>,
+    /// `dragshot`: the frame being drawn is read back into this file.
+    present: Option<std::path::PathBuf>,
 }
 
 impl Runner {
@@ -302,6 +320,11 @@ impl Runner {
     /// Whether events or steps are left.
     pub fn active(&self) -> bool {
         self.next < self.events.len() || !self.steps.is_empty()
+    }
+
+    /// Where the frame about to be drawn goes, read back as presented (`dragshot`); taken.
+    pub fn take_present(&mut self) -> Option<std::path::PathBuf> {
+        self.present.take()
     }
 
     /// Adds the script's pointer events to egui's input of this frame.
@@ -378,6 +401,24 @@ impl Runner {
         t.dedup();
         t.join(" | ")
     }
+}
+
+/// A drag's steps from `a` to `b`: press, `steps` moves, (`shot`: the frame after the last
+/// move read back while the button is still down), release.
+fn drag_steps(
+    a: (f64, f64),
+    b: (f64, f64),
+    steps: u32,
+    shot: Option<std::path::PathBuf>,
+) -> VecDeque<Step> {
+    let mut s: VecDeque<Step> = [Step::Move(a), Step::Down].into();
+    for i in 1..=steps {
+        let f = f64::from(i) / f64::from(steps);
+        s.push_back(Step::Move((a.0 + (b.0 - a.0) * f, a.1 + (b.1 - a.1) * f)));
+    }
+    s.extend(shot.map(Step::Present));
+    s.extend([Step::Up, Step::Settle]);
+    s
 }
 
 /// winit's modifiers as egui's.
@@ -492,13 +533,11 @@ impl crate::app::viewer::App {
             }
             Event::Drag(m, a, b, steps) => {
                 self.script.mods = m;
-                let mut s: VecDeque<Step> = [Step::Move(a), Step::Down].into();
-                for i in 1..=steps {
-                    let f = f64::from(i) / f64::from(steps);
-                    s.push_back(Step::Move((a.0 + (b.0 - a.0) * f, a.1 + (b.1 - a.1) * f)));
-                }
-                s.extend([Step::Up, Step::Settle]);
-                self.script.steps = s;
+                self.script.steps = drag_steps(a, b, steps, None);
+            }
+            Event::DragShot(m, a, b, path) => {
+                self.script.mods = m;
+                self.script.steps = drag_steps(a, b, DRAG_STEPS, Some(path));
             }
             Event::Shot(path) => self.write_shot(&path),
             Event::Quit => {
@@ -552,6 +591,7 @@ impl crate::app::viewer::App {
                 self.pointer_button(MouseButton::Left, true, free);
                 self.pointer_button(MouseButton::Left, false, free);
             }
+            Step::Present(path) => self.script.present = Some(path),
             Step::Settle => {}
         }
         self.mods = saved;
@@ -565,7 +605,7 @@ mod tests {
     #[test]
     fn a_script_reads_line_by_line_and_bad_lines_name_themselves() {
         let s = "# test\nwait 100\nkey P\nkey ctrl+shift+z\nclick shift+10,20\n\
-                 drag 1,2 3.5,4 3  # slow\nshot a.png\nquit\n";
+                 drag 1,2 3.5,4 3  # slow\nshot a.png\ndragshot ctrl+1,2 3,4 d.png\nquit\n";
         let ev = parse(s).unwrap();
         assert_eq!(
             ev,
@@ -579,6 +619,12 @@ mod tests {
                 Event::Click(ModifiersState::SHIFT, (10.0, 20.0)),
                 Event::Drag(ModifiersState::empty(), (1.0, 2.0), (3.5, 4.0), 3),
                 Event::Shot("a.png".into()),
+                Event::DragShot(
+                    ModifiersState::CONTROL,
+                    (1.0, 2.0),
+                    (3.0, 4.0),
+                    "d.png".into()
+                ),
                 Event::Quit,
             ]
         );
@@ -594,6 +640,21 @@ mod tests {
         assert_eq!(parse("wait\n").unwrap_err().0, 1);
         assert_eq!(parse("\nkey Nope\n").unwrap_err().0, 2);
         assert!(parse("click 1;2").is_err());
+        assert!(parse("dragshot 1,2 3,4").is_err(), "a file is needed");
+        // The shot's frame is drawn after the last move, with the button still down.
+        let s = drag_steps((0.0, 0.0), (2.0, 0.0), 2, Some("d.png".into()));
+        assert_eq!(
+            Vec::from(s),
+            vec![
+                Step::Move((0.0, 0.0)),
+                Step::Down,
+                Step::Move((1.0, 0.0)),
+                Step::Move((2.0, 0.0)),
+                Step::Present("d.png".into()),
+                Step::Up,
+                Step::Settle
+            ]
+        );
         assert_eq!(
             parse("key F12").unwrap()[0],
             Event::Key(ModifiersState::empty(), KeyCode::F12)
