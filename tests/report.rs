@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 mod common;
-use common::{agview, Tmp};
+use common::{agview, report_against, Tmp};
 
 fn sample() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("sample_scenery")
@@ -300,21 +300,7 @@ fn town_with_a_block_more_against_the_town(tmp: &Path) -> (PathBuf, String) {
                  END_WINDING\nEND_POLYGON\n";
     std::fs::write(&town, format!("{text}\n{block}")).unwrap();
     let old = sample().join("polygons/town.txt").display().to_string();
-    let (code, _, err) = agview(
-        tmp,
-        &[
-            "report",
-            "new/polygons/town.txt",
-            "--against",
-            &old,
-            "--out",
-            "review",
-            "--size",
-            "320x180",
-            "--closeups",
-            "1",
-        ],
-    );
+    let (code, _, err) = report_against(tmp, "new/polygons/town.txt", &old, "320x180", 1);
     assert_eq!(code, 0, "{err}");
     let dir = tmp.join("review");
     let page = std::fs::read_to_string(dir.join("index.html")).unwrap();
@@ -498,7 +484,11 @@ fn the_report_opens_in_a_real_browser_with_every_image_loaded() {
             let name = format!("shot-{key}.html");
             std::fs::write(dir.join(&name), page.replace("</body>", &alone)).unwrap();
             let stem = keep.file_stem().unwrap_or_default().to_string_lossy();
-            shot(&name, &keep.with_file_name(format!("{stem}-3d-{key}.png")), "800,700");
+            shot(
+                &name,
+                &keep.with_file_name(format!("{stem}-3d-{key}.png")),
+                "800,700",
+            );
         }
     }
 }
