@@ -1,14 +1,15 @@
 //! `agview report`: the review page of the sample package, written from another folder, its
 //! counts against `layout --json`'s, its exit status on real cases, and the page opened in a
 //! real headless browser (Chromium, which CI's `.ci/run` installs): it loads with no console
-//! error, every image loads, and the 3D view draws the town with SwiftShader's WebGL (or says
-//! in one line that it cannot, without WebGL).
+//! error, every image loads, the 3D view draws the town with SwiftShader's WebGL and its
+//! buttons switch it between the old and the new version (or it says in one line that it
+//! cannot, without WebGL).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 mod common;
-use common::{agview, Tmp};
+use common::{agview, report_against, Tmp};
 
 fn sample() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("sample_scenery")
@@ -283,10 +284,59 @@ fn console_errors(log: &str) -> Vec<&str> {
         .collect()
 }
 
-/// The page in headless Chromium, from `file://`, with SwiftShader's WebGL: a copy with a
-/// checking script makes every image load, and writes what it found into the title, which
-/// `--dump-dom` prints; the 3D view writes its state into its section's attributes; console
-/// messages go to stderr. Then again without WebGL: the view says so in one line.
+/// The sample town with a block more in `tmp/new` (a shops block south of the first
+/// block, in the main cluster, so the overview frames what it did), reported against the
+/// sample's own town into `tmp/review` at 320×180 with one close-up (and the block's): the
+/// folder and its index.html. Its 3D view has two versions, the new one the old one and a
+/// block of shops.
+fn town_with_a_block_more_against_the_town(tmp: &Path) -> (PathBuf, String) {
+    let new = copy_sample(tmp, "new");
+    let town = new.join("polygons/town.txt");
+    let text = std::fs::read_to_string(&town).unwrap();
+    // 92 × 60 m, a size the shops spelling set covers (no warning).
+    let block = "BEGIN_POLYGON 0 1543 2\nBEGIN_WINDING\n\
+                 POLYGON_POINT 8.15030 47.89900\nPOLYGON_POINT 8.15153 47.89900\n\
+                 POLYGON_POINT 8.15153 47.89954\nPOLYGON_POINT 8.15030 47.89954\n\
+                 END_WINDING\nEND_POLYGON\n";
+    std::fs::write(&town, format!("{text}\n{block}")).unwrap();
+    let old = sample().join("polygons/town.txt").display().to_string();
+    let (code, _, err) = report_against(tmp, "new/polygons/town.txt", &old, "320x180", 1);
+    assert_eq!(code, 0, "{err}");
+    let dir = tmp.join("review");
+    let page = std::fs::read_to_string(dir.join("index.html")).unwrap();
+    (dir, page)
+}
+
+/// A script for a copy of the page, to see the 3D view in headless Chromium: it keeps the
+/// page's thread busy until the script sets `done`. `--dump-dom` and `--screenshot` act
+/// when the page's virtual time runs out, and virtual time runs on, fast, while the thread
+/// is idle (as while the glTF loader's images decode off it, or the old version's script
+/// loads): busy for a few milliseconds in each 10 ms of virtual time, the page gets its
+/// work done long before the 60 s budget ends (the test's page, within some ten of these
+/// 10 ms: virtual time stands still while the page loads). A page that never gets done is
+/// let go after 30 s of virtual time, about ten seconds. `when(f)` waits until `f()` holds
+/// of the view's attributes; `pick(KEY)` clicks a version's button and waits until it is
+/// shown (or the view failed).
+const VIEW3D_HELPERS: &str = "<script>\
+    let done=false,ticks=0;\
+    (function busy(){if(done||++ticks>3000)return;\
+    let x=0;for(let i=0;i<3e6;i++)x+=i;window.busyFor=x;setTimeout(busy,10);})();\
+    const v3d=document.getElementById('view3d');\
+    const when=f=>new Promise(r=>{if(f())return r();\
+    const o=new MutationObserver(()=>{if(f()){o.disconnect();r();}});\
+    o.observe(v3d,{attributes:true});});\
+    const at=k=>()=>v3d.dataset.state!=='loading'&&\
+    (v3d.dataset.state!=='drawn'||v3d.dataset.shown===k);\
+    const pick=async k=>{v3d.querySelector('button[data-scene=\"'+k+'\"]').click();\
+    await when(at(k));};\
+    </script>";
+
+/// The page in headless Chromium, from `file://`, with SwiftShader's WebGL, reported with
+/// `--against` so that its 3D view has an old and a new version: a copy with a checking
+/// script makes every image load, waits for the 3D view, clicks **old**, then **new**,
+/// and writes what it found into the title, which `--dump-dom` prints; the 3D view writes
+/// its state into its section's attributes; console messages go to stderr. Then again
+/// without WebGL: the view says so in one line.
 #[test]
 #[cfg_attr(
     windows,
@@ -294,14 +344,19 @@ fn console_errors(log: &str) -> Vec<&str> {
 )]
 fn the_report_opens_in_a_real_browser_with_every_image_loaded() {
     let tmp = Tmp::new("browser");
-    let (dir, page) = sample_report(&tmp.0, 3);
-    let check = "<script>\
+    let (dir, page) = town_with_a_block_more_against_the_town(&tmp.0);
+    // Each version as the view showed it: `state:shown:objects:triangles`.
+    let check = format!(
+        "{VIEW3D_HELPERS}<script>(async()=>{{try{{\
         const imgs=[...document.images];imgs.forEach(i=>i.loading='eager');\
-        Promise.all(imgs.map(i=>i.complete?0:new Promise(r=>{i.onload=r;i.onerror=r;})))\
-        .then(()=>{const bad=imgs.filter(i=>!(i.naturalWidth>0)).map(i=>i.getAttribute('src'));\
-        document.title=(bad.length?'BAD '+bad.join(' '):'IMAGES OK '+imgs.length);});\
-        </script></body>";
-    std::fs::write(dir.join("check.html"), page.replace("</body>", check)).unwrap();
+        await Promise.all(imgs.map(i=>i.complete?0:new Promise(r=>{{i.onload=r;i.onerror=r;}})));\
+        const bad=imgs.filter(i=>!(i.naturalWidth>0)).map(i=>i.getAttribute('src'));\
+        const views=[],d=v3d.dataset,seen=()=>views.push([d.state,d.shown,d.objects,d.triangles].join(':'));\
+        await when(at('new'));seen();await pick('old');seen();await pick('new');seen();\
+        document.title=(bad.length?'BAD '+bad.join(' '):'IMAGES OK '+imgs.length)+' VIEWS '+views.join(' ');\
+        }}catch(e){{document.title='FAILED '+e;}}finally{{done=true;}}}})();</script></body>"
+    );
+    std::fs::write(dir.join("check.html"), page.replace("</body>", &check)).unwrap();
     let browse = |page: &str, flags: &[&str]| {
         let out = Command::new(chromium())
             .args([
@@ -321,30 +376,48 @@ fn the_report_opens_in_a_real_browser_with_every_image_loaded() {
             String::from_utf8_lossy(&out.stderr).into_owned(),
         )
     };
+    let title = |dom: &str| {
+        dom.split("<title>")
+            .nth(1)
+            .and_then(|t| t.split("</title>").next())
+            .unwrap_or("")
+            .to_string()
+    };
     let webgl = ["--use-angle=swiftshader", "--enable-unsafe-swiftshader"];
-    // `--dump-dom` prints the page when its virtual time runs out, and virtual time does not
-    // wait for the images the glTF loader decodes off the page's thread: now and then the
-    // dump comes while the view is still loading. A view that stays loading in four tries
-    // fails below.
+    // The busy script makes the dump wait for the checks; should virtual time still run
+    // out first, the title is the page's own: tried again, four times in all.
     let (mut dom, mut log) = browse("check.html", &webgl);
     for _ in 0..3 {
-        if view3d_state(&dom).get("state").map(String::as_str) != Some("loading") {
+        if title(&dom).contains(" VIEWS ") {
             break;
         }
         (dom, log) = browse("check.html", &webgl);
     }
-    let title = dom
-        .split("<title>")
-        .nth(1)
-        .and_then(|t| t.split("</title>").next())
-        .unwrap_or("");
+    let title = title(&dom);
+    let (images, views) = title.split_once(" VIEWS ").unwrap_or((&title, ""));
     let n = image_sources(&page).len();
-    assert_eq!(title, format!("IMAGES OK {n}"), "stderr:\n{log}");
+    assert_eq!(images, format!("IMAGES OK {n}"), "stderr:\n{log}");
     assert!(
         console_errors(&log).is_empty(),
         "{:?}",
         console_errors(&log)
     );
+    // The toggle shows the old version, then the new one again: each drawn, the old one
+    // with fewer buildings on the terrain and fewer triangles in its frame, and the new one
+    // as it was at first.
+    let views: Vec<Vec<&str>> = views.split(' ').map(|v| v.split(':').collect()).collect();
+    let count = |v: &[&str], i: usize| v.get(i).and_then(|n| n.parse::<u64>().ok());
+    assert_eq!(views.len(), 3, "{title}");
+    for (v, key) in views.iter().zip(["new", "old", "new"]) {
+        assert_eq!(v[..2], ["drawn", key], "{title}\n{log}");
+    }
+    assert_eq!(views[0], views[2], "{title}");
+    for i in [2, 3] {
+        assert!(
+            count(&views[1], i) < count(&views[0], i) && count(&views[1], i) > Some(0),
+            "{title}"
+        );
+    }
     // The 3D view drew its first frame from the overview camera: the terrain and the town
     // cover much of the canvas, and most of what stands on the terrain is in view (the
     // main cluster: the sample's one outlier, a string of houses and trees, is partly out).
@@ -361,7 +434,7 @@ fn the_report_opens_in_a_real_browser_with_every_image_loaded() {
     );
     assert!(num("pixels") > 0.15, "{view:?}");
     assert!(num("objects") >= 10.0 && num("in-view") > 0.5, "{view:?}");
-    // Without WebGL: the still images, and one line.
+    // Without WebGL: the still images, and one line; no buttons for what is not there.
     let (dom, log) = browse("index.html", &["--disable-gpu", "--disable-webgl"]);
     assert_eq!(
         view3d_state(&dom).get("state").map(String::as_str),
@@ -369,27 +442,54 @@ fn the_report_opens_in_a_real_browser_with_every_image_loaded() {
         "{log}"
     );
     assert!(dom.contains("This browser has no WebGL"));
+    let buttons: Vec<&str> = dom
+        .split("<button ")
+        .skip(1)
+        .filter_map(|b| b.split('>').next())
+        .collect();
+    assert_eq!(buttons.len(), 3, "reset, new, old: {buttons:?}");
+    assert!(buttons.iter().all(|b| b.contains(" hidden")), "{buttons:?}");
     assert!(
         console_errors(&log).is_empty(),
         "{:?}",
         console_errors(&log)
     );
-    // A picture of the page, to look at (AGVIEW_REPORT_SHOT names where it is kept).
+    // Pictures to look at (AGVIEW_REPORT_SHOT=FILE.png names where they are kept): the
+    // page, and the 3D view alone showing each version (FILE-3d-new.png, FILE-3d-old.png).
     if let Some(keep) = std::env::var_os("AGVIEW_REPORT_SHOT") {
-        let status = Command::new(chromium())
-            .args([
-                "--headless=new",
-                "--no-sandbox",
-                "--hide-scrollbars",
-                "--window-size=1200,2400",
-                "--virtual-time-budget=60000",
-            ])
-            .args(webgl)
-            .arg(format!("--screenshot={}", PathBuf::from(keep).display()))
-            .arg(format!("file://{}", dir.join("index.html").display()))
-            .status()
-            .expect("chromium runs");
-        assert!(status.success());
+        let keep = PathBuf::from(keep);
+        let shot = |page: &str, to: &Path, size: &str| {
+            let status = Command::new(chromium())
+                .args([
+                    "--headless=new",
+                    "--no-sandbox",
+                    "--hide-scrollbars",
+                    &format!("--window-size={size}"),
+                    "--virtual-time-budget=60000",
+                ])
+                .args(webgl)
+                .arg(format!("--screenshot={}", to.display()))
+                .arg(format!("file://{}", dir.join(page).display()))
+                .status()
+                .expect("chromium runs");
+            assert!(status.success());
+        };
+        shot("index.html", &keep, "1200,2400");
+        for key in ["new", "old"] {
+            let alone = format!(
+                "<style>body>:not(#view3d){{display:none}}</style>{VIEW3D_HELPERS}\
+                 <script>(async()=>{{try{{await when(at('new'));await pick('{key}');}}\
+                 finally{{done=true;}}}})();</script></body>"
+            );
+            let name = format!("shot-{key}.html");
+            std::fs::write(dir.join(&name), page.replace("</body>", &alone)).unwrap();
+            let stem = keep.file_stem().unwrap_or_default().to_string_lossy();
+            shot(
+                &name,
+                &keep.with_file_name(format!("{stem}-3d-{key}.png")),
+                "800,700",
+            );
+        }
     }
 }
 

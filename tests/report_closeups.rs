@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 
 mod common;
-use common::{agview, Tmp};
+use common::{report_against, Tmp};
 
 fn sample() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("sample_scenery")
@@ -62,21 +62,7 @@ fn a_removed_car_gets_a_close_up_of_old_new_and_the_changed_pixels() {
     apron(&tmp.0, "new", true);
     let dsf = "Earth nav data/+47+008/+47+008.txt";
     let (new, old) = (format!("new/{dsf}"), format!("old/{dsf}"));
-    let (code, _, err) = agview(
-        &tmp.0,
-        &[
-            "report",
-            &new,
-            "--against",
-            &old,
-            "--out",
-            "review",
-            "--size",
-            "320x180",
-            "--closeups",
-            "3",
-        ],
-    );
+    let (code, _, err) = report_against(&tmp.0, &new, &old, "320x180", 3);
     assert_eq!(code, 0, "{err}");
     let dir = tmp.0.join("review");
     let c: serde_json::Value =
@@ -148,21 +134,7 @@ fn closeups_caps_the_changes_shown_and_the_page_says_how_many_are_left_out() {
     apron(&tmp.0, "new", true);
     let dsf = "Earth nav data/+47+008/+47+008.txt";
     let (new, old) = (format!("new/{dsf}"), format!("old/{dsf}"));
-    let (code, _, err) = agview(
-        &tmp.0,
-        &[
-            "report",
-            &new,
-            "--against",
-            &old,
-            "--out",
-            "review",
-            "--size",
-            "160x90",
-            "--closeups",
-            "0",
-        ],
-    );
+    let (code, _, err) = report_against(&tmp.0, &new, &old, "160x90", 0);
     assert_eq!(code, 0, "{err}");
     let dir = tmp.0.join("review");
     let c: serde_json::Value =

@@ -41,6 +41,33 @@ pub fn agview(cwd: &Path, args: &[&str]) -> (i32, String, String) {
     )
 }
 
+/// `agview report NEW --against OLD --out review --size SIZE --closeups N` run in `cwd`,
+/// with [`agview`]; its report is `cwd/review`.
+pub fn report_against(
+    cwd: &Path,
+    new: &str,
+    old: &str,
+    size: &str,
+    closeups: usize,
+) -> (i32, String, String) {
+    let n = closeups.to_string();
+    agview(
+        cwd,
+        &[
+            "report",
+            new,
+            "--against",
+            old,
+            "--out",
+            "review",
+            "--size",
+            size,
+            "--closeups",
+            &n,
+        ],
+    )
+}
+
 /// `text` with Windows' path separator read as Linux's, to compare what a Windows run
 /// prints with what Linux prints (on Linux it is unchanged: there a backslash is part of a
 /// name, as in a DSF's `objects\shed.obj`).

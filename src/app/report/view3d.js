@@ -7,10 +7,11 @@
 // The section's data-view (JSON) gives the overview camera and the light in glTF's axes
 // (metres, Y up, X east, Z south, origin at the export's framing centre) and the versions.
 // The section's data-state tells a test what happened: "loading", "drawn" (with
-// data-pixels, the share of the first frame's pixels that are not the background, and
-// data-triangles, the triangles it drew; data-objects, how many meshes and instances stand
-// on the terrain, and data-in-view, the share of them whose centre the overview camera
-// sees), "no-webgl" or "failed".
+// data-pixels, the share of the first frame's pixels that are not the background),
+// "no-webgl" or "failed". Each time a version is shown (the first, and at each click of
+// its button), data-shown names it (its key), data-triangles counts the triangles its
+// frame drew, data-objects the meshes and instances standing on the terrain in the scene,
+// and data-in-view the share of them whose centre the camera sees.
 (function () {
   'use strict';
   var root = document.getElementById('view3d');
@@ -100,7 +101,7 @@
   else window.addEventListener('resize', fit);
   fit();
 
-  // The share of the frame's pixels that are not the background, and its triangles.
+  // The share of the first frame's pixels that are not the background.
   function firstFrame() {
     renderer.render(scene, camera);
     var w = gl.drawingBufferWidth, h = gl.drawingBufferHeight;
@@ -113,11 +114,17 @@
       if (Math.abs(px[i] - b[0]) > 3 || Math.abs(px[i + 1] - b[1]) > 3 || Math.abs(px[i + 2] - b[2]) > 3) drawn++;
     }
     root.setAttribute('data-pixels', (drawn / (w * h)).toFixed(3));
+  }
+  // What the version just shown put in the frame: drawn now, its triangles, and its meshes
+  // and instances on the terrain, all of the scene's (and the share the camera sees).
+  function census(key) {
+    renderer.render(scene, camera);
+    root.setAttribute('data-shown', key);
     root.setAttribute('data-triangles', String(renderer.info.render.triangles));
     var frustum = new THREE.Frustum().setFromProjectionMatrix(
       new THREE.Matrix4().multiplyMatrices(camera.projectionMatrix, camera.matrixWorldInverse));
     var all = 0, seen = 0, m = new THREE.Matrix4(), p = new THREE.Vector3();
-    shown.traverse(function (o) {
+    scene.traverse(function (o) {
       if (!o.isMesh) return;
       for (var a = o; a; a = a.parent) if (a.name === 'terrain') return;
       if (!o.geometry.boundingSphere) o.geometry.computeBoundingSphere();
@@ -149,8 +156,8 @@
     shown = versions[key];
     scene.add(shown);
     var which = config.scenes.length > 1 ? 'Showing ' + label(key) + '. ' : '';
+    census(key);
     say('drawn', which + 'Drag to turn, right-drag or shift-drag to pan, wheel to zoom.');
-    redraw();
   }
   function decode(b64) {
     var s = atob(b64);
