@@ -136,10 +136,6 @@ pub struct ImagePool {
     ahead: HashMap<PathBuf, (ImageData, Vec<Diagnostic>)>,
     /// The planned paths not decoded yet, in the order they are expected to be asked for.
     planned: std::collections::VecDeque<PathBuf>,
-    /// The largest image decoded ahead so far, in bytes of pixels, and how many images the
-    /// last batch decoded ahead.
-    ahead_largest: u64,
-    ahead_batch: usize,
     /// A pool that only records the paths asked for ([`ImagePool::recording`]).
     recording: bool,
 }
@@ -264,13 +260,11 @@ impl ImagePool {
     /// Plans to decode `paths` (those not already in the pool) ahead of their first ask,
     /// on worker threads ([`parallel_map`](crate::document::parallel_map)): the first ask
     /// of a planned image decodes it with the next planned ones together. A pool with no
-    /// budget decodes them all at once (it keeps them all anyway). Under a budget, the
-    /// first batch is four images per worker, and each later one as many as the budget's
-    /// room left holds at the size of the largest image decoded ahead so far, at most
-    /// twice the last batch and at least four per worker: while the pool is far from its budget the images decoded ahead
-    /// are the ones it keeps anyway, and near it no more than a few wait for their ask.
-    /// What each image is, and what decoding it says, is the same as decoding it at its
-    /// ask: only when the work is done changes.
+    /// budget decodes them all at once (it keeps them all anyway); under a budget, four
+    /// images per worker at a time, so that no more than a few wait for their ask and the
+    /// budget still bounds what the pool holds (larger batches, sized by the budget's room,
+    /// measured slower on the WED airport bench). What each image is, and what decoding it
+    /// says, is the same as decoding it at its ask: only when the work is done changes.
     pub(crate) fn plan(&mut self, paths: Vec<PathBuf>) {
         let mut seen = std::collections::HashSet::new();
         self.planned = paths
@@ -286,15 +280,9 @@ impl ImagePool {
         };
         let first = self.planned.remove(at).unwrap_or_default();
         let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
-        let few = 4 * workers;
         let size = match self.budget {
             None => usize::MAX,
-            Some(_) if self.ahead_largest == 0 => few,
-            Some(b) => {
-                let room = b.saturating_sub(self.held) / self.ahead_largest;
-                let room = usize::try_from(room).unwrap_or(usize::MAX);
-                room.min(2 * self.ahead_batch).max(few)
-            }
+            Some(_) => 4 * workers,
         };
         let more = size.saturating_sub(1).min(self.planned.len());
         let batch: Vec<PathBuf> = std::iter::once(first)
@@ -304,9 +292,6 @@ impl ImagePool {
         let done = crate::document::parallel_map(&batch, workers, None, |_, p| {
             decode_capped(p, max_side)
         });
-        self.ahead_batch = batch.len();
-        let largest = done.iter().map(|(img, _)| img.bytes()).max().unwrap_or(0);
-        self.ahead_largest = self.ahead_largest.max(largest);
         self.ahead.extend(batch.into_iter().zip(done));
     }
 
