@@ -48,7 +48,7 @@ pub(crate) use forest::load_forest;
 pub use forest::{ForestArt, TreeArt};
 pub(crate) use ground::{load_lin, load_pol};
 pub use ground::{GroundShading, LinArt, PolArt};
-pub(crate) use image::{cap_side, load_image, mip_chain, rgba8_mips};
+pub(crate) use image::{decode_capped, mip_chain, rgba8_mips};
 pub use image::{
     decode_bc, BcFormat, DecodedImages, ImageData, ImagePixels, ImagePool, PoolRecord,
 };
@@ -147,80 +147,30 @@ pub(crate) fn load_art_set_seeded(
     opts: &ArtOptions,
     seed: Option<DecodedImages>,
 ) -> ArtSet {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    load_art_set_ahead(scene, opts, seed, cores > 1)
+}
+
+/// [`load_art_set_seeded`], decoding the images ahead on every core when `ahead`
+/// ([`ImagePool::plan`]), one at a time at their first ask otherwise. The outcome is the
+/// same either way.
+fn load_art_set_ahead(
+    scene: &Scene,
+    opts: &ArtOptions,
+    seed: Option<DecodedImages>,
+    ahead: bool,
+) -> ArtSet {
     let mut pool = ImagePool::seeded(opts.max_texture_side, opts.texture_budget, seed);
-    let mut warnings = Vec::new();
-    // An unresolved reference was reported where it is named; it is drawn as a placeholder
-    // and never opened relative to the working directory.
-    let resolved = |r: &ArtRef| r.resolved.as_deref().map(crate::diag::text_path);
-    let lights = scene
-        .lights_txt
-        .as_deref()
-        .and_then(|p| load_lights_txt(Path::new(p), &mut warnings));
-    let meshes = scene
-        .meshes
-        .iter()
-        .map(|r| match resolved(r) {
-            Some(p) => load_mesh_with(&p, &mut pool, lights.as_ref(), &mut warnings),
-            None => mesh::placeholder_mesh(Path::new(&*r.name)),
-        })
-        .collect();
-    let mut facades: Vec<FacadeArt> = scene
-        .facade_defs
-        .iter()
-        .map(|r| match resolved(r) {
-            Some(p) => load_facade(&p, &mut pool, &mut warnings),
-            None => facade::placeholder_facade(Path::new(&*r.name)),
-        })
-        .collect();
-    // AGN roof textures: the whole image is the roof, repeated every few meters.
-    for (i, roof) in &scene.facade_roofs {
-        if let Some(f) = facades.get_mut(*i) {
-            f.roof_texture = Some(pool.load(Path::new(roof), &mut warnings));
-            f.roof_lit_texture = None;
-            f.roof_uv = [0.0, 0.0, 1.0, 1.0];
-        }
+    // Decode ahead: a first pass that decodes nothing learns which images the load asks
+    // for, in order, so that they decode on every core (PNG decoding and mip building are
+    // most of an art load) while the art files load in order.
+    if ahead {
+        let mut recording = ImagePool::recording();
+        load_art_with(scene, &mut recording, &mut Vec::new());
+        pool.plan(recording.asked());
     }
-    let mut forest_of = |r: &ArtRef| match resolved(r) {
-        Some(p) => load_forest(&p, &mut pool, &mut warnings),
-        None => forest::missing_forest(Path::new(&*r.name)),
-    };
-    let forest = scene.forest.as_ref().map(&mut forest_of);
-    let more_forests = scene.more_forests.iter().map(forest_of).collect();
-    let pols = scene
-        .pol_defs
-        .iter()
-        .map(|r| match resolved(r) {
-            Some(p) => load_pol(&p, &mut pool, &mut warnings),
-            // agview's own pavement art has no file.
-            None if r.name.starts_with(ground::BUILTIN) => {
-                load_pol(Path::new(&*r.name), &mut pool, &mut warnings)
-            }
-            None => ground::placeholder_pol(&r.name),
-        })
-        .collect();
-    let lins = scene
-        .lin_defs
-        .iter()
-        .map(|r| match resolved(r) {
-            Some(p) => load_lin(&p, &mut pool, &mut warnings),
-            None if r.name.starts_with(ground::BUILTIN) => {
-                load_lin(Path::new(&*r.name), &mut pool, &mut warnings)
-            }
-            None => ground::placeholder_lin(&r.name),
-        })
-        .collect();
-    let roads = roads::load_road_textures(&scene.road_looks, &mut pool, &mut warnings);
-    let tile_texture = scene
-        .tile_texture
-        .as_ref()
-        .map(|t| pool.load(&crate::diag::text_path(&t.path), &mut warnings));
-    // `TEXTURE_LIT` of the tiles: as objects', a missing one is left out.
-    let tile_lit = scene
-        .tile_texture
-        .as_ref()
-        .and_then(|t| t.lit.as_ref())
-        .map(|p| pool.load(&crate::diag::text_path(p), &mut warnings))
-        .filter(|&i| pool.images().get(i).is_some_and(|img| !img.missing));
+    let mut warnings = Vec::new();
+    let mut art = load_art_with(scene, &mut pool, &mut warnings);
     if let (Some(budget), n @ 1..) = (opts.texture_budget, pool.trimmed()) {
         let note = format!(
             "texture budget {} MB: {n} texture(s) drawn at a lower resolution, the largest \
@@ -231,6 +181,87 @@ pub(crate) fn load_art_set_seeded(
         warnings.push(Diagnostic::general(Severity::Note, note).with_kind(kind::LIMIT));
     }
     let (images, record) = pool.into_parts();
+    art.images = images;
+    art.warnings = warnings;
+    art.pool = record;
+    art
+}
+
+/// The art `scene` names, its images asked of `pool` and what loading said put in
+/// `warnings` (the set's own `images`, `warnings` and `pool` are left empty).
+fn load_art_with(scene: &Scene, pool: &mut ImagePool, warnings: &mut Vec<Diagnostic>) -> ArtSet {
+    // An unresolved reference was reported where it is named; it is drawn as a placeholder
+    // and never opened relative to the working directory.
+    let resolved = |r: &ArtRef| r.resolved.as_deref().map(crate::diag::text_path);
+    let lights = scene
+        .lights_txt
+        .as_deref()
+        .and_then(|p| load_lights_txt(Path::new(p), warnings));
+    let meshes = scene
+        .meshes
+        .iter()
+        .map(|r| match resolved(r) {
+            Some(p) => load_mesh_with(&p, pool, lights.as_ref(), warnings),
+            None => mesh::placeholder_mesh(Path::new(&*r.name)),
+        })
+        .collect();
+    let mut facades: Vec<FacadeArt> = scene
+        .facade_defs
+        .iter()
+        .map(|r| match resolved(r) {
+            Some(p) => load_facade(&p, pool, warnings),
+            None => facade::placeholder_facade(Path::new(&*r.name)),
+        })
+        .collect();
+    // AGN roof textures: the whole image is the roof, repeated every few meters.
+    for (i, roof) in &scene.facade_roofs {
+        if let Some(f) = facades.get_mut(*i) {
+            f.roof_texture = Some(pool.load(Path::new(roof), warnings));
+            f.roof_lit_texture = None;
+            f.roof_uv = [0.0, 0.0, 1.0, 1.0];
+        }
+    }
+    let mut forest_of = |r: &ArtRef| match resolved(r) {
+        Some(p) => load_forest(&p, pool, warnings),
+        None => forest::missing_forest(Path::new(&*r.name)),
+    };
+    let forest = scene.forest.as_ref().map(&mut forest_of);
+    let more_forests = scene.more_forests.iter().map(forest_of).collect();
+    let pols = scene
+        .pol_defs
+        .iter()
+        .map(|r| match resolved(r) {
+            Some(p) => load_pol(&p, pool, warnings),
+            // agview's own pavement art has no file.
+            None if r.name.starts_with(ground::BUILTIN) => {
+                load_pol(Path::new(&*r.name), pool, warnings)
+            }
+            None => ground::placeholder_pol(&r.name),
+        })
+        .collect();
+    let lins = scene
+        .lin_defs
+        .iter()
+        .map(|r| match resolved(r) {
+            Some(p) => load_lin(&p, pool, warnings),
+            None if r.name.starts_with(ground::BUILTIN) => {
+                load_lin(Path::new(&*r.name), pool, warnings)
+            }
+            None => ground::placeholder_lin(&r.name),
+        })
+        .collect();
+    let roads = roads::load_road_textures(&scene.road_looks, pool, warnings);
+    let tile_texture = scene
+        .tile_texture
+        .as_ref()
+        .map(|t| pool.load(&crate::diag::text_path(&t.path), warnings));
+    // `TEXTURE_LIT` of the tiles: as objects', a missing one is left out.
+    let tile_lit = scene
+        .tile_texture
+        .as_ref()
+        .and_then(|t| t.lit.as_ref())
+        .map(|p| pool.load(&crate::diag::text_path(p), warnings))
+        .filter(|&i| pool.images().get(i).is_some_and(|img| !img.missing));
     ArtSet {
         tile_lit,
         meshes,
@@ -241,9 +272,7 @@ pub(crate) fn load_art_set_seeded(
         lins,
         roads,
         tile_texture,
-        images,
-        warnings,
-        pool: record,
+        ..ArtSet::default()
     }
 }
 
@@ -263,6 +292,61 @@ LIGHT_PARAM full_custom_halo 0 4 0 0.5 0.25 1 6\n\
 LIGHT_NAMED my_green_taxi_light 0 3 0\n\
 LIGHT_CUSTOM 1 2 3 1 0.5 0 1 2 0 0 1 1 sim/x\n"
         )
+    }
+
+    #[test]
+    fn decoding_ahead_gives_the_serial_loads_images_warnings_and_indices() {
+        let d = tmp("ahead");
+        // Twelve objects: textures of their own and shared ones, a lit texture that is
+        // missing, one found only by ignoring case, one that is not an image; more than
+        // one batch of a budgeted pool, whose small budget trims some.
+        let mut meshes = Vec::new();
+        for k in 0..12u32 {
+            let side = 8 << (k % 3);
+            write_png(&d.join(format!("t{k}.png")), side, side, |x, y| {
+                [(x * 16) as u8, (y * 16) as u8, k as u8, 255]
+            });
+            let (tex, lit) = match k {
+                3 => ("t0.png".to_string(), "gone_LIT.png".to_string()),
+                5 => ("Upper.png".to_string(), format!("t{k}.png")),
+                7 => ("broken.png".to_string(), "t1.png".to_string()),
+                _ => (format!("t{k}.png"), format!("t{}.png", (k + 1) % 12)),
+            };
+            let obj = lamp_obj(&lit).replace("lamp.png", &tex);
+            std::fs::write(d.join(format!("o{k}.obj")), obj).unwrap();
+            meshes.push(ArtRef {
+                name: format!("o{k}.obj").into(),
+                resolved: Some(d.join(format!("o{k}.obj")).display().to_string()),
+            });
+        }
+        write_png(&d.join("upper.png"), 4, 4, |_, _| [1, 2, 3, 255]);
+        std::fs::write(d.join("broken.png"), b"not an image").unwrap();
+        let scene = Scene {
+            meshes,
+            ..Scene::default()
+        };
+        for opts in [
+            ArtOptions::default(),
+            ArtOptions {
+                max_texture_side: Some(16),
+                texture_budget: Some(20_000),
+            },
+        ] {
+            let serial = load_art_set_ahead(&scene, &opts, None, false);
+            let ahead = load_art_set_ahead(&scene, &opts, None, true);
+            assert_eq!(ahead.images, serial.images, "{opts:?}");
+            assert_eq!(ahead.warnings, serial.warnings, "{opts:?}");
+            assert_eq!(ahead.meshes, serial.meshes, "{opts:?}");
+            assert_eq!(ahead.pool, serial.pool, "{opts:?}");
+            assert!(serial.warnings.len() >= 3, "{:?}", serial.warnings);
+        }
+        assert!(
+            load_art_set_ahead(&scene, &ArtOptions { max_texture_side: None, texture_budget: Some(20_000) }, None, true)
+                .warnings
+                .iter()
+                .any(|w| w.to_string().contains("texture budget")),
+            "the budget trims"
+        );
     }
 
     #[test]

@@ -686,13 +686,7 @@ pub fn load_document_art_seeded(
             .map(|p| {
                 p.map(|p| {
                     s.spawn(move || {
-                        let mut w = Vec::new();
-                        let img = crate::art::load_image(Path::new(p), &mut w);
-                        let img = match opts.max_texture_side {
-                            Some(m) => crate::art::cap_side(img, m),
-                            None => img,
-                        };
-                        (img, w)
+                        crate::art::decode_capped(Path::new(p), opts.max_texture_side)
                     })
                 })
             })
