@@ -230,12 +230,13 @@ fn each_stage_imports_only_what_lies_below_it() {
         ("season", &[]),
         ("rng", &[]),
         ("progress", &[]),
+        ("parallel", &["progress"]),
         ("terrain", &[]),
         ("format", &["diag", "lines", "scene", "season"]),
         ("resolve", &["diag", "format", "lines", "rng", "season"]),
         ("layout", &["diag", "format", "scene", "rng"]),
         ("input", &["diag", "format", "layout", "resolve", "scene"]),
-        ("art", &["diag", "format", "scene"]),
+        ("art", &["diag", "format", "parallel", "scene"]),
         (
             "pipeline",
             &[
@@ -245,8 +246,8 @@ fn each_stage_imports_only_what_lies_below_it() {
         (
             "document",
             &[
-                "art", "diag", "format", "input", "layout", "pipeline", "progress", "resolve",
-                "rng", "scene", "season", "terrain",
+                "art", "diag", "format", "input", "layout", "parallel", "pipeline", "progress",
+                "resolve", "rng", "scene", "season", "terrain",
             ],
         ),
         (
@@ -263,7 +264,9 @@ fn each_stage_imports_only_what_lies_below_it() {
         ("render", &["art", "diag", "mesh", "scene", "terrain"]),
         (
             "export",
-            &["art", "diag", "format", "mesh", "scene", "terrain"],
+            &[
+                "art", "diag", "format", "mesh", "parallel", "scene", "terrain",
+            ],
         ),
         (
             "app",

@@ -22,7 +22,7 @@ use std::collections::HashMap;
 
 use agview_format::material::{Model, Source, Value, ROUGHNESS_OF_GLOSS};
 use agview_load::art::{decode_bc, ArtSet, ImageData, ImagePixels, Material};
-use agview_load::document::parallel_map;
+use agview_load::parallel::parallel_map;
 
 use crate::document::{AlphaMode, Document, Image, Mime, PbrMaterial, TextureUse};
 use crate::ExportOptions;

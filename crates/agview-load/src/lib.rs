@@ -21,5 +21,6 @@ pub mod check;
 pub mod document;
 pub mod edit;
 pub mod input;
+pub mod parallel;
 pub mod pipeline;
 pub mod resolve;

@@ -253,7 +253,11 @@ impl App {
             };
             match script_frame {
                 Some(path) => {
-                    let what = if preview { "the drag preview" } else { "a full frame" };
+                    let what = if preview {
+                        "the drag preview"
+                    } else {
+                        "a full frame"
+                    };
                     self.write_frame(&path, result, what);
                 }
                 None => {

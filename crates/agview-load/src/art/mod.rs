@@ -48,10 +48,10 @@ pub(crate) use forest::load_forest;
 pub use forest::{ForestArt, TreeArt};
 pub(crate) use ground::{load_lin, load_pol};
 pub use ground::{GroundShading, LinArt, PolArt};
-pub(crate) use image::{decode_capped, mip_chain, rgba8_mips};
 pub use image::{
     decode_bc, BcFormat, DecodedImages, ImageData, ImagePixels, ImagePool, PoolRecord,
 };
+pub(crate) use image::{decode_capped, mip_chain, rgba8_mips};
 pub(crate) use mesh::{load_lights_txt, load_mesh_with};
 pub use mesh::{load_mesh, DrapedArt, DrawState, LightArt, Material, MeshArt, MeshLod, MeshVertex};
 
@@ -341,10 +341,18 @@ LIGHT_CUSTOM 1 2 3 1 0.5 0 1 2 0 0 1 1 sim/x\n"
             assert!(serial.warnings.len() >= 3, "{:?}", serial.warnings);
         }
         assert!(
-            load_art_set_ahead(&scene, &ArtOptions { max_texture_side: None, texture_budget: Some(20_000) }, None, true)
-                .warnings
-                .iter()
-                .any(|w| w.to_string().contains("texture budget")),
+            load_art_set_ahead(
+                &scene,
+                &ArtOptions {
+                    max_texture_side: None,
+                    texture_budget: Some(20_000)
+                },
+                None,
+                true
+            )
+            .warnings
+            .iter()
+            .any(|w| w.to_string().contains("texture budget")),
             "the budget trims"
         );
     }

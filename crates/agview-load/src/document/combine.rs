@@ -685,9 +685,7 @@ pub fn load_document_art_seeded(
             .iter()
             .map(|p| {
                 p.map(|p| {
-                    s.spawn(move || {
-                        crate::art::decode_capped(Path::new(p), opts.max_texture_side)
-                    })
+                    s.spawn(move || crate::art::decode_capped(Path::new(p), opts.max_texture_side))
                 })
             })
             .collect();

@@ -32,7 +32,6 @@
 //!   profile, and what a document says once about its roads;
 //! - `rings.rs`: a feature's rings in local meters (a facade's as WED exports them, curves
 //!   flattened);
-//! - `parallel.rs`: [`parallel_map`], the layout's rayon pool, results in item order;
 //! - `screen.rs`: `SLOPE_LIMIT`, screened on the terrain after the layout;
 //! - `combine.rs`: the per-feature scenes in one [`Scene`] and its tile atlas;
 //! - `asset.rs`: an autogen asset opened ([`OpenedAsset`]), alone or for a feature;
@@ -50,7 +49,6 @@ mod feature;
 pub mod features;
 mod jetway;
 pub mod lone;
-mod parallel;
 mod rings;
 mod road_reading;
 pub mod roads;
@@ -74,6 +72,7 @@ use feature::{describe, feature_seeds, layout_feature};
 use screen::Screen;
 
 pub use crate::input::EditCache;
+pub(crate) use crate::parallel::parallel_map;
 pub use asset::OpenedAsset;
 pub(crate) use combine::combine_with;
 pub use combine::{
@@ -82,7 +81,6 @@ pub use combine::{
 pub use editing::editable;
 pub use feature::lay_out_alone;
 pub use features::{DocFeature, Geometry};
-pub use parallel::parallel_map;
 
 /// The file name WED gives a project.
 pub use crate::format::wed::WED_FILE;

@@ -251,14 +251,13 @@ impl ImagePool {
     /// The paths this pool was asked for, in the order of their first ask (a
     /// [`ImagePool::recording`] pool's plan for a real one).
     pub(crate) fn asked(&self) -> Vec<PathBuf> {
-        let mut paths: Vec<(usize, &PathBuf)> =
-            self.by_path.iter().map(|(p, &i)| (i, p)).collect();
+        let mut paths: Vec<(usize, &PathBuf)> = self.by_path.iter().map(|(p, &i)| (i, p)).collect();
         paths.sort_unstable();
         paths.into_iter().map(|(_, p)| p.clone()).collect()
     }
 
     /// Plans to decode `paths` (those not already in the pool) ahead of their first ask,
-    /// on worker threads ([`parallel_map`](crate::document::parallel_map)): the first ask
+    /// on worker threads ([`parallel_map`](crate::parallel::parallel_map)): the first ask
     /// of a planned image decodes it with the next planned ones together. A pool with no
     /// budget decodes them all at once (it keeps them all anyway); under a budget, four
     /// images per worker at a time, so that no more than a few wait for their ask and the
@@ -289,9 +288,8 @@ impl ImagePool {
             .chain(self.planned.drain(..more))
             .collect();
         let max_side = self.max_side;
-        let done = crate::document::parallel_map(&batch, workers, None, |_, p| {
-            decode_capped(p, max_side)
-        });
+        let done =
+            crate::parallel::parallel_map(&batch, workers, None, |_, p| decode_capped(p, max_side));
         self.ahead.extend(batch.into_iter().zip(done));
     }
 

@@ -1,7 +1,7 @@
-//! Mapping work over items (a document's features; the export's images) on a rayon pool of
-//! the call's own, with the results in item order whatever the thread timing.
+//! Mapping work over items (a document's features; the art's and the export's images) on a
+//! rayon pool of the call's own, with the results in item order whatever the thread timing.
 
-use super::Progress;
+use crate::progress::Progress;
 
 /// Maps `f` over `items` on `threads` workers (0: one per core) of a rayon pool of this
 /// call's own, so `--threads` holds whatever else runs, and returns the results in item
