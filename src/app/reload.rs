@@ -163,6 +163,8 @@ enum Msg {
     Gpu(Arc<Gpu>),
     Job(Box<LoadJob>, Trigger),
     Reload(Trigger),
+    /// Wakes the thread to see that [`Loader::quit`] is set.
+    Quit,
 }
 
 /// The loading thread's handle.
@@ -171,7 +173,14 @@ pub struct Loader {
     pub results: Receiver<Outcome>,
     /// The loader is uploading an edit's scene ([`edit_hold`]).
     uploading_edit: Arc<AtomicBool>,
+    /// Set when the window goes: the thread stops at its next step.
+    quit: Arc<AtomicBool>,
+    thread: Option<std::thread::JoinHandle<()>>,
 }
+
+/// How long the window, once closed, waits for the loader to stop (it stops between the
+/// steps of a load, not inside a layout).
+const QUIT_WAIT: Duration = Duration::from_secs(5);
 
 /// Art kept between loads, reused when a new layout names the same files and none of the
 /// files it was loaded from has changed on disk (so editing an asset's directives reloads
@@ -241,14 +250,17 @@ impl Loader {
         let (tx, rx) = mpsc::channel::<Msg>();
         let (out_tx, results) = mpsc::channel();
         let uploading_edit = Arc::new(AtomicBool::new(false));
-        let flag = uploading_edit.clone();
-        std::thread::Builder::new()
+        let quit = Arc::new(AtomicBool::new(false));
+        let flags = (uploading_edit.clone(), quit.clone());
+        let thread = std::thread::Builder::new()
             .name("agview-loader".into())
-            .spawn(move || loader_thread(rx, out_tx, wake, &flag))?;
+            .spawn(move || loader_thread(rx, out_tx, wake, &flags.0, &flags.1))?;
         Ok(Loader {
             tx,
             results,
             uploading_edit,
+            quit,
+            thread: Some(thread),
         })
     }
 
@@ -276,6 +288,32 @@ impl Loader {
     }
 }
 
+impl Drop for Loader {
+    /// Stops the thread and waits for it (at most [`QUIT_WAIT`]). The thread holds the
+    /// device and the art's textures: left running, it would release them while the process
+    /// exits, as the driver's exit handlers run (Mesa's software rasterizer has crashed
+    /// there).
+    fn drop(&mut self) {
+        self.quit.store(true, Ordering::Release);
+        let _ = self.tx.send(Msg::Quit);
+        let Some(thread) = self.thread.take() else {
+            return;
+        };
+        let until = Instant::now() + QUIT_WAIT;
+        while !thread.is_finished() && Instant::now() < until {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        if thread.is_finished() {
+            let _ = thread.join();
+        } else {
+            eprintln!(
+                "agview: warning: the loader is still laying out after {} s; exiting without it",
+                QUIT_WAIT.as_secs()
+            );
+        }
+    }
+}
+
 /// Merges a newer trigger into a pending one: a file change stays a file change (art must
 /// be reloaded) and keeps its first instant (for the latency figure).
 fn merge(old: Option<Trigger>, new: Trigger) -> Trigger {
@@ -295,6 +333,7 @@ fn loader_thread(
     out: Sender<Outcome>,
     wake: impl Fn(),
     uploading_edit: &AtomicBool,
+    quit: &AtomicBool,
 ) {
     let mut gpu: Option<Arc<Gpu>> = None;
     let mut job: Option<LoadJob> = None;
@@ -310,6 +349,9 @@ fn loader_thread(
         }
         while let Ok(m) = rx.try_recv() {
             apply(m, &mut gpu, &mut job, &mut pending);
+        }
+        if quit.load(Ordering::Acquire) {
+            return;
         }
         let (Some(trigger), Some(j)) = (pending.take(), job.clone()) else {
             continue;
@@ -329,6 +371,7 @@ fn loader_thread(
             &mut cache,
             &emit,
             uploading_edit,
+            quit,
         );
         match outcome {
             Some(o) => {
@@ -355,10 +398,11 @@ fn apply(
             *pending = Some(merge(*pending, t));
         }
         Msg::Reload(t) => *pending = Some(merge(*pending, t)),
+        Msg::Quit => {}
     }
 }
 
-/// Loads one job; `None` when the window has gone (the channel closed).
+/// Loads one job; `None` when the window has gone (the channel closed, or `quit` is set).
 // The loader thread's whole state goes in by parts: the job, the queue it reads while a
 // load waits for the device, the art cache, and where a preview goes.
 #[allow(clippy::too_many_arguments)]
@@ -372,7 +416,9 @@ fn load_one(
     cache: &mut Option<ArtCache>,
     emit: &dyn Fn(Outcome),
     uploading_edit: &AtomicBool,
+    quit: &AtomicBool,
 ) -> Option<Outcome> {
+    let quitting = || quit.load(Ordering::Acquire);
     let started = Instant::now();
     if let (Trigger::Startup, Some(d)) = (trigger, j.startup_delay) {
         std::thread::sleep(d);
@@ -425,6 +471,9 @@ fn load_one(
                 while let Ok(m) = rx.try_recv() {
                     apply(m, gpu, job, pending);
                 }
+                if quitting() {
+                    return;
+                }
                 let Some(g) = gpu.clone() else { return };
                 let mut art = document::load_document_art_with(&mut doc, &j.render.window_art());
                 let Ok(terrain) = j.render.terrain.terrain_for(&doc.loaded.scene) else {
@@ -469,6 +518,9 @@ fn load_one(
             let preview: Option<&mut dyn FnMut(Document)> =
                 (trigger == Trigger::Startup).then_some(&mut show_preview);
             let loaded = document::load_with_preview(&j.asset, &j.inputs, &load, preview);
+            if quitting() {
+                return None;
+            }
             let mut view = match loaded {
                 Ok(v) => v,
                 Err(e) => return Some(fail(e.to_string(), watch)),
@@ -509,11 +561,14 @@ fn load_one(
     };
     let load_ms = started.elapsed().as_secs_f64() * 1e3;
     // The device arrives once the window has opened.
-    while gpu.is_none() {
+    while gpu.is_none() && !quitting() {
         match rx.recv() {
             Ok(m) => apply(m, gpu, job, pending),
             Err(_) => return None,
         }
+    }
+    if quitting() {
+        return None;
     }
     let g = gpu.as_ref()?;
     let up = Instant::now();
@@ -763,6 +818,23 @@ fn debounce(rx: Receiver<Instant>, on_change: impl Fn(Instant)) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn dropping_the_loader_stops_its_thread_before_it_returns() {
+        // The thread owns `wake`, and with it this count: once the drop returns, the thread
+        // has gone (so has the device it would hold), even with a sender still alive, as the
+        // file watcher keeps one.
+        let alive = Arc::new(());
+        let held = alive.clone();
+        let loader = Loader::spawn(move || {
+            let _ = &held;
+        })
+        .expect("a thread");
+        let watcher_side = loader.reloader();
+        drop(loader);
+        assert_eq!(Arc::strong_count(&alive), 1);
+        drop(watcher_side);
+    }
 
     #[test]
     fn merged_triggers_keep_file_changes_and_their_first_instant() {

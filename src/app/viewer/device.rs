@@ -198,7 +198,7 @@ impl App {
         self.open_gfx(&window)?;
         self.start_panel(&window);
         if let Some(g) = &self.gfx {
-            warm_up(g.gpu.clone());
+            self.warm_up = warm_up(g.gpu.clone());
         }
         window.request_redraw();
         self.window = Some(window);
@@ -303,9 +303,10 @@ fn open_gpu(window: &Arc<Window>) -> Result<(wgpu::Surface<'static>, GpuContext)
 
 /// Draws a tiny scene offscreen on another thread while the asset loads, so the driver
 /// compiles the pipelines' shaders (a software rasterizer does that at first use) before the
-/// first frame that shows the scene.
-fn warm_up(gpu: Arc<Gpu>) {
-    let _ = std::thread::Builder::new()
+/// first frame that shows the scene. The window waits for it before it exits (it holds the
+/// device).
+fn warm_up(gpu: Arc<Gpu>) -> Option<std::thread::JoinHandle<()>> {
+    std::thread::Builder::new()
         .name("agview-warm-up".into())
         .spawn(move || {
             let opts = crate::render::BenchOptions {
@@ -325,5 +326,6 @@ fn warm_up(gpu: Arc<Gpu>) {
             };
             s.prepare_overlays(&gpu.ctx, &scene, params.overlays);
             let _ = capture(&gpu, &mut s, &params, 16, 16, None);
-        });
+        })
+        .ok()
 }

@@ -156,6 +156,11 @@ pub fn run(mut args: ViewArgs) -> anyhow::Result<ExitCode> {
     }
     event_loop.set_control_flow(ControlFlow::Wait);
     event_loop.run_app(&mut app)?;
+    // Every thread that holds the device stops before the process exits (the loader stops
+    // as `app` drops).
+    if let Some(t) = app.warm_up.take() {
+        let _ = t.join();
+    }
     app.dump_scene();
     let (n, sum, max) = app.ui_timing;
     if n > 0 {
@@ -222,6 +227,8 @@ struct App {
     args: ViewArgs,
     launch: Instant,
     loader: Loader,
+    /// The shader warm-up's thread, joined before exit.
+    warm_up: Option<std::thread::JoinHandle<()>>,
     watcher: FileWatcher,
     job: LoadJob,
     window: Option<Arc<Window>>,
@@ -351,6 +358,7 @@ impl App {
             launch,
             synthetic_tile: None,
             loader,
+            warm_up: None,
             watcher,
             job,
             window: None,
