@@ -115,9 +115,10 @@ pub struct LoadTimes {
     pub read_ms: f64,
     /// Resolving definitions and opening the assets.
     pub resolve_ms: f64,
-    /// Laying the features out (on every worker).
+    /// Laying the features out (on every worker); when each part is merged as it is laid
+    /// out (a load without a preview, edit cache or screening), the merging too.
     pub layout_ms: f64,
-    /// Combining them into one scene.
+    /// Combining them into one scene: what is left of it once they are laid out.
     pub combine_ms: f64,
 }
 
