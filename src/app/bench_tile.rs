@@ -74,9 +74,11 @@ pub struct LoadStages {
     pub read_ms: f64,
     /// Resolving the definitions and opening the assets.
     pub resolve_ms: f64,
-    /// Laying the features out, on every worker.
+    /// Laying the features out, on every worker, each merged into the scene as soon as
+    /// those before it are in.
     pub layout_ms: f64,
-    /// Combining them into one scene.
+    /// Combining them into one scene: what is left once they are laid out (drawing orders,
+    /// atlas slots).
     pub combine_ms: f64,
 }
 

@@ -8,17 +8,13 @@
 //! its texture's edge would sample the next slot; autogen tiles stay inside their texture.
 
 use std::collections::HashMap;
-use std::mem::MaybeUninit;
 use std::path::Path;
 use std::sync::Arc;
 
 use crate::art::{ArtSet, ImageData, ImagePixels};
 use crate::diag::Diagnostic;
 use crate::document::Document;
-use crate::scene::{
-    ArtRef, FacadeInstance, ObjectInstance, Scene, SceneKind, Tile, TileRun, TileTexture,
-    TreeInstance,
-};
+use crate::scene::{ArtRef, Scene, SceneKind, TileRun, TileTexture};
 
 /// The largest side of one atlas slot in pixels.
 const ATLAS_SLOT_MAX: u32 = 1024;
@@ -53,89 +49,126 @@ impl TileAtlas {
 /// scenes name the same file; tiles of different textures are moved into atlas slots.
 /// Returns the scene and the atlas (empty when all tiles use one texture as declared).
 pub fn combine(parts: Vec<Scene>) -> (Scene, TileAtlas) {
-    combine_with(parts, 1)
+    let mut c = Combiner::new(parts.len());
+    c.reserve(&parts);
+    for s in parts {
+        c.push(s);
+    }
+    c.finish()
 }
 
-/// [`combine`] on `threads` workers (0: one per core); the result is the same for any
-/// thread count.
-pub(crate) fn combine_with(parts: Vec<Scene>, threads: usize) -> (Scene, TileAtlas) {
-    let chunks = chunk_parts(&parts, threads, MIN_ITEMS_PER_THREAD);
-    combine_in_chunks(parts, &chunks)
+/// [`combine`] a part at a time, in document order: each part's items are moved into the
+/// merged lists as it is pushed and the part is freed, so a document being laid out never
+/// holds all its parts and the merged scene at once (the load pushes each feature's part
+/// as soon as those before it are laid out). What depends on every part (drawing orders by
+/// layer group, atlas slots) is settled by [`Combiner::finish`], over each part's range of
+/// tiles; the result is the same as [`combine`] of the same parts.
+pub(crate) struct Combiner {
+    out: Scene,
+    /// Distinct tile textures as declared (path and size in pixels), of the parts that
+    /// draw tiles.
+    textures: Vec<TileTexture>,
+    atlas_paths: Vec<String>,
+    atlas_lit: Vec<Option<String>>,
+    pols: RefIndex,
+    lins: RefIndex,
+    looks: LookIndex,
+    meshes: RefIndex,
+    facades: RefIndex,
+    mesh_maps: MapCache,
+    facade_maps: MapCache,
+    /// Each part's tiles, for what [`Combiner::finish`] settles.
+    parts: Vec<PartTiles>,
+    /// Parts expected in all (how far the merged lists grow is guessed from it).
+    expected: usize,
 }
 
-/// Scenes with fewer items than this per thread merge on one thread.
-const MIN_ITEMS_PER_THREAD: usize = 20_000;
+/// What [`Combiner::finish`] needs of one pushed part.
+struct PartTiles {
+    /// `LayerGroup::draw_key` of the part.
+    draw_key: (u32, i32),
+    /// Its largest tile order, when its tiles are drawn (and it has any).
+    max_order: Option<u32>,
+    /// Its tiles in the merged list (empty when they are not drawn).
+    tiles: std::ops::Range<usize>,
+    /// Its tile texture's slot among the atlas's paths, and its declared size in pixels.
+    slot: Option<usize>,
+    declared: [f32; 2],
+}
 
-/// [`combine`], the parts moved by one worker per run of parts starting at each of
-/// `chunks` (the first is 0).
-pub(super) fn combine_in_chunks(parts: Vec<Scene>, chunks: &[usize]) -> (Scene, TileAtlas) {
-    let mut out = Scene {
-        kind: SceneKind::Dsf,
-        tile_lod: 0.0,
-        ..Scene::default()
-    };
-    // Distinct tile textures as declared (path and size in pixels).
-    let mut textures: Vec<TileTexture> = Vec::new();
-    for s in &parts {
+impl Combiner {
+    /// A combiner of about `expected` parts.
+    pub(crate) fn new(expected: usize) -> Combiner {
+        Combiner {
+            out: Scene {
+                kind: SceneKind::Dsf,
+                tile_lod: 0.0,
+                ..Scene::default()
+            },
+            textures: Vec::new(),
+            atlas_paths: Vec::new(),
+            atlas_lit: Vec::new(),
+            pols: RefIndex::default(),
+            lins: RefIndex::default(),
+            looks: LookIndex::default(),
+            meshes: RefIndex::default(),
+            facades: RefIndex::default(),
+            mesh_maps: MapCache::default(),
+            facade_maps: MapCache::default(),
+            parts: Vec::with_capacity(expected),
+            expected,
+        }
+    }
+
+    /// Room in the merged lists for all of `parts` (an upper bound: the items they hold).
+    fn reserve(&mut self, parts: &[Scene]) {
+        let sum = |f: fn(&Scene) -> usize| parts.iter().map(f).sum::<usize>();
+        self.out.tiles.reserve_exact(sum(|s| s.tiles.len()));
+        self.out.objects.reserve_exact(sum(|s| s.objects.len()));
+        self.out.facades.reserve_exact(sum(|s| s.facades.len()));
+        self.out.trees.reserve_exact(sum(|s| s.trees.len()));
+    }
+
+    /// Parts pushed so far.
+    pub(crate) fn len(&self) -> usize {
+        self.parts.len()
+    }
+
+    /// Moves the next part's items into the merged scene and frees the part.
+    pub(crate) fn push(&mut self, mut s: Scene) {
+        let out = &mut self.out;
+        if self.parts.is_empty() {
+            out.layer_group = s.layer_group.clone();
+        }
+        out.tile_lod = out.tile_lod.max(s.tile_lod);
+        let draw_tiles = !s.hide_tiles && s.tile_texture.is_some();
         if let Some(t) = s
             .tile_texture
             .as_ref()
-            .filter(|_| !s.hide_tiles && !s.tiles.is_empty())
+            .filter(|_| draw_tiles && !s.tiles.is_empty())
         {
-            if !textures.contains(t) {
-                textures.push(t.clone());
-            }
-        }
-    }
-    let mut atlas_paths: Vec<String> = Vec::new();
-    let mut atlas_lit: Vec<Option<String>> = Vec::new();
-    for t in &textures {
-        match atlas_paths.iter().position(|p| *p == t.path) {
-            // A slot's night texture: the first the slot's texture is given with.
-            Some(k) => {
-                if atlas_lit[k].is_none() {
-                    atlas_lit[k].clone_from(&t.lit);
+            if !self.textures.contains(t) {
+                self.textures.push(t.clone());
+                match self.atlas_paths.iter().position(|p| *p == t.path) {
+                    // A slot's night texture: the first the slot's texture is given with.
+                    Some(k) => {
+                        if self.atlas_lit[k].is_none() {
+                            self.atlas_lit[k].clone_from(&t.lit);
+                        }
+                    }
+                    None => {
+                        self.atlas_paths.push(t.path.clone());
+                        self.atlas_lit.push(t.lit.clone());
+                    }
                 }
             }
-            None => {
-                atlas_paths.push(t.path.clone());
-                atlas_lit.push(t.lit.clone());
-            }
         }
-    }
-    // Textures that differ only in their night texture share a slot: no atlas for them.
-    let declared = |t: &TileTexture| (t.path.clone(), t.width_px, t.height_px);
-    let use_atlas = textures
-        .iter()
-        .any(|t| declared(t) != declared(&textures[0]));
-    out.tile_texture = if use_atlas {
-        Some(TileTexture {
-            path: "tile atlas".into(),
-            width_px: 1.0,
-            height_px: atlas_paths.len() as f32,
-            lit: atlas_lit
-                .iter()
-                .any(Option::is_some)
-                .then(|| "tile atlas (night)".into()),
-        })
-    } else {
-        // One texture: with the first night texture any feature gives it.
-        textures.first().cloned().map(|mut t| {
-            t.lit = atlas_lit.first().cloned().flatten();
-            t
-        })
-    };
-
-    // Draped polygons and painted lines: few per document, moved here with their
-    // definitions mapped.
-    let mut parts = parts;
-    let (mut pols, mut lins) = (RefIndex::default(), RefIndex::default());
-    for s in &mut parts {
+        // Draped polygons and painted lines, their definitions mapped.
         let draped = std::mem::take(&mut s.draped);
         move_ground(
             draped,
             &s.pol_defs,
-            &mut pols,
+            &mut self.pols,
             &mut out.pol_defs,
             &mut out.draped,
             |d| &mut d.def,
@@ -144,174 +177,167 @@ pub(super) fn combine_in_chunks(parts: Vec<Scene>, chunks: &[usize]) -> (Scene, 
         move_ground(
             lines,
             &s.lin_defs,
-            &mut lins,
+            &mut self.lins,
             &mut out.lin_defs,
             &mut out.lines,
             |l| &mut l.def,
         );
-    }
-    // Road segments, their looks shared where two parts draw the same road type.
-    let mut looks = LookIndex::default();
-    for s in &mut parts {
-        move_roads(s, &mut looks, &mut out);
-    }
-    let mut meshes = RefIndex::default();
-    let mut facades = RefIndex::default();
-    if let Some(first) = parts.first() {
-        out.layer_group = first.layer_group.clone();
-    }
-    // Drawing order: by layer group, then offset (`LayerGroup::draw_key`), then feature
-    // order; each part's tile orders start past those of the parts drawn before it.
-    let mut draw_order: Vec<usize> = (0..parts.len()).collect();
-    draw_order.sort_by_key(|&i| parts[i].layer_group.draw_key());
-    let mut order_bases = vec![0u32; parts.len()];
-    let mut next_order = 0u32;
-    for &i in &draw_order {
-        let s = &parts[i];
-        order_bases[i] = next_order;
-        if !s.hide_tiles && s.tile_texture.is_some() {
-            if let Some(m) = s.tiles.iter().map(|t| t.order).max() {
-                next_order = next_order.max(next_order + m + 1);
-            }
-        }
-    }
-    let (mut mesh_maps, mut facade_maps) = (MapCache::default(), MapCache::default());
-    // First, on this thread, what each part's items become: art indices in the merged
-    // lists, atlas slot, drawing orders.
-    let mut plans = Vec::with_capacity(parts.len());
-    for (i, s) in parts.iter().enumerate() {
-        out.tile_lod = out.tile_lod.max(s.tile_lod);
-        let draw_tiles = !s.hide_tiles && s.tile_texture.is_some();
-        let slot = s
-            .tile_texture
-            .as_ref()
-            .and_then(|t| atlas_paths.iter().position(|p| *p == t.path))
-            .filter(|_| use_atlas);
-        let declared = s.tile_texture.as_ref().map_or([1.0, 1.0], |t| {
-            [t.width_px.max(1e-6), t.height_px.max(1e-6)]
-        });
-        let order_base = order_bases[i];
-        let mesh_map = mesh_maps.map(&s.meshes, &mut out.meshes, &mut meshes);
-        let facade_map = facade_maps.map(&s.facade_defs, &mut out.facade_defs, &mut facades);
+        // Road segments, their looks shared where two parts draw the same road type.
+        move_roads(&mut s, &mut self.looks, out);
+        let mesh_map = self
+            .mesh_maps
+            .map(&s.meshes, &mut out.meshes, &mut self.meshes);
+        let facade_map =
+            self.facade_maps
+                .map(&s.facade_defs, &mut out.facade_defs, &mut self.facades);
         let forest_map: Vec<u32> = if s.trees.is_empty() {
             Vec::new()
         } else {
             // One forest list for the document: trees keep the forest they came from.
             std::iter::once(s.forest.as_ref())
                 .chain(s.more_forests.iter().map(Some))
-                .map(|f| f.map_or(0, |f| forest_index(&mut out, f)))
+                .map(|f| f.map_or(0, |f| forest_index(out, f)))
                 .collect()
         };
-        let counts = Counts {
-            tiles: if draw_tiles { s.tiles.len() } else { 0 },
-            objects: s
-                .objects
-                .iter()
-                .filter(|o| o.index < mesh_map.len())
-                .count(),
-            facades: s.facades.len(),
-            trees: s.trees.len(),
-        };
-        plans.push(Plan {
-            draw_tiles,
+        let (pushed, expected) = (self.parts.len() + 1, self.expected);
+        let first = out.tiles.len();
+        let mut max_order = None;
+        if draw_tiles {
+            max_order = s.tiles.iter().map(|t| t.order).max();
+            grow(&mut out.tiles, s.tiles.len(), pushed, expected);
+            out.tiles.append(&mut s.tiles);
+            out.runs.extend(s.runs.iter().map(|r| TileRun {
+                first: r.first + first,
+                len: r.len,
+            }));
+        }
+        let objects = std::mem::take(&mut s.objects);
+        grow(&mut out.objects, objects.len(), pushed, expected);
+        out.objects.extend(objects.into_iter().filter_map(|mut o| {
+            o.index = *mesh_map.get(o.index)?;
+            Some(o)
+        }));
+        let facades = std::mem::take(&mut s.facades);
+        grow(&mut out.facades, facades.len(), pushed, expected);
+        out.facades.extend(facades.into_iter().map(|mut f| {
+            f.facade = f.facade.and_then(|i| facade_map.get(i).copied());
+            f
+        }));
+        let trees = std::mem::take(&mut s.trees);
+        grow(&mut out.trees, trees.len(), pushed, expected);
+        out.trees.extend(trees.into_iter().map(|mut t| {
+            t.forest = forest_map.get(t.forest as usize).copied().unwrap_or(0);
+            t
+        }));
+        let slot = s
+            .tile_texture
+            .as_ref()
+            .and_then(|t| self.atlas_paths.iter().position(|p| *p == t.path));
+        let declared = s.tile_texture.as_ref().map_or([1.0, 1.0], |t| {
+            [t.width_px.max(1e-6), t.height_px.max(1e-6)]
+        });
+        self.parts.push(PartTiles {
+            draw_key: s.layer_group.draw_key(),
+            max_order,
+            tiles: first..out.tiles.len(),
             slot,
             declared,
-            order_base,
-            mesh_map,
-            facade_map,
-            forest_map,
-            counts,
         });
+        append_rest(out, s);
     }
-    // Then the items move: one worker per run of consecutive parts writes its parts' items
-    // straight into its own region of the merged lists, so each item is moved once and
-    // the result never depends on the thread count.
-    let plans = &plans;
-    let total = plans
-        .iter()
-        .fold(Counts::default(), |a, p| a.plus(&p.counts));
-    let (mut tiles, mut objects, mut facades, mut trees) = (
-        Vec::with_capacity(total.tiles),
-        Vec::with_capacity(total.objects),
-        Vec::with_capacity(total.facades),
-        Vec::with_capacity(total.trees),
-    );
-    let mut slots = Slots {
-        tiles: &mut tiles.spare_capacity_mut()[..total.tiles],
-        objects: &mut objects.spare_capacity_mut()[..total.objects],
-        facades: &mut facades.spare_capacity_mut()[..total.facades],
-        trees: &mut trees.spare_capacity_mut()[..total.trees],
-    };
-    let mut jobs = Vec::with_capacity(chunks.len());
-    for (k, &start) in chunks.iter().enumerate().rev() {
-        let run = parts.split_off(start.min(parts.len()));
-        let end = chunks.get(k + 1).copied().unwrap_or(plans.len());
-        let counts = plans[start..end]
+
+    /// The merged scene and its atlas: the tile texture (or the atlas's), each part's tiles
+    /// drawn after those of the parts drawn before it, and moved into their atlas slots.
+    pub(crate) fn finish(self) -> (Scene, TileAtlas) {
+        let Combiner {
+            mut out,
+            textures,
+            atlas_paths,
+            atlas_lit,
+            parts,
+            ..
+        } = self;
+        // Textures that differ only in their night texture share a slot: no atlas for them.
+        let declared = |t: &TileTexture| (t.path.clone(), t.width_px, t.height_px);
+        let use_atlas = textures
             .iter()
-            .fold(Counts::default(), |a, p| a.plus(&p.counts));
-        jobs.push((start, run, counts));
-    }
-    jobs.reverse();
-    let mut work = Vec::with_capacity(jobs.len());
-    let mut tile_base = 0;
-    for (start, run, counts) in jobs {
-        work.push((start, run, slots.take(&counts), tile_base, counts));
-        tile_base += counts.tiles;
-    }
-    let merged: Vec<Merged> = if work.len() <= 1 {
-        work.into_iter()
-            .map(|(start, run, slots, base, _)| merge_parts(plans, start, run, slots, base))
-            .collect()
-    } else {
-        std::thread::scope(|scope| {
-            let handles: Vec<_> = work
-                .into_iter()
-                .map(|(start, run, slots, base, _)| {
-                    scope.spawn(move || merge_parts(plans, start, run, slots, base))
-                })
-                .collect();
-            handles
-                .into_iter()
-                .map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
-                .collect()
-        })
-    };
-    let written = merged
-        .iter()
-        .fold(Counts::default(), |a, m| a.plus(&m.written));
-    // Every slot was written: the plans counted exactly what `merge_parts` writes. Were it
-    // otherwise (a bug), the lists stay empty rather than expose unwritten memory.
-    assert_eq!(
-        written, total,
-        "combine: items written differ from items planned"
-    );
-    // SAFETY: the first `total.*` elements of each list's spare capacity were initialised by
-    // the workers above (each wrote its whole region, as the assertion checks), and the
-    // lists were allocated with that capacity.
-    unsafe {
-        tiles.set_len(total.tiles);
-        objects.set_len(total.objects);
-        facades.set_len(total.facades);
-        trees.set_len(total.trees);
-    }
-    (out.tiles, out.objects, out.facades, out.trees) = (tiles, objects, facades, trees);
-    for m in merged {
-        out.runs.extend(m.runs);
-        append_rest(&mut out, m.rest);
-    }
-    if out.tile_lod <= 0.0 {
-        out.tile_lod = 20_000.0;
-    }
-    out.update_stats();
-    let atlas = if use_atlas {
-        TileAtlas {
-            paths: atlas_paths,
-            lit: atlas_lit,
+            .any(|t| declared(t) != declared(&textures[0]));
+        out.tile_texture = if use_atlas {
+            Some(TileTexture {
+                path: "tile atlas".into(),
+                width_px: 1.0,
+                height_px: atlas_paths.len() as f32,
+                lit: atlas_lit
+                    .iter()
+                    .any(Option::is_some)
+                    .then(|| "tile atlas (night)".into()),
+            })
+        } else {
+            // One texture: with the first night texture any feature gives it.
+            textures.first().cloned().map(|mut t| {
+                t.lit = atlas_lit.first().cloned().flatten();
+                t
+            })
+        };
+        // Drawing order: by layer group, then offset (`LayerGroup::draw_key`), then feature
+        // order; each part's tile orders start past those of the parts drawn before it.
+        let mut draw_order: Vec<usize> = (0..parts.len()).collect();
+        draw_order.sort_by_key(|&i| parts[i].draw_key);
+        let mut order_bases = vec![0u32; parts.len()];
+        let mut next_order = 0u32;
+        for &i in &draw_order {
+            order_bases[i] = next_order;
+            if let Some(m) = parts[i].max_order {
+                next_order = next_order.max(next_order + m + 1);
+            }
         }
+        for (p, base) in parts.iter().zip(order_bases) {
+            let slot = p.slot.filter(|_| use_atlas);
+            if base == 0 && slot.is_none() {
+                continue;
+            }
+            let [w, h] = p.declared;
+            for t in &mut out.tiles[p.tiles.clone()] {
+                if let Some(k) = slot {
+                    let k = k as f32;
+                    t.uv = [t.uv[0] / w, t.uv[1] / h + k, t.uv[2] / w, t.uv[3] / h + k];
+                }
+                t.order += base;
+            }
+        }
+        if out.tile_lod <= 0.0 {
+            out.tile_lod = 20_000.0;
+        }
+        out.update_stats();
+        let atlas = if use_atlas {
+            TileAtlas {
+                paths: atlas_paths,
+                lit: atlas_lit,
+            }
+        } else {
+            TileAtlas::default()
+        };
+        (out, atlas)
+    }
+}
+
+/// Room in a merged list for `more` items, when it has none: the list grows to what the
+/// parts pushed so far (`pushed` of about `expected`) suggest it will hold, and at least
+/// doubles, so a list is moved a few times at most. Room not written is never touched
+/// (no memory is used for it).
+fn grow<T>(v: &mut Vec<T>, more: usize, pushed: usize, expected: usize) {
+    let need = v.len() + more;
+    if need <= v.capacity() {
+        return;
+    }
+    // Guess once a fair share of the parts is in (the first few may be unlike the rest).
+    let guess = if pushed >= 64 && pushed * 100 >= expected {
+        (need as f64 / pushed as f64 * expected.max(pushed) as f64 * 1.125) as usize
     } else {
-        TileAtlas::default()
+        0
     };
-    (out, atlas)
+    let target = guess.max(need * 2);
+    v.reserve_exact(target - v.len());
 }
 
 /// Moves a part's ground items (draped polygons or painted lines) into the combined list,
@@ -371,167 +397,6 @@ fn move_roads(s: &mut Scene, index: &mut LookIndex, out: &mut Scene) {
     }
 }
 
-/// Where each run of parts merged by one worker starts: runs of consecutive parts with
-/// about the same number of tiles and instances, at most `threads` of them.
-pub(super) fn chunk_parts(parts: &[Scene], threads: usize, min_per_thread: usize) -> Vec<usize> {
-    let threads = if threads == 0 {
-        std::thread::available_parallelism().map_or(1, |n| n.get())
-    } else {
-        threads
-    };
-    let weight = |s: &Scene| 1 + s.tiles.len() + s.objects.len() + s.facades.len() + s.trees.len();
-    let total: usize = parts.iter().map(weight).sum();
-    // Small scenes are not worth a thread.
-    let threads = threads
-        .min(total / min_per_thread.max(1) + 1)
-        .min(parts.len())
-        .max(1);
-    let mut starts = vec![0];
-    let mut acc = 0usize;
-    for (i, s) in parts.iter().enumerate() {
-        if acc * threads >= total * starts.len() && i > *starts.last().unwrap_or(&0) {
-            starts.push(i);
-        }
-        acc += weight(s);
-    }
-    starts
-}
-
-/// How many items a part (or a run of parts) puts in each merged list.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-struct Counts {
-    tiles: usize,
-    objects: usize,
-    facades: usize,
-    trees: usize,
-}
-
-impl Counts {
-    fn plus(&self, o: &Counts) -> Counts {
-        Counts {
-            tiles: self.tiles + o.tiles,
-            objects: self.objects + o.objects,
-            facades: self.facades + o.facades,
-            trees: self.trees + o.trees,
-        }
-    }
-}
-
-/// Unwritten regions of the merged lists.
-struct Slots<'a> {
-    tiles: &'a mut [MaybeUninit<Tile>],
-    objects: &'a mut [MaybeUninit<ObjectInstance>],
-    facades: &'a mut [MaybeUninit<FacadeInstance>],
-    trees: &'a mut [MaybeUninit<TreeInstance>],
-}
-
-impl<'a> Slots<'a> {
-    /// The first `n` slots of each list, leaving the rest.
-    fn take(&mut self, n: &Counts) -> Slots<'a> {
-        fn cut<'a, T>(s: &mut &'a mut [T], n: usize) -> &'a mut [T] {
-            let n = n.min(s.len());
-            let (head, tail) = std::mem::take(s).split_at_mut(n);
-            *s = tail;
-            head
-        }
-        Slots {
-            tiles: cut(&mut self.tiles, n.tiles),
-            objects: cut(&mut self.objects, n.objects),
-            facades: cut(&mut self.facades, n.facades),
-            trees: cut(&mut self.trees, n.trees),
-        }
-    }
-}
-
-/// Writes `items` into the next slots; returns how many were written (never more than
-/// there are slots).
-fn put<T>(slots: &mut &mut [MaybeUninit<T>], items: impl Iterator<Item = T>) -> usize {
-    let mut n = 0;
-    for item in items {
-        let Some((slot, rest)) = std::mem::take(slots).split_first_mut() else {
-            break;
-        };
-        slot.write(item);
-        *slots = rest;
-        n += 1;
-    }
-    n
-}
-
-/// One worker's share of the merged scene: the runs of tiles and what is left of a run of
-/// consecutive parts, and how many items it wrote into its slots.
-struct Merged {
-    runs: Vec<TileRun>,
-    /// Polygons, overlay marks and warnings.
-    rest: Scene,
-    written: Counts,
-}
-
-/// Merges the parts `first..` (their plans are `plans[first..]`) into `slots`: tiles get
-/// their orders offset and their `uv`s moved into atlas slots (those of parts that hide
-/// them are dropped), runs are re-based (the run's first tile is merged tile `tile_base`),
-/// instances name the merged art lists. The parts are freed here too.
-fn merge_parts(
-    plans: &[Plan],
-    first: usize,
-    parts: Vec<Scene>,
-    mut slots: Slots,
-    tile_base: usize,
-) -> Merged {
-    let plans = &plans[first..first + parts.len()];
-    let mut m = Merged {
-        runs: Vec::new(),
-        rest: Scene::default(),
-        written: Counts::default(),
-    };
-    for (plan, mut s) in plans.iter().zip(parts) {
-        if plan.draw_tiles {
-            let base = tile_base + m.written.tiles;
-            let [w, h] = plan.declared;
-            m.written.tiles += put(
-                &mut slots.tiles,
-                std::mem::take(&mut s.tiles).into_iter().map(|mut t| {
-                    if let Some(k) = plan.slot {
-                        let k = k as f32;
-                        t.uv = [t.uv[0] / w, t.uv[1] / h + k, t.uv[2] / w, t.uv[3] / h + k];
-                    }
-                    t.order += plan.order_base;
-                    t
-                }),
-            );
-            m.runs.extend(s.runs.iter().map(|r| TileRun {
-                first: r.first + base,
-                len: r.len,
-            }));
-        }
-        m.written.objects += put(
-            &mut slots.objects,
-            std::mem::take(&mut s.objects)
-                .into_iter()
-                .filter_map(|mut o| {
-                    o.index = *plan.mesh_map.get(o.index)?;
-                    Some(o)
-                }),
-        );
-        m.written.facades += put(
-            &mut slots.facades,
-            std::mem::take(&mut s.facades).into_iter().map(|mut f| {
-                f.facade = f.facade.and_then(|i| plan.facade_map.get(i).copied());
-                f
-            }),
-        );
-        m.written.trees += put(
-            &mut slots.trees,
-            std::mem::take(&mut s.trees).into_iter().map(|mut t| {
-                t.forest = plan.forest_map.get(t.forest as usize).copied().unwrap_or(0);
-                t
-            }),
-        );
-        append_rest(&mut m.rest, s);
-    }
-    m
-}
-
 /// Moves what is left of a part once its tiles and instances are taken (its polygons,
 /// overlay marks and warnings) to the end of `out`'s.
 fn append_rest(out: &mut Scene, mut s: Scene) {
@@ -583,47 +448,31 @@ impl RefIndex {
 /// Art lists already mapped into the merged lists: the parts of one asset carry the same
 /// list, so most parts' maps are found here without a lookup per reference.
 #[derive(Default)]
-struct MapCache<'p> {
-    seen: Vec<(&'p [ArtRef], Arc<[usize]>)>,
+struct MapCache {
+    seen: Vec<(Vec<ArtRef>, Arc<[usize]>)>,
 }
 
-impl<'p> MapCache<'p> {
+impl MapCache {
     /// How many distinct lists are remembered (a document uses a few assets many times).
     const SIZE: usize = 32;
 
     /// The merged index of each of `refs`, adding those that are new to `list`.
     fn map(
         &mut self,
-        refs: &'p [ArtRef],
+        refs: &[ArtRef],
         list: &mut Vec<ArtRef>,
         index: &mut RefIndex,
     ) -> Arc<[usize]> {
-        if let Some((_, m)) = self.seen.iter().find(|(r, _)| *r == refs) {
+        if let Some((_, m)) = self.seen.iter().find(|(r, _)| r[..] == *refs) {
             return m.clone();
         }
         let m: Arc<[usize]> = refs.iter().map(|r| index.index(r, list)).collect();
         if self.seen.len() < Self::SIZE {
-            self.seen.push((refs, m.clone()));
+            self.seen.push((refs.to_vec(), m.clone()));
         }
         m
     }
 }
-
-/// What one part's items become in the combined scene.
-struct Plan {
-    draw_tiles: bool,
-    /// Atlas slot of the part's tile texture, when tiles draw from the atlas.
-    slot: Option<usize>,
-    /// The part's declared texture size in pixels (its tiles' `uv` units).
-    declared: [f32; 2],
-    order_base: u32,
-    mesh_map: Arc<[usize]>,
-    facade_map: Arc<[usize]>,
-    forest_map: Vec<u32>,
-    /// What it puts in each merged list.
-    counts: Counts,
-}
-
 /// The index of forest `f` in the combined scene (0: `forest`, k: `more_forests[k - 1]`),
 /// adding it when it is new. Forests are the same when they resolve to the same file.
 fn forest_index(out: &mut Scene, f: &ArtRef) -> u32 {

@@ -152,7 +152,7 @@ pub(super) fn apply(feats: &mut [DocFeature], args: &Inputs) {
 
 /// The document laid out again with only its edited feature laid out anew, when `opts`
 /// keeps this document for these options; `None` when it must be loaded whole.
-pub(super) fn relayout(path: &Path, args: &Inputs, threads: usize) -> Option<Document> {
+pub(super) fn relayout(path: &Path, args: &Inputs) -> Option<Document> {
     let (i, e) = edited(args)?;
     let cache = e.cache.as_ref()?;
     let mut guard = cache.slot().lock().ok()?;
@@ -197,10 +197,9 @@ pub(super) fn relayout(path: &Path, args: &Inputs, threads: usize) -> Option<Doc
         seed: args.seed,
         season: args.resolve.season,
         geo: k.geo,
-        threads,
     };
     let parts: Vec<Scene> = k.parts.iter().flatten().cloned().collect();
-    let (scene, atlas) = assembly.scene(parts, k.infos.clone());
+    let (scene, atlas) = assembly.scene(super::combine(parts), k.infos.clone());
     let mut diags = k.base_diags.clone();
     diags.extend(k.feature_diags.iter().flatten().cloned());
     let mut files = k.files.clone();

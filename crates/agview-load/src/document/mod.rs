@@ -72,9 +72,10 @@ use feature::{describe, feature_seeds, layout_feature};
 use screen::Screen;
 
 pub use crate::input::EditCache;
+use crate::parallel::parallel_in_order;
 pub(crate) use crate::parallel::parallel_map;
 pub use asset::OpenedAsset;
-pub(crate) use combine::combine_with;
+use combine::Combiner;
 pub use combine::{
     combine, load_document_art, load_document_art_seeded, load_document_art_with, TileAtlas,
 };
@@ -114,9 +115,10 @@ pub struct LoadTimes {
     pub read_ms: f64,
     /// Resolving definitions and opening the assets.
     pub resolve_ms: f64,
-    /// Laying the features out (on every worker).
+    /// Laying the features out (on every worker); when each part is merged as it is laid
+    /// out (a load without a preview, edit cache or screening), the merging too.
     pub layout_ms: f64,
-    /// Combining them into one scene.
+    /// Combining them into one scene: what is left of it once they are laid out.
     pub combine_ms: f64,
 }
 
@@ -280,7 +282,7 @@ pub fn load_with_preview(
         });
     }
     // An edit of one feature of the document kept by the last load: that feature alone.
-    if let Some(doc) = editing::relayout(&path, args, opts.threads) {
+    if let Some(doc) = editing::relayout(&path, args) {
         return Ok(doc);
     }
     let mut diags = Vec::new();
@@ -459,56 +461,78 @@ fn load_features(
         seed: args.seed,
         season: args.resolve.season,
         geo,
-        threads: opts.threads,
     };
-    let assemble = |parts: Vec<Scene>, infos: Vec<FeatureInfo>| assembly.scene(parts, infos);
-    // Each worker lays its features out and describes them; only moving the parts into
-    // one scene is left to this thread.
+    // Each worker lays its features out and describes them.
+    let lay_one = |i: usize| {
+        let f = &feats[i];
+        let mut r = layout_feature(path, f, &resolutions[i], origin, args, seeds[i], &pavement);
+        r.tie_to(i);
+        let info = describe(f, &resolutions[i], &mut r, i as u32);
+        (r, info)
+    };
     let lay_out = |from: usize, to: usize| {
         parallel_map(
             &feats[from..to],
             opts.threads,
             opts.progress.as_deref(),
-            |k, f| {
-                let i = from + k;
-                let mut r =
-                    layout_feature(path, f, &resolutions[i], origin, args, seeds[i], &pavement);
-                r.tie_to(i);
-                let info = describe(f, &resolutions[i], &mut r, i as u32);
-                (r, info)
-            },
+            |k, _| lay_one(from + k),
         )
     };
-    let results = match preview {
-        Some(show) if feats.len() >= PREVIEW_MIN_FEATURES => {
-            let first = (feats.len() / PREVIEW_SHARE).max(PREVIEW_FIRST_MIN);
-            let mut results = lay_out(0, first);
-            let parts: Vec<Scene> = results
-                .iter()
-                .filter_map(|(r, _)| r.scene.clone())
-                .collect();
-            let infos = results.iter().map(|(_, info)| info.clone()).collect();
-            let (scene, atlas) = assemble(parts, infos);
-            show(Document {
-                loaded: Loaded {
-                    scene,
-                    diagnostics: Vec::new(),
-                    files: Vec::new(),
-                },
-                atlas,
-                times: LoadTimes::default(),
-                terrain: None,
-                terrain_dependent: false,
-                resolver: resolver.clone(),
-            });
-            results.extend(lay_out(first, feats.len()));
-            results
+    let terrain_dependent = feats.iter().zip(&resolutions).any(|(f, r)| r.screened(f));
+    let previewed = preview.is_some() && feats.len() >= PREVIEW_MIN_FEATURES;
+    let screened = opts.ground.is_some() && terrain_dependent;
+    let mut infos = Vec::with_capacity(feats.len());
+    let mut combiner = Combiner::new(feats.len());
+    // Unless a preview, the edit cache or the screening needs them apart, each feature's
+    // part is merged into the document's scene as soon as those before it are laid out,
+    // and freed: the load never holds every part and the merged scene at once.
+    let results = if !previewed && !keep && !screened {
+        parallel_in_order(
+            feats.len(),
+            opts.threads,
+            opts.progress.as_deref(),
+            &lay_one,
+            |(mut r, info)| {
+                diags.append(&mut r.diags);
+                files.append(&mut r.files);
+                if let Some(s) = r.scene {
+                    combiner.push(s);
+                }
+                infos.push(info);
+            },
+        );
+        Vec::new()
+    } else {
+        match preview {
+            Some(show) if previewed => {
+                let first = (feats.len() / PREVIEW_SHARE).max(PREVIEW_FIRST_MIN);
+                let mut results = lay_out(0, first);
+                let parts: Vec<Scene> = results
+                    .iter()
+                    .filter_map(|(r, _)| r.scene.clone())
+                    .collect();
+                let infos = results.iter().map(|(_, info)| info.clone()).collect();
+                let (scene, atlas) = assembly.scene(combine(parts), infos);
+                show(Document {
+                    loaded: Loaded {
+                        scene,
+                        diagnostics: Vec::new(),
+                        files: Vec::new(),
+                    },
+                    atlas,
+                    times: LoadTimes::default(),
+                    terrain: None,
+                    terrain_dependent: false,
+                    resolver: resolver.clone(),
+                });
+                results.extend(lay_out(first, feats.len()));
+                results
+            }
+            _ => lay_out(0, feats.len()),
         }
-        _ => lay_out(0, feats.len()),
     };
 
     let mut results = results;
-    let terrain_dependent = feats.iter().zip(&resolutions).any(|(f, r)| r.screened(f));
     let mut drops = Vec::new();
     let mut drop_lines = Vec::new();
     let terrain = match opts.ground.as_ref().filter(|_| terrain_dependent) {
@@ -539,8 +563,6 @@ fn load_features(
 
     times.layout_ms = ms(stage);
     let stage = std::time::Instant::now();
-    let mut infos = Vec::with_capacity(feats.len());
-    let mut parts = Vec::with_capacity(feats.len());
     let base_diags = keep.then(|| diags.clone());
     let (mut kept_parts, mut feature_diags) = (Vec::new(), Vec::new());
     for (mut r, info) in results {
@@ -550,7 +572,9 @@ fn load_features(
         }
         diags.append(&mut r.diags);
         files.append(&mut r.files);
-        parts.extend(r.scene);
+        if let Some(s) = r.scene {
+            combiner.push(s);
+        }
         infos.push(info);
     }
     if feats.is_empty() {
@@ -563,7 +587,7 @@ fn load_features(
             path,
             "the document places nothing of the kinds agview draws (.agp .agb .ags .obj .fac .for); the scene is empty",
         ).with_kind(crate::diag::kind::NOT_DRAWN));
-    } else if parts.is_empty() && drops.is_empty() {
+    } else if combiner.len() == 0 && drops.is_empty() {
         if let Some(first) = diags.iter().find(|d| d.is_error()) {
             return Err(first.clone());
         }
@@ -576,7 +600,7 @@ fn load_features(
         ));
     }
     let kept_infos = keep.then(|| infos.clone());
-    let (scene, atlas) = assemble(parts, infos);
+    let (scene, atlas) = assembly.scene(combiner.finish(), infos);
     let kept_drops = keep.then(|| (drops.clone(), drop_lines.clone()));
     let scene = finish(scene, drops, drop_lines, &diags, &mut files);
     times.combine_ms = ms(stage);
@@ -653,13 +677,13 @@ struct Assembly<'a> {
     seed: u64,
     season: crate::season::Season,
     geo: GeoFrame,
-    threads: usize,
 }
 
 impl Assembly<'_> {
-    /// The features' parts as one scene of the document.
-    fn scene(&self, parts: Vec<Scene>, infos: Vec<FeatureInfo>) -> (Scene, TileAtlas) {
-        let (mut scene, atlas) = combine_with(parts, self.threads);
+    /// The features' parts, `combined` ([`combine`] or a [`Combiner`]), as one scene of
+    /// the document.
+    fn scene(&self, combined: (Scene, TileAtlas), infos: Vec<FeatureInfo>) -> (Scene, TileAtlas) {
+        let (mut scene, atlas) = combined;
         scene.kind = self.scene_kind;
         scene.asset = crate::diag::shown_path(self.path);
         scene.lights_txt = self.lights_txt.clone();

@@ -58,13 +58,14 @@ fn combine_shares_art_and_keeps_one_texture_as_declared() {
     assert_eq!(s.kind, SceneKind::Dsf);
 }
 
-/// Merging on several workers (each over a run of parts) gives exactly the serial result,
-/// runs of tiles re-based, art indices, atlas slots and drawing orders included.
+/// Merging part by part as a load does (the merged lists growing as parts come, more of
+/// them than expected) gives exactly what combining them all at once gives, runs of tiles
+/// re-based, art indices, atlas slots and drawing orders included.
 #[test]
-fn combine_on_several_workers_equals_serial() {
+fn combining_part_by_part_equals_combining_at_once() {
     let parts = || {
         let mut v = Vec::new();
-        for i in 0..9 {
+        for i in 0..200 {
             let (tex, mesh) = [("a.png", "m.obj"), ("b.png", "n.obj"), ("a.png", "k.obj")][i % 3];
             let mut p = part(tex, mesh, 1 + i % 4);
             p.runs.push(crate::scene::TileRun {
@@ -76,28 +77,24 @@ fn combine_on_several_workers_equals_serial() {
                 format!("part {i}"),
             ));
             p.polygon.push(vec![[i as f32, 0.0]]);
+            if i % 7 == 0 {
+                p.layer_group.offset = -1;
+            }
             v.push(p);
         }
         v
     };
     let json = |(s, atlas): (Scene, TileAtlas)| (serde_json::to_string(&s).expect("json"), atlas);
-    let serial = json(combine(parts()));
-    for chunks in [vec![0], vec![0, 1], vec![0, 4, 5], vec![0, 2, 3, 7, 8]] {
-        assert_eq!(
-            json(combine::combine_in_chunks(parts(), &chunks)),
-            serial,
-            "{chunks:?}"
-        );
+    let at_once = json(combine(parts()));
+    let mut c = combine::Combiner::new(150);
+    for p in parts() {
+        c.push(p);
     }
-    assert_eq!(json(combine_with(parts(), 4)), serial);
-    // Runs of parts hold about the same number of items.
-    let many: Vec<Scene> = (0..100).map(|_| part("a.png", "m.obj", 10)).collect();
-    assert_eq!(combine::chunk_parts(&many, 4, 1), vec![0, 25, 50, 75]);
-    assert_eq!(
-        combine::chunk_parts(&many, 4, 100_000),
-        vec![0],
-        "small scenes: one run"
-    );
+    assert_eq!(c.len(), 200);
+    let (s, atlas) = c.finish();
+    assert_eq!(atlas.len(), 2, "tiles of two textures: an atlas");
+    assert_eq!(s.runs.last().map(|r| r.first + r.len), Some(s.tiles.len()));
+    assert_eq!(json((s, atlas)), at_once);
 }
 
 #[test]
@@ -455,6 +452,22 @@ fn parallel_map_keeps_item_order() {
     let items: Vec<u32> = (0..1000).collect();
     let out = parallel_map(&items, 3, None, |i, x| (i as u32) * 2 + x);
     assert_eq!(out, items.iter().map(|x| x * 3).collect::<Vec<_>>());
+}
+
+#[test]
+fn parallel_in_order_takes_each_result_in_item_order() {
+    let progress = Progress::default();
+    let mut taken = Vec::new();
+    // Uneven items, so results come in out of order.
+    let work = |i: usize| {
+        if i % 5 == 0 {
+            std::thread::sleep(std::time::Duration::from_micros(200));
+        }
+        i * 2
+    };
+    crate::parallel::parallel_in_order(300, 3, Some(&progress), work, |r| taken.push(r));
+    assert_eq!(taken, (0..300).map(|i| i * 2).collect::<Vec<_>>());
+    assert_eq!(progress.get().0, 300);
 }
 
 /// Every point a scene places, in order (tile corners, objects, facade footprints, trees).
