@@ -1,5 +1,6 @@
-//! Mapping work over items (a document's features; the art's and the export's images) on a
-//! rayon pool of the call's own, with the results in item order whatever the thread timing.
+//! Mapping work over items (a document's features, the export's images) on a rayon pool
+//! of the call's own, with the results in item order whatever the thread timing (the art's
+//! images decode ahead on a pool of their own, `art::image::ImagePool::plan`).
 
 use crate::progress::Progress;
 

@@ -730,6 +730,8 @@ struct TextureCache<'a> {
     warnings: Vec<String>,
     /// The alpha cutoff each alpha-tested image is drawn with ([`alpha_cutoffs`]).
     cutoffs: HashMap<usize, f32>,
+    /// The last large texture handed to the device ([`texture::upload_image`]).
+    in_flight: Option<wgpu::SubmissionIndex>,
 }
 
 /// The alpha cutoff of each image that is alpha-tested, so that its mips keep their
@@ -761,6 +763,7 @@ impl<'a> TextureCache<'a> {
                         img,
                         self.cutoffs.get(&i).copied(),
                         &mut self.warnings,
+                        &mut self.in_flight,
                     ),
                     None => texture::upload_checkerboard(ctx, "missing"),
                 },
@@ -1361,9 +1364,10 @@ impl SceneGpu {
         ctx.checked("uploading the scene", || {
             let cutoffs = alpha_cutoffs(art);
             let mut made = HashMap::new();
-            let mut warnings = Vec::new();
+            let (mut warnings, mut in_flight) = (Vec::new(), None);
             for (i, img) in art.images.iter_mut().enumerate() {
-                let tex = texture::upload_image(ctx, img, cutoffs.get(&i).copied(), &mut warnings);
+                let cutoff = cutoffs.get(&i).copied();
+                let tex = texture::upload_image(ctx, img, cutoff, &mut warnings, &mut in_flight);
                 made.insert(TexSource::Image(i), tex);
                 img.pixels = crate::art::ImagePixels::Rgba8(Vec::new());
             }
@@ -1509,6 +1513,7 @@ impl SceneGpu {
             extra: Vec::new(),
             warnings: textures.warnings,
             cutoffs,
+            in_flight: None,
         };
         // A material with a lit texture (`TEXTURE_LIT`), and one without (black: no glow).
         let mats = Materials {

@@ -58,16 +58,27 @@ fn bc_level_len(format: BcFormat, w: u32, h: u32) -> usize {
 /// otherwise holds a second copy of every one of them until the scene's first submit.
 const FLUSH_BYTES: u64 = 4 << 20;
 
+///
+/// `in_flight` is the last such flush of this upload: each flush waits for the one before
+/// it rather than for itself, so the device copies one texture while the next is staged
+/// (on a software rasterizer, another thread's work), and at most two staged copies live
+/// at once.
 pub(crate) fn upload_image(
     ctx: &GpuContext,
     img: &ImageData,
     cutoff: Option<f32>,
     warnings: &mut Vec<String>,
+    in_flight: &mut Option<wgpu::SubmissionIndex>,
 ) -> GpuTexture {
     let t = upload_image_staged(ctx, img, cutoff, warnings);
     if t.bytes > FLUSH_BYTES {
-        ctx.queue.submit(std::iter::empty());
-        let _ = ctx.device.poll(wgpu::PollType::wait_indefinitely());
+        let index = ctx.queue.submit(std::iter::empty());
+        if let Some(before) = in_flight.replace(index) {
+            let _ = ctx.device.poll(wgpu::PollType::Wait {
+                submission_index: Some(before),
+                timeout: None,
+            });
+        }
     }
     t
 }
@@ -81,6 +92,16 @@ fn upload_image_staged(
     let max = ctx.device.limits().max_texture_dimension_2d.max(1);
     match &img.pixels {
         ImagePixels::Rgba8(levels) => match valid_rgba_levels(img.width, img.height, levels) {
+            // Uploaded as it is, without a copy, when nothing is to change: within the
+            // device's limit, a whole chain, no coverage to keep.
+            Some(n)
+                if img.width <= max
+                    && img.height <= max
+                    && n == full_chain(img.width, img.height) as usize
+                    && cutoff.is_none() =>
+            {
+                upload_rgba_levels(ctx, &img.name, img.width, img.height, &levels[..n])
+            }
             Some(n) => {
                 let mut mips: Vec<Vec<u8>> = levels[..n].to_vec();
                 let (mut w, mut h) = (img.width, img.height);

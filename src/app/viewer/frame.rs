@@ -1,8 +1,8 @@
 //! One frame in the window: the scene, the highlight, the panel on top, presented.
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
-use winit::event_loop::ActiveEventLoop;
+use winit::event_loop::{ActiveEventLoop, ControlFlow};
 
 use super::App;
 use crate::app::{drag_preview, panel};
@@ -297,11 +297,30 @@ impl App {
         self.follow_selected_feature();
         let held = self.cam.as_ref().is_some_and(|c| c.held.any_motion());
         self.continuous = moving || held || repaint_soon || self.loading || self.wants_frames();
-        if self.continuous {
+        // While the window waits for the scene (nothing, or only a preview, on screen) and
+        // nothing moves, its next frame comes a while later rather than at once: on a
+        // software rasterizer every frame presented takes the cores the load needs.
+        let waiting = (self.shown.is_none() || self.partial)
+            && !(moving || held || repaint_soon)
+            && !self.script.active()
+            && !self.exit_pending
+            && !self.quit_now
+            && self.edit_shown.is_none()
+            && self.reload_to_report.is_none();
+        if self.continuous && waiting {
+            event_loop.set_control_flow(ControlFlow::WaitUntil(
+                Instant::now() + LOADING_FRAME_INTERVAL,
+            ));
+        } else if self.continuous {
             self.request_redraw();
         }
     }
 }
+
+/// How often the window draws while it waits for the scene and nothing moves (the loading
+/// screen, a large document's preview): ten frames a second show the progress, and leave
+/// the cores to the load, which the first full frame waits for.
+pub(super) const LOADING_FRAME_INTERVAL: Duration = Duration::from_millis(100);
 
 /// The drag preview's state in the window (`crate::app::drag_preview`).
 #[derive(Default)]

@@ -28,7 +28,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use winit::application::ApplicationHandler;
-use winit::event::{ElementState, MouseButton, MouseScrollDelta, WindowEvent};
+use winit::event::{ElementState, MouseButton, MouseScrollDelta, StartCause, WindowEvent};
 use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop, EventLoopProxy};
 use winit::keyboard::{KeyCode, PhysicalKey};
 use winit::window::{Window, WindowId};
@@ -917,6 +917,14 @@ impl ApplicationHandler<UserEvent> for App {
         if let Err(e) = self.init_window(event_loop) {
             self.fatal = Some(e);
             event_loop.exit();
+        }
+    }
+
+    /// The frame a loading window put off ([`frame::LOADING_FRAME_INTERVAL`]) is due.
+    fn new_events(&mut self, event_loop: &ActiveEventLoop, cause: StartCause) {
+        if let StartCause::ResumeTimeReached { .. } = cause {
+            event_loop.set_control_flow(ControlFlow::Wait);
+            self.request_redraw();
         }
     }
 

@@ -111,6 +111,9 @@ impl ImageData {
     }
 }
 
+/// An image decoded, and what decoding it said.
+type Decoded = (ImageData, Vec<Diagnostic>);
+
 /// Images loaded so far, each once, by the path they were asked for.
 #[derive(Debug, Default)]
 pub struct ImagePool {
@@ -131,9 +134,11 @@ pub struct ImagePool {
     unasked: std::collections::HashSet<usize>,
     /// How many images this pool decoded.
     decoded: usize,
-    /// Images decoded ahead of their first ask ([`ImagePool::plan`]), by the path they
-    /// will be asked for, with what decoding them said.
-    ahead: HashMap<PathBuf, (ImageData, Vec<Diagnostic>)>,
+    /// Images being decoded ahead of their first ask ([`ImagePool::plan`]), by the path
+    /// they will be asked for: each comes with what decoding it said through its channel.
+    ahead: HashMap<PathBuf, std::sync::mpsc::Receiver<Decoded>>,
+    /// The workers that decode ahead, made at the first image decoded ahead.
+    workers: Option<rayon::ThreadPool>,
     /// The planned paths not decoded yet, in the order they are expected to be asked for.
     planned: std::collections::VecDeque<PathBuf>,
     /// A pool that only records the paths asked for ([`ImagePool::recording`]).
@@ -257,13 +262,14 @@ impl ImagePool {
     }
 
     /// Plans to decode `paths` (those not already in the pool) ahead of their first ask,
-    /// on worker threads ([`parallel_map`](crate::parallel::parallel_map)): the first ask
-    /// of a planned image decodes it with the next planned ones together. A pool with no
-    /// budget decodes them all at once (it keeps them all anyway); under a budget, four
-    /// images per worker at a time, so that no more than a few wait for their ask and the
-    /// budget still bounds what the pool holds (larger batches, sized by the budget's room,
-    /// measured slower on the WED airport bench). What each image is, and what decoding it
-    /// says, is the same as decoding it at its ask: only when the work is done changes.
+    /// on worker threads of the pool's own, one per core: the first ask of a planned image
+    /// starts it and the next planned ones, and each ask after tops them up, so the
+    /// workers never wait for the slowest image of a batch nor for the art files read
+    /// between asks. A pool with no budget starts them all at once (it keeps them all
+    /// anyway); under a budget, four images per worker are started or waiting for their
+    /// ask at any time, so the budget still bounds what the pool holds. What each image
+    /// is, and what decoding it says, is the same as decoding it at its ask: only when the
+    /// work is done changes.
     pub(crate) fn plan(&mut self, paths: Vec<PathBuf>) {
         let mut seen = std::collections::HashSet::new();
         self.planned = paths
@@ -272,25 +278,50 @@ impl ImagePool {
             .collect();
     }
 
-    /// Decodes `path` with the next planned images, when it is planned.
-    fn decode_ahead(&mut self, path: &Path) {
-        let Some(at) = self.planned.iter().position(|p| p == path) else {
-            return;
-        };
-        let first = self.planned.remove(at).unwrap_or_default();
-        let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
-        let size = match self.budget {
+    /// `path`'s image, decoded ahead when it is planned (started now if it was not yet),
+    /// once the next planned images are started; `None` when it is not planned or its
+    /// worker failed (it is then decoded at its ask).
+    fn decoded_ahead(&mut self, path: &Path) -> Option<Decoded> {
+        if !self.ahead.contains_key(path) {
+            let at = self.planned.iter().position(|p| p == path)?;
+            let first = self.planned.remove(at)?;
+            self.start(first);
+        }
+        let done = self.ahead.remove(path)?;
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let window = match self.budget {
             None => usize::MAX,
-            Some(_) => 4 * workers,
+            Some(_) => 4 * cores - 1,
         };
-        let more = size.saturating_sub(1).min(self.planned.len());
-        let batch: Vec<PathBuf> = std::iter::once(first)
-            .chain(self.planned.drain(..more))
-            .collect();
+        while self.ahead.len() < window {
+            let Some(next) = self.planned.pop_front() else {
+                break;
+            };
+            self.start(next);
+        }
+        done.recv().ok()
+    }
+
+    /// Starts decoding `path` on the workers (made now, the first time).
+    fn start(&mut self, path: PathBuf) {
+        let (tx, rx) = std::sync::mpsc::channel();
+        if self.workers.is_none() {
+            let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+            self.workers = rayon::ThreadPoolBuilder::new()
+                .num_threads(cores)
+                .thread_name(|i| format!("agview-decode-{i}"))
+                .build()
+                .ok();
+        }
+        let Some(workers) = &self.workers else {
+            return; // decoded at its ask
+        };
         let max_side = self.max_side;
-        let done =
-            crate::parallel::parallel_map(&batch, workers, None, |_, p| decode_capped(p, max_side));
-        self.ahead.extend(batch.into_iter().zip(done));
+        let p = path.clone();
+        workers.spawn(move || {
+            let _ = tx.send(decode_capped(&p, max_side));
+        });
+        self.ahead.insert(path, rx);
     }
 
     /// The index of the image at `path`, loading it (or a checkerboard) the first time.
@@ -317,12 +348,8 @@ impl ImagePool {
             self.by_path.insert(path.to_path_buf(), i);
             return i;
         }
-        if !self.ahead.contains_key(path) {
-            self.decode_ahead(path);
-        }
         let (img, said) = self
-            .ahead
-            .remove(path)
+            .decoded_ahead(path)
             .unwrap_or_else(|| decode_capped(path, self.max_side));
         self.decoded += 1;
         warnings.extend(said.iter().cloned());
