@@ -375,10 +375,10 @@ pub fn emissive_of(ratio: f32) -> (f32, Option<f32>) {
 }
 
 /// An image as RGBA8: width, height, pixels.
-struct Rgba {
-    width: u32,
-    height: u32,
-    px: Vec<u8>,
+pub(crate) struct Rgba {
+    pub width: u32,
+    pub height: u32,
+    pub px: Vec<u8>,
 }
 
 /// Art image `index` as RGBA8 no larger than `max` on a side: the largest mip level that
@@ -564,7 +564,7 @@ const PNG_COMPRESSION: image::codecs::png::CompressionType =
     image::codecs::png::CompressionType::Fast;
 
 /// PNG, RGB when every texel is opaque (smaller), else RGBA.
-fn encode_png(img: &Rgba) -> Result<Vec<u8>, String> {
+pub(crate) fn encode_png(img: &Rgba) -> Result<Vec<u8>, String> {
     use image::codecs::png::{FilterType, PngEncoder};
     use image::ImageEncoder;
     let mut out = Vec::new();
@@ -590,7 +590,7 @@ fn encode_png(img: &Rgba) -> Result<Vec<u8>, String> {
 }
 
 /// JPEG at `quality`, alpha dropped (only opaque base colours are written so).
-fn encode_jpeg(img: &Rgba, quality: u8) -> Result<Vec<u8>, String> {
+pub(crate) fn encode_jpeg(img: &Rgba, quality: u8) -> Result<Vec<u8>, String> {
     use image::ImageEncoder;
     let mut out = Vec::new();
     let rgb: Vec<u8> = img
