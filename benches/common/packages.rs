@@ -62,8 +62,17 @@ pub fn png(path: &Path, side: u32, seed: u32) {
 
 /// A BC1 DDS of `side`² with its whole mip chain, as packages ship them.
 pub fn dds(path: &Path, side: u32, seed: u32) {
+    let mut d = bc1_dds(side);
+    for (i, v) in d.data.iter_mut().enumerate() {
+        *v = (i as u32).wrapping_mul(seed * 2 + 7) as u8;
+    }
+    write_dds(path, &d);
+}
+
+/// A BC1 DDS of `side`² with room for its whole mip chain, its blocks zero.
+fn bc1_dds(side: u32) -> ddsfile::Dds {
     let levels = 32 - side.leading_zeros();
-    let mut d = ddsfile::Dds::new_d3d(ddsfile::NewD3dParams {
+    ddsfile::Dds::new_d3d(ddsfile::NewD3dParams {
         height: side,
         width: side,
         depth: None,
@@ -71,10 +80,10 @@ pub fn dds(path: &Path, side: u32, seed: u32) {
         mipmap_levels: Some(levels),
         caps2: None,
     })
-    .expect("a DDS header");
-    for (i, v) in d.data.iter_mut().enumerate() {
-        *v = (i as u32).wrapping_mul(seed * 2 + 7) as u8;
-    }
+    .expect("a DDS header")
+}
+
+fn write_dds(path: &Path, d: &ddsfile::Dds) {
     let mut bytes = Vec::new();
     d.write(&mut bytes).expect("DDS bytes");
     write(path, bytes);
@@ -238,15 +247,7 @@ pub fn photo_png(path: &Path, side: u32, seed: u32) {
 /// 2×2), every block in BC1's opaque four-colour mode, as texture tools write opaque art.
 pub fn photo_dds(path: &Path, side: u32, seed: u32) {
     let levels = 32 - side.leading_zeros();
-    let mut d = ddsfile::Dds::new_d3d(ddsfile::NewD3dParams {
-        height: side,
-        width: side,
-        depth: None,
-        format: ddsfile::D3DFormat::DXT1,
-        mipmap_levels: Some(levels),
-        caps2: None,
-    })
-    .expect("a DDS header");
+    let mut d = bc1_dds(side);
     let mut level = photo(side, seed);
     let mut data = Vec::with_capacity(d.data.len());
     for k in 0..levels {
@@ -262,9 +263,7 @@ pub fn photo_dds(path: &Path, side: u32, seed: u32) {
     }
     assert_eq!(data.len(), d.data.len(), "BC1 blocks for every level");
     d.data = data;
-    let mut bytes = Vec::new();
-    d.write(&mut bytes).expect("DDS bytes");
-    write(path, bytes);
+    write_dds(path, &d);
 }
 
 /// `img` as BC1 blocks, rows of 4×4 blocks from the top (edges repeated to fill a block).
