@@ -184,12 +184,7 @@ fn the_sample_export_reads_back_as_its_scene() {
     export(&root(), &[sample().to_str().unwrap()], &ext);
     export(
         &root(),
-        &[
-            sample().to_str().unwrap(),
-            "--instancing",
-            "nodes",
-            "--terrain-mesh",
-        ],
+        &[sample().to_str().unwrap(), "--instancing", "nodes"],
         &nodes,
     );
     let doc = agview::document::load(&sample(), &Default::default()).expect("the sample loads");
