@@ -8,6 +8,11 @@
 //! - **airport**: `benches/render_memory`'s 2,000-object airport (120 textures, 20 of
 //!   2048², half PNG and half DDS) at `--max-texture-size 1024` (the target: under 10 s
 //!   and 50 MB), and again with `--jpeg-quality 85`;
+//! - **airport-real**: the same airport with realistic art (`packages::airport_realistic`:
+//!   smooth, photo-like textures of the same sizes, the DDS ones real opaque BC1), at
+//!   `--max-texture-size 1024`, and again with `--jpeg-quality 85` (**airport-real-jpeg**).
+//!   The first airport's textures are noise (an XOR pattern, random BC1 bytes), which
+//!   measures the export's work on incompressible art; this one the sizes real art gives;
 //! - **tile**: the synthetic tile of 100,000 autogen features (`document::synthetic`, as
 //!   `agview bench tile` builds it) with the default instancing (the target: under 30 s).
 //!
@@ -19,14 +24,16 @@
 //!   the medians;
 //! - `AGVIEW_BENCH_BINARY=PATH`: the binary measured, instead of this build's (a copy, so
 //!   that another build into the same target folder cannot change it half-way);
-//! - `AGVIEW_BENCH_ONLY=sample,airport,airport-jpeg,tile`: only these cases;
+//! - `AGVIEW_BENCH_ONLY=sample,airport,airport-jpeg,airport-real,airport-real-jpeg,tile`:
+//!   only these cases;
 //! - `AGVIEW_BENCH_KEEP=1` keeps the packages and the exports.
 //!
 //! Prints numbers and asserts nothing about time.
 
 mod common;
 
-use common::{median, packages::airport, spread, timed};
+use common::packages::{airport, airport_realistic};
+use common::{median, spread, timed};
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -93,6 +100,11 @@ fn main() {
     let t = Instant::now();
     let sample = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("sample_scenery");
     let airport_dsf = airport(&dir).display().to_string();
+    let real_dsf = if wanted("airport-real") || wanted("airport-real-jpeg") {
+        airport_realistic(&dir).display().to_string()
+    } else {
+        String::new()
+    };
     let tile = dir.join("synthetic/+47+008.txt");
     std::fs::create_dir_all(tile.parent().expect("a parent")).expect("a folder");
     let text = agview::document::synthetic::synthetic_tile(100_000, &sample).text;
@@ -106,12 +118,8 @@ fn main() {
         ))
     );
 
-    let airport_args = |more: &[&str]| {
-        let mut a = vec![
-            airport_dsf.clone(),
-            "--max-texture-size".into(),
-            "1024".into(),
-        ];
+    let airport_args = |dsf: &str, more: &[&str]| {
+        let mut a = vec![dsf.to_string(), "--max-texture-size".into(), "1024".into()];
         a.extend(more.iter().map(|s| s.to_string()));
         a
     };
@@ -124,12 +132,22 @@ fn main() {
         Case {
             name: "airport",
             target: "under 10 s and 50 MB",
-            args: airport_args(&[]),
+            args: airport_args(&airport_dsf, &[]),
         },
         Case {
             name: "airport-jpeg",
             target: "under 10 s and 50 MB",
-            args: airport_args(&["--jpeg-quality", "85"]),
+            args: airport_args(&airport_dsf, &["--jpeg-quality", "85"]),
+        },
+        Case {
+            name: "airport-real",
+            target: "under 10 s and 50 MB",
+            args: airport_args(&real_dsf, &[]),
+        },
+        Case {
+            name: "airport-real-jpeg",
+            target: "under 10 s and 50 MB",
+            args: airport_args(&real_dsf, &["--jpeg-quality", "85"]),
         },
         Case {
             name: "tile",

@@ -120,11 +120,17 @@ fn the_sample_package_exports_valid_gltf_both_ways() {
     let glb = tmp.0.join("town.glb");
     export(&root(), &[sample().to_str().unwrap()], &glb);
     validate(&glb);
-    // A .gltf with its .bin and images beside it, every instance its own node.
+    // A .gltf with its .bin and images beside it, every instance its own node, and the
+    // terrain with its ground texture.
     let gltf = tmp.0.join("town.gltf");
     export(
         &root(),
-        &[sample().to_str().unwrap(), "--instancing", "nodes"],
+        &[
+            sample().to_str().unwrap(),
+            "--instancing",
+            "nodes",
+            "--terrain-mesh",
+        ],
         &gltf,
     );
     validate(&gltf);

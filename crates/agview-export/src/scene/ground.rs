@@ -19,10 +19,10 @@ use agview_mesh::draped::{ground_order, DrapedKind, DrapedSet, GroundDraw};
 use agview_mesh::objects::TexSource;
 use agview_mesh::tiles::{self, Grid, TileVertex};
 
-use crate::document::{AlphaMode, Node, Primitive};
+use crate::document::{AlphaMode, Image, Node, PbrMaterial, Primitive, TextureUse};
 use crate::textures::Look;
 
-use super::{file_name, st_to_uv, Builder};
+use super::{file_name, st_to_uv, terrain_texture, Builder};
 
 /// How far the lowest ground layer lies above the terrain (m): enough for a viewer's
 /// depth buffer to keep it in front of the terrain mesh within a few kilometres.
@@ -267,11 +267,16 @@ pub(crate) fn terrain(b: &mut Builder, (lo, hi): ([f32; 2], [f32; 2])) -> Vec<us
         return Vec::new();
     }
     let mut p = Primitive::default();
+    // The ground texture's rectangle: the grid's, u east and v south from its north-west.
+    let at = |i: i64, j: i64| [o[0] + i as f32 * cell, o[1] + j as f32 * cell];
+    let (sw, ne) = (at(is[0], js[0]), at(is[is.len() - 1], js[js.len() - 1]));
+    let span = [(ne[0] - sw[0]).max(1e-3), (ne[1] - sw[1]).max(1e-3)];
     for &j in &js {
         for &i in &is {
             let h = t.heights[(j * n + i) as usize] * t.exaggeration;
-            let (x, y) = (o[0] + i as f32 * cell, o[1] + j as f32 * cell);
+            let [x, y] = at(i, j);
             p.positions.push(b.axes.point(x, y, h));
+            p.uvs.push([(x - sw[0]) / span[0], (ne[1] - y) / span[1]]);
         }
     }
     let w = is.len() as u32;
@@ -286,6 +291,57 @@ pub(crate) fn terrain(b: &mut Builder, (lo, hi): ([f32; 2], [f32; 2])) -> Vec<us
     if let Some(w) = note {
         b.warn(w);
     }
+    p.material = Some(match terrain_material(b, sw, ne) {
+        Some(m) => m,
+        None => {
+            p.uvs.clear();
+            plain_terrain_material(b)
+        }
+    });
+    let Some(mesh) = b.mesh("terrain".into(), vec![p]) else {
+        return Vec::new();
+    };
+    vec![b.node(Node {
+        name: "terrain".into(),
+        mesh: Some(mesh),
+        ..Node::default()
+    })]
+}
+
+/// The terrain's material with its ground texture ([`terrain_texture`]) baked over the
+/// rectangle `sw`..`ne`, image and material added to the document as they are (no art
+/// image is behind them); `None`, with a warning, when the texture cannot be encoded.
+fn terrain_material(b: &mut Builder, sw: [f32; 2], ne: [f32; 2]) -> Option<usize> {
+    let img = terrain_texture::bake(&b.terrain, sw, ne, b.opts.max_texture_size);
+    match terrain_texture::encode(&img, b.opts.jpeg_quality) {
+        Ok((mime, bytes)) => {
+            b.doc.images.push(Image {
+                name: "terrain (base colour)".into(),
+                mime,
+                bytes,
+            });
+            let image = b.doc.images.len() - 1;
+            b.doc.materials.push(PbrMaterial {
+                name: "terrain".into(),
+                base_color: Some(TextureUse { image }),
+                // As a legacy material exports: no metal, fully rough.
+                metallic_factor: 0.0,
+                roughness_factor: 1.0,
+                ..PbrMaterial::default()
+            });
+            Some(b.doc.materials.len() - 1)
+        }
+        Err(why) => {
+            b.warn(format!(
+                "terrain: warning: its ground texture is left out: {why}"
+            ));
+            None
+        }
+    }
+}
+
+/// The terrain's plain material, in [`TERRAIN_COLOUR`].
+fn plain_terrain_material(b: &mut Builder) -> usize {
     let look = Look {
         name: "terrain".into(),
         albedo: None,
@@ -298,17 +354,9 @@ pub(crate) fn terrain(b: &mut Builder, (lo, hi): ([f32; 2], [f32; 2])) -> Vec<us
         missing: false,
         tint: TERRAIN_COLOUR,
     };
-    let material = b.material(&look);
-    p.material = Some(material);
-    let Some(mesh) = b.mesh("terrain".into(), vec![p]) else {
-        return Vec::new();
-    };
-    vec![b.node(Node {
-        name: "terrain".into(),
-        mesh: Some(mesh),
-        ..Node::default()
-    })]
+    b.material(&look)
 }
 
-/// The terrain's colour (linear RGB): between `terrain.wgsl`'s dark and light grass.
+/// The terrain's colour (linear RGB) where its texture cannot be made: between
+/// `terrain.wgsl`'s dark and light grass.
 pub const TERRAIN_COLOUR: [f32; 3] = [0.23, 0.33, 0.11];

@@ -19,6 +19,7 @@ pub mod ground;
 pub mod lights;
 pub mod objects;
 pub mod place;
+pub(crate) mod terrain_texture;
 pub mod trees;
 
 #[cfg(test)]

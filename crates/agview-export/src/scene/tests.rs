@@ -16,7 +16,7 @@ use glam::{Quat, Vec3};
 
 use super::ground::{lift, GROUND_LIFT_M};
 use super::*;
-use crate::document::{AlphaMode, Node};
+use crate::document::{AlphaMode, Mime, Node};
 use crate::Instancing;
 
 /// What [`build`] made, owned.
@@ -687,8 +687,20 @@ fn tiles_and_draped_polygons_lie_above_the_terrain_layer_by_layer() {
     assert_eq!(look("tiles.png").alpha, AlphaMode::Blend);
     assert_eq!(look("a.png").alpha, AlphaMode::Opaque);
     assert!(look("a.png").double_sided);
-    // The terrain covers the framed rectangle and is one plain material.
+    // The terrain covers the framed rectangle, its ground texture (`terrain.wgsl`'s
+    // grass and earth, baked) spread over it once.
     let tm = &doc.meshes[terrain[0].mesh.unwrap()].primitives[0];
+    let tmat = &doc.materials[tm.material.unwrap()];
+    let timg = &doc.images[tmat.base_color.unwrap().image];
+    assert_eq!(
+        (timg.name.as_str(), timg.mime, tmat.base_color_factor),
+        ("terrain (base colour)", Mime::Png, [1.0; 4])
+    );
+    assert_eq!(tm.uvs.len(), tm.positions.len());
+    let (ulo, uhi) = tm.uvs.iter().fold((f32::MAX, f32::MIN), |(lo, hi), uv| {
+        (lo.min(uv[0]).min(uv[1]), hi.max(uv[0]).max(uv[1]))
+    });
+    assert!(ulo.abs() < 1e-6 && (uhi - 1.0).abs() < 1e-6, "{ulo} {uhi}");
     let xs: Vec<f32> = tm.positions.iter().map(|v| v[0]).collect();
     let (lo, hi) = (
         xs.iter().cloned().fold(f32::MAX, f32::min),
