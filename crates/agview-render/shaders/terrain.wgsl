@@ -109,10 +109,11 @@ fn octave(p: vec2<f32>, wavelength: f32, footprint: f32) -> f32 {
     return mix(0.5, value_noise(p / wavelength), keep);
 }
 
-@fragment
-fn fs_main(in: TerrainOut) -> @location(0) vec4<f32> {
-    let p = in.world.xy;
-    let footprint = max(length(dpdx(p)), length(dpdy(p)));
+// The ground's albedo (linear RGB) at `p` (metres), seen with a pixel `footprint` metres
+// wide, where the terrain's normal points `normal_z` up. agview-export's
+// `scene/terrain_texture.rs` mirrors `hash2` down to here to bake the exported terrain's
+// texture; its test fails on any change here until it follows.
+fn ground_albedo(p: vec2<f32>, footprint: f32, normal_z: f32) -> vec3<f32> {
     let big = octave(p + vec2<f32>(137.0, 71.0), 90.0, footprint);
     let mid = octave(p, 17.0, footprint);
     let fine = octave(p * 1.7 + vec2<f32>(9.0, 3.0), 2.5, footprint);
@@ -125,10 +126,16 @@ fn fs_main(in: TerrainOut) -> @location(0) vec4<f32> {
     var albedo = mix(grass_dark, grass_light, mid * 0.7 + fine * 0.3);
     albedo = mix(albedo, dry, smoothstep(0.55, 0.85, big) * 0.6);
     // Bare earth in patches and on steep slopes.
-    let slope = 1.0 - in.normal.z;
+    let slope = 1.0 - normal_z;
     let bare = max(smoothstep(0.68, 0.8, mid * 0.6 + big * 0.4), smoothstep(0.25, 0.45, slope));
-    albedo = mix(albedo, earth * (0.85 + 0.3 * fine), bare);
+    return mix(albedo, earth * (0.85 + 0.3 * fine), bare);
+}
 
+@fragment
+fn fs_main(in: TerrainOut) -> @location(0) vec4<f32> {
+    let p = in.world.xy;
+    let footprint = max(length(dpdx(p)), length(dpdy(p)));
+    let albedo = ground_albedo(p, footprint, in.normal.z);
     let n = normalize(in.normal);
     let color = fog(shade(albedo, n, in.world), in.world);
     return vec4<f32>(color, 1.0);

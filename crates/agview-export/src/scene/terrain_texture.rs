@@ -2,9 +2,10 @@
 //! and bare earth, baked over the exported terrain, so a viewer shows the ground the
 //! renders show (not a plain green).
 //!
-//! The same noise as the shader's fragment stage ([`albedo`]), sampled at each texel's
-//! centre with the texel's size as the pixel footprint: octaves finer than a texel fade to
-//! their mean, as the renderer fades them seen from afar. Colours are the shader's linear
+//! The same noise as the shader's `ground_albedo` ([`albedo`]; a test fails when the shader
+//! changes and this copy has not followed), sampled at each texel's centre with the texel's
+//! size as the pixel footprint: octaves finer than a texel fade to their mean, as the
+//! renderer fades them seen from afar. Colours are the shader's linear
 //! albedo, written sRGB-encoded as glTF's base colour wants; the viewer lights them.
 
 use agview_core::terrain::Terrain;
@@ -112,7 +113,7 @@ fn smoothstep(e0: f32, e1: f32, x: f32) -> f32 {
     t * t * (3.0 - 2.0 * t)
 }
 
-/// `terrain.wgsl`'s ground albedo (linear RGB) at `p` (the scene's frame, metres), seen
+/// `terrain.wgsl`'s `ground_albedo` (linear RGB) at `p` (the scene's frame, metres), seen
 /// with a pixel `footprint` metres wide, where the terrain's normal points `normal_z` up.
 pub fn albedo(p: [f32; 2], footprint: f32, normal_z: f32) -> [f32; 3] {
     let big = octave([p[0] + 137.0, p[1] + 71.0], 90.0, footprint);
@@ -150,6 +151,28 @@ fn srgb_byte(v: f32) -> u8 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// FNV-1a of `terrain.wgsl` from `fn hash2` to the end of `ground_albedo`: the shader
+    /// text this file mirrors, as it was when the mirror last followed it.
+    const MIRRORED_WGSL: u64 = 0xbb77_54ac_3bf1_6652;
+
+    #[test]
+    fn the_shader_ground_it_mirrors_is_unchanged() {
+        let wgsl = include_str!("../../../agview-render/shaders/terrain.wgsl");
+        let start = wgsl.find("fn hash2(").expect("terrain.wgsl's hash2");
+        let tail = &wgsl[start..];
+        let body = tail.find("fn ground_albedo(").expect("terrain.wgsl's ground_albedo");
+        let end = body + tail[body..].find("\n}\n").expect("ground_albedo's end") + 3;
+        // Line ends do not count (a Windows checkout may have CRLF).
+        let hash = tail[..end].bytes().filter(|&b| b != b'\r').fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+            (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+        });
+        assert_eq!(
+            hash, MIRRORED_WGSL,
+            "terrain.wgsl's ground changed: make this file's `albedo` follow it, then set \
+             MIRRORED_WGSL to {hash:#x}"
+        );
+    }
 
     #[test]
     fn the_ground_is_grass_and_earth_and_fades_with_the_footprint() {
