@@ -94,12 +94,6 @@ struct Quad<'a> {
 const MAX_CELLS: i64 = 250_000;
 
 pub fn build(scene: &Scene, grid: &Grid) -> TileMesh {
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    build_on(scene, grid, cores)
-}
-
-/// [`build`] on at most `workers` threads.
-fn build_on(scene: &Scene, grid: &Grid, workers: usize) -> TileMesh {
     let mut mesh = TileMesh::default();
     let Some(tex) = &scene.tile_texture else {
         return mesh;
@@ -108,75 +102,11 @@ fn build_on(scene: &Scene, grid: &Grid, workers: usize) -> TileMesh {
     let mut quads = merge_runs(scene, tw, th);
     quads.sort_by_key(|q| (q.key, q.order, q.first));
     mesh.quads = quads.len();
-    // The quads are cut on every core, each worker a run of them in drawing order into a
-    // mesh of its own; the meshes are then joined in that order, so the pieces, their
-    // order and their vertices are those one worker would give.
-    let workers = workers
-        .min(quads.len() / MIN_QUADS_PER_WORKER)
-        .max(1);
-    let chunk = quads.len().div_ceil(workers).max(1);
-    let mut parts = if workers > 1 {
-        std::thread::scope(|s| {
-            let handles: Vec<_> = quads
-                .chunks(chunk)
-                .skip(1)
-                .map(|c| s.spawn(move || cut_quads(c, grid)))
-                .collect();
-            let first = cut_quads(&quads[..chunk.min(quads.len())], grid);
-            let mut parts = vec![first];
-            for h in handles {
-                // A worker's panic is the caller's, as if it had cut on this thread.
-                parts.push(h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)));
-            }
-            parts
-        })
-    } else {
-        vec![cut_quads(&quads, grid)]
-    };
-    let total_v: usize = parts.iter().map(|p| p.vertices.len()).sum();
-    let total_i: usize = parts.iter().map(|p| p.indices.len()).sum();
-    let mut first = parts.remove(0);
-    first.vertices.reserve_exact(total_v - first.vertices.len());
-    first.indices.reserve_exact(total_i - first.indices.len());
-    mesh.vertices = first.vertices;
-    mesh.indices = first.indices;
-    mesh.warnings = first.warnings;
-    mesh.segments = first.segments;
-    for part in parts {
-        let (base_v, base_i) = (mesh.vertices.len() as u32, mesh.indices.len() as u32);
-        mesh.vertices.extend_from_slice(&part.vertices);
-        drop(part.vertices);
-        mesh.indices
-            .extend(part.indices.iter().map(|&i| i + base_v));
-        for w in part.warnings {
-            if !mesh.warnings.contains(&w) {
-                mesh.warnings.push(w);
-            }
-        }
-        for (key, r) in part.segments {
-            let r = r.start + base_i..r.end + base_i;
-            match mesh.segments.last_mut() {
-                Some((k, last)) if *k == key && last.end == r.start => last.end = r.end,
-                _ => mesh.segments.push((key, r)),
-            }
-        }
-    }
-    mesh.segments.retain(|(_, r)| !r.is_empty());
-    mesh
-}
-
-/// Quads fewer than this are cut on one thread: a worker's start costs more than they do.
-const MIN_QUADS_PER_WORKER: usize = 4096;
-
-/// The pieces of `quads` (in drawing order) on `grid`: vertices, indices from 0, warnings
-/// and segments (empty ones kept; [`build`] drops them).
-fn cut_quads(quads: &[Quad<'_>], grid: &Grid) -> TileMesh {
-    let mut mesh = TileMesh::default();
     // A crop polygon's planes, by the polygon's address: every tile of a cropped block
     // shares one allocation (`Tile::crop`). A map, not a list: a document has a crop per
     // block, and a search of a list of them for every quad grew as blocks × tiles.
     let mut crop_cache: HashMap<*const P, Vec<Vec<HalfPlane>>> = HashMap::new();
-    for q in quads {
+    for q in &quads {
         let crop_planes: Option<Vec<Vec<HalfPlane>>> = q.crop.map(|c| {
             crop_cache
                 .entry(c.as_ptr())
@@ -210,6 +140,7 @@ fn cut_quads(quads: &[Quad<'_>], grid: &Grid) -> TileMesh {
             _ => mesh.segments.push((q.key, start..end)),
         }
     }
+    mesh.segments.retain(|(_, r)| !r.is_empty());
     mesh
 }
 
@@ -609,36 +540,6 @@ mod tests {
         t.crop = Some(vec![[0.0, 0.0], [1.0, 1.0]].into());
         let mesh = build(&scene_with(vec![t]), &grid);
         assert!((area(&mesh) - 100.0).abs() < 1e-3);
-    }
-
-    #[test]
-    fn cut_on_several_workers_as_on_one() {
-        // More quads than two workers' minimum, in orders that interleave, some cropped,
-        // one far larger than the terrain, across cell lines.
-        let grid = Grid::of(&Terrain::flat(2000.0));
-        let crop: std::sync::Arc<[[f32; 2]]> =
-            vec![[0.0, 0.0], [600.0, 0.0], [600.0, 300.0]].into();
-        let mut tiles: Vec<Tile> = (0..3 * MIN_QUADS_PER_WORKER)
-            .map(|k| {
-                let (x, y) = ((k % 120) as f32 * 7.3 - 400.0, (k / 120) as f32 * 6.1 - 300.0);
-                let mut t = tile(x, y, 9.0, 5.0, [0.0, 0.0, 64.0, 32.0]);
-                t.order = (k % 7) as u32;
-                if k % 3 == 0 {
-                    t.crop = Some(crop.clone());
-                }
-                t
-            })
-            .collect();
-        tiles.push(tile(-1e6, -1e6, 2e6, 2e6, [0.0, 0.0, 64.0, 32.0]));
-        let scene = scene_with(tiles);
-        let one = build_on(&scene, &grid, 1);
-        let three = build_on(&scene, &grid, 3);
-        assert!(one.indices.len() > 6 * 3 * MIN_QUADS_PER_WORKER);
-        assert_eq!(one.vertices, three.vertices);
-        assert_eq!(one.indices, three.indices);
-        assert_eq!(one.segments, three.segments);
-        assert_eq!(one.warnings, three.warnings);
-        assert_eq!(one.quads, three.quads);
     }
 
     #[test]
