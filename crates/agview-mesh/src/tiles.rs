@@ -147,24 +147,40 @@ pub fn build(scene: &Scene, grid: &Grid) -> TileMesh {
 /// Triangles a tile cell holds at most.
 const CELL_TRIANGLES: u32 = 1024;
 
-/// The cells of the pieces `indices` of `mesh` (a segment): runs of `CELL_TRIANGLES`
-/// triangles in drawing order (never reordered: later tiles cover earlier ones), each with
-/// the box its pieces fill and its farthest `TILE_LOD`, where tiles have faded out. Pieces
-/// are emitted tile by tile and feature by feature, so a run lies on a small piece of
-/// ground.
+/// The widest a tile cell's box grows across (m), unless its first triangle alone is wider.
+const CELL_SPAN_M: f32 = 2000.0;
+
+/// The cells of the pieces `indices` of `mesh` (a segment): runs of at most
+/// `CELL_TRIANGLES` triangles in drawing order (never reordered: later tiles cover earlier
+/// ones), each with the box its pieces fill and its farthest `TILE_LOD`, where tiles have
+/// faded out. Pieces are emitted tile by tile and feature by feature; a run ends where its
+/// box would grow past `CELL_SPAN_M`, so that one lies on a small piece of ground even where
+/// the features next in the document are far apart (a whole tile's towns and villages).
 pub fn cells(mesh: &TileMesh, indices: std::ops::Range<u32>) -> Vec<Cell> {
     let mut cells = Vec::new();
     let mut at = indices.start;
     while at < indices.end {
-        let end = indices.end.min(at + 3 * CELL_TRIANGLES);
+        let most = indices.end.min(at.saturating_add(3 * CELL_TRIANGLES));
         let mut cell = Cell::empty(at, 0.0);
-        cell.count = end - at;
-        for &i in &mesh.indices[at as usize..end as usize] {
-            if let Some(v) = mesh.vertices.get(i as usize) {
-                cell.cover(v.xy, 0.0, 0.0);
-                cell.far = cell.far.max(v.lod);
+        let mut end = at;
+        while end < most {
+            let next = most.min(end + 3);
+            let mut grown = cell;
+            for &i in &mesh.indices[end as usize..next as usize] {
+                if let Some(v) = mesh.vertices.get(i as usize) {
+                    grown.cover(v.xy, 0.0, 0.0);
+                    grown.far = grown.far.max(v.lod);
+                }
             }
+            let wide = grown.hi[0] - grown.lo[0] > CELL_SPAN_M
+                || grown.hi[1] - grown.lo[1] > CELL_SPAN_M;
+            if wide && end > at {
+                break;
+            }
+            cell = grown;
+            end = next;
         }
+        cell.count = end - at;
         cells.push(cell);
         at = end;
     }
@@ -524,6 +540,25 @@ mod tests {
         t.crop = Some(vec![[0.0, 0.0], [1.0, 1.0]].into());
         let mesh = build(&scene_with(vec![t]), &grid);
         assert!((area(&mesh) - 100.0).abs() < 1e-3);
+    }
+
+    #[test]
+    fn cells_end_where_the_next_pieces_are_far_away() {
+        // Two small tiles drawn one after the other, 5 km apart: two cells, each on its own
+        // ground, where one cell of both would span the 5 km between them.
+        let grid = Grid::of(&Terrain::flat(20_000.0));
+        let scene = scene_with(vec![
+            tile(0.0, 0.0, 10.0, 10.0, [0.0, 0.0, 100.0, 100.0]),
+            tile(5000.0, 0.0, 10.0, 10.0, [0.0, 0.0, 100.0, 100.0]),
+        ]);
+        let mesh = build(&scene, &grid);
+        let cells = cells(&mesh, 0..mesh.indices.len() as u32);
+        assert_eq!(cells.len(), 2);
+        assert_eq!(cells[0].first + cells[0].count, cells[1].first);
+        assert_eq!(cells[1].first + cells[1].count, mesh.indices.len() as u32);
+        for c in &cells {
+            assert!(c.hi[0] - c.lo[0] <= 10.0 + 1e-3, "{c:?}");
+        }
     }
 
     #[test]
