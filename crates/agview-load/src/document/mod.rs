@@ -491,7 +491,7 @@ fn load_features(
             feats.len(),
             opts.threads,
             opts.progress.as_deref(),
-            &lay_one,
+            lay_one,
             |(mut r, info)| {
                 diags.append(&mut r.diags);
                 files.append(&mut r.files);

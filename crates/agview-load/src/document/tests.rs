@@ -460,7 +460,7 @@ fn parallel_in_order_takes_each_result_in_item_order() {
     let mut taken = Vec::new();
     // Uneven items, so results come in out of order.
     let work = |i: usize| {
-        if i % 5 == 0 {
+        if i.is_multiple_of(5) {
             std::thread::sleep(std::time::Duration::from_micros(200));
         }
         i * 2
