@@ -172,8 +172,8 @@ pub fn cells(mesh: &TileMesh, indices: std::ops::Range<u32>) -> Vec<Cell> {
                     grown.far = grown.far.max(v.lod);
                 }
             }
-            let wide = grown.hi[0] - grown.lo[0] > CELL_SPAN_M
-                || grown.hi[1] - grown.lo[1] > CELL_SPAN_M;
+            let wide =
+                grown.hi[0] - grown.lo[0] > CELL_SPAN_M || grown.hi[1] - grown.lo[1] > CELL_SPAN_M;
             if wide && end > at {
                 break;
             }

@@ -161,12 +161,17 @@ mod tests {
         let wgsl = include_str!("../../../agview-render/shaders/terrain.wgsl");
         let start = wgsl.find("fn hash2(").expect("terrain.wgsl's hash2");
         let tail = &wgsl[start..];
-        let body = tail.find("fn ground_albedo(").expect("terrain.wgsl's ground_albedo");
+        let body = tail
+            .find("fn ground_albedo(")
+            .expect("terrain.wgsl's ground_albedo");
         let end = body + tail[body..].find("\n}\n").expect("ground_albedo's end") + 3;
         // Line ends do not count (a Windows checkout may have CRLF).
-        let hash = tail[..end].bytes().filter(|&b| b != b'\r').fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
-            (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
-        });
+        let hash = tail[..end]
+            .bytes()
+            .filter(|&b| b != b'\r')
+            .fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+                (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+            });
         assert_eq!(
             hash, MIRRORED_WGSL,
             "terrain.wgsl's ground changed: make this file's `albedo` follow it, then set \
