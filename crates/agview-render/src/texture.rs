@@ -50,19 +50,19 @@ fn bc_level_len(format: BcFormat, w: u32, h: u32) -> usize {
     w.div_ceil(4) as usize * h.div_ceil(4) as usize * block_bytes(format)
 }
 
-/// Uploads one image of the art set. Bad data (wrong lengths, zero sizes) gives a
-/// checkerboard and a warning, never a panic. With an alpha `cutoff` (the image is
-/// alpha-tested there), its RGBA8 mips keep the coverage of mip 0 ([`preserve_coverage`]).
 /// Above this many bytes, a texture's staged copy is flushed to the GPU (and its staging
 /// memory given back) before the next texture is staged: a package of large textures
 /// otherwise holds a second copy of every one of them until the scene's first submit.
 const FLUSH_BYTES: u64 = 4 << 20;
 
+/// Uploads one image of the art set. Bad data (wrong lengths, zero sizes) gives a
+/// checkerboard and a warning, never a panic. With an alpha `cutoff` (the image is
+/// alpha-tested there), its RGBA8 mips keep the coverage of mip 0 ([`preserve_coverage`]).
 ///
-/// `in_flight` is the last such flush of this upload: each flush waits for the one before
-/// it rather than for itself, so the device copies one texture while the next is staged
-/// (on a software rasterizer, another thread's work), and at most two staged copies live
-/// at once.
+/// `in_flight` is the last flush ([`FLUSH_BYTES`]) of this upload: each flush waits for the
+/// one before it rather than for itself, so the device copies one texture while the next
+/// is staged (on a software rasterizer, another thread's work), and at most two staged
+/// copies live at once.
 pub(crate) fn upload_image(
     ctx: &GpuContext,
     img: &ImageData,
