@@ -192,6 +192,10 @@ pub fn run(mut args: ViewArgs) -> anyhow::Result<ExitCode> {
             app.draw.triangles
         );
     }
+    // The window goes first (its surface holds it open), then `app`: a loader still laying
+    // out keeps it waiting a few seconds, which should not keep a closed window on screen.
+    app.gfx = None;
+    app.window = None;
     if let Some(e) = app.fatal.take() {
         eprintln!("agview: error: {e}");
         return Ok(ExitCode::from(1));
