@@ -144,6 +144,72 @@
     root.setAttribute('data-in-view', all ? (seen / all).toFixed(3) : '0');
   }
 
+  // The ground on to the horizon around the exported terrain, as the still images draw it
+  // (their skirt): four flat pieces from the terrain's edges out past the far plane, at
+  // its lowest height, in its texture's mean colour and its material otherwise. The
+  // scene's haze (three.js fog, in the sky's horizon colour) starts past the framed
+  // content and hides the pieces' far edges, so what stands beyond the terrain stands on
+  // ground, not over the sky. Named `terrain`, so that the census leaves it out.
+  var skirt = null;
+  function meanColour(material) {
+    var c = material.color ? material.color.clone() : new THREE.Color(1, 1, 1);
+    var img = material.map && material.map.image;
+    if (!img) return c;
+    try {
+      var k = document.createElement('canvas');
+      k.width = k.height = 8;
+      var g = k.getContext('2d');
+      g.drawImage(img, 0, 0, 8, 8);
+      var px = g.getImageData(0, 0, 8, 8).data, sum = [0, 0, 0];
+      for (var i = 0; i < px.length; i += 4) for (var j = 0; j < 3; j++) sum[j] += px[i + j];
+      var n = px.length / 4;
+      var mean = new THREE.Color(sum[0] / n / 255, sum[1] / n / 255, sum[2] / n / 255);
+      return c.multiply(mean.convertSRGBToLinear());
+    } catch (e) {
+      return c;
+    }
+  }
+  function groundAround(group) {
+    if (skirt) {
+      scene.remove(skirt);
+      skirt.geometry.dispose();
+      skirt.material.dispose();
+      skirt = null;
+    }
+    var terrain = group.getObjectByName('terrain');
+    var mesh = null;
+    if (terrain) terrain.traverse(function (o) { if (!mesh && o.isMesh) mesh = o; });
+    if (!mesh) return;
+    group.updateMatrixWorld(true);
+    var box = new THREE.Box3().setFromObject(terrain);
+    if (box.isEmpty()) return;
+    var a = box.min, b = box.max, y = a.y, r = cam.far * 2;
+    var cx = (a.x + b.x) / 2, cz = (a.z + b.z) / 2;
+    var inner = [[a.x, a.z], [b.x, a.z], [b.x, b.z], [a.x, b.z]];
+    var outer = [[cx - r, cz - r], [cx + r, cz - r], [cx + r, cz + r], [cx - r, cz + r]];
+    var pos = [];
+    for (var i = 0; i < 4; i++) {
+      var j = (i + 1) % 4;
+      [inner[i], outer[j], outer[i], inner[i], inner[j], outer[j]].forEach(function (p) {
+        pos.push(p[0], y, p[1]);
+      });
+    }
+    var geometry = new THREE.BufferGeometry();
+    geometry.setAttribute('position', new THREE.Float32BufferAttribute(pos, 3));
+    geometry.setAttribute('normal', new THREE.Float32BufferAttribute(
+      pos.map(function (_, k) { return k % 3 === 1 ? 1 : 0; }), 3));
+    var material = mesh.material.clone();
+    material.color = meanColour(mesh.material);
+    material.map = null;
+    material.normalMap = null;
+    skirt = new THREE.Mesh(geometry, material);
+    skirt.name = 'terrain';
+    scene.add(skirt);
+    var start = new THREE.Vector3().fromArray(cam.eye).distanceTo(box.getCenter(new THREE.Vector3())) +
+      box.getSize(new THREE.Vector3()).length() / 2;
+    scene.fog = new THREE.Fog(new THREE.Color(config.background), start, Math.max(start * 1.5, cam.far * 0.5));
+  }
+
   var versions = {};
   var shown = null;
   function label(v) {
@@ -155,6 +221,7 @@
     if (shown) scene.remove(shown);
     shown = versions[key];
     scene.add(shown);
+    groundAround(shown);
     var which = config.scenes.length > 1 ? 'Showing ' + label(key) + '. ' : '';
     census(key);
     say('drawn', which + 'Drag to turn, right-drag or shift-drag to pan, wheel to zoom.');
