@@ -460,23 +460,23 @@ pub struct Tile {
     pub slop: bool,
     /// AGB: column and row indices into the asset's grid.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub col: Option<usize>,
+    pub col: Option<u32>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub row: Option<usize>,
+    pub row: Option<u32>,
     /// AGP/AGS: index of the tile in the asset's file order.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub tile: Option<usize>,
+    pub tile: Option<u32>,
     /// AGS: the tile's `TILE_ID`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tile_id: Option<i64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub role: Option<TileRole>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub contour: Option<usize>,
+    pub contour: Option<u32>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub side: Option<usize>,
+    pub side: Option<u32>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub atomic: Option<usize>,
+    pub atomic: Option<u32>,
     /// Crop polygon in meters (the tile is drawn only inside it), from `CROP_POLY` or the
     /// AGB `CROP` of the block polygon. Shared: every tile of a cropped block holds the same
     /// polygon, allocated once.

@@ -93,20 +93,160 @@ struct Quad<'a> {
 /// wide over a fine grid) the triangle is drawn uncut and may float over hollows.
 const MAX_CELLS: i64 = 250_000;
 
+/// The scene's tile pieces in one mesh: [`build_parts`] in one part.
 pub fn build(scene: &Scene, grid: &Grid) -> TileMesh {
-    let mut mesh = TileMesh::default();
+    let built = build_parts_of(scene, grid, 1, usize::MAX);
+    let mut parts = built.parts.into_iter();
+    let mut mesh = parts.next().unwrap_or_default();
+    for p in parts {
+        mesh.vertices.extend_from_slice(&p.vertices);
+        mesh.indices.extend_from_slice(&p.indices);
+    }
+    mesh.quads = built.quads;
+    mesh.warnings = built.warnings;
+    mesh.segments = built.segments;
+    mesh
+}
+
+/// The scene's tile pieces, cut in parts: runs of consecutive quads in drawing order, cut on
+/// every core. One after the other, the parts are the very mesh [`build`] makes; each can
+/// be handed to the GPU and freed before the next, so the whole mesh is never on the CPU
+/// twice (a 1°×1° tile's is some 240 MB).
+#[derive(Debug, Default)]
+pub struct TileParts {
+    /// Each part's vertices and indices (counting from the whole mesh's first vertex); its
+    /// other fields are empty.
+    pub parts: Vec<TileMesh>,
+    /// Quads drawn once runs are merged.
+    pub quads: usize,
+    pub warnings: Vec<String>,
+    /// As [`TileMesh::segments`], over the whole mesh's indices.
+    pub segments: Vec<((u32, i32), std::ops::Range<u32>)>,
+}
+
+impl TileParts {
+    /// Indices in all parts.
+    pub fn index_count(&self) -> usize {
+        self.parts.iter().map(|p| p.indices.len()).sum()
+    }
+
+    /// [`cells`] of the whole mesh's `indices` (a segment).
+    pub fn cells(&self, indices: std::ops::Range<u32>) -> Vec<Cell> {
+        let starts = |len: fn(&TileMesh) -> usize| {
+            let mut at = 0u32;
+            let mut v: Vec<u32> = self
+                .parts
+                .iter()
+                .map(|p| {
+                    let s = at;
+                    at += len(p) as u32;
+                    s
+                })
+                .collect();
+            v.push(at);
+            v
+        };
+        let (istart, vstart) = (starts(|p| p.indices.len()), starts(|p| p.vertices.len()));
+        // The part holding the `k`th record of the whole mesh (`start`: each part's first).
+        let find = |start: &[u32], k: u32| start.partition_point(|&s| s <= k).saturating_sub(1);
+        cells_by(
+            |k| {
+                let p = find(&istart, k);
+                self.parts
+                    .get(p)?
+                    .indices
+                    .get((k - istart[p]) as usize)
+                    .copied()
+            },
+            |i| {
+                let p = find(&vstart, i);
+                self.parts.get(p)?.vertices.get((i - vstart[p]) as usize)
+            },
+            indices,
+        )
+    }
+}
+
+/// Quads one part of [`build_parts`] holds at least (the last may hold fewer): a few MB of
+/// pieces, so that the parts' staging copies stay small.
+const PART_QUADS: usize = 16_384;
+
+/// The scene's tile pieces in parts of about [`PART_QUADS`] quads, cut on `threads`
+/// workers (at least one).
+pub fn build_parts(scene: &Scene, grid: &Grid, threads: usize) -> TileParts {
+    build_parts_of(scene, grid, threads, PART_QUADS)
+}
+
+/// [`build_parts`] in parts of `part_quads` quads.
+fn build_parts_of(scene: &Scene, grid: &Grid, threads: usize, part_quads: usize) -> TileParts {
+    let mut built = TileParts::default();
     let Some(tex) = &scene.tile_texture else {
-        return mesh;
+        return built;
     };
     let (tw, th) = (sane_px(tex.width_px), sane_px(tex.height_px));
     let mut quads = merge_runs(scene, tw, th);
     quads.sort_by_key(|q| (q.key, q.order, q.first));
-    mesh.quads = quads.len();
+    built.quads = quads.len();
+    let chunks: Vec<&[Quad]> = quads.chunks(part_quads.max(1)).collect();
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let work = || {
+        let mut done = Vec::new();
+        loop {
+            let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let Some(chunk) = chunks.get(k) else {
+                return done;
+            };
+            done.push((k, build_part(grid, chunk)));
+        }
+    };
+    let threads = threads.clamp(1, chunks.len().max(1));
+    let mut parts: Vec<(usize, TileMesh)> = if threads == 1 {
+        work()
+    } else {
+        std::thread::scope(|s| {
+            let workers: Vec<_> = (0..threads).map(|_| s.spawn(work)).collect();
+            workers
+                .into_iter()
+                .flat_map(|w| w.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+                .collect()
+        })
+    };
+    parts.sort_by_key(|(k, _)| *k);
+    // Each part's pieces after the parts before: their indices and segments move along.
+    let (mut vertices, mut indices) = (0u32, 0u32);
+    for (_, mut p) in parts {
+        for i in &mut p.indices {
+            *i += vertices;
+        }
+        for w in p.warnings.drain(..) {
+            if !built.warnings.contains(&w) {
+                built.warnings.push(w);
+            }
+        }
+        for (key, r) in p.segments.drain(..) {
+            let r = r.start + indices..r.end + indices;
+            match built.segments.last_mut() {
+                Some((k, last)) if *k == key => last.end = r.end,
+                _ => built.segments.push((key, r)),
+            }
+        }
+        vertices += p.vertices.len() as u32;
+        indices += p.indices.len() as u32;
+        built.parts.push(p);
+    }
+    built.segments.retain(|(_, r)| !r.is_empty());
+    built
+}
+
+/// The pieces of `quads`, their indices counting from the part's first vertex; its
+/// segments are not yet rid of empty ones.
+fn build_part(grid: &Grid, quads: &[Quad]) -> TileMesh {
+    let mut mesh = TileMesh::default();
     // A crop polygon's planes, by the polygon's address: every tile of a cropped block
     // shares one allocation (`Tile::crop`). A map, not a list: a document has a crop per
     // block, and a search of a list of them for every quad grew as blocks × tiles.
     let mut crop_cache: HashMap<*const P, Vec<Vec<HalfPlane>>> = HashMap::new();
-    for q in &quads {
+    for q in quads {
         let crop_planes: Option<Vec<Vec<HalfPlane>>> = q.crop.map(|c| {
             crop_cache
                 .entry(c.as_ptr())
@@ -140,7 +280,6 @@ pub fn build(scene: &Scene, grid: &Grid) -> TileMesh {
             _ => mesh.segments.push((q.key, start..end)),
         }
     }
-    mesh.segments.retain(|(_, r)| !r.is_empty());
     mesh
 }
 
@@ -157,6 +296,19 @@ const CELL_SPAN_M: f32 = 2000.0;
 /// box would grow past `CELL_SPAN_M`, so that one lies on a small piece of ground even where
 /// the features next in the document are far apart (a whole tile's towns and villages).
 pub fn cells(mesh: &TileMesh, indices: std::ops::Range<u32>) -> Vec<Cell> {
+    cells_by(
+        |k| mesh.indices.get(k as usize).copied(),
+        |i| mesh.vertices.get(i as usize),
+        indices,
+    )
+}
+
+/// [`cells`] of a mesh whose `k`th index is `index(k)` and `i`th vertex `vertex(i)`.
+fn cells_by<'a>(
+    index: impl Fn(u32) -> Option<u32>,
+    vertex: impl Fn(u32) -> Option<&'a TileVertex>,
+    indices: std::ops::Range<u32>,
+) -> Vec<Cell> {
     let mut cells = Vec::new();
     let mut at = indices.start;
     while at < indices.end {
@@ -166,8 +318,8 @@ pub fn cells(mesh: &TileMesh, indices: std::ops::Range<u32>) -> Vec<Cell> {
         while end < most {
             let next = most.min(end + 3);
             let mut grown = cell;
-            for &i in &mesh.indices[end as usize..next as usize] {
-                if let Some(v) = mesh.vertices.get(i as usize) {
+            for k in end..next {
+                if let Some(v) = index(k).and_then(&vertex) {
                     grown.cover(v.xy, 0.0, 0.0);
                     grown.far = grown.far.max(v.lod);
                 }
@@ -735,5 +887,41 @@ mod tests {
             next = r.end;
         }
         assert_eq!(next as usize, mesh.indices.len());
+    }
+
+    #[test]
+    fn parts_are_the_whole_mesh_cut_in_runs() {
+        let terrain = Terrain::hills(100.0, 10.0, 1);
+        let grid = Grid::of(&terrain);
+        let crop: std::sync::Arc<[P]> = vec![[0.0, 0.0], [30.0, 0.0], [0.0, 30.0]].into();
+        let tiles = (0..40)
+            .map(|k| {
+                let (x, y) = ((k % 8) as f32 * 9.0 - 30.0, (k / 8) as f32 * 11.0 - 20.0);
+                Tile {
+                    order: (k * 7 % 5) as u32,
+                    crop: (k % 3 == 0).then(|| crop.clone()),
+                    ..tile(x, y, 8.5, 10.0, [0.0, 0.0, 256.0, 128.0])
+                }
+            })
+            .collect();
+        let scene = scene_with(tiles);
+        let whole = build(&scene, &grid);
+        let built = build_parts_of(&scene, &grid, 3, 3);
+        assert!(built.parts.len() > 3);
+        assert_eq!(built.quads, whole.quads);
+        assert_eq!(built.warnings, whole.warnings);
+        assert_eq!(built.segments, whole.segments);
+        assert_eq!(built.index_count(), whole.indices.len());
+        let vertices: Vec<TileVertex> = built
+            .parts
+            .iter()
+            .flat_map(|p| p.vertices.clone())
+            .collect();
+        let indices: Vec<u32> = built.parts.iter().flat_map(|p| p.indices.clone()).collect();
+        assert_eq!(vertices, whole.vertices);
+        assert_eq!(indices, whole.indices);
+        for (_, r) in &whole.segments {
+            assert_eq!(built.cells(r.clone()), cells(&whole, r.clone()));
+        }
     }
 }

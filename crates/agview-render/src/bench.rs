@@ -453,8 +453,8 @@ pub fn synthetic_city(opts: &BenchOptions) -> (Scene, ArtSet, Terrain) {
                         (c + 1) as f32 * px,
                         (r + 1) as f32 * px,
                     ],
-                    col: Some(c),
-                    row: Some(r),
+                    col: u32::try_from(c).ok(),
+                    row: u32::try_from(r).ok(),
                     order: scene.tiles.len() as u32,
                     ..Tile::default()
                 });

@@ -830,6 +830,10 @@ fn complete(mips: &mut Vec<Vec<u8>>, w: u32, h: u32) {
     }
 }
 
+/// How many bytes of parts [`Upload::buffer_from_parts`] stages before it hands them to the
+/// device: a submit per part of a few MB cost more than the copies.
+const FLUSH_PART_BYTES: u64 = 32 << 20;
+
 /// What every draw kind's upload uses: the device and the shared layouts, the art and the
 /// textures made from it, the materials, and the running count of buffer bytes and warnings.
 struct Upload<'a> {
@@ -863,6 +867,43 @@ impl Upload<'_> {
                 contents,
                 usage,
             })
+    }
+
+    /// A buffer holding `parts` one after the other, counted. Each part is freed once its
+    /// staging copy is made, and the staging copies are handed to the device every
+    /// [`FLUSH_PART_BYTES`]: the CPU's copy, the staging copy and the buffer of a whole
+    /// tile's mesh are never all resident at once.
+    fn buffer_from_parts<T: bytemuck::Pod>(
+        &mut self,
+        label: &str,
+        parts: Vec<Vec<T>>,
+        usage: wgpu::BufferUsages,
+    ) -> wgpu::Buffer {
+        let size: u64 = parts
+            .iter()
+            .map(|p| std::mem::size_of_val(p.as_slice()) as u64)
+            .sum();
+        self.buffer_bytes += size;
+        let buffer = self.device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some(label),
+            size,
+            usage: usage | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        let (mut at, mut flushed) = (0, 0);
+        for part in parts {
+            let bytes: &[u8] = bytemuck::cast_slice(&part);
+            if !bytes.is_empty() {
+                self.queue.write_buffer(&buffer, at, bytes);
+                at += bytes.len() as u64;
+            }
+            if at - flushed >= FLUSH_PART_BYTES {
+                self.flush();
+                flushed = at;
+            }
+        }
+        self.flush();
+        buffer
     }
 }
 
@@ -951,11 +992,13 @@ impl TilesGpu {
         if scene.hide_tiles || scene.tile_texture.is_none() {
             None
         } else {
-            let mesh = tiles::build(scene, grid);
-            up.warnings.extend(mesh.warnings.iter().cloned());
-            stats.tile_quads = mesh.quads;
-            stats.tile_triangles = mesh.indices.len() / 3;
-            if mesh.indices.is_empty() {
+            // Cut on every core, in parts each handed to the GPU and freed in turn.
+            let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+            let built = tiles::build_parts(scene, grid, threads);
+            up.warnings.extend(built.warnings.iter().cloned());
+            stats.tile_quads = built.quads;
+            stats.tile_triangles = built.index_count() / 3;
+            if stats.tile_triangles == 0 {
                 None
             } else {
                 let src = up.cache.image_or_checker(up.art.tile_texture);
@@ -972,30 +1015,37 @@ impl TilesGpu {
                     _ => TexSource::Black,
                 };
                 let lit = up.cache.view(lit).clone();
+                let cells = built
+                    .segments
+                    .iter()
+                    .map(|(_, r)| built.cells(r.clone()))
+                    .collect();
+                let runs = built
+                    .segments
+                    .iter()
+                    .map(|(_, r)| vec![r.clone()])
+                    .collect();
+                let (vertices, indices): (Vec<_>, Vec<_>) = built
+                    .parts
+                    .into_iter()
+                    .map(|p| (p.vertices, p.indices))
+                    .unzip();
+                let vertices =
+                    up.buffer_from_parts("tile vertices", vertices, wgpu::BufferUsages::VERTEX);
+                let indices =
+                    up.buffer_from_parts("tile indices", indices, wgpu::BufferUsages::INDEX);
                 Some(TilesGpu {
-                    vertices: up.buffer(
-                        "tile vertices",
-                        bytemuck::cast_slice(&mesh.vertices),
-                        wgpu::BufferUsages::VERTEX,
-                    ),
-                    indices: up.buffer(
-                        "tile indices",
-                        bytemuck::cast_slice(&mesh.indices),
-                        wgpu::BufferUsages::INDEX,
-                    ),
+                    vertices,
+                    indices,
                     material: up.mats.full(
                         &view,
                         &lit,
                         &up.mats.flat,
                         MaterialUniforms::plain([1.0; 3], 0.0),
                     ),
-                    cells: mesh
-                        .segments
-                        .iter()
-                        .map(|(_, r)| tiles::cells(&mesh, r.clone()))
-                        .collect(),
-                    runs: mesh.segments.iter().map(|(_, r)| vec![r.clone()]).collect(),
-                    segments: mesh.segments,
+                    cells,
+                    runs,
+                    segments: built.segments,
                 })
             }
         }
@@ -1132,6 +1182,9 @@ impl ObjectsGpu {
                 last_view: None,
                 placement: None,
             };
+            // The meshes are on the GPU: nothing reads the CPU's copy again.
+            o.set.vertices = Vec::new();
+            o.set.indices = Vec::new();
             if gpu_usable && up.shared.place.is_some() {
                 o.placement = Some(GpuPlacement::new(up.device, o.set.ground_points()));
             }

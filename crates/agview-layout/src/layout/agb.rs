@@ -736,8 +736,8 @@ pub fn layout(ag: &Autogen, asset_path: &Path, input: &LayoutInput) -> Result<Sc
                 corners,
                 uv,
                 slop: c.slop || r.slop,
-                col: Some(c.index),
-                row: Some(r.index),
+                col: u32::try_from(c.index).ok(),
+                row: u32::try_from(r.index).ok(),
                 crop: crop.clone(),
                 order: (k * cols.len() + j) as u32,
                 ..Default::default()

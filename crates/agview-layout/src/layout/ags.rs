@@ -1100,12 +1100,12 @@ fn run(ag: &Autogen, asset_path: &Path, input: &LayoutInput) -> Result<Detailed,
         scene.tiles.push(SceneTile {
             corners: p.quad(),
             uv: tile.rect,
-            tile: Some(p.tile),
+            tile: u32::try_from(p.tile).ok(),
             tile_id: Some(tile.id),
             role: Some(p.role),
-            contour: Some(p.contour),
-            side: Some(p.side),
-            atomic: p.atomic,
+            contour: u32::try_from(p.contour).ok(),
+            side: u32::try_from(p.side).ok(),
+            atomic: p.atomic.and_then(|a| u32::try_from(a).ok()),
             crop,
             crosses: !p
                 .body()

@@ -563,7 +563,7 @@ proptest! {
         for pair in s.tiles.windows(2) {
             let (a, b) = (&pair[0], &pair[1]);
             if a.row != b.row || b.order != a.order + 1 { continue; }
-            let col = &g.columns[a.col.unwrap()];
+            let col = &g.columns[a.col.unwrap() as usize];
             if let Some(ov) = col.slop {
                 if a.row == s.tiles[0].row {
                     let adv = geom::len(geom::sub(b.corners[0], a.corners[0]));

@@ -147,7 +147,7 @@ fn check_spec(ag: &Autogen, _input: &LayoutInput, d: &Detailed) {
     let rings = &s.polygon;
     let mut last_rank = 0;
     for (i, t) in s.tiles.iter().enumerate() {
-        let c = t.contour.unwrap();
+        let c = t.contour.unwrap() as usize;
         assert!(
             d.scene.spawn[c].iter().any(|&f| f),
             "tile {i} on contour {c}, which spawns no tiles"
@@ -201,7 +201,7 @@ fn check_spec(ag: &Autogen, _input: &LayoutInput, d: &Detailed) {
         assert!(geom::cross(along, up) > 0.0, "tile {i} faces out");
     }
     // Atomic groups: whole or absent.
-    let mut groups: BTreeMap<usize, Vec<i64>> = BTreeMap::new();
+    let mut groups: BTreeMap<u32, Vec<i64>> = BTreeMap::new();
     for t in &s.tiles {
         if let Some(a) = t.atomic {
             groups.entry(a).or_default().push(t.tile_id.unwrap());
@@ -426,7 +426,7 @@ fn one_tile_corners_end_at_convex_vertices_and_fill_reflex_pockets() {
         }
         assert_eq!(
             t.side,
-            Some(k),
+            u32::try_from(k).ok(),
             "a corner tile belongs to the side it starts"
         );
     }
