@@ -405,6 +405,29 @@ pub(crate) struct FacadesGpu {
     pub vertices: wgpu::Buffer,
     pub indices: wgpu::Buffer,
     pub draws: Vec<(wgpu::BindGroup, Range<u32>)>,
+    /// Each draw's cells: runs of its triangles, in drawing order (`facades::cells`).
+    cells: Vec<Vec<Cell>>,
+    /// Each draw's index runs in the camera's view and in the sun's, from the last
+    /// `prepare`.
+    pub camera_runs: Vec<Vec<Range<u32>>>,
+    pub shadow_runs: Vec<Vec<Range<u32>>>,
+}
+
+impl FacadesGpu {
+    /// Each draw's runs in `view`: its cells there, or all its triangles when not `culled`.
+    fn runs(&self, view: &CellView, culled: bool) -> Vec<Vec<Range<u32>>> {
+        self.draws
+            .iter()
+            .zip(&self.cells)
+            .map(|((_, all), c)| {
+                if culled {
+                    cells::visible(c, view)
+                } else {
+                    vec![all.clone()]
+                }
+            })
+            .collect()
+    }
 }
 
 pub(crate) struct TreesGpu {
@@ -1179,6 +1202,7 @@ impl FacadesGpu {
             None
         } else {
             let mut draws = Vec::new();
+            let mut cells = Vec::new();
             for g in &fmesh.groups {
                 let (wall, roof) = match g.key {
                     FacadeKey::Def(i) => {
@@ -1245,6 +1269,8 @@ impl FacadesGpu {
                 };
                 draws.push((wall, g.walls.clone()));
                 draws.push((roof, g.roofs.clone()));
+                cells.push(facades::cells(&fmesh, g.walls.clone(), g.lod[1]));
+                cells.push(facades::cells(&fmesh, g.roofs.clone(), g.lod[1]));
             }
             Some(FacadesGpu {
                 vertices: up.buffer(
@@ -1257,7 +1283,10 @@ impl FacadesGpu {
                     bytemuck::cast_slice(&fmesh.indices),
                     wgpu::BufferUsages::INDEX,
                 ),
+                camera_runs: draws.iter().map(|(_, r)| vec![r.clone()]).collect(),
+                shadow_runs: Vec::new(),
                 draws,
+                cells,
             })
         };
         (facades, fmesh)
@@ -1964,6 +1993,13 @@ impl SceneGpu {
             t.camera_runs = t.runs(&tree_view(view_proj), culled);
             t.shadow_runs = match sun_view {
                 Some(l) => t.runs(&tree_view(l.view_proj), culled),
+                None => Vec::new(),
+            };
+        }
+        if let Some(f) = &mut self.facades {
+            f.camera_runs = f.runs(&cell_view(view_proj), culled);
+            f.shadow_runs = match sun_view {
+                Some(l) => f.runs(&cell_view(l.view_proj), culled),
                 None => Vec::new(),
             };
         }
