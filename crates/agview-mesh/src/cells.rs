@@ -140,6 +140,21 @@ pub fn of_triangles(
     cells
 }
 
+/// The runs of `cells` (of the records `all`) that `view` may show ([`visible`]), or `all`
+/// whole when not `culled` (`AGVIEW_CULLING=off`).
+pub fn visible_or_all(
+    cells: &[Cell],
+    all: Range<u32>,
+    view: &CellView,
+    culled: bool,
+) -> Vec<Range<u32>> {
+    if culled {
+        visible(cells, view)
+    } else {
+        vec![all]
+    }
+}
+
 /// The distance past which the haze of `visibility_m` (`fog()` in `common.wgsl`: a share
 /// of `1 − exp(−d / visibility)` of the sky's colour) leaves less than half a step of an
 /// 8-bit channel of what is behind it; infinite without haze.

@@ -904,12 +904,7 @@ impl Renderer {
             pass.set_vertex_buffer(0, fc.vertices.slice(..));
             pass.set_index_buffer(fc.indices.slice(..), wgpu::IndexFormat::Uint32);
             // Each draw's runs in view (`SceneGpu::prepare`).
-            let runs = if shadow {
-                &fc.shadow_runs
-            } else {
-                &fc.camera_runs
-            };
-            for ((material, _), runs) in fc.draws.iter().zip(runs) {
+            for ((material, _), runs) in fc.draws.iter().zip(fc.runs.of(shadow)) {
                 if runs.is_empty() {
                     continue;
                 }
@@ -924,12 +919,7 @@ impl Renderer {
         if let Some(t) = scene.trees.as_ref().filter(|_| f.show_trees) {
             pass.set_pipeline(pipelines.1);
             pass.set_vertex_buffer(0, t.instances.slice(..));
-            let runs = if shadow {
-                &t.shadow_runs
-            } else {
-                &t.camera_runs
-            };
-            for ((g, material), runs) in t.groups.iter().zip(runs) {
+            for ((g, material), runs) in t.groups.iter().zip(t.runs.of(shadow)) {
                 if runs.is_empty() {
                     continue;
                 }
