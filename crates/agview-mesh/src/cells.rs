@@ -1,5 +1,5 @@
 //! Culling by cells for what is drawn straight from its buffers, without the objects'
-//! compute passes: trees and tile pieces. At upload their records are grouped into
+//! compute passes: trees, tile pieces and facades. At upload their records are grouped into
 //! *cells*, each a run of consecutive records with the box they fill; each frame and view
 //! the cells, not the records, are tested against the frustum, their reach (LOD) and the
 //! haze ([`visible`]), and the runs of cells that pass are the draws. The work per frame
@@ -18,6 +18,13 @@ use glam::Vec3;
 /// scene. Eight left a whole tile's frame drawing a third more tile triangles and a fifth
 /// more trees than its cells showed; a draw more costs far less than those.
 const MAX_RUNS: usize = 64;
+
+/// Triangles a cell of triangles ([`of_triangles`]) holds at most.
+const CELL_TRIANGLES: u32 = 1024;
+
+/// The widest a cell of triangles grows across (m), unless its first triangle alone is
+/// wider.
+const CELL_SPAN_M: f32 = 2000.0;
 
 /// A run of records (`first..first + count`: instances, or indices) and what they fill:
 /// the box across (m), the height above the ground they reach (m), and the distance from
@@ -90,6 +97,73 @@ pub fn visible(cells: &[Cell], view: &CellView) -> Vec<Range<u32>> {
         }
     }
     join_closest(runs, MAX_RUNS)
+}
+
+/// The cells of the triangles `range` of `indices` (three indices each): runs of at most
+/// `CELL_TRIANGLES` triangles in drawing order (never reordered: what is drawn later may
+/// cover what was drawn before), each starting out to `far` and widened by `cover` for
+/// every vertex index of its triangles. Meshes are emitted feature by feature; a run ends
+/// where its box would grow past `CELL_SPAN_M`, so that one lies on a small piece of ground
+/// even where the features next in the document are far apart (a whole tile's towns and
+/// villages). A range past `indices` gives cells of what is there.
+pub fn of_triangles(
+    indices: &[u32],
+    range: Range<u32>,
+    far: f32,
+    cover: impl FnMut(&mut Cell, u32),
+) -> Vec<Cell> {
+    let end = range.end.min(indices.len() as u32);
+    of_triangles_by(|k| indices.get(k as usize).copied(), range.start..end, far, cover)
+}
+
+/// [`of_triangles`] of a mesh whose `k`th index is `index(k)` (a mesh held in parts); an
+/// index that is not there covers nothing.
+pub fn of_triangles_by(
+    index: impl Fn(u32) -> Option<u32>,
+    range: Range<u32>,
+    far: f32,
+    mut cover: impl FnMut(&mut Cell, u32),
+) -> Vec<Cell> {
+    let mut cells = Vec::new();
+    let mut at = range.start;
+    while at < range.end {
+        let most = range.end.min(at.saturating_add(3 * CELL_TRIANGLES));
+        let mut cell = Cell::empty(at, far);
+        let mut end = at;
+        while end < most {
+            let next = most.min(end + 3);
+            let mut grown = cell;
+            for i in (end..next).filter_map(&index) {
+                cover(&mut grown, i);
+            }
+            let wide =
+                grown.hi[0] - grown.lo[0] > CELL_SPAN_M || grown.hi[1] - grown.lo[1] > CELL_SPAN_M;
+            if wide && end > at {
+                break;
+            }
+            cell = grown;
+            end = next;
+        }
+        cell.count = end - at;
+        cells.push(cell);
+        at = end;
+    }
+    cells
+}
+
+/// The runs of `cells` (of the records `all`) that `view` may show ([`visible`]), or `all`
+/// whole when not `culled` (`AGVIEW_CULLING=off`).
+pub fn visible_or_all(
+    cells: &[Cell],
+    all: Range<u32>,
+    view: &CellView,
+    culled: bool,
+) -> Vec<Range<u32>> {
+    if culled {
+        visible(cells, view)
+    } else {
+        vec![all]
+    }
 }
 
 /// The distance past which the haze of `visibility_m` (`fog()` in `common.wgsl`: a share

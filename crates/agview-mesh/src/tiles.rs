@@ -16,7 +16,7 @@ use bytemuck::{Pod, Zeroable};
 use crate::scene::{Scene, Tile};
 
 use super::atlas::{self, PackedRect};
-use super::cells::Cell;
+use super::cells::{self, Cell};
 use super::geom::{clip_convex, convex_pieces, planes_of, HalfPlane, P};
 
 /// One vertex of a tile piece: world x, y, normalised texture s, t (t up), `TILE_LOD`, the
@@ -283,23 +283,14 @@ fn build_part(grid: &Grid, quads: &[Quad]) -> TileMesh {
     mesh
 }
 
-/// Triangles a tile cell holds at most.
-const CELL_TRIANGLES: u32 = 1024;
-
-/// The widest a tile cell's box grows across (m), unless its first triangle alone is wider.
-const CELL_SPAN_M: f32 = 2000.0;
-
-/// The cells of the pieces `indices` of `mesh` (a segment): runs of at most
-/// `CELL_TRIANGLES` triangles in drawing order (never reordered: later tiles cover earlier
-/// ones), each with the box its pieces fill and its farthest `TILE_LOD`, where tiles have
-/// faded out. Pieces are emitted tile by tile and feature by feature; a run ends where its
-/// box would grow past `CELL_SPAN_M`, so that one lies on a small piece of ground even where
-/// the features next in the document are far apart (a whole tile's towns and villages).
+/// The cells of the pieces `indices` of `mesh` (a segment): [`cells::of_triangles`], each
+/// with the box its pieces fill and its farthest `TILE_LOD`, where tiles have faded out.
 pub fn cells(mesh: &TileMesh, indices: std::ops::Range<u32>) -> Vec<Cell> {
+    let end = indices.end.min(mesh.indices.len() as u32);
     cells_by(
         |k| mesh.indices.get(k as usize).copied(),
         |i| mesh.vertices.get(i as usize),
-        indices,
+        indices.start..end,
     )
 }
 
@@ -309,34 +300,12 @@ fn cells_by<'a>(
     vertex: impl Fn(u32) -> Option<&'a TileVertex>,
     indices: std::ops::Range<u32>,
 ) -> Vec<Cell> {
-    let mut cells = Vec::new();
-    let mut at = indices.start;
-    while at < indices.end {
-        let most = indices.end.min(at.saturating_add(3 * CELL_TRIANGLES));
-        let mut cell = Cell::empty(at, 0.0);
-        let mut end = at;
-        while end < most {
-            let next = most.min(end + 3);
-            let mut grown = cell;
-            for k in end..next {
-                if let Some(v) = index(k).and_then(&vertex) {
-                    grown.cover(v.xy, 0.0, 0.0);
-                    grown.far = grown.far.max(v.lod);
-                }
-            }
-            let wide =
-                grown.hi[0] - grown.lo[0] > CELL_SPAN_M || grown.hi[1] - grown.lo[1] > CELL_SPAN_M;
-            if wide && end > at {
-                break;
-            }
-            cell = grown;
-            end = next;
+    cells::of_triangles_by(index, indices, 0.0, |cell, i| {
+        if let Some(v) = vertex(i) {
+            cell.cover(v.xy, 0.0, 0.0);
+            cell.far = cell.far.max(v.lod);
         }
-        cell.count = end - at;
-        cells.push(cell);
-        at = end;
-    }
-    cells
+    })
 }
 
 /// The layer group's place of a tile: its feature's group in a document, else the scene's.

@@ -889,7 +889,7 @@ impl Renderer {
     }
 
     /// The facades and the trees (those the frame shows), with `pipelines` (facades, trees)
-    /// of the camera's pass or the shadow map's (`shadow`: the trees culled for the sun).
+    /// of the camera's pass or the shadow map's (`shadow`: those culled for the sun).
     fn draw_facades_and_trees(
         &self,
         pass: &mut wgpu::RenderPass<'_>,
@@ -903,25 +903,23 @@ impl Renderer {
             pass.set_pipeline(pipelines.0);
             pass.set_vertex_buffer(0, fc.vertices.slice(..));
             pass.set_index_buffer(fc.indices.slice(..), wgpu::IndexFormat::Uint32);
-            for (material, indices) in &fc.draws {
-                if indices.is_empty() {
+            // Each draw's runs in view (`SceneGpu::prepare`).
+            for ((material, _), runs) in fc.draws.iter().zip(fc.runs.of(shadow)) {
+                if runs.is_empty() {
                     continue;
                 }
                 pass.set_bind_group(1, material, &[]);
-                pass.draw_indexed(indices.clone(), 0, 0..1);
-                stats.draw_calls += 1;
-                stats.triangles += u64::from(indices.len() as u32 / 3);
+                for indices in runs {
+                    pass.draw_indexed(indices.clone(), 0, 0..1);
+                    stats.draw_calls += 1;
+                    stats.triangles += u64::from(indices.len() as u32 / 3);
+                }
             }
         }
         if let Some(t) = scene.trees.as_ref().filter(|_| f.show_trees) {
             pass.set_pipeline(pipelines.1);
             pass.set_vertex_buffer(0, t.instances.slice(..));
-            let runs = if shadow {
-                &t.shadow_runs
-            } else {
-                &t.camera_runs
-            };
-            for ((g, material), runs) in t.groups.iter().zip(runs) {
+            for ((g, material), runs) in t.groups.iter().zip(t.runs.of(shadow)) {
                 if runs.is_empty() {
                     continue;
                 }

@@ -405,6 +405,52 @@ pub(crate) struct FacadesGpu {
     pub vertices: wgpu::Buffer,
     pub indices: wgpu::Buffer,
     pub draws: Vec<(wgpu::BindGroup, Range<u32>)>,
+    /// Each draw's cells: runs of its triangles, in drawing order (`facades::cells`).
+    cells: Vec<Vec<Cell>>,
+    /// Each draw's index runs in view.
+    pub runs: ViewRuns,
+}
+
+impl FacadesGpu {
+    /// Each draw's runs in `view`.
+    fn runs_in(&self, view: &CellView, culled: bool) -> Vec<Vec<Range<u32>>> {
+        self.draws
+            .iter()
+            .zip(&self.cells)
+            .map(|((_, all), c)| cells::visible_or_all(c, all.clone(), view, culled))
+            .collect()
+    }
+}
+
+/// What is culled by cells and cast into the shadow map (facades, trees): each draw's runs
+/// of records in the camera's view and in the sun's, from the last `prepare`.
+#[derive(Default)]
+pub(crate) struct ViewRuns {
+    camera: Vec<Vec<Range<u32>>>,
+    shadow: Vec<Vec<Range<u32>>>,
+}
+
+impl ViewRuns {
+    /// The runs of the sun's view (`shadow`) or the camera's.
+    pub fn of(&self, shadow: bool) -> &[Vec<Range<u32>>] {
+        if shadow {
+            &self.shadow
+        } else {
+            &self.camera
+        }
+    }
+
+    /// Both views' runs, as `runs` gives them for a view (none from the sun without one).
+    fn new(
+        runs: impl Fn(&CellView) -> Vec<Vec<Range<u32>>>,
+        camera: &CellView,
+        sun: Option<&CellView>,
+    ) -> Self {
+        ViewRuns {
+            camera: runs(camera),
+            shadow: sun.map(runs).unwrap_or_default(),
+        }
+    }
 }
 
 pub(crate) struct TreesGpu {
@@ -414,23 +460,18 @@ pub(crate) struct TreesGpu {
     /// its material.
     pub groups: Vec<(trees::TreeGroup, wgpu::BindGroup)>,
     cells: Vec<Cell>,
-    /// Each group's runs of instances in the camera's view and in the sun's, from the last
-    /// `prepare`.
-    pub camera_runs: Vec<Vec<Range<u32>>>,
-    pub shadow_runs: Vec<Vec<Range<u32>>>,
+    /// Each group's runs of instances in view.
+    pub runs: ViewRuns,
 }
 
 impl TreesGpu {
-    /// Each group's runs in `view`: its cells there, or all its trees when not `culled`.
-    fn runs(&self, view: &CellView, culled: bool) -> Vec<Vec<Range<u32>>> {
+    /// Each group's runs in `view`.
+    fn runs_in(&self, view: &CellView, culled: bool) -> Vec<Vec<Range<u32>>> {
         self.groups
             .iter()
             .map(|(g, _)| {
-                if culled {
-                    cells::visible(&self.cells[g.cells.clone()], view)
-                } else {
-                    std::iter::once(g.first..g.first + g.count).collect()
-                }
+                let all = g.first..g.first + g.count;
+                cells::visible_or_all(&self.cells[g.cells.clone()], all, view, culled)
             })
             .collect()
     }
@@ -1232,6 +1273,7 @@ impl FacadesGpu {
             None
         } else {
             let mut draws = Vec::new();
+            let mut cells = Vec::new();
             for g in &fmesh.groups {
                 let (wall, roof) = match g.key {
                     FacadeKey::Def(i) => {
@@ -1298,6 +1340,8 @@ impl FacadesGpu {
                 };
                 draws.push((wall, g.walls.clone()));
                 draws.push((roof, g.roofs.clone()));
+                cells.push(facades::cells(&fmesh, g.walls.clone(), g.lod[1]));
+                cells.push(facades::cells(&fmesh, g.roofs.clone(), g.lod[1]));
             }
             Some(FacadesGpu {
                 vertices: up.buffer(
@@ -1310,7 +1354,9 @@ impl FacadesGpu {
                     bytemuck::cast_slice(&fmesh.indices),
                     wgpu::BufferUsages::INDEX,
                 ),
+                runs: ViewRuns::default(),
                 draws,
+                cells,
             })
         };
         (facades, fmesh)
@@ -1357,8 +1403,7 @@ impl TreesGpu {
                 ),
                 groups,
                 cells: std::mem::take(&mut tmesh.cells),
-                camera_runs: Vec::new(),
-                shadow_runs: Vec::new(),
+                runs: ViewRuns::default(),
             })
         };
         (trees, tmesh)
@@ -1728,7 +1773,8 @@ impl SceneGpu {
     /// cells in view.
     pub fn trees_submitted(&self) -> u64 {
         self.trees.as_ref().map_or(0, |t| {
-            t.camera_runs
+            t.runs
+                .of(false)
                 .iter()
                 .flatten()
                 .map(|r| u64::from(r.end - r.start))
@@ -2007,32 +2053,29 @@ impl SceneGpu {
             haze_end: cells::haze_end(params.visibility_m),
         };
         let culled = self.cells_culled;
+        let (camera_cells, sun_cells) = (
+            cell_view(view_proj),
+            sun_view.map(|l| cell_view(l.view_proj)),
+        );
         if let Some(t) = &mut self.trees {
             // Past `trees_within_m` no tree is drawn, as if the haze ended there.
-            let tree_view = |view_proj| {
-                let mut v = cell_view(view_proj);
-                v.haze_end = v.haze_end.min(params.trees_within_m.max(0.0));
-                v
+            let within = |v: &CellView| CellView {
+                haze_end: v.haze_end.min(params.trees_within_m.max(0.0)),
+                ..*v
             };
-            t.camera_runs = t.runs(&tree_view(view_proj), culled);
-            t.shadow_runs = match sun_view {
-                Some(l) => t.runs(&tree_view(l.view_proj), culled),
-                None => Vec::new(),
-            };
+            let runs = |v: &CellView| t.runs_in(&within(v), culled);
+            t.runs = ViewRuns::new(runs, &camera_cells, sun_cells.as_ref());
+        }
+        if let Some(f) = &mut self.facades {
+            let runs = |v: &CellView| f.runs_in(v, culled);
+            f.runs = ViewRuns::new(runs, &camera_cells, sun_cells.as_ref());
         }
         if let Some(t) = &mut self.tiles {
-            let v = cell_view(view_proj);
             t.runs = t
                 .segments
                 .iter()
                 .zip(&t.cells)
-                .map(|((_, all), c)| {
-                    if culled {
-                        cells::visible(c, &v)
-                    } else {
-                        vec![all.clone()]
-                    }
-                })
+                .map(|((_, all), c)| cells::visible_or_all(c, all.clone(), &camera_cells, culled))
                 .collect();
         }
         // The terrain chunks in view and their levels of detail.

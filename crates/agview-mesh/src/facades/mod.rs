@@ -29,6 +29,7 @@ use bytemuck::{Pod, Zeroable};
 use crate::art::{FacadeArt, PanelLod};
 use crate::scene::{FacadeInstance, Scene};
 
+use super::cells::{self, Cell};
 use super::geom::{normalized, triangulate, P};
 use super::objects::INFINITE_LOD;
 
@@ -217,6 +218,23 @@ pub fn build(scene: &Scene, art: &[FacadeArt], cell: f32) -> FacadeMesh {
         ));
     }
     mesh
+}
+
+/// The cells of the triangles `indices` of `mesh` (a group's walls or roofs, drawn out to
+/// `far`, the group's far `LOD`): [`cells::of_triangles`], each with the box its footprint
+/// points and ground points fill, up to the highest of its walls and roofs above the ground.
+pub fn cells(mesh: &FacadeMesh, indices: std::ops::Range<u32>, far: f32) -> Vec<Cell> {
+    cells::of_triangles(&mesh.indices, indices, far, |cell, i| {
+        if let Some(v) = mesh.vertices.get(i as usize) {
+            let top = if v.wall[1].is_finite() {
+                v.wall[1].max(0.0)
+            } else {
+                0.0
+            };
+            cell.cover(v.xy, 0.0, top);
+            cell.cover(v.ground, 0.0, top);
+        }
+    })
 }
 
 fn key_of(f: &FacadeInstance, art: &[FacadeArt]) -> FacadeKey {
@@ -711,6 +729,45 @@ mod tests {
             height,
             ..FacadeInstance::default()
         }
+    }
+
+    #[test]
+    fn facades_are_culled_by_cells_of_their_ground_and_height() {
+        use crate::camera::{frustum_planes, Camera};
+        use crate::cells::{visible, CellView};
+        // A gabled house ahead of the camera (walls 6 m, ridge 9 m) and one 5 km behind.
+        let square = |x: f32| vec![[x, 0.0], [x + 20.0, 0.0], [x + 20.0, 10.0], [x, 10.0]];
+        let mut ahead = facade(None, square(0.0), 6.0);
+        ahead.roof_height = 3.0;
+        let behind = facade(None, square(-5000.0), 6.0);
+        let scene = Scene {
+            facades: vec![ahead, behind],
+            ..Scene::default()
+        };
+        let mesh = build(&scene, &[], 100.0);
+        let g = &mesh.groups[0];
+        let walls = cells(&mesh, g.walls.clone(), g.lod[1]);
+        // One cell per house: the 5 km between them is wider than a cell.
+        assert_eq!(walls.len(), 2);
+        assert_eq!((walls[0].lo, walls[0].hi, walls[0].top), ([0.0, 0.0], [20.0, 10.0], 9.0));
+        assert_eq!(walls[0].first + walls[0].count, walls[1].first);
+        assert_eq!(walls[1].first + walls[1].count, g.walls.end);
+        // Looking east from 100 m west of the first house: the second is left out.
+        let camera = Camera::free(-100.0, 5.0, 2.0, 90.0, 0.0);
+        let view = CellView {
+            planes: frustum_planes(camera.view_proj(16.0 / 9.0)),
+            eye: camera.lod_eye(),
+            ground: (0.0, 0.0),
+            haze_end: f32::INFINITY,
+        };
+        let first = walls[0].first..walls[0].first + walls[0].count;
+        assert_eq!(visible(&walls, &view), vec![first]);
+        // A haze that ends before the first house hides both.
+        let hazy = CellView {
+            haze_end: 50.0,
+            ..view
+        };
+        assert!(visible(&walls, &hazy).is_empty());
     }
 
     #[test]
