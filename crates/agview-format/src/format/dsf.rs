@@ -1402,16 +1402,7 @@ END_SEGMENT 1 12.92 47.92 0.0
         assert_eq!(d.segments[1].ctrl.as_ref().map(Vec::len), Some(2));
     }
 
-    /// A small xorshift generator: the tests need no crate for their randomness.
-    struct XorShift(u64);
-    impl XorShift {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            self.0
-        }
-    }
+    use crate::format::XorShift;
 
     /// [`SAMPLE`] with its road network defined among the other definitions, and its
     /// features (objects, polygons, a road segment) placed `copies` times, with blank and

@@ -714,13 +714,8 @@ mod tests {
 
     #[test]
     fn f64_fast_path_is_what_std_parses() {
-        let mut s: u64 = 0x2545_F491_4F6C_DD1D;
-        let mut next = || {
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
-            s
-        };
+        let mut rng = crate::format::XorShift(0x2545_F491_4F6C_DD1D);
+        let mut next = || rng.next();
         for _ in 0..50_000 {
             let r = next();
             let mut t = String::new();
