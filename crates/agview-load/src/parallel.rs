@@ -87,17 +87,18 @@ pub fn parallel_in_order<R: Send>(
         }
         return;
     }
-    // The next item to start; the results not yet taken, by item; the next to take, and
-    // what takes it.
+    // The next item to start; the results not yet taken, by item (boxed: a result may be
+    // large, a feature's whole scene, and the map moves what it holds); the next to take,
+    // and what takes it.
     let next = AtomicUsize::new(0);
-    let waiting: Mutex<BTreeMap<usize, R>> = Mutex::new(BTreeMap::new());
+    let waiting: Mutex<BTreeMap<usize, Box<R>>> = Mutex::new(BTreeMap::new());
     let taker = Mutex::new((0usize, take));
     let work = || loop {
         let i = next.fetch_add(1, Ordering::Relaxed);
         if i >= n {
             break;
         }
-        let r = done(f(i));
+        let r = Box::new(done(f(i)));
         waiting
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
@@ -113,7 +114,7 @@ pub fn parallel_in_order<R: Send>(
                     .remove(to_take);
                 let Some(r) = r else { break };
                 *to_take += 1;
-                take(r);
+                take(*r);
             }
             let to_take = *to_take;
             drop(t);

@@ -295,15 +295,257 @@ pub fn parse(
     let src = crate::format::text::readable(src);
     let mut tf = TextFile::new(path, &src);
     read_header(&mut tf, &[(&[800], "DSF2TEXT")])?;
-    let mut dsf = DsfText::default();
-    let mut open: Option<OpenPolygon> = None;
-    let mut roads = Roads::default();
-
+    let mut r = Reader::default();
     while let Some(line) = tf.next() {
-        let mut line = line?;
+        r.line(line?, warnings)?;
+    }
+    r.finish(&tf, warnings)
+}
+
+/// [`parse`] on `threads` workers (0: one per core): the same result, the same warnings in
+/// the same order, the same error.
+///
+/// The header, properties and definitions are read first; the rest (the placed features,
+/// the bulk of a tile) is cut into a piece per worker at lines that start a polygon or an
+/// object, and each piece is read on its own, its line numbers counted from where it
+/// starts. A piece reads as it would in one pass when nothing is open where it starts:
+/// when the piece before it closes every polygon and road segment it opens, defines
+/// nothing, and at most one piece warns about the `_CURVED` forms. Anything else (an error
+/// anywhere included) reads the whole file again in one pass, so what it says is what
+/// [`parse`] says.
+pub fn parse_parallel(
+    path: &Path,
+    src: &[u8],
+    warnings: &mut Vec<Diagnostic>,
+    threads: usize,
+) -> Result<DsfText, Diagnostic> {
+    let threads = if threads == 0 {
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    } else {
+        threads
+    };
+    if threads <= 1 || src.len() < PARALLEL_MIN_BYTES {
+        return parse(path, src, warnings);
+    }
+    parse_in_pieces(path, src, warnings, threads)
+}
+
+/// [`parse_parallel`] whatever the file's size, in `threads` pieces at most.
+fn parse_in_pieces(
+    path: &Path,
+    src: &[u8],
+    warnings: &mut Vec<Diagnostic>,
+    threads: usize,
+) -> Result<DsfText, Diagnostic> {
+    let text = crate::format::text::readable(src);
+    match read_in_pieces(path, &text, threads) {
+        Some((dsf, mut said)) => {
+            warnings.append(&mut said);
+            Ok(dsf)
+        }
+        None => parse(path, src, warnings),
+    }
+}
+
+/// A file shorter than this is read in one pass: the workers would cost more than they save.
+const PARALLEL_MIN_BYTES: usize = 1 << 20;
+
+/// [`parse_parallel`]'s reading in pieces; `None` where a piece does not read as it would
+/// in one pass (or anything is wrong), and the file must be read in one pass.
+fn read_in_pieces(path: &Path, src: &[u8], threads: usize) -> Option<(DsfText, Vec<Diagnostic>)> {
+    let mut tf = TextFile::new(path, src);
+    read_header(&mut tf, &[(&[800], "DSF2TEXT")]).ok()?;
+    let mut said = Vec::new();
+    let mut head = Reader::default();
+    // The head: properties and definitions, up to the first line that places something.
+    let (start, start_line) = loop {
+        let at = tf.position();
+        let line = match tf.next() {
+            None => return Some((head.finish(&tf, &mut said).ok()?, said)),
+            Some(line) => line.ok()?,
+        };
+        if is_placing(line.keyword) {
+            break at;
+        }
+        head.line(line, &mut said).ok()?;
+    };
+    let body = &src[start..];
+    let cuts = cut_points(body, threads);
+    let pieces: Vec<&[u8]> = cuts.windows(2).map(|w| &body[w[0]..w[1]]).collect();
+    let lines = lines_before(&pieces, start_line)?;
+    let read_piece = |k: usize| -> Option<(DsfText, bool, Vec<Diagnostic>)> {
+        let mut tf = TextFile::continuing(path, pieces[k], lines[k]);
+        let mut r = head.empty_clone();
+        let mut said = Vec::new();
+        while let Some(line) = tf.next() {
+            r.line(line.ok()?, &mut said).ok()?;
+        }
+        let curved = r.roads.curved_said;
+        let dsf = if k + 1 == pieces.len() {
+            r.finish(&tf, &mut said).ok()?
+        } else if r.open.is_some() || r.roads.open.is_some() {
+            return None;
+        } else {
+            r.dsf
+        };
+        Some((dsf, curved, said))
+    };
+    let read: Vec<Option<(DsfText, bool, Vec<Diagnostic>)>> = std::thread::scope(|s| {
+        let workers: Vec<_> = (1..pieces.len())
+            .map(|k| s.spawn(move || read_piece(k)))
+            .collect();
+        let mut read = vec![read_piece(0)];
+        read.extend(workers.into_iter().map(|w| w.join().ok().flatten()));
+        read
+    });
+    let mut dsf = head.dsf;
+    let mut curved = usize::from(head.roads.curved_said);
+    for piece in read {
+        let (piece, piece_curved, mut piece_said) = piece?;
+        let defined = |d: &DsfText| {
+            (
+                d.properties.len(),
+                d.terrain_defs.len(),
+                d.object_defs.len(),
+                d.polygon_defs.len(),
+                d.network_defs.len(),
+                d.raster_defs.len(),
+            )
+        };
+        if defined(&piece) != defined(&dsf) {
+            return None;
+        }
+        curved += usize::from(piece_curved);
+        let DsfText {
+            mut objects,
+            mut polygons,
+            mut segments,
+            ..
+        } = piece;
+        dsf.objects.append(&mut objects);
+        dsf.polygons.append(&mut polygons);
+        dsf.segments.append(&mut segments);
+        said.append(&mut piece_said);
+    }
+    (curved <= 1).then_some((dsf, said))
+}
+
+/// Keywords that place something (or are part of what does): the head of a file is every
+/// line before the first of them.
+fn is_placing(kw: &str) -> bool {
+    matches!(
+        kw,
+        "BEGIN_POLYGON"
+            | "BEGIN_WINDING"
+            | "POLYGON_POINT"
+            | "END_WINDING"
+            | "END_POLYGON"
+            | "OBJECT"
+            | "OBJECT_MSL"
+            | "OBJECT_AGL"
+            | "BEGIN_PATCH"
+            | "BEGIN_PRIMITIVE"
+            | "PATCH_VERTEX"
+            | "END_PRIMITIVE"
+            | "END_PATCH"
+    ) || SEGMENT_KEYWORDS.contains(&kw)
+}
+
+/// Where `body` is cut into about `pieces` pieces of about one size: `0`, the cuts, and
+/// `body.len()`. Each cut is at the start of a line that begins with `BEGIN_POLYGON` or
+/// `OBJECT` (right after a `\n`).
+fn cut_points(body: &[u8], pieces: usize) -> Vec<usize> {
+    let mut cuts = vec![0];
+    for k in 1..pieces {
+        let from = (body.len() / pieces * k).max(cuts[cuts.len() - 1] + 1);
+        let mut i = from;
+        let cut = loop {
+            let Some(nl) = body
+                .get(i..)
+                .and_then(|b| b.iter().position(|&c| c == b'\n'))
+            else {
+                break None;
+            };
+            let at = i + nl + 1;
+            let rest = &body[at..];
+            if rest.starts_with(b"BEGIN_POLYGON") || rest.starts_with(b"OBJECT") {
+                break Some(at);
+            }
+            i = at;
+        };
+        match cut {
+            Some(at) if at < body.len() => cuts.push(at),
+            _ => break,
+        }
+    }
+    cuts.push(body.len());
+    cuts
+}
+
+/// The lines before each piece, the first piece starting after `first` lines: each piece
+/// but the last ends right after a line end, so its lines are its line ends (`\r\n` one,
+/// a bare `\r` or `\n` one). `None` past `u32::MAX` lines.
+fn lines_before(pieces: &[&[u8]], first: u32) -> Option<Vec<u32>> {
+    let count = |b: &[u8]| -> usize {
+        let lf = b.iter().filter(|&&c| c == b'\n').count();
+        if !b.contains(&b'\r') {
+            return lf;
+        }
+        let lone_cr = b
+            .iter()
+            .enumerate()
+            .filter(|&(i, &c)| c == b'\r' && b.get(i + 1) != Some(&b'\n'))
+            .count();
+        lf + lone_cr
+    };
+    let mut at = u64::from(first);
+    let mut out = Vec::with_capacity(pieces.len());
+    for p in pieces {
+        out.push(u32::try_from(at).ok()?);
+        at += count(p) as u64;
+    }
+    Some(out)
+}
+
+/// What reading a DSF text has gathered, and what is open at the line it is at.
+#[derive(Default)]
+struct Reader {
+    dsf: DsfText,
+    open: Option<OpenPolygon>,
+    roads: Roads,
+}
+
+impl Reader {
+    /// A reader of a piece after this head: its definitions, nothing placed, nothing open.
+    fn empty_clone(&self) -> Reader {
+        Reader {
+            dsf: DsfText {
+                properties: self.dsf.properties.clone(),
+                terrain_defs: self.dsf.terrain_defs.clone(),
+                object_defs: self.dsf.object_defs.clone(),
+                polygon_defs: self.dsf.polygon_defs.clone(),
+                network_defs: self.dsf.network_defs.clone(),
+                raster_defs: self.dsf.raster_defs.clone(),
+                ..DsfText::default()
+            },
+            open: None,
+            roads: Roads {
+                open: None,
+                curved_said: false,
+            },
+        }
+    }
+
+    /// One line.
+    fn line(
+        &mut self,
+        mut line: Line<'_>,
+        warnings: &mut Vec<Diagnostic>,
+    ) -> Result<(), Diagnostic> {
+        let Reader { dsf, open, roads } = self;
         match line.keyword {
             "BEGIN_POLYGON" => {
-                if let Some(o) = &open {
+                if let Some(o) = open.as_ref() {
                     return Err(line.error_kw(format!(
                         "BEGIN_POLYGON inside the polygon begun at line {}: missing END_POLYGON",
                         o.polygon.line
@@ -328,7 +570,7 @@ pub fn parse(
                     d as usize
                 };
                 line.expect_end(warnings);
-                open = Some(OpenPolygon {
+                *open = Some(OpenPolygon {
                     polygon: DsfPolygon {
                         def,
                         param,
@@ -414,32 +656,41 @@ pub fn parse(
                 warnings.push(line.warning_kw(format!("unknown DSF text keyword `{kw}` ignored")));
             }
             kw if SEGMENT_KEYWORDS.contains(&kw) && open.is_none() => {
-                roads.line(&mut line, &mut dsf, warnings);
+                roads.line(&mut line, dsf, warnings);
             }
             kw => {
-                if let Some(o) = &open {
+                if let Some(o) = open.as_ref() {
                     return Err(line.error_kw(format!(
                         "{kw} inside the polygon begun at line {}: missing END_POLYGON",
                         o.polygon.line
                     )));
                 }
-                read_outside_polygon(&mut line, &mut dsf, warnings)?;
+                read_outside_polygon(&mut line, dsf, warnings)?;
             }
         }
+        Ok(())
     }
-    if let Some(o) = open {
-        return Err(tf.error_at_end(format!(
-            "end of file inside the polygon begun at line {}: missing END_POLYGON",
-            o.polygon.line
-        )));
+
+    /// What the end of the file says: a polygon or road segment left open.
+    fn finish(
+        self,
+        tf: &TextFile<'_>,
+        warnings: &mut Vec<Diagnostic>,
+    ) -> Result<DsfText, Diagnostic> {
+        if let Some(o) = self.open {
+            return Err(tf.error_at_end(format!(
+                "end of file inside the polygon begun at line {}: missing END_POLYGON",
+                o.polygon.line
+            )));
+        }
+        if let Some(Some(seg)) = self.roads.open {
+            warnings.push(tf.error_at_end(format!(
+                "end of file inside the road segment begun at line {}: missing END_SEGMENT; the segment is skipped",
+                line_of(seg.at)
+            )));
+        }
+        Ok(self.dsf)
     }
-    if let Some(Some(seg)) = roads.open {
-        warnings.push(tf.error_at_end(format!(
-            "end of file inside the road segment begun at line {}: missing END_SEGMENT; the segment is skipped",
-            line_of(seg.at)
-        )));
-    }
-    Ok(dsf)
 }
 
 /// The line a text location is on.
@@ -706,8 +957,7 @@ fn def_index(line: &mut Line<'_>, defs: &[DsfDef], table: &str) -> Result<usize,
 
 /// A finite longitude or latitude within ±`limit` degrees.
 fn degrees(line: &mut Line<'_>, what: &str, limit: f64) -> Result<f64, Diagnostic> {
-    let col = peek_col(line);
-    let v = line.f64(what)?;
+    let (v, col) = line.f64_col(what)?;
     if v.abs() > limit {
         return Err(line.error(
             col,
@@ -1152,14 +1402,89 @@ END_SEGMENT 1 12.92 47.92 0.0
         assert_eq!(d.segments[1].ctrl.as_ref().map(Vec::len), Some(2));
     }
 
-    /// A small xorshift generator: the tests need no crate for their randomness.
-    struct XorShift(u64);
-    impl XorShift {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            self.0
+    use crate::format::XorShift;
+
+    /// [`SAMPLE`] with its road network defined among the other definitions, and its
+    /// features (objects, polygons, a road segment) placed `copies` times, with blank and
+    /// comment lines, a warning and `\r\n` line ends in between.
+    fn long_sample(copies: usize) -> String {
+        let sample = SAMPLE.replace("NETWORK_DEF lib/g10/roads.net\n", "");
+        let at = sample.find("BEGIN_PATCH").unwrap();
+        let (head, body) = sample.split_at(at);
+        let mut out = head.replace(
+            "POLYGON_DEF lib/g10/facades/house.fac\n",
+            "POLYGON_DEF lib/g10/facades/house.fac\nNETWORK_DEF lib/g10/roads.net\n",
+        );
+        for k in 0..copies {
+            let body = match k % 3 {
+                0 => body.to_string(),
+                1 => body.replace('\n', "\r\n"),
+                _ => body.replace(
+                    "END_POLYGON\n",
+                    "END_POLYGON\n\n# a note\nOBJECT 0 12.5 47.5 90 9\n",
+                ),
+            };
+            out.push_str(&body);
+        }
+        out
+    }
+
+    /// Reads `src` in one pass and in pieces: what each gives and says.
+    fn both_ways(src: &[u8], threads: usize) {
+        let path = Path::new("t.txt");
+        let (mut one, mut pieces) = (Vec::new(), Vec::new());
+        let a = parse(path, src, &mut one);
+        let b = parse_in_pieces(path, src, &mut pieces, threads);
+        assert_eq!(
+            a,
+            b,
+            "{threads} pieces of\n{}",
+            String::from_utf8_lossy(src)
+        );
+        assert_eq!(one, pieces, "{threads} pieces");
+    }
+
+    #[test]
+    fn reading_in_pieces_gives_and_says_what_one_pass_does() {
+        let src = long_sample(7);
+        // The pieces are read as pieces (not again in one pass), and give the same.
+        let text = crate::format::text::readable(src.as_bytes());
+        let (dsf, said) = read_in_pieces(Path::new("t.txt"), &text, 4).expect("read in pieces");
+        assert_eq!(dsf.polygons.len(), 21);
+        assert_eq!(dsf.segments.len(), 7);
+        assert_eq!(said.len(), 6, "{said:?}");
+        for threads in 1..=9 {
+            both_ways(src.as_bytes(), threads);
+        }
+        // Broken files: the same error, or the same warnings, at the same places.
+        let line = |src: &str, n: usize| src.lines().nth(n).unwrap_or("").to_string();
+        let n = src.lines().count();
+        for (at, with) in [
+            (n / 2, "END_POLYGON"),
+            (n * 3 / 4, "BEGIN_POLYGON 9 0 2"),
+            (n / 3, "POLYGON_DEF late.agb"),
+            (n * 2 / 3, "OBJECT 0 12.5 nan 0"),
+            (n / 2, "BEGIN_SEGMENT 0 1 0 12.9 47.9 0.0"),
+            (n / 4, "SHAPE_POINT_CURVED 12.91 47.91 0.0 12.91 47.91 0.0"),
+            (n - 2, "BEGIN_POLYGON 0 0 2"),
+        ] {
+            let mut lines: Vec<String> = (0..n).map(|k| line(&src, k)).collect();
+            lines.insert(at, with.to_string());
+            let broken = lines.join("\n");
+            for threads in [2, 3, 5] {
+                both_ways(broken.as_bytes(), threads);
+            }
+        }
+        let mut rng = XorShift(0x2545_F491_4F6C_DD1D);
+        let src = long_sample(3).into_bytes();
+        let alphabet = b" \n#-.0ABEGINPOLYWDT";
+        for _ in 0..300 {
+            let mut m = src.clone();
+            for _ in 0..1 + rng.next() % 3 {
+                let i = (rng.next() % m.len() as u64) as usize;
+                m[i] = alphabet[(rng.next() % alphabet.len() as u64) as usize];
+            }
+            both_ways(&m, 1 + (rng.next() % 4) as usize);
         }
     }
 

@@ -21,6 +21,21 @@ pub mod text;
 pub mod wavefront;
 pub mod wed;
 
+/// A small xorshift generator for the readers' tests: they need no crate for their
+/// randomness, and a fixed seed keeps them reproducible.
+#[cfg(test)]
+pub(crate) struct XorShift(pub u64);
+
+#[cfg(test)]
+impl XorShift {
+    pub(crate) fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+}
+
 use std::path::{Path, PathBuf};
 
 use serde::Serialize;

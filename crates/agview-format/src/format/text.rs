@@ -80,6 +80,24 @@ impl<'a> TextFile<'a> {
         }
     }
 
+    /// A reader of a piece of a file that starts at the start of a line, after `lines`
+    /// lines: its lines are numbered as in the whole file (no byte-order mark is looked
+    /// for).
+    pub fn continuing(path: &'a Path, src: &'a [u8], lines: u32) -> Self {
+        TextFile {
+            path,
+            src,
+            pos: 0,
+            line_no: lines,
+            tags: &[],
+        }
+    }
+
+    /// Where the next line starts: its byte offset, and the lines before it.
+    pub fn position(&self) -> (usize, u32) {
+        (self.pos, self.line_no)
+    }
+
     /// Also returns the comment lines that start with one of `tags` (a facade's `#cabin` and
     /// `#tunnel`, which WED reads as directives): the tag is the line's keyword and the
     /// words after it its arguments. Every other comment is still skipped.
@@ -420,6 +438,15 @@ impl<'a> Line<'a> {
         parse_f64(tok).ok_or_else(|| self.bad_number(what, tok, col))
     }
 
+    /// A finite 64-bit float and its column.
+    pub fn f64_col(&mut self, what: &str) -> Result<(f64, u32), Diagnostic> {
+        let (tok, col) = self.word_col(what)?;
+        match parse_f64(tok) {
+            Some(v) => Ok((v, col)),
+            None => Err(self.bad_number(what, tok, col)),
+        }
+    }
+
     /// An optional finite 32-bit float: `None` at the end of the line.
     pub fn opt_f32(&mut self, what: &str) -> Result<Option<f32>, Diagnostic> {
         if self.at_end() {
@@ -532,6 +559,13 @@ const POW10: [f64; 23] = [
 /// can differ from a direct `f32` parse by at most one ulp (the tests check this).
 #[inline]
 pub fn fast_f32(tok: &[u8]) -> Option<f32> {
+    fast_f64(tok).map(|v| v as f32)
+}
+
+/// [`fast_f32`]'s plain form as an `f64`: correctly rounded, so exactly what `str::parse`
+/// gives.
+#[inline]
+pub fn fast_f64(tok: &[u8]) -> Option<f64> {
     let (neg, digits) = match tok.first()? {
         b'-' => (true, &tok[1..]),
         b'+' => (false, &tok[1..]),
@@ -560,13 +594,16 @@ pub fn fast_f32(tok: &[u8]) -> Option<f32> {
     if n_digits == 0 || mant > (1u64 << 53) || frac >= POW10.len() {
         return None;
     }
-    let v = (mant as f64 / POW10[frac]) as f32;
+    let v = mant as f64 / POW10[frac];
     Some(if neg { -v } else { v })
 }
 
 /// Parses a finite `f64`; `None` for anything else.
 pub fn parse_f64(tok: &str) -> Option<f64> {
     let b = tok.as_bytes();
+    if let Some(v) = fast_f64(b) {
+        return Some(v);
+    }
     if b.is_empty() || !(b[0].is_ascii_digit() || matches!(b[0], b'-' | b'+' | b'.')) {
         return None;
     }
@@ -674,6 +711,53 @@ pub fn read_header(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn f64_fast_path_is_what_std_parses() {
+        let mut rng = crate::format::XorShift(0x2545_F491_4F6C_DD1D);
+        let mut next = || rng.next();
+        for _ in 0..50_000 {
+            let r = next();
+            let mut t = String::new();
+            if r & 1 == 1 {
+                t.push('-');
+            }
+            let digits = 1 + (r >> 8) % 19;
+            let dot = (r >> 16) % (digits + 1);
+            let mut d = next();
+            for k in 0..digits {
+                if k == dot && k > 0 {
+                    t.push('.');
+                }
+                t.push((b'0' + (d % 10) as u8) as char);
+                d /= 10;
+                if d == 0 {
+                    d = next();
+                }
+            }
+            let want: f64 = t.parse().unwrap();
+            assert_eq!(
+                parse_f64(&t).map(f64::to_bits),
+                Some(want.to_bits()),
+                "`{t}`"
+            );
+        }
+        for t in [
+            "-0",
+            "-0.0",
+            "+1.5",
+            "5.",
+            ".5",
+            "9007199254740993",
+            "1e5",
+            "0.1234567890123456789012",
+        ] {
+            assert_eq!(parse_f64(t), t.parse::<f64>().ok(), "`{t}`");
+        }
+        for t in ["", "-", ".", "nan", "inf", "1.2.3", "1x"] {
+            assert_eq!(parse_f64(t), None, "`{t}`");
+        }
+    }
 
     fn lines(src: &str) -> Vec<(u32, String)> {
         let p = Path::new("t");

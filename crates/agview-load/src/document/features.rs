@@ -294,24 +294,33 @@ fn planes_of(
 /// line).
 pub(crate) fn from_dsf_text(
     path: &Path,
-    dsf: &DsfText,
+    dsf: DsfText,
     notes: &mut Vec<Diagnostic>,
 ) -> Vec<DocFeature> {
-    let mut out = Vec::new();
+    let DsfText {
+        object_defs,
+        polygon_defs,
+        network_defs,
+        objects,
+        polygons,
+        segments,
+        ..
+    } = dsf;
+    let mut out = Vec::with_capacity(objects.len() + polygons.len() + segments.len());
     let mut skipped = Skipped::default();
     let at = |line: u32| Location::Text { line, col: 1 };
-    for o in &dsf.objects {
-        if let Some(def) = dsf.object_defs.get(o.def) {
-            let source = || format!("{}:{}", crate::diag::shown_path(path), o.line);
+    let shown = crate::diag::shown_path(path);
+    for o in &objects {
+        if let Some(def) = object_defs.get(o.def) {
+            let source = || format!("{shown}:{}", o.line);
             let point = [o.lon, o.lat, o.heading];
             placed_point(&mut out, &mut skipped, source, &def.path, point, at(o.line));
         }
     }
-    for p in &dsf.polygons {
-        if let Some(def) = dsf.polygon_defs.get(p.def) {
-            let source = || format!("{}:{}", crate::diag::shown_path(path), p.line);
-            let windings = || p.windings.clone();
-            let extra = || p.extra.clone();
+    drop(objects);
+    for p in polygons {
+        if let Some(def) = polygon_defs.get(p.def) {
+            let source = || format!("{shown}:{}", p.line);
             let (param, at) = (p.param, at(p.line));
             placed_polygon(
                 &mut out,
@@ -319,20 +328,20 @@ pub(crate) fn from_dsf_text(
                 source,
                 &def.path,
                 param,
-                windings,
-                extra,
+                || p.windings,
+                || p.extra,
                 at,
             );
         }
     }
     let mut roads = super::road_reading::RoadReading::default();
-    for seg in &dsf.segments {
-        if let Some(def) = dsf.network_defs.get(seg.def) {
+    for seg in &segments {
+        if let Some(def) = network_defs.get(seg.def) {
             let line = match seg.at {
                 Location::Text { line, .. } => line,
                 _ => 0,
             };
-            let source = || format!("{}:{line}", crate::diag::shown_path(path));
+            let source = || format!("{shown}:{line}");
             out.extend(roads.feature(path, seg, &def.path, source, notes));
         }
     }
@@ -681,7 +690,7 @@ mod tests {
         let path = Path::new("d.txt");
         let dsf = crate::format::dsf::parse(path, src.as_bytes(), &mut Vec::new()).unwrap();
         let mut notes = Vec::new();
-        let f = from_dsf_text(path, &dsf, &mut notes);
+        let f = from_dsf_text(path, dsf, &mut notes);
         let kinds: Vec<FeatureKind> = f.iter().map(|f| f.kind).collect();
         assert_eq!(
             kinds,
@@ -709,7 +718,7 @@ mod tests {
         let path = Path::new("d.txt");
         let dsf = crate::format::dsf::parse(path, src.as_bytes(), &mut Vec::new()).unwrap();
         let mut notes = Vec::new();
-        let f = from_dsf_text(path, &dsf, &mut notes);
+        let f = from_dsf_text(path, dsf, &mut notes);
         assert!(notes.is_empty(), "{notes:?}");
         assert!(f.iter().all(|f| f.kind == FeatureKind::Pol));
         assert_eq!(f[0].param, 30 + 360 * 30, "30.234375 degrees, encoded");

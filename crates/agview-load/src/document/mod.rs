@@ -292,7 +292,7 @@ pub fn load_with_preview(
             "a document places its own features: --polygon, --rect and --at are ignored",
         ));
     }
-    let (scene_kind, features) = read_features(&path, kind, &bytes, &mut diags)?;
+    let (scene_kind, features) = read_features(&path, kind, &bytes, opts.threads, &mut diags)?;
     diags.append(&mut library_diags);
     drop(bytes);
     let read_ms = ms(started);
@@ -313,7 +313,7 @@ pub fn read_document_features(
     let path = crate::resolve::absolute(&document_path(path)?);
     let bytes = format::read_file(&path)?;
     let kind = FileKind::detect(&path, &bytes);
-    let (_, mut feats) = read_features(&path, kind, &bytes, &mut Vec::new())?;
+    let (_, mut feats) = read_features(&path, kind, &bytes, 0, &mut Vec::new())?;
     if !args.only.is_empty() {
         feats.retain(|f| args.keeps(f.kind));
     }
@@ -327,17 +327,18 @@ fn load_resolver(path: &Path, args: &Inputs, diags: &mut Vec<Diagnostic>) -> Res
     Resolver::new(path, &libs, diags)
 }
 
-/// Reads a document's features.
+/// Reads a document's features; a DSF text on `threads` workers (0: one per core).
 fn read_features(
     path: &Path,
     kind: Option<FileKind>,
     bytes: &[u8],
+    threads: usize,
     diags: &mut Vec<Diagnostic>,
 ) -> Result<(SceneKind, Vec<DocFeature>), Diagnostic> {
     Ok(match kind {
         Some(FileKind::DsfText) => {
-            let dsf = format::dsf::parse(path, bytes, diags)?;
-            let mut f = features::from_dsf_text(path, &dsf, diags);
+            let dsf = format::dsf::parse_parallel(path, bytes, diags, threads)?;
+            let mut f = features::from_dsf_text(path, dsf, diags);
             f.extend(package_airports(path, diags));
             (SceneKind::Dsf, f)
         }

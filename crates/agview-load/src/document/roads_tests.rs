@@ -178,7 +178,7 @@ fn from_text(src: &str) -> (Vec<DocFeature>, Vec<Diagnostic>) {
     let path = Path::new("t.txt");
     let mut d = Vec::new();
     let dsf = crate::format::dsf::parse(path, src.as_bytes(), &mut d).expect("parses");
-    let f = features::from_dsf_text(path, &dsf, &mut d);
+    let f = features::from_dsf_text(path, dsf, &mut d);
     (f, d)
 }
 
