@@ -21,7 +21,7 @@ use crate::terrain::Terrain;
 use super::cells::{self, Cell, CellView};
 use super::context::{GpuContext, RenderError};
 use super::cull::{self, CullStats, CullView, Culling, GpuCull, SegmentGpu, ViewGpu};
-use super::draped::DrapedSet;
+use super::draped::{DrapedSet, GroundDraw};
 use super::facades::{self, FacadeKey};
 use super::frame::FrameParams;
 use super::objects::{InstanceGpu, ObjectSet, TexSource};
@@ -541,6 +541,17 @@ impl Casters {
         })
     }
 
+    /// What casts shadows in either of two parts of a scene.
+    fn union(&self, other: &Casters) -> Casters {
+        Casters {
+            lo: [self.lo[0].min(other.lo[0]), self.lo[1].min(other.lo[1])],
+            hi: [self.hi[0].max(other.hi[0]), self.hi[1].max(other.hi[1])],
+            ground: self.ground,
+            below: self.below.min(other.below),
+            above: self.above.max(other.above),
+        }
+    }
+
     /// The box at `exaggeration`.
     fn bounds(&self, exaggeration: f32) -> (glam::Vec3, glam::Vec3) {
         let (a, b) = (self.ground.0 * exaggeration, self.ground.1 * exaggeration);
@@ -563,6 +574,25 @@ pub(crate) struct ShadowGpu {
     pub active: bool,
 }
 
+/// One part of a scene's drawable content: what one [`Scene`] uploads beside the frame-wide
+/// things (terrain, shadow map, frame uniforms, overlays) its [`SceneGpu`] holds once. A
+/// scene is drawn part after part, except the ground (tiles and draped parts), which is
+/// drawn by layer group across every part ([`SceneGpu::ground_draws`]), so splitting a
+/// scene into parts never changes what is seen.
+pub(crate) struct PartGpu {
+    pub(crate) tiles: Option<TilesGpu>,
+    pub(crate) draped: Option<DrapedGpu>,
+    pub(crate) objects: Option<ObjectsGpu>,
+    pub(crate) facades: Option<FacadesGpu>,
+    pub(crate) trees: Option<TreesGpu>,
+    /// The objects' light points (`lights.rs`).
+    pub(crate) lights: Option<LightsGpu>,
+}
+
+/// One draw of the ground pass across a scene's parts: the part, and its tile segment or
+/// draped group ([`GroundDraw`]).
+pub(crate) type PartGroundDraw = (usize, GroundDraw);
+
 /// Everything one scene needs on the GPU.
 pub struct SceneGpu {
     frame_buffer: wgpu::Buffer,
@@ -570,19 +600,15 @@ pub struct SceneGpu {
     heights: KeptHeights,
     pub(crate) frame_bind_group: wgpu::BindGroup,
     pub(crate) terrain: TerrainChunks,
-    pub(crate) tiles: Option<TilesGpu>,
-    pub(crate) draped: Option<DrapedGpu>,
-    pub(crate) objects: Option<ObjectsGpu>,
-    pub(crate) facades: Option<FacadesGpu>,
-    pub(crate) trees: Option<TreesGpu>,
+    /// The drawable content, in the order it was uploaded ([`SceneGpu::append`]): never
+    /// empty.
+    pub(crate) parts: Vec<PartGpu>,
     /// Overlay lines, one buffer per `prepare_overlays` that built something.
     pub(crate) lines: Vec<LinesGpu>,
     /// The overlay kinds (`Overlays::mask`) whose lines are built.
     overlays_built: u32,
     /// Overlay segment step and point marker size, meters.
     overlay_sizes: (f32, f32),
-    /// The objects' light points (`lights.rs`).
-    pub(crate) lights: Option<LightsGpu>,
     pub(crate) shadow: ShadowGpu,
     /// The parameters of the frame last prepared.
     pub(crate) frame: FrameParams,
@@ -841,6 +867,56 @@ struct Upload<'a> {
     mats: Materials<'a>,
     buffer_bytes: u64,
     warnings: Vec<String>,
+}
+
+impl<'a> Upload<'a> {
+    /// An upload of `art` on `ctx`'s device that makes only the textures `textures` lacks
+    /// (those handed over whose image is the same in this art are kept).
+    fn new(
+        ctx: &'a GpuContext,
+        shared: &'a GpuShared,
+        art: &'a ArtSet,
+        textures: SceneTextures,
+        buffer_bytes: u64,
+        warnings: Vec<String>,
+    ) -> Self {
+        let device = &ctx.device;
+        let cutoffs = alpha_cutoffs(art);
+        let (mut made, mut keys) = (textures.made, textures.keys);
+        keys.retain(|&i, k| ImageKey::of(art, i, &cutoffs).as_ref() == Some(k));
+        made.retain(|src, _| match src {
+            TexSource::Image(i) => keys.contains_key(i),
+            _ => true,
+        });
+        let mut cache = TextureCache {
+            ctx,
+            art,
+            made,
+            keys,
+            made_now: 0,
+            extra: Vec::new(),
+            warnings: textures.warnings,
+            cutoffs,
+            in_flight: None,
+        };
+        // A material with a lit texture (`TEXTURE_LIT`), and one without (black: no glow).
+        let mats = Materials {
+            device,
+            shared,
+            black: cache.view(TexSource::Black).clone(),
+            flat: cache.view(TexSource::FlatNormal).clone(),
+        };
+        Upload {
+            device,
+            queue: &ctx.queue,
+            shared,
+            art,
+            cache,
+            mats,
+            buffer_bytes,
+            warnings,
+        }
+    }
 }
 
 impl Upload<'_> {
@@ -1312,7 +1388,185 @@ impl TreesGpu {
     }
 }
 
+impl PartGpu {
+    /// Uploads `scene`'s drawable content on `terrain` (its `grid`): the part, its counts
+    /// (tiles, objects, draws, facades, trees) and what of it casts shadows.
+    fn upload(
+        up: &mut Upload,
+        scene: &Scene,
+        terrain: &Terrain,
+        grid: &Grid,
+    ) -> (PartGpu, SceneGpuStats, Option<Casters>) {
+        let mut stats = SceneGpuStats::default();
+        let tiles = TilesGpu::upload(up, scene, grid, &mut stats);
+        up.flush();
+        let draped = DrapedGpu::upload(up, scene, grid);
+        up.flush();
+        let objects = ObjectsGpu::upload(up, scene, terrain, &mut stats);
+        up.flush();
+        let lights = objects.as_ref().and_then(|o| LightsGpu::upload(up, o));
+        up.flush();
+        let (facades, fmesh) = FacadesGpu::upload(up, scene, grid, &mut stats);
+        up.flush();
+        let (trees, tmesh) = TreesGpu::upload(up, scene, &mut stats);
+        up.flush();
+        let casters = Casters::of(
+            scene,
+            terrain,
+            (objects.as_ref(), facades.is_some(), trees.is_some()),
+            &fmesh,
+            &tmesh,
+        );
+        stats.objects_shown = stats.objects;
+        // One draw per (mesh, LOD) with instances: a segment.
+        stats.object_draws = objects.as_ref().map_or(0, |o| o.segments.len());
+        let part = PartGpu {
+            tiles,
+            draped,
+            objects,
+            facades,
+            trees,
+            lights,
+        };
+        (part, stats, casters)
+    }
+
+    /// Whether anything of the part casts a shadow the frame shows.
+    fn casts(&self, params: &FrameParams) -> bool {
+        (params.show_objects && self.objects.is_some())
+            || (params.show_facades && self.facades.is_some())
+            || (params.show_trees && self.trees.is_some())
+    }
+}
+
+impl SceneGpuStats {
+    /// Adds a further part's counts ([`SceneGpu::append`]).
+    fn add_part(&mut self, part: &SceneGpuStats) {
+        self.tile_quads += part.tile_quads;
+        self.tile_triangles += part.tile_triangles;
+        self.objects += part.objects;
+        self.objects_shown += part.objects_shown;
+        self.object_draws += part.object_draws;
+        self.facades += part.facades;
+        self.trees += part.trees;
+    }
+}
+
 impl SceneGpu {
+    /// Uploads `scene` as a further part of this scene's drawable content (a large
+    /// document's features beyond those already uploaded), with `art` (whose images'
+    /// textures this scene made are kept where the image is the same, as
+    /// [`SceneGpu::new_with_textures`] keeps them) on `terrain`, which must be on this
+    /// scene's grid: tiles are cut along it. Returns `false`, changing nothing, when it is
+    /// not ([`SceneGpu::set_terrain`]'s rule). The frame-wide things (terrain, shadow map,
+    /// overlays) stay; overlays already built show this scene's items alone until built
+    /// again from the combined scene.
+    pub fn append(
+        &mut self,
+        ctx: &GpuContext,
+        shared: &GpuShared,
+        scene: &Scene,
+        art: &ArtSet,
+        terrain: &Terrain,
+    ) -> Result<bool, RenderError> {
+        if !terrain.is_valid()
+            || terrain.resolution != self.resolution
+            || Grid::of(terrain) != self.grid
+        {
+            return Ok(false);
+        }
+        let started = Instant::now();
+        let textures = SceneTextures {
+            heights: None,
+            ..self.textures.clone()
+        };
+        let (part, stats, casters, warnings, textures, bytes) =
+            ctx.checked("uploading a part of the scene", || {
+                let mut up = Upload::new(ctx, shared, art, textures, 0, Vec::new());
+                let (part, stats, casters) = PartGpu::upload(&mut up, scene, terrain, &self.grid);
+                let Upload {
+                    mut warnings,
+                    cache,
+                    buffer_bytes,
+                    ..
+                } = up;
+                warnings.extend(cache.warnings.iter().cloned());
+                let bytes = (
+                    buffer_bytes,
+                    cache.bytes(),
+                    cache.made_now + cache.extra.len(),
+                );
+                let textures = SceneTextures {
+                    made: cache.made,
+                    keys: cache.keys,
+                    warnings: cache.warnings,
+                    heights: self.textures.heights.clone(),
+                };
+                (part, stats, casters, warnings, textures, bytes)
+            })?;
+        let mut part = part;
+        if let Some(o) = &mut part.objects {
+            if o.path != self.path {
+                o.set_path(&ctx.device, shared, self.path);
+            }
+        }
+        self.stats.add_part(&stats);
+        self.stats.textures = textures.made.len();
+        self.stats.textures_made += bytes.2;
+        self.stats.buffer_bytes += bytes.0;
+        self.stats.texture_bytes += bytes.1;
+        self.stats.upload_ms += started.elapsed().as_secs_f64() * 1000.0;
+        self.shadow.casters = match (self.shadow.casters, casters) {
+            (Some(a), Some(b)) => Some(a.union(&b)),
+            (a, b) => a.or(b),
+        };
+        self.warnings
+            .extend(warnings.into_iter().map(render_warning));
+        self.textures = textures;
+        self.parts.push(part);
+        self.stats.objects_shown = self.objects_shown_at(self.density);
+        if self.objects().next().is_some() {
+            self.stats.bytes_per_instance = self.bytes_per_instance();
+        }
+        Ok(true)
+    }
+
+    /// How many parts the scene is drawn in ([`SceneGpu::append`]).
+    pub fn part_count(&self) -> usize {
+        self.parts.len()
+    }
+
+    /// The ground pass's draws across every part: by layer group and offset, tiles first
+    /// within one, then by part and each part's own order ([`super::draped::ground_order`]
+    /// of one scene, which parts split never change).
+    pub(crate) fn ground_draws(&self, show_tiles: bool) -> Vec<PartGroundDraw> {
+        let mut all: Vec<((u32, i32), u8, usize, usize)> = Vec::new();
+        for (p, part) in self.parts.iter().enumerate() {
+            if let Some(t) = part.tiles.as_ref().filter(|_| show_tiles) {
+                all.extend(
+                    t.segments
+                        .iter()
+                        .enumerate()
+                        .map(|(i, (k, _))| (*k, 0, p, i)),
+                );
+            }
+            if let Some(d) = &part.draped {
+                all.extend(d.groups.iter().enumerate().map(|(i, g)| (g.0, 1, p, i)));
+            }
+        }
+        all.sort();
+        all.into_iter()
+            .map(|(_, kind, p, i)| {
+                let draw = if kind == 0 {
+                    GroundDraw::Tiles(i)
+                } else {
+                    GroundDraw::Draped(i)
+                };
+                (p, draw)
+            })
+            .collect()
+    }
+
     /// Uploads a scene, its art and its terrain. The tiles are cut along the terrain's
     /// grid here; the heights themselves live in a texture the shaders read.
     pub fn new(
@@ -1392,7 +1646,7 @@ impl SceneGpu {
         scene: &Scene,
         art: &ArtSet,
         terrain: &Terrain,
-        textures: SceneTextures,
+        mut textures: SceneTextures,
     ) -> Result<Self, RenderError> {
         let started = Instant::now();
         let device = &ctx.device;
@@ -1418,7 +1672,7 @@ impl SceneGpu {
         }
         let n = terrain.resolution;
         // The height field: the last upload's where it holds these very samples.
-        let kept = textures.heights.filter(|h| h.holds(terrain));
+        let kept = textures.heights.take().filter(|h| h.holds(terrain));
         let heights = match kept {
             Some(h) => h,
             None => upload_heights(ctx, terrain),
@@ -1496,65 +1750,10 @@ impl SceneGpu {
             &shared.shadow_stand_in,
         );
 
-        // The textures handed over whose image is the same in this art.
-        let cutoffs = alpha_cutoffs(art);
-        let (mut made, mut keys) = (textures.made, textures.keys);
-        keys.retain(|&i, k| ImageKey::of(art, i, &cutoffs).as_ref() == Some(k));
-        made.retain(|src, _| match src {
-            TexSource::Image(i) => keys.contains_key(i),
-            _ => true,
-        });
-        let mut cache = TextureCache {
-            ctx,
-            art,
-            made,
-            keys,
-            made_now: 0,
-            extra: Vec::new(),
-            warnings: textures.warnings,
-            cutoffs,
-            in_flight: None,
-        };
-        // A material with a lit texture (`TEXTURE_LIT`), and one without (black: no glow).
-        let mats = Materials {
-            device,
-            shared,
-            black: cache.view(TexSource::Black).clone(),
-            flat: cache.view(TexSource::FlatNormal).clone(),
-        };
-        let mut up = Upload {
-            device,
-            queue: &ctx.queue,
-            shared,
-            art,
-            cache,
-            mats,
-            buffer_bytes,
-            warnings,
-        };
+        let mut up = Upload::new(ctx, shared, art, textures, buffer_bytes, warnings);
 
         let grid = Grid::of(terrain);
-        let mut stats = SceneGpuStats::default();
-
-        let tiles = TilesGpu::upload(&mut up, scene, &grid, &mut stats);
-        up.flush();
-        let draped = DrapedGpu::upload(&mut up, scene, &grid);
-        up.flush();
-        let objects = ObjectsGpu::upload(&mut up, scene, terrain, &mut stats);
-        up.flush();
-        let lights = objects.as_ref().and_then(|o| LightsGpu::upload(&mut up, o));
-        up.flush();
-        let (facades, fmesh) = FacadesGpu::upload(&mut up, scene, &grid, &mut stats);
-        up.flush();
-        let (trees, tmesh) = TreesGpu::upload(&mut up, scene, &mut stats);
-        up.flush();
-        let casters = Casters::of(
-            scene,
-            terrain,
-            (objects.as_ref(), facades.is_some(), trees.is_some()),
-            &fmesh,
-            &tmesh,
-        );
+        let (part, mut stats, casters) = PartGpu::upload(&mut up, scene, terrain, &grid);
 
         // Overlays are built when first shown (`prepare_overlays`).
         let (lo, hi) = scene.bounds();
@@ -1571,12 +1770,10 @@ impl SceneGpu {
         texture_bytes += cache.bytes();
         stats.textures = cache.made.len() + cache.extra.len();
         stats.textures_made = cache.made_now + cache.extra.len();
-        stats.objects_shown = stats.objects;
-        // One draw per (mesh, LOD) with instances: a segment.
-        stats.object_draws = objects.as_ref().map_or(0, |o| o.segments.len());
         stats.buffer_bytes = buffer_bytes;
         stats.texture_bytes = texture_bytes;
-        stats.bytes_per_instance = objects
+        stats.bytes_per_instance = part
+            .objects
             .as_ref()
             .map_or(std::mem::size_of::<InstanceGpu>(), bytes_per_instance);
         stats.upload_ms = started.elapsed().as_secs_f64() * 1000.0;
@@ -1590,15 +1787,10 @@ impl SceneGpu {
             heights: heights.clone(),
             frame_bind_group,
             terrain: terrain_chunks,
-            tiles,
-            draped,
-            objects,
-            facades,
-            trees,
+            parts: vec![part],
             lines: Vec::new(),
             overlays_built: 0,
             overlay_sizes,
-            lights,
             shadow: ShadowGpu {
                 view: shadow_view,
                 frame_buffer: shadow_frame_buffer,
@@ -1641,9 +1833,17 @@ impl SceneGpu {
             return;
         }
         self.density = level;
-        if let Some(o) = &self.objects {
-            self.stats.objects_shown = o.set.shown_at(level);
-        }
+        self.stats.objects_shown = self.objects_shown_at(level);
+    }
+
+    /// Objects shown at density `level`, in every part.
+    fn objects_shown_at(&self, level: u8) -> usize {
+        self.objects().map(|o| o.set.shown_at(level)).sum()
+    }
+
+    /// Each part's objects.
+    fn objects(&self) -> impl Iterator<Item = &ObjectsGpu> {
+        self.parts.iter().filter_map(|p| p.objects.as_ref())
     }
 
     /// Culls this scene's objects another way ([`Culling`]); `Gpu` falls back to `Cpu` where
@@ -1651,60 +1851,69 @@ impl SceneGpu {
     pub fn set_culling(&mut self, ctx: &GpuContext, shared: &GpuShared, path: Culling) -> Culling {
         self.cells_culled = path != Culling::Off;
         self.path = path;
-        match &mut self.objects {
-            Some(o) => {
-                o.set_path(&ctx.device, shared, path);
-                self.stats.bytes_per_instance = bytes_per_instance(o);
-                o.path
-            }
-            None => path,
+        let mut taken = None;
+        for o in self.parts.iter_mut().filter_map(|p| p.objects.as_mut()) {
+            o.set_path(&ctx.device, shared, path);
+            taken.get_or_insert(o.path);
         }
+        if taken.is_some() {
+            self.stats.bytes_per_instance = self.bytes_per_instance();
+        }
+        taken.unwrap_or(path)
     }
 
     /// The culling path of this scene's objects; of a scene without objects but with trees
     /// or tiles (culled by cells on every path but `off`), the path last asked for.
     pub fn culling(&self) -> Option<Culling> {
-        match &self.objects {
-            Some(o) => Some(o.path),
-            None if self.trees.is_some() || self.tiles.is_some() => Some(self.path),
-            None => None,
+        if let Some(o) = self.objects().next() {
+            return Some(o.path);
         }
+        self.parts
+            .iter()
+            .any(|p| p.trees.is_some() || p.tiles.is_some())
+            .then_some(self.path)
     }
 
     /// Trees the last prepared frame draws in the camera's view: those of the runs of their
     /// cells in view.
     pub fn trees_submitted(&self) -> u64 {
-        self.trees.as_ref().map_or(0, |t| {
-            t.camera_runs
-                .iter()
-                .flatten()
-                .map(|r| u64::from(r.end - r.start))
-                .sum()
-        })
+        self.parts
+            .iter()
+            .filter_map(|p| p.trees.as_ref())
+            .flat_map(|t| t.camera_runs.iter().flatten())
+            .map(|r| u64::from(r.end - r.start))
+            .sum()
     }
 
     /// What the last frame's culling kept and submitted (waits for the GPU on the GPU path:
     /// for tests and benches).
     pub fn cull_stats(&self, ctx: &GpuContext) -> Result<CullStats, RenderError> {
-        match &self.objects {
-            Some(o) => o.cull_stats(ctx),
-            None => Ok(CullStats::default()),
+        let mut all = CullStats::default();
+        for o in self.objects() {
+            all += o.cull_stats(ctx)?;
         }
+        Ok(all)
     }
 
     /// GPU bytes per object instance now: the instance records and the culling lists.
     pub fn bytes_per_instance(&self) -> usize {
-        self.objects.as_ref().map_or(0, bytes_per_instance)
+        let (bytes, n) = self.objects().fold((0u64, 0u64), |(b, n), o| {
+            (b + o.instance_bytes(), n + o.set.total() as u64)
+        });
+        bytes.div_ceil(n.max(1)) as usize
     }
 
     /// GPU bytes of buffers and textures, the culling's included.
     pub(crate) fn gpu_bytes(&self) -> u64 {
-        let extra = self.objects.as_ref().map_or(0, |o| {
-            o.gpu_cull.iter().map(|g| g.bytes).sum::<u64>()
-                + o.cpu_buffer.as_ref().map_or(0, |b| b.size())
-                + o.shadow_gpu_cull.iter().map(|g| g.bytes).sum::<u64>()
-                + o.shadow_cpu_buffer.as_ref().map_or(0, |b| b.size())
-        });
+        let extra: u64 = self
+            .objects()
+            .map(|o| {
+                o.gpu_cull.iter().map(|g| g.bytes).sum::<u64>()
+                    + o.cpu_buffer.as_ref().map_or(0, |b| b.size())
+                    + o.shadow_gpu_cull.iter().map(|g| g.bytes).sum::<u64>()
+                    + o.shadow_cpu_buffer.as_ref().map_or(0, |b| b.size())
+            })
+            .sum();
         self.stats.buffer_bytes + self.stats.texture_bytes + extra
     }
 
@@ -1783,7 +1992,7 @@ impl SceneGpu {
             if let Some(c) = &mut self.shadow.casters {
                 c.ground = self.ground;
             }
-            if let Some(o) = &mut self.objects {
+            for o in self.parts.iter_mut().filter_map(|p| p.objects.as_mut()) {
                 // The CPU's copy (the CPU path culls it) follows the terrain too.
                 o.set.reground(|at| terrain.raw_height_at(at[0], at[1]));
                 match (&o.placement, &shared.place) {
@@ -1811,10 +2020,12 @@ impl SceneGpu {
                 }
             }
         })?;
-        if let (Some(l), Some(o)) = (self.lights.as_mut(), self.objects.as_ref()) {
-            l.set.reground(&o.set);
-            ctx.queue
-                .write_buffer(&l.instances, 0, bytemuck::cast_slice(&l.set.list));
+        for part in &mut self.parts {
+            if let (Some(l), Some(o)) = (part.lights.as_mut(), part.objects.as_ref()) {
+                l.set.reground(&o.set);
+                ctx.queue
+                    .write_buffer(&l.instances, 0, bytemuck::cast_slice(&l.set.list));
+            }
         }
         if terrain.exaggeration.is_finite() {
             self.exaggeration = terrain.exaggeration;
@@ -1868,9 +2079,7 @@ impl SceneGpu {
         };
         // The shadow map: drawn when the sun is up, shadows are asked for and a caster is
         // shown that can shadow something in view.
-        let casting = (params.show_objects && self.objects.is_some())
-            || (params.show_facades && self.facades.is_some())
-            || (params.show_trees && self.trees.is_some());
+        let casting = self.parts.iter().any(|p| p.casts(params));
         let sun_view: Option<LightView> = match self.shadow.casters {
             Some(c) if params.shadows && light.sunlit() && casting => shadow::light_view_proj(
                 &params.camera,
@@ -1938,11 +2147,11 @@ impl SceneGpu {
             u.sun[3] = 0.0;
             ctx.queue
                 .write_buffer(&self.shadow.frame_buffer, 0, bytemuck::bytes_of(&u));
-            if let Some(o) = &mut self.objects {
+            for o in self.parts.iter_mut().filter_map(|p| p.objects.as_mut()) {
                 o.prepare_shadow_cull(ctx, &cull_view(l.view_proj));
             }
         }
-        if let Some(o) = &mut self.objects {
+        for o in self.parts.iter_mut().filter_map(|p| p.objects.as_mut()) {
             o.prepare_cull(ctx, &cull_view(view_proj));
         }
         // Trees and tile pieces, by cells.
@@ -1954,7 +2163,7 @@ impl SceneGpu {
             haze_end: cells::haze_end(params.visibility_m),
         };
         let culled = self.cells_culled;
-        if let Some(t) = &mut self.trees {
+        for t in self.parts.iter_mut().filter_map(|p| p.trees.as_mut()) {
             // Past `trees_within_m` no tree is drawn, as if the haze ended there.
             let tree_view = |view_proj| {
                 let mut v = cell_view(view_proj);
@@ -1967,7 +2176,7 @@ impl SceneGpu {
                 None => Vec::new(),
             };
         }
-        if let Some(t) = &mut self.tiles {
+        for t in self.parts.iter_mut().filter_map(|p| p.tiles.as_mut()) {
             let v = cell_view(view_proj);
             t.runs = t
                 .segments
