@@ -1452,15 +1452,246 @@ impl SceneGpuStats {
     }
 }
 
+/// A part uploaded for a scene drawn already ([`SceneGpu::upload_part`]), to be added to
+/// it ([`SceneGpu::attach`]): made on a loading thread while the window draws the scene,
+/// added on the window's thread without a GPU upload.
+pub struct ScenePart {
+    part: PartGpu,
+    stats: SceneGpuStats,
+    casters: Option<Casters>,
+    warnings: Vec<Diagnostic>,
+    textures: SceneTextures,
+    /// Buffer bytes, texture bytes and textures made.
+    made: (u64, u64, usize),
+    upload_ms: f64,
+    /// The ground it was uploaded on.
+    ground: PartGround,
+}
+
+/// The terrain grid a part's tiles are cut along and the ground's height range: a part
+/// draws as uploaded on a scene whose terrain has the same grid, or, on flat ground of the
+/// same height, on any grid (pieces cut along another grid lie on the same plane).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PartGround {
+    grid: Grid,
+    resolution: u32,
+    ground: (f32, f32),
+}
+
+impl PartGround {
+    pub fn of(terrain: &Terrain) -> Self {
+        PartGround {
+            grid: Grid::of(terrain),
+            resolution: terrain.resolution,
+            ground: terrain.height_range(),
+        }
+    }
+
+    fn flat(&self) -> bool {
+        self.ground.0 == self.ground.1
+    }
+
+    /// Whether a scene uploaded on `self` can take a part uploaded on `part`, and draw on
+    /// `part`'s terrain from then on.
+    pub fn takes(&self, part: &PartGround) -> bool {
+        self == part || (self.flat() && part.flat() && self.ground == part.ground)
+    }
+}
+
+impl ScenePart {
+    /// The textures the part's upload made or was handed, for the next upload of the same
+    /// art on the same device, its tile atlas left out ([`SceneTextures::without_atlas`]).
+    pub fn textures(&self) -> SceneTextures {
+        self.textures.clone().without_atlas()
+    }
+
+    /// What could not be drawn as the part's scene asked.
+    pub fn warnings(&self) -> &[Diagnostic] {
+        &self.warnings
+    }
+}
+
+impl SceneTextures {
+    /// These textures without the tile atlas's: a document's parts each have their own
+    /// atlas (its slots the part's tile textures), which has the same name and may have
+    /// the same size as another's.
+    pub fn without_atlas(mut self) -> Self {
+        self.keys.retain(|_, k| !k.name.starts_with("tile atlas"));
+        let keys = &self.keys;
+        self.made.retain(|src, _| match src {
+            TexSource::Image(i) => keys.contains_key(i),
+            _ => true,
+        });
+        self
+    }
+}
+
 impl SceneGpu {
-    /// Uploads `scene` as a further part of this scene's drawable content (a large
-    /// document's features beyond those already uploaded), with `art` (whose images'
-    /// textures this scene made are kept where the image is the same, as
-    /// [`SceneGpu::new_with_textures`] keeps them) on `terrain`, which must be on this
-    /// scene's grid: tiles are cut along it. Returns `false`, changing nothing, when it is
-    /// not ([`SceneGpu::set_terrain`]'s rule). The frame-wide things (terrain, shadow map,
-    /// overlays) stay; overlays already built show this scene's items alone until built
-    /// again from the combined scene.
+    /// Uploads `scene` as a part to add to a scene already uploaded on this device
+    /// ([`SceneGpu::attach`]): a large document's features beyond those its preview
+    /// uploaded. `textures` are that scene's ([`SceneGpu::textures`]): those whose image is
+    /// the same in `art` are kept, as [`SceneGpu::new_with_textures`] keeps them, but for
+    /// the tile atlas, which is the part's own. The tiles are cut along `terrain`'s grid.
+    pub fn upload_part(
+        ctx: &GpuContext,
+        shared: &GpuShared,
+        scene: &Scene,
+        art: &ArtSet,
+        terrain: &Terrain,
+        textures: SceneTextures,
+    ) -> Result<ScenePart, RenderError> {
+        let started = Instant::now();
+        let textures = SceneTextures {
+            heights: None,
+            ..textures.without_atlas()
+        };
+        ctx.checked("uploading a part of the scene", || {
+            let grid = Grid::of(terrain);
+            let mut up = Upload::new(ctx, shared, art, textures, 0, Vec::new());
+            let (part, stats, casters) = PartGpu::upload(&mut up, scene, terrain, &grid);
+            let Upload {
+                mut warnings,
+                cache,
+                buffer_bytes,
+                ..
+            } = up;
+            warnings.extend(cache.warnings.iter().cloned());
+            let made = (
+                buffer_bytes,
+                cache.bytes(),
+                cache.made_now + cache.extra.len(),
+            );
+            ScenePart {
+                part,
+                stats,
+                casters,
+                warnings: warnings.into_iter().map(render_warning).collect(),
+                textures: SceneTextures {
+                    made: cache.made,
+                    keys: cache.keys,
+                    warnings: cache.warnings,
+                    heights: None,
+                },
+                made,
+                upload_ms: started.elapsed().as_secs_f64() * 1000.0,
+                ground: PartGround::of(terrain),
+            }
+        })
+    }
+
+    /// The ground this scene is drawn on, for [`PartGround::takes`].
+    pub fn part_ground(&self) -> PartGround {
+        PartGround {
+            grid: self.grid,
+            resolution: self.resolution,
+            ground: self.ground,
+        }
+    }
+
+    /// Adds `part` ([`SceneGpu::upload_part`], on this device) to the scene's drawable
+    /// content; `terrain` is the one the part was uploaded on, and the scene is drawn on it
+    /// from now on (where its grid is another, the height field is uploaded again: only
+    /// flat ground of one height allows that, [`PartGround::takes`]). `scene` is the scene
+    /// of every part together: overlays are built from it afresh. Returns the part, adding
+    /// nothing, when the scene cannot take it.
+    pub fn attach(
+        &mut self,
+        ctx: &GpuContext,
+        shared: &GpuShared,
+        part: ScenePart,
+        scene: &Scene,
+        terrain: &Terrain,
+    ) -> Result<(), Box<ScenePart>> {
+        if !terrain.is_valid()
+            || !self.part_ground().takes(&part.ground)
+            || PartGround::of(terrain) != part.ground
+        {
+            return Err(Box::new(part));
+        }
+        if self.part_ground() != part.ground {
+            self.regrid(ctx, shared, terrain);
+        }
+        let ScenePart {
+            part: mut gpu_part,
+            stats,
+            casters,
+            warnings,
+            textures,
+            made,
+            upload_ms,
+            ..
+        } = part;
+        if let Some(o) = &mut gpu_part.objects {
+            if o.path != self.path {
+                o.set_path(&ctx.device, shared, self.path);
+            }
+        }
+        self.stats.add_part(&stats);
+        self.stats.textures_made += made.2;
+        self.stats.buffer_bytes += made.0;
+        self.stats.texture_bytes += made.1;
+        self.stats.upload_ms += upload_ms;
+        self.shadow.casters = match (self.shadow.casters, casters) {
+            (Some(a), Some(b)) => Some(a.union(&b)),
+            (a, b) => a.or(b),
+        };
+        self.warnings.extend(warnings);
+        self.textures = SceneTextures {
+            heights: self.textures.heights.take(),
+            ..textures
+        };
+        self.stats.textures = self.textures.made.len();
+        self.parts.push(gpu_part);
+        self.stats.objects_shown = self.objects_shown_at(self.density);
+        if self.objects().next().is_some() {
+            self.stats.bytes_per_instance = self.bytes_per_instance();
+        }
+        // The overlays are built again from the whole scene when next shown.
+        let (lo, hi) = scene.bounds();
+        let extent = (hi[0] - lo[0]).max(hi[1] - lo[1]).max(1.0);
+        self.overlay_sizes = (
+            (self.grid.cell * 0.5).max(0.5),
+            (extent * 0.008).clamp(0.4, 6.0),
+        );
+        self.lines.clear();
+        self.overlays_built = 0;
+        Ok(())
+    }
+
+    /// Puts the scene on `terrain`, a grid other than its own on flat ground of the same
+    /// height ([`SceneGpu::attach`]): a new height field and chunks, bound afresh.
+    fn regrid(&mut self, ctx: &GpuContext, shared: &GpuShared, terrain: &Terrain) {
+        let heights = upload_heights(ctx, terrain);
+        self.terrain = TerrainChunks::new(&ctx.device, terrain);
+        self.frame_bind_group = frame_bind_group(
+            &ctx.device,
+            shared,
+            "frame",
+            &self.frame_buffer,
+            &heights.view,
+            &self.shadow.view,
+        );
+        self.shadow.frame_bind_group = frame_bind_group(
+            &ctx.device,
+            shared,
+            "shadow frame",
+            &self.shadow.frame_buffer,
+            &heights.view,
+            &shared.shadow_stand_in,
+        );
+        self.textures.heights = Some(heights.clone());
+        self.heights = heights;
+        self.grid = Grid::of(terrain);
+        self.resolution = terrain.resolution;
+        self.ground = terrain.height_range();
+        if let Some(c) = &mut self.shadow.casters {
+            c.ground = self.ground;
+        }
+    }
+
+    /// Uploads `scene` as a further part and adds it ([`SceneGpu::upload_part`],
+    /// [`SceneGpu::attach`]) on this scene's own terrain; `false`, adding nothing, where
+    /// `terrain` is not on its grid.
     pub fn append(
         &mut self,
         ctx: &GpuContext,
@@ -1469,66 +1700,11 @@ impl SceneGpu {
         art: &ArtSet,
         terrain: &Terrain,
     ) -> Result<bool, RenderError> {
-        if !terrain.is_valid()
-            || terrain.resolution != self.resolution
-            || Grid::of(terrain) != self.grid
-        {
+        if !terrain.is_valid() || PartGround::of(terrain) != self.part_ground() {
             return Ok(false);
         }
-        let started = Instant::now();
-        let textures = SceneTextures {
-            heights: None,
-            ..self.textures.clone()
-        };
-        let (part, stats, casters, warnings, textures, bytes) =
-            ctx.checked("uploading a part of the scene", || {
-                let mut up = Upload::new(ctx, shared, art, textures, 0, Vec::new());
-                let (part, stats, casters) = PartGpu::upload(&mut up, scene, terrain, &self.grid);
-                let Upload {
-                    mut warnings,
-                    cache,
-                    buffer_bytes,
-                    ..
-                } = up;
-                warnings.extend(cache.warnings.iter().cloned());
-                let bytes = (
-                    buffer_bytes,
-                    cache.bytes(),
-                    cache.made_now + cache.extra.len(),
-                );
-                let textures = SceneTextures {
-                    made: cache.made,
-                    keys: cache.keys,
-                    warnings: cache.warnings,
-                    heights: self.textures.heights.clone(),
-                };
-                (part, stats, casters, warnings, textures, bytes)
-            })?;
-        let mut part = part;
-        if let Some(o) = &mut part.objects {
-            if o.path != self.path {
-                o.set_path(&ctx.device, shared, self.path);
-            }
-        }
-        self.stats.add_part(&stats);
-        self.stats.textures = textures.made.len();
-        self.stats.textures_made += bytes.2;
-        self.stats.buffer_bytes += bytes.0;
-        self.stats.texture_bytes += bytes.1;
-        self.stats.upload_ms += started.elapsed().as_secs_f64() * 1000.0;
-        self.shadow.casters = match (self.shadow.casters, casters) {
-            (Some(a), Some(b)) => Some(a.union(&b)),
-            (a, b) => a.or(b),
-        };
-        self.warnings
-            .extend(warnings.into_iter().map(render_warning));
-        self.textures = textures;
-        self.parts.push(part);
-        self.stats.objects_shown = self.objects_shown_at(self.density);
-        if self.objects().next().is_some() {
-            self.stats.bytes_per_instance = self.bytes_per_instance();
-        }
-        Ok(true)
+        let part = Self::upload_part(ctx, shared, scene, art, terrain, self.textures())?;
+        Ok(self.attach(ctx, shared, part, scene, terrain).is_ok())
     }
 
     /// How many parts the scene is drawn in ([`SceneGpu::append`]).
@@ -1716,32 +1892,7 @@ impl SceneGpu {
             mapped_at_creation: false,
         });
         let frame_group = |label, uniforms: &wgpu::Buffer, shadow: &wgpu::TextureView| {
-            device.create_bind_group(&wgpu::BindGroupDescriptor {
-                label: Some(label),
-                layout: &shared.frame_layout,
-                entries: &[
-                    wgpu::BindGroupEntry {
-                        binding: 0,
-                        resource: uniforms.as_entire_binding(),
-                    },
-                    wgpu::BindGroupEntry {
-                        binding: 1,
-                        resource: wgpu::BindingResource::TextureView(&heights.view),
-                    },
-                    wgpu::BindGroupEntry {
-                        binding: 2,
-                        resource: wgpu::BindingResource::Sampler(&shared.sampler),
-                    },
-                    wgpu::BindGroupEntry {
-                        binding: 3,
-                        resource: wgpu::BindingResource::TextureView(shadow),
-                    },
-                    wgpu::BindGroupEntry {
-                        binding: 4,
-                        resource: wgpu::BindingResource::Sampler(&shared.shadow_sampler),
-                    },
-                ],
-            })
+            frame_bind_group(device, shared, label, uniforms, &heights.view, shadow)
         };
         let frame_bind_group = frame_group("frame", &frame_buffer, &shadow_view);
         let shadow_frame_bind_group = frame_group(
@@ -2205,6 +2356,43 @@ impl SceneGpu {
     pub fn warnings(&self) -> &[Diagnostic] {
         &self.warnings
     }
+}
+
+/// The frame bind group: `uniforms`, the height field, and the shadow map (or its stand-in).
+fn frame_bind_group(
+    device: &wgpu::Device,
+    shared: &GpuShared,
+    label: &str,
+    uniforms: &wgpu::Buffer,
+    heights: &wgpu::TextureView,
+    shadow: &wgpu::TextureView,
+) -> wgpu::BindGroup {
+    device.create_bind_group(&wgpu::BindGroupDescriptor {
+        label: Some(label),
+        layout: &shared.frame_layout,
+        entries: &[
+            wgpu::BindGroupEntry {
+                binding: 0,
+                resource: uniforms.as_entire_binding(),
+            },
+            wgpu::BindGroupEntry {
+                binding: 1,
+                resource: wgpu::BindingResource::TextureView(heights),
+            },
+            wgpu::BindGroupEntry {
+                binding: 2,
+                resource: wgpu::BindingResource::Sampler(&shared.sampler),
+            },
+            wgpu::BindGroupEntry {
+                binding: 3,
+                resource: wgpu::BindingResource::TextureView(shadow),
+            },
+            wgpu::BindGroupEntry {
+                binding: 4,
+                resource: wgpu::BindingResource::Sampler(&shared.shadow_sampler),
+            },
+        ],
+    })
 }
 
 /// What a draw kind's upload says, as a warning about the scene (of no file).
