@@ -4738,7 +4738,10 @@ fn a_documents_whole_reuses_its_previews_decoded_art_and_textures() {
     let inputs = agview::input::Inputs::default();
     let opts = agview::document::LoadOptions::default();
     let mut preview = None;
-    let mut show = |d: agview::document::Document| preview = Some(d);
+    // The first features (the rest follows, `load_with_preview`).
+    let mut show = |d: agview::document::Document| {
+        preview.get_or_insert(d);
+    };
     let mut whole =
         agview::document::load_with_preview(&path, &inputs, &opts, Some(&mut show)).expect("load");
     let mut preview = preview.expect("a document of 2,000 features shows a preview");
