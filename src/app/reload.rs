@@ -119,6 +119,8 @@ pub struct Ready {
 }
 
 /// A scene's upload.
+// Held in a boxed `Ready` (`Outcome::Ready`): the scene is not moved about by value.
+#[allow(clippy::large_enum_variant)]
 pub enum Uploaded {
     /// The whole scene.
     Scene(SceneGpu),
@@ -656,11 +658,15 @@ fn load_one(
         .filter(|h| std::ptr::eq(h.on.as_ptr(), Arc::as_ptr(g)))
         .and_then(|h| h.rest.take())
         .filter(|(_, ground, _)| *ground == PartGround::of(&terrain));
+    // The rest was uploaded while the whole was laid out: its own upload time is the
+    // whole's.
+    let mut upload_ms = None;
     let (uploaded, gpu_warnings) = match rest {
         Some((part, _, warnings)) => {
             if let Some(c) = cache.as_mut().filter(|c| Arc::ptr_eq(&c.art, &art)) {
                 c.textures = Some((Arc::downgrade(g), part.textures()));
             }
+            upload_ms = Some(part.upload_ms());
             (Uploaded::Rest(Box::new(part)), warnings)
         }
         None => {
@@ -703,7 +709,7 @@ fn load_one(
             (Uploaded::Scene(scene_gpu), warnings)
         }
     };
-    let upload_ms = up.elapsed().as_secs_f64() * 1e3;
+    let upload_ms = upload_ms.unwrap_or_else(|| up.elapsed().as_secs_f64() * 1e3);
     let framing = j
         .render
         .framing(&view.loaded.scene, Some(&art), Some(&terrain))

@@ -1505,6 +1505,11 @@ impl ScenePart {
         self.textures.clone().without_atlas()
     }
 
+    /// Wall time of the part's upload, milliseconds.
+    pub fn upload_ms(&self) -> f64 {
+        self.upload_ms
+    }
+
     /// What could not be drawn as the part's scene asked.
     pub fn warnings(&self) -> &[Diagnostic] {
         &self.warnings
