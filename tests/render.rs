@@ -770,6 +770,91 @@ fn draped_square(name: &str, texture: usize, group: &str) -> MeshArt {
 /// `roads` (drawn after: it covers the tile).
 #[test]
 fn draped_parts_draw_in_layer_group_order() {
+    let (scene, art) = layer_group_scene();
+    let params = FrameParams {
+        camera: Camera::top([0.0, 0.0], 28.0),
+        ..FrameParams::default()
+    };
+    let img = check(
+        "draped_parts_in_layer_group_order",
+        &scene,
+        &art,
+        &Terrain::flat(400.0),
+        &params,
+    );
+    let count = |pred: &dyn Fn(&image::Rgba<u8>) -> bool| img.pixels().filter(|p| pred(p)).count();
+    let cyan = count(&|p| p[0] < 80 && p[1] > 150 && p[2] > 150);
+    let magenta = count(&|p| p[0] > 150 && p[1] < 80 && p[2] > 150);
+    // Both squares are the same size; the tile hides half of the cyan one only.
+    assert!(magenta > 1000, "{magenta}");
+    let ratio = cyan as f64 / magenta as f64;
+    assert!(
+        (0.4..0.6).contains(&ratio),
+        "cyan {cyan}, magenta {magenta}"
+    );
+}
+
+/// A scene drawn in two parts (`SceneGpu::append`, a large document's preview and the rest)
+/// looks the same as in one: the ground is drawn by layer group across the parts, so the
+/// second part's `runways` square still draws under the first part's tile, and its
+/// `roads` square over it. Each part has a box too.
+#[test]
+fn a_scene_in_two_parts_draws_as_in_one() {
+    let (mut scene, mut art) = layer_group_scene();
+    scene.meshes.extend(refs(&["box.obj"]));
+    art.meshes.push(box_mesh("box.obj", 4.0, 4.0, 6.0, Some(2)));
+    scene.objects.extend([
+        object(2, [8.0, 12.0], 20.0, Placement::Graded),
+        object(2, [-10.0, -12.0], 0.0, Placement::Graded),
+    ]);
+    // The first part: the tile, the `roads` square and a box; the second the rest.
+    let first = Scene {
+        objects: vec![scene.objects[1].clone(), scene.objects[2].clone()],
+        ..scene.clone()
+    };
+    let second = Scene {
+        tiles: Vec::new(),
+        objects: vec![scene.objects[0].clone(), scene.objects[3].clone()],
+        ..scene.clone()
+    };
+    let terrain = Terrain::flat(400.0);
+    let params = FrameParams {
+        camera: Camera::orbit([0.0, 0.0, 0.0], 70.0, 60.0, 30.0),
+        ..FrameParams::default()
+    };
+    let hl = headless();
+    let mut whole = hl.upload(&scene, &art, &terrain).expect("upload");
+    let one = hl.render(&mut whole, &params, 320, 240).expect("render");
+    let mut parts = hl.upload(&first, &art, &terrain).expect("upload");
+    assert!(parts
+        .append(&hl.ctx, &hl.renderer, &second, &art, &terrain)
+        .expect("append"));
+    assert_eq!(parts.part_count(), 2);
+    // The second part made only the textures the first lacked.
+    assert_eq!(parts.stats().textures_made, whole.stats().textures_made);
+    assert_eq!(parts.stats().textures, whole.stats().textures);
+    assert_eq!(parts.stats().objects, whole.stats().objects);
+    let two = hl.render(&mut parts, &params, 320, 240).expect("render");
+    let differing = one
+        .pixels()
+        .zip(two.pixels())
+        .filter(|(a, b)| a != b)
+        .count();
+    assert_eq!(
+        differing, 0,
+        "{differing} pixels differ between one part and two"
+    );
+    same_on_every_path(&mut parts, &params, &one);
+    // A part on another grid is refused: tiles are cut along the grid.
+    assert!(!parts
+        .append(&hl.ctx, &hl.renderer, &second, &art, &Terrain::flat(300.0))
+        .expect("append"));
+    assert_eq!(parts.part_count(), 2);
+}
+
+/// A 30 m tile (`footprints`) between two draped squares, one in `runways` (drawn before
+/// the tile) and one in `roads` (drawn after).
+fn layer_group_scene() -> (Scene, ArtSet) {
     let scene = Scene {
         tile_texture: Some(TileTexture {
             path: "quadrants.png".into(),
@@ -799,27 +884,7 @@ fn draped_parts_draw_in_layer_group_order() {
         ],
         ..ArtSet::default()
     };
-    let params = FrameParams {
-        camera: Camera::top([0.0, 0.0], 28.0),
-        ..FrameParams::default()
-    };
-    let img = check(
-        "draped_parts_in_layer_group_order",
-        &scene,
-        &art,
-        &Terrain::flat(400.0),
-        &params,
-    );
-    let count = |pred: &dyn Fn(&image::Rgba<u8>) -> bool| img.pixels().filter(|p| pred(p)).count();
-    let cyan = count(&|p| p[0] < 80 && p[1] > 150 && p[2] > 150);
-    let magenta = count(&|p| p[0] > 150 && p[1] < 80 && p[2] > 150);
-    // Both squares are the same size; the tile hides half of the cyan one only.
-    assert!(magenta > 1000, "{magenta}");
-    let ratio = cyan as f64 / magenta as f64;
-    assert!(
-        (0.4..0.6).contains(&ratio),
-        "cyan {cyan}, magenta {magenta}"
-    );
+    (scene, art)
 }
 
 /// Tiles with `TILE_LOD 300`: seen from 150 m they all show; from 290 m the nearer ones
@@ -4673,7 +4738,10 @@ fn a_documents_whole_reuses_its_previews_decoded_art_and_textures() {
     let inputs = agview::input::Inputs::default();
     let opts = agview::document::LoadOptions::default();
     let mut preview = None;
-    let mut show = |d: agview::document::Document| preview = Some(d);
+    // The first features (the rest follows, `load_with_preview`).
+    let mut show = |d: agview::document::Document| {
+        preview.get_or_insert(d);
+    };
     let mut whole =
         agview::document::load_with_preview(&path, &inputs, &opts, Some(&mut show)).expect("load");
     let mut preview = preview.expect("a document of 2,000 features shows a preview");

@@ -1052,6 +1052,11 @@ fn a_large_document_shows_its_first_features_while_the_rest_loads() {
         .unwrap_or_else(|| panic!("{err}"));
     assert!(preview < whole, "the preview comes first: {err}");
     assert!(err.contains("(a preview)"), "{err}");
+    // The rest is uploaded alone and drawn beside the preview.
+    assert!(
+        err.contains("the rest of the document added to its preview"),
+        "{err}"
+    );
     assert!(shot.is_file());
 }
 

@@ -27,7 +27,7 @@ use std::time::{Duration, Instant};
 
 use crate::app::drag_preview;
 use crate::app::options::RenderArgs;
-use crate::app::reload::{edit_hold, Gpu, LoadJob, Loader, Outcome, Ready, Trigger};
+use crate::app::reload::{edit_hold, Gpu, LoadJob, Loader, Outcome, Ready, Trigger, Uploaded};
 use crate::input::{EditedInput, EditedShape, Inputs, Shape};
 use crate::render::{FrameTargets, Headless};
 
@@ -258,9 +258,11 @@ impl Window {
         } else {
             &self.targets
         };
-        s.gpu
-            .prepare_overlays(ctx, &s.view.loaded.scene, params.overlays);
-        s.gpu.prepare(ctx, &params, targets.width, targets.height);
+        let Uploaded::Scene(gpu) = &mut s.gpu else {
+            return t;
+        };
+        gpu.prepare_overlays(ctx, &s.view.loaded.scene, params.overlays);
+        gpu.prepare(ctx, &params, targets.width, targets.height);
         let mut encoder = ctx
             .device
             .create_command_encoder(&wgpu::CommandEncoderDescriptor {
@@ -268,7 +270,7 @@ impl Window {
             });
         self.gpu
             .renderer
-            .draw(&mut encoder, &self.view, targets, &s.gpu);
+            .draw(&mut encoder, &self.view, targets, gpu);
         ctx.queue.submit([encoder.finish()]);
         t
     }
@@ -293,8 +295,22 @@ impl Window {
     fn accept(&mut self, o: Outcome) -> anyhow::Result<(f64, f64)> {
         match o {
             Outcome::Ready(r) => {
+                let mut r = *r;
                 let got = (r.load_ms, r.upload_ms);
-                self.shown = Some(*r);
+                // The rest of a large document goes to its preview.
+                let uploaded = r.gpu;
+                let preview = match (&uploaded, self.shown.take()) {
+                    (Uploaded::Rest(_), Some(s)) => match s.gpu {
+                        Uploaded::Scene(g) => Some(g),
+                        _ => None,
+                    },
+                    _ => None,
+                };
+                let gpu = uploaded
+                    .into_scene(preview, &self.gpu, &r.view, &r.art, &r.framing)
+                    .map_err(|e| anyhow::anyhow!(e))?;
+                r.gpu = Uploaded::Scene(gpu);
+                self.shown = Some(r);
                 Ok(got)
             }
             Outcome::Failed { error, .. } => anyhow::bail!("the layout failed: {error}"),

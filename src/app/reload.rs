@@ -25,7 +25,9 @@ use crate::art::ArtSet;
 use crate::diag::Diagnostic;
 use crate::document::{self, Document, LoadOptions};
 use crate::input::Inputs;
-use crate::render::{Framing, GpuContext, Renderer, SceneGpu, SceneTextures};
+use crate::render::{
+    Framing, GpuContext, PartGround, Renderer, SceneGpu, ScenePart, SceneTextures,
+};
 
 /// Quiet time after the last file event before reloading: editors write a file in several
 /// steps (truncate, write, rename), which become one reload.
@@ -97,7 +99,7 @@ pub struct Ready {
     pub view: Document,
     /// The art the scene was uploaded with (a new terrain is framed with it).
     pub art: Arc<ArtSet>,
-    pub gpu: SceneGpu,
+    pub gpu: Uploaded,
     /// The messages, the feature table's index and the features' boxes, worked out here
     /// rather than on the window's thread.
     pub described: Described,
@@ -116,6 +118,50 @@ pub struct Ready {
     pub partial: bool,
 }
 
+/// A scene's upload.
+// Held in a boxed `Ready` (`Outcome::Ready`): the scene is not moved about by value.
+#[allow(clippy::large_enum_variant)]
+pub enum Uploaded {
+    /// The whole scene.
+    Scene(SceneGpu),
+    /// The features after a large document's preview, uploaded alone: the window adds them
+    /// to the preview it shows ([`SceneGpu::attach`]), which is not uploaded again.
+    Rest(Box<ScenePart>),
+}
+
+impl Uploaded {
+    /// The scene to draw: the upload, or `preview` (the preview shown, uploaded on `on`)
+    /// with the rest added. Where the preview cannot take the rest (it always should), the
+    /// whole is uploaded here instead.
+    pub fn into_scene(
+        self,
+        preview: Option<SceneGpu>,
+        on: &Gpu,
+        view: &Document,
+        art: &ArtSet,
+        framing: &Framing,
+    ) -> Result<SceneGpu, String> {
+        let part = match self {
+            Uploaded::Scene(g) => return Ok(g),
+            Uploaded::Rest(part) => part,
+        };
+        let scene = &view.loaded.scene;
+        let failed = |e: &dyn std::fmt::Display| format!("{}: error: {e}", scene.asset);
+        let terrain = framing
+            .terrain()
+            .ok_or_else(|| failed(&"the scene has no terrain"))?;
+        if let Some(mut g) = preview {
+            if g.attach(&on.ctx, &on.renderer, *part, scene, terrain)
+                .is_ok()
+            {
+                return Ok(g);
+            }
+            eprintln!("agview: warning: the preview cannot take the rest; uploading the whole");
+        }
+        SceneGpu::new(&on.ctx, &on.renderer, scene, art, terrain).map_err(|e| failed(&e))
+    }
+}
+
 /// What the window shows beside a scene, worked out on the loader thread.
 pub struct Described {
     /// Every message of the load: reading, layout, art, upload.
@@ -131,12 +177,12 @@ impl Described {
         view: &Document,
         art: &ArtSet,
         art_warnings: &[Diagnostic],
-        gpu: &SceneGpu,
+        gpu_warnings: &[Diagnostic],
         framing: &Framing,
     ) -> Described {
         let mut messages = view.loaded.messages();
         messages.extend(art_warnings.iter().cloned());
-        messages.extend(gpu.warnings().iter().cloned());
+        messages.extend(gpu_warnings.iter().cloned());
         let scene = &view.loaded.scene;
         let index = FeatureIndex::of(&scene.features, &messages);
         let boxes = crate::render::feature_boxes(scene, Some(art), framing.terrain().map(|t| &**t));
@@ -201,6 +247,27 @@ struct Handed {
     images: Option<crate::art::DecodedImages>,
     textures: SceneTextures,
     on: Weak<Gpu>,
+    /// The preview's extent, the ground it was uploaded on and what its upload said.
+    extent: Option<([f32; 2], [f32; 2])>,
+    ground: PartGround,
+    warnings: Vec<Diagnostic>,
+    /// The rest of the document, uploaded as a part to add to the preview, with the
+    /// ground it was uploaded on (the whole's terrain, when the whole's bounds are those
+    /// of the preview and the rest together) and what the preview's upload and its own
+    /// said.
+    rest: Option<(ScenePart, PartGround, Vec<Diagnostic>)>,
+}
+
+/// The bounds of two extents together (`Scene::bounds` of a scene holding both).
+fn union(a: Option<([f32; 2], [f32; 2])>, b: Option<([f32; 2], [f32; 2])>) -> ([f32; 2], [f32; 2]) {
+    match (a, b) {
+        (Some((alo, ahi)), Some((blo, bhi))) => (
+            [alo[0].min(blo[0]), alo[1].min(blo[1])],
+            [ahi[0].max(bhi[0]), ahi[1].max(bhi[1])],
+        ),
+        (Some(e), None) | (None, Some(e)) => e,
+        (None, None) => ([-10.0, -10.0], [10.0, 10.0]),
+    }
 }
 
 /// What tells a changed file: its modification time and length.
@@ -465,8 +532,9 @@ fn load_one(
             };
             // At launch, a large document shows its first features while the rest is laid
             // out (a reload keeps the last whole scene on screen instead). What the preview
-            // decoded and uploaded is handed on to the whole, which decodes and uploads
-            // only what the preview lacked.
+            // decoded and uploaded is handed on: the rest is uploaded alone, as a part the
+            // window adds to the preview, decoding only the images the preview lacked
+            // (else the whole uploads only what the preview lacked).
             let mut show_preview = |mut doc: Document| {
                 while let Ok(m) = rx.try_recv() {
                     apply(m, gpu, job, pending);
@@ -475,6 +543,10 @@ fn load_one(
                     return;
                 }
                 let Some(g) = gpu.clone() else { return };
+                if let Some(h) = handed.as_mut() {
+                    upload_rest(h, doc, &g, &j.render);
+                    return;
+                }
                 let mut art = document::load_document_art_with(&mut doc, &j.render.window_art());
                 let Ok(terrain) = j.render.terrain.terrain_for(&doc.loaded.scene) else {
                     return;
@@ -491,17 +563,21 @@ fn load_one(
                     images: Some(art.take_decoded()),
                     textures: scene_gpu.textures(),
                     on: Arc::downgrade(&g),
+                    extent: doc.loaded.scene.extent(),
+                    ground: scene_gpu.part_ground(),
+                    warnings: scene_gpu.warnings().to_vec(),
+                    rest: None,
                 });
                 let art = Arc::new(art);
                 let framing = j
                     .render
                     .framing(&doc.loaded.scene, Some(&art), Some(&terrain))
                     .with_ground(Arc::new(terrain));
-                let described = Described::of(&doc, &art, &[], &scene_gpu, &framing);
+                let described = Described::of(&doc, &art, &[], scene_gpu.warnings(), &framing);
                 emit(Outcome::Ready(Box::new(Ready {
                     art,
                     view: doc,
-                    gpu: scene_gpu,
+                    gpu: Uploaded::Scene(scene_gpu),
                     described,
                     uploaded_on: g,
                     framing,
@@ -575,40 +651,65 @@ fn load_one(
     if let Some(p) = &j.load.progress {
         p.set_stage(crate::progress::Stage::Uploading);
     }
-    // The art's textures from the last upload, where the art and the device are the same.
-    let kept = cache.as_mut().filter(|c| Arc::ptr_eq(&c.art, &art));
-    // Else the preview's, where it was uploaded on this device: its images come first in
-    // the whole's art, and the upload keeps the textures whose image is the same.
-    let textures = kept
-        .as_ref()
-        .and_then(|c| c.textures.as_ref())
-        .filter(|(on, _)| std::ptr::eq(on.as_ptr(), Arc::as_ptr(g)))
-        .map(|(_, t)| t.clone())
-        .or_else(|| {
-            handed
-                .take()
-                .filter(|h| std::ptr::eq(h.on.as_ptr(), Arc::as_ptr(g)))
-                .map(|h| h.textures)
-        })
-        .unwrap_or_default();
-    uploading_edit.store(matches!(trigger, Trigger::Edit(_)), Ordering::Release);
-    let uploaded = SceneGpu::new_with_textures(
-        &g.ctx,
-        &g.renderer,
-        &view.loaded.scene,
-        &art,
-        &terrain,
-        textures,
-    );
-    uploading_edit.store(false, Ordering::Release);
-    let scene_gpu = match uploaded {
-        Ok(s) => s,
-        Err(e) => return Some(fail(format!("{}: error: {e}", j.asset.display()), watch)),
+    // The rest of a preview, uploaded on this very ground and device: the window adds it
+    // to the preview; nothing more is uploaded.
+    let rest = handed
+        .as_mut()
+        .filter(|h| std::ptr::eq(h.on.as_ptr(), Arc::as_ptr(g)))
+        .and_then(|h| h.rest.take())
+        .filter(|(_, ground, _)| *ground == PartGround::of(&terrain));
+    // The rest was uploaded while the whole was laid out: its own upload time is the
+    // whole's.
+    let mut upload_ms = None;
+    let (uploaded, gpu_warnings) = match rest {
+        Some((part, _, warnings)) => {
+            if let Some(c) = cache.as_mut().filter(|c| Arc::ptr_eq(&c.art, &art)) {
+                c.textures = Some((Arc::downgrade(g), part.textures()));
+            }
+            upload_ms = Some(part.upload_ms());
+            (Uploaded::Rest(Box::new(part)), warnings)
+        }
+        None => {
+            // The art's textures from the last upload, where the art and the device are
+            // the same.
+            let kept = cache.as_mut().filter(|c| Arc::ptr_eq(&c.art, &art));
+            // Else the preview's (or its rest's), where it was uploaded on this device:
+            // its images come first in the whole's art, and the upload keeps the
+            // textures whose image is the same.
+            let textures = kept
+                .as_ref()
+                .and_then(|c| c.textures.as_ref())
+                .filter(|(on, _)| std::ptr::eq(on.as_ptr(), Arc::as_ptr(g)))
+                .map(|(_, t)| t.clone())
+                .or_else(|| {
+                    handed
+                        .take()
+                        .filter(|h| std::ptr::eq(h.on.as_ptr(), Arc::as_ptr(g)))
+                        .map(|h| h.textures)
+                })
+                .unwrap_or_default();
+            uploading_edit.store(matches!(trigger, Trigger::Edit(_)), Ordering::Release);
+            let uploaded = SceneGpu::new_with_textures(
+                &g.ctx,
+                &g.renderer,
+                &view.loaded.scene,
+                &art,
+                &terrain,
+                textures,
+            );
+            uploading_edit.store(false, Ordering::Release);
+            let scene_gpu = match uploaded {
+                Ok(s) => s,
+                Err(e) => return Some(fail(format!("{}: error: {e}", j.asset.display()), watch)),
+            };
+            if let Some(c) = kept {
+                c.textures = Some((Arc::downgrade(g), scene_gpu.textures()));
+            }
+            let warnings = scene_gpu.warnings().to_vec();
+            (Uploaded::Scene(scene_gpu), warnings)
+        }
     };
-    if let Some(c) = kept {
-        c.textures = Some((Arc::downgrade(g), scene_gpu.textures()));
-    }
-    let upload_ms = up.elapsed().as_secs_f64() * 1e3;
+    let upload_ms = upload_ms.unwrap_or_else(|| up.elapsed().as_secs_f64() * 1e3);
     let framing = j
         .render
         .framing(&view.loaded.scene, Some(&art), Some(&terrain))
@@ -619,11 +720,11 @@ fn load_one(
     if let crate::app::options::TerrainSpec::Heightmap(p) = &j.render.terrain.kind {
         files.push(p.clone());
     }
-    let described = Described::of(&view, &art, &art.warnings, &scene_gpu, &framing);
+    let described = Described::of(&view, &art, &art.warnings, &gpu_warnings, &framing);
     Some(Outcome::Ready(Box::new(Ready {
         art: art.clone(),
         view,
-        gpu: scene_gpu,
+        gpu: uploaded,
         described,
         uploaded_on: g.clone(),
         framing,
@@ -633,6 +734,44 @@ fn load_one(
         upload_ms,
         partial: false,
     })))
+}
+
+/// Uploads the rest of a large document after its preview (`h`) as a part to add to the
+/// preview, on the terrain of the bounds of both (the whole's, unless the whole is screened
+/// or bounded otherwise, when the whole is uploaded instead), seeding its art with the
+/// preview's decoded images and its upload with the preview's textures; then hands on the
+/// rest's decoded images and textures to the whole. Nothing is uploaded where the preview's
+/// ground cannot take the part ([`PartGround::takes`]: hills or a height map on another
+/// grid).
+fn upload_rest(h: &mut Handed, mut doc: Document, g: &Arc<Gpu>, render: &RenderArgs) {
+    if !std::ptr::eq(h.on.as_ptr(), Arc::as_ptr(g)) {
+        return;
+    }
+    let (lo, hi) = union(h.extent, doc.loaded.scene.extent());
+    let Ok(terrain) = render.terrain.terrain_for_bounds(lo, hi) else {
+        return;
+    };
+    let ground = PartGround::of(&terrain);
+    if !h.ground.takes(&ground) {
+        return;
+    }
+    let seed = h.images.take();
+    let mut art = document::load_document_art_seeded(&mut doc, &render.window_art(), seed);
+    let uploaded = SceneGpu::upload_part(
+        &g.ctx,
+        &g.renderer,
+        &doc.loaded.scene,
+        &art,
+        &terrain,
+        h.textures.clone(),
+    );
+    // The whole's art starts with the rest's images (the preview's first).
+    h.images = Some(art.take_decoded());
+    let Ok(part) = uploaded else { return };
+    h.textures = part.textures();
+    let mut warnings = std::mem::take(&mut h.warnings);
+    warnings.extend(part.warnings().iter().cloned());
+    h.rest = Some((part, ground, warnings));
 }
 
 /// The files the art was loaded from (meshes, facades, forest, images), and those it looked

@@ -74,5 +74,5 @@ pub use cull::{CullStats, Culling};
 pub use headless::{draw_offscreen, write_png, Headless, OverFrame};
 pub use pipelines::{DrawStats, FrameTargets, Renderer, HDR_FORMAT};
 pub use readback::ReadBack;
-pub use scene_gpu::{SceneGpu, SceneGpuStats, SceneTextures};
+pub use scene_gpu::{PartGround, SceneGpu, SceneGpuStats, ScenePart, SceneTextures};
 pub use shared::GpuShared;

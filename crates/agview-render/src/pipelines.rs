@@ -5,7 +5,7 @@ use std::borrow::Cow;
 
 use super::context::GpuContext;
 use super::cull::Culling;
-use super::draped::{ground_order, DrapedKind, GroundDraw};
+use super::draped::{DrapedKind, GroundDraw};
 use super::facades::FacadeVertex;
 use super::objects::{InstanceGpu, MeshVertexGpu};
 use super::overlay::LineVertex;
@@ -531,15 +531,17 @@ impl Renderer {
         if scene.shadow.active {
             self.draw_shadow_map(encoder, scene, timestamps, &mut stats);
         }
-        // The GPU culling's compute passes, before the frame's render pass.
-        let culled = scene
-            .objects
-            .as_ref()
+        // The GPU culling's compute passes, before the frame's render pass: each part's.
+        let pages: Vec<&super::cull::GpuCull> = scene
+            .parts
+            .iter()
+            .filter_map(|p| p.objects.as_ref())
             .filter(|o| scene.frame.show_objects && o.path == Culling::Gpu)
-            .map(|o| &o.gpu_cull)
-            .zip(self.cull.as_ref())
-            .filter(|(pages, _)| pages.iter().any(|g| !g.segments.is_empty()));
-        if let Some((pages, pipes)) = culled {
+            .filter(|o| o.gpu_cull.iter().any(|g| !g.segments.is_empty()))
+            .flat_map(|o| &o.gpu_cull)
+            .collect();
+        let culled = self.cull.as_ref().filter(|_| !pages.is_empty());
+        if let Some(pipes) = culled {
             // The frame's first pass writes the start time: the shadow map's, else this.
             let start = timestamps.filter(|_| !scene.shadow.active);
             for (k, g) in pages.iter().enumerate() {
@@ -613,9 +615,8 @@ impl Renderer {
             stats.triangles += u64::from(super::terrain_chunks::SKIRT_VERTICES / 3);
         }
 
-        // Tiles and the draped parts of objects, interleaved by layer group.
-        let tiles = scene.tiles.as_ref().filter(|_| f.show_tiles);
-        let draped = scene.draped.as_ref();
+        // Tiles and the draped parts of objects, interleaved by layer group across the
+        // scene's parts.
         let shown = |kind: DrapedKind| match kind {
             DrapedKind::Part => f.show_objects,
             DrapedKind::Polygon => f.show_draped,
@@ -624,15 +625,13 @@ impl Renderer {
             DrapedKind::Marking => f.show_markings,
             DrapedKind::Road => f.show_roads,
         };
-        let tile_keys: Vec<(u32, i32)> =
-            tiles.map_or(Vec::new(), |t| t.segments.iter().map(|(k, _)| *k).collect());
-        let draped_keys: Vec<(u32, i32)> =
-            draped.map_or(Vec::new(), |d| d.groups.iter().map(|g| g.0).collect());
-        let order = ground_order(&tile_keys, &draped_keys);
+        let order = scene.ground_draws(f.show_tiles);
         if !order.is_empty() {
             pass.set_pipeline(&self.tiles);
         }
-        for draw in order {
+        for (part, draw) in order {
+            let part = &scene.parts[part];
+            let (tiles, draped) = (part.tiles.as_ref(), part.draped.as_ref());
             let (material, vertices, indices, ranges) = match draw {
                 // A segment of tiles: its runs in view (`SceneGpu::prepare`).
                 GroundDraw::Tiles(i) => match tiles {
@@ -667,7 +666,8 @@ impl Renderer {
             }
         }
 
-        if let Some(o) = scene.objects.as_ref().filter(|_| f.show_objects) {
+        let objects = scene.parts.iter().filter_map(|p| p.objects.as_ref());
+        for o in objects.filter(|_| f.show_objects) {
             let lists = ObjectLists {
                 pages: &o.gpu_cull,
                 cpu_buffer: o.cpu_buffer.as_ref(),
@@ -695,11 +695,8 @@ impl Renderer {
 
         // Light points, added over everything (the sky included) at night.
         let night = super::sun::Lighting::of(f.sun).night;
-        if let Some(l) = scene
-            .lights
-            .as_ref()
-            .filter(|_| f.show_objects && night > 0.0)
-        {
+        let lights = scene.parts.iter().filter_map(|p| p.lights.as_ref());
+        for l in lights.filter(|_| f.show_objects && night > 0.0) {
             pass.set_pipeline(&self.lights);
             pass.set_vertex_buffer(0, l.instances.slice(..));
             pass.draw(0..6, 0..l.count);
@@ -840,11 +837,16 @@ impl Renderer {
         stats: &mut DrawStats,
     ) {
         let f = &scene.frame;
-        let objects = scene.objects.as_ref().filter(|_| f.show_objects);
+        let objects: Vec<&super::scene_gpu::ObjectsGpu> = scene
+            .parts
+            .iter()
+            .filter_map(|p| p.objects.as_ref())
+            .filter(|_| f.show_objects)
+            .collect();
         // The start time: the first culling pass's, else the shadow pass's.
         let mut timestamp = timestamp;
-        if let (Some(o), Some(pipes)) = (objects, self.cull.as_ref()) {
-            if o.path == Culling::Gpu {
+        if let Some(pipes) = self.cull.as_ref() {
+            for o in objects.iter().filter(|o| o.path == Culling::Gpu) {
                 for g in o.shadow_gpu_cull.iter().filter(|g| !g.segments.is_empty()) {
                     g.encode(encoder, pipes, timestamp.take());
                 }
@@ -870,7 +872,7 @@ impl Renderer {
             multiview_mask: None,
         });
         pass.set_bind_group(0, &scene.shadow.frame_bind_group, &[]);
-        if let Some(o) = objects {
+        for o in objects {
             let lists = ObjectLists {
                 pages: &o.shadow_gpu_cull,
                 cpu_buffer: o.shadow_cpu_buffer.as_ref(),
@@ -899,7 +901,8 @@ impl Renderer {
         stats: &mut DrawStats,
     ) {
         let f = &scene.frame;
-        if let Some(fc) = scene.facades.as_ref().filter(|_| f.show_facades) {
+        let facades = scene.parts.iter().filter_map(|p| p.facades.as_ref());
+        for fc in facades.filter(|_| f.show_facades) {
             pass.set_pipeline(pipelines.0);
             pass.set_vertex_buffer(0, fc.vertices.slice(..));
             pass.set_index_buffer(fc.indices.slice(..), wgpu::IndexFormat::Uint32);
@@ -916,7 +919,8 @@ impl Renderer {
                 }
             }
         }
-        if let Some(t) = scene.trees.as_ref().filter(|_| f.show_trees) {
+        let trees = scene.parts.iter().filter_map(|p| p.trees.as_ref());
+        for t in trees.filter(|_| f.show_trees) {
             pass.set_pipeline(pipelines.1);
             pass.set_vertex_buffer(0, t.instances.slice(..));
             for ((g, material), runs) in t.groups.iter().zip(t.runs.of(shadow)) {

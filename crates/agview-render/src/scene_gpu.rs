@@ -21,7 +21,7 @@ use crate::terrain::Terrain;
 use super::cells::{self, Cell, CellView};
 use super::context::{GpuContext, RenderError};
 use super::cull::{self, CullStats, CullView, Culling, GpuCull, SegmentGpu, ViewGpu};
-use super::draped::DrapedSet;
+use super::draped::{DrapedSet, GroundDraw};
 use super::facades::{self, FacadeKey};
 use super::frame::FrameParams;
 use super::objects::{InstanceGpu, ObjectSet, TexSource};
@@ -582,6 +582,17 @@ impl Casters {
         })
     }
 
+    /// What casts shadows in either of two parts of a scene.
+    fn union(&self, other: &Casters) -> Casters {
+        Casters {
+            lo: [self.lo[0].min(other.lo[0]), self.lo[1].min(other.lo[1])],
+            hi: [self.hi[0].max(other.hi[0]), self.hi[1].max(other.hi[1])],
+            ground: self.ground,
+            below: self.below.min(other.below),
+            above: self.above.max(other.above),
+        }
+    }
+
     /// The box at `exaggeration`.
     fn bounds(&self, exaggeration: f32) -> (glam::Vec3, glam::Vec3) {
         let (a, b) = (self.ground.0 * exaggeration, self.ground.1 * exaggeration);
@@ -604,6 +615,25 @@ pub(crate) struct ShadowGpu {
     pub active: bool,
 }
 
+/// One part of a scene's drawable content: what one [`Scene`] uploads beside the frame-wide
+/// things (terrain, shadow map, frame uniforms, overlays) its [`SceneGpu`] holds once. A
+/// scene is drawn part after part, except the ground (tiles and draped parts), which is
+/// drawn by layer group across every part ([`SceneGpu::ground_draws`]), so splitting a
+/// scene into parts never changes what is seen.
+pub(crate) struct PartGpu {
+    pub(crate) tiles: Option<TilesGpu>,
+    pub(crate) draped: Option<DrapedGpu>,
+    pub(crate) objects: Option<ObjectsGpu>,
+    pub(crate) facades: Option<FacadesGpu>,
+    pub(crate) trees: Option<TreesGpu>,
+    /// The objects' light points (`lights.rs`).
+    pub(crate) lights: Option<LightsGpu>,
+}
+
+/// One draw of the ground pass across a scene's parts: the part, and its tile segment or
+/// draped group ([`GroundDraw`]).
+pub(crate) type PartGroundDraw = (usize, GroundDraw);
+
 /// Everything one scene needs on the GPU.
 pub struct SceneGpu {
     frame_buffer: wgpu::Buffer,
@@ -611,19 +641,15 @@ pub struct SceneGpu {
     heights: KeptHeights,
     pub(crate) frame_bind_group: wgpu::BindGroup,
     pub(crate) terrain: TerrainChunks,
-    pub(crate) tiles: Option<TilesGpu>,
-    pub(crate) draped: Option<DrapedGpu>,
-    pub(crate) objects: Option<ObjectsGpu>,
-    pub(crate) facades: Option<FacadesGpu>,
-    pub(crate) trees: Option<TreesGpu>,
+    /// The drawable content, in the order it was uploaded ([`SceneGpu::append`]): never
+    /// empty.
+    pub(crate) parts: Vec<PartGpu>,
     /// Overlay lines, one buffer per `prepare_overlays` that built something.
     pub(crate) lines: Vec<LinesGpu>,
     /// The overlay kinds (`Overlays::mask`) whose lines are built.
     overlays_built: u32,
     /// Overlay segment step and point marker size, meters.
     overlay_sizes: (f32, f32),
-    /// The objects' light points (`lights.rs`).
-    pub(crate) lights: Option<LightsGpu>,
     pub(crate) shadow: ShadowGpu,
     /// The parameters of the frame last prepared.
     pub(crate) frame: FrameParams,
@@ -886,6 +912,56 @@ struct Upload<'a> {
     mats: Materials<'a>,
     buffer_bytes: u64,
     warnings: Vec<String>,
+}
+
+impl<'a> Upload<'a> {
+    /// An upload of `art` on `ctx`'s device that makes only the textures `textures` lacks
+    /// (those handed over whose image is the same in this art are kept).
+    fn new(
+        ctx: &'a GpuContext,
+        shared: &'a GpuShared,
+        art: &'a ArtSet,
+        textures: SceneTextures,
+        buffer_bytes: u64,
+        warnings: Vec<String>,
+    ) -> Self {
+        let device = &ctx.device;
+        let cutoffs = alpha_cutoffs(art);
+        let (mut made, mut keys) = (textures.made, textures.keys);
+        keys.retain(|&i, k| ImageKey::of(art, i, &cutoffs).as_ref() == Some(k));
+        made.retain(|src, _| match src {
+            TexSource::Image(i) => keys.contains_key(i),
+            _ => true,
+        });
+        let mut cache = TextureCache {
+            ctx,
+            art,
+            made,
+            keys,
+            made_now: 0,
+            extra: Vec::new(),
+            warnings: textures.warnings,
+            cutoffs,
+            in_flight: None,
+        };
+        // A material with a lit texture (`TEXTURE_LIT`), and one without (black: no glow).
+        let mats = Materials {
+            device,
+            shared,
+            black: cache.view(TexSource::Black).clone(),
+            flat: cache.view(TexSource::FlatNormal).clone(),
+        };
+        Upload {
+            device,
+            queue: &ctx.queue,
+            shared,
+            art,
+            cache,
+            mats,
+            buffer_bytes,
+            warnings,
+        }
+    }
 }
 
 impl Upload<'_> {
@@ -1410,7 +1486,366 @@ impl TreesGpu {
     }
 }
 
+impl PartGpu {
+    /// Uploads `scene`'s drawable content on `terrain` (its `grid`): the part, its counts
+    /// (tiles, objects, draws, facades, trees) and what of it casts shadows.
+    fn upload(
+        up: &mut Upload,
+        scene: &Scene,
+        terrain: &Terrain,
+        grid: &Grid,
+    ) -> (PartGpu, SceneGpuStats, Option<Casters>) {
+        let mut stats = SceneGpuStats::default();
+        let tiles = TilesGpu::upload(up, scene, grid, &mut stats);
+        up.flush();
+        let draped = DrapedGpu::upload(up, scene, grid);
+        up.flush();
+        let objects = ObjectsGpu::upload(up, scene, terrain, &mut stats);
+        up.flush();
+        let lights = objects.as_ref().and_then(|o| LightsGpu::upload(up, o));
+        up.flush();
+        let (facades, fmesh) = FacadesGpu::upload(up, scene, grid, &mut stats);
+        up.flush();
+        let (trees, tmesh) = TreesGpu::upload(up, scene, &mut stats);
+        up.flush();
+        let casters = Casters::of(
+            scene,
+            terrain,
+            (objects.as_ref(), facades.is_some(), trees.is_some()),
+            &fmesh,
+            &tmesh,
+        );
+        stats.objects_shown = stats.objects;
+        // One draw per (mesh, LOD) with instances: a segment.
+        stats.object_draws = objects.as_ref().map_or(0, |o| o.segments.len());
+        let part = PartGpu {
+            tiles,
+            draped,
+            objects,
+            facades,
+            trees,
+            lights,
+        };
+        (part, stats, casters)
+    }
+
+    /// Whether anything of the part casts a shadow the frame shows.
+    fn casts(&self, params: &FrameParams) -> bool {
+        (params.show_objects && self.objects.is_some())
+            || (params.show_facades && self.facades.is_some())
+            || (params.show_trees && self.trees.is_some())
+    }
+}
+
+impl SceneGpuStats {
+    /// Adds a further part's counts ([`SceneGpu::append`]).
+    fn add_part(&mut self, part: &SceneGpuStats) {
+        self.tile_quads += part.tile_quads;
+        self.tile_triangles += part.tile_triangles;
+        self.objects += part.objects;
+        self.objects_shown += part.objects_shown;
+        self.object_draws += part.object_draws;
+        self.facades += part.facades;
+        self.trees += part.trees;
+    }
+}
+
+/// A part uploaded for a scene drawn already ([`SceneGpu::upload_part`]), to be added to
+/// it ([`SceneGpu::attach`]): made on a loading thread while the window draws the scene,
+/// added on the window's thread without a GPU upload.
+pub struct ScenePart {
+    part: PartGpu,
+    stats: SceneGpuStats,
+    casters: Option<Casters>,
+    warnings: Vec<Diagnostic>,
+    textures: SceneTextures,
+    /// Buffer bytes, texture bytes and textures made.
+    made: (u64, u64, usize),
+    upload_ms: f64,
+    /// The ground it was uploaded on.
+    ground: PartGround,
+}
+
+/// The terrain grid a part's tiles are cut along and the ground's height range: a part
+/// draws as uploaded on a scene whose terrain has the same grid, or, on flat ground of the
+/// same height, on any grid (pieces cut along another grid lie on the same plane).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PartGround {
+    grid: Grid,
+    resolution: u32,
+    ground: (f32, f32),
+}
+
+impl PartGround {
+    pub fn of(terrain: &Terrain) -> Self {
+        PartGround {
+            grid: Grid::of(terrain),
+            resolution: terrain.resolution,
+            ground: terrain.height_range(),
+        }
+    }
+
+    fn flat(&self) -> bool {
+        self.ground.0 == self.ground.1
+    }
+
+    /// Whether a scene uploaded on `self` can take a part uploaded on `part`, and draw on
+    /// `part`'s terrain from then on.
+    pub fn takes(&self, part: &PartGround) -> bool {
+        self == part || (self.flat() && part.flat() && self.ground == part.ground)
+    }
+}
+
+impl ScenePart {
+    /// The textures the part's upload made or was handed, for the next upload of the same
+    /// art on the same device, its tile atlas left out ([`SceneTextures::without_atlas`]).
+    pub fn textures(&self) -> SceneTextures {
+        self.textures.clone().without_atlas()
+    }
+
+    /// Wall time of the part's upload, milliseconds.
+    pub fn upload_ms(&self) -> f64 {
+        self.upload_ms
+    }
+
+    /// What could not be drawn as the part's scene asked.
+    pub fn warnings(&self) -> &[Diagnostic] {
+        &self.warnings
+    }
+}
+
+impl SceneTextures {
+    /// These textures without the tile atlas's: a document's parts each have their own
+    /// atlas (its slots the part's tile textures), which has the same name and may have
+    /// the same size as another's.
+    pub fn without_atlas(mut self) -> Self {
+        self.keys.retain(|_, k| !k.name.starts_with("tile atlas"));
+        let keys = &self.keys;
+        self.made.retain(|src, _| match src {
+            TexSource::Image(i) => keys.contains_key(i),
+            _ => true,
+        });
+        self
+    }
+}
+
 impl SceneGpu {
+    /// Uploads `scene` as a part to add to a scene already uploaded on this device
+    /// ([`SceneGpu::attach`]): a large document's features beyond those its preview
+    /// uploaded. `textures` are that scene's ([`SceneGpu::textures`]): those whose image is
+    /// the same in `art` are kept, as [`SceneGpu::new_with_textures`] keeps them, but for
+    /// the tile atlas, which is the part's own. The tiles are cut along `terrain`'s grid.
+    pub fn upload_part(
+        ctx: &GpuContext,
+        shared: &GpuShared,
+        scene: &Scene,
+        art: &ArtSet,
+        terrain: &Terrain,
+        textures: SceneTextures,
+    ) -> Result<ScenePart, RenderError> {
+        let started = Instant::now();
+        let textures = SceneTextures {
+            heights: None,
+            ..textures.without_atlas()
+        };
+        ctx.checked("uploading a part of the scene", || {
+            let grid = Grid::of(terrain);
+            let mut up = Upload::new(ctx, shared, art, textures, 0, Vec::new());
+            let (part, stats, casters) = PartGpu::upload(&mut up, scene, terrain, &grid);
+            let Upload {
+                mut warnings,
+                cache,
+                buffer_bytes,
+                ..
+            } = up;
+            warnings.extend(cache.warnings.iter().cloned());
+            let made = (
+                buffer_bytes,
+                cache.bytes(),
+                cache.made_now + cache.extra.len(),
+            );
+            ScenePart {
+                part,
+                stats,
+                casters,
+                warnings: warnings.into_iter().map(render_warning).collect(),
+                textures: SceneTextures {
+                    made: cache.made,
+                    keys: cache.keys,
+                    warnings: cache.warnings,
+                    heights: None,
+                },
+                made,
+                upload_ms: started.elapsed().as_secs_f64() * 1000.0,
+                ground: PartGround::of(terrain),
+            }
+        })
+    }
+
+    /// The ground this scene is drawn on, for [`PartGround::takes`].
+    pub fn part_ground(&self) -> PartGround {
+        PartGround {
+            grid: self.grid,
+            resolution: self.resolution,
+            ground: self.ground,
+        }
+    }
+
+    /// Adds `part` ([`SceneGpu::upload_part`], on this device) to the scene's drawable
+    /// content; `terrain` is the one the part was uploaded on, and the scene is drawn on it
+    /// from now on (where its grid is another, the height field is uploaded again: only
+    /// flat ground of one height allows that, [`PartGround::takes`]). `scene` is the scene
+    /// of every part together: overlays are built from it afresh. Returns the part, adding
+    /// nothing, when the scene cannot take it.
+    pub fn attach(
+        &mut self,
+        ctx: &GpuContext,
+        shared: &GpuShared,
+        part: ScenePart,
+        scene: &Scene,
+        terrain: &Terrain,
+    ) -> Result<(), Box<ScenePart>> {
+        if !terrain.is_valid()
+            || !self.part_ground().takes(&part.ground)
+            || PartGround::of(terrain) != part.ground
+        {
+            return Err(Box::new(part));
+        }
+        if self.part_ground() != part.ground {
+            self.regrid(ctx, shared, terrain);
+        }
+        let ScenePart {
+            part: mut gpu_part,
+            stats,
+            casters,
+            warnings,
+            textures,
+            made,
+            upload_ms,
+            ..
+        } = part;
+        if let Some(o) = &mut gpu_part.objects {
+            if o.path != self.path {
+                o.set_path(&ctx.device, shared, self.path);
+            }
+        }
+        self.stats.add_part(&stats);
+        self.stats.textures_made += made.2;
+        self.stats.buffer_bytes += made.0;
+        self.stats.texture_bytes += made.1;
+        self.stats.upload_ms += upload_ms;
+        self.shadow.casters = match (self.shadow.casters, casters) {
+            (Some(a), Some(b)) => Some(a.union(&b)),
+            (a, b) => a.or(b),
+        };
+        self.warnings.extend(warnings);
+        self.textures = SceneTextures {
+            heights: self.textures.heights.take(),
+            ..textures
+        };
+        self.stats.textures = self.textures.made.len();
+        self.parts.push(gpu_part);
+        self.stats.objects_shown = self.objects_shown_at(self.density);
+        if self.objects().next().is_some() {
+            self.stats.bytes_per_instance = self.bytes_per_instance();
+        }
+        // The overlays are built again from the whole scene when next shown.
+        let (lo, hi) = scene.bounds();
+        let extent = (hi[0] - lo[0]).max(hi[1] - lo[1]).max(1.0);
+        self.overlay_sizes = (
+            (self.grid.cell * 0.5).max(0.5),
+            (extent * 0.008).clamp(0.4, 6.0),
+        );
+        self.lines.clear();
+        self.overlays_built = 0;
+        Ok(())
+    }
+
+    /// Puts the scene on `terrain`, a grid other than its own on flat ground of the same
+    /// height ([`SceneGpu::attach`]): a new height field and chunks, bound afresh.
+    fn regrid(&mut self, ctx: &GpuContext, shared: &GpuShared, terrain: &Terrain) {
+        let heights = upload_heights(ctx, terrain);
+        self.terrain = TerrainChunks::new(&ctx.device, terrain);
+        self.frame_bind_group = frame_bind_group(
+            &ctx.device,
+            shared,
+            "frame",
+            &self.frame_buffer,
+            &heights.view,
+            &self.shadow.view,
+        );
+        self.shadow.frame_bind_group = frame_bind_group(
+            &ctx.device,
+            shared,
+            "shadow frame",
+            &self.shadow.frame_buffer,
+            &heights.view,
+            &shared.shadow_stand_in,
+        );
+        self.textures.heights = Some(heights.clone());
+        self.heights = heights;
+        self.grid = Grid::of(terrain);
+        self.resolution = terrain.resolution;
+        self.ground = terrain.height_range();
+        if let Some(c) = &mut self.shadow.casters {
+            c.ground = self.ground;
+        }
+    }
+
+    /// Uploads `scene` as a further part and adds it ([`SceneGpu::upload_part`],
+    /// [`SceneGpu::attach`]) on this scene's own terrain; `false`, adding nothing, where
+    /// `terrain` is not on its grid.
+    pub fn append(
+        &mut self,
+        ctx: &GpuContext,
+        shared: &GpuShared,
+        scene: &Scene,
+        art: &ArtSet,
+        terrain: &Terrain,
+    ) -> Result<bool, RenderError> {
+        if !terrain.is_valid() || PartGround::of(terrain) != self.part_ground() {
+            return Ok(false);
+        }
+        let part = Self::upload_part(ctx, shared, scene, art, terrain, self.textures())?;
+        Ok(self.attach(ctx, shared, part, scene, terrain).is_ok())
+    }
+
+    /// How many parts the scene is drawn in ([`SceneGpu::append`]).
+    pub fn part_count(&self) -> usize {
+        self.parts.len()
+    }
+
+    /// The ground pass's draws across every part: by layer group and offset, tiles first
+    /// within one, then by part and each part's own order ([`super::draped::ground_order`]
+    /// of one scene, which parts split never change).
+    pub(crate) fn ground_draws(&self, show_tiles: bool) -> Vec<PartGroundDraw> {
+        let mut all: Vec<((u32, i32), u8, usize, usize)> = Vec::new();
+        for (p, part) in self.parts.iter().enumerate() {
+            if let Some(t) = part.tiles.as_ref().filter(|_| show_tiles) {
+                all.extend(
+                    t.segments
+                        .iter()
+                        .enumerate()
+                        .map(|(i, (k, _))| (*k, 0, p, i)),
+                );
+            }
+            if let Some(d) = &part.draped {
+                all.extend(d.groups.iter().enumerate().map(|(i, g)| (g.0, 1, p, i)));
+            }
+        }
+        all.sort();
+        all.into_iter()
+            .map(|(_, kind, p, i)| {
+                let draw = if kind == 0 {
+                    GroundDraw::Tiles(i)
+                } else {
+                    GroundDraw::Draped(i)
+                };
+                (p, draw)
+            })
+            .collect()
+    }
+
     /// Uploads a scene, its art and its terrain. The tiles are cut along the terrain's
     /// grid here; the heights themselves live in a texture the shaders read.
     pub fn new(
@@ -1490,7 +1925,7 @@ impl SceneGpu {
         scene: &Scene,
         art: &ArtSet,
         terrain: &Terrain,
-        textures: SceneTextures,
+        mut textures: SceneTextures,
     ) -> Result<Self, RenderError> {
         let started = Instant::now();
         let device = &ctx.device;
@@ -1516,7 +1951,7 @@ impl SceneGpu {
         }
         let n = terrain.resolution;
         // The height field: the last upload's where it holds these very samples.
-        let kept = textures.heights.filter(|h| h.holds(terrain));
+        let kept = textures.heights.take().filter(|h| h.holds(terrain));
         let heights = match kept {
             Some(h) => h,
             None => upload_heights(ctx, terrain),
@@ -1560,32 +1995,7 @@ impl SceneGpu {
             mapped_at_creation: false,
         });
         let frame_group = |label, uniforms: &wgpu::Buffer, shadow: &wgpu::TextureView| {
-            device.create_bind_group(&wgpu::BindGroupDescriptor {
-                label: Some(label),
-                layout: &shared.frame_layout,
-                entries: &[
-                    wgpu::BindGroupEntry {
-                        binding: 0,
-                        resource: uniforms.as_entire_binding(),
-                    },
-                    wgpu::BindGroupEntry {
-                        binding: 1,
-                        resource: wgpu::BindingResource::TextureView(&heights.view),
-                    },
-                    wgpu::BindGroupEntry {
-                        binding: 2,
-                        resource: wgpu::BindingResource::Sampler(&shared.sampler),
-                    },
-                    wgpu::BindGroupEntry {
-                        binding: 3,
-                        resource: wgpu::BindingResource::TextureView(shadow),
-                    },
-                    wgpu::BindGroupEntry {
-                        binding: 4,
-                        resource: wgpu::BindingResource::Sampler(&shared.shadow_sampler),
-                    },
-                ],
-            })
+            frame_bind_group(device, shared, label, uniforms, &heights.view, shadow)
         };
         let frame_bind_group = frame_group("frame", &frame_buffer, &shadow_view);
         let shadow_frame_bind_group = frame_group(
@@ -1594,65 +2004,10 @@ impl SceneGpu {
             &shared.shadow_stand_in,
         );
 
-        // The textures handed over whose image is the same in this art.
-        let cutoffs = alpha_cutoffs(art);
-        let (mut made, mut keys) = (textures.made, textures.keys);
-        keys.retain(|&i, k| ImageKey::of(art, i, &cutoffs).as_ref() == Some(k));
-        made.retain(|src, _| match src {
-            TexSource::Image(i) => keys.contains_key(i),
-            _ => true,
-        });
-        let mut cache = TextureCache {
-            ctx,
-            art,
-            made,
-            keys,
-            made_now: 0,
-            extra: Vec::new(),
-            warnings: textures.warnings,
-            cutoffs,
-            in_flight: None,
-        };
-        // A material with a lit texture (`TEXTURE_LIT`), and one without (black: no glow).
-        let mats = Materials {
-            device,
-            shared,
-            black: cache.view(TexSource::Black).clone(),
-            flat: cache.view(TexSource::FlatNormal).clone(),
-        };
-        let mut up = Upload {
-            device,
-            queue: &ctx.queue,
-            shared,
-            art,
-            cache,
-            mats,
-            buffer_bytes,
-            warnings,
-        };
+        let mut up = Upload::new(ctx, shared, art, textures, buffer_bytes, warnings);
 
         let grid = Grid::of(terrain);
-        let mut stats = SceneGpuStats::default();
-
-        let tiles = TilesGpu::upload(&mut up, scene, &grid, &mut stats);
-        up.flush();
-        let draped = DrapedGpu::upload(&mut up, scene, &grid);
-        up.flush();
-        let objects = ObjectsGpu::upload(&mut up, scene, terrain, &mut stats);
-        up.flush();
-        let lights = objects.as_ref().and_then(|o| LightsGpu::upload(&mut up, o));
-        up.flush();
-        let (facades, fmesh) = FacadesGpu::upload(&mut up, scene, &grid, &mut stats);
-        up.flush();
-        let (trees, tmesh) = TreesGpu::upload(&mut up, scene, &mut stats);
-        up.flush();
-        let casters = Casters::of(
-            scene,
-            terrain,
-            (objects.as_ref(), facades.is_some(), trees.is_some()),
-            &fmesh,
-            &tmesh,
-        );
+        let (part, mut stats, casters) = PartGpu::upload(&mut up, scene, terrain, &grid);
 
         // Overlays are built when first shown (`prepare_overlays`).
         let (lo, hi) = scene.bounds();
@@ -1669,12 +2024,10 @@ impl SceneGpu {
         texture_bytes += cache.bytes();
         stats.textures = cache.made.len() + cache.extra.len();
         stats.textures_made = cache.made_now + cache.extra.len();
-        stats.objects_shown = stats.objects;
-        // One draw per (mesh, LOD) with instances: a segment.
-        stats.object_draws = objects.as_ref().map_or(0, |o| o.segments.len());
         stats.buffer_bytes = buffer_bytes;
         stats.texture_bytes = texture_bytes;
-        stats.bytes_per_instance = objects
+        stats.bytes_per_instance = part
+            .objects
             .as_ref()
             .map_or(std::mem::size_of::<InstanceGpu>(), bytes_per_instance);
         stats.upload_ms = started.elapsed().as_secs_f64() * 1000.0;
@@ -1688,15 +2041,10 @@ impl SceneGpu {
             heights: heights.clone(),
             frame_bind_group,
             terrain: terrain_chunks,
-            tiles,
-            draped,
-            objects,
-            facades,
-            trees,
+            parts: vec![part],
             lines: Vec::new(),
             overlays_built: 0,
             overlay_sizes,
-            lights,
             shadow: ShadowGpu {
                 view: shadow_view,
                 frame_buffer: shadow_frame_buffer,
@@ -1739,9 +2087,17 @@ impl SceneGpu {
             return;
         }
         self.density = level;
-        if let Some(o) = &self.objects {
-            self.stats.objects_shown = o.set.shown_at(level);
-        }
+        self.stats.objects_shown = self.objects_shown_at(level);
+    }
+
+    /// Objects shown at density `level`, in every part.
+    fn objects_shown_at(&self, level: u8) -> usize {
+        self.objects().map(|o| o.set.shown_at(level)).sum()
+    }
+
+    /// Each part's objects.
+    fn objects(&self) -> impl Iterator<Item = &ObjectsGpu> {
+        self.parts.iter().filter_map(|p| p.objects.as_ref())
     }
 
     /// Culls this scene's objects another way ([`Culling`]); `Gpu` falls back to `Cpu` where
@@ -1749,61 +2105,69 @@ impl SceneGpu {
     pub fn set_culling(&mut self, ctx: &GpuContext, shared: &GpuShared, path: Culling) -> Culling {
         self.cells_culled = path != Culling::Off;
         self.path = path;
-        match &mut self.objects {
-            Some(o) => {
-                o.set_path(&ctx.device, shared, path);
-                self.stats.bytes_per_instance = bytes_per_instance(o);
-                o.path
-            }
-            None => path,
+        let mut taken = None;
+        for o in self.parts.iter_mut().filter_map(|p| p.objects.as_mut()) {
+            o.set_path(&ctx.device, shared, path);
+            taken.get_or_insert(o.path);
         }
+        if taken.is_some() {
+            self.stats.bytes_per_instance = self.bytes_per_instance();
+        }
+        taken.unwrap_or(path)
     }
 
     /// The culling path of this scene's objects; of a scene without objects but with trees
     /// or tiles (culled by cells on every path but `off`), the path last asked for.
     pub fn culling(&self) -> Option<Culling> {
-        match &self.objects {
-            Some(o) => Some(o.path),
-            None if self.trees.is_some() || self.tiles.is_some() => Some(self.path),
-            None => None,
+        if let Some(o) = self.objects().next() {
+            return Some(o.path);
         }
+        self.parts
+            .iter()
+            .any(|p| p.trees.is_some() || p.tiles.is_some())
+            .then_some(self.path)
     }
 
     /// Trees the last prepared frame draws in the camera's view: those of the runs of their
     /// cells in view.
     pub fn trees_submitted(&self) -> u64 {
-        self.trees.as_ref().map_or(0, |t| {
-            t.runs
-                .of(false)
-                .iter()
-                .flatten()
-                .map(|r| u64::from(r.end - r.start))
-                .sum()
-        })
+        self.parts
+            .iter()
+            .filter_map(|p| p.trees.as_ref())
+            .flat_map(|t| t.runs.of(false).iter().flatten())
+            .map(|r| u64::from(r.end - r.start))
+            .sum()
     }
 
     /// What the last frame's culling kept and submitted (waits for the GPU on the GPU path:
     /// for tests and benches).
     pub fn cull_stats(&self, ctx: &GpuContext) -> Result<CullStats, RenderError> {
-        match &self.objects {
-            Some(o) => o.cull_stats(ctx),
-            None => Ok(CullStats::default()),
+        let mut all = CullStats::default();
+        for o in self.objects() {
+            all += o.cull_stats(ctx)?;
         }
+        Ok(all)
     }
 
     /// GPU bytes per object instance now: the instance records and the culling lists.
     pub fn bytes_per_instance(&self) -> usize {
-        self.objects.as_ref().map_or(0, bytes_per_instance)
+        let (bytes, n) = self.objects().fold((0u64, 0u64), |(b, n), o| {
+            (b + o.instance_bytes(), n + o.set.total() as u64)
+        });
+        bytes.div_ceil(n.max(1)) as usize
     }
 
     /// GPU bytes of buffers and textures, the culling's included.
     pub(crate) fn gpu_bytes(&self) -> u64 {
-        let extra = self.objects.as_ref().map_or(0, |o| {
-            o.gpu_cull.iter().map(|g| g.bytes).sum::<u64>()
-                + o.cpu_buffer.as_ref().map_or(0, |b| b.size())
-                + o.shadow_gpu_cull.iter().map(|g| g.bytes).sum::<u64>()
-                + o.shadow_cpu_buffer.as_ref().map_or(0, |b| b.size())
-        });
+        let extra: u64 = self
+            .objects()
+            .map(|o| {
+                o.gpu_cull.iter().map(|g| g.bytes).sum::<u64>()
+                    + o.cpu_buffer.as_ref().map_or(0, |b| b.size())
+                    + o.shadow_gpu_cull.iter().map(|g| g.bytes).sum::<u64>()
+                    + o.shadow_cpu_buffer.as_ref().map_or(0, |b| b.size())
+            })
+            .sum();
         self.stats.buffer_bytes + self.stats.texture_bytes + extra
     }
 
@@ -1882,7 +2246,7 @@ impl SceneGpu {
             if let Some(c) = &mut self.shadow.casters {
                 c.ground = self.ground;
             }
-            if let Some(o) = &mut self.objects {
+            for o in self.parts.iter_mut().filter_map(|p| p.objects.as_mut()) {
                 // The CPU's copy (the CPU path culls it) follows the terrain too.
                 o.set.reground(|at| terrain.raw_height_at(at[0], at[1]));
                 match (&o.placement, &shared.place) {
@@ -1910,10 +2274,12 @@ impl SceneGpu {
                 }
             }
         })?;
-        if let (Some(l), Some(o)) = (self.lights.as_mut(), self.objects.as_ref()) {
-            l.set.reground(&o.set);
-            ctx.queue
-                .write_buffer(&l.instances, 0, bytemuck::cast_slice(&l.set.list));
+        for part in &mut self.parts {
+            if let (Some(l), Some(o)) = (part.lights.as_mut(), part.objects.as_ref()) {
+                l.set.reground(&o.set);
+                ctx.queue
+                    .write_buffer(&l.instances, 0, bytemuck::cast_slice(&l.set.list));
+            }
         }
         if terrain.exaggeration.is_finite() {
             self.exaggeration = terrain.exaggeration;
@@ -1967,9 +2333,7 @@ impl SceneGpu {
         };
         // The shadow map: drawn when the sun is up, shadows are asked for and a caster is
         // shown that can shadow something in view.
-        let casting = (params.show_objects && self.objects.is_some())
-            || (params.show_facades && self.facades.is_some())
-            || (params.show_trees && self.trees.is_some());
+        let casting = self.parts.iter().any(|p| p.casts(params));
         let sun_view: Option<LightView> = match self.shadow.casters {
             Some(c) if params.shadows && light.sunlit() && casting => shadow::light_view_proj(
                 &params.camera,
@@ -2037,11 +2401,11 @@ impl SceneGpu {
             u.sun[3] = 0.0;
             ctx.queue
                 .write_buffer(&self.shadow.frame_buffer, 0, bytemuck::bytes_of(&u));
-            if let Some(o) = &mut self.objects {
+            for o in self.parts.iter_mut().filter_map(|p| p.objects.as_mut()) {
                 o.prepare_shadow_cull(ctx, &cull_view(l.view_proj));
             }
         }
-        if let Some(o) = &mut self.objects {
+        for o in self.parts.iter_mut().filter_map(|p| p.objects.as_mut()) {
             o.prepare_cull(ctx, &cull_view(view_proj));
         }
         // Trees and tile pieces, by cells.
@@ -2057,7 +2421,7 @@ impl SceneGpu {
             cell_view(view_proj),
             sun_view.map(|l| cell_view(l.view_proj)),
         );
-        if let Some(t) = &mut self.trees {
+        for t in self.parts.iter_mut().filter_map(|p| p.trees.as_mut()) {
             // Past `trees_within_m` no tree is drawn, as if the haze ended there.
             let within = |v: &CellView| CellView {
                 haze_end: v.haze_end.min(params.trees_within_m.max(0.0)),
@@ -2066,11 +2430,11 @@ impl SceneGpu {
             let runs = |v: &CellView| t.runs_in(&within(v), culled);
             t.runs = ViewRuns::new(runs, &camera_cells, sun_cells.as_ref());
         }
-        if let Some(f) = &mut self.facades {
+        for f in self.parts.iter_mut().filter_map(|p| p.facades.as_mut()) {
             let runs = |v: &CellView| f.runs_in(v, culled);
             f.runs = ViewRuns::new(runs, &camera_cells, sun_cells.as_ref());
         }
-        if let Some(t) = &mut self.tiles {
+        for t in self.parts.iter_mut().filter_map(|p| p.tiles.as_mut()) {
             t.runs = t
                 .segments
                 .iter()
@@ -2092,6 +2456,43 @@ impl SceneGpu {
     pub fn warnings(&self) -> &[Diagnostic] {
         &self.warnings
     }
+}
+
+/// The frame bind group: `uniforms`, the height field, and the shadow map (or its stand-in).
+fn frame_bind_group(
+    device: &wgpu::Device,
+    shared: &GpuShared,
+    label: &str,
+    uniforms: &wgpu::Buffer,
+    heights: &wgpu::TextureView,
+    shadow: &wgpu::TextureView,
+) -> wgpu::BindGroup {
+    device.create_bind_group(&wgpu::BindGroupDescriptor {
+        label: Some(label),
+        layout: &shared.frame_layout,
+        entries: &[
+            wgpu::BindGroupEntry {
+                binding: 0,
+                resource: uniforms.as_entire_binding(),
+            },
+            wgpu::BindGroupEntry {
+                binding: 1,
+                resource: wgpu::BindingResource::TextureView(heights),
+            },
+            wgpu::BindGroupEntry {
+                binding: 2,
+                resource: wgpu::BindingResource::Sampler(&shared.sampler),
+            },
+            wgpu::BindGroupEntry {
+                binding: 3,
+                resource: wgpu::BindingResource::TextureView(shadow),
+            },
+            wgpu::BindGroupEntry {
+                binding: 4,
+                resource: wgpu::BindingResource::Sampler(&shared.shadow_sampler),
+            },
+        ],
+    })
 }
 
 /// What a draw kind's upload says, as a warning about the scene (of no file).

@@ -37,7 +37,9 @@ use crate::app::camera_control::{CameraControl, Held};
 use crate::app::features::{FeatureIndex, FeatureTable};
 use crate::app::options::{CameraSpec, TerrainSpec};
 use crate::app::panel::{Action, Controls, Layers, TerrainKind};
-use crate::app::reload::{Described, FileWatcher, Gpu, LoadJob, Loader, Outcome, Ready, Trigger};
+use crate::app::reload::{
+    Described, FileWatcher, Gpu, LoadJob, Loader, Outcome, Ready, Trigger, Uploaded,
+};
 use crate::app::screenshot;
 use crate::app::settings::Settings;
 use crate::diag::Diagnostic;
@@ -609,6 +611,16 @@ impl App {
         // the camera is still the default view: the view fits what the scene now holds
         // (an edit that makes a building taller), as a new `agview render` would.
         let after_preview = self.partial && !partial;
+        let rest = matches!(gpu, Uploaded::Rest(_));
+        let Some(gpu) = self.whole_gpu(gpu, after_preview, &view, &art, &framing, &uploaded_on)
+        else {
+            return;
+        };
+        if rest && gpu.part_count() > 1 {
+            eprintln!(
+                "the rest of the document added to its preview (uploaded in {upload_ms:.0} ms); the preview is not uploaded again"
+            );
+        }
         let reloaded = matches!(trigger, Trigger::Files(_));
         if (after_preview || reloaded) && !self.touched {
             self.cam = None;
@@ -700,6 +712,32 @@ impl App {
             .is_some_and(|g| !Arc::ptr_eq(&g.gpu, &uploaded_on))
         {
             self.upload_shown_again();
+        }
+    }
+
+    /// The scene `uploaded` gives ([`Uploaded::into_scene`]), the preview shown taken
+    /// (`after_preview`); `None` (with the error shown) when it could not be made.
+    fn whole_gpu(
+        &mut self,
+        uploaded: Uploaded,
+        after_preview: bool,
+        view: &Document,
+        art: &crate::art::ArtSet,
+        framing: &Framing,
+        on: &Gpu,
+    ) -> Option<SceneGpu> {
+        let preview = match uploaded {
+            Uploaded::Scene(_) => None,
+            Uploaded::Rest(_) => self.shown.take().filter(|_| after_preview),
+        };
+        let preview = preview.map(|s| s.gpu);
+        match uploaded.into_scene(preview, on, view, art, framing) {
+            Ok(g) => Some(g),
+            Err(e) => {
+                eprintln!("agview: error: {e}");
+                self.error = Some(e);
+                None
+            }
         }
     }
 

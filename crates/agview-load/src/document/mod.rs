@@ -210,8 +210,11 @@ const PREVIEW_FIRST_MIN: usize = 500;
 /// [`load_with`], handing `preview` a document of the first features laid out when the
 /// document has [`PREVIEW_MIN_FEATURES`] or more: the first eighth (at least 500), in
 /// document order, not yet screened by `SLOPE_LIMIT`, with no messages. The window shows it
-/// while the rest is laid out; the document returned is the whole, the same as without a
-/// preview.
+/// while the rest is laid out. Then, unless `SLOPE_LIMIT`s are screened (which may drop
+/// features of the first), `preview` is handed the rest the same way (every later feature,
+/// combined on its own: its own tile atlas and tile orders), so the window can upload the
+/// rest alone and draw it beside the first. The document returned is the whole, the same
+/// as without a preview.
 pub fn load_with_preview(
     path: &Path,
     args: &Inputs,
@@ -513,8 +516,7 @@ fn load_features(
                     .filter_map(|(r, _)| r.scene.clone())
                     .collect();
                 let infos = results.iter().map(|(_, info)| info.clone()).collect();
-                let (scene, atlas) = assembly.scene(combine(parts), infos);
-                show(Document {
+                let part = |(scene, atlas)| Document {
                     loaded: Loaded {
                         scene,
                         diagnostics: Vec::new(),
@@ -525,8 +527,16 @@ fn load_features(
                     terrain: None,
                     terrain_dependent: false,
                     resolver: resolver.clone(),
-                });
-                results.extend(lay_out(first, feats.len()));
+                };
+                show(part(assembly.scene(combine(parts), infos)));
+                let rest = lay_out(first, feats.len());
+                // The rest, unless screening may drop features of the first.
+                if !screened {
+                    let parts = rest.iter().filter_map(|(r, _)| r.scene.clone()).collect();
+                    let infos = rest.iter().map(|(_, info)| info.clone()).collect();
+                    show(part(assembly.scene(combine(parts), infos)));
+                }
+                results.extend(rest);
                 results
             }
             _ => lay_out(0, feats.len()),

@@ -422,8 +422,9 @@ fn a_large_document_previews_its_first_features_and_ends_the_same() {
     let mut keep = |d: Document| previews.push(d);
     let with_preview =
         load_with_preview(&doc.path, &Inputs::default(), &opts, Some(&mut keep)).unwrap();
-    assert_eq!(previews.len(), 1);
+    assert_eq!(previews.len(), 2, "the first features, then the rest");
     let first = &previews[0].loaded.scene;
+    let rest = &previews[1].loaded.scene;
     // The first eighth, but at least 500.
     let n = 500;
     assert_eq!(first.features.len(), n);
@@ -432,6 +433,19 @@ fn a_large_document_previews_its_first_features_and_ends_the_same() {
         first.features[..],
         whole.loaded.scene.features[..n],
         "the preview's features are the first of the whole"
+    );
+    assert_eq!(
+        rest.features[..],
+        whole.loaded.scene.features[n..],
+        "the rest is every later feature"
+    );
+    assert_eq!(
+        first.stats.tiles + rest.stats.tiles,
+        whole.loaded.scene.stats.tiles
+    );
+    assert_eq!(
+        first.objects.len() + rest.objects.len(),
+        whole.loaded.scene.objects.len()
     );
     let a = serde_json::to_string(&whole.loaded.scene).unwrap();
     let b = serde_json::to_string(&with_preview.loaded.scene).unwrap();
