@@ -113,7 +113,12 @@ pub fn of_triangles(
     cover: impl FnMut(&mut Cell, u32),
 ) -> Vec<Cell> {
     let end = range.end.min(indices.len() as u32);
-    of_triangles_by(|k| indices.get(k as usize).copied(), range.start..end, far, cover)
+    of_triangles_by(
+        |k| indices.get(k as usize).copied(),
+        range.start..end,
+        far,
+        cover,
+    )
 }
 
 /// [`of_triangles`] of a mesh whose `k`th index is `index(k)` (a mesh held in parts); an

@@ -749,7 +749,10 @@ mod tests {
         let walls = cells(&mesh, g.walls.clone(), g.lod[1]);
         // One cell per house: the 5 km between them is wider than a cell.
         assert_eq!(walls.len(), 2);
-        assert_eq!((walls[0].lo, walls[0].hi, walls[0].top), ([0.0, 0.0], [20.0, 10.0], 9.0));
+        assert_eq!(
+            (walls[0].lo, walls[0].hi, walls[0].top),
+            ([0.0, 0.0], [20.0, 10.0], 9.0)
+        );
         assert_eq!(walls[0].first + walls[0].count, walls[1].first);
         assert_eq!(walls[1].first + walls[1].count, g.walls.end);
         // Looking east from 100 m west of the first house: the second is left out.
