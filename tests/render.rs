@@ -4741,6 +4741,7 @@ fn a_documents_whole_reuses_its_previews_decoded_art_and_textures() {
     // The first features (the rest follows, `load_with_preview`).
     let mut show = |d: agview::document::Document| {
         preview.get_or_insert(d);
+        true
     };
     let mut whole =
         agview::document::load_with_preview(&path, &inputs, &opts, Some(&mut show)).expect("load");

@@ -535,27 +535,28 @@ fn load_one(
             // decoded and uploaded is handed on: the rest is uploaded alone, as a part the
             // window adds to the preview, decoding only the images the preview lacked
             // (else the whole uploads only what the preview lacked).
-            let mut show_preview = |mut doc: Document| {
+            // It returns whether the preview was shown (so the rest is wanted).
+            let mut show_preview = |mut doc: Document| -> bool {
                 while let Ok(m) = rx.try_recv() {
                     apply(m, gpu, job, pending);
                 }
                 if quitting() {
-                    return;
+                    return false;
                 }
-                let Some(g) = gpu.clone() else { return };
+                let Some(g) = gpu.clone() else { return false };
                 if let Some(h) = handed.as_mut() {
                     upload_rest(h, doc, &g, &j.render);
-                    return;
+                    return true;
                 }
                 let mut art = document::load_document_art_with(&mut doc, &j.render.window_art());
                 let Ok(terrain) = j.render.terrain.terrain_for(&doc.loaded.scene) else {
-                    return;
+                    return false;
                 };
                 let up = Instant::now();
                 let Ok(scene_gpu) =
                     SceneGpu::new(&g.ctx, &g.renderer, &doc.loaded.scene, &art, &terrain)
                 else {
-                    return;
+                    return false;
                 };
                 // The preview's art keeps its images' names and sizes, not their pixels:
                 // they are on the GPU, and the whole's art takes them over.
@@ -590,8 +591,9 @@ fn load_one(
                 if let Some(p) = &j.load.progress {
                     p.set_stage(crate::progress::Stage::LayingOut);
                 }
+                true
             };
-            let preview: Option<&mut dyn FnMut(Document)> =
+            let preview: Option<&mut dyn FnMut(Document) -> bool> =
                 (trigger == Trigger::Startup).then_some(&mut show_preview);
             let loaded = document::load_with_preview(&j.asset, &j.inputs, &load, preview);
             if quitting() {

@@ -210,8 +210,9 @@ const PREVIEW_FIRST_MIN: usize = 500;
 /// [`load_with`], handing `preview` a document of the first features laid out when the
 /// document has [`PREVIEW_MIN_FEATURES`] or more: the first eighth (at least 500), in
 /// document order, not yet screened by `SLOPE_LIMIT`, with no messages. The window shows it
-/// while the rest is laid out. Then, unless `SLOPE_LIMIT`s are screened (which may drop
-/// features of the first), `preview` is handed the rest the same way (every later feature,
+/// while the rest is laid out. Then, where `preview` took the first (returned true) and
+/// unless `SLOPE_LIMIT`s are screened (which may drop features of the first), it is handed
+/// the rest the same way (every later feature,
 /// combined on its own: its own tile atlas and tile orders), so the window can upload the
 /// rest alone and draw it beside the first. The document returned is the whole, the same
 /// as without a preview.
@@ -219,7 +220,7 @@ pub fn load_with_preview(
     path: &Path,
     args: &Inputs,
     opts: &LoadOptions,
-    preview: Option<&mut dyn FnMut(Document)>,
+    preview: Option<&mut dyn FnMut(Document) -> bool>,
 ) -> Result<Document, Diagnostic> {
     let path = document_path(path)?;
     let started = std::time::Instant::now();
@@ -381,7 +382,7 @@ fn load_features(
     args: &Inputs,
     resolver: &Arc<Resolver>,
     opts: &LoadOptions,
-    preview: Option<&mut dyn FnMut(Document)>,
+    preview: Option<&mut dyn FnMut(Document) -> bool>,
 ) -> Result<Document, Diagnostic> {
     if !args.only.is_empty() {
         feats.retain(|f| args.keeps(f.kind));
@@ -528,10 +529,11 @@ fn load_features(
                     terrain_dependent: false,
                     resolver: resolver.clone(),
                 };
-                show(part(assembly.scene(combine(parts), infos)));
+                let shown = show(part(assembly.scene(combine(parts), infos)));
                 let rest = lay_out(first, feats.len());
-                // The rest, unless screening may drop features of the first.
-                if !screened {
+                // The rest, for a preview shown, unless screening may drop features of the
+                // first. Else it is not copied and combined on its own for nothing.
+                if shown && !screened {
                     let parts = rest.iter().filter_map(|(r, _)| r.scene.clone()).collect();
                     let infos = rest.iter().map(|(_, info)| info.clone()).collect();
                     show(part(assembly.scene(combine(parts), infos)));

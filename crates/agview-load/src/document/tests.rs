@@ -419,7 +419,10 @@ fn a_large_document_previews_its_first_features_and_ends_the_same() {
     let opts = LoadOptions::default();
     let whole = load_with(&doc.path, &Inputs::default(), &opts).unwrap();
     let mut previews = Vec::new();
-    let mut keep = |d: Document| previews.push(d);
+    let mut keep = |d: Document| {
+        previews.push(d);
+        true
+    };
     let with_preview =
         load_with_preview(&doc.path, &Inputs::default(), &opts, Some(&mut keep)).unwrap();
     assert_eq!(previews.len(), 2, "the first features, then the rest");
@@ -450,8 +453,19 @@ fn a_large_document_previews_its_first_features_and_ends_the_same() {
     let a = serde_json::to_string(&whole.loaded.scene).unwrap();
     let b = serde_json::to_string(&with_preview.loaded.scene).unwrap();
     assert!(a == b, "the document after a preview differs");
+    // A preview not shown (the window had no device yet) is handed no rest.
+    let mut calls = 0;
+    let mut decline = |_: Document| {
+        calls += 1;
+        false
+    };
+    let declined =
+        load_with_preview(&doc.path, &Inputs::default(), &opts, Some(&mut decline)).unwrap();
+    assert_eq!(calls, 1, "no rest after a preview not shown");
+    let c = serde_json::to_string(&declined.loaded.scene).unwrap();
+    assert!(a == c, "the document after a declined preview differs");
     // Small documents show none.
-    let mut none = |_: Document| panic!("a preview of a small document");
+    let mut none = |_: Document| -> bool { panic!("a preview of a small document") };
     load_with_preview(
         &sample("sample_scenery/polygons/town.txt"),
         &Inputs::default(),
