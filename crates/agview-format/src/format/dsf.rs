@@ -330,8 +330,10 @@ pub fn parse_parallel(
     parse_in_pieces(path, src, warnings, threads)
 }
 
-/// [`parse_parallel`] whatever the file's size, in `threads` pieces at most.
-fn parse_in_pieces(
+/// [`parse_parallel`] whatever the file's size, in `threads` pieces at most (public for the
+/// `dsf_pieces` fuzz target, which checks it against [`parse`]).
+#[doc(hidden)]
+pub fn parse_in_pieces(
     path: &Path,
     src: &[u8],
     warnings: &mut Vec<Diagnostic>,
