@@ -170,7 +170,7 @@ mod tests {
         let cells = ObjectCells::of(&set, 0.1);
         let every: Vec<Vec<Range<u32>>> = segs
             .iter()
-            .map(|s| vec![s.first..s.first + s.count])
+            .map(|s| std::iter::once(s.first..s.first + s.count).collect())
             .collect();
         let slots: usize = segs.iter().map(|s| s.count as usize).sum();
         let far_away = crate::Camera::free(1e5, 1e5, 2.0, 45.0, 0.0);
