@@ -1,8 +1,9 @@
-//! Culling by cells for what is drawn straight from its buffers, without the objects'
-//! compute passes: trees, tile pieces and facades. At upload their records are grouped into
-//! *cells*, each a run of consecutive records with the box they fill; each frame and view
-//! the cells, not the records, are tested against the frustum, their reach (LOD) and the
-//! haze ([`visible`]), and the runs of cells that pass are the draws. The work per frame
+//! Culling by cells on the CPU: trees, tile pieces and facades, drawn straight from their
+//! buffers, and the object instances before their culling passes (`cull.rs`). At upload
+//! their records are grouped into *cells*, each a run of consecutive records with the box
+//! they fill; each frame and view the cells, not the records, are tested against the
+//! frustum, their reach (LOD) and the haze ([`visible`]), and the runs of cells that pass
+//! are the draws (or, for objects, what the culling passes test). The work per frame
 //! follows the cells (the ground the scene covers), not the records: a tile's 1.6 million
 //! trees are some 30,000 cells, its 2.3 million tile triangles some 2,300.
 //!
@@ -17,12 +18,15 @@ use glam::Vec3;
 /// are joined (what is between them is drawn, and clipped), so the draws stay few on any
 /// scene. Eight left a whole tile's frame drawing a third more tile triangles and a fifth
 /// more trees than its cells showed; a draw more costs far less than those.
-const MAX_RUNS: usize = 64;
+pub const MAX_RUNS: usize = 64;
 
 /// Triangles a cell of triangles ([`of_triangles`]) holds at most.
 const CELL_TRIANGLES: u32 = 1024;
 
-/// The widest a cell of triangles grows across (m), unless its first triangle alone is
+/// Records (object instances) a cell of records ([`of_records`]) holds at most.
+const CELL_RECORDS: u32 = 256;
+
+/// The widest a cell grows across (m), unless its first triangle (or record) alone is
 /// wider.
 const CELL_SPAN_M: f32 = 2000.0;
 
@@ -127,16 +131,36 @@ pub fn of_triangles_by(
     index: impl Fn(u32) -> Option<u32>,
     range: Range<u32>,
     far: f32,
+    cover: impl FnMut(&mut Cell, u32),
+) -> Vec<Cell> {
+    of_steps(index, range, (3, 3 * CELL_TRIANGLES), far, cover)
+}
+
+/// The cells of the records `range` (object instances, in drawing order, never
+/// reordered), by the rule of [`of_triangles`]: runs of at most `CELL_RECORDS` records,
+/// each starting out to `far` and widened by `cover` for each of its records, ending where
+/// the box would grow past `CELL_SPAN_M`.
+pub fn of_records(range: Range<u32>, far: f32, cover: impl FnMut(&mut Cell, u32)) -> Vec<Cell> {
+    of_steps(Some, range, (1, CELL_RECORDS), far, cover)
+}
+
+/// The cells of `range` taken `step` records at a time (a triangle's three indices, or
+/// one record), at most `per_cell` records a cell; `index(k)` is what record `k` covers.
+fn of_steps(
+    index: impl Fn(u32) -> Option<u32>,
+    range: Range<u32>,
+    (step, per_cell): (u32, u32),
+    far: f32,
     mut cover: impl FnMut(&mut Cell, u32),
 ) -> Vec<Cell> {
     let mut cells = Vec::new();
     let mut at = range.start;
     while at < range.end {
-        let most = range.end.min(at.saturating_add(3 * CELL_TRIANGLES));
+        let most = range.end.min(at.saturating_add(per_cell));
         let mut cell = Cell::empty(at, far);
         let mut end = at;
         while end < most {
-            let next = most.min(end + 3);
+            let next = most.min(end.saturating_add(step));
             let mut grown = cell;
             for i in (end..next).filter_map(&index) {
                 cover(&mut grown, i);

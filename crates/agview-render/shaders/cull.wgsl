@@ -1,7 +1,9 @@
 // cull.wgsl — per-view culling and LOD selection of object instances (src/render/cull.rs).
 //
-// The instances are grouped by mesh; each (mesh, LOD) with instances is a *segment* with
-// one *slot* per instance of its mesh. Per frame and view:
+// The instances are grouped by mesh; each (mesh, LOD) with instances is a *draw*. Each
+// frame and view, the CPU keeps the runs of each draw's instances whose cells the view may
+// show (`cells.rs`): each kept run is a *segment* with one *slot* per instance, and the
+// segments of a draw lie one after the other. Per frame and view:
 //
 //   classify   one thread per slot: is the instance shown at the density, inside the view's
 //              frustum (its mesh's bounding sphere) and inside this LOD's distance range
@@ -12,10 +14,11 @@
 //              workgroup holds them all;
 //   add_level  and added back down, so `sums[g / 256]` is the number of visible slots before
 //              slot g's workgroup;
-//   scatter    each visible slot writes its instance's index at its place in its segment's
+//   scatter    each visible slot writes its instance's index at its place in its draw's
 //              list: a prefix sum, not an atomic append, so the lists keep the instances'
 //              order and the image does not depend on thread timing;
-//   write_args one thread per segment writes its indirect draw (count, first instance).
+//   write_args the last segment of each draw writes the draw's indirect arguments (count,
+//              first instance); the draws none of whose instances is kept were cleared.
 //
 // The object vertex shader still applies the exact LOD, fade and density tests: these tests
 // are conservative (a slack on every comparison), so culling never drops a pixel the
@@ -41,6 +44,12 @@ struct Segment {
     far: f32,
     // The mesh's bounding sphere: centre in OBJ8 axes, radius.
     sphere: vec4<f32>,
+    // The draw the segment belongs to; the draw's first slot (its list's place in
+    // `visible`); 1 for the draw's last segment.
+    draw: u32,
+    base: u32,
+    last: u32,
+    pad: u32,
 };
 
 struct View {
@@ -260,8 +269,8 @@ fn scatter(
         return;
     }
     let seg = segments[find_segment(g)];
-    let place = before(g) - before(seg.slot_base);
-    visible[seg.slot_base + place] = seg.first + (g - seg.slot_base);
+    let place = before(g) - before(seg.base);
+    visible[seg.base + place] = seg.first + (g - seg.slot_base);
 }
 
 @compute @workgroup_size(64)
@@ -271,11 +280,15 @@ fn write_args(@builtin(global_invocation_id) id: vec3<u32>) {
         return;
     }
     let seg = segments[k];
+    if (seg.last == 0u) {
+        return;
+    }
     let last = seg.slot_base + seg.count - 1u;
-    let shown = before(last) + (slots[last] >> 31u) - before(seg.slot_base);
-    args[k * 5u] = seg.index_count;
-    args[k * 5u + 1u] = shown;
-    args[k * 5u + 2u] = seg.first_index;
-    args[k * 5u + 3u] = 0u;
-    args[k * 5u + 4u] = seg.slot_base;
+    let shown = before(last) + (slots[last] >> 31u) - before(seg.base);
+    let d = seg.draw;
+    args[d * 5u] = seg.index_count;
+    args[d * 5u + 1u] = shown;
+    args[d * 5u + 2u] = seg.first_index;
+    args[d * 5u + 3u] = 0u;
+    args[d * 5u + 4u] = seg.base;
 }

@@ -7,10 +7,11 @@
 //!   view's frustum, its mesh's LOD ranges and the density, compact the visible instances of
 //!   each (mesh, LOD) into a list with a prefix sum (so the lists keep the instances' order),
 //!   and write the indirect draw arguments; each (mesh, LOD) is one `draw_indexed_indirect`.
-//!   Nothing on the CPU per frame depends on the instance count. Needs compute shaders,
+//!   The passes see only the runs of each mesh's instances whose cells the view may show
+//!   (`object_cells.rs`); nothing on the CPU per frame depends on the instance count. Needs compute shaders,
 //!   storage buffers in vertex shaders, indirect draws and `INDIRECT_FIRST_INSTANCE`.
-//! - [`Culling::Cpu`]: the same tests on the CPU each frame, the visible instances written
-//!   into a vertex buffer: for adapters without the above.
+//! - [`Culling::Cpu`]: the same tests on the CPU each frame (on the same runs), the
+//!   visible instances written into a vertex buffer: for adapters without the above.
 //! - [`Culling::Off`]: every instance of every LOD is submitted and the vertex shader drops
 //!   the ones outside their LOD range; trees and tile pieces are not culled by their cells
 //!   either (`cells.rs`).
@@ -23,7 +24,6 @@ use std::ops::Range;
 
 use bytemuck::{Pod, Zeroable};
 use glam::{Mat4, Vec3};
-use wgpu::util::DeviceExt;
 
 use super::camera::frustum_planes;
 use super::context::{GpuContext, RenderError};
@@ -125,6 +125,100 @@ pub(crate) struct SegmentGpu {
     pub sphere: [f32; 4],
 }
 
+/// A run of one segment's instances the view keeps (`cells.rs`), as the cull shader reads
+/// it (64 bytes): the segment with its `first`, `count` and `slot_base` narrowed to the
+/// run, the draw (segment) it belongs to, where that draw's slots start (its list's place
+/// in `visible`), and whether it is the draw's last run (which writes the draw).
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Pod, Zeroable)]
+pub(crate) struct PieceGpu {
+    pub run: SegmentGpu,
+    pub draw: u32,
+    pub base: u32,
+    pub last: u32,
+    pub pad: u32,
+}
+
+/// The pieces of `segments` (one page's, counted from `page_start`) that `runs_of(k)` (the
+/// instance runs of segment `k` the view keeps, in instance order, counted from the
+/// buffer's start) keep, with their slots laid out one after the other, and the slots
+/// they take in all.
+pub(crate) fn pieces<'a>(
+    segments: &[SegmentGpu],
+    page_start: u32,
+    runs_of: impl Fn(usize) -> &'a [Range<u32>],
+) -> (Vec<PieceGpu>, u32) {
+    let mut list: Vec<PieceGpu> = Vec::new();
+    let mut slot = 0u32;
+    for (k, seg) in segments.iter().enumerate() {
+        let (start, end) = (page_start + seg.first, page_start + seg.first + seg.count);
+        let (base, before) = (slot, list.len());
+        for r in runs_of(k) {
+            let (s, e) = (r.start.max(start), r.end.min(end));
+            if s >= e {
+                continue;
+            }
+            list.push(PieceGpu {
+                run: SegmentGpu {
+                    first: s - page_start,
+                    count: e - s,
+                    slot_base: slot,
+                    ..*seg
+                },
+                draw: k as u32,
+                base,
+                last: 0,
+                pad: 0,
+            });
+            slot += e - s;
+        }
+        if list.len() > before {
+            if let Some(p) = list.last_mut() {
+                p.last = 1;
+            }
+        }
+    }
+    (list, slot)
+}
+
+/// The scan's levels over `slots` slots: level 0 holds a total per workgroup of slots, each
+/// next level a total per workgroup of the one below, up to a level one workgroup scans
+/// whole; each as (start in `sums`, length).
+fn levels(slots: u32) -> Vec<(u32, u32)> {
+    let mut levels = vec![(0u32, slots.div_ceil(GROUP).max(1))];
+    while levels[levels.len() - 1].1 > GROUP {
+        let (start, len) = levels[levels.len() - 1];
+        levels.push((start + len, len.div_ceil(GROUP)));
+    }
+    levels
+}
+
+/// The scan and add-back steps over `slots` slots: their uniforms (at `STEP_STRIDE`
+/// apart) and the steps.
+fn steps(slots: u32) -> (Vec<u8>, Vec<Step>, Vec<Step>) {
+    let levels = levels(slots);
+    let mut step_data: Vec<u8> = Vec::new();
+    let mut push_step = |len: u32, src: u32, dst: u32| -> Step {
+        let offset = step_data.len() as u32;
+        step_data.extend_from_slice(bytemuck::cast_slice(&[len, src, dst, 0u32]));
+        step_data.resize(offset as usize + STEP_STRIDE as usize, 0);
+        Step {
+            offset,
+            groups: len.div_ceil(GROUP),
+        }
+    };
+    let mut scans = Vec::new();
+    for (k, &(start, len)) in levels.iter().enumerate() {
+        let dst = levels.get(k + 1).map_or(u32::MAX, |l| l.0);
+        scans.push(push_step(len, start, dst));
+    }
+    let mut adds = Vec::new();
+    for k in (0..levels.len().saturating_sub(1)).rev() {
+        adds.push(push_step(levels[k].1, levels[k].0, levels[k + 1].0));
+    }
+    (step_data, scans, adds)
+}
+
 /// The `View` uniform of `cull.wgsl`.
 #[repr(C)]
 #[derive(Debug, Clone, Copy, PartialEq, Pod, Zeroable)]
@@ -181,13 +275,7 @@ pub(crate) fn segments(
         if start >= end {
             continue;
         }
-        let (lo, hi) = batch.bounds;
-        let centre = [
-            (lo[0] + hi[0]) * 0.5,
-            (lo[1] + hi[1]) * 0.5,
-            (lo[2] + hi[2]) * 0.5,
-        ];
-        let radius = 0.5 * Vec3::from(hi).distance(Vec3::from(lo));
+        let sphere = sphere_of(batch);
         for (l, lod) in batch.lods.iter().enumerate() {
             list.push(SegmentGpu {
                 first: start - page.start,
@@ -198,13 +286,25 @@ pub(crate) fn segments(
                 first_index: lod.first_index,
                 near: lod.near,
                 far: lod.far,
-                sphere: [centre[0], centre[1], centre[2], radius],
+                sphere,
             });
             owners.push((b, l));
             slot += end - start;
         }
     }
     (list, owners)
+}
+
+/// A mesh's bounding sphere: its centre in OBJ8 axes, its radius.
+pub(crate) fn sphere_of(batch: &MeshBatch) -> [f32; 4] {
+    let (lo, hi) = batch.bounds;
+    let radius = 0.5 * Vec3::from(hi).distance(Vec3::from(lo));
+    [
+        (lo[0] + hi[0]) * 0.5,
+        (lo[1] + hi[1]) * 0.5,
+        (lo[2] + hi[2]) * 0.5,
+        radius,
+    ]
 }
 
 /// The largest storage binding the culling and placement passes use: the adapter's, or less
@@ -301,16 +401,30 @@ impl std::ops::AddAssign for CullStats {
     }
 }
 
-/// [`CullStats`] of a view on the CPU (the CPU path's lists, or what the GPU path computes).
+/// The instances of `seg` (counted from the start of `instances`) in its `runs` the cells
+/// kept, run by run.
+pub(crate) fn kept<'a>(
+    instances: &'a [InstanceGpu],
+    seg: &SegmentGpu,
+    runs: &'a [Range<u32>],
+) -> impl Iterator<Item = &'a [InstanceGpu]> + 'a {
+    let (start, end) = (seg.first, seg.first.saturating_add(seg.count));
+    runs.iter().filter_map(move |r| {
+        let (s, e) = (r.start.max(start) as usize, r.end.min(end) as usize);
+        instances.get(s..e.max(s))
+    })
+}
+
+/// [`CullStats`] of a view on the CPU (the CPU path's lists, or what the GPU path computes)
+/// over each segment's `runs` the cells kept.
 pub(crate) fn cpu_stats(
     instances: &[InstanceGpu],
-    segs: &[SegmentGpu],
+    (segs, runs): (&[SegmentGpu], &[Vec<Range<u32>>]),
     view: &ViewGpu,
 ) -> CullStats {
     let mut s = CullStats::default();
-    for seg in segs {
-        let list = &instances[seg.first as usize..(seg.first + seg.count) as usize];
-        for inst in list {
+    for (seg, runs) in segs.iter().zip(runs) {
+        for inst in kept(instances, seg, runs).flatten() {
             let (inside, drawn) = test_instance(inst, seg, view);
             if inside && seg.rank == 0 {
                 s.in_frustum += 1;
@@ -439,24 +553,39 @@ struct Step {
 
 /// The culling buffers of one scene and one view.
 pub(crate) struct GpuCull {
+    /// The page's (mesh, LOD) draws, each over all its instances in the page.
     pub segments: Vec<SegmentGpu>,
     /// The (batch, LOD) each segment draws.
     pub owners: Vec<(usize, usize)>,
-    slots: u32,
     view_buffer: wgpu::Buffer,
     pub args: wgpu::Buffer,
     counters: wgpu::Buffer,
     view_group: wgpu::BindGroup,
+    /// This view's pieces (the runs of the segments it keeps, [`PieceGpu`]), written each
+    /// frame, and how many it can hold.
+    piece_buffer: wgpu::Buffer,
+    most_pieces: usize,
+    /// This view's scan steps' uniforms, written each frame.
+    step_buffer: wgpu::Buffer,
     step_group: wgpu::BindGroup,
     /// Group 2 of the culled object pipeline.
     pub draw_group: wgpu::BindGroup,
-    scans: Vec<Step>,
-    adds: Vec<Step>,
+    /// What the last [`GpuCull::set_view`] kept: slots, pieces and scan steps.
+    live: Live,
     /// GPU bytes of the culling buffers this view added (a view sharing another's buffers
-    /// adds only its uniform).
+    /// adds only its own pieces, steps and uniform).
     pub bytes: u64,
     /// What another view of the same instances shares ([`GpuCull::another_view`]).
     shared: SharedBuffers,
+}
+
+/// The slots and pieces of the frame's view, and its scan steps.
+#[derive(Debug, Clone, Default)]
+struct Live {
+    slots: u32,
+    pieces: u32,
+    scans: Vec<Step>,
+    adds: Vec<Step>,
 }
 
 /// The buffers two views of one window of instances can share: their passes are recorded
@@ -466,19 +595,19 @@ pub(crate) struct GpuCull {
 struct SharedBuffers {
     instances: wgpu::Buffer,
     page: Range<u32>,
-    segment_buffer: wgpu::Buffer,
     slot_buffer: wgpu::Buffer,
     sums: wgpu::Buffer,
     visible: wgpu::Buffer,
 }
 
 impl SharedBuffers {
-    /// The culling passes' group 0 for one view (`view_buffer`) over these buffers.
+    /// The culling passes' group 0 for one view (`view_buffer`, `pieces`) over these
+    /// buffers.
     fn view_group(
         &self,
         device: &wgpu::Device,
         pipes: &CullPipelines,
-        view_buffer: &wgpu::Buffer,
+        (view_buffer, pieces): (&wgpu::Buffer, &wgpu::Buffer),
         args: &wgpu::Buffer,
         counters: &wgpu::Buffer,
     ) -> wgpu::BindGroup {
@@ -497,7 +626,7 @@ impl SharedBuffers {
                     binding: 1,
                     resource: self.window(),
                 },
-                at(2, &self.segment_buffer),
+                at(2, pieces),
                 at(3, &self.slot_buffer),
                 at(4, &self.sums),
                 at(5, &self.visible),
@@ -518,45 +647,56 @@ impl SharedBuffers {
     }
 }
 
+/// A view's own buffers: its pieces (room for `most` of them), its scan steps' uniforms
+/// (room for the steps over `slots` slots) and their bind group.
+fn view_buffers(
+    device: &wgpu::Device,
+    pipes: &CullPipelines,
+    most: usize,
+    slots: u32,
+) -> (wgpu::Buffer, wgpu::Buffer, wgpu::BindGroup) {
+    let copy = wgpu::BufferUsages::COPY_DST;
+    let pieces = device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some("cull pieces"),
+        size: (most.max(1) * std::mem::size_of::<PieceGpu>()) as u64,
+        usage: wgpu::BufferUsages::STORAGE | copy,
+        mapped_at_creation: false,
+    });
+    let steps = device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some("cull steps"),
+        size: (steps(slots).0.len() as u64).max(STEP_STRIDE),
+        usage: wgpu::BufferUsages::UNIFORM | copy,
+        mapped_at_creation: false,
+    });
+    let group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+        label: Some("cull step"),
+        layout: &pipes.step_layout,
+        entries: &[wgpu::BindGroupEntry {
+            binding: 0,
+            resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
+                buffer: &steps,
+                offset: 0,
+                size: wgpu::BufferSize::new(16),
+            }),
+        }],
+    });
+    (pieces, steps, group)
+}
+
 impl GpuCull {
     /// Buffers for culling the instances `page` of `instances` (a storage buffer of
-    /// `InstanceGpu`), grouped as `segments` say.
+    /// `InstanceGpu`), grouped as `segments` say, in at most `most_pieces` pieces a frame
+    /// (the runs the cells keep, [`pieces`]).
     pub fn new(
         device: &wgpu::Device,
         pipes: &CullPipelines,
         instances: &wgpu::Buffer,
         page: Range<u32>,
-        segments: Vec<SegmentGpu>,
-        owners: Vec<(usize, usize)>,
+        (segments, owners): (Vec<SegmentGpu>, Vec<(usize, usize)>),
+        most_pieces: usize,
     ) -> Self {
         let slots: u32 = segments.iter().map(|s| s.count).sum();
-        // The scan's levels: level 0 holds a total per workgroup of slots, each next level a
-        // total per workgroup of the one below, up to a level one workgroup scans whole.
-        let mut levels = vec![(0u32, slots.div_ceil(GROUP).max(1))];
-        while levels[levels.len() - 1].1 > GROUP {
-            let (start, len) = levels[levels.len() - 1];
-            levels.push((start + len, len.div_ceil(GROUP)));
-        }
-        let sums_len = levels.iter().map(|l| l.1).sum::<u32>();
-        let mut step_data: Vec<u8> = Vec::new();
-        let mut push_step = |len: u32, src: u32, dst: u32| -> Step {
-            let offset = step_data.len() as u32;
-            step_data.extend_from_slice(bytemuck::cast_slice(&[len, src, dst, 0u32]));
-            step_data.resize(offset as usize + STEP_STRIDE as usize, 0);
-            Step {
-                offset,
-                groups: len.div_ceil(GROUP),
-            }
-        };
-        let mut scans = Vec::new();
-        for (k, &(start, len)) in levels.iter().enumerate() {
-            let dst = levels.get(k + 1).map_or(u32::MAX, |l| l.0);
-            scans.push(push_step(len, start, dst));
-        }
-        let mut adds = Vec::new();
-        for k in (0..levels.len().saturating_sub(1)).rev() {
-            adds.push(push_step(levels[k].1, levels[k].0, levels[k + 1].0));
-        }
+        let sums_len = levels(slots).iter().map(|l| l.1).sum::<u32>();
         let storage = wgpu::BufferUsages::STORAGE;
         let plain = |label: &str, words: u64, usage: wgpu::BufferUsages| {
             device.create_buffer(&wgpu::BufferDescriptor {
@@ -569,10 +709,14 @@ impl GpuCull {
         let slot_buffer = plain("cull slots", u64::from(slots), storage);
         let sums = plain("cull sums", u64::from(sums_len), storage);
         let visible = plain("visible instances", u64::from(slots), storage);
+        // Cleared each frame: a draw none of whose runs is kept draws nothing.
         let args = plain(
             "indirect draws",
             segments.len() as u64 * 5,
-            storage | wgpu::BufferUsages::INDIRECT | wgpu::BufferUsages::COPY_SRC,
+            storage
+                | wgpu::BufferUsages::INDIRECT
+                | wgpu::BufferUsages::COPY_SRC
+                | wgpu::BufferUsages::COPY_DST,
         );
         let counters = plain(
             "cull counters",
@@ -585,43 +729,24 @@ impl GpuCull {
             usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
             mapped_at_creation: false,
         });
-        let dummy = [SegmentGpu::zeroed()];
-        let seg_data: &[SegmentGpu] = if segments.is_empty() {
-            &dummy
-        } else {
-            &segments
-        };
-        let segment_buffer = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-            label: Some("cull segments"),
-            contents: bytemuck::cast_slice(seg_data),
-            usage: storage,
-        });
-        let step_buffer = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-            label: Some("cull steps"),
-            contents: &step_data,
-            usage: wgpu::BufferUsages::UNIFORM,
-        });
+        // Every segment whole is one piece each: never more than there is room for.
+        let most_pieces = most_pieces.max(segments.len());
+        let (piece_buffer, step_buffer, step_group) =
+            view_buffers(device, pipes, most_pieces, slots);
         let shared = SharedBuffers {
             instances: instances.clone(),
             page,
-            segment_buffer,
             slot_buffer,
             sums,
             visible,
         };
-        let view_group = shared.view_group(device, pipes, &view_buffer, &args, &counters);
-        let step_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("cull step"),
-            layout: &pipes.step_layout,
-            entries: &[wgpu::BindGroupEntry {
-                binding: 0,
-                resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
-                    buffer: &step_buffer,
-                    offset: 0,
-                    size: wgpu::BufferSize::new(16),
-                }),
-            }],
-        });
+        let view_group = shared.view_group(
+            device,
+            pipes,
+            (&view_buffer, &piece_buffer),
+            &args,
+            &counters,
+        );
         let draw_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
             label: Some("culled instances"),
             layout: &pipes.draw_layout,
@@ -642,33 +767,35 @@ impl GpuCull {
             &shared.visible,
             &args,
             &counters,
-            &shared.segment_buffer,
+            &piece_buffer,
+            &step_buffer,
+            &view_buffer,
         ]
         .iter()
         .map(|b| b.size())
-        .sum::<u64>()
-            + step_buffer.size()
-            + view_buffer.size();
+        .sum::<u64>();
         GpuCull {
             segments,
             owners,
-            slots,
             view_buffer,
             args,
             counters,
             view_group,
+            piece_buffer,
+            most_pieces,
+            step_buffer,
             step_group,
             draw_group,
-            scans,
-            adds,
+            live: Live::default(),
             bytes,
             shared,
         }
     }
 
     /// Another view of the same instances (the sun's, beside the camera's) over this one's
-    /// buffers, with a uniform of its own. Its culling and drawing must be recorded before
-    /// this view's culling, or after this view's drawing: the lists and draws are shared.
+    /// buffers, with a uniform, pieces and steps of its own. Its culling and drawing must be
+    /// recorded before this view's culling, or after this view's drawing: the lists and
+    /// draws are shared.
     pub(crate) fn another_view(&self, device: &wgpu::Device, pipes: &CullPipelines) -> Self {
         let s = &self.shared;
         let view_buffer = device.create_buffer(&wgpu::BufferDescriptor {
@@ -677,28 +804,67 @@ impl GpuCull {
             usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
             mapped_at_creation: false,
         });
-        let view_group = s.view_group(device, pipes, &view_buffer, &self.args, &self.counters);
+        let slots = self.segments.iter().map(|s| s.count).sum();
+        let (piece_buffer, step_buffer, step_group) =
+            view_buffers(device, pipes, self.most_pieces, slots);
+        let view_group = s.view_group(
+            device,
+            pipes,
+            (&view_buffer, &piece_buffer),
+            &self.args,
+            &self.counters,
+        );
         GpuCull {
             segments: self.segments.clone(),
             owners: self.owners.clone(),
-            slots: self.slots,
-            bytes: view_buffer.size(),
+            bytes: view_buffer.size() + piece_buffer.size() + step_buffer.size(),
             view_buffer,
             args: self.args.clone(),
             counters: self.counters.clone(),
             view_group,
-            step_group: self.step_group.clone(),
+            piece_buffer,
+            most_pieces: self.most_pieces,
+            step_buffer,
+            step_group,
             draw_group: self.draw_group.clone(),
-            scans: self.scans.clone(),
-            adds: self.adds.clone(),
+            live: Live::default(),
             shared: s.clone(),
         }
     }
 
-    /// Writes the view's uniform (before the frame's commands are submitted).
-    pub(crate) fn set_view(&self, queue: &wgpu::Queue, view: &CullView) {
-        let u = view.uniform(self.slots, self.segments.len() as u32);
+    /// Writes the view's uniform and the pieces of its segments that `runs_of(k)` (the
+    /// instance runs of segment `k` the view keeps, counted from the instance buffer's
+    /// start) keep (before the frame's commands are submitted).
+    pub(crate) fn set_view<'a>(
+        &mut self,
+        queue: &wgpu::Queue,
+        view: &CullView,
+        runs_of: impl Fn(usize) -> &'a [Range<u32>],
+    ) {
+        let (mut list, mut slots) = pieces(&self.segments, self.shared.page.start, runs_of);
+        if list.len() > self.most_pieces {
+            // More runs than room (never, by the sizes given): every instance, as before.
+            let whole: Vec<Range<u32>> = self
+                .segments
+                .iter()
+                .map(|s| s.first..s.first + s.count)
+                .collect();
+            (list, slots) = pieces(&self.segments, 0, |k| std::slice::from_ref(&whole[k]));
+        }
+        let (step_data, scans, adds) = steps(slots);
+        self.live = Live {
+            slots,
+            pieces: list.len() as u32,
+            scans,
+            adds,
+        };
+        if list.is_empty() {
+            return;
+        }
+        let u = view.uniform(slots, list.len() as u32);
         queue.write_buffer(&self.view_buffer, 0, bytemuck::bytes_of(&u));
+        queue.write_buffer(&self.piece_buffer, 0, bytemuck::cast_slice(&list));
+        queue.write_buffer(&self.step_buffer, 0, &step_data);
     }
 
     /// Records the culling passes; `timestamp` writes the first pass's start to query 0.
@@ -712,6 +878,9 @@ impl GpuCull {
             return;
         }
         encoder.clear_buffer(&self.counters, 0, None);
+        // The draws none of whose instances is kept stay empty.
+        encoder.clear_buffer(&self.args, 0, None);
+        let live = &self.live;
         let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
             label: Some("cull"),
             timestamp_writes: timestamp.map(|q| wgpu::ComputePassTimestampWrites {
@@ -720,25 +889,28 @@ impl GpuCull {
                 end_of_pass_write_index: None,
             }),
         });
+        if live.pieces == 0 {
+            return;
+        }
         pass.set_bind_group(0, &self.view_group, &[]);
         pass.set_bind_group(1, &self.step_group, &[0]);
-        let slot_groups = self.slots.div_ceil(GROUP);
+        let slot_groups = live.slots.div_ceil(GROUP);
         pass.set_pipeline(&pipes.classify);
         dispatch(&mut pass, slot_groups);
         pass.set_pipeline(&pipes.scan_level);
-        for s in &self.scans {
+        for s in &live.scans {
             pass.set_bind_group(1, &self.step_group, &[s.offset]);
             dispatch(&mut pass, s.groups);
         }
         pass.set_pipeline(&pipes.add_level);
-        for s in &self.adds {
+        for s in &live.adds {
             pass.set_bind_group(1, &self.step_group, &[s.offset]);
             dispatch(&mut pass, s.groups);
         }
         pass.set_pipeline(&pipes.scatter);
         dispatch(&mut pass, slot_groups);
         pass.set_pipeline(&pipes.write_args);
-        pass.dispatch_workgroups((self.segments.len() as u32).div_ceil(64), 1, 1);
+        pass.dispatch_workgroups(live.pieces.div_ceil(64), 1, 1);
     }
 
     /// Reads back what the last culled frame submitted (tests and benches: waits for the
@@ -806,6 +978,34 @@ mod tests {
         assert!(p.iter().all(|r| r.start % 256 == 0));
         assert_eq!(pages(0, 1 << 27), Vec::<Range<u32>>::new());
         assert_eq!(pages(5, 1 << 27), vec![0..5]);
+    }
+
+    #[test]
+    fn pieces_lay_out_the_kept_runs_of_each_draw() {
+        let seg = |first, count| SegmentGpu {
+            first,
+            count,
+            ..SegmentGpu::zeroed()
+        };
+        // A page from instance 100: two draws of 10 and 5 instances.
+        let segs = [seg(0, 10), seg(10, 5)];
+        let runs = [vec![98..102, 105..107], vec![]];
+        let (list, slots) = pieces(&segs, 100, |k| runs[k].as_slice());
+        assert_eq!(slots, 4);
+        let got: Vec<_> = list
+            .iter()
+            .map(|p| {
+                (
+                    p.run.first,
+                    p.run.count,
+                    p.run.slot_base,
+                    p.draw,
+                    p.base,
+                    p.last,
+                )
+            })
+            .collect();
+        assert_eq!(got, vec![(0, 2, 0, 0, 0, 0), (5, 2, 2, 0, 0, 1)]);
     }
 
     #[test]

@@ -16,7 +16,7 @@
 //!   in the frustum, their LOD bands and the density, in order-keeping lists drawn with
 //!   indirect draws; a CPU path for adapters without compute or indirect draws. Trees and
 //!   tile pieces are culled by cells on the CPU (`cells.rs`): runs of records with their
-//!   boxes, tested per view.
+//!   boxes, tested per view; so are the instances, before the passes look at them.
 //! - [`FrameParams`]: the camera and toggles of one frame, written to a uniform buffer by
 //!   [`SceneGpu::prepare`], which also chooses the terrain chunks to draw.
 //!
@@ -53,6 +53,7 @@ mod context;
 mod cull;
 mod headless;
 mod lights;
+mod object_cells;
 mod pipelines;
 mod placement;
 mod readback;

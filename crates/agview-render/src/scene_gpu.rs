@@ -24,6 +24,7 @@ use super::cull::{self, CullStats, CullView, Culling, GpuCull, SegmentGpu, ViewG
 use super::draped::{DrapedSet, GroundDraw};
 use super::facades::{self, FacadeKey};
 use super::frame::FrameParams;
+use super::object_cells::ObjectCells;
 use super::objects::{InstanceGpu, ObjectSet, TexSource};
 use super::overlay::{self, Overlays};
 use super::photometry;
@@ -226,26 +227,33 @@ pub(crate) struct ObjectsGpu {
     pub shadow_cpu_ranges: Vec<Range<u32>>,
     /// The culling uniform of the last frame prepared (for the statistics).
     last_view: Option<ViewGpu>,
+    /// The instances' cells, batch by batch.
+    cells: ObjectCells,
+    /// Each segment's runs of instances the camera's cells kept in the last frame prepared.
+    runs: Vec<Vec<Range<u32>>>,
     /// The sample points the placement pass reads ground heights at (GPU path adapters).
     placement: Option<GpuPlacement>,
 }
 
 impl ObjectsGpu {
-    /// Culls for the frame about to be drawn: writes the GPU path's view, or the CPU path's
-    /// lists.
-    fn prepare_cull(&mut self, ctx: &GpuContext, view: &CullView) {
+    /// Culls for the frame about to be drawn: keeps the runs of instances whose cells
+    /// `cells` may show, then writes the GPU path's view, or the CPU path's lists.
+    fn prepare_cull(&mut self, ctx: &GpuContext, view: &CullView, cells: &CellView) {
         let uniform = cull_uniform(view, &self.segments);
         self.last_view = Some(uniform);
+        self.runs = self.runs_in(cells, view.band);
+        let runs = &self.runs;
         match self.path {
             Culling::Gpu => {
-                for g in &self.gpu_cull {
-                    g.set_view(&ctx.queue, view);
+                for g in &mut self.gpu_cull {
+                    let globals = global_segments(&self.owners, &g.owners);
+                    g.set_view(&ctx.queue, view, |k| runs[globals[k]].as_slice());
                 }
             }
             Culling::Cpu => cpu_cull(
                 ctx,
                 &self.set,
-                &self.segments,
+                (&self.segments, runs),
                 &uniform,
                 &mut self.cpu_buffer,
                 &mut self.cpu_ranges,
@@ -255,24 +263,43 @@ impl ObjectsGpu {
     }
 
     /// Culls the shadow casters for the sun's `view` (its frustum; the camera's LOD eye), on
-    /// the scene's path as [`ObjectsGpu::prepare_cull`] does for the camera.
-    fn prepare_shadow_cull(&mut self, ctx: &GpuContext, view: &CullView) {
+    /// the scene's path as [`ObjectsGpu::prepare_cull`] does for the camera. The sun's cells
+    /// are not cut at the haze: what casts a shadow into view may stand past it.
+    fn prepare_shadow_cull(&mut self, ctx: &GpuContext, view: &CullView, cells: &CellView) {
+        if self.path == Culling::Off {
+            return;
+        }
+        let cells = CellView {
+            haze_end: f32::INFINITY,
+            ..*cells
+        };
+        let runs = self.runs_in(&cells, view.band);
         match self.path {
             Culling::Gpu => {
-                for g in &self.shadow_gpu_cull {
-                    g.set_view(&ctx.queue, view);
+                for g in &mut self.shadow_gpu_cull {
+                    let globals = global_segments(&self.owners, &g.owners);
+                    g.set_view(&ctx.queue, view, |k| runs[globals[k]].as_slice());
                 }
             }
             Culling::Cpu => cpu_cull(
                 ctx,
                 &self.set,
-                &self.segments,
+                (&self.segments, &runs),
                 &cull_uniform(view, &self.segments),
                 &mut self.shadow_cpu_buffer,
                 &mut self.shadow_cpu_ranges,
             ),
             Culling::Off => {}
         }
+    }
+
+    /// Each segment's runs of instances whose cells `view` may show ([`ObjectCells`]),
+    /// or all of them on the `off` path.
+    fn runs_in(&self, view: &CellView, band: f32) -> Vec<Vec<Range<u32>>> {
+        let culled = self.path != Culling::Off;
+        let ranges = self.set.instances().1;
+        self.cells
+            .runs(ranges, (&self.segments, &self.owners), view, band, culled)
     }
 
     /// What the last frame culled and submitted. The GPU path reads its counts back (waits
@@ -288,7 +315,7 @@ impl ObjectsGpu {
         let Some(view) = &self.last_view else {
             return Ok(CullStats::default());
         };
-        let mut s = cull::cpu_stats(self.set.instances().0, &self.segments, view);
+        let mut s = cull::cpu_stats(self.set.instances().0, (&self.segments, &self.runs), view);
         if self.path == Culling::Off {
             s.submitted = 0;
             s.triangles = 0;
@@ -313,13 +340,19 @@ impl ObjectsGpu {
                     for page in cull::pages(self.set.total() as u32, max) {
                         let (segments, owners) =
                             cull::segments(&self.set.batches, ranges, page.clone());
+                        // A view's runs of a segment: at most one per cell, and
+                        // `cells::MAX_RUNS`.
+                        let most = owners
+                            .iter()
+                            .map(|&(b, _)| self.cells.of_batch(b).len().min(cells::MAX_RUNS))
+                            .sum();
                         let camera = GpuCull::new(
                             device,
                             pipes,
                             &self.instances,
                             page.clone(),
-                            segments,
-                            owners,
+                            (segments, owners),
+                            most,
                         );
                         // The sun's view shares the camera's lists: the shadow map is culled
                         // and drawn before the camera is culled.
@@ -352,12 +385,13 @@ impl ObjectsGpu {
     }
 }
 
-/// The CPU path's culling of one view: the visible instances of each segment, one list after
-/// the other in `buffer` (grown when too small), and each segment's range in it.
+/// The CPU path's culling of one view: the visible instances of each segment (of those in
+/// its runs the cells kept), one list after the other in `buffer` (grown when too small),
+/// and each segment's range in it.
 fn cpu_cull(
     ctx: &GpuContext,
     set: &ObjectSet,
-    segments: &[SegmentGpu],
+    (segments, runs): (&[SegmentGpu], &[Vec<Range<u32>>]),
     uniform: &ViewGpu,
     buffer: &mut Option<wgpu::Buffer>,
     ranges: &mut Vec<Range<u32>>,
@@ -365,14 +399,15 @@ fn cpu_cull(
     let mut visible = Vec::new();
     ranges.clear();
     let all = set.instances().0;
-    for seg in segments {
+    for (seg, runs) in segments.iter().zip(runs) {
         let start = visible.len() as u32;
-        let list = &all[seg.first as usize..(seg.first + seg.count) as usize];
-        visible.extend(
-            list.iter()
-                .filter(|i| cull::test_instance(i, seg, uniform).1)
-                .copied(),
-        );
+        for list in cull::kept(all, seg, runs) {
+            visible.extend(
+                list.iter()
+                    .filter(|i| cull::test_instance(i, seg, uniform).1)
+                    .copied(),
+            );
+        }
         ranges.push(start..visible.len() as u32);
     }
     let bytes: &[u8] = bytemuck::cast_slice(&visible);
@@ -392,6 +427,14 @@ fn cpu_cull(
             ctx.queue.write_buffer(b, 0, bytes);
         }
     }
+}
+
+/// For each of a page's segments (`page`, their owners), its place among all of them
+/// (`all`, in the same order).
+fn global_segments(all: &[(usize, usize)], page: &[(usize, usize)]) -> Vec<usize> {
+    page.iter()
+        .map(|o| all.binary_search(o).unwrap_or(0))
+        .collect()
 }
 
 /// The culling uniform of a view over `segments` (the CPU path's copy of what the GPU path
@@ -1269,6 +1312,7 @@ impl ObjectsGpu {
             let gpu_usable = up.shared.cull.is_some();
             let instances = instance_buffer(up.device, list, gpu_usable);
             up.buffer_bytes += std::mem::size_of_val(list) as u64;
+            let cells = ObjectCells::of(&set, LOD_BAND);
             let mut o = ObjectsGpu {
                 vertices: up.buffer(
                     "mesh vertices",
@@ -1297,6 +1341,8 @@ impl ObjectsGpu {
                 shadow_cpu_buffer: None,
                 shadow_cpu_ranges: Vec::new(),
                 last_view: None,
+                cells,
+                runs: Vec::new(),
                 placement: None,
             };
             // The meshes are on the GPU: nothing reads the CPU's copy again.
@@ -2401,14 +2447,8 @@ impl SceneGpu {
             u.sun[3] = 0.0;
             ctx.queue
                 .write_buffer(&self.shadow.frame_buffer, 0, bytemuck::bytes_of(&u));
-            for o in self.parts.iter_mut().filter_map(|p| p.objects.as_mut()) {
-                o.prepare_shadow_cull(ctx, &cull_view(l.view_proj));
-            }
         }
-        for o in self.parts.iter_mut().filter_map(|p| p.objects.as_mut()) {
-            o.prepare_cull(ctx, &cull_view(view_proj));
-        }
-        // Trees and tile pieces, by cells.
+        // Objects (before their compute passes), trees and tile pieces, by cells.
         let ground = self.ground;
         let cell_view = |view_proj| CellView {
             planes: super::camera::frustum_planes(view_proj),
@@ -2416,6 +2456,14 @@ impl SceneGpu {
             ground: (ground.0 * exaggeration, ground.1 * exaggeration),
             haze_end: cells::haze_end(params.visibility_m),
         };
+        if let Some(l) = sun_view {
+            for o in self.parts.iter_mut().filter_map(|p| p.objects.as_mut()) {
+                o.prepare_shadow_cull(ctx, &cull_view(l.view_proj), &cell_view(l.view_proj));
+            }
+        }
+        for o in self.parts.iter_mut().filter_map(|p| p.objects.as_mut()) {
+            o.prepare_cull(ctx, &cull_view(view_proj), &cell_view(view_proj));
+        }
         let culled = self.cells_culled;
         let (camera_cells, sun_cells) = (
             cell_view(view_proj),
