@@ -1007,7 +1007,15 @@ impl<'a> Upload<'a> {
     }
 }
 
-impl Upload<'_> {
+impl<'a> Upload<'a> {
+    /// What the upload said (its own warnings, then its textures'), its textures, and the
+    /// bytes of the buffers it made.
+    fn finish(self) -> (Vec<String>, TextureCache<'a>, u64) {
+        let mut warnings = self.warnings;
+        warnings.extend(self.cache.warnings.iter().cloned());
+        (warnings, self.cache, self.buffer_bytes)
+    }
+
     /// Hands the buffers and textures made so far to the device: their staging copies are
     /// written to them now and freed once written (checked without waiting, at the next
     /// flush), rather than all living until the first frame's submit. On a software
@@ -1698,13 +1706,7 @@ impl SceneGpu {
             let grid = Grid::of(terrain);
             let mut up = Upload::new(ctx, shared, art, textures, 0, Vec::new());
             let (part, stats, casters) = PartGpu::upload(&mut up, scene, terrain, &grid);
-            let Upload {
-                mut warnings,
-                cache,
-                buffer_bytes,
-                ..
-            } = up;
-            warnings.extend(cache.warnings.iter().cloned());
+            let (warnings, cache, buffer_bytes) = up.finish();
             let made = (
                 buffer_bytes,
                 cache.bytes(),
@@ -2060,13 +2062,7 @@ impl SceneGpu {
         let extent = (hi[0] - lo[0]).max(hi[1] - lo[1]).max(1.0);
         let overlay_sizes = ((grid.cell * 0.5).max(0.5), (extent * 0.008).clamp(0.4, 6.0));
 
-        let Upload {
-            mut warnings,
-            cache,
-            buffer_bytes,
-            ..
-        } = up;
-        warnings.extend(cache.warnings.iter().cloned());
+        let (warnings, cache, buffer_bytes) = up.finish();
         texture_bytes += cache.bytes();
         stats.textures = cache.made.len() + cache.extra.len();
         stats.textures_made = cache.made_now + cache.extra.len();
