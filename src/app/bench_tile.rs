@@ -216,6 +216,9 @@ pub fn run(opts: &TileBenchOptions) -> anyhow::Result<TileBenchReport> {
         .map_err(|e| anyhow::anyhow!("{e}"))?;
     let layout_ms = ms(started);
     drop(file);
+    // The layout's workers are gone: what their heaps freed goes back to the system now,
+    // not under the upload's and the first frame's memory.
+    crate::render::release_freed_memory();
     let errors = doc
         .loaded
         .diagnostics

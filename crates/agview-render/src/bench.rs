@@ -244,6 +244,9 @@ pub fn bench_scene(
         .poll(wgpu::PollType::wait_indefinitely())
         .map_err(|e| RenderError::ReadBack(e.to_string()))?;
     let upload_ms = started.elapsed().as_secs_f64() * 1000.0;
+    // The upload's staging copies are freed: give their memory back before the first
+    // frame's own allocations come on top of it.
+    super::context::release_freed_memory();
 
     let (w, hgt) = (frame.width.max(16), frame.height.max(16));
     let params = FrameParams {

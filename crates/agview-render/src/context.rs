@@ -121,6 +121,7 @@ impl GpuContext {
             label: Some("agview"),
             required_features: features,
             required_limits: adapter.limits(),
+            memory_hints: memory_hints(&adapter),
             ..Default::default()
         };
         let (device, queue) =
@@ -211,6 +212,43 @@ fn backend_names(backends: wgpu::Backends) -> String {
         "no backend".into()
     } else {
         names.join("+")
+    }
+}
+
+/// How the device sub-allocates its memory. On a software rasterizer (lavapipe) every
+/// buffer and texture, and every staging copy that fills one, is the process's own memory,
+/// carved from blocks of 64–128 MB by default: a staging copy freed after its upload leaves
+/// its pages resident in a block the scene's buffers still hold. Blocks of 4–32 MB
+/// (`MemoryUsage`) are freed whole once emptied, so the staging copies go back to the
+/// system. A real GPU keeps the default, made for speed.
+fn memory_hints(adapter: &wgpu::Adapter) -> wgpu::MemoryHints {
+    if adapter.get_info().device_type == wgpu::DeviceType::Cpu {
+        wgpu::MemoryHints::MemoryUsage
+    } else {
+        wgpu::MemoryHints::Performance
+    }
+}
+
+/// Gives the system back the memory the allocators hold freed: mimalloc's (the `agview`
+/// binary's Rust heap: an upload's meshes, built and freed part by part, stay resident
+/// until its next purge, which may come after the first frame) and the C allocator's
+/// (glibc's `malloc_trim`: a software rasterizer's threads allocate with it, for its
+/// staging copies and shader compiles). Either would stay resident under the first
+/// frame's own memory. Where mimalloc is not the global allocator, its own empty heap is
+/// all it collects; where the C library is not glibc, only mimalloc's is given back.
+pub fn release_freed_memory() {
+    // SAFETY: a plain call into mimalloc; it frees nothing in use.
+    unsafe { libmimalloc_sys::mi_collect(true) };
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    {
+        extern "C" {
+            fn malloc_trim(pad: usize) -> std::ffi::c_int;
+        }
+        // SAFETY: glibc's `malloc_trim` takes a byte count and only returns free pages of
+        // its own heaps to the system; it touches no memory in use.
+        unsafe {
+            malloc_trim(0);
+        }
     }
 }
 

@@ -70,7 +70,7 @@ pub use bench::{
     bench, bench_camera, bench_scene, synthetic_city, BenchCamera, BenchFrame, BenchOptions,
     BenchReport,
 };
-pub use context::{GpuContext, RenderError, NO_ADAPTER_ADVICE};
+pub use context::{release_freed_memory, GpuContext, RenderError, NO_ADAPTER_ADVICE};
 pub use cull::{CullStats, Culling};
 pub use headless::{draw_offscreen, write_png, Headless, OverFrame};
 pub use pipelines::{DrawStats, FrameTargets, Renderer, HDR_FORMAT};
