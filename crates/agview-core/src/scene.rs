@@ -1039,14 +1039,25 @@ impl Scene {
     /// Fills `debug.ground_points` with the ground points some object uses: the
     /// `ground_pt` of every object not draped, each once.
     pub fn collect_ground_points(&mut self) {
+        /// Up to this many points are looked up by a scan (a feature's few, laid out a
+        /// hundred thousand times in a tile); past it, by a hashed set.
+        const SCAN: usize = 32;
         let points = &mut self.debug.ground_points;
         points.clear();
         points.reserve(self.objects.len().min(16));
         // Seen points by their bits: a scene of many objects stays linear.
-        let mut seen = std::collections::HashSet::new();
+        let mut seen: Option<std::collections::HashSet<[u32; 2]>> = None;
         for o in self.objects.iter().filter(|o| o.mode != Placement::Draped) {
-            if seen.insert(o.ground_pt.map(f32::to_bits)) {
+            let bits = o.ground_pt.map(f32::to_bits);
+            let new = match seen.as_mut() {
+                Some(set) => set.insert(bits),
+                None => !points.iter().any(|p| p.map(f32::to_bits) == bits),
+            };
+            if new {
                 points.push(o.ground_pt);
+                if seen.is_none() && points.len() > SCAN {
+                    seen = Some(points.iter().map(|p| p.map(f32::to_bits)).collect());
+                }
             }
         }
     }

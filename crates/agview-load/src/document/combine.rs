@@ -211,24 +211,26 @@ impl Combiner {
                 len: r.len,
             }));
         }
-        let objects = std::mem::take(&mut s.objects);
-        grow(&mut out.objects, objects.len(), pushed, expected);
-        out.objects.extend(objects.into_iter().filter_map(|mut o| {
-            o.index = *mesh_map.get(o.index)?;
-            Some(o)
-        }));
-        let facades = std::mem::take(&mut s.facades);
-        grow(&mut out.facades, facades.len(), pushed, expected);
-        out.facades.extend(facades.into_iter().map(|mut f| {
+        // Each list is mapped in the part and moved over in one copy.
+        s.objects.retain_mut(|o| match mesh_map.get(o.index) {
+            Some(&k) => {
+                o.index = k;
+                true
+            }
+            None => false,
+        });
+        grow(&mut out.objects, s.objects.len(), pushed, expected);
+        out.objects.append(&mut s.objects);
+        for f in &mut s.facades {
             f.facade = f.facade.and_then(|i| facade_map.get(i).copied());
-            f
-        }));
-        let trees = std::mem::take(&mut s.trees);
-        grow(&mut out.trees, trees.len(), pushed, expected);
-        out.trees.extend(trees.into_iter().map(|mut t| {
+        }
+        grow(&mut out.facades, s.facades.len(), pushed, expected);
+        out.facades.append(&mut s.facades);
+        for t in &mut s.trees {
             t.forest = forest_map.get(t.forest as usize).copied().unwrap_or(0);
-            t
-        }));
+        }
+        grow(&mut out.trees, s.trees.len(), pushed, expected);
+        out.trees.append(&mut s.trees);
         let slot = s
             .tile_texture
             .as_ref()

@@ -194,7 +194,8 @@ pub(super) fn layout_feature(
         None => (rings, None),
     };
     let st: Option<&[Vec<[f32; 2]>]> = curved_st.as_deref().or(f.st.as_deref());
-    let resolved = res.resolved.as_deref().map(crate::diag::shown_path);
+    // Made only where it is used: an autogen feature (most of a tile) names its art itself.
+    let resolved = || res.resolved.as_deref().map(crate::diag::shown_path);
     let laid = match (&*res.opened, f.kind) {
         // A road draws whether its `.net` is there or not (the plain profile).
         (_, FeatureKind::Road) | (Opened::Net(_), _) => Ok(super::roads::layout_road(f, res)),
@@ -237,7 +238,7 @@ pub(super) fn layout_feature(
                         ));
                     }
                     let mut s = placed::facade(&f.asset, &rings, f.param as f32, open);
-                    s.facade_defs[0].resolved = resolved.clone();
+                    s.facade_defs[0].resolved = resolved();
                     if let (Some(j), Some(fac)) = (&f.jetway, fac) {
                         match super::jetway::jetway_walls(fac, j.size_code) {
                             Some(w) => {
@@ -286,13 +287,13 @@ pub(super) fn layout_feature(
             }
             let heading = crate::layout::placed::pol_heading(f.param);
             let mut s = placed::draped_polygon(&f.asset, &rings, st, heading);
-            s.pol_defs[0].resolved = resolved.clone();
+            s.pol_defs[0].resolved = resolved();
             Ok(s)
         }
         // A painted line whose `.lin` is missing is drawn as a plain line.
         (Opened::Art | Opened::Missing, FeatureKind::Lin) => {
             let mut s = placed::painted_line(&f.asset, &rings, f.param == 1);
-            s.lin_defs[0].resolved = resolved.clone();
+            s.lin_defs[0].resolved = resolved();
             Ok(s)
         }
         (Opened::String(st), _) => {
@@ -326,10 +327,7 @@ pub(super) fn layout_feature(
             Ok(placed::object(&f.asset, at, heading))
         }
         (Opened::Autogen(a), _) => {
-            let footprint = Footprint {
-                rings: rings.clone(),
-                heading,
-            };
+            let footprint = Footprint { rings, heading };
             let source = match f.at {
                 crate::diag::Location::Text { line, .. } => Some((doc.to_path_buf(), line)),
                 _ => None,
@@ -343,13 +341,13 @@ pub(super) fn layout_feature(
             let mut s = placed::forest(&f.asset, &rings, f.param, facts.spacing, seed);
             crate::layout::trees::seed_heights(&mut s.trees, 0, facts);
             if let Some(r) = s.forest.as_mut() {
-                r.resolved = resolved.clone();
+                r.resolved = resolved();
             }
             Ok(s)
         }
         (Opened::Art, _) => {
             let mut s = placed::object(&f.asset, [0.0, 0.0], heading);
-            s.meshes[0].resolved = resolved.clone();
+            s.meshes[0].resolved = resolved();
             Ok(s)
         }
     };
