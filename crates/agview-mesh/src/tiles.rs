@@ -1090,10 +1090,9 @@ mod tests {
         assert_eq!(next as usize, mesh.indices.len());
     }
 
-    #[test]
-    fn parts_are_the_whole_mesh_cut_in_runs() {
+    /// Forty tiles in various orders on hills, a third of them cropped.
+    fn hills_and_crops() -> (Grid, Scene) {
         let terrain = Terrain::hills(100.0, 10.0, 1);
-        let grid = Grid::of(&terrain);
         let crop: std::sync::Arc<[P]> = vec![[0.0, 0.0], [30.0, 0.0], [0.0, 30.0]].into();
         let tiles = (0..40)
             .map(|k| {
@@ -1105,7 +1104,12 @@ mod tests {
                 }
             })
             .collect();
-        let scene = scene_with(tiles);
+        (Grid::of(&terrain), scene_with(tiles))
+    }
+
+    #[test]
+    fn parts_are_the_whole_mesh_cut_in_runs() {
+        let (grid, scene) = hills_and_crops();
         let whole = build(&scene, &grid);
         let built = build_parts_of(&scene, &grid, 3, 3);
         assert!(built.parts.len() > 3);
@@ -1130,19 +1134,7 @@ mod tests {
     /// vertex by vertex, are those of a mesh that shares none, from fewer vertices.
     #[test]
     fn shared_vertices_draw_the_same_pieces() {
-        let terrain = Terrain::hills(200.0, 10.0, 1);
-        let grid = Grid::of(&terrain);
-        let crop: std::sync::Arc<[P]> = vec![[0.0, 0.0], [40.0, 0.0], [0.0, 40.0]].into();
-        let tiles = (0..30)
-            .map(|k| {
-                let (x, y) = ((k % 6) as f32 * 13.0 - 40.0, (k / 6) as f32 * 17.0 - 40.0);
-                Tile {
-                    crop: (k % 4 == 0).then(|| crop.clone()),
-                    ..tile(x, y, 3.0 + k as f32, 5.0, [0.0, 0.0, 256.0, 128.0])
-                }
-            })
-            .collect();
-        let scene = scene_with(tiles);
+        let (grid, scene) = hills_and_crops();
         let mut quads = merge_runs(&scene, 1024.0, 512.0);
         quads.sort_by_key(|q| (q.key, q.order, q.first));
         let (shared, each) = (
