@@ -278,7 +278,7 @@ impl DrapedSet {
 
     /// Takes back the vertices lent to `pieces` (with the cut pieces added) and draws its
     /// indices as one instance of group `gi`.
-    pub(crate) fn keep_pieces(&mut self, gi: usize, pieces: TileMesh) {
+    pub(crate) fn keep_pieces(&mut self, gi: usize, pieces: TileMesh<TileVertex>) {
         self.vertices = pieces.vertices;
         let g = &mut self.groups[gi];
         let first = g.indices.len() as u32;

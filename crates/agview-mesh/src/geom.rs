@@ -71,17 +71,25 @@ fn push_distinct(out: &mut Vec<P>, p: P) {
 }
 
 /// Clips `poly` (convex) by every half-plane in turn; empty when nothing is left.
-pub(crate) fn clip_convex(poly: &[P], planes: &[HalfPlane]) -> Vec<P> {
-    let mut cur = poly.to_vec();
+#[cfg(test)]
+fn clip_convex(poly: &[P], planes: &[HalfPlane]) -> Vec<P> {
+    let mut cur = Vec::new();
     let mut next = Vec::with_capacity(poly.len() + planes.len());
+    clip_into(poly, planes, &mut cur, &mut next);
+    cur
+}
+
+/// [`clip_convex`] into `out`, with `tmp` as scratch: no allocation once both have grown.
+pub(crate) fn clip_into(poly: &[P], planes: &[HalfPlane], out: &mut Vec<P>, tmp: &mut Vec<P>) {
+    out.clear();
+    out.extend_from_slice(poly);
     for h in planes {
-        clip_half_plane(&cur, *h, &mut next);
-        std::mem::swap(&mut cur, &mut next);
-        if cur.is_empty() {
+        clip_half_plane(out, *h, tmp);
+        std::mem::swap(out, tmp);
+        if out.is_empty() {
             break;
         }
     }
-    cur
 }
 
 /// The half-planes whose intersection is a convex, counter-clockwise polygon.

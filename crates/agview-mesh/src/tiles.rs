@@ -17,10 +17,12 @@ use crate::scene::{Scene, Tile};
 
 use super::atlas::{self, PackedRect};
 use super::cells::{self, Cell};
-use super::geom::{clip_convex, convex_pieces, planes_of, HalfPlane, P};
+use super::geom::{clip_into, convex_pieces, planes_of, HalfPlane, P};
 
-/// One vertex of a tile piece: world x, y, normalised texture s, t (t up), `TILE_LOD`, the
-/// show levels of a draped part and the atlas rectangle its samples stay in (36 bytes).
+/// One vertex of a draped piece drawn with `tile.wgsl`'s `vs_main` (an object's draped
+/// part, a draped polygon or line, a road): world x, y, normalised texture s, t (t up), its
+/// far distance, its show levels (or a road's lift) and the atlas rectangle its samples stay
+/// in (36 bytes). Autogen tiles carry no show levels: theirs is [`AutogenVertex`].
 #[repr(C)]
 #[derive(Debug, Clone, Copy, PartialEq, Pod, Zeroable)]
 pub struct TileVertex {
@@ -42,6 +44,82 @@ pub struct TileVertex {
 // Issue 15 counts GPU bytes: the rectangle grew a vertex from 28 bytes by 8, no more.
 const _: () = assert!(std::mem::size_of::<TileVertex>() == 36);
 
+/// One vertex of an autogen tile piece (`tile.wgsl`'s `vs_autogen`): a [`TileVertex`]
+/// without the show levels, which are `[0, 0]` for every tile (28 bytes). The values it
+/// keeps are the very ones a `TileVertex` held (f32 positions and texture coordinates, as
+/// the pieces are cut along the terrain's triangles to the bit), so the image is the same.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Pod, Zeroable)]
+pub struct AutogenVertex {
+    pub xy: [f32; 2],
+    pub st: [f32; 2],
+    /// The tile's `TILE_LOD` (meters): in a document each feature keeps its own.
+    pub lod: f32,
+    /// The tile's texture rectangle, as [`TileVertex::rect`].
+    pub rect: PackedRect,
+}
+
+// A whole tile's mesh is millions of these (issue 37 counts its bytes).
+const _: () = assert!(std::mem::size_of::<AutogenVertex>() == 28);
+
+/// A vertex the cutter ([`cut_triangle`]) makes: at a point, its texture coordinates and
+/// what its piece carries; and what the glTF export reads of it.
+pub trait PieceVertex: Pod {
+    /// The vertex at `xy` with texture coordinates `st`, of a piece drawn out to `lod` (m)
+    /// whose samples stay in `rect` ([`TileVertex::rect`]).
+    fn at(xy: P, st: [f32; 2], lod: f32, rect: [u16; 4]) -> Self;
+    fn xy(&self) -> P;
+    fn st(&self) -> [f32; 2];
+    /// A road piece's own height above the ground (m); 0 for every other piece.
+    fn road_lift(&self) -> f32;
+}
+
+impl PieceVertex for TileVertex {
+    fn at(xy: P, st: [f32; 2], lod: f32, rect: [u16; 4]) -> Self {
+        TileVertex {
+            xy,
+            st,
+            lod,
+            show: [0.0, 0.0],
+            rect,
+        }
+    }
+
+    fn xy(&self) -> P {
+        self.xy
+    }
+
+    fn st(&self) -> [f32; 2] {
+        self.st
+    }
+
+    fn road_lift(&self) -> f32 {
+        if self.show[0] < 0.0 {
+            self.show[1]
+        } else {
+            0.0
+        }
+    }
+}
+
+impl PieceVertex for AutogenVertex {
+    fn at(xy: P, st: [f32; 2], lod: f32, rect: [u16; 4]) -> Self {
+        AutogenVertex { xy, st, lod, rect }
+    }
+
+    fn xy(&self) -> P {
+        self.xy
+    }
+
+    fn st(&self) -> [f32; 2] {
+        self.st
+    }
+
+    fn road_lift(&self) -> f32 {
+        0.0
+    }
+}
+
 /// The terrain grid's geometry (not its heights): what tiles are cut along.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Grid {
@@ -61,10 +139,11 @@ impl Grid {
     }
 }
 
-/// The tile pieces of a scene.
-#[derive(Debug, Default)]
-pub struct TileMesh {
-    pub vertices: Vec<TileVertex>,
+/// The tile pieces of a scene (the cutter's pieces, of draped parts too, in
+/// `TileMesh<TileVertex>`).
+#[derive(Debug)]
+pub struct TileMesh<V = AutogenVertex> {
+    pub vertices: Vec<V>,
     pub indices: Vec<u32>,
     /// Quads drawn once runs are merged.
     pub quads: usize,
@@ -73,6 +152,18 @@ pub struct TileMesh {
     /// the group's place ([`crate::scene::LayerGroup::draw_key`]): draped object parts draw
     /// between them ([`super::draped::ground_order`]).
     pub segments: Vec<((u32, i32), std::ops::Range<u32>)>,
+}
+
+impl<V> Default for TileMesh<V> {
+    fn default() -> Self {
+        TileMesh {
+            vertices: Vec::new(),
+            indices: Vec::new(),
+            quads: 0,
+            warnings: Vec::new(),
+            segments: Vec::new(),
+        }
+    }
 }
 
 /// A quad to draw: corners BL, BR, TR, TL and normalised `[s1, t1, s2, t2]`.
@@ -147,11 +238,23 @@ impl TileParts {
             v
         };
         let (istart, vstart) = (starts(|p| p.indices.len()), starts(|p| p.vertices.len()));
-        // The part holding the `k`th record of the whole mesh (`start`: each part's first).
-        let find = |start: &[u32], k: u32| start.partition_point(|&s| s <= k).saturating_sub(1);
+        // The part holding the `k`th record of the whole mesh (`start`: each part's first),
+        // looked for from the part of the last one (`last`): records are read in order.
+        let last_index = std::cell::Cell::new(0usize);
+        let last_vertex = std::cell::Cell::new(0usize);
+        let find = |start: &[u32], last: &std::cell::Cell<usize>, k: u32| {
+            let p = last.get();
+            if start.get(p).is_some_and(|&s| s <= k) && start.get(p + 1).is_some_and(|&e| k < e)
+            {
+                return p;
+            }
+            let p = start.partition_point(|&s| s <= k).saturating_sub(1);
+            last.set(p);
+            p
+        };
         cells_by(
             |k| {
-                let p = find(&istart, k);
+                let p = find(&istart, &last_index, k);
                 self.parts
                     .get(p)?
                     .indices
@@ -159,7 +262,7 @@ impl TileParts {
                     .copied()
             },
             |i| {
-                let p = find(&vstart, i);
+                let p = find(&vstart, &last_vertex, i);
                 self.parts.get(p)?.vertices.get((i - vstart[p]) as usize)
             },
             indices,
@@ -196,7 +299,7 @@ fn build_parts_of(scene: &Scene, grid: &Grid, threads: usize, part_quads: usize)
             let Some(chunk) = chunks.get(k) else {
                 return done;
             };
-            done.push((k, build_part(grid, chunk)));
+            done.push((k, build_part(grid, chunk, true)));
         }
     };
     let threads = threads.clamp(1, chunks.len().max(1));
@@ -239,24 +342,34 @@ fn build_parts_of(scene: &Scene, grid: &Grid, threads: usize, part_quads: usize)
 }
 
 /// The pieces of `quads`, their indices counting from the part's first vertex; its
-/// segments are not yet rid of empty ones.
-fn build_part(grid: &Grid, quads: &[Quad]) -> TileMesh {
+/// segments are not yet rid of empty ones. With `share`, a quad's vertices that are the
+/// same to the bit are one ([`Cutter::share_from`]).
+fn build_part(grid: &Grid, quads: &[Quad], share: bool) -> TileMesh {
     let mut mesh = TileMesh::default();
+    // About what a whole tile's quads make (some 5 vertices and 8 indices a quad), so
+    // that the part's vectors seldom grow and copy themselves.
+    mesh.vertices.reserve(quads.len() * 5);
+    mesh.indices.reserve(quads.len() * 9);
+    let mut cutter = Cutter::default();
     // A crop polygon's planes, by the polygon's address: every tile of a cropped block
     // shares one allocation (`Tile::crop`). A map, not a list: a document has a crop per
     // block, and a search of a list of them for every quad grew as blocks × tiles.
     let mut crop_cache: HashMap<*const P, Vec<Vec<HalfPlane>>> = HashMap::new();
     for q in quads {
-        let crop_planes: Option<Vec<Vec<HalfPlane>>> = q.crop.map(|c| {
-            crop_cache
-                .entry(c.as_ptr())
-                .or_insert_with(|| convex_pieces(c).iter().map(|p| planes_of(p)).collect())
-                .clone()
-        });
         // A crop polygon with no area crops nothing away (the spec asks for at least
         // three points; fewer is treated as no crop).
-        let crop_planes = crop_planes.filter(|p| !p.is_empty());
+        let crop_planes = q
+            .crop
+            .map(|c| {
+                crop_cache
+                    .entry(c.as_ptr())
+                    .or_insert_with(|| convex_pieces(c).iter().map(|p| planes_of(p)).collect())
+                    .as_slice()
+            })
+            .filter(|p| !p.is_empty());
         let start = mesh.indices.len() as u32;
+        // The quad's two triangles share their diagonal's corners.
+        cutter.share_from = share.then_some(mesh.vertices.len());
         let [bl, br, tr, tl] = q.corners;
         let [s1, t1, s2, t2] = q.st;
         // One rectangle per quad: a merged run's st is already the union of its tiles'.
@@ -267,8 +380,7 @@ fn build_part(grid: &Grid, quads: &[Quad]) -> TileMesh {
         ];
         for (pts, sts) in tris {
             let piece = Piece { lod: q.lod, rect };
-            if let Some(w) = cut_triangle(grid, pts, sts, piece, crop_planes.as_deref(), &mut mesh)
-            {
+            if let Some(w) = cutter.cut(grid, (pts, sts, piece), crop_planes, &mut mesh) {
                 if !mesh.warnings.contains(&w) {
                     mesh.warnings.push(w);
                 }
@@ -297,7 +409,7 @@ pub fn cells(mesh: &TileMesh, indices: std::ops::Range<u32>) -> Vec<Cell> {
 /// [`cells`] of a mesh whose `k`th index is `index(k)` and `i`th vertex `vertex(i)`.
 fn cells_by<'a>(
     index: impl Fn(u32) -> Option<u32>,
-    vertex: impl Fn(u32) -> Option<&'a TileVertex>,
+    vertex: impl Fn(u32) -> Option<&'a AutogenVertex>,
     indices: std::ops::Range<u32>,
 ) -> Vec<Cell> {
     cells::of_triangles_by(index, indices, 0.0, |cell, i| {
@@ -400,135 +512,255 @@ pub(crate) struct Piece {
 
 /// Cuts one tile triangle along the terrain triangles and the crop pieces, appending the
 /// pieces to `mesh`. Returns a warning when the triangle was too large to cut.
-pub(crate) fn cut_triangle(
+pub(crate) fn cut_triangle<V: PieceVertex>(
     grid: &Grid,
     pts: [P; 3],
     sts: [[f32; 2]; 3],
     piece: Piece,
     crop: Option<&[Vec<HalfPlane>]>,
-    mesh: &mut TileMesh,
+    mesh: &mut TileMesh<V>,
 ) -> Option<String> {
-    if pts.iter().any(|p| !(p[0].is_finite() && p[1].is_finite())) {
-        return None;
-    }
-    // Affine map from the triangle's points to its texture coordinates.
-    let (e1, e2) = (sub(pts[1], pts[0]), sub(pts[2], pts[0]));
-    let det = e1[0] * e2[1] - e1[1] * e2[0];
-    if det.abs() < 1e-9 {
-        return None;
-    }
-    let st_at = |p: P| -> [f32; 2] {
-        let d = sub(p, pts[0]);
+    Cutter::default().cut(grid, (pts, sts, piece), crop, mesh)
+}
+
+/// How many of the last vertices a new one is looked for among ([`Cutter::share_from`]):
+/// enough for a quad's two triangles over one terrain cell, whose diagonal's corners both
+/// triangles have, and few enough that a tile over many cells stays linear.
+const SHARE_WINDOW: usize = 32;
+
+/// The cutter's scratch polygons, kept from triangle to triangle so that cutting allocates
+/// nothing once they have grown (a whole tile cuts some two million triangles).
+#[derive(Debug, Default)]
+pub(crate) struct Cutter {
+    cell: Vec<P>,
+    piece: Vec<P>,
+    crop: Vec<P>,
+    tmp: Vec<P>,
+    /// When set, a vertex bit for bit the same as one of the last [`SHARE_WINDOW`] from
+    /// this one on is not added again: its pieces index the one there. Tiles share a
+    /// quad's (the two triangles' common corners); the draped callers, which change their
+    /// vertices after the cut, share none.
+    pub share_from: Option<usize>,
+}
+
+/// The affine map from a triangle's points to its texture coordinates.
+#[derive(Debug, Clone, Copy)]
+struct StMap {
+    origin: P,
+    e1: P,
+    e2: P,
+    det: f32,
+    sts: [[f32; 2]; 3],
+}
+
+impl StMap {
+    fn at(&self, p: P) -> [f32; 2] {
+        let (e1, e2, det, sts) = (self.e1, self.e2, self.det, &self.sts);
+        let d = sub(p, self.origin);
         let l1 = (d[0] * e2[1] - d[1] * e2[0]) / det;
         let l2 = (e1[0] * d[1] - e1[1] * d[0]) / det;
         [
             sts[0][0] + l1 * (sts[1][0] - sts[0][0]) + l2 * (sts[2][0] - sts[0][0]),
             sts[0][1] + l1 * (sts[1][1] - sts[0][1]) + l2 * (sts[2][1] - sts[0][1]),
         ]
-    };
-    let ccw: Vec<P> = if det > 0.0 {
-        pts.to_vec()
-    } else {
-        vec![pts[0], pts[2], pts[1]]
-    };
-    let emit = |poly: &[P], mesh: &mut TileMesh| {
-        let base = mesh.vertices.len() as u32;
-        for p in poly {
-            mesh.vertices.push(TileVertex {
-                xy: *p,
-                st: st_at(*p),
-                lod: piece.lod,
-                show: [0.0, 0.0],
-                rect: piece.rect,
-            });
-        }
-        for k in 1..poly.len() as u32 - 1 {
-            mesh.indices
-                .extend_from_slice(&[base, base + k, base + k + 1]);
-        }
-    };
-    let emit_cropped = |piece: &[P], mesh: &mut TileMesh| match crop {
-        None => emit(piece, mesh),
-        Some(crop) => {
-            for planes in crop {
-                let c = clip_convex(piece, planes);
-                if !c.is_empty() {
-                    emit(&c, mesh);
-                }
-            }
-        }
-    };
-
-    // Cells the triangle's bounds touch, clamped to one virtual cell beyond each edge of
-    // the grid (outside the grid the surface is the edge's, linear along it).
-    let lo = [
-        pts.iter().map(|p| p[0]).fold(f32::INFINITY, f32::min),
-        pts.iter().map(|p| p[1]).fold(f32::INFINITY, f32::min),
-    ];
-    let hi = [
-        pts.iter().map(|p| p[0]).fold(f32::NEG_INFINITY, f32::max),
-        pts.iter().map(|p| p[1]).fold(f32::NEG_INFINITY, f32::max),
-    ];
-    let cells = grid.n - 1;
-    let cell_of = |v: f32, o: f32| -> i64 {
-        let c = ((v - o) / grid.cell).floor();
-        (c.clamp(-1.0, cells as f32)) as i64
-    };
-    let (i0, i1) = (
-        cell_of(lo[0], grid.origin[0]),
-        cell_of(hi[0], grid.origin[0]),
-    );
-    let (j0, j1) = (
-        cell_of(lo[1], grid.origin[1]),
-        cell_of(hi[1], grid.origin[1]),
-    );
-    if (i1 - i0 + 1) * (j1 - j0 + 1) > MAX_CELLS {
-        emit_cropped(&ccw, mesh);
-        return Some(format!(
-            "a tile spans more than {MAX_CELLS} terrain cells: drawn uncut, it may not follow the ground"
-        ));
     }
-    let far = 1e9f32;
-    let line = |o: f32, k: i64| -> f32 {
-        if k < 0 {
-            -far
-        } else if k > cells {
-            far
-        } else {
-            o + k as f32 * grid.cell
-        }
-    };
-    for j in j0..=j1 {
-        let (y0, y1) = (line(grid.origin[1], j), line(grid.origin[1], j + 1));
-        for i in i0..=i1 {
-            let (x0, x1) = (line(grid.origin[0], i), line(grid.origin[0], i + 1));
-            let rect = [
-                HalfPlane::left_of([x0, y0], [x1, y0]),
-                HalfPlane::left_of([x1, y0], [x1, y1]),
-                HalfPlane::left_of([x1, y1], [x0, y1]),
-                HalfPlane::left_of([x0, y1], [x0, y0]),
-            ];
-            let in_cell = clip_convex(&ccw, &rect);
-            if in_cell.is_empty() {
-                continue;
+}
+
+/// What one triangle's pieces are emitted with: its texture map, what its vertices carry
+/// and from which vertex on they are shared.
+#[derive(Debug, Clone, Copy)]
+struct Emit {
+    map: StMap,
+    piece: Piece,
+    share_from: Option<usize>,
+}
+
+impl Emit {
+    /// Appends a convex piece, as a fan from its first point.
+    fn piece<V: PieceVertex>(&self, poly: &[P], mesh: &mut TileMesh<V>) {
+        let vertex = |p: P| V::at(p, self.map.at(p), self.piece.lod, self.piece.rect);
+        let Some(from) = self.share_from else {
+            let base = mesh.vertices.len() as u32;
+            mesh.vertices.extend(poly.iter().map(|&p| vertex(p)));
+            for k in 1..(poly.len() as u32).saturating_sub(1) {
+                mesh.indices
+                    .extend_from_slice(&[base, base + k, base + k + 1]);
             }
-            let inner = (0..cells).contains(&i) && (0..cells).contains(&j);
-            if inner {
-                // Split along the diagonal (x0, y0) → (x1, y1): below-right, above-left.
-                let below = HalfPlane::left_of([x1, y1], [x0, y0]);
-                let above = HalfPlane::left_of([x0, y0], [x1, y1]);
-                for h in [below, above] {
-                    let piece = clip_convex(&in_cell, &[h]);
-                    if !piece.is_empty() {
-                        emit_cropped(&piece, mesh);
+            return;
+        };
+        let id = |mesh: &mut TileMesh<V>, p: P| shared(mesh, vertex(p), from);
+        let ids: [u32; 2] = match poly {
+            [a, b, ..] => [id(mesh, *a), id(mesh, *b)],
+            _ => {
+                for &p in poly {
+                    id(mesh, p);
+                }
+                return;
+            }
+        };
+        let (first, mut prev) = (ids[0], ids[1]);
+        for &p in &poly[2..] {
+            let k = id(mesh, p);
+            mesh.indices.extend_from_slice(&[first, prev, k]);
+            prev = k;
+        }
+    }
+
+    /// Appends `poly`, or its parts inside the crop's pieces (`out` and `tmp` are
+    /// scratch).
+    fn cropped<V: PieceVertex>(
+        &self,
+        poly: &[P],
+        crop: Option<&[Vec<HalfPlane>]>,
+        (out, tmp): (&mut Vec<P>, &mut Vec<P>),
+        mesh: &mut TileMesh<V>,
+    ) {
+        match crop {
+            None => self.piece(poly, mesh),
+            Some(crop) => {
+                for planes in crop {
+                    clip_into(poly, planes, out, tmp);
+                    if !out.is_empty() {
+                        self.piece(out, mesh);
                     }
                 }
-            } else {
-                emit_cropped(&in_cell, mesh);
             }
         }
     }
-    None
+}
+
+/// The index of a vertex bit for bit `v` among the last [`SHARE_WINDOW`] of `mesh` from
+/// `from` on, or of `v` added.
+fn shared<V: PieceVertex>(mesh: &mut TileMesh<V>, v: V, from: usize) -> u32 {
+    let n = mesh.vertices.len();
+    let lo = from.max(n.saturating_sub(SHARE_WINDOW)).min(n);
+    let bytes = bytemuck::bytes_of(&v);
+    match mesh.vertices[lo..]
+        .iter()
+        .position(|w| bytemuck::bytes_of(w) == bytes)
+    {
+        Some(k) => (lo + k) as u32,
+        None => {
+            mesh.vertices.push(v);
+            n as u32
+        }
+    }
+}
+
+impl Cutter {
+    /// [`cut_triangle`] with this cutter's scratch polygons: the triangle's points, their
+    /// texture coordinates and what its pieces carry.
+    pub(crate) fn cut<V: PieceVertex>(
+        &mut self,
+        grid: &Grid,
+        (pts, sts, piece): ([P; 3], [[f32; 2]; 3], Piece),
+        crop: Option<&[Vec<HalfPlane>]>,
+        mesh: &mut TileMesh<V>,
+    ) -> Option<String> {
+        if pts.iter().any(|p| !(p[0].is_finite() && p[1].is_finite())) {
+            return None;
+        }
+        // Affine map from the triangle's points to its texture coordinates.
+        let (e1, e2) = (sub(pts[1], pts[0]), sub(pts[2], pts[0]));
+        let det = e1[0] * e2[1] - e1[1] * e2[0];
+        if det.abs() < 1e-9 {
+            return None;
+        }
+        let emit = Emit {
+            map: StMap {
+                origin: pts[0],
+                e1,
+                e2,
+                det,
+                sts,
+            },
+            piece,
+            share_from: self.share_from,
+        };
+        let ccw: [P; 3] = if det > 0.0 {
+            pts
+        } else {
+            [pts[0], pts[2], pts[1]]
+        };
+        let Cutter {
+            cell: in_cell,
+            piece: cut,
+            crop: out,
+            tmp,
+            ..
+        } = self;
+
+        // Cells the triangle's bounds touch, clamped to one virtual cell beyond each edge
+        // of the grid (outside the grid the surface is the edge's, linear along it).
+        let lo = [
+            pts.iter().map(|p| p[0]).fold(f32::INFINITY, f32::min),
+            pts.iter().map(|p| p[1]).fold(f32::INFINITY, f32::min),
+        ];
+        let hi = [
+            pts.iter().map(|p| p[0]).fold(f32::NEG_INFINITY, f32::max),
+            pts.iter().map(|p| p[1]).fold(f32::NEG_INFINITY, f32::max),
+        ];
+        let cells = grid.n - 1;
+        let cell_of = |v: f32, o: f32| -> i64 {
+            let c = ((v - o) / grid.cell).floor();
+            (c.clamp(-1.0, cells as f32)) as i64
+        };
+        let (i0, i1) = (
+            cell_of(lo[0], grid.origin[0]),
+            cell_of(hi[0], grid.origin[0]),
+        );
+        let (j0, j1) = (
+            cell_of(lo[1], grid.origin[1]),
+            cell_of(hi[1], grid.origin[1]),
+        );
+        if (i1 - i0 + 1) * (j1 - j0 + 1) > MAX_CELLS {
+            emit.cropped(&ccw, crop, (out, tmp), mesh);
+            return Some(format!(
+                "a tile spans more than {MAX_CELLS} terrain cells: drawn uncut, it may not follow the ground"
+            ));
+        }
+        let far = 1e9f32;
+        let line = |o: f32, k: i64| -> f32 {
+            if k < 0 {
+                -far
+            } else if k > cells {
+                far
+            } else {
+                o + k as f32 * grid.cell
+            }
+        };
+        for j in j0..=j1 {
+            let (y0, y1) = (line(grid.origin[1], j), line(grid.origin[1], j + 1));
+            for i in i0..=i1 {
+                let (x0, x1) = (line(grid.origin[0], i), line(grid.origin[0], i + 1));
+                let rect = [
+                    HalfPlane::left_of([x0, y0], [x1, y0]),
+                    HalfPlane::left_of([x1, y0], [x1, y1]),
+                    HalfPlane::left_of([x1, y1], [x0, y1]),
+                    HalfPlane::left_of([x0, y1], [x0, y0]),
+                ];
+                clip_into(&ccw, &rect, in_cell, tmp);
+                if in_cell.is_empty() {
+                    continue;
+                }
+                let inner = (0..cells).contains(&i) && (0..cells).contains(&j);
+                if inner {
+                    // Split along the diagonal (x0, y0) → (x1, y1): below-right, above-left.
+                    let below = HalfPlane::left_of([x1, y1], [x0, y0]);
+                    let above = HalfPlane::left_of([x0, y0], [x1, y1]);
+                    for h in [below, above] {
+                        clip_into(in_cell, &[h], cut, tmp);
+                        if !cut.is_empty() {
+                            emit.cropped(cut, crop, (out, tmp), mesh);
+                        }
+                    }
+                } else {
+                    emit.cropped(in_cell, crop, (out, tmp), mesh);
+                }
+            }
+        }
+        None
+    }
 }
 
 fn sub(a: P, b: P) -> P {
@@ -858,10 +1090,9 @@ mod tests {
         assert_eq!(next as usize, mesh.indices.len());
     }
 
-    #[test]
-    fn parts_are_the_whole_mesh_cut_in_runs() {
+    /// Forty tiles in various orders on hills, a third of them cropped.
+    fn hills_and_crops() -> (Grid, Scene) {
         let terrain = Terrain::hills(100.0, 10.0, 1);
-        let grid = Grid::of(&terrain);
         let crop: std::sync::Arc<[P]> = vec![[0.0, 0.0], [30.0, 0.0], [0.0, 30.0]].into();
         let tiles = (0..40)
             .map(|k| {
@@ -873,7 +1104,12 @@ mod tests {
                 }
             })
             .collect();
-        let scene = scene_with(tiles);
+        (Grid::of(&terrain), scene_with(tiles))
+    }
+
+    #[test]
+    fn parts_are_the_whole_mesh_cut_in_runs() {
+        let (grid, scene) = hills_and_crops();
         let whole = build(&scene, &grid);
         let built = build_parts_of(&scene, &grid, 3, 3);
         assert!(built.parts.len() > 3);
@@ -881,7 +1117,7 @@ mod tests {
         assert_eq!(built.warnings, whole.warnings);
         assert_eq!(built.segments, whole.segments);
         assert_eq!(built.index_count(), whole.indices.len());
-        let vertices: Vec<TileVertex> = built
+        let vertices: Vec<AutogenVertex> = built
             .parts
             .iter()
             .flat_map(|p| p.vertices.clone())
@@ -892,5 +1128,27 @@ mod tests {
         for (_, r) in &whole.segments {
             assert_eq!(built.cells(r.clone()), cells(&whole, r.clone()));
         }
+    }
+
+    /// A quad's pieces share the vertices that are the same to the bit: the pieces drawn,
+    /// vertex by vertex, are those of a mesh that shares none, from fewer vertices.
+    #[test]
+    fn shared_vertices_draw_the_same_pieces() {
+        let (grid, scene) = hills_and_crops();
+        let mut quads = merge_runs(&scene, 1024.0, 512.0);
+        quads.sort_by_key(|q| (q.key, q.order, q.first));
+        let (shared, each) = (
+            build_part(&grid, &quads, true),
+            build_part(&grid, &quads, false),
+        );
+        assert!(shared.vertices.len() < each.vertices.len() * 3 / 4);
+        assert_eq!(shared.segments, each.segments);
+        let drawn = |m: &TileMesh| -> Vec<u8> {
+            m.indices
+                .iter()
+                .flat_map(|&i| bytemuck::bytes_of(&m.vertices[i as usize]).to_vec())
+                .collect()
+        };
+        assert_eq!(drawn(&shared), drawn(&each));
     }
 }

@@ -13,7 +13,9 @@
 // part's show levels, and the tile's atlas rectangle [s1 t1 s2 t2] (Unorm16; the whole
 // texture, which is not clamped, for draped parts and rectangles that wrap). Pieces are
 // already cut along the terrain's triangles and the tiles' crop polygons on the CPU, so
-// lifting each vertex with `surface_at` lays them exactly on the drawn ground.
+// lifting each vertex with `surface_at` lays them exactly on the drawn ground. Autogen
+// tiles (`vs_autogen`) carry no show levels: theirs are 0, 0 (always shown), and their
+// vertex is 8 bytes smaller (`tiles::AutogenVertex`).
 
 struct TileIn {
     @location(0) xy: vec2<f32>,
@@ -35,21 +37,38 @@ struct TileOut {
     @location(4) @interpolate(flat) rect: vec4<f32>,
 };
 
+// An autogen tile's vertex: a `TileIn` without the show levels.
+struct AutogenIn {
+    @location(0) xy: vec2<f32>,
+    @location(1) st: vec2<f32>,
+    @location(2) lod: f32,
+    @location(3) rect: vec4<f32>,
+};
+
+@vertex
+fn vs_autogen(in: AutogenIn) -> TileOut {
+    return tile_vertex(in.xy, in.st, in.lod, vec2<f32>(0.0, 0.0), in.rect);
+}
+
 @vertex
 fn vs_main(in: TileIn) -> TileOut {
-    let road = in.show.x < 0.0;
-    let world = vec3<f32>(in.xy, surface_at(in.xy) + select(0.0, in.show.y, road));
+    return tile_vertex(in.xy, in.st, in.lod, in.show, in.rect);
+}
+
+fn tile_vertex(xy: vec2<f32>, st: vec2<f32>, lod: f32, show: vec2<f32>, rect: vec4<f32>) -> TileOut {
+    let road = show.x < 0.0;
+    let world = vec3<f32>(xy, surface_at(xy) + select(0.0, show.y, road));
     var out: TileOut;
     out.clip = lift_depth(frame.view_proj * vec4<f32>(world, 1.0), frame.params.w);
-    if (!road && !shown_at_density(u32(in.show.x), in.show.y)) {
+    if (!road && !shown_at_density(u32(show.x), show.y)) {
         // A draped part of an object not shown at this density: outside the view.
         out.clip = vec4<f32>(2.0, 2.0, 0.5, 1.0);
     }
     out.world = world;
-    out.uv = st_to_uv(in.st);
-    out.normal = terrain_normal(in.xy);
-    out.lod = in.lod;
-    out.rect = st_rect_to_uv(in.rect);
+    out.uv = st_to_uv(st);
+    out.normal = terrain_normal(xy);
+    out.lod = lod;
+    out.rect = st_rect_to_uv(rect);
     return out;
 }
 

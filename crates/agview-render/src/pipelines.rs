@@ -11,7 +11,7 @@ use super::objects::{InstanceGpu, MeshVertexGpu};
 use super::overlay::LineVertex;
 use super::scene_gpu::SceneGpu;
 use super::shared::{GpuShared, ObjectPipeline, DEPTH_FORMAT, SHADOW_FORMAT};
-use super::tiles::TileVertex;
+use super::tiles::{AutogenVertex, TileVertex};
 use super::trees::TreeInstanceGpu;
 
 /// Shadow-map taps per lookup (`SHADOW_TAPS` in common.wgsl): four bilinear comparisons
@@ -75,7 +75,10 @@ pub struct Renderer {
     shadow_objects_culled: Option<wgpu::RenderPipeline>,
     shadow_facades: wgpu::RenderPipeline,
     shadow_trees: wgpu::RenderPipeline,
+    /// Draped pieces ([`TileVertex`]: draped parts, polygons, lines, roads).
     tiles: wgpu::RenderPipeline,
+    /// Autogen tiles ([`AutogenVertex`], `vs_autogen`): the same but for the vertex.
+    autogen: wgpu::RenderPipeline,
     /// One per [`ObjectPipeline`] (material attributes).
     objects: [wgpu::RenderPipeline; ObjectPipeline::COUNT],
     /// The same drawn from the GPU culling's lists (`vs_culled`), where supported.
@@ -265,24 +268,37 @@ impl Renderer {
             depth_write: false,
             blend: None,
         });
-        let tiles = b.build(&Spec {
-            label: "tiles",
+        // Draped pieces and autogen tiles: the same but for the vertex (`TileVertex`,
+        // `AutogenVertex` without the show levels).
+        let ground_spec = |label, entry, buffers| Spec {
+            label,
             source: TILE_WGSL,
-            entry: "vs_main",
+            entry,
             layout: &with_material,
-            buffers: &[Some(wgpu::VertexBufferLayout {
-                array_stride: std::mem::size_of::<TileVertex>() as u64,
-                step_mode: wgpu::VertexStepMode::Vertex,
-                attributes: &wgpu::vertex_attr_array![
-                    0 => Float32x2, 1 => Float32x2, 2 => Float32, 3 => Float32x2,
-                    4 => Unorm16x4
-                ],
-            })],
+            buffers,
             topology: wgpu::PrimitiveTopology::TriangleList,
             cull: None,
             depth_write: false,
             blend: Some(wgpu::BlendState::ALPHA_BLENDING),
-        });
+        };
+        let tile_attributes = wgpu::vertex_attr_array![
+            0 => Float32x2, 1 => Float32x2, 2 => Float32, 3 => Float32x2, 4 => Unorm16x4
+        ];
+        let tile_vertices = [Some(wgpu::VertexBufferLayout {
+            array_stride: std::mem::size_of::<TileVertex>() as u64,
+            step_mode: wgpu::VertexStepMode::Vertex,
+            attributes: &tile_attributes,
+        })];
+        let autogen_attributes = wgpu::vertex_attr_array![
+            0 => Float32x2, 1 => Float32x2, 2 => Float32, 3 => Unorm16x4
+        ];
+        let autogen_vertices = [Some(wgpu::VertexBufferLayout {
+            array_stride: std::mem::size_of::<AutogenVertex>() as u64,
+            step_mode: wgpu::VertexStepMode::Vertex,
+            attributes: &autogen_attributes,
+        })];
+        let tiles = b.build(&ground_spec("tiles", "vs_main", &tile_vertices));
+        let autogen = b.build(&ground_spec("autogen tiles", "vs_autogen", &autogen_vertices));
         let mesh_vertices = wgpu::VertexBufferLayout {
             array_stride: std::mem::size_of::<MeshVertexGpu>() as u64,
             step_mode: wgpu::VertexStepMode::Vertex,
@@ -469,6 +485,7 @@ impl Renderer {
             shadow_facades,
             shadow_trees,
             tiles,
+            autogen,
             objects,
             objects_culled,
             facades,
@@ -626,9 +643,8 @@ impl Renderer {
             DrapedKind::Road => f.show_roads,
         };
         let order = scene.ground_draws(f.show_tiles);
-        if !order.is_empty() {
-            pass.set_pipeline(&self.tiles);
-        }
+        // The pipeline last set: tiles and draped pieces differ in their vertices.
+        let mut autogen = None;
         for (part, draw) in order {
             let part = &scene.parts[part];
             let (tiles, draped) = (part.tiles.as_ref(), part.draped.as_ref());
@@ -655,6 +671,11 @@ impl Renderer {
             };
             if ranges.iter().all(|r| r.is_empty()) {
                 continue;
+            }
+            let is_autogen = matches!(draw, GroundDraw::Tiles(_));
+            if autogen != Some(is_autogen) {
+                pass.set_pipeline(if is_autogen { &self.autogen } else { &self.tiles });
+                autogen = Some(is_autogen);
             }
             pass.set_bind_group(1, material, &[]);
             pass.set_vertex_buffer(0, vertices.slice(..));

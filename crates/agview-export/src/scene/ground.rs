@@ -17,7 +17,7 @@ use agview_core::scene::ObjectInstance;
 use agview_load::art::Material;
 use agview_mesh::draped::{ground_order, DrapedKind, DrapedSet, GroundDraw};
 use agview_mesh::objects::TexSource;
-use agview_mesh::tiles::{self, Grid, TileVertex};
+use agview_mesh::tiles::{self, Grid, PieceVertex};
 
 use crate::document::{AlphaMode, Image, Node, PbrMaterial, Primitive, TextureUse};
 use crate::textures::Look;
@@ -196,10 +196,10 @@ fn tile_node(b: &mut Builder, tiles: &tiles::TileMesh, ranks: &[usize]) -> Optio
 }
 
 /// Pieces `indices` of `vertices` on the drawn ground, `lift` above it (and a road piece's
-/// own height on top, `TileVertex::show`), with their own vertices.
-fn pieces(
+/// own height on top, `PieceVertex::road_lift`), with their own vertices.
+fn pieces<V: PieceVertex>(
     b: &Builder,
-    vertices: &[TileVertex],
+    vertices: &[V],
     indices: &[u32],
     lift: f32,
     material: usize,
@@ -216,10 +216,10 @@ fn pieces(
         for &i in tri {
             let k = *local.entry(i).or_insert_with(|| {
                 let v = &vertices[i as usize];
-                let road = if v.show[0] < 0.0 { v.show[1] } else { 0.0 };
-                let up = b.terrain.surface_at(v.xy[0], v.xy[1]) + lift + road;
-                p.positions.push(b.axes.point(v.xy[0], v.xy[1], up));
-                p.uvs.push(st_to_uv(v.st));
+                let xy = v.xy();
+                let up = b.terrain.surface_at(xy[0], xy[1]) + lift + v.road_lift();
+                p.positions.push(b.axes.point(xy[0], xy[1], up));
+                p.uvs.push(st_to_uv(v.st()));
                 (p.positions.len() - 1) as u32
             });
             p.indices.push(k);
