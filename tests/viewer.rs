@@ -423,10 +423,10 @@ fn the_presented_frame_matches_the_headless_render() {
             .arg(&shown);
         let err = run_ok(view, &format!("agview view ({name})"));
         assert!(err.contains("the presented frame"), "{err}");
-        // On a CPU adapter (lavapipe) the first frames are 1× and the frame presented once
-        // still is the 4× one, the headless render's.
-        if err.contains("(Cpu)") {
-            assert!(err.contains("(1× while loading)"), "{err}");
+        // On a CPU adapter (lavapipe) the first frames are 1× once the window's 1×
+        // pipelines are built (on a thread: a small asset may load first), and the frame
+        // presented once still is the 4× one, the headless render's.
+        if err.contains("(1× while loading)") {
             assert!(err.contains("first 4× frame after"), "{err}");
         }
         render_320x240(&args, &headless, name);

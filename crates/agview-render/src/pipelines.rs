@@ -206,7 +206,7 @@ impl Renderer {
 
     /// The same pipelines with `sample_count` samples over this renderer's [`GpuShared`]
     /// (its bind group layouts, samplers and culling): a scene uploaded for either is drawn
-    /// by both (the window's 1× frames while a CPU adapter loads or moves, `progressive`).
+    /// by both (the window's 1× frames while a CPU adapter loads or moves, its `refine`).
     pub fn with_sample_count(&self, ctx: &GpuContext, sample_count: u32) -> Self {
         Self::build(ctx, self.shared.clone(), self.color_format, sample_count)
     }
