@@ -189,6 +189,7 @@ fn draw(doc: &mut agview::document::Document) {
         width: 1280,
         height: 720,
         frames: 5,
+        as_window: false,
     };
     match bench_scene(&headless, scene, &art, &terrain, &frame) {
         Ok(r) => println!(

@@ -2662,6 +2662,7 @@ fn terrain_4097_draws_in_chunks() {
         width: 160,
         height: 120,
         frames: 1,
+        as_window: false,
     };
     for (what, camera) in [
         ("ground", Camera::free(0.0, -3000.0, 40.0, 0.0, 5.0)),

@@ -107,6 +107,18 @@ pub struct BenchReport {
     /// When the first frame was done.
     #[serde(skip)]
     pub first_frame_done: Option<std::time::Instant>,
+    /// The first frame's sample count: 1 where [`BenchFrame::as_window`] and the adapter is
+    /// a CPU one (the window draws 1× while it loads there), else the measured frames'.
+    pub first_frame_samples: u32,
+    /// The first frame at the measured frames' sample count (4×), drawn after a 1× first
+    /// frame, milliseconds: what the window shows once still. `None` when the first frame
+    /// was already at that count.
+    pub first_aa_frame_ms: Option<f64>,
+    /// When that frame was done.
+    #[serde(skip)]
+    pub first_aa_frame_done: Option<std::time::Instant>,
+    /// The measured frames' sample count.
+    pub samples: u32,
     /// GPU bytes of the instances and the culling lists, per object.
     pub bytes_per_instance: usize,
     pub buffer_bytes: u64,
@@ -152,7 +164,21 @@ impl std::fmt::Display for BenchReport {
             None => writeln!(f, "GPU frame time:     n/a (no timestamp queries)")?,
         }
         writeln!(f, "frame wall time:    {:.1} ms", self.frame_wall_ms)?;
-        writeln!(f, "first frame:        {:.1} ms", self.first_frame_ms)?;
+        match self.first_aa_frame_ms {
+            Some(ms) => {
+                writeln!(
+                    f,
+                    "first frame:        {:.1} ms ({}× while loading, as the window on this adapter)",
+                    self.first_frame_ms, self.first_frame_samples
+                )?;
+                writeln!(
+                    f,
+                    "first {}× frame:     {ms:.1} ms (the still frame, after the first)",
+                    self.samples
+                )?;
+            }
+            None => writeln!(f, "first frame:        {:.1} ms", self.first_frame_ms)?,
+        }
         writeln!(f, "GPU bytes/instance: {}", self.bytes_per_instance)?;
         write!(
             f,
@@ -179,6 +205,7 @@ pub(crate) fn bench_on(h: &Headless, opts: &BenchOptions) -> Result<BenchReport,
         width: opts.width,
         height: opts.height,
         frames: opts.frames,
+        as_window: false,
     };
     bench_scene(h, &scene, &art, &terrain, &frame)
 }
@@ -191,6 +218,10 @@ pub struct BenchFrame {
     pub height: u32,
     /// Frames measured (after one warm-up frame).
     pub frames: u32,
+    /// Draw the first frames as the window does: on a CPU adapter the first at 1×
+    /// (`progressive` in the viewer), then one at the measured frames' count (4×), timed on
+    /// its own. On other adapters no different.
+    pub as_window: bool,
 }
 
 /// Where a [`BenchCamera`] stands over a scene (the synthetic city's streets for `Ground`).
@@ -237,6 +268,12 @@ pub fn bench_scene(
     terrain: &Terrain,
     frame: &BenchFrame,
 ) -> Result<BenchReport, RenderError> {
+    // The window's 1× pipelines, built beside the 4× ones (in the window, while the scene
+    // loads): not timed.
+    let draft = (frame.as_window
+        && h.renderer.sample_count() > 1
+        && super::shared::cpu_adapter(&h.ctx))
+    .then(|| h.renderer.with_sample_count(&h.ctx, 1));
     let started = Instant::now();
     let mut gpu = h.upload(scene, art, terrain)?;
     h.ctx
@@ -256,6 +293,10 @@ pub fn bench_scene(
     let ctx = &h.ctx;
     let (_tex, view) = offscreen_target(&ctx.device, super::headless::HEADLESS_FORMAT, w, hgt);
     let targets = FrameTargets::new(&ctx.device, &h.renderer, w, hgt);
+    let draft = draft.map(|r| {
+        let t = FrameTargets::new(&ctx.device, &r, w, hgt);
+        (r, t)
+    });
     let timestamps = ctx
         .device
         .features()
@@ -270,8 +311,11 @@ pub fn bench_scene(
     let mut triangles = 0;
     let mut first_frame_ms = 0.0;
     let mut first_frame_done = None;
+    let mut first_aa = None;
     let frames = frame.frames.max(1);
-    for frame in 0..=frames {
+    // A 1× first frame is followed by an extra, unmeasured 4× one: the window's still frame.
+    let extra = u32::from(draft.is_some());
+    for frame in 0..=frames + extra {
         let t0 = Instant::now();
         gpu.prepare(ctx, &params, w, hgt);
         let mut encoder = ctx
@@ -279,10 +323,14 @@ pub fn bench_scene(
             .create_command_encoder(&wgpu::CommandEncoderDescriptor {
                 label: Some("bench frame"),
             });
-        let drawn = h.renderer.draw_with_timestamps(
+        let (renderer, targets) = match &draft {
+            Some((r, t)) if frame == 0 => (r, t),
+            _ => (&h.renderer, &targets),
+        };
+        let drawn = renderer.draw_with_timestamps(
             &mut encoder,
             &view,
-            &targets,
+            targets,
             &gpu,
             timestamps.as_ref().map(|t| &t.queries),
         );
@@ -305,6 +353,10 @@ pub fn bench_scene(
             // The warm-up: the first frame on screen.
             first_frame_ms = t0.elapsed().as_secs_f64() * 1000.0;
             first_frame_done = Some(Instant::now());
+            continue;
+        }
+        if frame == 1 && extra == 1 {
+            first_aa = Some((t0.elapsed().as_secs_f64() * 1000.0, Instant::now()));
             continue;
         }
         encode_total += encode;
@@ -341,6 +393,12 @@ pub fn bench_scene(
         frame_wall_ms: wall_total / f64::from(frames),
         first_frame_ms,
         first_frame_done,
+        first_frame_samples: draft
+            .as_ref()
+            .map_or(h.renderer.sample_count(), |(r, _)| r.sample_count()),
+        first_aa_frame_ms: first_aa.map(|a| a.0),
+        first_aa_frame_done: first_aa.map(|a| a.1),
+        samples: h.renderer.sample_count(),
         bytes_per_instance: gpu.bytes_per_instance(),
         buffer_bytes: stats.buffer_bytes,
         texture_bytes: stats.texture_bytes,

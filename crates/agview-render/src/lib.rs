@@ -76,4 +76,4 @@ pub use headless::{draw_offscreen, write_png, Headless, OverFrame};
 pub use pipelines::{DrawStats, FrameTargets, Renderer, HDR_FORMAT};
 pub use readback::ReadBack;
 pub use scene_gpu::{PartGround, SceneGpu, SceneGpuStats, ScenePart, SceneTextures};
-pub use shared::GpuShared;
+pub use shared::{cpu_adapter, GpuShared};

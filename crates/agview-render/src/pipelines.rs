@@ -64,8 +64,10 @@ pub struct Renderer {
     /// pass writes. The scene itself is drawn in [`HDR_FORMAT`].
     pub(crate) color_format: wgpu::TextureFormat,
     pub(crate) sample_count: u32,
-    /// The layouts, samplers and compute pipelines that scenes are uploaded with.
-    shared: GpuShared,
+    /// The layouts, samplers and compute pipelines that scenes are uploaded with: shared
+    /// with a renderer of another sample count ([`Renderer::with_sample_count`]), so that a
+    /// scene uploaded for one is drawn by the other.
+    shared: std::sync::Arc<GpuShared>,
     terrain: wgpu::RenderPipeline,
     /// The terrain's skirt out to the horizon (`vs_skirt` of terrain.wgsl).
     skirt: wgpu::RenderPipeline,
@@ -202,7 +204,27 @@ impl Renderer {
     /// Builds every pipeline for frames of `color_format` with `sample_count` samples
     /// (1 or a count from [`Renderer::best_sample_count`]).
     pub fn new(ctx: &GpuContext, color_format: wgpu::TextureFormat, sample_count: u32) -> Self {
-        let shared = GpuShared::new(ctx);
+        Self::build(ctx, std::sync::Arc::new(GpuShared::new(ctx)), color_format, sample_count)
+    }
+
+    /// The same pipelines with `sample_count` samples over this renderer's [`GpuShared`]
+    /// (its bind group layouts, samplers and culling): a scene uploaded for either is drawn
+    /// by both (the window's 1× frames while a CPU adapter loads or moves, its `refine`).
+    pub fn with_sample_count(&self, ctx: &GpuContext, sample_count: u32) -> Self {
+        Self::build(ctx, self.shared.clone(), self.color_format, sample_count)
+    }
+
+    /// The frames' sample count.
+    pub fn sample_count(&self) -> u32 {
+        self.sample_count
+    }
+
+    fn build(
+        ctx: &GpuContext,
+        shared: std::sync::Arc<GpuShared>,
+        color_format: wgpu::TextureFormat,
+        sample_count: u32,
+    ) -> Self {
         let device = &ctx.device;
         let (frame_layout, material_layout) = (&shared.frame_layout, &shared.material_layout);
         let aniso = shared.anisotropy;

@@ -23,11 +23,18 @@ fn anisotropy(ctx: &GpuContext) -> u16 {
     {
         return n.clamp(1, 16);
     }
-    if ctx.adapter.get_info().device_type == wgpu::DeviceType::Cpu {
+    if cpu_adapter(ctx) {
         1
     } else {
         8
     }
+}
+
+/// Whether the adapter is a software rasterizer (lavapipe, llvmpipe): anisotropic filtering
+/// is off there, and the window draws 1× while the scene loads or the camera moves, then
+/// one 4× frame once still (multisampled depth testing was over half of a first frame).
+pub fn cpu_adapter(ctx: &GpuContext) -> bool {
+    ctx.adapter.get_info().device_type == wgpu::DeviceType::Cpu
 }
 
 /// The layouts, samplers and compute pipelines shared by the renderer's pipelines and every

@@ -81,6 +81,7 @@ impl App {
         self.loader.set_gpu(gpu.clone());
         self.minimized = size.width == 0 || size.height == 0;
         self.gfx = Some(Gfx {
+            refine: super::refine::Refine::new(&gpu),
             gpu,
             surface,
             config,

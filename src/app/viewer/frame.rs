@@ -89,9 +89,27 @@ impl App {
         let view = frame
             .texture
             .create_view(&wgpu::TextureViewDescriptor::default());
+        // Progressive antialiasing (`refine`): busy frames are 1× on a CPU adapter.
+        let busy = moving
+            || self.cam.as_ref().is_some_and(|c| c.held.any_motion())
+            || self.loading
+            || self.partial
+            || preview
+            || pending.is_some()
+            || uploading
+            || self.edit_dragging()
+            // A slider dragged in the panel (the sun, the exaggeration).
+            || self.egui_ctx.egui_is_using_pointer();
+        let parts = self.shown.as_ref().map_or(0, |s| s.gpu.part_count());
         let Some(g) = self.gfx.as_mut() else { return };
         let ctx = &g.gpu.ctx;
         let (w, h) = (g.config.width, g.config.height);
+        let (draft, refine_at) =
+            g.refine
+                .choose(&g.gpu, (self.generation, parts, &params), busy, (w, h));
+        let drafted = draft.is_some();
+        // The hooks that read the presented frame back wait for the still, 4× frame.
+        let presented_due = presented_due && !drafted;
         let mut encoder = ctx
             .device
             .create_command_encoder(&wgpu::CommandEncoderDescriptor {
@@ -102,13 +120,16 @@ impl App {
                 s.gpu.set_exaggeration(self.controls.exaggeration);
                 s.gpu
                     .prepare_overlays(ctx, &s.view.loaded.scene, params.overlays);
-                let targets = if preview {
-                    self.preview.targets.get(&ctx.device, &g.gpu.renderer, w, h)
-                } else {
-                    &g.targets
+                let (renderer, targets) = match draft {
+                    _ if preview => (
+                        &g.gpu.renderer,
+                        self.preview.targets.get(&ctx.device, &g.gpu.renderer, w, h),
+                    ),
+                    Some(d) => d,
+                    None => (&g.gpu.renderer, &g.targets),
                 };
                 s.gpu.prepare(ctx, &params, targets.width, targets.height);
-                g.gpu.renderer.draw(&mut encoder, &view, targets, &s.gpu)
+                renderer.draw(&mut encoder, &view, targets, &s.gpu)
             }
             None => {
                 clear(&mut encoder, &view, params.horizon());
@@ -134,12 +155,13 @@ impl App {
                 let messages: &[Diagnostic] = self.shown.as_ref().map_or(&[], |s| &s.messages);
                 let watched = self.watcher.files().len();
                 let adapter = format!(
-                    "{}, culling {}",
+                    "{}, culling {}, {}",
                     g.gpu.ctx.describe(),
                     self.shown
                         .as_ref()
                         .and_then(|s| s.gpu.culling())
-                        .map_or("-".to_string(), |c| c.to_string())
+                        .map_or("-".to_string(), |c| c.to_string()),
+                    g.refine.words(g.gpu.renderer.sample_count())
                 );
                 let cam = self.cam.as_ref();
                 let info = panel::Info {
@@ -313,6 +335,9 @@ impl App {
             ));
         } else if self.continuous {
             self.request_redraw();
+        } else if let Some(at) = refine_at {
+            // A 1× frame: the 4× one follows once nothing has changed for a while.
+            event_loop.set_control_flow(ControlFlow::WaitUntil(at));
         }
     }
 }

@@ -66,11 +66,24 @@ impl App {
                 self.first_frame_reported = true;
                 eprintln!("first frame after {} ms", self.launch.elapsed().as_millis());
             }
-            // The first frame with every feature drawn, after a preview or not.
+            // The first frame with every feature drawn, after a preview or not; on a CPU
+            // adapter 1×, and the 4× one (`refine`) said when it comes.
+            let refine = self.gfx.as_mut().map(|g| &mut g.refine);
+            let drafted = refine.as_ref().is_some_and(|r| r.drafted);
             if !self.full_frame_reported {
                 self.full_frame_reported = true;
                 eprintln!(
-                    "first full frame after {} ms",
+                    "first full frame after {} ms{}",
+                    self.launch.elapsed().as_millis(),
+                    if drafted { " (1× while loading)" } else { "" }
+                );
+                if let Some(r) = refine {
+                    r.aa_to_report = drafted;
+                }
+            } else if let Some(r) = refine.filter(|r| r.aa_to_report && !drafted) {
+                r.aa_to_report = false;
+                eprintln!(
+                    "first 4× frame after {} ms (antialiased once still)",
                     self.launch.elapsed().as_millis()
                 );
             }

@@ -55,6 +55,7 @@ mod edit;
 mod frame;
 mod hooks;
 mod picking;
+mod refine;
 
 pub use args::ViewArgs;
 pub use capture::capture;
@@ -227,6 +228,8 @@ struct Gfx {
     config: wgpu::SurfaceConfiguration,
     targets: FrameTargets,
     egui: egui_wgpu::Renderer,
+    /// The 1× frames on a CPU adapter (`refine`).
+    refine: refine::Refine,
 }
 
 struct App {
