@@ -4739,8 +4739,8 @@ fn a_documents_whole_reuses_its_previews_decoded_art_and_textures() {
     let opts = agview::document::LoadOptions::default();
     let mut preview = None;
     // The first features (the rest follows, `load_with_preview`).
-    let mut show = |d: agview::document::Document| {
-        preview.get_or_insert(d);
+    let mut show = |p: agview::document::PreviewPart| {
+        preview.get_or_insert(p.doc);
         true
     };
     let mut whole =

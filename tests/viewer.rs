@@ -1003,11 +1003,12 @@ fn the_remembered_width_is_read_from_the_platforms_config_folder() {
 }
 
 /// `agview view DOC` at 320×240 whose load starts `delay_ms` late, until its screenshot is
-/// written to `shot`: its stderr.
-fn view_after_a_delay(x: &Xvfb, doc: &Path, delay_ms: u32, shot: &Path) -> String {
+/// written to `shot`, with the options `extra`: its stderr.
+fn view_after_a_delay(x: &Xvfb, doc: &Path, delay_ms: u32, shot: &Path, extra: &[&str]) -> String {
     let mut view = x.agview();
     view.arg("view")
         .arg(doc)
+        .args(extra)
         .args(["--size", "320x240", "--frames", "2", "--load-delay-ms"])
         .arg(delay_ms.to_string())
         .arg("--screenshot")
@@ -1022,7 +1023,13 @@ fn view_after_a_delay(x: &Xvfb, doc: &Path, delay_ms: u32, shot: &Path) -> Strin
 fn the_window_presents_frames_while_a_slow_document_loads() {
     let x = Xvfb::start();
     let dir = TempDir::new("slow");
-    let err = view_after_a_delay(&x, &sample("earth.wed.xml"), 3000, &dir.0.join("slow.png"));
+    let err = view_after_a_delay(
+        &x,
+        &sample("earth.wed.xml"),
+        3000,
+        &dir.0.join("slow.png"),
+        &[],
+    );
     let line = err
         .lines()
         .find(|l| l.starts_with("panel: "))
@@ -1042,8 +1049,9 @@ fn a_large_document_shows_its_first_features_while_the_rest_loads() {
     let dsf = long_names_package(&dir.0, 4000);
     let shot = dir.0.join("whole.png");
     // The load starts once the window has its device, as a large document's layout would
-    // still be running then.
-    let err = view_after_a_delay(&x, &dsf, 1500, &shot);
+    // still be running then. On hills: the preview's terrain is the whole's, sized for the
+    // document as read.
+    let err = view_after_a_delay(&x, &dsf, 1500, &shot, &["--terrain", "hills"]);
     let preview = err
         .find("showing the first 500 feature(s)")
         .unwrap_or_else(|| panic!("no preview: {err}"));
@@ -1052,11 +1060,13 @@ fn a_large_document_shows_its_first_features_while_the_rest_loads() {
         .unwrap_or_else(|| panic!("{err}"));
     assert!(preview < whole, "the preview comes first: {err}");
     assert!(err.contains("(a preview)"), "{err}");
-    // The rest is uploaded alone and drawn beside the preview.
+    // The rest is uploaded alone, in seven parts of 500 features, each drawn beside the
+    // preview as it comes; the whole is not uploaded again.
     assert!(
-        err.contains("the rest of the document added to its preview"),
+        err.contains("the rest of the document added to its preview in 7 part(s)"),
         "{err}"
     );
+    assert!(!err.contains("uploading the whole"), "{err}");
     assert!(shot.is_file());
 }
 
