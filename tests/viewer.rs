@@ -1060,10 +1060,15 @@ fn a_large_document_shows_its_first_features_while_the_rest_loads() {
         .unwrap_or_else(|| panic!("{err}"));
     assert!(preview < whole, "the preview comes first: {err}");
     assert!(err.contains("(a preview)"), "{err}");
-    // The rest is uploaded alone, in seven parts of 500 features, each drawn beside the
-    // preview as it comes; the whole is not uploaded again.
+    // The rest is uploaded alone, in three parts of 1,167 features or fewer, each drawn
+    // beside the preview as it comes; the whole is not uploaded again.
+    assert_eq!(
+        err.matches("added 1167 more feature(s) after ").count(),
+        2,
+        "{err}"
+    );
     assert!(
-        err.contains("the rest of the document added to its preview in 7 part(s)"),
+        err.contains("the rest of the document added to its preview in 3 part(s)"),
         "{err}"
     );
     assert!(!err.contains("uploading the whole"), "{err}");

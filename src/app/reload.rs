@@ -39,6 +39,11 @@ pub const DEBOUNCE: Duration = Duration::from_millis(40);
 /// never stops the window for longer than this.
 pub const EDIT_HOLD: Duration = Duration::from_millis(50);
 
+/// How long a frame waits at most while the loader uploads a part of a large document's
+/// rest ([`Loader::uploading_part`]): on a software rasterizer the upload would otherwise
+/// wait behind the frame, part after part, and the frame after the wait shows the part.
+pub const PART_HOLD: Duration = Duration::from_millis(400);
+
 /// How long the next frame waits for the layout of an edit made at `pending` while the
 /// loader works (`loading`): what is left of [`EDIT_HOLD`]; none when it has passed or no
 /// edit is pending.
@@ -168,6 +173,8 @@ impl Uploaded {
 /// preview shown ([`Outcome::Part`]).
 pub struct RestPart {
     pub part: Box<ScenePart>,
+    /// The features it holds.
+    pub features: usize,
     /// The device it was uploaded on.
     pub on: Arc<Gpu>,
 }
@@ -248,12 +255,21 @@ enum Msg {
     Quit,
 }
 
+/// What the loader is uploading now, for the window's frames to wait for.
+#[derive(Default)]
+struct Uploading {
+    /// An edit's scene ([`edit_hold`]).
+    edit: AtomicBool,
+    /// A part of a large document's rest ([`Loader::uploading_part`]).
+    part: AtomicBool,
+}
+
 /// The loading thread's handle.
 pub struct Loader {
     tx: Sender<Msg>,
     pub results: Receiver<Outcome>,
-    /// The loader is uploading an edit's scene ([`edit_hold`]).
-    uploading_edit: Arc<AtomicBool>,
+    /// What the loader is uploading now.
+    uploading: Arc<Uploading>,
     /// Set when the window goes: the thread stops at its next step.
     quit: Arc<AtomicBool>,
     thread: Option<std::thread::JoinHandle<()>>,
@@ -286,10 +302,10 @@ struct Handed {
     /// and the bounds it was sized for: the parts of the rest but the last are uploaded on
     /// it too.
     terrain: Arc<crate::terrain::Terrain>,
-    sized_for: ([f32; 2], [f32; 2]),
+    sized_for: Bounds,
     /// The extent of the preview and the parts of the rest laid out so far, the ground the
     /// preview was uploaded on, and what its upload and the parts' said.
-    extent: Option<([f32; 2], [f32; 2])>,
+    extent: Extent,
     ground: PartGround,
     warnings: Vec<Diagnostic>,
     /// The parts of the rest handed to the window so far, and the upload time of every
@@ -300,18 +316,21 @@ struct Handed {
     /// when the whole's bounds are those of the preview and the rest together), and the
     /// terrain itself (the whole is drawn on it).
     rest: Option<(ScenePart, PartGround)>,
-    last_terrain: Option<(([f32; 2], [f32; 2]), Arc<crate::terrain::Terrain>)>,
+    last_terrain: Option<(Bounds, Arc<crate::terrain::Terrain>)>,
 }
 
-/// The bounds of two extents together (`Scene::bounds` of a scene holding both).
-fn union(a: Option<([f32; 2], [f32; 2])>, b: Option<([f32; 2], [f32; 2])>) -> ([f32; 2], [f32; 2]) {
+/// Bounds `(min, max)` in meters, and an extent (`Scene::extent`: none where nothing is).
+type Bounds = ([f32; 2], [f32; 2]);
+type Extent = Option<Bounds>;
+
+/// Two extents together (`Scene::extent` of a scene holding both).
+fn union(a: Extent, b: Extent) -> Extent {
     match (a, b) {
-        (Some((alo, ahi)), Some((blo, bhi))) => (
+        (Some((alo, ahi)), Some((blo, bhi))) => Some((
             [alo[0].min(blo[0]), alo[1].min(blo[1])],
             [ahi[0].max(bhi[0]), ahi[1].max(bhi[1])],
-        ),
-        (Some(e), None) | (None, Some(e)) => e,
-        (None, None) => ([-10.0, -10.0], [10.0, 10.0]),
+        )),
+        (a, b) => a.or(b),
     }
 }
 
@@ -361,16 +380,16 @@ impl Loader {
     pub fn spawn(wake: impl Fn() + Send + 'static) -> std::io::Result<Self> {
         let (tx, rx) = mpsc::channel::<Msg>();
         let (out_tx, results) = mpsc::channel();
-        let uploading_edit = Arc::new(AtomicBool::new(false));
+        let uploading = Arc::new(Uploading::default());
         let quit = Arc::new(AtomicBool::new(false));
-        let flags = (uploading_edit.clone(), quit.clone());
+        let flags = (uploading.clone(), quit.clone());
         let thread = std::thread::Builder::new()
             .name("agview-loader".into())
             .spawn(move || loader_thread(rx, out_tx, wake, &flags.0, &flags.1))?;
         Ok(Loader {
             tx,
             results,
-            uploading_edit,
+            uploading,
             quit,
             thread: Some(thread),
         })
@@ -378,7 +397,14 @@ impl Loader {
 
     /// Whether the loader is uploading an edit's scene now.
     pub fn uploading_edit(&self) -> bool {
-        self.uploading_edit.load(Ordering::Acquire)
+        self.uploading.edit.load(Ordering::Acquire)
+    }
+
+    /// Whether the loader is uploading a part of a large document's rest now: a frame
+    /// started meanwhile would make the upload wait behind it on a software rasterizer,
+    /// whose present blocks the device until the frame is drawn ([`PART_HOLD`]).
+    pub fn uploading_part(&self) -> bool {
+        self.uploading.part.load(Ordering::Acquire)
     }
 
     /// Hands the loader the device (uploads wait for it).
@@ -444,7 +470,7 @@ fn loader_thread(
     rx: Receiver<Msg>,
     out: Sender<Outcome>,
     wake: impl Fn(),
-    uploading_edit: &AtomicBool,
+    uploading: &Uploading,
     quit: &AtomicBool,
 ) {
     let mut gpu: Option<Arc<Gpu>> = None;
@@ -482,7 +508,7 @@ fn loader_thread(
             &mut pending,
             &mut cache,
             &emit,
-            uploading_edit,
+            uploading,
             quit,
         );
         match outcome {
@@ -527,7 +553,7 @@ fn load_one(
     pending: &mut Option<Trigger>,
     cache: &mut Option<ArtCache>,
     emit: &dyn Fn(Outcome),
-    uploading_edit: &AtomicBool,
+    uploading: &Uploading,
     quit: &AtomicBool,
 ) -> Option<Outcome> {
     let quitting = || quit.load(Ordering::Acquire);
@@ -593,7 +619,7 @@ fn load_one(
                 if !p.first {
                     return handed
                         .as_mut()
-                        .is_some_and(|h| upload_rest(h, p, &g, &j.render, emit));
+                        .is_some_and(|h| upload_rest(h, p, &g, &j.render, emit, &uploading.part));
                 }
                 let mut doc = p.doc;
                 let mut art = document::load_document_art_with(&mut doc, &j.render.window_art());
@@ -601,7 +627,10 @@ fn load_one(
                 // added to the preview on hills and height maps too (where the whole as
                 // laid out reaches no further).
                 let sized_for = p.extent.unwrap_or_else(|| doc.loaded.scene.bounds());
-                let Ok(terrain) = j.render.terrain.terrain_for_bounds(sized_for.0, sized_for.1)
+                let Ok(terrain) = j
+                    .render
+                    .terrain
+                    .terrain_for_bounds(sized_for.0, sized_for.1)
                 else {
                     return false;
                 };
@@ -762,7 +791,8 @@ fn load_one(
                         .map(|h| h.textures)
                 })
                 .unwrap_or_default();
-            uploading_edit.store(matches!(trigger, Trigger::Edit(_)), Ordering::Release);
+            let edit = matches!(trigger, Trigger::Edit(_));
+            uploading.edit.store(edit, Ordering::Release);
             let uploaded = SceneGpu::new_with_textures(
                 &g.ctx,
                 &g.renderer,
@@ -771,7 +801,7 @@ fn load_one(
                 &terrain,
                 textures,
             );
-            uploading_edit.store(false, Ordering::Release);
+            uploading.edit.store(false, Ordering::Release);
             let scene_gpu = match uploaded {
                 Ok(s) => s,
                 Err(e) => return Some(fail(format!("{}: error: {e}", j.asset.display()), watch)),
@@ -826,13 +856,17 @@ fn upload_rest(
     g: &Arc<Gpu>,
     render: &RenderArgs,
     emit: &dyn Fn(Outcome),
+    uploading: &AtomicBool,
 ) -> bool {
     if !std::ptr::eq(h.on.as_ptr(), Arc::as_ptr(g)) {
         return false;
     }
     let mut doc = p.doc;
-    let bounds = union(h.extent, doc.loaded.scene.extent());
-    h.extent = Some(bounds);
+    h.extent = union(h.extent, doc.loaded.scene.extent());
+    // `Scene::bounds` of the preview and the parts so far together.
+    let bounds = h
+        .extent
+        .unwrap_or_else(|| crate::scene::Scene::default().bounds());
     let terrain = if !p.last || bounds == h.sized_for {
         h.terrain.clone()
     } else {
@@ -847,6 +881,7 @@ fn upload_rest(
     }
     let seed = h.images.take();
     let mut art = document::load_document_art_seeded(&mut doc, &render.window_art(), seed);
+    uploading.store(true, Ordering::Release);
     let uploaded = SceneGpu::upload_part(
         &g.ctx,
         &g.renderer,
@@ -855,6 +890,7 @@ fn upload_rest(
         &terrain,
         h.textures.clone(),
     );
+    uploading.store(false, Ordering::Release);
     // The next part's art, and the whole's, start with these images (the preview's first).
     h.images = Some(art.take_decoded());
     let Ok(part) = uploaded else { return false };
@@ -868,6 +904,7 @@ fn upload_rest(
         h.sent += 1;
         emit(Outcome::Part(RestPart {
             part: Box::new(part),
+            features: doc.loaded.scene.features.len(),
             on: g.clone(),
         }));
     }
@@ -1073,6 +1110,17 @@ mod tests {
         drop(loader);
         assert_eq!(Arc::strong_count(&alive), 1);
         drop(watcher_side);
+    }
+
+    #[test]
+    fn the_extent_of_parts_together_holds_each() {
+        let a = Some(([0.0, -5.0], [10.0, 5.0]));
+        let b = Some(([-2.0, 1.0], [4.0, 8.0]));
+        assert_eq!(union(a, b), Some(([-2.0, -5.0], [10.0, 8.0])));
+        assert_eq!(union(a, None), a);
+        assert_eq!(union(None, b), b);
+        // A part that places nothing adds nothing, not the default bounds.
+        assert_eq!(union(None, None), None);
     }
 
     #[test]

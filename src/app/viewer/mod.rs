@@ -729,8 +729,19 @@ impl App {
         let (Some(s), Some(g)) = (self.shown.as_mut(), self.gfx.as_ref()) else {
             return;
         };
-        if self.partial && !p.add_to(&mut s.gpu, &s.view.loaded.scene, &s.framing, &g.gpu) {
-            eprintln!("agview: warning: the preview cannot take a part of the rest; the whole follows");
+        if !self.partial {
+            return;
+        }
+        let (features, upload_ms) = (p.features, p.part.upload_ms());
+        if p.add_to(&mut s.gpu, &s.view.loaded.scene, &s.framing, &g.gpu) {
+            eprintln!(
+                "added {features} more feature(s) after {} ms (upload {upload_ms:.0} ms)",
+                self.launch.elapsed().as_millis()
+            );
+        } else {
+            eprintln!(
+                "agview: warning: the preview cannot take a part of the rest; the whole follows"
+            );
         }
     }
 

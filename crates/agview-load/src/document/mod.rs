@@ -208,8 +208,10 @@ const PREVIEW_SHARE: usize = 8;
 const PREVIEW_FIRST_MIN: usize = 500;
 
 /// The most parts the rest of a previewed document is handed in (each at least as many
-/// features as the preview): the window draws each as it comes.
-pub const PREVIEW_REST_PARTS: usize = 7;
+/// features as the preview): the window draws each as it comes. Each part costs the window
+/// an upload of the meshes its objects name (shared by the parts of a document alike),
+/// hence a few parts, not many.
+pub const PREVIEW_REST_PARTS: usize = 3;
 
 /// What a large document's load hands its preview callback ([`load_with_preview`]): the
 /// first features laid out, then each part of the rest.
@@ -567,7 +569,11 @@ fn load_features(
                 let per_part = first.max((len - first).div_ceil(PREVIEW_REST_PARTS));
                 let mut from = first;
                 while from < len {
-                    let to = if wanted { (from + per_part).min(len) } else { len };
+                    let to = if wanted {
+                        (from + per_part).min(len)
+                    } else {
+                        len
+                    };
                     let rest = lay_out(from, to);
                     if wanted {
                         wanted = show(part(&rest, false, to == len));
