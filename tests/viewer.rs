@@ -1003,10 +1003,18 @@ fn the_remembered_width_is_read_from_the_platforms_config_folder() {
 }
 
 /// `agview view DOC` at 320×240 whose load starts `delay_ms` late, until its screenshot is
-/// written to `shot`, with the options `extra`: its stderr.
-fn view_after_a_delay(x: &Xvfb, doc: &Path, delay_ms: u32, shot: &Path, extra: &[&str]) -> String {
+/// written to `shot`, with the options `extra` and the environment `env`: its stderr.
+fn view_after_a_delay(
+    x: &Xvfb,
+    doc: &Path,
+    delay_ms: u32,
+    shot: &Path,
+    extra: &[&str],
+    env: &[(&str, &str)],
+) -> String {
     let mut view = x.agview();
-    view.arg("view")
+    view.envs(env.iter().copied())
+        .arg("view")
         .arg(doc)
         .args(extra)
         .args(["--size", "320x240", "--frames", "2", "--load-delay-ms"])
@@ -1029,6 +1037,7 @@ fn the_window_presents_frames_while_a_slow_document_loads() {
         3000,
         &dir.0.join("slow.png"),
         &[],
+        &[],
     );
     let line = err
         .lines()
@@ -1050,8 +1059,16 @@ fn a_large_document_shows_its_first_features_while_the_rest_loads() {
     let shot = dir.0.join("whole.png");
     // The load starts once the window has its device, as a large document's layout would
     // still be running then. On hills: the preview's terrain is the whole's, sized for the
-    // document as read.
-    let err = view_after_a_delay(&x, &dsf, 1500, &shot, &["--terrain", "hills"]);
+    // document as read. Parts of at least 500 features, not the 10,000 of a real load, so
+    // a document this small still comes in parts.
+    let err = view_after_a_delay(
+        &x,
+        &dsf,
+        1500,
+        &shot,
+        &["--terrain", "hills"],
+        &[("AGVIEW_PREVIEW_PART_MIN", "500")],
+    );
     let preview = err
         .find("showing the first 500 feature(s)")
         .unwrap_or_else(|| panic!("no preview: {err}"));

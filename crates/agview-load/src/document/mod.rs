@@ -213,6 +213,32 @@ const PREVIEW_FIRST_MIN: usize = 500;
 /// hence a few parts, not many.
 pub const PREVIEW_REST_PARTS: usize = 3;
 
+/// The fewest features a part of the rest holds: a smaller rest comes in one part. Each
+/// part costs the window a fixed upload (its objects' meshes) of about as long as a rest
+/// of 1,700 features in one part, so parts pay only on a rest of tens of thousands.
+/// `AGVIEW_PREVIEW_PART_MIN` overrides it (the tests' small documents).
+pub const PREVIEW_PART_MIN: usize = 10_000;
+
+/// [`PREVIEW_PART_MIN`], or `AGVIEW_PREVIEW_PART_MIN` where set to a number.
+fn preview_part_min() -> usize {
+    #[cfg(test)]
+    if let Some(n) = tests::PART_MIN.with(|c| c.get()) {
+        return n;
+    }
+    std::env::var("AGVIEW_PREVIEW_PART_MIN")
+        .ok()
+        .and_then(|s| s.trim().parse().ok())
+        .unwrap_or(PREVIEW_PART_MIN)
+}
+
+/// How many features each part of a rest of `rest` features holds (the last fewer), after
+/// a preview of `first`: at most [`PREVIEW_REST_PARTS`] parts, each of at least `first`
+/// and `min` features, or the whole rest in one part when it holds fewer.
+fn rest_part_size(rest: usize, first: usize, min: usize) -> usize {
+    let parts = (rest / min.max(first).max(1)).clamp(1, PREVIEW_REST_PARTS);
+    rest.div_ceil(parts).max(1)
+}
+
 /// What a large document's load hands its preview callback ([`load_with_preview`]): the
 /// first features laid out, then each part of the rest.
 pub struct PreviewPart {
@@ -236,7 +262,8 @@ pub struct PreviewPart {
 /// document order, not yet screened by `SLOPE_LIMIT`, with no messages. The window shows it
 /// while the rest is laid out. Then, where `preview` took the first (returned true) and
 /// unless `SLOPE_LIMIT`s are screened (which may drop features of the first), the rest is
-/// laid out in parts of at least as many features (at most [`PREVIEW_REST_PARTS`]), each
+/// laid out in parts of at least as many features and [`PREVIEW_PART_MIN`] (at most
+/// [`PREVIEW_REST_PARTS`]; a smaller rest in one part), each
 /// handed to `preview` the same way as soon as it is laid out (its features combined on
 /// their own: its own tile atlas and tile orders), so the window can upload each alone and
 /// draw it beside those before; once `preview` declines a part, the rest is laid out in
@@ -566,7 +593,7 @@ fn load_features(
                 // The rest, for a preview shown, unless screening may drop features of the
                 // first. Else it is not copied and combined on its own for nothing.
                 let mut wanted = show(part(&results, true, false)) && !screened;
-                let per_part = first.max((len - first).div_ceil(PREVIEW_REST_PARTS));
+                let per_part = rest_part_size(len - first, first, preview_part_min());
                 let mut from = first;
                 while from < len {
                     let to = if wanted {

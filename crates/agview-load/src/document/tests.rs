@@ -9,6 +9,11 @@ use crate::art::{ImageData, ImagePixels};
 use crate::input;
 use crate::scene::{ArtRef, FeatureKind, ObjectInstance, SceneKind, Tile, TileTexture};
 
+thread_local! {
+    /// A test's [`PREVIEW_PART_MIN`] on its own thread, for documents small enough to test.
+    pub(super) static PART_MIN: std::cell::Cell<Option<usize>> = const { std::cell::Cell::new(None) };
+}
+
 fn sample(rel: &str) -> PathBuf {
     crate::document::synthetic::source_tree().join(rel)
 }
@@ -417,6 +422,8 @@ fn a_large_document_previews_its_first_features_then_its_rest_in_parts_and_ends_
     let tile = crate::document::synthetic::synthetic_tile(2400, &assets);
     let doc = crate::document::synthetic::TempDocument::write("preview-test", &tile.text).unwrap();
     let opts = LoadOptions::default();
+    // Parts of at least 500 features here, as of at least `PREVIEW_PART_MIN` in use.
+    PART_MIN.with(|c| c.set(Some(500)));
     let whole = load_with(&doc.path, &Inputs::default(), &opts).unwrap();
     let mut previews = Vec::new();
     let mut keep = |p: PreviewPart| {
@@ -482,6 +489,15 @@ fn a_large_document_previews_its_first_features_then_its_rest_in_parts_and_ends_
         let c = serde_json::to_string(&declined.loaded.scene).unwrap();
         assert!(a == c, "the document after a declined part differs");
     }
+    // A rest smaller than `PREVIEW_PART_MIN` comes in one part.
+    PART_MIN.with(|c| c.set(None));
+    let mut sizes = Vec::new();
+    let mut count = |p: PreviewPart| {
+        sizes.push(p.doc.loaded.scene.features.len());
+        true
+    };
+    load_with_preview(&doc.path, &Inputs::default(), &opts, Some(&mut count)).unwrap();
+    assert_eq!(sizes, [n, 1900], "a small rest in one part");
     // Small documents show none.
     let mut none = |_: PreviewPart| -> bool { panic!("a preview of a small document") };
     load_with_preview(
@@ -491,6 +507,18 @@ fn a_large_document_previews_its_first_features_then_its_rest_in_parts_and_ends_
         Some(&mut none),
     )
     .unwrap();
+}
+
+#[test]
+fn a_rest_comes_in_parts_of_at_least_the_preview_and_the_minimum() {
+    // At most three parts, none under the preview nor the minimum; a smaller rest whole.
+    assert_eq!(rest_part_size(1_700, 500, PREVIEW_PART_MIN), 1_700);
+    assert_eq!(rest_part_size(19_999, 500, 10_000), 19_999);
+    assert_eq!(rest_part_size(20_000, 500, 10_000), 10_000);
+    assert_eq!(rest_part_size(70_000, 10_000, 10_000), 23_334);
+    assert_eq!(rest_part_size(1_900, 500, 500), 634);
+    assert_eq!(rest_part_size(1_900, 1_000, 500), 1_900);
+    assert_eq!(rest_part_size(5, 500, 0), 5);
 }
 
 #[test]
