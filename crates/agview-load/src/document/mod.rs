@@ -209,13 +209,13 @@ const PREVIEW_FIRST_MIN: usize = 500;
 
 /// The most parts the rest of a previewed document is handed in (each at least as many
 /// features as the preview): the window draws each as it comes. Each part costs the window
-/// an upload of the meshes its objects name (shared by the parts of a document alike),
-/// hence a few parts, not many.
+/// a fixed time (on a software rasterizer, a frame drawn while it uploads), hence a few
+/// parts, not many.
 pub const PREVIEW_REST_PARTS: usize = 3;
 
 /// The fewest features a part of the rest holds: a smaller rest comes in one part. Each
-/// part costs the window a fixed upload (its objects' meshes) of about as long as a rest
-/// of 1,700 features in one part, so parts pay only on a rest of tens of thousands.
+/// part costs the window a fixed time of about as long as uploading a rest of 1,700
+/// features in one part, so parts pay only on a rest of tens of thousands.
 /// `AGVIEW_PREVIEW_PART_MIN` overrides it (the tests' small documents).
 pub const PREVIEW_PART_MIN: usize = 10_000;
 
