@@ -794,12 +794,12 @@ fn draped_parts_draw_in_layer_group_order() {
     );
 }
 
-/// A scene drawn in two parts (`SceneGpu::append`, a large document's preview and the rest)
-/// looks the same as in one: the ground is drawn by layer group across the parts, so the
-/// second part's `runways` square still draws under the first part's tile, and its
-/// `roads` square over it. Each part has a box too.
+/// A scene drawn in three parts (`SceneGpu::append`, a large document's preview and the
+/// parts of its rest) looks the same as in one: the ground is drawn by layer group across
+/// the parts, so the second part's `runways` square still draws under the first part's
+/// tile, and the first part's `roads` square over it. Two parts have a box each.
 #[test]
-fn a_scene_in_two_parts_draws_as_in_one() {
+fn a_scene_in_parts_draws_as_in_one() {
     let (mut scene, mut art) = layer_group_scene();
     scene.meshes.extend(refs(&["box.obj"]));
     art.meshes.push(box_mesh("box.obj", 4.0, 4.0, 6.0, Some(2)));
@@ -807,14 +807,15 @@ fn a_scene_in_two_parts_draws_as_in_one() {
         object(2, [8.0, 12.0], 20.0, Placement::Graded),
         object(2, [-10.0, -12.0], 0.0, Placement::Graded),
     ]);
-    // The first part: the tile, the `roads` square and a box; the second the rest.
+    // The first part: the tile, the `roads` square and a box; the second the `runways`
+    // square; the third the other box.
     let first = Scene {
         objects: vec![scene.objects[1].clone(), scene.objects[2].clone()],
         ..scene.clone()
     };
-    let second = Scene {
+    let part = |k: usize| Scene {
         tiles: Vec::new(),
-        objects: vec![scene.objects[0].clone(), scene.objects[3].clone()],
+        objects: vec![scene.objects[k].clone()],
         ..scene.clone()
     };
     let terrain = Terrain::flat(400.0);
@@ -826,30 +827,32 @@ fn a_scene_in_two_parts_draws_as_in_one() {
     let mut whole = hl.upload(&scene, &art, &terrain).expect("upload");
     let one = hl.render(&mut whole, &params, 320, 240).expect("render");
     let mut parts = hl.upload(&first, &art, &terrain).expect("upload");
-    assert!(parts
-        .append(&hl.ctx, &hl.renderer, &second, &art, &terrain)
-        .expect("append"));
-    assert_eq!(parts.part_count(), 2);
-    // The second part made only the textures the first lacked.
+    for k in [0, 3] {
+        assert!(parts
+            .append(&hl.ctx, &hl.renderer, &part(k), &art, &terrain)
+            .expect("append"));
+    }
+    assert_eq!(parts.part_count(), 3);
+    // Each later part made only the textures those before it lacked.
     assert_eq!(parts.stats().textures_made, whole.stats().textures_made);
     assert_eq!(parts.stats().textures, whole.stats().textures);
     assert_eq!(parts.stats().objects, whole.stats().objects);
-    let two = hl.render(&mut parts, &params, 320, 240).expect("render");
+    let three = hl.render(&mut parts, &params, 320, 240).expect("render");
     let differing = one
         .pixels()
-        .zip(two.pixels())
+        .zip(three.pixels())
         .filter(|(a, b)| a != b)
         .count();
     assert_eq!(
         differing, 0,
-        "{differing} pixels differ between one part and two"
+        "{differing} pixels differ between one part and three"
     );
     same_on_every_path(&mut parts, &params, &one);
     // A part on another grid is refused: tiles are cut along the grid.
     assert!(!parts
-        .append(&hl.ctx, &hl.renderer, &second, &art, &Terrain::flat(300.0))
+        .append(&hl.ctx, &hl.renderer, &part(3), &art, &Terrain::flat(300.0))
         .expect("append"));
-    assert_eq!(parts.part_count(), 2);
+    assert_eq!(parts.part_count(), 3);
 }
 
 /// A 30 m tile (`footprints`) between two draped squares, one in `runways` (drawn before
@@ -4740,8 +4743,8 @@ fn a_documents_whole_reuses_its_previews_decoded_art_and_textures() {
     let opts = agview::document::LoadOptions::default();
     let mut preview = None;
     // The first features (the rest follows, `load_with_preview`).
-    let mut show = |d: agview::document::Document| {
-        preview.get_or_insert(d);
+    let mut show = |p: agview::document::PreviewPart| {
+        preview.get_or_insert(p.doc);
         true
     };
     let mut whole =

@@ -1016,11 +1016,20 @@ fn the_remembered_width_is_read_from_the_platforms_config_folder() {
 }
 
 /// `agview view DOC` at 320×240 whose load starts `delay_ms` late, until its screenshot is
-/// written to `shot`: its stderr.
-fn view_after_a_delay(x: &Xvfb, doc: &Path, delay_ms: u32, shot: &Path) -> String {
+/// written to `shot`, with the options `extra` and the environment `env`: its stderr.
+fn view_after_a_delay(
+    x: &Xvfb,
+    doc: &Path,
+    delay_ms: u32,
+    shot: &Path,
+    extra: &[&str],
+    env: &[(&str, &str)],
+) -> String {
     let mut view = x.agview();
-    view.arg("view")
+    view.envs(env.iter().copied())
+        .arg("view")
         .arg(doc)
+        .args(extra)
         .args(["--size", "320x240", "--frames", "2", "--load-delay-ms"])
         .arg(delay_ms.to_string())
         .arg("--screenshot")
@@ -1035,7 +1044,14 @@ fn view_after_a_delay(x: &Xvfb, doc: &Path, delay_ms: u32, shot: &Path) -> Strin
 fn the_window_presents_frames_while_a_slow_document_loads() {
     let x = Xvfb::start();
     let dir = TempDir::new("slow");
-    let err = view_after_a_delay(&x, &sample("earth.wed.xml"), 3000, &dir.0.join("slow.png"));
+    let err = view_after_a_delay(
+        &x,
+        &sample("earth.wed.xml"),
+        3000,
+        &dir.0.join("slow.png"),
+        &[],
+        &[],
+    );
     let line = err
         .lines()
         .find(|l| l.starts_with("panel: "))
@@ -1055,8 +1071,17 @@ fn a_large_document_shows_its_first_features_while_the_rest_loads() {
     let dsf = long_names_package(&dir.0, 4000);
     let shot = dir.0.join("whole.png");
     // The load starts once the window has its device, as a large document's layout would
-    // still be running then.
-    let err = view_after_a_delay(&x, &dsf, 1500, &shot);
+    // still be running then. On hills: the preview's terrain is the whole's, sized for the
+    // document as read. Parts of at least 500 features, not the 10,000 of a real load, so
+    // a document this small still comes in parts.
+    let err = view_after_a_delay(
+        &x,
+        &dsf,
+        1500,
+        &shot,
+        &["--terrain", "hills"],
+        &[("AGVIEW_PREVIEW_PART_MIN", "500")],
+    );
     let preview = err
         .find("showing the first 500 feature(s)")
         .unwrap_or_else(|| panic!("no preview: {err}"));
@@ -1065,11 +1090,18 @@ fn a_large_document_shows_its_first_features_while_the_rest_loads() {
         .unwrap_or_else(|| panic!("{err}"));
     assert!(preview < whole, "the preview comes first: {err}");
     assert!(err.contains("(a preview)"), "{err}");
-    // The rest is uploaded alone and drawn beside the preview.
-    assert!(
-        err.contains("the rest of the document added to its preview"),
+    // The rest is uploaded alone, in three parts of 1,167 features or fewer, each drawn
+    // beside the preview as it comes; the whole is not uploaded again.
+    assert_eq!(
+        err.matches("added 1167 more feature(s) after ").count(),
+        2,
         "{err}"
     );
+    assert!(
+        err.contains("the rest of the document added to its preview in 3 part(s)"),
+        "{err}"
+    );
+    assert!(!err.contains("uploading the whole"), "{err}");
     assert!(shot.is_file());
 }
 

@@ -300,7 +300,7 @@ impl Window {
                 // The rest of a large document goes to its preview.
                 let uploaded = r.gpu;
                 let preview = match (&uploaded, self.shown.take()) {
-                    (Uploaded::Rest(_), Some(s)) => match s.gpu {
+                    (Uploaded::Rest { .. }, Some(s)) => match s.gpu {
                         Uploaded::Scene(g) => Some(g),
                         _ => None,
                     },
@@ -313,6 +313,8 @@ impl Window {
                 self.shown = Some(r);
                 Ok(got)
             }
+            // Parts of a rest come after a preview, which only a launch shows.
+            Outcome::Part(_) => anyhow::bail!("a part of a preview's rest in the edit bench"),
             Outcome::Failed { error, .. } => anyhow::bail!("the layout failed: {error}"),
         }
     }

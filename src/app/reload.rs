@@ -39,6 +39,11 @@ pub const DEBOUNCE: Duration = Duration::from_millis(40);
 /// never stops the window for longer than this.
 pub const EDIT_HOLD: Duration = Duration::from_millis(50);
 
+/// How long a frame waits at most while the loader uploads a part of a large document's
+/// rest ([`Loader::uploading_part`]): on a software rasterizer the upload would otherwise
+/// wait behind the frame, part after part, and the frame after the wait shows the part.
+pub const PART_HOLD: Duration = Duration::from_millis(400);
+
 /// How long the next frame waits for the layout of an edit made at `pending` while the
 /// loader works (`loading`): what is left of [`EDIT_HOLD`]; none when it has passed or no
 /// edit is pending.
@@ -124,15 +129,17 @@ pub struct Ready {
 pub enum Uploaded {
     /// The whole scene.
     Scene(SceneGpu),
-    /// The features after a large document's preview, uploaded alone: the window adds them
-    /// to the preview it shows ([`SceneGpu::attach`]), which is not uploaded again.
-    Rest(Box<ScenePart>),
+    /// The last part of a large document's rest, uploaded alone: the window adds it to
+    /// the preview it shows ([`SceneGpu::attach`]), which is not uploaded again. `after`:
+    /// the parts the preview holds before it (the preview and the parts of the rest
+    /// handed on as [`Outcome::Part`]).
+    Rest { part: Box<ScenePart>, after: usize },
 }
 
 impl Uploaded {
-    /// The scene to draw: the upload, or `preview` (the preview shown, uploaded on `on`)
-    /// with the rest added. Where the preview cannot take the rest (it always should), the
-    /// whole is uploaded here instead.
+    /// The scene to draw: the upload, or `preview` (the preview shown, uploaded on `on`,
+    /// with the parts of the rest added so far) with the last part added. Where the
+    /// preview cannot take it (it always should), the whole is uploaded here instead.
     pub fn into_scene(
         self,
         preview: Option<SceneGpu>,
@@ -141,24 +148,55 @@ impl Uploaded {
         art: &ArtSet,
         framing: &Framing,
     ) -> Result<SceneGpu, String> {
-        let part = match self {
+        let (part, after) = match self {
             Uploaded::Scene(g) => return Ok(g),
-            Uploaded::Rest(part) => part,
+            Uploaded::Rest { part, after } => (part, after),
         };
         let scene = &view.loaded.scene;
         let failed = |e: &dyn std::fmt::Display| format!("{}: error: {e}", scene.asset);
         let terrain = framing
             .terrain()
             .ok_or_else(|| failed(&"the scene has no terrain"))?;
-        if let Some(mut g) = preview {
+        if let Some(mut g) = preview.filter(|g| g.part_count() == after) {
             if g.attach(&on.ctx, &on.renderer, *part, scene, terrain)
                 .is_ok()
             {
                 return Ok(g);
             }
-            eprintln!("agview: warning: the preview cannot take the rest; uploading the whole");
         }
+        eprintln!("agview: warning: the preview cannot take the rest; uploading the whole");
         SceneGpu::new(&on.ctx, &on.renderer, scene, art, terrain).map_err(|e| failed(&e))
+    }
+}
+
+/// A part of a large document's rest, uploaded while the rest is laid out, for the
+/// preview shown ([`Outcome::Part`]).
+pub struct RestPart {
+    pub part: Box<ScenePart>,
+    /// The features it holds.
+    pub features: usize,
+    /// The device it was uploaded on.
+    pub on: Arc<Gpu>,
+}
+
+impl RestPart {
+    /// Adds the part to `shown`, the preview drawn (with the parts before this one) over
+    /// `framing`'s terrain, where it was uploaded on `device`; whether it was added. The
+    /// overlays are built from `scene`, what is shown, until the whole comes.
+    pub fn add_to(
+        self,
+        shown: &mut SceneGpu,
+        scene: &crate::scene::Scene,
+        framing: &Framing,
+        device: &Arc<Gpu>,
+    ) -> bool {
+        let Some(terrain) = framing.terrain() else {
+            return false;
+        };
+        Arc::ptr_eq(device, &self.on)
+            && shown
+                .attach(&self.on.ctx, &self.on.renderer, *self.part, scene, terrain)
+                .is_ok()
     }
 }
 
@@ -197,6 +235,10 @@ impl Described {
 /// The result of one load.
 pub enum Outcome {
     Ready(Box<Ready>),
+    /// A part of a large document's rest, to add to the preview shown: the window draws
+    /// it at once, while later parts are laid out and uploaded. The whole follows as a
+    /// [`Ready`] (its last part, or the whole uploaded anew).
+    Part(RestPart),
     Failed {
         error: String,
         /// The asset and polygon: what to watch for a fix.
@@ -213,12 +255,21 @@ enum Msg {
     Quit,
 }
 
+/// What the loader is uploading now, for the window's frames to wait for.
+#[derive(Default)]
+struct Uploading {
+    /// An edit's scene ([`edit_hold`]).
+    edit: AtomicBool,
+    /// A part of a large document's rest ([`Loader::uploading_part`]).
+    part: AtomicBool,
+}
+
 /// The loading thread's handle.
 pub struct Loader {
     tx: Sender<Msg>,
     pub results: Receiver<Outcome>,
-    /// The loader is uploading an edit's scene ([`edit_hold`]).
-    uploading_edit: Arc<AtomicBool>,
+    /// What the loader is uploading now.
+    uploading: Arc<Uploading>,
     /// Set when the window goes: the thread stops at its next step.
     quit: Arc<AtomicBool>,
     thread: Option<std::thread::JoinHandle<()>>,
@@ -247,26 +298,39 @@ struct Handed {
     images: Option<crate::art::DecodedImages>,
     textures: SceneTextures,
     on: Weak<Gpu>,
-    /// The preview's extent, the ground it was uploaded on and what its upload said.
-    extent: Option<([f32; 2], [f32; 2])>,
+    /// The terrain the preview was uploaded on (sized for the document's extent as read)
+    /// and the bounds it was sized for: the parts of the rest but the last are uploaded on
+    /// it too.
+    terrain: Arc<crate::terrain::Terrain>,
+    sized_for: Bounds,
+    /// The extent of the preview and the parts of the rest laid out so far, the ground the
+    /// preview was uploaded on, and what its upload and the parts' said.
+    extent: Extent,
     ground: PartGround,
     warnings: Vec<Diagnostic>,
-    /// The rest of the document, uploaded as a part to add to the preview, with the
-    /// ground it was uploaded on (the whole's terrain, when the whole's bounds are those
-    /// of the preview and the rest together) and what the preview's upload and its own
-    /// said.
-    rest: Option<(ScenePart, PartGround, Vec<Diagnostic>)>,
+    /// The parts of the rest handed to the window so far, and the upload time of every
+    /// part of the rest, ms.
+    sent: usize,
+    upload_ms: f64,
+    /// The last part of the rest, with the ground it was uploaded on (the whole's terrain,
+    /// when the whole's bounds are those of the preview and the rest together), and the
+    /// terrain itself (the whole is drawn on it).
+    rest: Option<(ScenePart, PartGround)>,
+    last_terrain: Option<(Bounds, Arc<crate::terrain::Terrain>)>,
 }
 
-/// The bounds of two extents together (`Scene::bounds` of a scene holding both).
-fn union(a: Option<([f32; 2], [f32; 2])>, b: Option<([f32; 2], [f32; 2])>) -> ([f32; 2], [f32; 2]) {
+/// Bounds `(min, max)` in meters, and an extent (`Scene::extent`: none where nothing is).
+type Bounds = ([f32; 2], [f32; 2]);
+type Extent = Option<Bounds>;
+
+/// Two extents together (`Scene::extent` of a scene holding both).
+fn union(a: Extent, b: Extent) -> Extent {
     match (a, b) {
-        (Some((alo, ahi)), Some((blo, bhi))) => (
+        (Some((alo, ahi)), Some((blo, bhi))) => Some((
             [alo[0].min(blo[0]), alo[1].min(blo[1])],
             [ahi[0].max(bhi[0]), ahi[1].max(bhi[1])],
-        ),
-        (Some(e), None) | (None, Some(e)) => e,
-        (None, None) => ([-10.0, -10.0], [10.0, 10.0]),
+        )),
+        (a, b) => a.or(b),
     }
 }
 
@@ -316,16 +380,16 @@ impl Loader {
     pub fn spawn(wake: impl Fn() + Send + 'static) -> std::io::Result<Self> {
         let (tx, rx) = mpsc::channel::<Msg>();
         let (out_tx, results) = mpsc::channel();
-        let uploading_edit = Arc::new(AtomicBool::new(false));
+        let uploading = Arc::new(Uploading::default());
         let quit = Arc::new(AtomicBool::new(false));
-        let flags = (uploading_edit.clone(), quit.clone());
+        let flags = (uploading.clone(), quit.clone());
         let thread = std::thread::Builder::new()
             .name("agview-loader".into())
             .spawn(move || loader_thread(rx, out_tx, wake, &flags.0, &flags.1))?;
         Ok(Loader {
             tx,
             results,
-            uploading_edit,
+            uploading,
             quit,
             thread: Some(thread),
         })
@@ -333,7 +397,14 @@ impl Loader {
 
     /// Whether the loader is uploading an edit's scene now.
     pub fn uploading_edit(&self) -> bool {
-        self.uploading_edit.load(Ordering::Acquire)
+        self.uploading.edit.load(Ordering::Acquire)
+    }
+
+    /// Whether the loader is uploading a part of a large document's rest now: a frame
+    /// started meanwhile would make the upload wait behind it on a software rasterizer,
+    /// whose present blocks the device until the frame is drawn ([`PART_HOLD`]).
+    pub fn uploading_part(&self) -> bool {
+        self.uploading.part.load(Ordering::Acquire)
     }
 
     /// Hands the loader the device (uploads wait for it).
@@ -399,7 +470,7 @@ fn loader_thread(
     rx: Receiver<Msg>,
     out: Sender<Outcome>,
     wake: impl Fn(),
-    uploading_edit: &AtomicBool,
+    uploading: &Uploading,
     quit: &AtomicBool,
 ) {
     let mut gpu: Option<Arc<Gpu>> = None;
@@ -437,7 +508,7 @@ fn loader_thread(
             &mut pending,
             &mut cache,
             &emit,
-            uploading_edit,
+            uploading,
             quit,
         );
         match outcome {
@@ -482,7 +553,7 @@ fn load_one(
     pending: &mut Option<Trigger>,
     cache: &mut Option<ArtCache>,
     emit: &dyn Fn(Outcome),
-    uploading_edit: &AtomicBool,
+    uploading: &Uploading,
     quit: &AtomicBool,
 ) -> Option<Outcome> {
     let quitting = || quit.load(Ordering::Acquire);
@@ -518,7 +589,7 @@ fn load_one(
                 terrain_dependent: false,
                 resolver: Default::default(),
             };
-            (view, Arc::new(art), terrain)
+            (view, Arc::new(art), Arc::new(terrain))
         }
         None => {
             if let Some(p) = &j.load.progress {
@@ -531,12 +602,13 @@ fn load_one(
                 ..j.load.clone()
             };
             // At launch, a large document shows its first features while the rest is laid
-            // out (a reload keeps the last whole scene on screen instead). What the preview
-            // decoded and uploaded is handed on: the rest is uploaded alone, as a part the
-            // window adds to the preview, decoding only the images the preview lacked
-            // (else the whole uploads only what the preview lacked).
-            // It returns whether the preview was shown (so the rest is wanted).
-            let mut show_preview = |mut doc: Document| -> bool {
+            // out (a reload keeps the last whole scene on screen instead), then each part of
+            // the rest as it is laid out. What the preview decoded and uploaded is handed
+            // on: each part of the rest is uploaded alone, as a part the window adds to
+            // what it shows, decoding only the images those before it lacked (else the
+            // whole uploads only what the preview lacked).
+            // It returns whether the part was shown (so the next is wanted).
+            let mut show_preview = |p: document::PreviewPart| -> bool {
                 while let Ok(m) = rx.try_recv() {
                     apply(m, gpu, job, pending);
                 }
@@ -544,12 +616,22 @@ fn load_one(
                     return false;
                 }
                 let Some(g) = gpu.clone() else { return false };
-                if let Some(h) = handed.as_mut() {
-                    upload_rest(h, doc, &g, &j.render);
-                    return true;
+                if !p.first {
+                    return handed
+                        .as_mut()
+                        .is_some_and(|h| upload_rest(h, p, &g, &j.render, emit, &uploading.part));
                 }
+                let mut doc = p.doc;
                 let mut art = document::load_document_art_with(&mut doc, &j.render.window_art());
-                let Ok(terrain) = j.render.terrain.terrain_for(&doc.loaded.scene) else {
+                // The terrain of the whole document as read, so that the rest can be
+                // added to the preview on hills and height maps too (where the whole as
+                // laid out reaches no further).
+                let sized_for = p.extent.unwrap_or_else(|| doc.loaded.scene.bounds());
+                let Ok(terrain) = j
+                    .render
+                    .terrain
+                    .terrain_for_bounds(sized_for.0, sized_for.1)
+                else {
                     return false;
                 };
                 let up = Instant::now();
@@ -558,22 +640,28 @@ fn load_one(
                 else {
                     return false;
                 };
+                let terrain = Arc::new(terrain);
                 // The preview's art keeps its images' names and sizes, not their pixels:
                 // they are on the GPU, and the whole's art takes them over.
                 handed = Some(Handed {
                     images: Some(art.take_decoded()),
                     textures: scene_gpu.textures(),
                     on: Arc::downgrade(&g),
+                    terrain: terrain.clone(),
+                    sized_for,
                     extent: doc.loaded.scene.extent(),
                     ground: scene_gpu.part_ground(),
                     warnings: scene_gpu.warnings().to_vec(),
+                    sent: 0,
+                    upload_ms: 0.0,
                     rest: None,
+                    last_terrain: None,
                 });
                 let art = Arc::new(art);
                 let framing = j
                     .render
                     .framing(&doc.loaded.scene, Some(&art), Some(&terrain))
-                    .with_ground(Arc::new(terrain));
+                    .with_ground(terrain);
                 let described = Described::of(&doc, &art, &[], scene_gpu.warnings(), &framing);
                 emit(Outcome::Ready(Box::new(Ready {
                     art,
@@ -593,7 +681,7 @@ fn load_one(
                 }
                 true
             };
-            let preview: Option<&mut dyn FnMut(Document) -> bool> =
+            let preview: Option<&mut dyn FnMut(document::PreviewPart) -> bool> =
                 (trigger == Trigger::Startup).then_some(&mut show_preview);
             let loaded = document::load_with_preview(&j.asset, &j.inputs, &load, preview);
             if quitting() {
@@ -627,10 +715,18 @@ fn load_one(
                     a
                 }
             };
-            let terrain = match view.terrain.take() {
-                Some(t) => t,
-                None => match j.render.terrain.terrain_for(&view.loaded.scene) {
-                    Ok(t) => t,
+            // The terrain the screening measured on; else the whole's, which the last
+            // part of the rest was uploaded on where the whole's bounds are those it was
+            // made for.
+            let kept = handed
+                .as_ref()
+                .and_then(|h| h.last_terrain.clone())
+                .filter(|(b, _)| view.terrain.is_none() && *b == view.loaded.scene.bounds());
+            let terrain = match (view.terrain.take(), kept) {
+                (Some(t), _) => Arc::new(t),
+                (None, Some((_, t))) => t,
+                (None, None) => match j.render.terrain.terrain_for(&view.loaded.scene) {
+                    Ok(t) => Arc::new(t),
                     Err(e) => return Some(fail(e, watch)),
                 },
             };
@@ -653,23 +749,28 @@ fn load_one(
     if let Some(p) = &j.load.progress {
         p.set_stage(crate::progress::Stage::Uploading);
     }
-    // The rest of a preview, uploaded on this very ground and device: the window adds it
-    // to the preview; nothing more is uploaded.
+    // The last part of a preview's rest, uploaded on this very ground and device: the
+    // window adds it to the preview and the parts before it; nothing more is uploaded.
     let rest = handed
         .as_mut()
         .filter(|h| std::ptr::eq(h.on.as_ptr(), Arc::as_ptr(g)))
-        .and_then(|h| h.rest.take())
-        .filter(|(_, ground, _)| *ground == PartGround::of(&terrain));
-    // The rest was uploaded while the whole was laid out: its own upload time is the
-    // whole's.
+        .and_then(|h| {
+            let (part, ground) = h.rest.take()?;
+            let warnings = std::mem::take(&mut h.warnings);
+            Some((part, ground, warnings, h.sent + 1, h.upload_ms))
+        })
+        .filter(|(_, ground, ..)| *ground == PartGround::of(&terrain));
+    // The rest was uploaded while the whole was laid out: the parts' own upload time is
+    // the whole's.
     let mut upload_ms = None;
     let (uploaded, gpu_warnings) = match rest {
-        Some((part, _, warnings)) => {
+        Some((part, _, warnings, after, parts_ms)) => {
             if let Some(c) = cache.as_mut().filter(|c| Arc::ptr_eq(&c.art, &art)) {
                 c.textures = Some((Arc::downgrade(g), part.textures()));
             }
-            upload_ms = Some(part.upload_ms());
-            (Uploaded::Rest(Box::new(part)), warnings)
+            upload_ms = Some(parts_ms);
+            let part = Box::new(part);
+            (Uploaded::Rest { part, after }, warnings)
         }
         None => {
             // The art's textures from the last upload, where the art and the device are
@@ -690,7 +791,8 @@ fn load_one(
                         .map(|h| h.textures)
                 })
                 .unwrap_or_default();
-            uploading_edit.store(matches!(trigger, Trigger::Edit(_)), Ordering::Release);
+            let edit = matches!(trigger, Trigger::Edit(_));
+            uploading.edit.store(edit, Ordering::Release);
             let uploaded = SceneGpu::new_with_textures(
                 &g.ctx,
                 &g.renderer,
@@ -699,7 +801,7 @@ fn load_one(
                 &terrain,
                 textures,
             );
-            uploading_edit.store(false, Ordering::Release);
+            uploading.edit.store(false, Ordering::Release);
             let scene_gpu = match uploaded {
                 Ok(s) => s,
                 Err(e) => return Some(fail(format!("{}: error: {e}", j.asset.display()), watch)),
@@ -714,8 +816,8 @@ fn load_one(
     let upload_ms = upload_ms.unwrap_or_else(|| up.elapsed().as_secs_f64() * 1e3);
     let framing = j
         .render
-        .framing(&view.loaded.scene, Some(&art), Some(&terrain))
-        .with_ground(Arc::new(terrain));
+        .framing(&view.loaded.scene, Some(&art), Some(&*terrain))
+        .with_ground(terrain);
     let mut files = view.loaded.files.clone();
     files.extend(art_files(&art));
     files.extend(watch);
@@ -738,27 +840,48 @@ fn load_one(
     })))
 }
 
-/// Uploads the rest of a large document after its preview (`h`) as a part to add to the
-/// preview, on the terrain of the bounds of both (the whole's, unless the whole is screened
-/// or bounded otherwise, when the whole is uploaded instead), seeding its art with the
-/// preview's decoded images and its upload with the preview's textures; then hands on the
-/// rest's decoded images and textures to the whole. Nothing is uploaded where the preview's
-/// ground cannot take the part ([`PartGround::takes`]: hills or a height map on another
-/// grid).
-fn upload_rest(h: &mut Handed, mut doc: Document, g: &Arc<Gpu>, render: &RenderArgs) {
+/// Uploads a part `p` of the rest of a large document after its preview (`h`) as a part
+/// to add to the preview, seeding its art with the images decoded before it and its upload
+/// with the textures made before it; then hands on its decoded images and textures to the
+/// next part and the whole. A part but the last is uploaded on the preview's terrain and
+/// handed to the window at once ([`Outcome::Part`]); the last on the terrain of the bounds
+/// of every part together (the whole's, unless the whole is screened or bounded otherwise,
+/// when the whole is uploaded instead), kept for the whole's [`Ready`]. Whether the part was
+/// uploaded: nothing is where the preview's ground cannot take it ([`PartGround::takes`]:
+/// hills or a height map on another grid, which the whole's extent as read foresaw
+/// otherwise), nor on another device.
+fn upload_rest(
+    h: &mut Handed,
+    p: document::PreviewPart,
+    g: &Arc<Gpu>,
+    render: &RenderArgs,
+    emit: &dyn Fn(Outcome),
+    uploading: &AtomicBool,
+) -> bool {
     if !std::ptr::eq(h.on.as_ptr(), Arc::as_ptr(g)) {
-        return;
+        return false;
     }
-    let (lo, hi) = union(h.extent, doc.loaded.scene.extent());
-    let Ok(terrain) = render.terrain.terrain_for_bounds(lo, hi) else {
-        return;
+    let mut doc = p.doc;
+    h.extent = union(h.extent, doc.loaded.scene.extent());
+    // `Scene::bounds` of the preview and the parts so far together.
+    let bounds = h
+        .extent
+        .unwrap_or_else(|| crate::scene::Scene::default().bounds());
+    let terrain = if !p.last || bounds == h.sized_for {
+        h.terrain.clone()
+    } else {
+        match render.terrain.terrain_for_bounds(bounds.0, bounds.1) {
+            Ok(t) => Arc::new(t),
+            Err(_) => return false,
+        }
     };
     let ground = PartGround::of(&terrain);
     if !h.ground.takes(&ground) {
-        return;
+        return false;
     }
     let seed = h.images.take();
     let mut art = document::load_document_art_seeded(&mut doc, &render.window_art(), seed);
+    uploading.store(true, Ordering::Release);
     let uploaded = SceneGpu::upload_part(
         &g.ctx,
         &g.renderer,
@@ -767,13 +890,25 @@ fn upload_rest(h: &mut Handed, mut doc: Document, g: &Arc<Gpu>, render: &RenderA
         &terrain,
         h.textures.clone(),
     );
-    // The whole's art starts with the rest's images (the preview's first).
+    uploading.store(false, Ordering::Release);
+    // The next part's art, and the whole's, start with these images (the preview's first).
     h.images = Some(art.take_decoded());
-    let Ok(part) = uploaded else { return };
+    let Ok(part) = uploaded else { return false };
     h.textures = part.textures();
-    let mut warnings = std::mem::take(&mut h.warnings);
-    warnings.extend(part.warnings().iter().cloned());
-    h.rest = Some((part, ground, warnings));
+    h.upload_ms += part.upload_ms();
+    h.warnings.extend(part.warnings().iter().cloned());
+    if p.last {
+        h.rest = Some((part, ground));
+        h.last_terrain = Some((bounds, terrain));
+    } else {
+        h.sent += 1;
+        emit(Outcome::Part(RestPart {
+            part: Box::new(part),
+            features: doc.loaded.scene.features.len(),
+            on: g.clone(),
+        }));
+    }
+    true
 }
 
 /// The files the art was loaded from (meshes, facades, forest, images), and those it looked
@@ -975,6 +1110,17 @@ mod tests {
         drop(loader);
         assert_eq!(Arc::strong_count(&alive), 1);
         drop(watcher_side);
+    }
+
+    #[test]
+    fn the_extent_of_parts_together_holds_each() {
+        let a = Some(([0.0, -5.0], [10.0, 5.0]));
+        let b = Some(([-2.0, 1.0], [4.0, 8.0]));
+        assert_eq!(union(a, b), Some(([-2.0, -5.0], [10.0, 8.0])));
+        assert_eq!(union(a, None), a);
+        assert_eq!(union(None, b), b);
+        // A part that places nothing adds nothing, not the default bounds.
+        assert_eq!(union(None, None), None);
     }
 
     #[test]

@@ -33,6 +33,17 @@ impl App {
                 self.take_outcome(o, event_loop);
             }
         }
+        // A part of a large document's rest on its way: this frame waits for it a moment,
+        // so that the upload does not wait behind the frame and the frame shows the part.
+        if self.partial && self.loader.uploading_part() {
+            if let Ok(o) = self
+                .loader
+                .results
+                .recv_timeout(crate::app::reload::PART_HOLD)
+            {
+                self.take_outcome(o, event_loop);
+            }
+        }
         // While a handle is dragged and full frames are slow: the drag preview.
         let preview = self.edit_dragging()
             && self.shown.is_some()

@@ -38,7 +38,7 @@ use crate::app::features::{FeatureIndex, FeatureTable};
 use crate::app::options::{CameraSpec, TerrainSpec};
 use crate::app::panel::{Action, Controls, Layers, TerrainKind};
 use crate::app::reload::{
-    Described, FileWatcher, Gpu, LoadJob, Loader, Outcome, Ready, Trigger, Uploaded,
+    Described, FileWatcher, Gpu, LoadJob, Loader, Outcome, Ready, RestPart, Trigger, Uploaded,
 };
 use crate::app::screenshot;
 use crate::app::settings::Settings;
@@ -553,9 +553,14 @@ impl App {
 
     fn take_outcome(&mut self, o: Outcome, event_loop: &ActiveEventLoop) {
         {
+            if let Outcome::Part(p) = o {
+                self.add_part(p);
+                return;
+            }
             self.loading = false;
             match o {
                 Outcome::Ready(r) => self.accept(*r),
+                Outcome::Part(_) => {}
                 Outcome::Failed {
                     error,
                     files,
@@ -614,14 +619,17 @@ impl App {
         // the camera is still the default view: the view fits what the scene now holds
         // (an edit that makes a building taller), as a new `agview render` would.
         let after_preview = self.partial && !partial;
-        let rest = matches!(gpu, Uploaded::Rest(_));
+        let rest = match &gpu {
+            Uploaded::Rest { after, .. } => Some(*after),
+            Uploaded::Scene(_) => None,
+        };
         let Some(gpu) = self.whole_gpu(gpu, after_preview, &view, &art, &framing, &uploaded_on)
         else {
             return;
         };
-        if rest && gpu.part_count() > 1 {
+        if let Some(after) = rest.filter(|_| gpu.part_count() > 1) {
             eprintln!(
-                "the rest of the document added to its preview (uploaded in {upload_ms:.0} ms); the preview is not uploaded again"
+                "the rest of the document added to its preview in {after} part(s) (uploaded in {upload_ms:.0} ms); the preview is not uploaded again"
             );
         }
         let reloaded = matches!(trigger, Trigger::Files(_));
@@ -718,6 +726,28 @@ impl App {
         }
     }
 
+    /// Adds a part of a large document's rest to the preview shown: drawn from the next
+    /// frame on, while the loader lays out and uploads the next part.
+    fn add_part(&mut self, p: RestPart) {
+        let (Some(s), Some(g)) = (self.shown.as_mut(), self.gfx.as_ref()) else {
+            return;
+        };
+        if !self.partial {
+            return;
+        }
+        let (features, upload_ms) = (p.features, p.part.upload_ms());
+        if p.add_to(&mut s.gpu, &s.view.loaded.scene, &s.framing, &g.gpu) {
+            eprintln!(
+                "added {features} more feature(s) after {} ms (upload {upload_ms:.0} ms)",
+                self.launch.elapsed().as_millis()
+            );
+        } else {
+            eprintln!(
+                "agview: warning: the preview cannot take a part of the rest; the whole follows"
+            );
+        }
+    }
+
     /// The scene `uploaded` gives ([`Uploaded::into_scene`]), the preview shown taken
     /// (`after_preview`); `None` (with the error shown) when it could not be made.
     fn whole_gpu(
@@ -731,7 +761,7 @@ impl App {
     ) -> Option<SceneGpu> {
         let preview = match uploaded {
             Uploaded::Scene(_) => None,
-            Uploaded::Rest(_) => self.shown.take().filter(|_| after_preview),
+            Uploaded::Rest { .. } => self.shown.take().filter(|_| after_preview),
         };
         let preview = preview.map(|s| s.gpu);
         match uploaded.into_scene(preview, on, view, art, framing) {

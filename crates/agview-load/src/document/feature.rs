@@ -376,6 +376,44 @@ pub(super) fn layout_feature(
     out
 }
 
+/// The extent `(min, max)` of the features' own points (their rings', road points' and
+/// placement points) in the document's frame, before any is laid out: each point is put
+/// where [`layout_feature`] puts it (projected in the feature's frame, then moved by where
+/// that frame lies in the document's), so where the laid-out scene reaches no further than
+/// these points, [`Scene::extent`] of the whole is this, to the bit. What a layout places
+/// beyond its feature's points (an `.agp`'s tiles around its point, an airport's pavement)
+/// is not in it. `None` when no feature has a point.
+pub(super) fn read_extent(
+    feats: &[DocFeature],
+    doc_origin: [f64; 2],
+) -> Option<([f32; 2], [f32; 2])> {
+    let mut lo = [f32::INFINITY; 2];
+    let mut hi = [f32::NEG_INFINITY; 2];
+    for f in feats {
+        let Some(origin) = f.origin() else { continue };
+        let d = input::project(doc_origin, origin);
+        let mut add = |p: [f32; 2]| {
+            for i in 0..2 {
+                let v = p[i] + d[i];
+                lo[i] = lo[i].min(v);
+                hi[i] = hi[i].max(v);
+            }
+        };
+        match &f.geometry {
+            Geometry::Polygon(w) => w
+                .iter()
+                .flatten()
+                .for_each(|p| add(input::project(origin, *p))),
+            Geometry::Road(r) => r
+                .points
+                .iter()
+                .for_each(|p| add(input::project(origin, *p))),
+            Geometry::Point { .. } => add([0.0, 0.0]),
+        }
+    }
+    (lo[0] <= hi[0]).then_some((lo, hi))
+}
+
 /// The feature's entry in `Scene::features`; marks what it placed with its index.
 pub(super) fn describe(
     f: &DocFeature,

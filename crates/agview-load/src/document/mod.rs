@@ -68,7 +68,7 @@ use crate::terrain::Terrain;
 
 use airport::{package_airports, pavement_library, PavementLibrary};
 use definitions::{Resolution, ResolveCache};
-use feature::{describe, feature_seeds, layout_feature};
+use feature::{describe, feature_seeds, layout_feature, FeatureResult};
 use screen::Screen;
 
 pub use crate::input::EditCache;
@@ -207,20 +207,73 @@ pub(crate) const PREVIEW_MIN_FEATURES: usize = 2000;
 const PREVIEW_SHARE: usize = 8;
 const PREVIEW_FIRST_MIN: usize = 500;
 
+/// The most parts the rest of a previewed document is handed in (each at least as many
+/// features as the preview): the window draws each as it comes. Each part costs the window
+/// a fixed time (on a software rasterizer, a frame drawn while it uploads), hence a few
+/// parts, not many.
+pub const PREVIEW_REST_PARTS: usize = 3;
+
+/// The fewest features a part of the rest holds: a smaller rest comes in one part. Each
+/// part costs the window a fixed time of about as long as uploading a rest of 1,700
+/// features in one part, so parts pay only on a rest of tens of thousands.
+/// `AGVIEW_PREVIEW_PART_MIN` overrides it (the tests' small documents).
+pub const PREVIEW_PART_MIN: usize = 10_000;
+
+/// [`PREVIEW_PART_MIN`], or `AGVIEW_PREVIEW_PART_MIN` where set to a number.
+fn preview_part_min() -> usize {
+    #[cfg(test)]
+    if let Some(n) = tests::PART_MIN.with(|c| c.get()) {
+        return n;
+    }
+    std::env::var("AGVIEW_PREVIEW_PART_MIN")
+        .ok()
+        .and_then(|s| s.trim().parse().ok())
+        .unwrap_or(PREVIEW_PART_MIN)
+}
+
+/// How many features each part of a rest of `rest` features holds (the last fewer), after
+/// a preview of `first`: at most [`PREVIEW_REST_PARTS`] parts, each of at least `first`
+/// and `min` features, or the whole rest in one part when it holds fewer.
+fn rest_part_size(rest: usize, first: usize, min: usize) -> usize {
+    let parts = (rest / min.max(first).max(1)).clamp(1, PREVIEW_REST_PARTS);
+    rest.div_ceil(parts).max(1)
+}
+
+/// What a large document's load hands its preview callback ([`load_with_preview`]): the
+/// first features laid out, then each part of the rest.
+pub struct PreviewPart {
+    /// The part's features laid out and combined on their own (their own tile atlas and
+    /// tile orders), not yet screened by `SLOPE_LIMIT`, with no messages.
+    pub doc: Document,
+    /// The first features (the preview itself), not a part of the rest.
+    pub first: bool,
+    /// The last part of the rest: the whole follows.
+    pub last: bool,
+    /// The whole document's extent as read, before any feature was laid out: the points
+    /// of its features in its frame (`feature::read_extent`), what the whole's terrain can
+    /// be sized for before the whole is laid out. The laid-out whole reaches as far, or
+    /// further where a layout places things beyond its feature's points (an `.agp`'s
+    /// tiles); `None` when no feature has a point.
+    pub extent: Option<([f32; 2], [f32; 2])>,
+}
+
 /// [`load_with`], handing `preview` a document of the first features laid out when the
 /// document has [`PREVIEW_MIN_FEATURES`] or more: the first eighth (at least 500), in
 /// document order, not yet screened by `SLOPE_LIMIT`, with no messages. The window shows it
 /// while the rest is laid out. Then, where `preview` took the first (returned true) and
-/// unless `SLOPE_LIMIT`s are screened (which may drop features of the first), it is handed
-/// the rest the same way (every later feature,
-/// combined on its own: its own tile atlas and tile orders), so the window can upload the
-/// rest alone and draw it beside the first. The document returned is the whole, the same
-/// as without a preview.
+/// unless `SLOPE_LIMIT`s are screened (which may drop features of the first), the rest is
+/// laid out in parts of at least as many features and [`PREVIEW_PART_MIN`] (at most
+/// [`PREVIEW_REST_PARTS`]; a smaller rest in one part), each
+/// handed to `preview` the same way as soon as it is laid out (its features combined on
+/// their own: its own tile atlas and tile orders), so the window can upload each alone and
+/// draw it beside those before; once `preview` declines a part, the rest is laid out in
+/// one go and handed on no more. The document returned is the whole, the same as without
+/// a preview.
 pub fn load_with_preview(
     path: &Path,
     args: &Inputs,
     opts: &LoadOptions,
-    preview: Option<&mut dyn FnMut(Document) -> bool>,
+    preview: Option<&mut dyn FnMut(PreviewPart) -> bool>,
 ) -> Result<Document, Diagnostic> {
     let path = document_path(path)?;
     let started = std::time::Instant::now();
@@ -382,7 +435,7 @@ fn load_features(
     args: &Inputs,
     resolver: &Arc<Resolver>,
     opts: &LoadOptions,
-    preview: Option<&mut dyn FnMut(Document) -> bool>,
+    preview: Option<&mut dyn FnMut(PreviewPart) -> bool>,
 ) -> Result<Document, Diagnostic> {
     if !args.only.is_empty() {
         feats.retain(|f| args.keeps(f.kind));
@@ -510,35 +563,51 @@ fn load_features(
     } else {
         match preview {
             Some(show) if previewed => {
-                let first = (feats.len() / PREVIEW_SHARE).max(PREVIEW_FIRST_MIN);
-                let mut results = lay_out(0, first);
-                let parts: Vec<Scene> = results
-                    .iter()
-                    .filter_map(|(r, _)| r.scene.clone())
-                    .collect();
-                let infos = results.iter().map(|(_, info)| info.clone()).collect();
-                let part = |(scene, atlas)| Document {
-                    loaded: Loaded {
-                        scene,
-                        diagnostics: Vec::new(),
-                        files: Vec::new(),
-                    },
-                    atlas,
-                    times: LoadTimes::default(),
-                    terrain: None,
-                    terrain_dependent: false,
-                    resolver: resolver.clone(),
+                let len = feats.len();
+                let first = (len / PREVIEW_SHARE).max(PREVIEW_FIRST_MIN);
+                let extent = feature::read_extent(&feats, origin);
+                // A run of laid-out features as a document of their own, for the window.
+                let part = |laid: &[(FeatureResult, FeatureInfo)], first: bool, last: bool| {
+                    let parts = laid.iter().filter_map(|(r, _)| r.scene.clone()).collect();
+                    let infos = laid.iter().map(|(_, info)| info.clone()).collect();
+                    let (scene, atlas) = assembly.scene(combine(parts), infos);
+                    PreviewPart {
+                        doc: Document {
+                            loaded: Loaded {
+                                scene,
+                                diagnostics: Vec::new(),
+                                files: Vec::new(),
+                            },
+                            atlas,
+                            times: LoadTimes::default(),
+                            terrain: None,
+                            terrain_dependent: false,
+                            resolver: resolver.clone(),
+                        },
+                        first,
+                        last,
+                        extent,
+                    }
                 };
-                let shown = show(part(assembly.scene(combine(parts), infos)));
-                let rest = lay_out(first, feats.len());
+                let mut results = lay_out(0, first);
                 // The rest, for a preview shown, unless screening may drop features of the
                 // first. Else it is not copied and combined on its own for nothing.
-                if shown && !screened {
-                    let parts = rest.iter().filter_map(|(r, _)| r.scene.clone()).collect();
-                    let infos = rest.iter().map(|(_, info)| info.clone()).collect();
-                    show(part(assembly.scene(combine(parts), infos)));
+                let mut wanted = show(part(&results, true, false)) && !screened;
+                let per_part = rest_part_size(len - first, first, preview_part_min());
+                let mut from = first;
+                while from < len {
+                    let to = if wanted {
+                        (from + per_part).min(len)
+                    } else {
+                        len
+                    };
+                    let rest = lay_out(from, to);
+                    if wanted {
+                        wanted = show(part(&rest, false, to == len));
+                    }
+                    results.extend(rest);
+                    from = to;
                 }
-                results.extend(rest);
                 results
             }
             _ => lay_out(0, feats.len()),

@@ -9,6 +9,11 @@ use crate::art::{ImageData, ImagePixels};
 use crate::input;
 use crate::scene::{ArtRef, FeatureKind, ObjectInstance, SceneKind, Tile, TileTexture};
 
+thread_local! {
+    /// A test's [`PREVIEW_PART_MIN`] on its own thread, for documents small enough to test.
+    pub(super) static PART_MIN: std::cell::Cell<Option<usize>> = const { std::cell::Cell::new(None) };
+}
+
 fn sample(rel: &str) -> PathBuf {
     crate::document::synthetic::source_tree().join(rel)
 }
@@ -409,63 +414,92 @@ fn parallel_layout_equals_serial() {
     assert!(a == b, "parallel layout differs from serial");
 }
 
-/// A large document shows a preview of its first eighth, and the whole it then returns is
-/// the document `load_with` gives.
+/// A large document shows a preview of its first eighth, then its rest in parts of at
+/// least as many features, and the whole it then returns is the document `load_with` gives.
 #[test]
-fn a_large_document_previews_its_first_features_and_ends_the_same() {
+fn a_large_document_previews_its_first_features_then_its_rest_in_parts_and_ends_the_same() {
     let assets = crate::document::synthetic::sample_assets().unwrap();
     let tile = crate::document::synthetic::synthetic_tile(2400, &assets);
     let doc = crate::document::synthetic::TempDocument::write("preview-test", &tile.text).unwrap();
     let opts = LoadOptions::default();
+    // Parts of at least 500 features here, as of at least `PREVIEW_PART_MIN` in use.
+    PART_MIN.with(|c| c.set(Some(500)));
     let whole = load_with(&doc.path, &Inputs::default(), &opts).unwrap();
     let mut previews = Vec::new();
-    let mut keep = |d: Document| {
-        previews.push(d);
+    let mut keep = |p: PreviewPart| {
+        previews.push(p);
         true
     };
     let with_preview =
         load_with_preview(&doc.path, &Inputs::default(), &opts, Some(&mut keep)).unwrap();
-    assert_eq!(previews.len(), 2, "the first features, then the rest");
-    let first = &previews[0].loaded.scene;
-    let rest = &previews[1].loaded.scene;
-    // The first eighth, but at least 500.
+    // The first eighth, but at least 500; then 1,900 in three parts of at least 500.
     let n = 500;
-    assert_eq!(first.features.len(), n);
-    assert!(first.stats.tiles > 0 && first.stats.tiles < whole.loaded.scene.stats.tiles);
+    let sizes: Vec<usize> = previews
+        .iter()
+        .map(|p| p.doc.loaded.scene.features.len())
+        .collect();
+    assert_eq!(sizes, [n, 634, 634, 632], "the first, then the rest");
+    let flags: Vec<(bool, bool)> = previews.iter().map(|p| (p.first, p.last)).collect();
     assert_eq!(
-        first.features[..],
-        whole.loaded.scene.features[..n],
-        "the preview's features are the first of the whole"
+        flags,
+        [(true, false), (false, false), (false, false), (false, true)]
     );
-    assert_eq!(
-        rest.features[..],
-        whole.loaded.scene.features[n..],
-        "the rest is every later feature"
-    );
-    assert_eq!(
-        first.stats.tiles + rest.stats.tiles,
-        whole.loaded.scene.stats.tiles
-    );
-    assert_eq!(
-        first.objects.len() + rest.objects.len(),
-        whole.loaded.scene.objects.len()
-    );
+    let all = &whole.loaded.scene;
+    let first = &previews[0].doc.loaded.scene;
+    assert!(first.stats.tiles > 0 && first.stats.tiles < all.stats.tiles);
+    let mut at = 0;
+    for p in &previews {
+        let s = &p.doc.loaded.scene;
+        let k = s.features.len();
+        assert_eq!(
+            s.features[..],
+            all.features[at..at + k],
+            "each part holds the features after those before it"
+        );
+        at += k;
+    }
+    let sum = |f: &dyn Fn(&Scene) -> usize| {
+        previews
+            .iter()
+            .map(|p| f(&p.doc.loaded.scene))
+            .sum::<usize>()
+    };
+    assert_eq!(sum(&|s| s.stats.tiles), all.stats.tiles);
+    assert_eq!(sum(&|s| s.objects.len()), all.objects.len());
+    // The extent as read, handed with every part, lies within the whole's as laid out:
+    // the features' polygons count there, and the `.agp`s' tiles reach past their points.
+    let (lo, hi) = all.extent().unwrap();
+    let (rlo, rhi) = previews[0].extent.unwrap();
+    assert!(lo[0] <= rlo[0] && lo[1] <= rlo[1] && rhi[0] <= hi[0] && rhi[1] <= hi[1]);
+    assert!(previews.iter().all(|p| p.extent == previews[0].extent));
     let a = serde_json::to_string(&whole.loaded.scene).unwrap();
     let b = serde_json::to_string(&with_preview.loaded.scene).unwrap();
     assert!(a == b, "the document after a preview differs");
-    // A preview not shown (the window had no device yet) is handed no rest.
-    let mut calls = 0;
-    let mut decline = |_: Document| {
-        calls += 1;
-        false
+    // A preview not shown (the window had no device yet) is handed no rest; a part
+    // declined, no further part.
+    for shown in [1, 2] {
+        let mut calls = 0;
+        let mut decline = |_: PreviewPart| {
+            calls += 1;
+            calls < shown
+        };
+        let declined =
+            load_with_preview(&doc.path, &Inputs::default(), &opts, Some(&mut decline)).unwrap();
+        assert_eq!(calls, shown, "nothing handed after a part declined");
+        let c = serde_json::to_string(&declined.loaded.scene).unwrap();
+        assert!(a == c, "the document after a declined part differs");
+    }
+    // A rest smaller than `PREVIEW_PART_MIN` comes in one part.
+    PART_MIN.with(|c| c.set(None));
+    let mut sizes = Vec::new();
+    let mut count = |p: PreviewPart| {
+        sizes.push(p.doc.loaded.scene.features.len());
+        true
     };
-    let declined =
-        load_with_preview(&doc.path, &Inputs::default(), &opts, Some(&mut decline)).unwrap();
-    assert_eq!(calls, 1, "no rest after a preview not shown");
-    let c = serde_json::to_string(&declined.loaded.scene).unwrap();
-    assert!(a == c, "the document after a declined preview differs");
+    load_with_preview(&doc.path, &Inputs::default(), &opts, Some(&mut count)).unwrap();
+    assert_eq!(sizes, [n, 1900], "a small rest in one part");
     // Small documents show none.
-    let mut none = |_: Document| -> bool { panic!("a preview of a small document") };
+    let mut none = |_: PreviewPart| -> bool { panic!("a preview of a small document") };
     load_with_preview(
         &sample("sample_scenery/polygons/town.txt"),
         &Inputs::default(),
@@ -473,6 +507,18 @@ fn a_large_document_previews_its_first_features_and_ends_the_same() {
         Some(&mut none),
     )
     .unwrap();
+}
+
+#[test]
+fn a_rest_comes_in_parts_of_at_least_the_preview_and_the_minimum() {
+    // At most three parts, none under the preview nor the minimum; a smaller rest whole.
+    assert_eq!(rest_part_size(1_700, 500, PREVIEW_PART_MIN), 1_700);
+    assert_eq!(rest_part_size(19_999, 500, 10_000), 19_999);
+    assert_eq!(rest_part_size(20_000, 500, 10_000), 10_000);
+    assert_eq!(rest_part_size(70_000, 10_000, 10_000), 23_334);
+    assert_eq!(rest_part_size(1_900, 500, 500), 634);
+    assert_eq!(rest_part_size(1_900, 1_000, 500), 1_900);
+    assert_eq!(rest_part_size(5, 500, 0), 5);
 }
 
 #[test]
