@@ -244,8 +244,7 @@ impl TileParts {
         let last_vertex = std::cell::Cell::new(0usize);
         let find = |start: &[u32], last: &std::cell::Cell<usize>, k: u32| {
             let p = last.get();
-            if start.get(p).is_some_and(|&s| s <= k) && start.get(p + 1).is_some_and(|&e| k < e)
-            {
+            if start.get(p).is_some_and(|&s| s <= k) && start.get(p + 1).is_some_and(|&e| k < e) {
                 return p;
             }
             let p = start.partition_point(|&s| s <= k).saturating_sub(1);

@@ -270,10 +270,9 @@ pub fn bench_scene(
 ) -> Result<BenchReport, RenderError> {
     // The window's 1× pipelines, built beside the 4× ones (in the window, while the scene
     // loads): not timed.
-    let draft = (frame.as_window
-        && h.renderer.sample_count() > 1
-        && super::shared::cpu_adapter(&h.ctx))
-    .then(|| h.renderer.with_sample_count(&h.ctx, 1));
+    let draft =
+        (frame.as_window && h.renderer.sample_count() > 1 && super::shared::cpu_adapter(&h.ctx))
+            .then(|| h.renderer.with_sample_count(&h.ctx, 1));
     let started = Instant::now();
     let mut gpu = h.upload(scene, art, terrain)?;
     h.ctx

@@ -204,7 +204,12 @@ impl Renderer {
     /// Builds every pipeline for frames of `color_format` with `sample_count` samples
     /// (1 or a count from [`Renderer::best_sample_count`]).
     pub fn new(ctx: &GpuContext, color_format: wgpu::TextureFormat, sample_count: u32) -> Self {
-        Self::build(ctx, std::sync::Arc::new(GpuShared::new(ctx)), color_format, sample_count)
+        Self::build(
+            ctx,
+            std::sync::Arc::new(GpuShared::new(ctx)),
+            color_format,
+            sample_count,
+        )
     }
 
     /// The same pipelines with `sample_count` samples over this renderer's [`GpuShared`]
@@ -320,7 +325,11 @@ impl Renderer {
             attributes: &autogen_attributes,
         })];
         let tiles = b.build(&ground_spec("tiles", "vs_main", &tile_vertices));
-        let autogen = b.build(&ground_spec("autogen tiles", "vs_autogen", &autogen_vertices));
+        let autogen = b.build(&ground_spec(
+            "autogen tiles",
+            "vs_autogen",
+            &autogen_vertices,
+        ));
         let mesh_vertices = wgpu::VertexBufferLayout {
             array_stride: std::mem::size_of::<MeshVertexGpu>() as u64,
             step_mode: wgpu::VertexStepMode::Vertex,
@@ -696,7 +705,11 @@ impl Renderer {
             }
             let is_autogen = matches!(draw, GroundDraw::Tiles(_));
             if autogen != Some(is_autogen) {
-                pass.set_pipeline(if is_autogen { &self.autogen } else { &self.tiles });
+                pass.set_pipeline(if is_autogen {
+                    &self.autogen
+                } else {
+                    &self.tiles
+                });
                 autogen = Some(is_autogen);
             }
             pass.set_bind_group(1, material, &[]);
