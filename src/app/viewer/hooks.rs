@@ -56,7 +56,8 @@ impl App {
                 .is_some_and(|n| self.frames_with_scene >= n && self.device_destroyed.is_none())
             {
                 self.device_destroyed = Some(self.device_generation);
-                if let Some(g) = &self.gfx {
+                if let Some(g) = &mut self.gfx {
+                    g.refine.finish_building();
                     eprintln!("agview: test hook: destroying the GPU device");
                     g.gpu.ctx.device.destroy();
                     let _ = g.gpu.ctx.device.poll(wgpu::PollType::Poll);

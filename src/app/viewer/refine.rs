@@ -53,6 +53,16 @@ impl Refine {
         }
     }
 
+    /// Waits for the 1× pipelines being built, if they are. The device-loss test hook
+    /// calls it before destroying the device: pipelines built on another thread while the
+    /// device is destroyed could hang on lavapipe, which a real loss (a driver reset)
+    /// cannot be made to wait for, but a hook that simulates one can.
+    pub(super) fn finish_building(&mut self) {
+        if let Some(Ok(r)) = self.building.take().map(JoinHandle::join) {
+            self.draft = Some((r, None));
+        }
+    }
+
     /// Notes what this frame shows (`generation` and `parts` of the scene, its `params`, the
     /// window's size) and whether anything else changes it (`busy`: loading, moving, an edit on its way);
     /// returns the 1× renderer and targets of `width × height` when the frame is drawn
@@ -85,10 +95,7 @@ impl Refine {
         let due = self.changed_at + STILL;
         match (&mut self.draft, draft) {
             (Some((r, targets)), true) => {
-                if targets
-                    .as_ref()
-                    .is_none_or(|t| (t.width, t.height) != size)
-                {
+                if targets.as_ref().is_none_or(|t| (t.width, t.height) != size) {
                     *targets = Some(FrameTargets::new(&gpu.ctx.device, r, size.0, size.1));
                 }
                 let t = targets.as_ref().map(|t| (&*r, t));
