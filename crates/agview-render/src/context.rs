@@ -116,7 +116,7 @@ impl GpuContext {
 
     /// Opens the device of a chosen adapter.
     fn from_adapter(instance: wgpu::Instance, adapter: wgpu::Adapter) -> Result<Self, RenderError> {
-        let features = adapter.features() & wanted_features();
+        let features = adapter.features() & (wanted_features() | mapped_upload_feature(&adapter));
         let desc = wgpu::DeviceDescriptor {
             label: Some("agview"),
             required_features: features,
@@ -226,6 +226,39 @@ fn memory_hints(adapter: &wgpu::Adapter) -> wgpu::MemoryHints {
         wgpu::MemoryHints::MemoryUsage
     } else {
         wgpu::MemoryHints::Performance
+    }
+}
+
+/// On a software rasterizer, whose GPU memory is the process's own, the scene's buffers
+/// are written where they lie: mapped at creation (`MAP_WRITE`, which
+/// `MAPPABLE_PRIMARY_BUFFERS` allows on vertex, index and storage buffers) rather than
+/// through a staging copy that the device then copies again ([`GpuContext::maps_uploads`]).
+/// A real GPU keeps the staging copies: its own memory is faster to draw from.
+fn mapped_upload_feature(adapter: &wgpu::Adapter) -> wgpu::Features {
+    if adapter.get_info().device_type == wgpu::DeviceType::Cpu {
+        wgpu::Features::MAPPABLE_PRIMARY_BUFFERS
+    } else {
+        wgpu::Features::empty()
+    }
+}
+
+impl GpuContext {
+    /// Whether the scene's buffers are written mapped, without a staging copy (a software
+    /// rasterizer that offers it: [`mapped_upload_feature`]).
+    pub(crate) fn maps_uploads(&self) -> bool {
+        self.device
+            .features()
+            .contains(wgpu::Features::MAPPABLE_PRIMARY_BUFFERS)
+    }
+
+    /// `usage`, with `MAP_WRITE` where uploads are mapped ([`Self::maps_uploads`]): a buffer
+    /// made with `create_buffer_init` is then written in place, not through a staging copy.
+    pub(crate) fn upload_usage(&self, usage: wgpu::BufferUsages) -> wgpu::BufferUsages {
+        if self.maps_uploads() {
+            usage | wgpu::BufferUsages::MAP_WRITE
+        } else {
+            usage
+        }
     }
 }
 

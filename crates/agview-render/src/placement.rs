@@ -83,15 +83,16 @@ pub(crate) struct GpuPlacement {
 }
 
 impl GpuPlacement {
-    /// Uploads the sample points (one per instance, in the instance buffer's order).
-    pub fn new(device: &wgpu::Device, points: &[[f32; 2]]) -> Self {
+    /// Uploads the sample points (one per instance, in the instance buffer's order) to a
+    /// buffer of `usage` (`STORAGE`, and `MAP_WRITE` where uploads are mapped).
+    pub fn new(device: &wgpu::Device, points: &[[f32; 2]], usage: wgpu::BufferUsages) -> Self {
         let dummy = [[0.0f32; 2]];
         let data: &[[f32; 2]] = if points.is_empty() { &dummy } else { points };
         GpuPlacement {
             points: device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
                 label: Some("instance sample points"),
                 contents: bytemuck::cast_slice(data),
-                usage: wgpu::BufferUsages::STORAGE,
+                usage,
             }),
             count: points.len() as u32,
         }

@@ -1026,6 +1026,12 @@ impl<'a> Upload<'a> {
         let _ = self.device.poll(wgpu::PollType::Poll);
     }
 
+    /// `usage`, with `MAP_WRITE` where buffers are written mapped
+    /// ([`GpuContext::upload_usage`]).
+    fn usage(&self, usage: wgpu::BufferUsages) -> wgpu::BufferUsages {
+        self.cache.ctx.upload_usage(usage)
+    }
+
     /// A buffer made with `contents`, counted.
     fn buffer(&mut self, label: &str, contents: &[u8], usage: wgpu::BufferUsages) -> wgpu::Buffer {
         self.buffer_bytes += contents.len() as u64;
@@ -1033,14 +1039,15 @@ impl<'a> Upload<'a> {
             .create_buffer_init(&wgpu::util::BufferInitDescriptor {
                 label: Some(label),
                 contents,
-                usage,
+                usage: self.usage(usage),
             })
     }
 
     /// A buffer holding `parts` one after the other, counted. Each part is freed once its
     /// staging copy is made, and the staging copies are handed to the device every
     /// [`FLUSH_PART_BYTES`]: the CPU's copy, the staging copy and the buffer of a whole
-    /// tile's mesh are never all resident at once.
+    /// tile's mesh are never all resident at once. Where buffers are written mapped
+    /// ([`GpuContext::maps_uploads`]), each part is copied straight into the buffer instead.
     fn buffer_from_parts<T: bytemuck::Pod>(
         &mut self,
         label: &str,
@@ -1052,6 +1059,32 @@ impl<'a> Upload<'a> {
             .map(|p| std::mem::size_of_val(p.as_slice()) as u64)
             .sum();
         self.buffer_bytes += size;
+        // A buffer mapped at creation must be a whole number of copy units, and not empty
+        // (an empty one has no range to write).
+        if self.cache.ctx.maps_uploads()
+            && size > 0
+            && size.is_multiple_of(wgpu::COPY_BUFFER_ALIGNMENT)
+        {
+            let buffer = self.device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some(label),
+                size,
+                usage: usage | wgpu::BufferUsages::MAP_WRITE,
+                mapped_at_creation: true,
+            });
+            // A buffer mapped at creation is always mappable; were it not, the parts are
+            // staged as on a GPU.
+            if let Ok(mut view) = buffer.get_mapped_range_mut(..) {
+                let mut at = 0;
+                for part in parts {
+                    let bytes: &[u8] = bytemuck::cast_slice(&part);
+                    view.slice(at..at + bytes.len()).copy_from_slice(bytes);
+                    at += bytes.len();
+                }
+                drop(view);
+                buffer.unmap();
+                return buffer;
+            }
+        }
         let buffer = self.device.create_buffer(&wgpu::BufferDescriptor {
             label: Some(label),
             size,
@@ -1259,7 +1292,7 @@ impl DrapedGpu {
                     bytemuck::cast_slice(&dset.vertices),
                     wgpu::BufferUsages::VERTEX,
                 ),
-                indices: draped_index_buffer(up.device, &list),
+                indices: draped_index_buffer(up.device, &list, up.usage(wgpu::BufferUsages::INDEX)),
                 groups,
             })
         }
@@ -1318,7 +1351,7 @@ impl ObjectsGpu {
                 path = Culling::Cpu;
             }
             let gpu_usable = up.shared.cull.is_some();
-            let instances = instance_buffer(up.device, list, gpu_usable);
+            let instances = instance_buffer(up.device, list, up.usage(instance_usage(gpu_usable)));
             up.buffer_bytes += std::mem::size_of_val(list) as u64;
             let cells = ObjectCells::of(&set, LOD_BAND);
             let mut o = ObjectsGpu {
@@ -1357,7 +1390,11 @@ impl ObjectsGpu {
             o.set.vertices = Vec::new();
             o.set.indices = Vec::new();
             if gpu_usable && up.shared.place.is_some() {
-                o.placement = Some(GpuPlacement::new(up.device, o.set.ground_points()));
+                o.placement = Some(GpuPlacement::new(
+                    up.device,
+                    o.set.ground_points(),
+                    up.usage(wgpu::BufferUsages::STORAGE),
+                ));
             }
             o.set_path(up.device, up.shared, path);
             Some(o)
@@ -1379,7 +1416,7 @@ impl LightsGpu {
                 .create_buffer_init(&wgpu::util::BufferInitDescriptor {
                     label: Some("light instances"),
                     contents: bytemuck::cast_slice(&set.list),
-                    usage: wgpu::BufferUsages::VERTEX | wgpu::BufferUsages::COPY_DST,
+                    usage: up.usage(wgpu::BufferUsages::VERTEX | wgpu::BufferUsages::COPY_DST),
                 }),
             count: set.list.len() as u32,
             set,
@@ -2235,7 +2272,7 @@ impl SceneGpu {
                 .create_buffer_init(&wgpu::util::BufferInitDescriptor {
                     label: Some("overlay lines"),
                     contents: bytes,
-                    usage: wgpu::BufferUsages::VERTEX,
+                    usage: ctx.upload_usage(wgpu::BufferUsages::VERTEX),
                 }),
             vertex_count: vertices.len() as u32,
         });
@@ -2559,14 +2596,24 @@ fn sane_len(v: f32, default: f32) -> f32 {
     }
 }
 
-fn instance_buffer(device: &wgpu::Device, list: &[InstanceGpu], storage: bool) -> wgpu::Buffer {
-    // Never empty: a zero-sized vertex buffer cannot be bound.
-    let dummy = [InstanceGpu::zeroed()];
-    let data: &[InstanceGpu] = if list.is_empty() { &dummy } else { list };
+/// The usage of the object instances' buffer: a storage buffer too where the GPU culls or
+/// places them (`storage`).
+fn instance_usage(storage: bool) -> wgpu::BufferUsages {
     let mut usage = wgpu::BufferUsages::VERTEX | wgpu::BufferUsages::COPY_DST;
     if storage {
         usage |= wgpu::BufferUsages::STORAGE;
     }
+    usage
+}
+
+fn instance_buffer(
+    device: &wgpu::Device,
+    list: &[InstanceGpu],
+    usage: wgpu::BufferUsages,
+) -> wgpu::Buffer {
+    // Never empty: a zero-sized vertex buffer cannot be bound.
+    let dummy = [InstanceGpu::zeroed()];
+    let data: &[InstanceGpu] = if list.is_empty() { &dummy } else { list };
     device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
         label: Some("object instances"),
         contents: bytemuck::cast_slice(data),
@@ -2574,12 +2621,16 @@ fn instance_buffer(device: &wgpu::Device, list: &[InstanceGpu], storage: bool) -
     })
 }
 
-fn draped_index_buffer(device: &wgpu::Device, list: &[u32]) -> wgpu::Buffer {
+fn draped_index_buffer(
+    device: &wgpu::Device,
+    list: &[u32],
+    usage: wgpu::BufferUsages,
+) -> wgpu::Buffer {
     // Never empty: a zero-sized buffer cannot be bound.
     let data: &[u32] = if list.is_empty() { &[0, 0, 0] } else { list };
     device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
         label: Some("draped indices"),
         contents: bytemuck::cast_slice(data),
-        usage: wgpu::BufferUsages::INDEX,
+        usage,
     })
 }
