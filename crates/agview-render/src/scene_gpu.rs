@@ -564,10 +564,10 @@ struct Casters {
 
 impl Casters {
     /// What casts shadows, and how far it reaches: the objects (by their meshes' boxes),
-    /// the facades' walls and the trees, over the scene's rectangle; `None` when nothing
-    /// stands on the ground.
+    /// the facades' walls and the trees, over the scene's rectangle (`bounds`,
+    /// `Scene::bounds`); `None` when nothing stands on the ground.
     fn of(
-        scene: &Scene,
+        (lo, hi): ([f32; 2], [f32; 2]),
         terrain: &Terrain,
         (objects, any_facade, any_tree): (Option<&ObjectsGpu>, bool, bool),
         fmesh: &facades::FacadeMesh,
@@ -611,7 +611,6 @@ impl Casters {
             above = above.max(h);
             reach = reach.max(w);
         }
-        let (lo, hi) = scene.bounds();
         let margin = reach + 1.0;
         let anything = objects.is_some() || any_facade || any_tree;
         (anything && below.is_finite() && above.is_finite() && margin.is_finite()).then(|| {
@@ -1579,10 +1578,12 @@ impl TreesGpu {
 
 impl PartGpu {
     /// Uploads `scene`'s drawable content on `terrain` (its `grid`): the part, its counts
-    /// (tiles, objects, draws, facades, trees) and what of it casts shadows.
+    /// (tiles, objects, draws, facades, trees) and what of it casts shadows. `bounds` is
+    /// `scene.bounds()`, which scans every tile and instance: its caller computes it once.
     fn upload(
         up: &mut Upload,
         scene: &Scene,
+        bounds: ([f32; 2], [f32; 2]),
         terrain: &Terrain,
         grid: &Grid,
     ) -> (PartGpu, SceneGpuStats, Option<Casters>) {
@@ -1600,7 +1601,7 @@ impl PartGpu {
         let (trees, tmesh) = TreesGpu::upload(up, scene, &mut stats);
         up.flush();
         let casters = Casters::of(
-            scene,
+            bounds,
             terrain,
             (objects.as_ref(), facades.is_some(), trees.is_some()),
             &fmesh,
@@ -1742,7 +1743,8 @@ impl SceneGpu {
         ctx.checked("uploading a part of the scene", || {
             let grid = Grid::of(terrain);
             let mut up = Upload::new(ctx, shared, art, textures, 0, Vec::new());
-            let (part, stats, casters) = PartGpu::upload(&mut up, scene, terrain, &grid);
+            let (part, stats, casters) =
+                PartGpu::upload(&mut up, scene, scene.bounds(), terrain, &grid);
             let (warnings, cache, buffer_bytes) = up.finish();
             let made = (
                 buffer_bytes,
@@ -2092,10 +2094,10 @@ impl SceneGpu {
         let mut up = Upload::new(ctx, shared, art, textures, buffer_bytes, warnings);
 
         let grid = Grid::of(terrain);
-        let (part, mut stats, casters) = PartGpu::upload(&mut up, scene, terrain, &grid);
+        let (lo, hi) = scene.bounds();
+        let (part, mut stats, casters) = PartGpu::upload(&mut up, scene, (lo, hi), terrain, &grid);
 
         // Overlays are built when first shown (`prepare_overlays`).
-        let (lo, hi) = scene.bounds();
         let extent = (hi[0] - lo[0]).max(hi[1] - lo[1]).max(1.0);
         let overlay_sizes = ((grid.cell * 0.5).max(0.5), (extent * 0.008).clamp(0.4, 6.0));
 
