@@ -616,10 +616,15 @@ fn load_one(
                     return false;
                 }
                 let Some(g) = gpu.clone() else { return false };
+                // The part's layout is done: what its workers freed is given back before
+                // its upload, as the tile bench does.
+                release_freed(trigger);
                 if !p.first {
-                    return handed
+                    let shown = handed
                         .as_mut()
                         .is_some_and(|h| upload_rest(h, p, &g, &j.render, emit, &uploading.part));
+                    release_freed(trigger);
+                    return shown;
                 }
                 let mut doc = p.doc;
                 let mut art = document::load_document_art_with(&mut doc, &j.render.window_art());
@@ -679,6 +684,7 @@ fn load_one(
                 if let Some(p) = &j.load.progress {
                     p.set_stage(crate::progress::Stage::LayingOut);
                 }
+                release_freed(trigger);
                 true
             };
             let preview: Option<&mut dyn FnMut(document::PreviewPart) -> bool> =
@@ -745,6 +751,7 @@ fn load_one(
         return None;
     }
     let g = gpu.as_ref()?;
+    release_freed(trigger);
     let up = Instant::now();
     if let Some(p) = &j.load.progress {
         p.set_stage(crate::progress::Stage::Uploading);
@@ -825,6 +832,7 @@ fn load_one(
         files.push(p.clone());
     }
     let described = Described::of(&view, &art, &art.warnings, &gpu_warnings, &framing);
+    release_freed(trigger);
     Some(Outcome::Ready(Box::new(Ready {
         art: art.clone(),
         view,
@@ -838,6 +846,20 @@ fn load_one(
         upload_ms,
         partial: false,
     })))
+}
+
+/// Gives the system back what the allocators hold freed
+/// ([`crate::render::release_freed_memory`]), called before and after each upload of a
+/// load (the preview's, each part's, the whole's), as the tile bench does: before, what
+/// the layout's workers freed (the Rust heap's); after, the upload's staging copies (the C
+/// allocator's, on a software rasterizer), the part's scene and what the frames drawn
+/// meanwhile freed. Else each stays resident under what the other allocator takes next,
+/// and the window needs far more memory than `agview bench tile`. Not for an edit: its
+/// layout is small and its time to frame counts.
+fn release_freed(trigger: Trigger) {
+    if !matches!(trigger, Trigger::Edit(_)) {
+        crate::render::release_freed_memory();
+    }
 }
 
 /// Uploads a part `p` of the rest of a large document after its preview (`h`) as a part

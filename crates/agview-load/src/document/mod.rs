@@ -566,11 +566,13 @@ fn load_features(
                 let len = feats.len();
                 let first = (len / PREVIEW_SHARE).max(PREVIEW_FIRST_MIN);
                 let extent = feature::read_extent(&feats, origin);
-                // A run of laid-out features as a document of their own, for the window.
-                let part = |laid: &[(FeatureResult, FeatureInfo)], first: bool, last: bool| {
-                    let parts = laid.iter().filter_map(|(r, _)| r.scene.clone()).collect();
-                    let infos = laid.iter().map(|(_, info)| info.clone()).collect();
-                    let (scene, atlas) = assembly.scene(combine(parts), infos);
+                // A run of laid-out features, combined on their own, as a document of their
+                // own for the window.
+                let hand = |combined: (Scene, TileAtlas),
+                            infos: Vec<FeatureInfo>,
+                            first: bool,
+                            last: bool| {
+                    let (scene, atlas) = assembly.scene(combined, infos);
                     PreviewPart {
                         doc: Document {
                             loaded: Loaded {
@@ -589,23 +591,71 @@ fn load_features(
                         extent,
                     }
                 };
-                let mut results = lay_out(0, first);
-                // The rest, for a preview shown, unless screening may drop features of the
-                // first. Else it is not copied and combined on its own for nothing.
-                let mut wanted = show(part(&results, true, false)) && !screened;
-                let per_part = rest_part_size(len - first, first, preview_part_min());
-                let mut from = first;
-                while from < len {
-                    let to = if wanted {
-                        (from + per_part).min(len)
-                    } else {
-                        len
+                // Lays out the features `from..to`; where `hand_on`, a copy of each
+                // feature's part is merged into the run's own scene as soon as it is laid
+                // out (the copies of a run are never held together). Unless the screening
+                // or the edit cache needs them apart, each feature's part is then merged
+                // into the document's scene at once, and freed, as without a preview: the
+                // load never holds the features laid out beside the parts the window
+                // uploads (the same scene as merging them at the end). Else the run's
+                // results are returned, kept for the end.
+                let merge_each = !screened && !keep;
+                let mut lay_run = |from: usize, to: usize, hand_on: bool| {
+                    let mut own =
+                        hand_on.then(|| (Combiner::new(to - from), Vec::with_capacity(to - from)));
+                    let copy = |own: &mut Option<(Combiner, Vec<FeatureInfo>)>,
+                                r: &FeatureResult,
+                                info: &FeatureInfo| {
+                        if let Some((c, infos)) = own.as_mut() {
+                            if let Some(s) = &r.scene {
+                                c.push(s.clone());
+                            }
+                            infos.push(info.clone());
+                        }
                     };
-                    let rest = lay_out(from, to);
-                    if wanted {
-                        wanted = show(part(&rest, false, to == len));
+                    if !merge_each {
+                        let laid = lay_out(from, to);
+                        for (r, info) in &laid {
+                            copy(&mut own, r, info);
+                        }
+                        return (laid, own);
                     }
-                    results.extend(rest);
+                    parallel_in_order(
+                        to - from,
+                        opts.threads,
+                        opts.progress.as_deref(),
+                        |k| lay_one(from + k),
+                        |(mut r, info)| {
+                            copy(&mut own, &r, &info);
+                            diags.append(&mut r.diags);
+                            files.append(&mut r.files);
+                            if let Some(s) = r.scene {
+                                combiner.push(s);
+                            }
+                            infos.push(info);
+                        },
+                    );
+                    (Vec::new(), own)
+                };
+                // The first features, then the rest, for a preview shown, unless
+                // screening may drop features of the first. Else the rest is not copied
+                // and combined on its own for nothing.
+                let per_part = rest_part_size(len - first, first, preview_part_min());
+                let mut results = Vec::new();
+                let mut wanted = true;
+                let mut from = 0;
+                while from < len {
+                    let to = match (from, wanted) {
+                        (0, _) => first,
+                        (_, true) => (from + per_part).min(len),
+                        (_, false) => len,
+                    };
+                    let (laid, own) = lay_run(from, to, wanted);
+                    results.extend(laid);
+                    if let Some((c, infos)) = own {
+                        let part = hand(c.finish(), infos, from == 0, from > 0 && to == len);
+                        wanted = show(part) && !screened;
+                    }
                     from = to;
                 }
                 results
