@@ -84,7 +84,8 @@ pub(crate) struct GpuPlacement {
 
 impl GpuPlacement {
     /// Uploads the sample points (one per instance, in the instance buffer's order).
-    pub fn new(device: &wgpu::Device, points: &[[f32; 2]]) -> Self {
+    pub fn new(device: &wgpu::Device, points: impl AsRef<[[f32; 2]]>) -> Self {
+        let points = points.as_ref();
         let dummy = [[0.0f32; 2]];
         let data: &[[f32; 2]] = if points.is_empty() { &dummy } else { points };
         GpuPlacement {
