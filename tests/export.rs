@@ -245,7 +245,7 @@ fn the_sample_export_reads_back_as_its_scene() {
         .filter(|o| {
             scene
                 .meshes
-                .get(o.index)
+                .get(o.mesh())
                 .is_some_and(|m| m.name.contains("street_lamp"))
         })
         .count();

@@ -433,7 +433,7 @@ fn tile_grid(n: u32, origin: [f32; 2], size: f32, uv: [f32; 4]) -> Vec<Tile> {
         .collect()
 }
 
-fn object(index: usize, pos: [f32; 2], heading: f32, mode: Placement) -> ObjectInstance {
+fn object(index: u32, pos: [f32; 2], heading: f32, mode: Placement) -> ObjectInstance {
     ObjectInstance {
         index,
         path: format!("mesh{index}.obj").into(),
@@ -2074,15 +2074,15 @@ fn a_missing_lamp_post_fails_the_comparison() {
         .iter()
         .position(|m| m.name.contains("street_lamp"))
         .expect("the props point places street lamps");
-    let lamps = scene.objects.iter().filter(|o| o.index == lamp).count();
+    let lamps = scene.objects.iter().filter(|o| o.mesh() == lamp).count();
     assert!(lamps >= 2, "{lamps} lamps");
     // Each lamp alone is missed.
     for k in 0..lamps {
         let mut without = scene.clone();
         let mut nth = 0;
         without.objects.retain(|o| {
-            let drop = o.index == lamp && nth == k;
-            nth += usize::from(o.index == lamp);
+            let drop = o.mesh() == lamp && nth == k;
+            nth += usize::from(o.mesh() == lamp);
             !drop
         });
         let img = render(&without, &art, &terrain, &params, 400, 300);
@@ -2198,7 +2198,7 @@ fn sample_missing_art_placeholder() {
         .collect();
     assert_eq!(missing.len(), 1, "one mesh of the asset is missing");
     let mut without = loaded.scene.clone();
-    without.objects.retain(|o| !missing.contains(&o.index));
+    without.objects.retain(|o| !missing.contains(&o.mesh()));
     assert!(without.objects.len() < loaded.scene.objects.len());
     let opts = agview::app::options::RenderArgs::default();
     let terrain = opts.terrain.terrain_for(&loaded.scene).expect("terrain");
@@ -3246,7 +3246,7 @@ fn metal_and_dielectric_spheres_at_noon() {
         images: vec![solid("grey.png", [180, 180, 180, 255])],
         ..ArtSet::default()
     };
-    let scene_of = |which: &[usize]| Scene {
+    let scene_of = |which: &[u32]| Scene {
         meshes: refs(&["metal.obj", "dielectric.obj"]),
         objects: which
             .iter()
@@ -3277,7 +3277,7 @@ fn metal_and_dielectric_spheres_at_noon() {
     let empty = render(&scene_of(&[]), &art, &terrain, &unshadowed, 320, 240);
     // Blue over red, averaged over the pixels a sphere covers (those that differ from the
     // empty scene).
-    let blue_to_red = |k: usize| {
+    let blue_to_red = |k: u32| {
         let img = render(&scene_of(&[k]), &art, &terrain, &unshadowed, 320, 240);
         let (mut r, mut b, mut n) = (0.0f64, 0.0f64, 0);
         for (p, e) in img.pixels().zip(empty.pixels()) {

@@ -361,12 +361,12 @@ mod tests {
             road_type,
         );
         i.at = Some(a);
-        i.road = Some(crate::scene::FeatureRoad {
+        i.road = Some(Box::new(crate::scene::FeatureRoad {
             length,
             road_type: Some(road_type),
             end: Some(b),
             ..Default::default()
-        });
+        }));
         i.stats.road_segments = 1;
         i.stats.road_length = length.round() as usize;
         i

@@ -573,12 +573,12 @@ mod tests {
             0,
         );
         f.resolved = road_type.map(|_| "/x/roads.net".to_string());
-        f.road = Some(crate::scene::FeatureRoad {
+        f.road = Some(Box::new(crate::scene::FeatureRoad {
             length,
             road_type,
             plain: plain.map(str::to_string),
             ..Default::default()
-        });
+        }));
         f.stats.road_segments = 1;
         f.stats.road_length = length.round() as usize;
         f

@@ -281,9 +281,10 @@ pub struct FeatureInfo {
     /// (the terrain's slope there and each variant's limits). It placed nothing.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub dropped: Option<String>,
-    /// A road segment: its length, road type and levels.
+    /// A road segment: its length, road type and levels. Boxed: most features are not
+    /// roads, and a tile holds a hundred thousand features.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub road: Option<FeatureRoad>,
+    pub road: Option<Box<FeatureRoad>>,
     /// Its first point (longitude, latitude), for matching it across two versions of its
     /// document (`agview report --against`); not in the JSON.
     #[serde(skip)]
@@ -520,8 +521,10 @@ pub enum Placement {
 /// One placed object.
 #[derive(Debug, Clone, PartialEq, Serialize, Default)]
 pub struct ObjectInstance {
-    /// Index into `Scene::meshes` (the asset's `OBJECT` index).
-    pub index: usize,
+    /// Index into `Scene::meshes` (the asset's `OBJECT` index); [`ObjectInstance::mesh`]
+    /// as a `usize`. Four bytes, not eight: a tile holds over a million objects, and the
+    /// JSON writes the same number.
+    pub index: u32,
     /// The mesh path as the asset names it (shared with the asset's declaration).
     pub path: std::sync::Arc<str>,
     pub pos: [f32; 2],
@@ -545,6 +548,19 @@ pub struct ObjectInstance {
 }
 
 impl ObjectInstance {
+    /// [`ObjectInstance::index`], the place in `Scene::meshes`.
+    #[inline]
+    pub fn mesh(&self) -> usize {
+        self.index as usize
+    }
+
+    /// An index into `Scene::meshes` as [`ObjectInstance::index`] holds it; one past
+    /// `u32::MAX` meshes (never seen) stays out of range.
+    #[inline]
+    pub fn mesh_index(index: usize) -> u32 {
+        u32::try_from(index).unwrap_or(u32::MAX)
+    }
+
     /// Whether the object shows at density level `level` (1..6), the rule WED uses.
     #[inline]
     pub fn visible_at(&self, level: u8) -> bool {
@@ -1012,7 +1028,7 @@ impl Scene {
                 continue;
             };
             let look = self.road_looks.get(look);
-            let road = info.road.get_or_insert_with(FeatureRoad::default);
+            let road = info.road.get_or_insert_with(Box::default);
             road.length = (length * 10.0).round() / 10.0;
             road.road_type = look.and_then(|l| l.road_type);
             road.plain = look.and_then(|l| l.plain.clone());
@@ -1332,5 +1348,20 @@ mod road_tests {
         again.update_road_stats();
         assert_eq!(again.features, s.features);
         assert_eq!(again.road_stats, s.road_stats);
+    }
+}
+
+#[cfg(test)]
+mod size_tests {
+    use super::*;
+
+    /// A tile's scene holds over a million objects and a hundred thousand features, all
+    /// resident while it is drawn: their records stay this small (64-bit targets).
+    #[test]
+    #[cfg(target_pointer_width = "64")]
+    fn the_records_a_tile_holds_by_the_million_stay_small() {
+        assert!(std::mem::size_of::<ObjectInstance>() <= 64);
+        // A feature that is not a road carries no road's fields.
+        assert_eq!(std::mem::size_of::<Option<Box<FeatureRoad>>>(), 8);
     }
 }

@@ -139,7 +139,7 @@ impl DrapedSet {
         // Group by mesh: objects of one mesh share its draped geometry and texture.
         let mut by_mesh: Vec<Vec<&ObjectInstance>> = vec![Vec::new(); art.meshes.len()];
         for o in &scene.objects {
-            if let Some(list) = by_mesh.get_mut(o.index) {
+            if let Some(list) = by_mesh.get_mut(o.mesh()) {
                 list.push(o);
             }
         }
@@ -685,7 +685,7 @@ mod tests {
         }
     }
 
-    fn placed(index: usize, pos: [f32; 2], show: [u8; 2], thin: f32) -> ObjectInstance {
+    fn placed(index: u32, pos: [f32; 2], show: [u8; 2], thin: f32) -> ObjectInstance {
         ObjectInstance {
             index,
             pos,

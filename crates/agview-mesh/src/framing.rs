@@ -312,7 +312,7 @@ impl Heights<'_> {
         let base = self.ground(o.pos) + o.z_offset;
         let top = self
             .art
-            .and_then(|a| a.meshes.get(o.index))
+            .and_then(|a| a.meshes.get(o.mesh()))
             .map_or(NO_MESH_TOP, |m| m.bounds_max[1])
             .clamp(0.0, MAX_MESH_TOP);
         Height {
@@ -423,7 +423,7 @@ impl FeatureBoxes {
         for o in &scene.objects {
             // The mesh's footprint on the ground: its box's corners (OBJ8 x east, z south)
             // turned by the heading (clockwise from north); a point without art.
-            let mesh = art.and_then(|a| a.meshes.get(o.index)).filter(|m| {
+            let mesh = art.and_then(|a| a.meshes.get(o.mesh())).filter(|m| {
                 m.bounds_min
                     .iter()
                     .chain(&m.bounds_max)

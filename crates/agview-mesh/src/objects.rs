@@ -142,10 +142,13 @@ pub struct ObjectSet {
     /// Every instance as uploaded, grouped by batch (`ranges`).
     list: Vec<InstanceGpu>,
     ranges: Vec<std::ops::Range<u32>>,
-    /// Per instance: where its ground height is read (under the origin when draped, else
-    /// the ground point), and its show levels (the density's count, by `visible_at`).
-    points: Vec<[f32; 2]>,
-    show: Vec<[u8; 2]>,
+    /// The ground points of the instances that are not draped, in the order of `list`: a
+    /// draped one reads its ground height under its origin, which `list` holds. Kept
+    /// after the upload (a new terrain moves the instances), so only what `list` lacks.
+    ground_points: Vec<[f32; 2]>,
+    /// How many instances show at each density level 1..=6 (`ObjectInstance::visible_at`),
+    /// counted once: the panel's count, without a copy of every instance's show levels.
+    shown: [usize; 6],
     pub warnings: Vec<String>,
 }
 
@@ -167,7 +170,7 @@ impl ObjectSet {
         let last = set.batches.len() - 1;
         // Every list made at its size once, each instance written straight to its place:
         // ten million instances are not copied from list to list.
-        let batch_of = |o: &ObjectInstance| o.index.min(last);
+        let batch_of = |o: &ObjectInstance| o.mesh().min(last);
         let mut sizes = vec![0u32; set.batches.len()];
         for o in scene.objects.iter().filter(|o| is_finite(o)) {
             sizes[batch_of(o)] += 1;
@@ -181,12 +184,16 @@ impl ObjectSet {
         }
         let total = start as usize;
         set.list = vec![InstanceGpu::zeroed(); total];
-        set.points = vec![[0.0; 2]; total];
-        set.show = vec![[0; 2]; total];
+        // The ground points in the list's order while it is filled; only the graded ones are
+        // kept.
+        let mut points = vec![[0.0f32; 2]; total];
+        // Per instance, the lowest density level it shows at (7: none): `visible_at` only
+        // ever turns on as the level rises.
+        let mut first_level = [0usize; 8];
         let out_of_range = scene
             .objects
             .iter()
-            .filter(|o| o.index >= art.meshes.len())
+            .filter(|o| o.mesh() >= art.meshes.len())
             .count();
         for (k, o) in scene.objects.iter().enumerate() {
             if let Some((gpu, at)) = placed(o, k, terrain) {
@@ -194,9 +201,22 @@ impl ObjectSet {
                 let i = next[b];
                 next[b] += 1;
                 set.list[i] = gpu;
-                set.points[i] = at;
-                set.show[i] = o.show;
+                points[i] = at;
+                let first = (1..=6u8).find(|&l| o.visible_at(l)).unwrap_or(7);
+                first_level[usize::from(first)] += 1;
             }
+        }
+        set.ground_points = set
+            .list
+            .iter()
+            .zip(points)
+            .filter(|(inst, _)| !is_draped(inst))
+            .map(|(_, at)| at)
+            .collect();
+        let mut shown = 0;
+        for (count, first) in set.shown.iter_mut().zip(&first_level[1..=6]) {
+            shown += first;
+            *count = shown;
         }
         if out_of_range > 0 {
             set.warnings.push(format!(
@@ -354,35 +374,37 @@ impl ObjectSet {
 
     /// Sets every instance's ground height to `height(point)` at its sample point.
     pub fn reground(&mut self, height: impl Fn([f32; 2]) -> f32) {
-        for (inst, &at) in self.list.iter_mut().zip(&self.points) {
+        let mut graded = self.ground_points.iter();
+        for inst in &mut self.list {
+            let at = if is_draped(inst) {
+                [inst.pos_heading[0], inst.pos_heading[1]]
+            } else {
+                graded.next().copied().unwrap_or_default()
+            };
             inst.ground_mode[0] = height(at);
         }
     }
 
-    /// Where each instance's ground height is read, in the order of [`ObjectSet::instances`].
-    pub fn ground_points(&self) -> &[[f32; 2]] {
-        &self.points
+    /// Where each instance's ground height is read (under its origin when draped, else at
+    /// its ground point), in the order of [`ObjectSet::instances`].
+    pub fn ground_points(&self) -> Vec<[f32; 2]> {
+        let mut graded = self.ground_points.iter();
+        self.list
+            .iter()
+            .map(|inst| {
+                if is_draped(inst) {
+                    [inst.pos_heading[0], inst.pos_heading[1]]
+                } else {
+                    graded.next().copied().unwrap_or_default()
+                }
+            })
+            .collect()
     }
 
-    /// How many objects show at a density level.
+    /// How many objects show at a density level (1..=6; a level out of that range counts
+    /// as the nearest one, as the renderer clamps it).
     pub fn shown_at(&self, level: u8) -> usize {
-        (0..self.list.len())
-            .filter(|&k| self.visible_at(k, level))
-            .count()
-    }
-
-    /// Whether instance `k` (in the order of [`ObjectSet::instances`]) shows at a density
-    /// level: the rule of `ObjectInstance::visible_at`, on the copy.
-    pub fn visible_at(&self, k: usize, level: u8) -> bool {
-        let (Some(g), Some(show)) = (self.list.get(k), self.show.get(k)) else {
-            return false;
-        };
-        ObjectInstance {
-            show: *show,
-            thin: g.ground_mode[3],
-            ..ObjectInstance::default()
-        }
-        .visible_at(level)
+        self.shown[usize::from(level.clamp(1, 6)) - 1]
     }
 
     /// For each instance (in the order of [`ObjectSet::instances`]), its index in
@@ -397,7 +419,7 @@ impl ObjectSet {
                 continue;
             }
             // The batch `build` files it under (`batch_of`), in scene order within it.
-            if let Some(n) = next.get_mut(o.index.min(last)) {
+            if let Some(n) = next.get_mut(o.mesh().min(last)) {
                 if let Some(slot) = out.get_mut(*n) {
                     *slot = k as u32;
                 }
@@ -418,6 +440,12 @@ fn is_finite(o: &ObjectInstance) -> bool {
     o.pos.iter().chain(&o.ground_pt).all(|v| v.is_finite())
         && o.heading.is_finite()
         && o.z_offset.is_finite()
+}
+
+/// Whether an instance reads its ground height under its origin (placement mode 0, the
+/// low bits of `ground_mode[1]`): its sample point is then its position.
+fn is_draped(inst: &InstanceGpu) -> bool {
+    (inst.ground_mode[1] as u32) & 3 == 0
 }
 
 /// An object as uploaded, and where its ground height is read.
@@ -529,7 +557,7 @@ mod tests {
         }
     }
 
-    fn object(index: usize, show: [u8; 2], thin: f32) -> ObjectInstance {
+    fn object(index: u32, show: [u8; 2], thin: f32) -> ObjectInstance {
         ObjectInstance {
             index,
             show,
@@ -692,7 +720,7 @@ mod tests {
             objects: vec![draped, graded, delta],
             ..Scene::default()
         };
-        let set = ObjectSet::build(&scene, &ArtSet::default(), &terrain);
+        let mut set = ObjectSet::build(&scene, &ArtSet::default(), &terrain);
         let (list, _) = set.instances();
         assert_eq!(list[0].ground_mode[0], terrain.height_at(50.0, -20.0));
         assert_eq!(list[1].ground_mode[0], terrain.height_at(-100.0, 80.0));
@@ -700,6 +728,16 @@ mod tests {
         assert_eq!(list[2].ground_mode[0], list[1].ground_mode[0]);
         assert_eq!(list[2].ground_mode[1] as u32 & 3, 2, "delta");
         assert_eq!(list[2].pos_heading[3], 7.0);
+        // Only the instances not draped keep their ground point; every instance's is still
+        // where its height is read, and a new terrain reads there.
+        assert_eq!(set.ground_points.len(), 2);
+        assert_eq!(
+            set.ground_points(),
+            vec![[50.0, -20.0], [-100.0, 80.0], [-100.0, 80.0]]
+        );
+        set.reground(|at| at[0] + at[1]);
+        let ground: Vec<f32> = set.instances().0.iter().map(|i| i.ground_mode[0]).collect();
+        assert_eq!(ground, vec![30.0, -20.0, -20.0]);
     }
 
     /// Each instance knows its object in the scene, in the set's order (by mesh); an object
@@ -724,9 +762,15 @@ mod tests {
         };
         let set = ObjectSet::build(&scene, &art, &Terrain::flat(100.0));
         assert_eq!(set.sources(&scene), vec![2, 0, 4, 3]);
-        let shown: Vec<bool> = (0..4).map(|k| set.visible_at(k, 1)).collect();
-        assert_eq!(shown, vec![true, true, false, true]);
-        assert!(!set.visible_at(99, 1));
+        // The count at each level is the scene's; level 0 counts as 1, and 7 as 6.
+        for level in 0..=7u8 {
+            let want = scene.objects[..]
+                .iter()
+                .filter(|o| is_finite(o) && o.visible_at(level.clamp(1, 6)))
+                .count();
+            assert_eq!(set.shown_at(level), want, "level {level}");
+        }
+        assert_eq!(set.shown_at(1), 3);
     }
 
     #[test]

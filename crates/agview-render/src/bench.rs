@@ -547,7 +547,7 @@ pub fn synthetic_city(opts: &BenchOptions) -> (Scene, ArtSet, Terrain) {
             ];
             let index = (rnd() * meshes as f32) as usize % meshes;
             scene.objects.push(ObjectInstance {
-                index,
+                index: index as u32,
                 path: format!("house{index}.obj").into(),
                 pos,
                 heading: (rnd() * 4.0).floor() * 90.0,

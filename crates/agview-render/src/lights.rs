@@ -154,7 +154,7 @@ mod tests {
             ],
             ..ArtSet::default()
         };
-        let object = |index: usize, show: [u8; 2]| ObjectInstance {
+        let object = |index: u32, show: [u8; 2]| ObjectInstance {
             index,
             show,
             thin: 0.25,

@@ -85,7 +85,12 @@ pub(crate) struct GpuPlacement {
 impl GpuPlacement {
     /// Uploads the sample points (one per instance, in the instance buffer's order) to a
     /// buffer of `usage` (`STORAGE`, and `MAP_WRITE` where uploads are mapped).
-    pub fn new(device: &wgpu::Device, points: &[[f32; 2]], usage: wgpu::BufferUsages) -> Self {
+    pub fn new(
+        device: &wgpu::Device,
+        points: impl AsRef<[[f32; 2]]>,
+        usage: wgpu::BufferUsages,
+    ) -> Self {
+        let points = points.as_ref();
         let dummy = [[0.0f32; 2]];
         let data: &[[f32; 2]] = if points.is_empty() { &dummy } else { points };
         GpuPlacement {

@@ -52,7 +52,12 @@ pub(crate) fn objects(b: &mut Builder) -> Vec<usize> {
     let mut nodes = Vec::new();
     for (bi, (batch, range)) in set.batches.iter().zip(ranges).enumerate() {
         let shown: Vec<usize> = (range.start as usize..range.end as usize)
-            .filter(|&k| set.visible_at(k, level))
+            .filter(|&k| {
+                sources
+                    .get(k)
+                    .and_then(|&i| b.scene.objects.get(i as usize))
+                    .is_some_and(|o| o.visible_at(level))
+            })
             .collect();
         if shown.is_empty() {
             continue;

@@ -83,7 +83,7 @@ fn mesh(name: &str, texture: Option<usize>) -> MeshArt {
     }
 }
 
-fn object(index: usize, pos: [f32; 2], heading: f32) -> ObjectInstance {
+fn object(index: u32, pos: [f32; 2], heading: f32) -> ObjectInstance {
     ObjectInstance {
         index,
         pos,

@@ -882,7 +882,7 @@ impl<'a> Layout<'a> {
                     });
                 }
                 self.scene.objects.push(ObjectInstance {
-                    index,
+                    index: ObjectInstance::mesh_index(index),
                     path: m.into(),
                     pos: center,
                     heading,

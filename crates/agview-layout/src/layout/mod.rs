@@ -249,7 +249,7 @@ impl Emit<'_> {
                     }
                 };
                 scene.objects.push(ObjectInstance {
-                    index: *index,
+                    index: ObjectInstance::mesh_index(*index),
                     path: self
                         .ag
                         .objects

@@ -307,7 +307,7 @@ pub fn object_string(
                     a[1] + dir[1] * at + right[1] * offset,
                 ];
                 scene.objects.push(ObjectInstance {
-                    index: which,
+                    index: ObjectInstance::mesh_index(which),
                     path: scene
                         .meshes
                         .get(which)

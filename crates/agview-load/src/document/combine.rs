@@ -14,7 +14,7 @@ use std::sync::Arc;
 use crate::art::{ArtSet, ImageData, ImagePixels};
 use crate::diag::Diagnostic;
 use crate::document::Document;
-use crate::scene::{ArtRef, Scene, SceneKind, TileRun, TileTexture};
+use crate::scene::{ArtRef, ObjectInstance, Scene, SceneKind, TileRun, TileTexture};
 
 /// The largest side of one atlas slot in pixels.
 const ATLAS_SLOT_MAX: u32 = 1024;
@@ -212,9 +212,9 @@ impl Combiner {
             }));
         }
         // Each list is mapped in the part and moved over in one copy.
-        s.objects.retain_mut(|o| match mesh_map.get(o.index) {
+        s.objects.retain_mut(|o| match mesh_map.get(o.mesh()) {
             Some(&k) => {
-                o.index = k;
+                o.index = ObjectInstance::mesh_index(k);
                 true
             }
             None => false,

@@ -429,11 +429,11 @@ pub(super) fn describe(
         ..FeatureInfo::new(f.source.clone(), f.asset.clone(), f.kind, f.param)
     };
     if let Geometry::Road(g) = &f.geometry {
-        info.road = Some(crate::scene::FeatureRoad {
+        info.road = Some(Box::new(crate::scene::FeatureRoad {
             levels: g.levels,
             end: g.points.last().copied(),
             ..Default::default()
-        });
+        }));
     }
     if let Some(s) = r.scene.as_mut() {
         s.update_stats();
