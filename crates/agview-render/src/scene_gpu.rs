@@ -1255,8 +1255,7 @@ impl TilesGpu {
 impl DrapedGpu {
     /// The draped parts of objects and the draped polygons and lines: pieces on the
     /// terrain like tiles.
-    fn upload(up: &mut Upload, scene: &Scene, grid: &Grid) -> Option<Self> {
-        let dset = DrapedSet::build(scene, up.art, grid);
+    fn upload(up: &mut Upload, dset: DrapedSet) -> Option<Self> {
         up.warnings.extend(dset.warnings.iter().cloned());
         if dset.groups.is_empty() {
             None
@@ -1301,13 +1300,12 @@ impl DrapedGpu {
 impl ObjectsGpu {
     /// Every placed object: the meshes' vertices and indices, one instance per placement
     /// grouped by mesh, a material per LOD range, and the culling path's buffers.
+    /// `set` comes with its cells ([`ObjectCells::of`]), both made off this thread.
     fn upload(
         up: &mut Upload,
-        scene: &Scene,
-        terrain: &Terrain,
+        (set, cells): (ObjectSet, ObjectCells),
         stats: &mut SceneGpuStats,
     ) -> Option<Self> {
-        let set = ObjectSet::build(scene, up.art, terrain);
         up.warnings.extend(set.warnings.iter().cloned());
         stats.objects = set.total();
         if set.total() == 0 {
@@ -1352,7 +1350,6 @@ impl ObjectsGpu {
             let gpu_usable = up.shared.cull.is_some();
             let instances = instance_buffer(up.device, list, up.usage(instance_usage(gpu_usable)));
             up.buffer_bytes += std::mem::size_of_val(list) as u64;
-            let cells = ObjectCells::of(&set, LOD_BAND);
             let mut o = ObjectsGpu {
                 vertices: up.buffer(
                     "mesh vertices",
@@ -1429,17 +1426,15 @@ impl FacadesGpu {
     fn upload(
         up: &mut Upload,
         scene: &Scene,
-        grid: &Grid,
+        (fmesh, group_cells): (facades::FacadeMesh, Vec<Vec<Cell>>),
         stats: &mut SceneGpuStats,
     ) -> (Option<Self>, facades::FacadeMesh) {
-        let fmesh = facades::build(scene, &up.art.facades, grid.cell);
         up.warnings.extend(fmesh.warnings.iter().cloned());
         stats.facades = scene.facades.len();
         let facades = if fmesh.indices.is_empty() {
             None
         } else {
             let mut draws = Vec::new();
-            let mut cells = Vec::new();
             for g in &fmesh.groups {
                 let (wall, roof) = match g.key {
                     FacadeKey::Def(i) => {
@@ -1506,8 +1501,6 @@ impl FacadesGpu {
                 };
                 draws.push((wall, g.walls.clone()));
                 draws.push((roof, g.roofs.clone()));
-                cells.push(facades::cells(&fmesh, g.walls.clone(), g.lod[1]));
-                cells.push(facades::cells(&fmesh, g.roofs.clone(), g.lod[1]));
             }
             Some(FacadesGpu {
                 vertices: up.buffer(
@@ -1522,7 +1515,7 @@ impl FacadesGpu {
                 ),
                 runs: ViewRuns::default(),
                 draws,
-                cells,
+                cells: group_cells,
             })
         };
         (facades, fmesh)
@@ -1535,11 +1528,11 @@ impl TreesGpu {
     fn upload(
         up: &mut Upload,
         scene: &Scene,
+        mut tmesh: trees::TreeMesh,
         stats: &mut SceneGpuStats,
     ) -> (Option<Self>, trees::TreeMesh) {
         stats.trees = scene.trees.len();
         let forests = trees::forests(up.art);
-        let mut tmesh = trees::build(scene, &forests);
         let trees = if tmesh.instances.is_empty() {
             None
         } else {
@@ -1576,6 +1569,28 @@ impl TreesGpu {
     }
 }
 
+/// The cells of each facade group's walls, then its roofs, group by group: those of
+/// [`FacadesGpu`]'s draws.
+fn facade_cells(fmesh: &facades::FacadeMesh) -> Vec<Vec<Cell>> {
+    fmesh
+        .groups
+        .iter()
+        .flat_map(|g| {
+            [
+                facades::cells(fmesh, g.walls.clone(), g.lod[1]),
+                facades::cells(fmesh, g.roofs.clone(), g.lod[1]),
+            ]
+        })
+        .collect()
+}
+
+/// What the scoped thread `handle` returned; its panic, were there one, goes on.
+fn joined<T>(handle: std::thread::ScopedJoinHandle<'_, T>) -> T {
+    handle
+        .join()
+        .unwrap_or_else(|e| std::panic::resume_unwind(e))
+}
+
 impl PartGpu {
     /// Uploads `scene`'s drawable content on `terrain` (its `grid`): the part, its counts
     /// (tiles, objects, draws, facades, trees) and what of it casts shadows. `bounds` is
@@ -1588,18 +1603,40 @@ impl PartGpu {
         grid: &Grid,
     ) -> (PartGpu, SceneGpuStats, Option<Casters>) {
         let mut stats = SceneGpuStats::default();
-        let tiles = TilesGpu::upload(up, scene, grid, &mut stats);
-        up.flush();
-        let draped = DrapedGpu::upload(up, scene, grid);
-        up.flush();
-        let objects = ObjectsGpu::upload(up, scene, terrain, &mut stats);
-        up.flush();
-        let lights = objects.as_ref().and_then(|o| LightsGpu::upload(up, o));
-        up.flush();
-        let (facades, fmesh) = FacadesGpu::upload(up, scene, grid, &mut stats);
-        up.flush();
-        let (trees, tmesh) = TreesGpu::upload(up, scene, &mut stats);
-        up.flush();
+        let art = up.art;
+        // The meshes other than the tiles' are built on threads of their own while this
+        // one cuts the tiles (itself on every core) and hands them to the device: the
+        // tiles' serial steps (merging, cells, the copies into buffers) and the builders
+        // share the cores. Each is handed to the device, in the same order as ever, once
+        // built.
+        let (tiles, draped, objects, lights, facades, fmesh, trees, tmesh) =
+            std::thread::scope(|s| {
+                let trees = s.spawn(|| trees::build(scene, &trees::forests(art)));
+                let objects = s.spawn(|| {
+                    let set = ObjectSet::build(scene, art, terrain);
+                    let cells = ObjectCells::of(&set, LOD_BAND);
+                    (set, cells)
+                });
+                let rest = s.spawn(|| {
+                    let fmesh = facades::build(scene, &art.facades, grid.cell);
+                    let cells = facade_cells(&fmesh);
+                    (DrapedSet::build(scene, art, grid), (fmesh, cells))
+                });
+                let tiles = TilesGpu::upload(up, scene, grid, &mut stats);
+                up.flush();
+                let (dset, fmesh) = joined(rest);
+                let draped = DrapedGpu::upload(up, dset);
+                up.flush();
+                let objects = ObjectsGpu::upload(up, joined(objects), &mut stats);
+                up.flush();
+                let lights = objects.as_ref().and_then(|o| LightsGpu::upload(up, o));
+                up.flush();
+                let (facades, fmesh) = FacadesGpu::upload(up, scene, fmesh, &mut stats);
+                up.flush();
+                let (trees, tmesh) = TreesGpu::upload(up, scene, joined(trees), &mut stats);
+                up.flush();
+                (tiles, draped, objects, lights, facades, fmesh, trees, tmesh)
+            });
         let casters = Casters::of(
             bounds,
             terrain,
