@@ -855,6 +855,77 @@ fn a_scene_in_parts_draws_as_in_one() {
     assert_eq!(parts.part_count(), 3);
 }
 
+/// Draped polygons of two looks in one layer group draw in parts as in one scene: one
+/// scene draws each look's polygons together, in the order the looks first come (cyan's
+/// two, then magenta's over them), so the third polygon (cyan, in the second part) still
+/// draws under the second (magenta, in the first part) where they overlap.
+#[test]
+fn overlapping_draped_polygons_in_parts_draw_as_in_one() {
+    let square = |x: f32| {
+        let mut s = placed::draped_polygon(
+            "cyan.pol",
+            &[rectangle([x - 10.0, -10.0], [x + 10.0, 10.0])],
+            None,
+            0.0,
+        );
+        s.draped.remove(0)
+    };
+    let mut magenta = square(0.0);
+    magenta.def = 1;
+    let scene = Scene {
+        pol_defs: refs(&["cyan.pol", "magenta.pol"]),
+        draped: vec![square(-10.0), magenta, square(10.0)],
+        ..Scene::default()
+    };
+    let art = ArtSet {
+        pols: vec![
+            pol_art("cyan.pol", 0, 10.0, "taxiways", false),
+            pol_art("magenta.pol", 1, 10.0, "taxiways", false),
+        ],
+        images: vec![
+            solid("cyan.png", [0, 220, 230, 255]),
+            solid("magenta.png", [230, 0, 220, 255]),
+        ],
+        ..ArtSet::default()
+    };
+    let terrain = Terrain::flat(400.0);
+    let params = FrameParams {
+        camera: Camera::top([0.0, 0.0], 30.0),
+        ..FrameParams::default()
+    };
+    let hl = headless();
+    let mut whole = hl.upload(&scene, &art, &terrain).expect("upload");
+    let one = hl.render(&mut whole, &params, 160, 120).expect("render");
+    let part = |r: std::ops::Range<usize>| Scene {
+        draped: scene.draped[r].to_vec(),
+        ..scene.clone()
+    };
+    let mut parts = hl.upload(&part(0..2), &art, &terrain).expect("upload");
+    assert!(parts
+        .append(&hl.ctx, &hl.renderer, &part(2..3), &art, &terrain)
+        .expect("append"));
+    let two = hl.render(&mut parts, &params, 160, 120).expect("render");
+    let magenta = |img: &image::RgbaImage| {
+        img.pixels()
+            .filter(|p| p[0] > 150 && p[1] < 80 && p[2] > 150)
+            .count()
+    };
+    // Magenta covers its whole square, the middle third of the three.
+    assert!(magenta(&one) > 1000, "{}", magenta(&one));
+    let differing = one
+        .pixels()
+        .zip(two.pixels())
+        .filter(|(a, b)| a != b)
+        .count();
+    assert_eq!(
+        differing,
+        0,
+        "{differing} pixels differ between one part and two (magenta {} and {})",
+        magenta(&one),
+        magenta(&two)
+    );
+}
+
 /// A 30 m tile (`footprints`) between two draped squares, one in `runways` (drawn before
 /// the tile) and one in `roads` (drawn after).
 fn layer_group_scene() -> (Scene, ArtSet) {

@@ -185,6 +185,57 @@ pub(crate) struct DrapedGpu {
     /// Per group: its layer group's place, its material, its range in `indices` and what
     /// it draws.
     pub groups: Vec<DrapedGroupGpu>,
+    /// Per group: its look ([`draped_look`]), which tells one scene's groups apart the way
+    /// `DrapedSet::build` does, the same in every part.
+    looks: Vec<Option<DrapedLook>>,
+}
+
+/// What a draped polygon's or line's group is told apart by (`DrapedSet::build`'s group
+/// key, its line LOD aside): its layer group's place, kind, textures, wrapping, opacity and
+/// shading. Image indices are the same in every part (each part's art starts with the
+/// images of those before it, at the same indices).
+type DrapedLook = (
+    (u32, i32),
+    super::draped::DrapedKind,
+    [TexSource; 3],
+    [bool; 3],
+    [u32; 3],
+);
+
+/// Where a kind's groups come in one scene's `DrapedSet::build`: objects' draped parts,
+/// then polygons and pavement, then lines and markings, then roads.
+fn draped_stage(kind: super::draped::DrapedKind) -> u8 {
+    use super::draped::DrapedKind as K;
+    match kind {
+        K::Part => 0,
+        K::Polygon | K::Pavement => 1,
+        K::Line | K::Marking => 2,
+        K::Road => 3,
+    }
+}
+
+/// `g`'s look: none for an object's draped part or a road (one group per mesh or road
+/// look: drawn in each part's own order).
+fn draped_look(g: &super::draped::DrapedGroup) -> Option<DrapedLook> {
+    use super::draped::DrapedKind as K;
+    match g.kind {
+        K::Part | K::Road => None,
+        K::Polygon | K::Pavement | K::Line | K::Marking => Some((
+            g.key,
+            g.kind,
+            [g.texture, g.lit, g.normal],
+            [
+                g.clamp,
+                g.opaque,
+                g.shading.model == crate::art::material::Model::Xp12Pbr,
+            ],
+            [
+                g.shading.specular_scale.to_bits(),
+                g.shading.bump.to_bits(),
+                g.normal_scale.to_bits(),
+            ],
+        )),
+    }
 }
 
 /// The light points of every placed object: one instance per (object, light).
@@ -1292,6 +1343,7 @@ impl DrapedGpu {
                 ),
                 indices: draped_index_buffer(up.device, &list, up.usage(wgpu::BufferUsages::INDEX)),
                 groups,
+                looks: dset.groups.iter().map(draped_look).collect(),
             })
         }
     }
@@ -1940,26 +1992,36 @@ impl SceneGpu {
     }
 
     /// The ground pass's draws across every part: by layer group and offset, tiles first
-    /// within one, then by part and each part's own order ([`super::draped::ground_order`]
-    /// of one scene, which parts split never change).
+    /// within one, then as one scene of every part would draw them
+    /// ([`super::draped::ground_order`]): its draped groups by kind as `DrapedSet::build`
+    /// makes them, then in the order each look first comes in the parts (the parts are in
+    /// document order), each look's pieces part by part. Draped polygons of two looks that overlap in one layer group so draw the one
+    /// over the other as in one scene.
     pub(crate) fn ground_draws(&self, show_tiles: bool) -> Vec<PartGroundDraw> {
-        let mut all: Vec<((u32, i32), u8, usize, usize)> = Vec::new();
+        // (layer group and offset, tiles first, the look's rank, part, index in the part)
+        type Order = ((u32, i32), u8, (u8, usize, usize), usize, usize);
+        let mut all: Vec<Order> = Vec::new();
+        let mut first: HashMap<DrapedLook, (usize, usize)> = HashMap::new();
         for (p, part) in self.parts.iter().enumerate() {
             if let Some(t) = part.tiles.as_ref().filter(|_| show_tiles) {
                 all.extend(
                     t.segments
                         .iter()
                         .enumerate()
-                        .map(|(i, (k, _))| (*k, 0, p, i)),
+                        .map(|(i, (k, _))| (*k, 0, (0, p, i), p, i)),
                 );
             }
             if let Some(d) = &part.draped {
-                all.extend(d.groups.iter().enumerate().map(|(i, g)| (g.0, 1, p, i)));
+                all.extend(d.groups.iter().enumerate().map(|(i, g)| {
+                    let look = d.looks.get(i).copied().flatten();
+                    let (p0, i0) = look.map_or((p, i), |l| *first.entry(l).or_insert((p, i)));
+                    (g.0, 1, (draped_stage(g.3), p0, i0), p, i)
+                }));
             }
         }
         all.sort();
         all.into_iter()
-            .map(|(_, kind, p, i)| {
+            .map(|(_, kind, _, p, i)| {
                 let draw = if kind == 0 {
                     GroundDraw::Tiles(i)
                 } else {
