@@ -794,6 +794,11 @@ fn draped_parts_draw_in_layer_group_order() {
     );
 }
 
+/// How many pixels of `a` and `b` differ.
+fn differing_pixels(a: &image::RgbaImage, b: &image::RgbaImage) -> usize {
+    a.pixels().zip(b.pixels()).filter(|(a, b)| a != b).count()
+}
+
 /// A scene drawn in three parts (`SceneGpu::append`, a large document's preview and the
 /// parts of its rest) looks the same as in one: the ground is drawn by layer group across
 /// the parts, so the second part's `runways` square still draws under the first part's
@@ -838,11 +843,7 @@ fn a_scene_in_parts_draws_as_in_one() {
     assert_eq!(parts.stats().textures, whole.stats().textures);
     assert_eq!(parts.stats().objects, whole.stats().objects);
     let three = hl.render(&mut parts, &params, 320, 240).expect("render");
-    let differing = one
-        .pixels()
-        .zip(three.pixels())
-        .filter(|(a, b)| a != b)
-        .count();
+    let differing = differing_pixels(&one, &three);
     assert_eq!(
         differing, 0,
         "{differing} pixels differ between one part and three"
@@ -912,11 +913,7 @@ fn overlapping_draped_polygons_in_parts_draw_as_in_one() {
     };
     // Magenta covers its whole square, the middle third of the three.
     assert!(magenta(&one) > 1000, "{}", magenta(&one));
-    let differing = one
-        .pixels()
-        .zip(two.pixels())
-        .filter(|(a, b)| a != b)
-        .count();
+    let differing = differing_pixels(&one, &two);
     assert_eq!(
         differing,
         0,
@@ -924,6 +921,70 @@ fn overlapping_draped_polygons_in_parts_draw_as_in_one() {
         magenta(&one),
         magenta(&two)
     );
+}
+
+/// Blended objects of two meshes draw in parts as in one scene: one scene draws each
+/// mesh's instances together, in the order the meshes are first referenced (the tall red
+/// boxes, then the low blue one), so the second red box (in the second part, whose own art
+/// lists blue first) still draws before the blue box of the first part, and its roof hides
+/// the blue roof under it instead of being blended over it.
+#[test]
+fn overlapping_blended_objects_in_parts_draw_as_in_one() {
+    let red = |art_index| box_mesh("red.obj", 8.0, 8.0, 6.0, Some(art_index));
+    let blue = |art_index| box_mesh("blue.obj", 8.0, 8.0, 2.0, Some(art_index));
+    let images = || {
+        vec![
+            solid("red.png", [255, 0, 0, 153]),
+            solid("blue.png", [0, 0, 255, 153]),
+        ]
+    };
+    let at = |mesh, x| object(mesh, [x, 0.0], 0.0, Placement::Graded);
+    let scene = Scene {
+        meshes: refs(&["red.obj", "blue.obj"]),
+        objects: vec![at(0, -12.0), at(1, 0.0), at(1, 12.0), at(0, 4.0)],
+        ..Scene::default()
+    };
+    let art = ArtSet {
+        meshes: vec![red(0), blue(1)],
+        images: images(),
+        ..ArtSet::default()
+    };
+    // The second part's own art, as a document part's: its meshes in the order it first
+    // references them.
+    let second = Scene {
+        meshes: refs(&["blue.obj", "red.obj"]),
+        objects: vec![at(0, 12.0), at(1, 4.0)],
+        ..Scene::default()
+    };
+    let second_art = ArtSet {
+        meshes: vec![blue(1), red(0)],
+        images: images(),
+        ..ArtSet::default()
+    };
+    let terrain = Terrain::flat(400.0);
+    let params = FrameParams {
+        camera: Camera::top([0.0, 0.0], 40.0),
+        shadows: false,
+        ..FrameParams::default()
+    };
+    let hl = headless();
+    let mut whole = hl.upload(&scene, &art, &terrain).expect("upload");
+    let one = hl.render(&mut whole, &params, 160, 120).expect("render");
+    let first = Scene {
+        objects: scene.objects[..2].to_vec(),
+        ..scene.clone()
+    };
+    let mut parts = hl.upload(&first, &art, &terrain).expect("upload");
+    assert!(parts
+        .append(&hl.ctx, &hl.renderer, &second, &second_art, &terrain)
+        .expect("append"));
+    let two = hl.render(&mut parts, &params, 160, 120).expect("render");
+    let differing = differing_pixels(&one, &two);
+    assert_eq!(
+        differing, 0,
+        "{differing} pixels differ between one part and two"
+    );
+    same_on_every_path(&mut parts, &params, &one);
 }
 
 /// A 30 m tile (`footprints`) between two draped squares, one in `runways` (drawn before

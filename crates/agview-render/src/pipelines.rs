@@ -722,18 +722,39 @@ impl Renderer {
             }
         }
 
-        let objects = scene.parts.iter().filter_map(|p| p.objects.as_ref());
-        for o in objects.filter(|_| f.show_objects) {
-            let lists = ObjectLists {
-                pages: &o.gpu_cull,
-                cpu_buffer: o.cpu_buffer.as_ref(),
-                cpu_ranges: &o.cpu_ranges,
-            };
-            let pipelines = (
-                &self.objects[..],
-                self.objects_culled.as_ref().map(|p| &p[..]),
-            );
-            self.draw_objects(&mut pass, o, &lists, pipelines, &mut stats);
+        let lists = ObjectLists::camera;
+        let pipelines = (
+            &self.objects[..],
+            self.objects_culled.as_ref().map(|p| &p[..]),
+        );
+        if scene.object_draws.is_empty() {
+            let objects = scene.parts.iter().filter_map(|p| p.objects.as_ref());
+            for o in objects.filter(|_| f.show_objects) {
+                self.draw_objects(&mut pass, o, &lists(o), pipelines, &mut stats);
+            }
+        } else if f.show_objects {
+            // Several parts: their segments in the order one scene draws them, which is
+            // what shows through blended objects where they overlap.
+            let (mut bound, mut current) = (None, None);
+            for &(p, k) in &scene.object_draws {
+                let Some(o) = scene.parts[p].objects.as_ref() else {
+                    continue;
+                };
+                if bound != Some(p) {
+                    pass.set_vertex_buffer(0, o.vertices.slice(..));
+                    pass.set_index_buffer(o.indices.slice(..), wgpu::IndexFormat::Uint32);
+                    bound = Some(p);
+                }
+                draw_object_segment(
+                    &mut pass,
+                    o,
+                    &lists(o),
+                    pipelines,
+                    k,
+                    &mut current,
+                    &mut stats,
+                );
+            }
         }
 
         self.draw_facades_and_trees(
@@ -881,6 +902,17 @@ struct ObjectLists<'a> {
     cpu_ranges: &'a [std::ops::Range<u32>],
 }
 
+impl ObjectLists<'_> {
+    /// The lists of `o` culled for the camera.
+    fn camera(o: &super::scene_gpu::ObjectsGpu) -> ObjectLists<'_> {
+        ObjectLists {
+            pages: &o.gpu_cull,
+            cpu_buffer: o.cpu_buffer.as_ref(),
+            cpu_ranges: &o.cpu_ranges,
+        }
+    }
+}
+
 impl Renderer {
     /// The shadow casters seen from the sun into the scene's shadow map (prepared with
     /// [`SceneGpu::prepare`]): the sun's culling passes on the GPU path, then objects,
@@ -1003,32 +1035,17 @@ impl Renderer {
         pipelines: (&[wgpu::RenderPipeline], Option<&[wgpu::RenderPipeline]>),
         stats: &mut DrawStats,
     ) {
-        let stride = std::mem::size_of::<InstanceGpu>() as u64;
-        let culled = match (o.path, pipelines.1) {
-            (Culling::Gpu, Some(p)) if !lists.pages.is_empty() => Some((lists.pages, p)),
-            _ => None,
-        };
         pass.set_vertex_buffer(0, o.vertices.slice(..));
         pass.set_index_buffer(o.indices.slice(..), wgpu::IndexFormat::Uint32);
-        // Each draw takes the pipeline of its material attributes (the shadow map has one
-        // for all); set only when it changes.
-        let mut current: Option<usize> = None;
-        let mut use_pipeline =
-            |pass: &mut wgpu::RenderPass<'_>, set: &[wgpu::RenderPipeline], p: u8| {
-                let p = usize::from(p).min(set.len() - 1);
-                if current != Some(p) {
-                    pass.set_pipeline(&set[p]);
-                    current = Some(p);
-                }
-            };
-        if let Some((pages, pipelines)) = culled {
+        let mut current = None;
+        if let Some((pages, pipelines)) = culled_lists(o, lists, pipelines) {
             // One indirect draw per (mesh, LOD) and window of the instance buffer: the counts
             // are the GPU's.
             for g in pages {
                 pass.set_bind_group(2, &g.draw_group, &[]);
                 for (k, &(b, l)) in g.owners.iter().enumerate() {
                     let lod = &o.batches[b].lods[l];
-                    use_pipeline(pass, pipelines, lod.2);
+                    use_pipeline(pass, pipelines, lod.2, &mut current);
                     pass.set_bind_group(1, &lod.0, &[]);
                     pass.draw_indexed_indirect(&g.args, k as u64 * 20);
                     stats.draw_calls += 1;
@@ -1036,47 +1053,96 @@ impl Renderer {
             }
             return;
         }
-        if o.path == Culling::Cpu {
-            let Some(buffer) = lists.cpu_buffer else {
-                return;
-            };
-            for (range, &(b, l)) in lists.cpu_ranges.iter().zip(&o.owners) {
-                let count = range.end - range.start;
-                if count == 0 {
-                    continue;
-                }
-                let bytes = u64::from(range.start) * stride..u64::from(range.end) * stride;
-                pass.set_vertex_buffer(1, buffer.slice(bytes));
-                let (material, indices, pipeline) = &o.batches[b].lods[l];
-                use_pipeline(pass, pipelines.0, *pipeline);
-                pass.set_bind_group(1, material, &[]);
-                pass.draw_indexed(indices.clone(), 0, 0..count);
-                stats.draw_calls += 1;
-                stats.instances += u64::from(count);
-                stats.triangles += u64::from(indices.len() as u32 / 3) * u64::from(count);
-            }
-            return;
-        }
-        for batch in &o.batches {
-            let count = batch.instances.end - batch.instances.start;
-            if count == 0 {
-                continue;
-            }
-            // Bind the batch's slice rather than using a first instance: works on every
-            // backend.
-            let range =
-                u64::from(batch.instances.start) * stride..u64::from(batch.instances.end) * stride;
-            pass.set_vertex_buffer(1, o.instances.slice(range));
-            for (material, indices, pipeline) in &batch.lods {
-                use_pipeline(pass, pipelines.0, *pipeline);
-                pass.set_bind_group(1, material, &[]);
-                pass.draw_indexed(indices.clone(), 0, 0..count);
-                stats.draw_calls += 1;
-                stats.instances += u64::from(count);
-                stats.triangles += u64::from(indices.len() as u32 / 3) * u64::from(count);
-            }
+        for k in 0..o.owners.len() {
+            draw_object_segment(pass, o, lists, pipelines, k, &mut current, stats);
         }
     }
+}
+
+/// The GPU culling's windows of `o` and the pipelines drawing from them, where `o` is
+/// culled on the GPU and the pass has those pipelines.
+fn culled_lists<'a>(
+    o: &super::scene_gpu::ObjectsGpu,
+    lists: &ObjectLists<'a>,
+    pipelines: (
+        &'a [wgpu::RenderPipeline],
+        Option<&'a [wgpu::RenderPipeline]>,
+    ),
+) -> Option<(&'a [super::cull::GpuCull], &'a [wgpu::RenderPipeline])> {
+    match (o.path, pipelines.1) {
+        (Culling::Gpu, Some(p)) if !lists.pages.is_empty() => Some((lists.pages, p)),
+        _ => None,
+    }
+}
+
+/// Sets pipeline `p` of `set` (the shadow map has one for all), unless it is `current`.
+fn use_pipeline(
+    pass: &mut wgpu::RenderPass<'_>,
+    set: &[wgpu::RenderPipeline],
+    p: u8,
+    current: &mut Option<*const wgpu::RenderPipeline>,
+) {
+    let pipeline = &set[usize::from(p).min(set.len() - 1)];
+    let id: *const wgpu::RenderPipeline = pipeline;
+    if *current != Some(id) {
+        pass.set_pipeline(pipeline);
+        *current = Some(id);
+    }
+}
+
+/// Draws segment `k` of `o` (one (mesh, LOD)), its mesh buffers bound: the GPU's count in
+/// each window of the instance buffer where `o` is culled there, else its instances the CPU
+/// kept, or all of them. `current`: the pipeline last set.
+fn draw_object_segment(
+    pass: &mut wgpu::RenderPass<'_>,
+    o: &super::scene_gpu::ObjectsGpu,
+    lists: &ObjectLists<'_>,
+    pipelines: (&[wgpu::RenderPipeline], Option<&[wgpu::RenderPipeline]>),
+    k: usize,
+    current: &mut Option<*const wgpu::RenderPipeline>,
+    stats: &mut DrawStats,
+) {
+    let Some(&(b, l)) = o.owners.get(k) else {
+        return;
+    };
+    let (material, indices, pipeline) = &o.batches[b].lods[l];
+    if let Some((pages, pipelines)) = culled_lists(o, lists, pipelines) {
+        // The windows' segments are the scene's in order: found by halves.
+        for g in pages {
+            if let Ok(i) = g.owners.binary_search(&(b, l)) {
+                pass.set_bind_group(2, &g.draw_group, &[]);
+                use_pipeline(pass, pipelines, *pipeline, current);
+                pass.set_bind_group(1, material, &[]);
+                pass.draw_indexed_indirect(&g.args, i as u64 * 20);
+                stats.draw_calls += 1;
+            }
+        }
+        return;
+    }
+    let (buffer, range) = if o.path == Culling::Cpu {
+        match (lists.cpu_buffer, lists.cpu_ranges.get(k)) {
+            (Some(buffer), Some(range)) => (buffer, range.clone()),
+            _ => return,
+        }
+    } else {
+        (&o.instances, o.batches[b].instances.clone())
+    };
+    let count = range.end - range.start;
+    if count == 0 {
+        return;
+    }
+    // Bind the segment's slice rather than using a first instance: works on every backend.
+    let stride = std::mem::size_of::<InstanceGpu>() as u64;
+    pass.set_vertex_buffer(
+        1,
+        buffer.slice(u64::from(range.start) * stride..u64::from(range.end) * stride),
+    );
+    use_pipeline(pass, pipelines.0, *pipeline, current);
+    pass.set_bind_group(1, material, &[]);
+    pass.draw_indexed(indices.clone(), 0, 0..count);
+    stats.draw_calls += 1;
+    stats.instances += u64::from(count);
+    stats.triangles += u64::from(indices.len() as u32 / 3) * u64::from(count);
 }
 
 /// How [`ObjectPipeline`]s are built: the one that draws from `entry` of `source`.

@@ -264,6 +264,10 @@ pub(crate) struct ObjectsGpu {
     /// One per (mesh, LOD) with instances, in drawing order, and the (batch, LOD) of each.
     pub segments: Vec<SegmentGpu>,
     pub owners: Vec<(usize, usize)>,
+    /// Each mesh's name (`MeshArt::name`), parallel to `batches` but for the last, the
+    /// placeholder of objects whose mesh is out of range: how another part's batch of the
+    /// same mesh is known ([`object_draws`]).
+    mesh_names: Vec<String>,
     /// How this scene's instances are culled.
     pub path: Culling,
     /// The GPU path's buffers, one per window of the instance buffer the adapter can bind
@@ -723,6 +727,40 @@ pub(crate) struct PartGpu {
     pub(crate) lights: Option<LightsGpu>,
 }
 
+/// The objects' draws across `parts` (part, segment) in the order one scene of them all
+/// draws them, where more than one part has objects (empty otherwise): mesh by mesh, each
+/// mesh's LODs in turn, each LOD's instances part by part. One scene draws its meshes in the
+/// order each is first referenced, and the parts are consecutive runs of its features, each
+/// drawing its own meshes in that order, so a mesh's place is where its name first comes in
+/// the parts, part by part; objects of no mesh (the placeholder) come last. Where blended
+/// objects overlap, what shows through what depends on this order.
+fn object_draws(parts: &[PartGpu]) -> Vec<(usize, usize)> {
+    let with: Vec<(usize, &ObjectsGpu)> = parts
+        .iter()
+        .enumerate()
+        .filter_map(|(p, part)| Some((p, part.objects.as_ref()?)))
+        .collect();
+    if with.len() < 2 {
+        return Vec::new();
+    }
+    let mut rank: HashMap<&str, usize> = HashMap::new();
+    let mut draws = Vec::new();
+    for (p, o) in with {
+        for (k, &(b, l)) in o.owners.iter().enumerate() {
+            let r = match o.mesh_names.get(b) {
+                Some(name) => {
+                    let next = rank.len();
+                    *rank.entry(name.as_str()).or_insert(next)
+                }
+                None => usize::MAX,
+            };
+            draws.push((r, l, p, k));
+        }
+    }
+    draws.sort_unstable();
+    draws.into_iter().map(|(_, _, p, k)| (p, k)).collect()
+}
+
 /// One draw of the ground pass across a scene's parts: the part, and its tile segment or
 /// draped group ([`GroundDraw`]).
 pub(crate) type PartGroundDraw = (usize, GroundDraw);
@@ -758,6 +796,9 @@ pub struct SceneGpu {
     cells_culled: bool,
     /// The culling path last asked for.
     path: Culling,
+    /// Where more than one part has objects: their segments' draws, (part, segment), in
+    /// the order one scene draws them ([`object_draws`]); empty otherwise.
+    pub(crate) object_draws: Vec<(usize, usize)>,
     density: u8,
     stats: SceneGpuStats,
     warnings: Vec<Diagnostic>,
@@ -1422,6 +1463,7 @@ impl ObjectsGpu {
                 set,
                 segments,
                 owners,
+                mesh_names: up.art.meshes.iter().map(|m| m.name.clone()).collect(),
                 path: Culling::Off,
                 gpu_cull: Vec::new(),
                 cpu_buffer: None,
@@ -1921,6 +1963,7 @@ impl SceneGpu {
         };
         self.stats.textures = self.textures.made.len();
         self.parts.push(gpu_part);
+        self.object_draws = object_draws(&self.parts);
         self.stats.objects_shown = self.objects_shown_at(self.density);
         if self.objects().next().is_some() {
             self.stats.bytes_per_instance = self.bytes_per_instance();
@@ -2246,6 +2289,7 @@ impl SceneGpu {
             ground: terrain.height_range(),
             cells_culled: shared.culling != Culling::Off,
             path: shared.culling,
+            object_draws: Vec::new(),
             density: 6,
             stats,
             warnings: warnings.into_iter().map(render_warning).collect(),
