@@ -673,15 +673,14 @@ impl Renderer {
             DrapedKind::Marking => f.show_markings,
             DrapedKind::Road => f.show_roads,
         };
-        let order = scene.ground_draws(f.show_tiles);
         // The pipeline last set: tiles and draped pieces differ in their vertices.
         let mut autogen = None;
-        for (part, draw) in order {
+        for &(part, draw) in &scene.ground_draws {
             let part = &scene.parts[part];
             let (tiles, draped) = (part.tiles.as_ref(), part.draped.as_ref());
             let (material, vertices, indices, ranges) = match draw {
                 // A segment of tiles: its runs in view (`SceneGpu::prepare`).
-                GroundDraw::Tiles(i) => match tiles {
+                GroundDraw::Tiles(i) => match tiles.filter(|_| f.show_tiles) {
                     Some(t) => (
                         &t.material,
                         &t.vertices,

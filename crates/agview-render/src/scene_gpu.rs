@@ -765,6 +765,48 @@ fn object_draws(parts: &[PartGpu]) -> Vec<(usize, usize)> {
 /// draped group ([`GroundDraw`]).
 pub(crate) type PartGroundDraw = (usize, GroundDraw);
 
+/// The ground pass's draws across every one of `parts`, tile segments included (a frame
+/// that hides the tiles skips them): by layer group and offset, tiles first within one,
+/// then as one scene of every part would draw them ([`super::draped::ground_order`]): its
+/// draped groups by kind as `DrapedSet::build` makes them, then in the order each look
+/// first comes in the parts (the parts are in document order), each look's pieces part by
+/// part. Draped polygons of two looks that overlap in one layer group so draw the one over
+/// the other as in one scene.
+fn ground_order(parts: &[PartGpu]) -> Vec<PartGroundDraw> {
+    // (layer group and offset, tiles first, the look's rank, part, index in the part)
+    type Order = ((u32, i32), u8, (u8, usize, usize), usize, usize);
+    let mut all: Vec<Order> = Vec::new();
+    let mut first: HashMap<DrapedLook, (usize, usize)> = HashMap::new();
+    for (p, part) in parts.iter().enumerate() {
+        if let Some(t) = &part.tiles {
+            all.extend(
+                t.segments
+                    .iter()
+                    .enumerate()
+                    .map(|(i, (k, _))| (*k, 0, (0, p, i), p, i)),
+            );
+        }
+        if let Some(d) = &part.draped {
+            all.extend(d.groups.iter().enumerate().map(|(i, g)| {
+                let look = d.looks.get(i).copied().flatten();
+                let (p0, i0) = look.map_or((p, i), |l| *first.entry(l).or_insert((p, i)));
+                (g.0, 1, (draped_stage(g.3), p0, i0), p, i)
+            }));
+        }
+    }
+    all.sort();
+    all.into_iter()
+        .map(|(_, kind, _, p, i)| {
+            let draw = if kind == 0 {
+                GroundDraw::Tiles(i)
+            } else {
+                GroundDraw::Draped(i)
+            };
+            (p, draw)
+        })
+        .collect()
+}
+
 /// Everything one scene needs on the GPU.
 pub struct SceneGpu {
     frame_buffer: wgpu::Buffer,
@@ -799,6 +841,9 @@ pub struct SceneGpu {
     /// Where more than one part has objects: their segments' draws, (part, segment), in
     /// the order one scene draws them ([`object_draws`]); empty otherwise.
     pub(crate) object_draws: Vec<(usize, usize)>,
+    /// The ground pass's draws across every part ([`ground_order`]), made when a part
+    /// comes, not each frame.
+    pub(crate) ground_draws: Vec<PartGroundDraw>,
     density: u8,
     stats: SceneGpuStats,
     warnings: Vec<Diagnostic>,
@@ -1964,6 +2009,7 @@ impl SceneGpu {
         self.stats.textures = self.textures.made.len();
         self.parts.push(gpu_part);
         self.object_draws = object_draws(&self.parts);
+        self.ground_draws = ground_order(&self.parts);
         self.stats.objects_shown = self.objects_shown_at(self.density);
         if self.objects().next().is_some() {
             self.stats.bytes_per_instance = self.bytes_per_instance();
@@ -2032,47 +2078,6 @@ impl SceneGpu {
     /// How many parts the scene is drawn in ([`SceneGpu::append`]).
     pub fn part_count(&self) -> usize {
         self.parts.len()
-    }
-
-    /// The ground pass's draws across every part: by layer group and offset, tiles first
-    /// within one, then as one scene of every part would draw them
-    /// ([`super::draped::ground_order`]): its draped groups by kind as `DrapedSet::build`
-    /// makes them, then in the order each look first comes in the parts (the parts are in
-    /// document order), each look's pieces part by part. Draped polygons of two looks that overlap in one layer group so draw the one
-    /// over the other as in one scene.
-    pub(crate) fn ground_draws(&self, show_tiles: bool) -> Vec<PartGroundDraw> {
-        // (layer group and offset, tiles first, the look's rank, part, index in the part)
-        type Order = ((u32, i32), u8, (u8, usize, usize), usize, usize);
-        let mut all: Vec<Order> = Vec::new();
-        let mut first: HashMap<DrapedLook, (usize, usize)> = HashMap::new();
-        for (p, part) in self.parts.iter().enumerate() {
-            if let Some(t) = part.tiles.as_ref().filter(|_| show_tiles) {
-                all.extend(
-                    t.segments
-                        .iter()
-                        .enumerate()
-                        .map(|(i, (k, _))| (*k, 0, (0, p, i), p, i)),
-                );
-            }
-            if let Some(d) = &part.draped {
-                all.extend(d.groups.iter().enumerate().map(|(i, g)| {
-                    let look = d.looks.get(i).copied().flatten();
-                    let (p0, i0) = look.map_or((p, i), |l| *first.entry(l).or_insert((p, i)));
-                    (g.0, 1, (draped_stage(g.3), p0, i0), p, i)
-                }));
-            }
-        }
-        all.sort();
-        all.into_iter()
-            .map(|(_, kind, _, p, i)| {
-                let draw = if kind == 0 {
-                    GroundDraw::Tiles(i)
-                } else {
-                    GroundDraw::Draped(i)
-                };
-                (p, draw)
-            })
-            .collect()
     }
 
     /// Uploads a scene, its art and its terrain. The tiles are cut along the terrain's
@@ -2254,6 +2259,7 @@ impl SceneGpu {
             .as_ref()
             .map_or(std::mem::size_of::<InstanceGpu>(), bytes_per_instance);
         stats.upload_ms = started.elapsed().as_secs_f64() * 1000.0;
+        let ground_draws = ground_order(std::slice::from_ref(&part));
         let tile_lod = if scene.tile_lod.is_finite() && scene.tile_lod > 0.0 {
             scene.tile_lod
         } else {
@@ -2290,6 +2296,7 @@ impl SceneGpu {
             cells_culled: shared.culling != Culling::Off,
             path: shared.culling,
             object_draws: Vec::new(),
+            ground_draws,
             density: 6,
             stats,
             warnings: warnings.into_iter().map(render_warning).collect(),
