@@ -114,6 +114,7 @@ impl App {
         let parts = self.shown.as_ref().map_or(0, |s| s.gpu.part_count());
         let Some(g) = self.gfx.as_mut() else { return };
         let ctx = &g.gpu.ctx;
+        let software = crate::render::cpu_adapter(ctx);
         let (w, h) = (g.config.width, g.config.height);
         let (draft, refine_at) =
             g.refine
@@ -150,7 +151,9 @@ impl App {
         self.draw = draw;
 
         let mut actions = Vec::new();
-        let mut repaint_soon = false;
+        // When egui wants the panel drawn again (an animation, a tooltip's delay): `None`
+        // when it does not.
+        let mut repaint_in = None;
         if !self.controls.show_panel {
             self.last_ui = None;
         }
@@ -239,10 +242,11 @@ impl App {
                     self.script.record(tree);
                 }
                 state.handle_platform_output(window, out.platform_output);
-                repaint_soon = out
+                repaint_in = out
                     .viewport_output
                     .get(&egui::ViewportId::ROOT)
-                    .is_some_and(|v| v.repaint_delay.is_zero());
+                    .map(|v| v.repaint_delay)
+                    .filter(|d| *d < EGUI_NO_REPAINT);
                 let jobs = self.egui_ctx.tessellate(out.shapes, out.pixels_per_point);
                 let ui_ms = ui_start.elapsed().as_secs_f64() * 1e3;
                 self.ui_ms = ui_ms as f32;
@@ -329,29 +333,50 @@ impl App {
         }
         self.follow_selected_feature();
         let held = self.cam.as_ref().is_some_and(|c| c.held.any_motion());
+        let repaint_soon = repaint_in.is_some_and(|d| d.is_zero());
         self.continuous = moving || held || repaint_soon || self.loading || self.wants_frames();
         // While the window waits for the scene (nothing, or only a preview, on screen) and
-        // nothing moves, its next frame comes a while later rather than at once: on a
-        // software rasterizer every frame presented takes the cores the load needs.
-        let waiting = (self.shown.is_none() || self.partial)
-            && !(moving || held || repaint_soon)
-            && !self.script.active()
+        // nothing moves, its next frame comes a while later rather than at once, the
+        // panel's spinner too: on a software rasterizer every frame presented takes the
+        // cores the load needs.
+        let hooks_idle = !self.script.active()
             && !self.exit_pending
             && !self.quit_now
             && self.edit_shown.is_none()
             && self.reload_to_report.is_none();
-        if self.continuous && waiting {
+        let waiting = (self.shown.is_none() || self.partial) && !(moving || held) && hooks_idle;
+        // A preview on a software rasterizer: each frame of it costs the load hundreds of
+        // ms and shows nothing new, so the next comes with what changes it: a part of the
+        // rest or the whole arriving (`take_outcomes`), or input. The panel's spinner
+        // stands still meanwhile.
+        let preview_still = self.partial && software && !(moving || held) && hooks_idle;
+        if self.continuous && preview_still {
+            event_loop.set_control_flow(ControlFlow::Wait);
+        } else if self.continuous && waiting {
             event_loop.set_control_flow(ControlFlow::WaitUntil(
                 Instant::now() + LOADING_FRAME_INTERVAL,
             ));
         } else if self.continuous {
             self.request_redraw();
-        } else if let Some(at) = refine_at {
-            // A 1× frame: the 4× one follows once nothing has changed for a while.
-            event_loop.set_control_flow(ControlFlow::WaitUntil(at));
+        } else {
+            // A 1× frame: the 4× one follows once nothing has changed for a while; and
+            // the panel's next frame where egui asks for one later (a tooltip's delay).
+            let egui_at = repaint_in.map(|d| Instant::now() + d);
+            let at = match (refine_at, egui_at) {
+                (Some(a), Some(b)) => Some(a.min(b)),
+                (a, b) => a.or(b),
+            };
+            match at {
+                Some(at) => event_loop.set_control_flow(ControlFlow::WaitUntil(at)),
+                None => event_loop.set_control_flow(ControlFlow::Wait),
+            }
         }
     }
 }
+
+/// A repaint delay from egui this long or longer means no repaint is wanted (egui says
+/// `Duration::MAX` then).
+const EGUI_NO_REPAINT: Duration = Duration::from_secs(3600);
 
 /// How often the window draws while it waits for the scene and nothing moves (the loading
 /// screen, a large document's preview): ten frames a second show the progress, and leave

@@ -1015,7 +1015,10 @@ impl ApplicationHandler<UserEvent> for App {
         let consumed = match (self.egui_state.as_mut(), self.window.as_ref()) {
             (Some(state), Some(window)) if self.controls.show_panel || self.controls.edit => {
                 let r = state.on_window_event(window, &event);
-                if r.repaint {
+                // egui asks a repaint for every redraw too, which would draw the next frame
+                // at once forever: what the panel wants drawn again it says after each
+                // frame (`frame.rs`, its repaint delay).
+                if r.repaint && !matches!(event, WindowEvent::RedrawRequested) {
                     window.request_redraw();
                 }
                 r.consumed
