@@ -64,6 +64,18 @@ pub fn auto_exposure(light: &Lighting) -> f32 {
 /// keeps the shaders' curve equal to this module's.
 pub const ACES_FIT: [f32; 5] = [2.51, 0.03, 2.43, 0.59, 0.14];
 
+/// The camera's exposure for a frame's light with `ev` stops of exposure compensation
+/// (`--exposure`, the viewer's Sun panel): [`auto_exposure`] times 2^`ev`. 0, the default,
+/// is the meter's exposure exactly; +1 lets in twice the light, -1 half. A compensation
+/// that is not finite counts as 0.
+pub fn exposure(light: &Lighting, ev: f32) -> f32 {
+    let metered = auto_exposure(light);
+    if ev == 0.0 || !ev.is_finite() {
+        return metered;
+    }
+    metered * ev.exp2()
+}
+
 /// Krzysztof Narkowicz's fit of the ACES filmic curve (2016), `x (2.51 x + 0.03) /
 /// (x (2.43 x + 0.59) + 0.14)` ([`ACES_FIT`]), clamped to 0..1: a soft toe, a near-linear
 /// middle and a shoulder that reaches white at about 10.
@@ -137,6 +149,20 @@ mod tests {
         assert!((lamp - Vec3::new(1.0, 0.62, 0.3)).length() < 0.01, "{lamp}");
         let c = Vec3::new(0.3, 0.5, 0.2);
         assert!((untonemap(tonemap(c)) - c).length() < 1e-3);
+    }
+
+    #[test]
+    fn exposure_compensation_counts_in_stops() {
+        let l = Lighting::of(Sun::DUSK);
+        let metered = auto_exposure(&l);
+        assert_eq!(
+            exposure(&l, 0.0),
+            metered,
+            "0 EV is the meter's exposure exactly"
+        );
+        assert!((exposure(&l, 1.0) / metered - 2.0).abs() < 1e-6);
+        assert!((exposure(&l, -2.0) / metered - 0.25).abs() < 1e-6);
+        assert_eq!(exposure(&l, f32::NAN), metered);
     }
 
     #[test]
