@@ -4406,6 +4406,63 @@ fn sample_town_exposure_at_noon_dusk_and_night() {
     }
 }
 
+/// `--exposure EV` (exposure compensation on top of the auto-exposure): a small scene, a
+/// lit box on flat ground at dusk, drawn at -1, 0 and +1 EV through the command line's
+/// options. Each stop up is brighter, and 0 EV draws what no option draws, pixel for pixel
+/// (so every golden image, drawn without the option, is unchanged).
+#[test]
+fn exposure_compensation_brightens_by_stops() {
+    let scene = Scene {
+        meshes: refs(&["house.obj"]),
+        objects: vec![object(0, [0.0, 0.0], 30.0, Placement::Draped)],
+        polygon: vec![rectangle([-20.0, -20.0], [20.0, 20.0])],
+        ..Scene::default()
+    };
+    let art = ArtSet {
+        meshes: vec![box_mesh("house.obj", 8.0, 12.0, 6.0, Some(0))],
+        images: vec![solid("house.png", [200, 190, 170, 255])],
+        ..ArtSet::default()
+    };
+    let terrain = Terrain::flat(500.0);
+    let hl = headless();
+    let mut gpu = hl.upload(&scene, &art, &terrain).expect("upload");
+    let framing = agview::render::Framing::new(&scene, Some(&art), Some(&terrain));
+    // `None`: no `--exposure` given.
+    let mut draw = |exposure: Option<f32>| {
+        let mut opts = agview::app::options::RenderArgs {
+            sun: agview::render::Sun::DUSK,
+            ..Default::default()
+        };
+        if let Some(ev) = exposure {
+            opts.exposure = ev;
+        }
+        hl.render(&mut gpu, &opts.frame_params(&framing), 64, 48)
+            .expect("render")
+    };
+    let mean = |img: &image::RgbaImage| {
+        let sum: f64 = img
+            .pixels()
+            .map(|p| {
+                let [r, g, b, _] = p.0.map(f64::from);
+                0.2126 * r + 0.7152 * g + 0.0722 * b
+            })
+            .sum();
+        sum / f64::from(img.width() * img.height())
+    };
+    let none = draw(None);
+    assert_eq!(
+        differing_pixels(&draw(Some(0.0)), &none),
+        0,
+        "0 EV is no option"
+    );
+    let (minus, zero, plus) = (mean(&draw(Some(-1.0))), mean(&none), mean(&draw(Some(1.0))));
+    eprintln!("mean luminance (0..255): -1 EV {minus:.1}, 0 EV {zero:.1}, +1 EV {plus:.1}");
+    assert!(
+        minus + 10.0 < zero && zero + 10.0 < plus,
+        "each stop brighter: {minus:.1} {zero:.1} {plus:.1}"
+    );
+}
+
 // ---------------------------------------------------------------- XP12 facades (issue 34)
 
 #[path = "common/mod.rs"]

@@ -157,6 +157,24 @@ pub fn parse_on_off(s: &str) -> Result<bool, String> {
     }
 }
 
+/// The most exposure compensation `--exposure` takes, in stops either way: ±10 EV is a
+/// thousand times the light or a thousandth of it, past anything a picture needs.
+pub const MAX_EXPOSURE_EV: f32 = 10.0;
+
+/// An exposure compensation in stops (`--exposure EV`): a finite number within
+/// ±[`MAX_EXPOSURE_EV`].
+pub fn parse_exposure(s: &str) -> Result<f32, String> {
+    match s.trim().parse::<f32>() {
+        Ok(ev) if ev.is_finite() && ev.abs() <= MAX_EXPOSURE_EV => Ok(ev),
+        Ok(_) => Err(format!(
+            "`{s}`: expected stops (EV) from -{MAX_EXPOSURE_EV} to {MAX_EXPOSURE_EV}"
+        )),
+        Err(_) => Err(format!(
+            "`{s}`: expected a number of stops (EV), such as 1 or -0.5"
+        )),
+    }
+}
+
 /// Overlay names for `--debug`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum OverlayName {
@@ -203,6 +221,10 @@ pub struct RenderArgs {
     /// X-Plane 12's are unpublished; docs/light.md).
     #[arg(long, default_value = "noon", value_name = "noon|dusk|night|ELEV,AZIMUTH", value_parser = |s: &str| s.parse::<Sun>(), allow_hyphen_values = true)]
     pub sun: Sun,
+    /// Exposure compensation in stops (EV), -10..10, on top of the auto-exposure: +1 lets in
+    /// twice the light, -1 half (docs/light.md). 0, the default, is the metered exposure.
+    #[arg(long, default_value_t = 0.0, value_name = "EV", value_parser = parse_exposure, allow_hyphen_values = true)]
+    pub exposure: f32,
     /// Shadows from the sun (objects, facades and trees on the ground and on each other).
     #[arg(long, default_value = "on", value_name = "on|off", value_parser = parse_on_off, action = clap::ArgAction::Set)]
     pub shadows: bool,
@@ -231,6 +253,7 @@ impl Default for RenderArgs {
             overlays: Vec::new(),
             lod_switch: LodSwitch::Fade,
             sun: Sun::NOON,
+            exposure: 0.0,
             shadows: true,
             frame: None,
             max_texture_size: None,
@@ -286,6 +309,7 @@ impl RenderArgs {
             overlays: self.overlays(),
             lod_switch: self.lod_switch,
             sun: self.sun,
+            exposure_ev: self.exposure,
             shadows: self.shadows,
             visibility_m,
             ..FrameParams::default()
@@ -507,5 +531,40 @@ mod tests {
             "h.png".parse::<TerrainSpec>(),
             Ok(TerrainSpec::Heightmap("h.png".into()))
         );
+    }
+
+    #[test]
+    fn exposure_is_compensation_in_stops_and_none_by_default() {
+        use clap::Parser;
+        #[derive(Parser)]
+        struct Cli {
+            #[command(flatten)]
+            render: RenderArgs,
+        }
+        let parse = |args: &[&str]| {
+            Cli::try_parse_from(std::iter::once("agview").chain(args.iter().copied()))
+                .map(|c| c.render)
+                .map_err(|e| e.to_string())
+        };
+        let framing = Framing::new(&crate::scene::Scene::default(), None, None);
+        let none = parse(&[]).unwrap();
+        assert_eq!(none.exposure, 0.0);
+        assert_eq!(none.frame_params(&framing).exposure_ev, 0.0);
+        assert_eq!(
+            FrameParams::default().exposure_ev,
+            0.0,
+            "the library's default too"
+        );
+        let zero = parse(&["--exposure", "0"]).unwrap();
+        assert_eq!(
+            zero.frame_params(&framing),
+            none.frame_params(&framing),
+            "--exposure 0 is no option"
+        );
+        assert_eq!(parse(&["--exposure", "-1.5"]).unwrap().exposure, -1.5);
+        assert_eq!(parse(&["--exposure=2"]).unwrap().exposure, 2.0);
+        for bad in ["nan", "inf", "11", "-10.5", "one"] {
+            assert!(parse(&["--exposure", bad]).is_err(), "{bad}");
+        }
     }
 }

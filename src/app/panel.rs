@@ -84,6 +84,8 @@ pub struct Controls {
     /// The sun, and the time of day (hours) the slider last set it from ([`Sun::at_hour`]).
     pub sun: crate::render::Sun,
     pub hour: f32,
+    /// Exposure compensation in stops (`--exposure`; the Sun panel's slider).
+    pub exposure_ev: f32,
     pub shadows: bool,
     pub show_panel: bool,
     /// The feature table under the view (documents).
@@ -577,6 +579,14 @@ fn controls_section(ui: &mut egui::Ui, c: &mut Controls, info: &Info, actions: &
                 "elevation {:.1}°, azimuth {:.0}°",
                 c.sun.elevation_deg, c.sun.azimuth_deg
             ));
+            let max = crate::app::options::MAX_EXPOSURE_EV;
+            ui.add(
+                egui::Slider::new(&mut c.exposure_ev, -max..=max)
+                    .text("exposure (EV)")
+                    .step_by(0.1)
+                    .fixed_decimals(1),
+            )
+            .on_hover_text("Exposure compensation in stops on top of the auto-exposure (--exposure): +1 lets in twice the light, -1 half; 0 is the metered exposure (docs/light.md)");
             ui.checkbox(&mut c.shadows, "shadows");
         });
     egui::CollapsingHeader::new("Show")

@@ -14,6 +14,12 @@ pub struct FrameParams {
     /// Where the sun stands (`--sun`); the light, ambient and sky colours follow from its
     /// elevation ([`Lighting::of`]).
     pub sun: Sun,
+    /// Exposure compensation in stops (EV) on top of the camera's auto-exposure
+    /// (`--exposure`): the exposure times 2^EV ([`photometry::exposure`]); 0, the default,
+    /// leaves the metered exposure.
+    ///
+    /// [`photometry::exposure`]: super::photometry::exposure
+    pub exposure_ev: f32,
     /// Whether the sun casts shadows (`--shadows`): objects, facades and trees through a
     /// shadow map (`shadow.rs`).
     pub shadows: bool,
@@ -78,6 +84,7 @@ impl Default for FrameParams {
             camera: Camera::orbit([0.0, 0.0, 0.0], 300.0, 45.0, 35.0),
             density: 6,
             sun: Sun::NOON,
+            exposure_ev: 0.0,
             shadows: true,
             sky: None,
             visibility_m: super::framing::DEFAULT_VISIBILITY_M,
@@ -104,7 +111,7 @@ impl FrameParams {
     pub fn horizon(&self) -> [f32; 3] {
         self.sky.unwrap_or_else(|| {
             let light = Lighting::of(self.sun);
-            let exposure = super::photometry::auto_exposure(&light);
+            let exposure = super::photometry::exposure(&light, self.exposure_ev);
             super::photometry::tonemap(light.horizon * exposure).to_array()
         })
     }

@@ -9,8 +9,9 @@
 //! - a lit texture's texel of 1.0 at the default luminance shows at [`LIT_TEXTURE_NITS`];
 //! - the camera meters the light falling on the ground and sets the exposure from it
 //!   ([`auto_exposure`]), so the time-of-day slider moves the exposure as a camera would;
-//! - the exposed HDR frame goes through [`tonemap`] (the shader `tonemap.wgsl` is the same
-//!   curve: an ACES fit on the brightest channel, keeping the hue) into the output's 0..1.
+//! - the exposed HDR frame goes through [`tonemap`] (the shaders' `screen.wgsl` is the same
+//!   curve: an ACES fit on the brightest channel, keeping the hue, with [`ACES_FIT`]'s
+//!   coefficients; agview-render's `shaders.rs` tests the two equal) into the output's 0..1.
 //!
 //! The curve and the exposure law are not Laminar's (unpublished, **UNCONFIRMED**); see
 //! `docs/light.md` and `docs/spec-decisions.md`, "Photometric light".
@@ -57,18 +58,37 @@ pub fn auto_exposure(light: &Lighting) -> f32 {
     EXPOSURE_KEY / meter.max(ADAPTATION_FLOOR_NITS)
 }
 
+/// The coefficients `[a, b, c, d, e]` of [`aces_fit`], `x (a x + b) / (x (c x + d) + e)`:
+/// the one place they are written. The shaders get them as the WGSL constants `ACES_A` …
+/// `ACES_E` (agview-render's `shaders.rs` writes them from this table), and a test there
+/// keeps the shaders' curve equal to this module's.
+pub const ACES_FIT: [f32; 5] = [2.51, 0.03, 2.43, 0.59, 0.14];
+
+/// The camera's exposure for a frame's light with `ev` stops of exposure compensation
+/// (`--exposure`, the viewer's Sun panel): [`auto_exposure`] times 2^`ev`. 0, the default,
+/// is the meter's exposure exactly; +1 lets in twice the light, -1 half. A compensation
+/// that is not finite counts as 0.
+pub fn exposure(light: &Lighting, ev: f32) -> f32 {
+    let metered = auto_exposure(light);
+    if ev == 0.0 || !ev.is_finite() {
+        return metered;
+    }
+    metered * ev.exp2()
+}
+
 /// Krzysztof Narkowicz's fit of the ACES filmic curve (2016), `x (2.51 x + 0.03) /
-/// (x (2.43 x + 0.59) + 0.14)`, clamped to 0..1: a soft toe, a near-linear middle and a
-/// shoulder that reaches white at about 10.
+/// (x (2.43 x + 0.59) + 0.14)` ([`ACES_FIT`]), clamped to 0..1: a soft toe, a near-linear
+/// middle and a shoulder that reaches white at about 10.
 pub fn aces_fit(x: f32) -> f32 {
+    let [a, b, c, d, e] = ACES_FIT;
     let x = x.max(0.0);
-    ((x * (2.51 * x + 0.03)) / (x * (2.43 * x + 0.59) + 0.14)).clamp(0.0, 1.0)
+    ((x * (a * x + b)) / (x * (c * x + d) + e)).clamp(0.0, 1.0)
 }
 
 /// The inverse of [`aces_fit`] for `y` in 0..1 (below the curve's top, 0.99 at most).
 pub fn aces_fit_inverse(y: f32) -> f32 {
     let y = y.clamp(0.0, 0.99);
-    let (a, b, c, d, e) = (2.51f32, 0.03f32, 2.43f32, 0.59f32, 0.14f32);
+    let [a, b, c, d, e] = ACES_FIT;
     let qa = c * y - a;
     let qb = d * y - b;
     let qc = e * y;
@@ -78,7 +98,8 @@ pub fn aces_fit_inverse(y: f32) -> f32 {
 
 /// The tonemap: [`aces_fit`] applied to the brightest channel, the colour scaled with it,
 /// so a hue keeps its hue however bright (a sodium lamp stays orange, a red light red: the
-/// curve applied per channel would turn both white). `tonemap.wgsl` is the same function.
+/// curve applied per channel would turn both white). `screen.wgsl`'s `tonemap` is the same
+/// function.
 pub fn tonemap(x: Vec3) -> Vec3 {
     let x = x.max(Vec3::ZERO);
     let m = x.max_element();
@@ -128,6 +149,20 @@ mod tests {
         assert!((lamp - Vec3::new(1.0, 0.62, 0.3)).length() < 0.01, "{lamp}");
         let c = Vec3::new(0.3, 0.5, 0.2);
         assert!((untonemap(tonemap(c)) - c).length() < 1e-3);
+    }
+
+    #[test]
+    fn exposure_compensation_counts_in_stops() {
+        let l = Lighting::of(Sun::DUSK);
+        let metered = auto_exposure(&l);
+        assert_eq!(
+            exposure(&l, 0.0),
+            metered,
+            "0 EV is the meter's exposure exactly"
+        );
+        assert!((exposure(&l, 1.0) / metered - 2.0).abs() < 1e-6);
+        assert!((exposure(&l, -2.0) / metered - 0.25).abs() < 1e-6);
+        assert_eq!(exposure(&l, f32::NAN), metered);
     }
 
     #[test]

@@ -1,4 +1,5 @@
-// common.wgsl — prepended to every pipeline's shader (see src/render/pipelines.rs).
+// common.wgsl — prepended to every scene pipeline's shader, after screen.wgsl (see
+// src/shaders.rs).
 //
 // Bind groups shared by all pipelines:
 //   @group(0) frame    binding 0: Frame uniforms (camera, sun, sky, terrain grid, exaggeration)
@@ -384,21 +385,6 @@ fn fog(color: vec3<f32>, world: vec3<f32>) -> vec3<f32> {
     let d = distance(world, frame.camera.xyz);
     let k = 1.0 - exp(-d * frame.camera.w);
     return mix(color, frame.sky.rgb, clamp(k, 0.0, 1.0));
-}
-
-// The exposed value the tonemap pass (tonemap.wgsl) turns into `y` (0..1): for colours
-// given as they are to be seen (debug overlays). `agview_mesh::photometry::untonemap`.
-fn untonemap(y: vec3<f32>) -> vec3<f32> {
-    let v = clamp(y, vec3<f32>(0.0), vec3<f32>(1.0));
-    let m = min(max(max(v.r, v.g), v.b), 0.99);
-    if (m <= 0.0) {
-        return vec3<f32>(0.0);
-    }
-    let qa = 2.43 * m - 2.51;
-    let qb = 0.59 * m - 0.03;
-    let qc = 0.14 * m;
-    let x = max((-qb - sqrt(max(qb * qb - 4.0 * qa * qc, 0.0))) / (2.0 * qa), 0.0);
-    return v * (x / m);
 }
 
 // A texture coordinate (s, t up from the bottom) to the image's (u, v down from the top).

@@ -3,7 +3,8 @@
 //
 // Bind groups:
 //   @group(0) frame: Frame uniforms (inv_view_proj, sky, zenith) (common.wgsl)
-// No vertex buffers: the triangle comes from the vertex index.
+// No vertex buffers: the triangle comes from the vertex index (`full_screen_corner`,
+// screen.wgsl).
 
 struct SkyOut {
     @builtin(position) clip: vec4<f32>,
@@ -12,7 +13,7 @@ struct SkyOut {
 
 @vertex
 fn vs_main(@builtin(vertex_index) vi: u32) -> SkyOut {
-    let p = vec2<f32>(f32((vi << 1u) & 2u), f32(vi & 2u)) * 2.0 - 1.0;
+    let p = full_screen_corner(vi);
     var out: SkyOut;
     out.clip = vec4<f32>(p, 0.0, 1.0);
     out.ndc = p;

@@ -6,31 +6,15 @@
 //
 // Bind groups:
 //   @group(0) binding 0: the resolved HDR frame (texture_2d<f32>, read with textureLoad)
-// No vertex buffers: the triangle comes from the vertex index. Not prepended with common.wgsl.
+// No vertex buffers: the triangle comes from the vertex index (`full_screen_corner`). Not
+// prepended with common.wgsl (its bindings are the scene's), only with screen.wgsl (the
+// triangle and the tone curve `tonemap`).
 
 @group(0) @binding(0) var hdr: texture_2d<f32>;
 
 @vertex
 fn vs_main(@builtin(vertex_index) vi: u32) -> @builtin(position) vec4<f32> {
-    let p = vec2<f32>(f32((vi << 1u) & 2u), f32(vi & 2u)) * 2.0 - 1.0;
-    return vec4<f32>(p, 0.0, 1.0);
-}
-
-// Narkowicz's ACES fit, clamped to 0..1 (`agview_mesh::photometry::aces_fit`).
-fn aces_fit(x: f32) -> f32 {
-    let v = max(x, 0.0);
-    return clamp((v * (2.51 * v + 0.03)) / (v * (2.43 * v + 0.59) + 0.14), 0.0, 1.0);
-}
-
-// The curve on the brightest channel, the colour scaled with it: a hue keeps its hue
-// however bright (`agview_mesh::photometry::tonemap`).
-fn tonemap(x: vec3<f32>) -> vec3<f32> {
-    let v = max(x, vec3<f32>(0.0));
-    let m = max(max(v.r, v.g), v.b);
-    if (m <= 0.0) {
-        return vec3<f32>(0.0);
-    }
-    return min(v * (aces_fit(m) / m), vec3<f32>(1.0));
+    return vec4<f32>(full_screen_corner(vi), 0.0, 1.0);
 }
 
 @fragment
@@ -49,7 +33,7 @@ struct Scaled {
 
 @vertex
 fn vs_scaled(@builtin(vertex_index) vi: u32) -> Scaled {
-    let p = vec2<f32>(f32((vi << 1u) & 2u), f32(vi & 2u)) * 2.0 - 1.0;
+    let p = full_screen_corner(vi);
     var out: Scaled;
     out.pos = vec4<f32>(p, 0.0, 1.0);
     out.uv = vec2<f32>(p.x * 0.5 + 0.5, 0.5 - p.y * 0.5);

@@ -58,6 +58,7 @@ mod pipelines;
 mod placement;
 mod readback;
 mod scene_gpu;
+mod shaders;
 mod shadow;
 mod shared;
 mod terrain_chunks;

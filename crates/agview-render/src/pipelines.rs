@@ -10,6 +10,10 @@ use super::facades::FacadeVertex;
 use super::objects::{InstanceGpu, MeshVertexGpu};
 use super::overlay::LineVertex;
 use super::scene_gpu::SceneGpu;
+use super::shaders::{
+    FACADE_WGSL, LIGHTS_WGSL, LINES_WGSL, OBJECT_WGSL, SKY_WGSL, TERRAIN_WGSL, TILE_WGSL,
+    TONEMAP_WGSL, TREE_WGSL,
+};
 use super::shared::{GpuShared, ObjectPipeline, DEPTH_FORMAT, SHADOW_FORMAT};
 use super::tiles::{AutogenVertex, TileVertex};
 use super::trees::TreeInstanceGpu;
@@ -26,30 +30,9 @@ fn shadow_taps(ctx: &GpuContext) -> f64 {
     }
 }
 
-/// Shaders: the shared prelude followed by one pipeline's file.
-macro_rules! shader {
-    ($file:literal) => {
-        concat!(
-            include_str!("../shaders/common.wgsl"),
-            "\n",
-            include_str!(concat!("../shaders/", $file))
-        )
-    };
-}
-
-const TERRAIN_WGSL: &str = shader!("terrain.wgsl");
-const TILE_WGSL: &str = shader!("tile.wgsl");
-const OBJECT_WGSL: &str = shader!("object.wgsl");
-const FACADE_WGSL: &str = shader!("facade.wgsl");
-const TREE_WGSL: &str = shader!("tree.wgsl");
-const LINES_WGSL: &str = shader!("lines.wgsl");
-const SKY_WGSL: &str = shader!("sky.wgsl");
-const LIGHTS_WGSL: &str = shader!("lights.wgsl");
 /// The light points' share of their disc that the glow fills (`GLOW_SHARE`).
 const LIGHT_CONSTANTS: &[(&str, f64)] =
     &[("GLOW_SHARE", super::photometry::LIGHT_GLOW_SHARE as f64)];
-/// The last pass, on its own (no frame uniforms).
-const TONEMAP_WGSL: &str = include_str!("../shaders/tonemap.wgsl");
 
 /// The format every scene pipeline draws into: half floats, the frame in HDR (exposed
 /// nits, `agview_mesh::photometry`), as X-Plane 12 renders ("16-bit floating point",
@@ -257,7 +240,7 @@ impl Renderer {
         };
         let terrain = b.build(&Spec {
             label: "terrain",
-            source: TERRAIN_WGSL,
+            source: &TERRAIN_WGSL,
             entry: "vs_main",
             layout: &frame_only,
             // Per instance: the chunk's origin (`terrain_chunks::ChunkOrigin`).
@@ -273,7 +256,7 @@ impl Renderer {
         });
         let skirt = b.build(&Spec {
             label: "terrain skirt",
-            source: TERRAIN_WGSL,
+            source: &TERRAIN_WGSL,
             entry: "vs_skirt",
             layout: &frame_only,
             buffers: &[],
@@ -286,7 +269,7 @@ impl Renderer {
         // test lets it through only where the depth is still the cleared 0.
         let sky = b.build(&Spec {
             label: "sky",
-            source: SKY_WGSL,
+            source: &SKY_WGSL,
             entry: "vs_main",
             layout: &frame_only,
             buffers: &[],
@@ -299,7 +282,7 @@ impl Renderer {
         // `AutogenVertex` without the show levels).
         let ground_spec = |label, entry, buffers| Spec {
             label,
-            source: TILE_WGSL,
+            source: &TILE_WGSL,
             entry,
             layout: &with_material,
             buffers,
@@ -343,7 +326,7 @@ impl Renderer {
         let object_buffers = [Some(mesh_vertices.clone()), Some(instance_vertices)];
         let objects = ObjectPipeline::ALL.map(|p| {
             let (spec, raster) = p.spec(
-                OBJECT_WGSL,
+                &OBJECT_WGSL,
                 "vs_main",
                 &with_material,
                 &object_buffers,
@@ -354,7 +337,7 @@ impl Renderer {
         // The shadow map's: one for every material (both faces; the cutoff is the shader's).
         let shadow_spec = |label, entry, layout, buffers| Spec {
             label,
-            source: OBJECT_WGSL,
+            source: &OBJECT_WGSL,
             entry,
             layout,
             buffers,
@@ -387,7 +370,7 @@ impl Renderer {
         let objects_culled = culled_layout.as_ref().map(|layout| {
             ObjectPipeline::ALL.map(|p| {
                 let (spec, raster) = p.spec(
-                    OBJECT_WGSL,
+                    &OBJECT_WGSL,
                     "vs_culled",
                     layout,
                     &culled_buffers,
@@ -409,7 +392,7 @@ impl Renderer {
         });
         let facades_spec = Spec {
             label: "facades",
-            source: FACADE_WGSL,
+            source: &FACADE_WGSL,
             entry: "vs_main",
             layout: &with_material,
             buffers: &[Some(wgpu::VertexBufferLayout {
@@ -431,7 +414,7 @@ impl Renderer {
         let shadow_facades = b.build_shadow(&facades_spec, None);
         let trees_spec = Spec {
             label: "trees",
-            source: TREE_WGSL,
+            source: &TREE_WGSL,
             entry: "vs_main",
             layout: &with_material,
             buffers: &[Some(wgpu::VertexBufferLayout {
@@ -464,7 +447,7 @@ impl Renderer {
         let shadow_trees = b.build_shadow(&trees_spec, Some("fs_shadow"));
         let lines = b.build(&Spec {
             label: "lines",
-            source: LINES_WGSL,
+            source: &LINES_WGSL,
             entry: "vs_main",
             layout: &frame_only,
             buffers: &[Some(wgpu::VertexBufferLayout {
@@ -482,7 +465,7 @@ impl Renderer {
         let lights = b.build_with(
             &Spec {
                 label: "lights",
-                source: LIGHTS_WGSL,
+                source: &LIGHTS_WGSL,
                 entry: "vs_main",
                 layout: &frame_only,
                 buffers: &[Some(wgpu::VertexBufferLayout {
@@ -829,7 +812,7 @@ impl Renderer {
 /// The tonemap pipelines into `format`: the HDR frame at the output's size, and a smaller
 /// one stretched over it (`vs_scaled`, `fs_scaled`); and the layout of their one binding
 /// (the HDR frame).
-fn tonemap_pipelines(
+pub(crate) fn tonemap_pipelines(
     device: &wgpu::Device,
     format: wgpu::TextureFormat,
 ) -> (
@@ -857,7 +840,7 @@ fn tonemap_pipelines(
     });
     let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
         label: Some("tonemap"),
-        source: wgpu::ShaderSource::Wgsl(Cow::Borrowed(TONEMAP_WGSL)),
+        source: wgpu::ShaderSource::Wgsl(Cow::Borrowed(TONEMAP_WGSL.as_str())),
     });
     let build = |label, vs, fs| {
         device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {

@@ -2542,10 +2542,11 @@ impl SceneGpu {
         let aspect = width.max(1) as f32 / height.max(1) as f32;
         let eye = params.camera.lod_eye();
         let view_proj = params.camera.view_proj(aspect);
-        // The light in nits through the camera's exposure: the uniforms carry exposed values
-        // (the HDR frame's units); a flat `sky` is a colour as seen, so it is untonemapped.
+        // The light in nits through the camera's exposure (metered, then compensated by
+        // `exposure_ev`): the uniforms carry exposed values (the HDR frame's units); a flat
+        // `sky` is a colour as seen, so it is untonemapped.
         let raw = Lighting::of(params.sun);
-        let exposure = photometry::auto_exposure(&raw);
+        let exposure = photometry::exposure(&raw, params.exposure_ev);
         let mut light = raw.exposed(exposure);
         if let Some(sky) = params.sky {
             let sky = photometry::untonemap(sky.into());

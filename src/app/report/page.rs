@@ -48,6 +48,7 @@ pub fn params(a: &Report, f: &Framing, camera: Camera, sun: Sun) -> FrameParams 
         camera,
         sun,
         density: a.render.density,
+        exposure_ev: a.render.exposure,
         shadows: a.render.shadows,
         lod_switch: a.render.lod_switch,
         ..FrameParams::default()

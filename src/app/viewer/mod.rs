@@ -357,6 +357,7 @@ impl App {
             hard_lod_switch: r.lod_switch == crate::render::LodSwitch::Hard,
             sun: r.sun,
             hour: r.sun.nearest_hour(),
+            exposure_ev: r.exposure,
             shadows: r.shadows,
             show_panel: !args.no_panel,
             show_features: true,
@@ -454,6 +455,7 @@ impl App {
                 crate::render::LodSwitch::Fade
             },
             sun: c.sun,
+            exposure_ev: c.exposure_ev,
             shadows: c.shadows,
             // The haze follows the framing (as `render`'s does), not the flying camera.
             visibility_m: self
