@@ -209,14 +209,24 @@ impl Renderer {
             std::sync::Arc::new(GpuShared::new(ctx)),
             color_format,
             sample_count,
+            None,
         )
     }
 
     /// The same pipelines with `sample_count` samples over this renderer's [`GpuShared`]
     /// (its bind group layouts, samplers and culling): a scene uploaded for either is drawn
     /// by both (the window's 1× frames while a CPU adapter loads or moves, its `refine`).
+    /// The pipelines that do not draw into the multisampled frame (the shadow map's, the
+    /// tonemap's) are this renderer's own, not built again: on a software rasterizer each
+    /// built pipeline's machine code is the process's memory.
     pub fn with_sample_count(&self, ctx: &GpuContext, sample_count: u32) -> Self {
-        Self::build(ctx, self.shared.clone(), self.color_format, sample_count)
+        Self::build(
+            ctx,
+            self.shared.clone(),
+            self.color_format,
+            sample_count,
+            Some(self),
+        )
     }
 
     /// The frames' sample count.
@@ -224,11 +234,14 @@ impl Renderer {
         self.sample_count
     }
 
+    /// Builds the pipelines; those that do not depend on the sample count are `reuse`'s
+    /// where given ([`Renderer::with_sample_count`]).
     fn build(
         ctx: &GpuContext,
         shared: std::sync::Arc<GpuShared>,
         color_format: wgpu::TextureFormat,
         sample_count: u32,
+        reuse: Option<&Renderer>,
     ) -> Self {
         let device = &ctx.device;
         let (frame_layout, material_layout) = (&shared.frame_layout, &shared.material_layout);
@@ -363,15 +376,18 @@ impl Renderer {
             depth_write: true,
             blend: None,
         };
-        let shadow_objects = b.build_shadow(
-            &shadow_spec(
-                "objects (shadow)",
-                "vs_main",
-                &with_material,
-                &object_buffers,
+        let shadow_objects = match reuse {
+            Some(r) => r.shadow_objects.clone(),
+            None => b.build_shadow(
+                &shadow_spec(
+                    "objects (shadow)",
+                    "vs_main",
+                    &with_material,
+                    &object_buffers,
+                ),
+                Some("fs_shadow"),
             ),
-            Some("fs_shadow"),
-        );
+        };
         let culled_layout = shared.cull.as_ref().map(|c| {
             device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
                 label: Some("frame + material + culled instances"),
@@ -396,8 +412,10 @@ impl Renderer {
                 b.build_with(&spec, &raster)
             })
         });
-        let shadow_objects_culled = culled_layout.as_ref().map(|layout| {
-            b.build_shadow(
+        let shadow_objects_culled = match reuse {
+            Some(r) => r.shadow_objects_culled.clone(),
+            None => culled_layout.as_ref().map(|layout| {
+                b.build_shadow(
                 &shadow_spec(
                     "objects (culled, shadow)",
                     "vs_culled",
@@ -406,7 +424,8 @@ impl Renderer {
                 ),
                 Some("fs_shadow"),
             )
-        });
+            }),
+        };
         let facades_spec = Spec {
             label: "facades",
             source: FACADE_WGSL,
@@ -428,7 +447,10 @@ impl Renderer {
             blend: None,
         };
         let facades = b.build(&facades_spec);
-        let shadow_facades = b.build_shadow(&facades_spec, None);
+        let shadow_facades = match reuse {
+            Some(r) => r.shadow_facades.clone(),
+            None => b.build_shadow(&facades_spec, None),
+        };
         let trees_spec = Spec {
             label: "trees",
             source: TREE_WGSL,
@@ -461,7 +483,10 @@ impl Renderer {
                 ..Raster::DEFAULT
             },
         );
-        let shadow_trees = b.build_shadow(&trees_spec, Some("fs_shadow"));
+        let shadow_trees = match reuse {
+            Some(r) => r.shadow_trees.clone(),
+            None => b.build_shadow(&trees_spec, Some("fs_shadow")),
+        };
         let lines = b.build(&Spec {
             label: "lines",
             source: LINES_WGSL,
@@ -500,7 +525,14 @@ impl Renderer {
                 ..Raster::DEFAULT
             },
         );
-        let (tonemap, tonemap_scaled, tonemap_layout) = tonemap_pipelines(device, color_format);
+        let (tonemap, tonemap_scaled, tonemap_layout) = match reuse {
+            Some(r) => (
+                r.tonemap.clone(),
+                r.tonemap_scaled.clone(),
+                r.tonemap_layout.clone(),
+            ),
+            None => tonemap_pipelines(device, color_format),
+        };
         Renderer {
             tonemap,
             tonemap_scaled,
