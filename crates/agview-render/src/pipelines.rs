@@ -416,14 +416,14 @@ impl Renderer {
             Some(r) => r.shadow_objects_culled.clone(),
             None => culled_layout.as_ref().map(|layout| {
                 b.build_shadow(
-                &shadow_spec(
-                    "objects (culled, shadow)",
-                    "vs_culled",
-                    layout,
-                    &culled_buffers,
-                ),
-                Some("fs_shadow"),
-            )
+                    &shadow_spec(
+                        "objects (culled, shadow)",
+                        "vs_culled",
+                        layout,
+                        &culled_buffers,
+                    ),
+                    Some("fs_shadow"),
+                )
             }),
         };
         let facades_spec = Spec {
@@ -1379,5 +1379,51 @@ impl PipelineBuilder<'_> {
                 multiview_mask: None,
                 cache: None,
             })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bench::{bench_camera, synthetic_city, BenchCamera, BenchOptions};
+    use crate::headless::{draw_offscreen, Headless};
+
+    #[test]
+    fn a_1x_renderer_beside_the_4x_one_draws_as_one_built_whole() {
+        // The window's 1× renderer reuses the 4× one's shadow-map and tonemap pipelines
+        // (`with_sample_count`): its frame, shadows on, must be that of a 1× renderer that
+        // built every pipeline of its own, pixel for pixel.
+        let h = match Headless::new() {
+            Ok(h) => h,
+            Err(e) => panic!("cannot render: {e}"),
+        };
+        let opts = BenchOptions {
+            blocks: 16,
+            tiles_per_side: 2,
+            objects: 400,
+            meshes: 2,
+            ..BenchOptions::default()
+        };
+        let (scene, art, terrain) = synthetic_city(&opts);
+        let params = crate::frame::FrameParams {
+            camera: bench_camera(BenchCamera::Orbit, &scene, &terrain),
+            ..crate::frame::FrameParams::default()
+        };
+        assert!(params.shadows);
+        let mut gpu = h.upload(&scene, &art, &terrain).expect("upload");
+        let beside = h.renderer.with_sample_count(&h.ctx, 1);
+        let whole = Renderer::build(
+            &h.ctx,
+            h.renderer.shared.clone(),
+            h.renderer.color_format,
+            1,
+            None,
+        );
+        let mut draw = |r: &Renderer| {
+            draw_offscreen(&h.ctx, r, &mut gpu, &params, (160, 120), None, "test").expect("render")
+        };
+        let (a, b) = (draw(&beside), draw(&whole));
+        assert!(gpu.shadow.active, "the sun casts the houses' shadows");
+        assert_eq!(a.as_raw(), b.as_raw());
     }
 }
