@@ -192,14 +192,24 @@ impl Renderer {
             std::sync::Arc::new(GpuShared::new(ctx)),
             color_format,
             sample_count,
+            None,
         )
     }
 
     /// The same pipelines with `sample_count` samples over this renderer's [`GpuShared`]
     /// (its bind group layouts, samplers and culling): a scene uploaded for either is drawn
     /// by both (the window's 1× frames while a CPU adapter loads or moves, its `refine`).
+    /// The pipelines that do not draw into the multisampled frame (the shadow map's, the
+    /// tonemap's) are this renderer's own, not built again: on a software rasterizer each
+    /// built pipeline's machine code is the process's memory.
     pub fn with_sample_count(&self, ctx: &GpuContext, sample_count: u32) -> Self {
-        Self::build(ctx, self.shared.clone(), self.color_format, sample_count)
+        Self::build(
+            ctx,
+            self.shared.clone(),
+            self.color_format,
+            sample_count,
+            Some(self),
+        )
     }
 
     /// The frames' sample count.
@@ -207,11 +217,14 @@ impl Renderer {
         self.sample_count
     }
 
+    /// Builds the pipelines; those that do not depend on the sample count are `reuse`'s
+    /// where given ([`Renderer::with_sample_count`]).
     fn build(
         ctx: &GpuContext,
         shared: std::sync::Arc<GpuShared>,
         color_format: wgpu::TextureFormat,
         sample_count: u32,
+        reuse: Option<&Renderer>,
     ) -> Self {
         let device = &ctx.device;
         let (frame_layout, material_layout) = (&shared.frame_layout, &shared.material_layout);
@@ -346,15 +359,18 @@ impl Renderer {
             depth_write: true,
             blend: None,
         };
-        let shadow_objects = b.build_shadow(
-            &shadow_spec(
-                "objects (shadow)",
-                "vs_main",
-                &with_material,
-                &object_buffers,
+        let shadow_objects = match reuse {
+            Some(r) => r.shadow_objects.clone(),
+            None => b.build_shadow(
+                &shadow_spec(
+                    "objects (shadow)",
+                    "vs_main",
+                    &with_material,
+                    &object_buffers,
+                ),
+                Some("fs_shadow"),
             ),
-            Some("fs_shadow"),
-        );
+        };
         let culled_layout = shared.cull.as_ref().map(|c| {
             device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
                 label: Some("frame + material + culled instances"),
@@ -379,17 +395,20 @@ impl Renderer {
                 b.build_with(&spec, &raster)
             })
         });
-        let shadow_objects_culled = culled_layout.as_ref().map(|layout| {
-            b.build_shadow(
-                &shadow_spec(
-                    "objects (culled, shadow)",
-                    "vs_culled",
-                    layout,
-                    &culled_buffers,
-                ),
-                Some("fs_shadow"),
-            )
-        });
+        let shadow_objects_culled = match reuse {
+            Some(r) => r.shadow_objects_culled.clone(),
+            None => culled_layout.as_ref().map(|layout| {
+                b.build_shadow(
+                    &shadow_spec(
+                        "objects (culled, shadow)",
+                        "vs_culled",
+                        layout,
+                        &culled_buffers,
+                    ),
+                    Some("fs_shadow"),
+                )
+            }),
+        };
         let facades_spec = Spec {
             label: "facades",
             source: &FACADE_WGSL,
@@ -411,7 +430,10 @@ impl Renderer {
             blend: None,
         };
         let facades = b.build(&facades_spec);
-        let shadow_facades = b.build_shadow(&facades_spec, None);
+        let shadow_facades = match reuse {
+            Some(r) => r.shadow_facades.clone(),
+            None => b.build_shadow(&facades_spec, None),
+        };
         let trees_spec = Spec {
             label: "trees",
             source: &TREE_WGSL,
@@ -444,7 +466,10 @@ impl Renderer {
                 ..Raster::DEFAULT
             },
         );
-        let shadow_trees = b.build_shadow(&trees_spec, Some("fs_shadow"));
+        let shadow_trees = match reuse {
+            Some(r) => r.shadow_trees.clone(),
+            None => b.build_shadow(&trees_spec, Some("fs_shadow")),
+        };
         let lines = b.build(&Spec {
             label: "lines",
             source: &LINES_WGSL,
@@ -483,7 +508,14 @@ impl Renderer {
                 ..Raster::DEFAULT
             },
         );
-        let (tonemap, tonemap_scaled, tonemap_layout) = tonemap_pipelines(device, color_format);
+        let (tonemap, tonemap_scaled, tonemap_layout) = match reuse {
+            Some(r) => (
+                r.tonemap.clone(),
+                r.tonemap_scaled.clone(),
+                r.tonemap_layout.clone(),
+            ),
+            None => tonemap_pipelines(device, color_format),
+        };
         Renderer {
             tonemap,
             tonemap_scaled,
@@ -1330,5 +1362,51 @@ impl PipelineBuilder<'_> {
                 multiview_mask: None,
                 cache: None,
             })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bench::{bench_camera, synthetic_city, BenchCamera, BenchOptions};
+    use crate::headless::{draw_offscreen, Headless};
+
+    #[test]
+    fn a_1x_renderer_beside_the_4x_one_draws_as_one_built_whole() {
+        // The window's 1× renderer reuses the 4× one's shadow-map and tonemap pipelines
+        // (`with_sample_count`): its frame, shadows on, must be that of a 1× renderer that
+        // built every pipeline of its own, pixel for pixel.
+        let h = match Headless::new() {
+            Ok(h) => h,
+            Err(e) => panic!("cannot render: {e}"),
+        };
+        let opts = BenchOptions {
+            blocks: 16,
+            tiles_per_side: 2,
+            objects: 400,
+            meshes: 2,
+            ..BenchOptions::default()
+        };
+        let (scene, art, terrain) = synthetic_city(&opts);
+        let params = crate::frame::FrameParams {
+            camera: bench_camera(BenchCamera::Orbit, &scene, &terrain),
+            ..crate::frame::FrameParams::default()
+        };
+        assert!(params.shadows);
+        let mut gpu = h.upload(&scene, &art, &terrain).expect("upload");
+        let beside = h.renderer.with_sample_count(&h.ctx, 1);
+        let whole = Renderer::build(
+            &h.ctx,
+            h.renderer.shared.clone(),
+            h.renderer.color_format,
+            1,
+            None,
+        );
+        let mut draw = |r: &Renderer| {
+            draw_offscreen(&h.ctx, r, &mut gpu, &params, (160, 120), None, "test").expect("render")
+        };
+        let (a, b) = (draw(&beside), draw(&whole));
+        assert!(gpu.shadow.active, "the sun casts the houses' shadows");
+        assert_eq!(a.as_raw(), b.as_raw());
     }
 }
