@@ -1,7 +1,7 @@
 //! `agview bench tile`: the whole way from a scenery document to a frame on a tile-sized
 //! scene. A synthetic 1°×1° tile of N autogen features ([`crate::document::synthetic`]) is
 //! written to the temporary folder, loaded as every command loads a document (laid out on
-//! every core), its art loaded, uploaded and drawn ([`bench_scene`]).
+//! every core), its art loaded, uploaded and drawn ([`bench_scene_drafted`]).
 //!
 //! The report is the layout's figures and the frame's ([`BenchReport`]) side by side; in
 //! JSON one object, the frame's fields flattened among the layout's.
@@ -11,7 +11,9 @@ use std::time::Instant;
 use crate::app::options::TerrainArgs;
 use crate::document::synthetic::{self, SyntheticMix, SyntheticTile, TempDocument};
 use crate::document::{self, LoadOptions, LoadTimes};
-use crate::render::{bench_scene, BenchFrame, BenchReport, Camera, Framing, Headless};
+use crate::render::{
+    bench_scene_drafted, window_draft, BenchFrame, BenchReport, Camera, Framing, Headless,
+};
 use crate::scene::Scene;
 
 /// What to measure.
@@ -111,9 +113,9 @@ pub struct TileBenchReport {
     pub load: LoadStages,
     /// Loading the art the scene names (meshes, textures).
     pub art_ms: f64,
-    /// Opening the headless device and building the pipelines, on a thread of its own while
-    /// the document is laid out: not part of [`Self::on_screen_ms`] unless the layout is
-    /// quicker.
+    /// Opening the headless device and building the pipelines (the 4× ones and the window's
+    /// 1× ones), on a thread of its own while the document is laid out: not part of
+    /// [`Self::on_screen_ms`] unless the layout is quicker.
     pub device_ms: f64,
     pub trees: usize,
     pub facades: usize,
@@ -204,10 +206,15 @@ pub fn run(opts: &TileBenchOptions) -> anyhow::Result<TileBenchReport> {
     let generate_ms = ms(t);
 
     let started = Instant::now();
-    // The device opens and its pipelines are built while the document is laid out.
+    // The device opens and its pipelines are built while the document is laid out: the
+    // window's 1× ones too (`as_window` below), which would otherwise be compiled between
+    // the layout and the upload with the other core idle.
     let device = std::thread::spawn(|| {
         let t = Instant::now();
-        Headless::new().map(|h| (h, ms(t)))
+        Headless::new().map(|h| {
+            let draft = window_draft(&h);
+            (h, draft, ms(t))
+        })
     });
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let threads = match opts.threads {
@@ -228,8 +235,16 @@ pub fn run(opts: &TileBenchOptions) -> anyhow::Result<TileBenchReport> {
     let layout_ms = ms(started);
     drop(file);
     // The layout's workers are gone: what their heaps freed goes back to the system now,
-    // not under the upload's and the first frame's memory.
-    crate::render::release_freed_memory();
+    // not under the upload's and the first frame's memory. Meanwhile the other core takes
+    // the scene's bounds, which the terrain is sized by (a scan of every tile and
+    // instance).
+    let (lo, hi) = std::thread::scope(|s| {
+        let bounds = s.spawn(|| doc.loaded.scene.bounds());
+        crate::render::release_freed_memory();
+        bounds
+            .join()
+            .unwrap_or_else(|e| std::panic::resume_unwind(e))
+    });
     let errors = doc
         .loaded
         .diagnostics
@@ -242,14 +257,14 @@ pub fn run(opts: &TileBenchOptions) -> anyhow::Result<TileBenchReport> {
     let art_ms = ms(t);
     let scene = &doc.loaded.scene;
     let terrain = TerrainArgs::default()
-        .terrain_for(scene)
+        .terrain_for_bounds(lo, hi)
         .map_err(anyhow::Error::msg)?;
     let camera = match opts.camera {
         TileCamera::Tile => Camera::frame(&Framing::new(scene, Some(&art), Some(&terrain))),
         TileCamera::Town => town_camera(&tile, scene),
     };
 
-    let (headless, device_ms) = device
+    let (headless, draft, device_ms) = device
         .join()
         .map_err(|_| anyhow::anyhow!("opening the device: the thread panicked"))??;
     let frame = BenchFrame {
@@ -261,7 +276,7 @@ pub fn run(opts: &TileBenchOptions) -> anyhow::Result<TileBenchReport> {
         as_window: true,
     };
     stages.set_message("bench tile: uploading and drawing");
-    let frame = bench_scene(&headless, scene, &art, &terrain, &frame);
+    let frame = bench_scene_drafted(&headless, draft, scene, &art, &terrain, &frame);
     stages.finish_and_clear();
     let frame = frame?;
     Ok(TileBenchReport {
