@@ -1779,6 +1779,9 @@ fn facade_cells(fmesh: &facades::FacadeMesh) -> Vec<Vec<Cell>> {
 }
 
 /// What the scoped thread `handle` returned; its panic, were there one, goes on.
+/// A rectangle of the scene, `(min, max)` in meters ([`Scene::bounds`]).
+type Bounds = ([f32; 2], [f32; 2]);
+
 fn joined<T>(handle: std::thread::ScopedJoinHandle<'_, T>) -> T {
     handle
         .join()
@@ -1795,12 +1798,7 @@ impl PartGpu {
         scene: &Scene,
         terrain: &Terrain,
         grid: &Grid,
-    ) -> (
-        PartGpu,
-        SceneGpuStats,
-        Option<Casters>,
-        ([f32; 2], [f32; 2]),
-    ) {
+    ) -> (PartGpu, SceneGpuStats, Option<Casters>, Bounds) {
         let mut stats = SceneGpuStats::default();
         let art = up.art;
         // The meshes other than the tiles' are built on threads of their own while this
