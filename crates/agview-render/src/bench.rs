@@ -271,7 +271,7 @@ pub fn bench_scene(
     // The window's 1× pipelines, built beside the 4× ones (in the window, while the scene
     // loads): not timed.
     let draft = frame.as_window.then(|| window_draft(h)).flatten();
-    bench_scene_drafted(h, draft, scene, art, terrain, frame)
+    bench_scene_drafted(h, || draft, scene, art, terrain, frame)
 }
 
 /// The pipelines of the window's first, 1× frames ([`BenchFrame::as_window`]) beside `h`'s
@@ -283,11 +283,13 @@ pub fn window_draft(h: &Headless) -> Option<Renderer> {
         .then(|| h.renderer.with_sample_count(&h.ctx, 1))
 }
 
-/// [`bench_scene`] with the window's 1× pipelines built already ([`window_draft`]; `None`
-/// draws every frame with `h`'s). `frame.as_window` is taken to be what `draft` says.
+/// [`bench_scene`] with the window's 1× pipelines from elsewhere: `draft` gives them
+/// ([`window_draft`]; `None` draws every frame with `h`'s) once the scene is uploaded, so
+/// a caller can build them on another thread meanwhile. `frame.as_window` is taken to be
+/// what `draft` says.
 pub fn bench_scene_drafted(
     h: &Headless,
-    draft: Option<Renderer>,
+    draft: impl FnOnce() -> Option<Renderer>,
     scene: &Scene,
     art: &ArtSet,
     terrain: &Terrain,
@@ -312,7 +314,7 @@ pub fn bench_scene_drafted(
     let ctx = &h.ctx;
     let (_tex, view) = offscreen_target(&ctx.device, super::headless::HEADLESS_FORMAT, w, hgt);
     let targets = FrameTargets::new(&ctx.device, &h.renderer, w, hgt);
-    let draft = draft.map(|r| {
+    let draft = draft().map(|r| {
         let t = FrameTargets::new(&ctx.device, &r, w, hgt);
         (r, t)
     });
