@@ -1,7 +1,7 @@
 //! `agview bench tile`: the whole way from a scenery document to a frame on a tile-sized
 //! scene. A synthetic 1°×1° tile of N autogen features ([`crate::document::synthetic`]) is
 //! written to the temporary folder, loaded as every command loads a document (laid out on
-//! every core), its art loaded, uploaded and drawn ([`bench_scene`]).
+//! every core), its art loaded, uploaded and drawn ([`bench_scene_drafted`]).
 //!
 //! The report is the layout's figures and the frame's ([`BenchReport`]) side by side; in
 //! JSON one object, the frame's fields flattened among the layout's.
@@ -11,7 +11,9 @@ use std::time::Instant;
 use crate::app::options::TerrainArgs;
 use crate::document::synthetic::{self, SyntheticMix, SyntheticTile, TempDocument};
 use crate::document::{self, LoadOptions, LoadTimes};
-use crate::render::{bench_scene, BenchFrame, BenchReport, Camera, Framing, Headless};
+use crate::render::{
+    bench_scene_drafted, window_draft, BenchFrame, BenchReport, Camera, Framing, Headless,
+};
 use crate::scene::Scene;
 
 /// What to measure.
@@ -227,42 +229,58 @@ pub fn run(opts: &TileBenchOptions) -> anyhow::Result<TileBenchReport> {
         .map_err(|e| anyhow::anyhow!("{e}"))?;
     let layout_ms = ms(started);
     drop(file);
-    // The layout's workers are gone: what their heaps freed goes back to the system now,
-    // not under the upload's and the first frame's memory.
-    crate::render::release_freed_memory();
-    let errors = doc
-        .loaded
-        .diagnostics
-        .iter()
-        .filter(|d| d.is_error())
-        .count();
-    let stages = crate::app::progress::spinner("bench tile: loading the art");
-    let t = Instant::now();
-    let art = document::load_document_art(&mut doc);
-    let art_ms = ms(t);
-    let scene = &doc.loaded.scene;
-    let terrain = TerrainArgs::default()
-        .terrain_for(scene)
-        .map_err(anyhow::Error::msg)?;
-    let camera = match opts.camera {
-        TileCamera::Tile => Camera::frame(&Framing::new(scene, Some(&art), Some(&terrain))),
-        TileCamera::Town => town_camera(&tile, scene),
-    };
-
     let (headless, device_ms) = device
         .join()
         .map_err(|_| anyhow::anyhow!("opening the device: the thread panicked"))??;
-    let frame = BenchFrame {
-        camera,
-        width: opts.width,
-        height: opts.height,
-        frames: opts.frames.max(1),
-        // The first frame as the window shows it: 1× on a CPU adapter, then a 4× one.
-        as_window: true,
-    };
-    stages.set_message("bench tile: uploading and drawing");
-    let frame = bench_scene(&headless, scene, &art, &terrain, &frame);
+    // From here to the first frame this thread gives memory back, loads the art, sizes the
+    // terrain and uploads the scene, often on one core (the upload's last steps are
+    // serial): the window's 1× pipelines (`as_window` below) are compiled on the other
+    // meanwhile, as the window builds them while the scene loads, and wanted only by the
+    // first frame. (Built with the device, they would take a core from the layout.)
+    let stages = crate::app::progress::spinner("bench tile: loading the art");
+    let (frame, errors, art_ms) = std::thread::scope(|s| {
+        let draft = s.spawn(|| window_draft(&headless));
+        // The layout's workers are gone: what their heaps freed goes back to the system
+        // now, not under the upload's and the first frame's memory. Meanwhile a third
+        // thread takes the scene's bounds, which the terrain is sized by (a scan of every
+        // tile and instance).
+        let (lo, hi) = std::thread::scope(|s| {
+            let bounds = s.spawn(|| doc.loaded.scene.bounds());
+            crate::render::release_freed_memory();
+            joined(bounds)
+        });
+        let errors = doc
+            .loaded
+            .diagnostics
+            .iter()
+            .filter(|d| d.is_error())
+            .count();
+        let t = Instant::now();
+        let art = document::load_document_art(&mut doc);
+        let art_ms = ms(t);
+        let scene = &doc.loaded.scene;
+        let terrain = TerrainArgs::default()
+            .terrain_for_bounds(lo, hi)
+            .map_err(anyhow::Error::msg)?;
+        let camera = match opts.camera {
+            TileCamera::Tile => Camera::frame(&Framing::new(scene, Some(&art), Some(&terrain))),
+            TileCamera::Town => town_camera(&tile, scene),
+        };
+        let frame = BenchFrame {
+            camera,
+            width: opts.width,
+            height: opts.height,
+            frames: opts.frames.max(1),
+            // The first frame as the window shows it: 1× on a CPU adapter, then a 4× one.
+            as_window: true,
+        };
+        stages.set_message("bench tile: uploading and drawing");
+        let draft = || joined(draft);
+        let frame = bench_scene_drafted(&headless, draft, scene, &art, &terrain, &frame);
+        anyhow::Ok((frame, errors, art_ms))
+    })?;
     stages.finish_and_clear();
+    let scene = &doc.loaded.scene;
     let frame = frame?;
     Ok(TileBenchReport {
         features: scene.features.len(),
@@ -311,6 +329,13 @@ fn peak_rss_bytes() -> Option<u64> {
     let kb = status.lines().find_map(|l| l.strip_prefix("VmHWM:"))?;
     let kb: u64 = kb.trim().trim_end_matches("kB").trim().parse().ok()?;
     Some(kb * 1024)
+}
+
+/// A scoped thread's result; its panic goes on in this thread.
+fn joined<T>(handle: std::thread::ScopedJoinHandle<'_, T>) -> T {
+    handle
+        .join()
+        .unwrap_or_else(|e| std::panic::resume_unwind(e))
 }
 
 fn ms(since: Instant) -> f64 {

@@ -12,7 +12,7 @@ use super::camera::Camera;
 use super::context::RenderError;
 use super::frame::FrameParams;
 use super::headless::{offscreen_target, Headless};
-use super::pipelines::FrameTargets;
+use super::pipelines::{FrameTargets, Renderer};
 
 /// The size of the synthetic city.
 #[derive(Debug, Clone, PartialEq)]
@@ -270,9 +270,31 @@ pub fn bench_scene(
 ) -> Result<BenchReport, RenderError> {
     // The window's 1× pipelines, built beside the 4× ones (in the window, while the scene
     // loads): not timed.
-    let draft =
-        (frame.as_window && h.renderer.sample_count() > 1 && super::shared::cpu_adapter(&h.ctx))
-            .then(|| h.renderer.with_sample_count(&h.ctx, 1));
+    let draft = frame.as_window.then(|| window_draft(h)).flatten();
+    bench_scene_drafted(h, || draft, scene, art, terrain, frame)
+}
+
+/// The pipelines of the window's first, 1× frames ([`BenchFrame::as_window`]) beside `h`'s
+/// 4× ones: `None` where the first frame is drawn with `h`'s own (one sample, or not a CPU
+/// adapter). Building them compiles every shader again: a caller that has a core to spare
+/// while the scene loads builds them there ([`bench_scene_drafted`]).
+pub fn window_draft(h: &Headless) -> Option<Renderer> {
+    (h.renderer.sample_count() > 1 && super::shared::cpu_adapter(&h.ctx))
+        .then(|| h.renderer.with_sample_count(&h.ctx, 1))
+}
+
+/// [`bench_scene`] with the window's 1× pipelines from elsewhere: `draft` gives them
+/// ([`window_draft`]; `None` draws every frame with `h`'s) once the scene is uploaded, so
+/// a caller can build them on another thread meanwhile. `frame.as_window` is taken to be
+/// what `draft` says.
+pub fn bench_scene_drafted(
+    h: &Headless,
+    draft: impl FnOnce() -> Option<Renderer>,
+    scene: &Scene,
+    art: &ArtSet,
+    terrain: &Terrain,
+    frame: &BenchFrame,
+) -> Result<BenchReport, RenderError> {
     let started = Instant::now();
     let mut gpu = h.upload(scene, art, terrain)?;
     h.ctx
@@ -292,7 +314,7 @@ pub fn bench_scene(
     let ctx = &h.ctx;
     let (_tex, view) = offscreen_target(&ctx.device, super::headless::HEADLESS_FORMAT, w, hgt);
     let targets = FrameTargets::new(&ctx.device, &h.renderer, w, hgt);
-    let mut draft = draft.map(|r| {
+    let mut draft = draft().map(|r| {
         let t = FrameTargets::new(&ctx.device, &r, w, hgt);
         (r, Some(t))
     });

@@ -68,8 +68,8 @@ pub use agview_mesh::{
     feature_boxes, Camera, FrameChoice, FrameParams, Framing, Lighting, LodSwitch, Overlays, Sun,
 };
 pub use bench::{
-    bench, bench_camera, bench_scene, synthetic_city, BenchCamera, BenchFrame, BenchOptions,
-    BenchReport,
+    bench, bench_camera, bench_scene, bench_scene_drafted, synthetic_city, window_draft,
+    BenchCamera, BenchFrame, BenchOptions, BenchReport,
 };
 pub use context::{release_freed_memory, GpuContext, RenderError, NO_ADAPTER_ADVICE};
 pub use cull::{CullStats, Culling};

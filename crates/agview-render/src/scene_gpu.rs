@@ -1190,25 +1190,49 @@ impl<'a> Upload<'a> {
         parts: Vec<Vec<T>>,
         usage: wgpu::BufferUsages,
     ) -> wgpu::Buffer {
-        let size: u64 = parts
-            .iter()
-            .map(|p| std::mem::size_of_val(p.as_slice()) as u64)
-            .sum();
+        let size = parts_size(&parts);
+        let made = self.parts_buffer(label, size, usage);
+        self.fill_parts(made, parts)
+    }
+
+    /// The buffer [`Upload::buffer_from_parts`] fills with `size` bytes, counted, made
+    /// before its parts are at hand: where buffers are written mapped, a buffer mapped at
+    /// creation, which the device zeroes as it is made (every page of it touched once);
+    /// the caller can do other work with the parts meanwhile ([`TilesGpu::upload`]).
+    fn parts_buffer(&mut self, label: &str, size: u64, usage: wgpu::BufferUsages) -> PartsBuffer {
         self.buffer_bytes += size;
         // A buffer mapped at creation must be a whole number of copy units, and not empty
         // (an empty one has no range to write).
-        if self.cache.ctx.maps_uploads()
+        let mapped = (self.cache.ctx.maps_uploads()
             && size > 0
-            && size.is_multiple_of(wgpu::COPY_BUFFER_ALIGNMENT)
-        {
-            let buffer = self.device.create_buffer(&wgpu::BufferDescriptor {
+            && size.is_multiple_of(wgpu::COPY_BUFFER_ALIGNMENT))
+        .then(|| {
+            self.device.create_buffer(&wgpu::BufferDescriptor {
                 label: Some(label),
                 size,
                 usage: usage | wgpu::BufferUsages::MAP_WRITE,
                 mapped_at_creation: true,
-            });
-            // A buffer mapped at creation is always mappable; were it not, the parts are
-            // staged as on a GPU.
+            })
+        });
+        PartsBuffer {
+            label: label.to_string(),
+            size,
+            usage,
+            mapped,
+        }
+    }
+
+    /// Writes `parts`, one after the other, into `made` ([`Upload::parts_buffer`] of their
+    /// size).
+    fn fill_parts<T: bytemuck::Pod>(
+        &mut self,
+        made: PartsBuffer,
+        parts: Vec<Vec<T>>,
+    ) -> wgpu::Buffer {
+        debug_assert_eq!(parts_size(&parts), made.size);
+        // A buffer mapped at creation is always mappable; were it not, the parts are
+        // staged as on a GPU.
+        if let Some(buffer) = made.mapped {
             if let Ok(mut view) = buffer.get_mapped_range_mut(..) {
                 let mut at = 0;
                 for part in parts {
@@ -1222,9 +1246,9 @@ impl<'a> Upload<'a> {
             }
         }
         let buffer = self.device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some(label),
-            size,
-            usage: usage | wgpu::BufferUsages::COPY_DST,
+            label: Some(&made.label),
+            size: made.size,
+            usage: made.usage | wgpu::BufferUsages::COPY_DST,
             mapped_at_creation: false,
         });
         let (mut at, mut flushed) = (0, 0);
@@ -1242,6 +1266,23 @@ impl<'a> Upload<'a> {
         self.flush();
         buffer
     }
+}
+
+/// The bytes of `parts` one after the other.
+fn parts_size<T>(parts: &[Vec<T>]) -> u64 {
+    parts
+        .iter()
+        .map(|p| std::mem::size_of_val(p.as_slice()) as u64)
+        .sum()
+}
+
+/// A buffer made for parts not yet written ([`Upload::parts_buffer`]).
+struct PartsBuffer {
+    label: String,
+    size: u64,
+    usage: wgpu::BufferUsages,
+    /// The buffer mapped at creation, where buffers are written mapped.
+    mapped: Option<wgpu::Buffer>,
 }
 
 /// Makes the material bind groups: a texture, its lit texture and normal map, and the
@@ -1352,11 +1393,26 @@ impl TilesGpu {
                     _ => TexSource::Black,
                 };
                 let lit = up.cache.view(lit).clone();
-                let cells = built
-                    .segments
+                // The cells are found on another core while the vertex buffer is made: on a
+                // CPU adapter the device zeroes every page of it as it is made, a serial
+                // step as long as the cells.
+                let vertex_bytes: u64 = built
+                    .parts
                     .iter()
-                    .map(|(_, r)| built.cells(r.clone()))
-                    .collect();
+                    .map(|p| std::mem::size_of_val(p.vertices.as_slice()) as u64)
+                    .sum();
+                let (cells, made) = std::thread::scope(|s| {
+                    let cells = s.spawn(|| -> Vec<_> {
+                        built
+                            .segments
+                            .iter()
+                            .map(|(_, r)| built.cells(r.clone()))
+                            .collect()
+                    });
+                    let made =
+                        up.parts_buffer("tile vertices", vertex_bytes, wgpu::BufferUsages::VERTEX);
+                    (joined(cells), made)
+                });
                 let runs = built
                     .segments
                     .iter()
@@ -1367,8 +1423,7 @@ impl TilesGpu {
                     .into_iter()
                     .map(|p| (p.vertices, p.indices))
                     .unzip();
-                let vertices =
-                    up.buffer_from_parts("tile vertices", vertices, wgpu::BufferUsages::VERTEX);
+                let vertices = up.fill_parts(made, vertices);
                 let indices =
                     up.buffer_from_parts("tile indices", indices, wgpu::BufferUsages::INDEX);
                 Some(TilesGpu {
@@ -1724,6 +1779,9 @@ fn facade_cells(fmesh: &facades::FacadeMesh) -> Vec<Vec<Cell>> {
 }
 
 /// What the scoped thread `handle` returned; its panic, were there one, goes on.
+/// A rectangle of the scene, `(min, max)` in meters ([`Scene::bounds`]).
+type Bounds = ([f32; 2], [f32; 2]);
+
 fn joined<T>(handle: std::thread::ScopedJoinHandle<'_, T>) -> T {
     handle
         .join()
@@ -1732,15 +1790,15 @@ fn joined<T>(handle: std::thread::ScopedJoinHandle<'_, T>) -> T {
 
 impl PartGpu {
     /// Uploads `scene`'s drawable content on `terrain` (its `grid`): the part, its counts
-    /// (tiles, objects, draws, facades, trees) and what of it casts shadows. `bounds` is
-    /// `scene.bounds()`, which scans every tile and instance: its caller computes it once.
+    /// (tiles, objects, draws, facades, trees), what of it casts shadows, and
+    /// `scene.bounds()`. The bounds scan every tile and instance: they are taken on a core
+    /// of their own once the tiles are cut, while this one hands the rest to the device.
     fn upload(
         up: &mut Upload,
         scene: &Scene,
-        bounds: ([f32; 2], [f32; 2]),
         terrain: &Terrain,
         grid: &Grid,
-    ) -> (PartGpu, SceneGpuStats, Option<Casters>) {
+    ) -> (PartGpu, SceneGpuStats, Option<Casters>, Bounds) {
         let mut stats = SceneGpuStats::default();
         let art = up.art;
         // The meshes other than the tiles' are built on threads of their own while this
@@ -1748,7 +1806,7 @@ impl PartGpu {
         // tiles' serial steps (merging, cells, the copies into buffers) and the builders
         // share the cores. Each is handed to the device, in the same order as ever, once
         // built.
-        let (tiles, draped, objects, lights, facades, fmesh, trees, tmesh) =
+        let (tiles, draped, objects, lights, facades, fmesh, trees, tmesh, bounds) =
             std::thread::scope(|s| {
                 let trees = s.spawn(|| trees::build(scene, &trees::forests(art)));
                 let objects = s.spawn(|| {
@@ -1763,6 +1821,7 @@ impl PartGpu {
                 });
                 let tiles = TilesGpu::upload(up, scene, grid, &mut stats);
                 up.flush();
+                let bounds = s.spawn(|| scene.bounds());
                 let (dset, fmesh) = joined(rest);
                 let draped = DrapedGpu::upload(up, dset);
                 up.flush();
@@ -1774,7 +1833,10 @@ impl PartGpu {
                 up.flush();
                 let (trees, tmesh) = TreesGpu::upload(up, scene, joined(trees), &mut stats);
                 up.flush();
-                (tiles, draped, objects, lights, facades, fmesh, trees, tmesh)
+                let bounds = joined(bounds);
+                (
+                    tiles, draped, objects, lights, facades, fmesh, trees, tmesh, bounds,
+                )
             });
         let casters = Casters::of(
             bounds,
@@ -1794,7 +1856,7 @@ impl PartGpu {
             trees,
             lights,
         };
-        (part, stats, casters)
+        (part, stats, casters, bounds)
     }
 
     /// Whether anything of the part casts a shadow the frame shows.
@@ -1919,8 +1981,7 @@ impl SceneGpu {
         ctx.checked("uploading a part of the scene", || {
             let grid = Grid::of(terrain);
             let mut up = Upload::new(ctx, shared, art, textures, 0, Vec::new());
-            let (part, stats, casters) =
-                PartGpu::upload(&mut up, scene, scene.bounds(), terrain, &grid);
+            let (part, stats, casters, _) = PartGpu::upload(&mut up, scene, terrain, &grid);
             let (warnings, cache, buffer_bytes) = up.finish();
             let made = (
                 buffer_bytes,
@@ -2241,8 +2302,7 @@ impl SceneGpu {
         let mut up = Upload::new(ctx, shared, art, textures, buffer_bytes, warnings);
 
         let grid = Grid::of(terrain);
-        let (lo, hi) = scene.bounds();
-        let (part, mut stats, casters) = PartGpu::upload(&mut up, scene, (lo, hi), terrain, &grid);
+        let (part, mut stats, casters, (lo, hi)) = PartGpu::upload(&mut up, scene, terrain, &grid);
 
         // Overlays are built when first shown (`prepare_overlays`).
         let extent = (hi[0] - lo[0]).max(hi[1] - lo[1]).max(1.0);
