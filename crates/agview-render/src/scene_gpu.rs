@@ -1091,6 +1091,9 @@ struct Upload<'a> {
     mats: Materials<'a>,
     buffer_bytes: u64,
     warnings: Vec<String>,
+    /// Whether each stage of a part's upload gives back what the allocators hold freed
+    /// ([`Upload::stage_done`]).
+    release: bool,
 }
 
 impl<'a> Upload<'a> {
@@ -1139,6 +1142,7 @@ impl<'a> Upload<'a> {
             mats,
             buffer_bytes,
             warnings,
+            release: false,
         }
     }
 }
@@ -1160,6 +1164,20 @@ impl<'a> Upload<'a> {
     fn flush(&self) {
         self.queue.submit([]);
         let _ = self.device.poll(wgpu::PollType::Poll);
+    }
+
+    /// The end of one stage of [`PartGpu::upload`] (the tiles, the draped polygons, the
+    /// objects...): [`Upload::flush`], then, for a part of a large document the window adds
+    /// while the rest is laid out ([`SceneGpu::upload_part`]), what the stage freed (its
+    /// meshes, built on threads of their own) is given back
+    /// ([`crate::release_freed_memory`]). Else it stays resident under the next stage's
+    /// buffers, beside the whole document the loader holds laid out, and the last part's
+    /// upload is the window's loading peak.
+    fn stage_done(&self) {
+        self.flush();
+        if self.release {
+            crate::context::release_freed_memory();
+        }
     }
 
     /// `usage`, with `MAP_WRITE` where buffers are written mapped
@@ -1820,19 +1838,19 @@ impl PartGpu {
                     (DrapedSet::build(scene, art, grid), (fmesh, cells))
                 });
                 let tiles = TilesGpu::upload(up, scene, grid, &mut stats);
-                up.flush();
+                up.stage_done();
                 let bounds = s.spawn(|| scene.bounds());
                 let (dset, fmesh) = joined(rest);
                 let draped = DrapedGpu::upload(up, dset);
-                up.flush();
+                up.stage_done();
                 let objects = ObjectsGpu::upload(up, joined(objects), &mut stats);
-                up.flush();
+                up.stage_done();
                 let lights = objects.as_ref().and_then(|o| LightsGpu::upload(up, o));
-                up.flush();
+                up.stage_done();
                 let (facades, fmesh) = FacadesGpu::upload(up, scene, fmesh, &mut stats);
-                up.flush();
+                up.stage_done();
                 let (trees, tmesh) = TreesGpu::upload(up, scene, joined(trees), &mut stats);
-                up.flush();
+                up.stage_done();
                 let bounds = joined(bounds);
                 (
                     tiles, draped, objects, lights, facades, fmesh, trees, tmesh, bounds,
@@ -1981,6 +1999,7 @@ impl SceneGpu {
         ctx.checked("uploading a part of the scene", || {
             let grid = Grid::of(terrain);
             let mut up = Upload::new(ctx, shared, art, textures, 0, Vec::new());
+            up.release = true;
             let (part, stats, casters, _) = PartGpu::upload(&mut up, scene, terrain, &grid);
             let (warnings, cache, buffer_bytes) = up.finish();
             let made = (
