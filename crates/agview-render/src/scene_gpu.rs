@@ -1796,10 +1796,10 @@ fn facade_cells(fmesh: &facades::FacadeMesh) -> Vec<Vec<Cell>> {
         .collect()
 }
 
-/// What the scoped thread `handle` returned; its panic, were there one, goes on.
 /// A rectangle of the scene, `(min, max)` in meters ([`Scene::bounds`]).
 type Bounds = ([f32; 2], [f32; 2]);
 
+/// What the scoped thread `handle` returned; its panic, were there one, goes on.
 fn joined<T>(handle: std::thread::ScopedJoinHandle<'_, T>) -> T {
     handle
         .join()
