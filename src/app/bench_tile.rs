@@ -243,7 +243,8 @@ pub fn run(opts: &TileBenchOptions) -> anyhow::Result<TileBenchReport> {
         // The layout's workers are gone: what their heaps freed goes back to the system
         // now, not under the upload's and the first frame's memory. Meanwhile a third
         // thread takes the scene's bounds, which the terrain is sized by (a scan of every
-        // tile and instance).
+        // tile and instance), in a scope of its own: the art's load below borrows the
+        // document mutably.
         let (lo, hi) = std::thread::scope(|s| {
             let bounds = s.spawn(|| doc.loaded.scene.bounds());
             crate::render::release_freed_memory();
