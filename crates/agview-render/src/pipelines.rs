@@ -82,9 +82,9 @@ pub struct Renderer {
 }
 
 /// The groups of the scene pass's draws, in order: the terrain and its skirt, the draped
-/// ground (tiles, polygons, lines), the objects, the facades and trees, then the sky, the
+/// ground (tiles, polygons, lines), the objects, the facades, the trees, then the sky, the
 /// light points and the overlays' lines ([`Renderer::draw_stage`]).
-const SCENE_STAGES: usize = 5;
+const SCENE_STAGES: usize = 6;
 
 /// The scene's pass recorded as a few passes, each submitted and waited for before the next
 /// is recorded: on a software rasterizer the draws of a pass are binned (llvmpipe's scenes)
@@ -792,7 +792,7 @@ impl Renderer {
         let f = &scene.frame;
         let first = !share(1, part).is_empty();
         match stage {
-            0 | 4 if !first => {}
+            0 | 3 | 5 if !first => {}
             0 => {
                 if f.show_terrain && !scene.terrain.draws().is_empty() {
                     // One instanced draw per (level, finer-neighbour mask): the chunks chosen in
@@ -905,16 +905,8 @@ impl Renderer {
                     }
                 }
             }
-            3 => {
-                let kinds = share(2, part);
-                self.draw_facades_and_trees(
-                    pass,
-                    scene,
-                    (&self.facades, &self.trees),
-                    (false, kinds.contains(&0), kinds.contains(&1)),
-                    stats,
-                );
-            }
+            3 => draw_facades(pass, scene, &self.facades, false, stats),
+            4 => draw_trees(pass, scene, &self.trees, (false, part), stats),
             _ => {
                 // The sky, where nothing above was drawn.
                 pass.set_pipeline(&self.sky);
@@ -1123,55 +1115,8 @@ impl Renderer {
             );
             self.draw_objects(&mut pass, o, &lists, pipelines, &(0.0..1.0), stats);
         }
-        let pipelines = (&self.shadow_facades, &self.shadow_trees);
-        self.draw_facades_and_trees(&mut pass, scene, pipelines, (true, true, true), stats);
-    }
-
-    /// The facades and the trees (those the frame shows), with `pipelines` (facades, trees)
-    /// of the camera's pass or the shadow map's (`shadow`: those culled for the sun).
-    fn draw_facades_and_trees(
-        &self,
-        pass: &mut wgpu::RenderPass<'_>,
-        scene: &SceneGpu,
-        pipelines: (&wgpu::RenderPipeline, &wgpu::RenderPipeline),
-        (shadow, with_facades, with_trees): (bool, bool, bool),
-        stats: &mut DrawStats,
-    ) {
-        let f = &scene.frame;
-        let facades = scene.parts.iter().filter_map(|p| p.facades.as_ref());
-        for fc in facades.filter(|_| f.show_facades && with_facades) {
-            pass.set_pipeline(pipelines.0);
-            pass.set_vertex_buffer(0, fc.vertices.slice(..));
-            pass.set_index_buffer(fc.indices.slice(..), wgpu::IndexFormat::Uint32);
-            // Each draw's runs in view (`SceneGpu::prepare`).
-            for ((material, _), runs) in fc.draws.iter().zip(fc.runs.of(shadow)) {
-                if runs.is_empty() {
-                    continue;
-                }
-                pass.set_bind_group(1, material, &[]);
-                for indices in runs {
-                    pass.draw_indexed(indices.clone(), 0, 0..1);
-                    stats.draw_calls += 1;
-                    stats.triangles += u64::from(indices.len() as u32 / 3);
-                }
-            }
-        }
-        let trees = scene.parts.iter().filter_map(|p| p.trees.as_ref());
-        for t in trees.filter(|_| f.show_trees && with_trees) {
-            pass.set_pipeline(pipelines.1);
-            pass.set_vertex_buffer(0, t.instances.slice(..));
-            for ((g, material), runs) in t.groups.iter().zip(t.runs.of(shadow)) {
-                if runs.is_empty() {
-                    continue;
-                }
-                pass.set_bind_group(1, material, &[]);
-                for run in runs {
-                    pass.draw(0..g.vertices(), run.clone());
-                    stats.draw_calls += 1;
-                    stats.triangles += u64::from(g.vertices() / 3) * u64::from(run.len() as u32);
-                }
-            }
-        }
+        draw_facades(&mut pass, scene, &self.shadow_facades, true, stats);
+        draw_trees(&mut pass, scene, &self.shadow_trees, (true, &(0.0..1.0)), stats);
     }
 
     /// The objects, on the scene's culling path, from one view's `lists`, with `pipelines`
@@ -1195,8 +1140,7 @@ impl Renderer {
             let mine = share(all, part);
             let mut before = 0;
             for g in pages {
-                let own = mine.start.max(before).min(before + g.owners.len()) - before
-                    ..mine.end.max(before).min(before + g.owners.len()) - before;
+                let own = within(&mine, before, g.owners.len());
                 before += g.owners.len();
                 if own.is_empty() {
                     continue;
@@ -1223,6 +1167,91 @@ impl Renderer {
 fn share(n: usize, part: &std::ops::Range<f32>) -> std::ops::Range<usize> {
     let at = |x: f32| ((x.clamp(0.0, 1.0) * n as f32).round() as usize).min(n);
     at(part.start)..at(part.end)
+}
+
+/// The facades (where the frame shows them) with `pipeline`, the camera's or the shadow
+/// map's runs in view.
+fn draw_facades(
+    pass: &mut wgpu::RenderPass<'_>,
+    scene: &SceneGpu,
+    pipeline: &wgpu::RenderPipeline,
+    shadow: bool,
+    stats: &mut DrawStats,
+) {
+    let facades = scene.parts.iter().filter_map(|p| p.facades.as_ref());
+    for fc in facades.filter(|_| scene.frame.show_facades) {
+        pass.set_pipeline(pipeline);
+        pass.set_vertex_buffer(0, fc.vertices.slice(..));
+        pass.set_index_buffer(fc.indices.slice(..), wgpu::IndexFormat::Uint32);
+        // Each draw's runs in view (`SceneGpu::prepare`).
+        for ((material, _), runs) in fc.draws.iter().zip(fc.runs.of(shadow)) {
+            if runs.is_empty() {
+                continue;
+            }
+            pass.set_bind_group(1, material, &[]);
+            for indices in runs {
+                pass.draw_indexed(indices.clone(), 0, 0..1);
+                stats.draw_calls += 1;
+                stats.triangles += u64::from(indices.len() as u32 / 3);
+            }
+        }
+    }
+}
+
+/// The trees (where the frame shows them) with `pipeline`, the camera's or the shadow map's
+/// runs in view: `part`'s share of those runs' instances, counted across every part's
+/// groups in the order they are drawn ([`share`]). A tile's 1.6 million trees are a few
+/// instanced draws, so only a share of the instances splits their bins ([`Split`]); the
+/// instances of the shares are drawn in the order of one draw, so the depth test's ties
+/// fall as they would (the trees do not blend).
+fn draw_trees(
+    pass: &mut wgpu::RenderPass<'_>,
+    scene: &SceneGpu,
+    pipeline: &wgpu::RenderPipeline,
+    (shadow, part): (bool, &std::ops::Range<f32>),
+    stats: &mut DrawStats,
+) {
+    if !scene.frame.show_trees {
+        return;
+    }
+    let trees = || scene.parts.iter().filter_map(|p| p.trees.as_ref());
+    let all = trees()
+        .flat_map(|t| t.runs.of(shadow).iter().flatten())
+        .map(|r| r.len())
+        .sum();
+    let mine = share(all, part);
+    let mut before = 0;
+    for t in trees() {
+        pass.set_pipeline(pipeline);
+        pass.set_vertex_buffer(0, t.instances.slice(..));
+        for ((g, material), runs) in t.groups.iter().zip(t.runs.of(shadow)) {
+            let drawn: Vec<std::ops::Range<u32>> = runs
+                .iter()
+                .filter_map(|run| {
+                    let own = within(&mine, before, run.len());
+                    before += run.len();
+                    let first = run.start + own.start as u32;
+                    (!own.is_empty()).then(|| first..first + own.len() as u32)
+                })
+                .collect();
+            if drawn.is_empty() {
+                continue;
+            }
+            pass.set_bind_group(1, material, &[]);
+            for run in drawn {
+                pass.draw(0..g.vertices(), run.clone());
+                stats.draw_calls += 1;
+                stats.triangles += u64::from(g.vertices() / 3) * u64::from(run.len() as u32);
+            }
+        }
+    }
+}
+
+/// The part of `mine` (items of a whole list) inside the `n` items that begin at `before`,
+/// counted from `before`.
+fn within(mine: &std::ops::Range<usize>, before: usize, n: usize) -> std::ops::Range<usize> {
+    let at = |x: usize| x.clamp(before, before + n) - before;
+    at(mine.start)..at(mine.end)
 }
 
 /// The GPU culling's windows of `o` and the pipelines drawing from them, where `o` is
