@@ -77,7 +77,7 @@ pub struct Renderer {
     /// The same from a smaller HDR frame, stretched over the output ([`FrameTargets::reduced`]).
     tonemap_scaled: wgpu::RenderPipeline,
     tonemap_layout: wgpu::BindGroupLayout,
-    /// Where the scene's pass is split ([`Split`]): a CPU adapter's multisampled frames.
+    /// Where the scene's pass is split ([`Split`]): a CPU adapter's frames.
     split: Option<Split>,
 }
 
@@ -89,26 +89,38 @@ const SCENE_STAGES: usize = 6;
 /// The scene's pass recorded as a few passes, each submitted and waited for before the next
 /// is recorded: on a software rasterizer the draws of a pass are binned (llvmpipe's scenes)
 /// faster than its threads rasterize them, and a whole frame's bins in flight were the
-/// largest single allocation of the 100,000-feature tile's 4× frame. Chunks begin at
-/// `starts` (indices into [`SCENE_STAGES`]); the first clears the targets, the others load
-/// what the one before stored, and only the last resolves the samples.
+/// largest single allocation of the 100,000-feature tile's frames (some 340 MB); freed,
+/// they stay in the C allocator's heaps of lavapipe's threads, under the next frame's. In
+/// chunks, each chunk's bins are freed before the next is binned, and reused by it.
+/// Chunks begin at `starts` (positions in [`SCENE_STAGES`]: 4.25 is a quarter into the
+/// trees' instances, [`share`]); the first clears the targets, the others load what the
+/// one before stored, and only the last resolves the samples. A real GPU draws one pass.
 struct Split {
     device: wgpu::Device,
     queue: wgpu::Queue,
-    starts: Vec<f32>,
+    starts: &'static [f32],
 }
 
+/// Where a CPU adapter's frames are split ([`Split`]): after the terrain, the ground, the
+/// objects and the facades, and the trees in quarters (their 1.6 million instances are a
+/// few draws, whose bins were the largest chunk's). Peak RSS of the 100,000-feature tile
+/// (`agview bench tile`; 2-core machine shared with other builds): one pass 1,676 MB;
+/// chunks after the terrain and the ground, the 4× frame only, 1,534. With the upload's
+/// freed memory given back after each stage (`SceneGpu::upload`) and the 1× first frame
+/// split too, 3 runs each: after every group, the trees whole, 1,500-1,503 MB; the trees
+/// in halves 1,426-1,453, in quarters 1,386-1,423, in eighths 1,374-1,398; the trees in
+/// halves with the 1× frame one pass 1,461-1,571. The GPU frame time is the same within
+/// the noise.
+const SPLIT_STARTS: [f32; 7] = [1.0, 2.0, 3.0, 4.0, 4.25, 4.5, 4.75];
+
 impl Split {
-    /// For `ctx`'s frames of `sample_count` samples: on a CPU adapter's multisampled ones.
-    fn of(ctx: &GpuContext, sample_count: u32) -> Option<Split> {
-        let starts: Vec<f32> = match std::env::var("AGVIEW_SCENE_SPLIT") {
-            Ok(v) => v.split(',').filter_map(|s| s.trim().parse().ok()).collect(),
-            Err(_) => vec![2.0],
-        };
-        (super::shared::cpu_adapter(ctx) && sample_count > 1 && !starts.is_empty()).then(|| Split {
+    /// For `ctx`'s frames: on a CPU adapter's, 1× (the window's while it loads or moves) or
+    /// multisampled alike.
+    fn of(ctx: &GpuContext) -> Option<Split> {
+        super::shared::cpu_adapter(ctx).then(|| Split {
             device: ctx.device.clone(),
             queue: ctx.queue.clone(),
-            starts,
+            starts: &SPLIT_STARTS,
         })
     }
 
@@ -586,7 +598,7 @@ impl Renderer {
             trees,
             lines,
             lights,
-            split: Split::of(ctx, sample_count),
+            split: Split::of(ctx),
         }
     }
 
@@ -660,7 +672,7 @@ impl Renderer {
                 g.encode(encoder, pipes, start.filter(|_| k == 0));
             }
         }
-        // The scene's pass: one, or on a CPU adapter's multisampled frame a few, each
+        // The scene's pass: one, or on a CPU adapter's full-size frame a few, each
         // submitted and waited before the next is recorded ([`Split`]).
         let chunks = self.chunks(targets);
         for (c, stages) in chunks.iter().enumerate() {
@@ -1594,8 +1606,8 @@ mod tests {
     #[test]
     fn a_scene_pass_split_into_waited_chunks_draws_the_same_frame() {
         // A CPU adapter's multisampled frame is drawn in chunks, each submitted and waited
-        // for (`Split`): split between every group and inside each, it must be the frame
-        // of one pass, pixel for pixel.
+        // for (`Split`): split between every group and inside each, the trees' instances
+        // three times, it must be the frame of one pass, pixel for pixel.
         let h = match Headless::new() {
             Ok(h) => h,
             Err(e) => panic!("cannot render: {e}"),
@@ -1607,14 +1619,28 @@ mod tests {
             meshes: 2,
             ..BenchOptions::default()
         };
-        let (scene, art, terrain) = synthetic_city(&opts);
+        let (mut scene, art, terrain) = synthetic_city(&opts);
+        // A grove in the camera's view, overlapping trees (placeholders: no forest art)
+        // whose depth ties fall as one draw orders them.
+        let (lo, hi) = scene.bounds();
+        let mid = [(lo[0] + hi[0]) / 2.0, (lo[1] + hi[1]) / 2.0];
+        for k in 0..400u32 {
+            let (i, j) = ((k % 20) as f32, (k / 20) as f32);
+            scene.trees.push(crate::scene::TreeInstance {
+                pos: [mid[0] - 60.0 + 6.0 * i, mid[1] - 60.0 + 6.0 * j],
+                width: 9.0,
+                heading: (k * 37 % 360) as f32,
+                height: 12.0,
+                ..Default::default()
+            });
+        }
         let params = crate::frame::FrameParams {
             camera: bench_camera(BenchCamera::Orbit, &scene, &terrain),
             ..crate::frame::FrameParams::default()
         };
         let mut gpu = h.upload(&scene, &art, &terrain).expect("upload");
         let samples = h.renderer.sample_count();
-        let build = |starts: Option<Vec<f32>>| {
+        let build = |starts: Option<&'static [f32]>| {
             let mut r = h.renderer.with_sample_count(&h.ctx, samples);
             r.split = starts.map(|starts| Split {
                 device: h.ctx.device.clone(),
@@ -1624,18 +1650,16 @@ mod tests {
             r
         };
         let one = build(None);
-        let halves = (1..2 * SCENE_STAGES).map(|k| k as f32 / 2.0).collect();
-        let split = build(Some(halves));
-        assert_eq!(
-            split
-                .chunks(&FrameTargets::new(&h.ctx.device, &split, 8, 8))
-                .len(),
-            10
-        );
+        let split = build(Some(&[
+            0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 3.5, 4.0, 4.2, 4.5, 4.7, 5.0, 5.5,
+        ]));
+        let targets = FrameTargets::new(&h.ctx.device, &split, 8, 8);
+        assert_eq!(split.chunks(&targets).len(), 14);
         let mut draw = |r: &Renderer| {
             draw_offscreen(&h.ctx, r, &mut gpu, &params, (160, 120), None, "test").expect("render")
         };
         let (a, b) = (draw(&one), draw(&split));
+        assert!(gpu.trees_submitted() > 0, "trees drawn");
         assert!(
             a.pixels().any(|p| p.0 != a.get_pixel(0, 0).0),
             "a scene drawn"
