@@ -717,8 +717,8 @@ impl Renderer {
     /// counts while dragging.
     fn chunks(&self, targets: &FrameTargets) -> Vec<std::ops::Range<f32>> {
         let starts = match &self.split {
-            Some(s) if !targets.scaled => &s.starts[..],
-            _ => &[][..],
+            Some(s) if !targets.scaled => s.starts,
+            _ => &[],
         };
         let end = SCENE_STAGES as f32;
         let mut bounds = vec![0.0];
@@ -1128,7 +1128,13 @@ impl Renderer {
             self.draw_objects(&mut pass, o, &lists, pipelines, &(0.0..1.0), stats);
         }
         draw_facades(&mut pass, scene, &self.shadow_facades, true, stats);
-        draw_trees(&mut pass, scene, &self.shadow_trees, (true, &(0.0..1.0)), stats);
+        draw_trees(
+            &mut pass,
+            scene,
+            &self.shadow_trees,
+            (true, &(0.0..1.0)),
+            stats,
+        );
     }
 
     /// The objects, on the scene's culling path, from one view's `lists`, with `pipelines`
@@ -1564,11 +1570,15 @@ mod tests {
     use crate::bench::{bench_camera, synthetic_city, BenchCamera, BenchOptions};
     use crate::headless::{draw_offscreen, Headless};
 
-    #[test]
-    fn a_1x_renderer_beside_the_4x_one_draws_as_one_built_whole() {
-        // The window's 1× renderer reuses the 4× one's shadow-map and tonemap pipelines
-        // (`with_sample_count`): its frame, shadows on, must be that of a 1× renderer that
-        // built every pipeline of its own, pixel for pixel.
+    /// A headless renderer and a small synthetic city: 16 blocks, 400 objects.
+    fn small_city() -> (
+        Headless,
+        (
+            crate::scene::Scene,
+            crate::art::ArtSet,
+            crate::terrain::Terrain,
+        ),
+    ) {
         let h = match Headless::new() {
             Ok(h) => h,
             Err(e) => panic!("cannot render: {e}"),
@@ -1580,7 +1590,15 @@ mod tests {
             meshes: 2,
             ..BenchOptions::default()
         };
-        let (scene, art, terrain) = synthetic_city(&opts);
+        (h, synthetic_city(&opts))
+    }
+
+    #[test]
+    fn a_1x_renderer_beside_the_4x_one_draws_as_one_built_whole() {
+        // The window's 1× renderer reuses the 4× one's shadow-map and tonemap pipelines
+        // (`with_sample_count`): its frame, shadows on, must be that of a 1× renderer that
+        // built every pipeline of its own, pixel for pixel.
+        let (h, (scene, art, terrain)) = small_city();
         let params = crate::frame::FrameParams {
             camera: bench_camera(BenchCamera::Orbit, &scene, &terrain),
             ..crate::frame::FrameParams::default()
@@ -1605,21 +1623,10 @@ mod tests {
 
     #[test]
     fn a_scene_pass_split_into_waited_chunks_draws_the_same_frame() {
-        // A CPU adapter's multisampled frame is drawn in chunks, each submitted and waited
+        // A CPU adapter's full-size frame is drawn in chunks, each submitted and waited
         // for (`Split`): split between every group and inside each, the trees' instances
         // three times, it must be the frame of one pass, pixel for pixel.
-        let h = match Headless::new() {
-            Ok(h) => h,
-            Err(e) => panic!("cannot render: {e}"),
-        };
-        let opts = BenchOptions {
-            blocks: 16,
-            tiles_per_side: 2,
-            objects: 400,
-            meshes: 2,
-            ..BenchOptions::default()
-        };
-        let (mut scene, art, terrain) = synthetic_city(&opts);
+        let (h, (mut scene, art, terrain)) = small_city();
         // A grove in the camera's view, overlapping trees (placeholders: no forest art)
         // whose depth ties fall as one draw orders them.
         let (lo, hi) = scene.bounds();
