@@ -77,6 +77,66 @@ pub struct Renderer {
     /// The same from a smaller HDR frame, stretched over the output ([`FrameTargets::reduced`]).
     tonemap_scaled: wgpu::RenderPipeline,
     tonemap_layout: wgpu::BindGroupLayout,
+    /// Where the scene's pass is split ([`Split`]): a CPU adapter's frames.
+    split: Option<Split>,
+}
+
+/// The groups of the scene pass's draws, in order: the terrain and its skirt, the draped
+/// ground (tiles, polygons, lines), the objects, the facades, the trees, then the sky, the
+/// light points and the overlays' lines ([`Renderer::draw_stage`]).
+const SCENE_STAGES: usize = 6;
+
+/// The scene's pass recorded as a few passes, each submitted and waited for before the next
+/// is recorded: on a software rasterizer the draws of a pass are binned (llvmpipe's scenes)
+/// faster than its threads rasterize them, and a whole frame's bins in flight were the
+/// largest single allocation of the 100,000-feature tile's frames (some 340 MB); freed,
+/// they stay in the C allocator's heaps of lavapipe's threads, under the next frame's. In
+/// chunks, each chunk's bins are freed before the next is binned, and reused by it.
+/// Chunks begin at `starts` (positions in [`SCENE_STAGES`]: 4.25 is a quarter into the
+/// trees' instances, [`share`]); the first clears the targets, the others load what the
+/// one before stored, and only the last resolves the samples. A real GPU draws one pass.
+struct Split {
+    device: wgpu::Device,
+    queue: wgpu::Queue,
+    starts: &'static [f32],
+}
+
+/// Where a CPU adapter's frames are split ([`Split`]): after the terrain, the ground, the
+/// objects and the facades, and the trees in quarters (their 1.6 million instances are a
+/// few draws, whose bins were the largest chunk's). Peak RSS of the 100,000-feature tile
+/// (`agview bench tile`; 2-core machine shared with other builds): one pass 1,676 MB;
+/// chunks after the terrain and the ground, the 4× frame only, 1,534. With the upload's
+/// freed memory given back after each stage (`SceneGpu::upload`) and the 1× first frame
+/// split too, 3 runs each: after every group, the trees whole, 1,500-1,503 MB; the trees
+/// in halves 1,426-1,453, in quarters 1,386-1,423, in eighths 1,374-1,398; the trees in
+/// halves with the 1× frame one pass 1,461-1,571. The GPU frame time is the same within
+/// the noise.
+const SPLIT_STARTS: [f32; 7] = [1.0, 2.0, 3.0, 4.0, 4.25, 4.5, 4.75];
+
+impl Split {
+    /// For `ctx`'s frames: on a CPU adapter's, 1× (the window's while it loads or moves) or
+    /// multisampled alike.
+    fn of(ctx: &GpuContext) -> Option<Split> {
+        super::shared::cpu_adapter(ctx).then(|| Split {
+            device: ctx.device.clone(),
+            queue: ctx.queue.clone(),
+            starts: &SPLIT_STARTS,
+        })
+    }
+
+    /// Submits what `encoder` recorded, waits until the device has done it, and leaves a
+    /// new encoder in its place.
+    fn submit_and_wait(&self, encoder: &mut wgpu::CommandEncoder) {
+        let next = self
+            .device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                label: Some("scene chunk"),
+            });
+        let done = std::mem::replace(encoder, next);
+        self.queue.submit([done.finish()]);
+        // A lost device shows at the frame's own submit.
+        let _ = self.device.poll(wgpu::PollType::wait_indefinitely());
+    }
 }
 
 impl std::ops::Deref for Renderer {
@@ -538,6 +598,7 @@ impl Renderer {
             trees,
             lines,
             lights,
+            split: Split::of(ctx),
         }
     }
 
@@ -611,201 +672,279 @@ impl Renderer {
                 g.encode(encoder, pipes, start.filter(|_| k == 0));
             }
         }
+        // The scene's pass: one, or on a CPU adapter's full-size frame a few, each
+        // submitted and waited before the next is recorded ([`Split`]).
+        let chunks = self.chunks(targets);
+        for (c, stages) in chunks.iter().enumerate() {
+            if c > 0 {
+                if let Some(split) = &self.split {
+                    split.submit_and_wait(encoder);
+                }
+            }
+            // The culling's pass wrote the start when it ran.
+            let start = c == 0 && culled.is_none() && !scene.shadow.active;
+            let last = c + 1 == chunks.len();
+            let mut pass = self.begin_scene_pass(
+                encoder,
+                targets,
+                sky,
+                (c == 0, last),
+                timestamps
+                    .filter(|_| start || last)
+                    .map(|q| wgpu::RenderPassTimestampWrites {
+                        query_set: q,
+                        beginning_of_pass_write_index: start.then_some(0),
+                        end_of_pass_write_index: last.then_some(1),
+                    }),
+            );
+            pass.set_bind_group(0, &scene.frame_bind_group, &[]);
+            for stage in 0..SCENE_STAGES {
+                let s = stage as f32;
+                let part = (stages.start - s).max(0.0)..(stages.end - s).min(1.0);
+                if part.start < part.end {
+                    self.draw_stage(&mut pass, scene, stage, &part, &mut stats);
+                }
+            }
+        }
+        self.tonemap_into(encoder, target, targets);
+        stats.draw_calls += 1;
+        stats
+    }
+
+    /// The scene pass's draws in groups of [`SCENE_STAGES`], begun on the targets once for
+    /// the frame, or once for each of a [`Split`]'s chunks: not for a reduced frame (the
+    /// window's drag preview), whose bins are a fraction of a full frame's and whose time
+    /// counts while dragging.
+    fn chunks(&self, targets: &FrameTargets) -> Vec<std::ops::Range<f32>> {
+        let starts = match &self.split {
+            Some(s) if !targets.scaled => s.starts,
+            _ => &[],
+        };
+        let end = SCENE_STAGES as f32;
+        let mut bounds = vec![0.0];
+        bounds.extend(starts.iter().copied().filter(|&s| s > 0.0 && s < end));
+        bounds.push(end);
+        bounds.sort_by(f32::total_cmp);
+        bounds.dedup();
+        bounds.windows(2).map(|w| w[0]..w[1]).collect()
+    }
+
+    /// Begins the scene's pass over `targets`: `first` clears them to `sky` (else they are
+    /// loaded, as the last chunk stored them); `last` resolves the multisampled colour into
+    /// the HDR frame and lets the samples go (else they are stored for the next chunk).
+    fn begin_scene_pass<'e>(
+        &self,
+        encoder: &'e mut wgpu::CommandEncoder,
+        targets: &FrameTargets,
+        sky: glam::Vec3,
+        (first, last): (bool, bool),
+        timestamp_writes: Option<wgpu::RenderPassTimestampWrites<'_>>,
+    ) -> wgpu::RenderPass<'e> {
         let (view, resolve) = match &targets.msaa {
-            Some(msaa) => (msaa, Some(&targets.hdr)),
+            Some(msaa) => (msaa, Some(&targets.hdr).filter(|_| last)),
             None => (&targets.hdr, None),
         };
-        let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+        let kept = if last && targets.msaa.is_some() {
+            wgpu::StoreOp::Discard
+        } else {
+            wgpu::StoreOp::Store
+        };
+        encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
             label: Some("scene"),
             color_attachments: &[Some(wgpu::RenderPassColorAttachment {
                 view,
                 depth_slice: None,
                 resolve_target: resolve,
                 ops: wgpu::Operations {
-                    load: wgpu::LoadOp::Clear(wgpu::Color {
-                        r: f64::from(sky.x),
-                        g: f64::from(sky.y),
-                        b: f64::from(sky.z),
-                        a: 1.0,
-                    }),
-                    store: if resolve.is_some() {
-                        wgpu::StoreOp::Discard
+                    load: if first {
+                        wgpu::LoadOp::Clear(wgpu::Color {
+                            r: f64::from(sky.x),
+                            g: f64::from(sky.y),
+                            b: f64::from(sky.z),
+                            a: 1.0,
+                        })
                     } else {
-                        wgpu::StoreOp::Store
+                        wgpu::LoadOp::Load
                     },
+                    store: kept,
                 },
             })],
             depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
                 view: &targets.depth,
                 depth_ops: Some(wgpu::Operations {
-                    load: wgpu::LoadOp::Clear(0.0),
-                    store: wgpu::StoreOp::Discard,
+                    load: if first {
+                        wgpu::LoadOp::Clear(0.0)
+                    } else {
+                        wgpu::LoadOp::Load
+                    },
+                    store: if last {
+                        wgpu::StoreOp::Discard
+                    } else {
+                        wgpu::StoreOp::Store
+                    },
                 }),
                 stencil_ops: None,
             }),
-            timestamp_writes: timestamps.map(|q| wgpu::RenderPassTimestampWrites {
-                query_set: q,
-                // The culling's pass wrote the start when it ran.
-                beginning_of_pass_write_index: (culled.is_none() && !scene.shadow.active)
-                    .then_some(0),
-                end_of_pass_write_index: Some(1),
-            }),
+            timestamp_writes,
             occlusion_query_set: None,
             multiview_mask: None,
-        });
-        pass.set_bind_group(0, &scene.frame_bind_group, &[]);
+        })
+    }
+
+    /// Records group `stage` of the scene pass's draws (in [`SCENE_STAGES`]' order), the
+    /// frame's bind group set: each group sets its own pipelines and buffers.
+    fn draw_stage(
+        &self,
+        pass: &mut wgpu::RenderPass<'_>,
+        scene: &SceneGpu,
+        stage: usize,
+        part: &std::ops::Range<f32>,
+        stats: &mut DrawStats,
+    ) {
         let f = &scene.frame;
-
-        if f.show_terrain && !scene.terrain.draws().is_empty() {
-            // One instanced draw per (level, finer-neighbour mask): the chunks chosen in
-            // `SceneGpu::prepare`, each draw binding its slice of the chunk origins.
-            let t = &scene.terrain;
-            pass.set_pipeline(&self.terrain);
-            pass.set_index_buffer(t.indices.slice(..), wgpu::IndexFormat::Uint16);
-            for draw in t.draws() {
-                let origins = super::terrain_chunks::TerrainChunks::instance_bytes(draw);
-                pass.set_vertex_buffer(0, t.instances.slice(origins));
-                pass.draw_indexed(draw.indices.clone(), 0, 0..draw.instances.len() as u32);
-                stats.draw_calls += 1;
-                stats.triangles += draw.triangles();
-            }
-        }
-        if f.show_terrain {
-            // The skirt: the ground on to the horizon past the height field.
-            pass.set_pipeline(&self.skirt);
-            pass.draw(0..super::terrain_chunks::SKIRT_VERTICES, 0..1);
-            stats.draw_calls += 1;
-            stats.triangles += u64::from(super::terrain_chunks::SKIRT_VERTICES / 3);
-        }
-
-        // Tiles and the draped parts of objects, interleaved by layer group across the
-        // scene's parts.
-        let shown = |kind: DrapedKind| match kind {
-            DrapedKind::Part => f.show_objects,
-            DrapedKind::Polygon => f.show_draped,
-            DrapedKind::Line => f.show_lines,
-            DrapedKind::Pavement => f.show_pavement,
-            DrapedKind::Marking => f.show_markings,
-            DrapedKind::Road => f.show_roads,
-        };
-        // The pipeline last set: tiles and draped pieces differ in their vertices.
-        let mut autogen = None;
-        for &(part, draw) in &scene.ground_draws {
-            let part = &scene.parts[part];
-            let (tiles, draped) = (part.tiles.as_ref(), part.draped.as_ref());
-            let (material, vertices, indices, ranges) = match draw {
-                // A segment of tiles: its runs in view (`SceneGpu::prepare`).
-                GroundDraw::Tiles(i) => match tiles.filter(|_| f.show_tiles) {
-                    Some(t) => (
-                        &t.material,
-                        &t.vertices,
-                        &t.indices,
-                        t.runs.get(i).map_or(&[][..], |r| &r[..]),
-                    ),
-                    None => continue,
-                },
-                GroundDraw::Draped(i) => match draped.filter(|d| shown(d.groups[i].3)) {
-                    Some(d) => (
-                        &d.groups[i].1,
-                        &d.vertices,
-                        &d.indices,
-                        std::slice::from_ref(&d.groups[i].2),
-                    ),
-                    None => continue,
-                },
-            };
-            if ranges.iter().all(|r| r.is_empty()) {
-                continue;
-            }
-            let is_autogen = matches!(draw, GroundDraw::Tiles(_));
-            if autogen != Some(is_autogen) {
-                pass.set_pipeline(if is_autogen {
-                    &self.autogen
-                } else {
-                    &self.tiles
-                });
-                autogen = Some(is_autogen);
-            }
-            pass.set_bind_group(1, material, &[]);
-            pass.set_vertex_buffer(0, vertices.slice(..));
-            pass.set_index_buffer(indices.slice(..), wgpu::IndexFormat::Uint32);
-            for range in ranges.iter().filter(|r| !r.is_empty()) {
-                stats.triangles += u64::from(range.len() as u32 / 3);
-                pass.draw_indexed(range.clone(), 0, 0..1);
-                stats.draw_calls += 1;
-            }
-        }
-
-        let lists = ObjectLists::camera;
-        let pipelines = (
-            &self.objects[..],
-            self.objects_culled.as_ref().map(|p| &p[..]),
-        );
-        if scene.object_draws.is_empty() {
-            let objects = scene.parts.iter().filter_map(|p| p.objects.as_ref());
-            for o in objects.filter(|_| f.show_objects) {
-                self.draw_objects(&mut pass, o, &lists(o), pipelines, &mut stats);
-            }
-        } else if f.show_objects {
-            // Several parts: their segments in the order one scene draws them, which is
-            // what shows through blended objects where they overlap.
-            let (mut bound, mut current) = (None, None);
-            for &(p, k) in &scene.object_draws {
-                let Some(o) = scene.parts[p].objects.as_ref() else {
-                    continue;
-                };
-                if bound != Some(p) {
-                    pass.set_vertex_buffer(0, o.vertices.slice(..));
-                    pass.set_index_buffer(o.indices.slice(..), wgpu::IndexFormat::Uint32);
-                    bound = Some(p);
+        let first = !share(1, part).is_empty();
+        match stage {
+            0 | 3 | 5 if !first => {}
+            0 => {
+                if f.show_terrain && !scene.terrain.draws().is_empty() {
+                    // One instanced draw per (level, finer-neighbour mask): the chunks chosen in
+                    // `SceneGpu::prepare`, each draw binding its slice of the chunk origins.
+                    let t = &scene.terrain;
+                    pass.set_pipeline(&self.terrain);
+                    pass.set_index_buffer(t.indices.slice(..), wgpu::IndexFormat::Uint16);
+                    for draw in t.draws() {
+                        let origins = super::terrain_chunks::TerrainChunks::instance_bytes(draw);
+                        pass.set_vertex_buffer(0, t.instances.slice(origins));
+                        pass.draw_indexed(draw.indices.clone(), 0, 0..draw.instances.len() as u32);
+                        stats.draw_calls += 1;
+                        stats.triangles += draw.triangles();
+                    }
                 }
-                draw_object_segment(
-                    &mut pass,
-                    o,
-                    &lists(o),
-                    pipelines,
-                    k,
-                    &mut current,
-                    &mut stats,
+                if f.show_terrain {
+                    // The skirt: the ground on to the horizon past the height field.
+                    pass.set_pipeline(&self.skirt);
+                    pass.draw(0..super::terrain_chunks::SKIRT_VERTICES, 0..1);
+                    stats.draw_calls += 1;
+                    stats.triangles += u64::from(super::terrain_chunks::SKIRT_VERTICES / 3);
+                }
+            }
+            1 => {
+                // Tiles and the draped parts of objects, interleaved by layer group across the
+                // scene's parts.
+                let shown = |kind: DrapedKind| match kind {
+                    DrapedKind::Part => f.show_objects,
+                    DrapedKind::Polygon => f.show_draped,
+                    DrapedKind::Line => f.show_lines,
+                    DrapedKind::Pavement => f.show_pavement,
+                    DrapedKind::Marking => f.show_markings,
+                    DrapedKind::Road => f.show_roads,
+                };
+                // The pipeline last set: tiles and draped pieces differ in their vertices.
+                let mut autogen = None;
+                let draws = &scene.ground_draws[share(scene.ground_draws.len(), part)];
+                for &(p, draw) in draws {
+                    let owner = &scene.parts[p];
+                    let (tiles, draped) = (owner.tiles.as_ref(), owner.draped.as_ref());
+                    let (material, vertices, indices, ranges) = match draw {
+                        // A segment of tiles: its runs in view (`SceneGpu::prepare`).
+                        GroundDraw::Tiles(i) => match tiles.filter(|_| f.show_tiles) {
+                            Some(t) => (
+                                &t.material,
+                                &t.vertices,
+                                &t.indices,
+                                t.runs.get(i).map_or(&[][..], |r| &r[..]),
+                            ),
+                            None => continue,
+                        },
+                        GroundDraw::Draped(i) => match draped.filter(|d| shown(d.groups[i].3)) {
+                            Some(d) => (
+                                &d.groups[i].1,
+                                &d.vertices,
+                                &d.indices,
+                                std::slice::from_ref(&d.groups[i].2),
+                            ),
+                            None => continue,
+                        },
+                    };
+                    if ranges.iter().all(|r| r.is_empty()) {
+                        continue;
+                    }
+                    let is_autogen = matches!(draw, GroundDraw::Tiles(_));
+                    if autogen != Some(is_autogen) {
+                        pass.set_pipeline(if is_autogen {
+                            &self.autogen
+                        } else {
+                            &self.tiles
+                        });
+                        autogen = Some(is_autogen);
+                    }
+                    pass.set_bind_group(1, material, &[]);
+                    pass.set_vertex_buffer(0, vertices.slice(..));
+                    pass.set_index_buffer(indices.slice(..), wgpu::IndexFormat::Uint32);
+                    for range in ranges.iter().filter(|r| !r.is_empty()) {
+                        stats.triangles += u64::from(range.len() as u32 / 3);
+                        pass.draw_indexed(range.clone(), 0, 0..1);
+                        stats.draw_calls += 1;
+                    }
+                }
+            }
+            2 => {
+                let lists = ObjectLists::camera;
+                let pipelines = (
+                    &self.objects[..],
+                    self.objects_culled.as_ref().map(|p| &p[..]),
                 );
+                if scene.object_draws.is_empty() {
+                    let objects = scene.parts.iter().filter_map(|p| p.objects.as_ref());
+                    for o in objects.filter(|_| f.show_objects) {
+                        self.draw_objects(pass, o, &lists(o), pipelines, part, stats);
+                    }
+                } else if f.show_objects {
+                    // Several parts: their segments in the order one scene draws them, which is
+                    // what shows through blended objects where they overlap.
+                    let (mut bound, mut current) = (None, None);
+                    let draws = &scene.object_draws[share(scene.object_draws.len(), part)];
+                    for &(p, k) in draws {
+                        let Some(o) = scene.parts[p].objects.as_ref() else {
+                            continue;
+                        };
+                        if bound != Some(p) {
+                            pass.set_vertex_buffer(0, o.vertices.slice(..));
+                            pass.set_index_buffer(o.indices.slice(..), wgpu::IndexFormat::Uint32);
+                            bound = Some(p);
+                        }
+                        draw_object_segment(pass, o, &lists(o), pipelines, k, &mut current, stats);
+                    }
+                }
             }
-        }
-
-        self.draw_facades_and_trees(
-            &mut pass,
-            scene,
-            (&self.facades, &self.trees),
-            false,
-            &mut stats,
-        );
-
-        // The sky, where nothing above was drawn.
-        pass.set_pipeline(&self.sky);
-        pass.draw(0..3, 0..1);
-        stats.draw_calls += 1;
-
-        // Light points, added over everything (the sky included) at night.
-        let night = super::sun::Lighting::of(f.sun).night;
-        let lights = scene.parts.iter().filter_map(|p| p.lights.as_ref());
-        for l in lights.filter(|_| f.show_objects && night > 0.0) {
-            pass.set_pipeline(&self.lights);
-            pass.set_vertex_buffer(0, l.instances.slice(..));
-            pass.draw(0..6, 0..l.count);
-            stats.draw_calls += 1;
-        }
-
-        if f.overlays.mask() != 0 {
-            for l in &scene.lines {
-                pass.set_pipeline(&self.lines);
-                pass.set_vertex_buffer(0, l.vertices.slice(..));
-                pass.draw(0..l.vertex_count, 0..1);
+            3 => draw_facades(pass, scene, &self.facades, false, stats),
+            4 => draw_trees(pass, scene, &self.trees, (false, part), stats),
+            _ => {
+                // The sky, where nothing above was drawn.
+                pass.set_pipeline(&self.sky);
+                pass.draw(0..3, 0..1);
                 stats.draw_calls += 1;
+
+                // Light points, added over everything (the sky included) at night.
+                let night = super::sun::Lighting::of(f.sun).night;
+                let lights = scene.parts.iter().filter_map(|p| p.lights.as_ref());
+                for l in lights.filter(|_| f.show_objects && night > 0.0) {
+                    pass.set_pipeline(&self.lights);
+                    pass.set_vertex_buffer(0, l.instances.slice(..));
+                    pass.draw(0..6, 0..l.count);
+                    stats.draw_calls += 1;
+                }
+
+                if f.overlays.mask() != 0 {
+                    for l in &scene.lines {
+                        pass.set_pipeline(&self.lines);
+                        pass.set_vertex_buffer(0, l.vertices.slice(..));
+                        pass.draw(0..l.vertex_count, 0..1);
+                        stats.draw_calls += 1;
+                    }
+                }
             }
         }
-        drop(pass);
-        self.tonemap_into(encoder, target, targets);
-        stats.draw_calls += 1;
-        stats
     }
 
     /// The tonemap pass: `targets`' HDR frame through the curve into `target`.
@@ -986,57 +1125,16 @@ impl Renderer {
                     .as_ref()
                     .map(std::slice::from_ref),
             );
-            self.draw_objects(&mut pass, o, &lists, pipelines, stats);
+            self.draw_objects(&mut pass, o, &lists, pipelines, &(0.0..1.0), stats);
         }
-        let pipelines = (&self.shadow_facades, &self.shadow_trees);
-        self.draw_facades_and_trees(&mut pass, scene, pipelines, true, stats);
-    }
-
-    /// The facades and the trees (those the frame shows), with `pipelines` (facades, trees)
-    /// of the camera's pass or the shadow map's (`shadow`: those culled for the sun).
-    fn draw_facades_and_trees(
-        &self,
-        pass: &mut wgpu::RenderPass<'_>,
-        scene: &SceneGpu,
-        pipelines: (&wgpu::RenderPipeline, &wgpu::RenderPipeline),
-        shadow: bool,
-        stats: &mut DrawStats,
-    ) {
-        let f = &scene.frame;
-        let facades = scene.parts.iter().filter_map(|p| p.facades.as_ref());
-        for fc in facades.filter(|_| f.show_facades) {
-            pass.set_pipeline(pipelines.0);
-            pass.set_vertex_buffer(0, fc.vertices.slice(..));
-            pass.set_index_buffer(fc.indices.slice(..), wgpu::IndexFormat::Uint32);
-            // Each draw's runs in view (`SceneGpu::prepare`).
-            for ((material, _), runs) in fc.draws.iter().zip(fc.runs.of(shadow)) {
-                if runs.is_empty() {
-                    continue;
-                }
-                pass.set_bind_group(1, material, &[]);
-                for indices in runs {
-                    pass.draw_indexed(indices.clone(), 0, 0..1);
-                    stats.draw_calls += 1;
-                    stats.triangles += u64::from(indices.len() as u32 / 3);
-                }
-            }
-        }
-        let trees = scene.parts.iter().filter_map(|p| p.trees.as_ref());
-        for t in trees.filter(|_| f.show_trees) {
-            pass.set_pipeline(pipelines.1);
-            pass.set_vertex_buffer(0, t.instances.slice(..));
-            for ((g, material), runs) in t.groups.iter().zip(t.runs.of(shadow)) {
-                if runs.is_empty() {
-                    continue;
-                }
-                pass.set_bind_group(1, material, &[]);
-                for run in runs {
-                    pass.draw(0..g.vertices(), run.clone());
-                    stats.draw_calls += 1;
-                    stats.triangles += u64::from(g.vertices() / 3) * u64::from(run.len() as u32);
-                }
-            }
-        }
+        draw_facades(&mut pass, scene, &self.shadow_facades, true, stats);
+        draw_trees(
+            &mut pass,
+            scene,
+            &self.shadow_trees,
+            (true, &(0.0..1.0)),
+            stats,
+        );
     }
 
     /// The objects, on the scene's culling path, from one view's `lists`, with `pipelines`
@@ -1047,6 +1145,7 @@ impl Renderer {
         o: &super::scene_gpu::ObjectsGpu,
         lists: &ObjectLists<'_>,
         pipelines: (&[wgpu::RenderPipeline], Option<&[wgpu::RenderPipeline]>),
+        part: &std::ops::Range<f32>,
         stats: &mut DrawStats,
     ) {
         pass.set_vertex_buffer(0, o.vertices.slice(..));
@@ -1054,10 +1153,18 @@ impl Renderer {
         let mut current = None;
         if let Some((pages, pipelines)) = culled_lists(o, lists, pipelines) {
             // One indirect draw per (mesh, LOD) and window of the instance buffer: the counts
-            // are the GPU's.
+            // are the GPU's. `part`'s share of them, counted across the windows.
+            let all: usize = pages.iter().map(|g| g.owners.len()).sum();
+            let mine = share(all, part);
+            let mut before = 0;
             for g in pages {
+                let own = within(&mine, before, g.owners.len());
+                before += g.owners.len();
+                if own.is_empty() {
+                    continue;
+                }
                 pass.set_bind_group(2, &g.draw_group, &[]);
-                for (k, &(b, l)) in g.owners.iter().enumerate() {
+                for (k, &(b, l)) in g.owners.iter().enumerate().take(own.end).skip(own.start) {
                     let lod = &o.batches[b].lods[l];
                     use_pipeline(pass, pipelines, lod.2, &mut current);
                     pass.set_bind_group(1, &lod.0, &[]);
@@ -1067,10 +1174,102 @@ impl Renderer {
             }
             return;
         }
-        for k in 0..o.owners.len() {
+        for k in share(o.owners.len(), part) {
             draw_object_segment(pass, o, lists, pipelines, k, &mut current, stats);
         }
     }
+}
+
+/// The items of a list of `n` that `part` (a share of the whole, within 0..1) draws: the
+/// shares of a list that tile 0..1 take each item once, in order.
+fn share(n: usize, part: &std::ops::Range<f32>) -> std::ops::Range<usize> {
+    let at = |x: f32| ((x.clamp(0.0, 1.0) * n as f32).round() as usize).min(n);
+    at(part.start)..at(part.end)
+}
+
+/// The facades (where the frame shows them) with `pipeline`, the camera's or the shadow
+/// map's runs in view.
+fn draw_facades(
+    pass: &mut wgpu::RenderPass<'_>,
+    scene: &SceneGpu,
+    pipeline: &wgpu::RenderPipeline,
+    shadow: bool,
+    stats: &mut DrawStats,
+) {
+    let facades = scene.parts.iter().filter_map(|p| p.facades.as_ref());
+    for fc in facades.filter(|_| scene.frame.show_facades) {
+        pass.set_pipeline(pipeline);
+        pass.set_vertex_buffer(0, fc.vertices.slice(..));
+        pass.set_index_buffer(fc.indices.slice(..), wgpu::IndexFormat::Uint32);
+        // Each draw's runs in view (`SceneGpu::prepare`).
+        for ((material, _), runs) in fc.draws.iter().zip(fc.runs.of(shadow)) {
+            if runs.is_empty() {
+                continue;
+            }
+            pass.set_bind_group(1, material, &[]);
+            for indices in runs {
+                pass.draw_indexed(indices.clone(), 0, 0..1);
+                stats.draw_calls += 1;
+                stats.triangles += u64::from(indices.len() as u32 / 3);
+            }
+        }
+    }
+}
+
+/// The trees (where the frame shows them) with `pipeline`, the camera's or the shadow map's
+/// runs in view: `part`'s share of those runs' instances, counted across every part's
+/// groups in the order they are drawn ([`share`]). A tile's 1.6 million trees are a few
+/// instanced draws, so only a share of the instances splits their bins ([`Split`]); the
+/// instances of the shares are drawn in the order of one draw, so the depth test's ties
+/// fall as they would (the trees do not blend).
+fn draw_trees(
+    pass: &mut wgpu::RenderPass<'_>,
+    scene: &SceneGpu,
+    pipeline: &wgpu::RenderPipeline,
+    (shadow, part): (bool, &std::ops::Range<f32>),
+    stats: &mut DrawStats,
+) {
+    if !scene.frame.show_trees {
+        return;
+    }
+    let trees = || scene.parts.iter().filter_map(|p| p.trees.as_ref());
+    let all = trees()
+        .flat_map(|t| t.runs.of(shadow).iter().flatten())
+        .map(|r| r.len())
+        .sum();
+    let mine = share(all, part);
+    let mut before = 0;
+    for t in trees() {
+        pass.set_pipeline(pipeline);
+        pass.set_vertex_buffer(0, t.instances.slice(..));
+        for ((g, material), runs) in t.groups.iter().zip(t.runs.of(shadow)) {
+            let drawn: Vec<std::ops::Range<u32>> = runs
+                .iter()
+                .filter_map(|run| {
+                    let own = within(&mine, before, run.len());
+                    before += run.len();
+                    let first = run.start + own.start as u32;
+                    (!own.is_empty()).then(|| first..first + own.len() as u32)
+                })
+                .collect();
+            if drawn.is_empty() {
+                continue;
+            }
+            pass.set_bind_group(1, material, &[]);
+            for run in drawn {
+                pass.draw(0..g.vertices(), run.clone());
+                stats.draw_calls += 1;
+                stats.triangles += u64::from(g.vertices() / 3) * u64::from(run.len() as u32);
+            }
+        }
+    }
+}
+
+/// The part of `mine` (items of a whole list) inside the `n` items that begin at `before`,
+/// counted from `before`.
+fn within(mine: &std::ops::Range<usize>, before: usize, n: usize) -> std::ops::Range<usize> {
+    let at = |x: usize| x.clamp(before, before + n) - before;
+    at(mine.start)..at(mine.end)
 }
 
 /// The GPU culling's windows of `o` and the pipelines drawing from them, where `o` is
@@ -1371,11 +1570,15 @@ mod tests {
     use crate::bench::{bench_camera, synthetic_city, BenchCamera, BenchOptions};
     use crate::headless::{draw_offscreen, Headless};
 
-    #[test]
-    fn a_1x_renderer_beside_the_4x_one_draws_as_one_built_whole() {
-        // The window's 1× renderer reuses the 4× one's shadow-map and tonemap pipelines
-        // (`with_sample_count`): its frame, shadows on, must be that of a 1× renderer that
-        // built every pipeline of its own, pixel for pixel.
+    /// A headless renderer and a small synthetic city: 16 blocks, 400 objects.
+    fn small_city() -> (
+        Headless,
+        (
+            crate::scene::Scene,
+            crate::art::ArtSet,
+            crate::terrain::Terrain,
+        ),
+    ) {
         let h = match Headless::new() {
             Ok(h) => h,
             Err(e) => panic!("cannot render: {e}"),
@@ -1387,7 +1590,15 @@ mod tests {
             meshes: 2,
             ..BenchOptions::default()
         };
-        let (scene, art, terrain) = synthetic_city(&opts);
+        (h, synthetic_city(&opts))
+    }
+
+    #[test]
+    fn a_1x_renderer_beside_the_4x_one_draws_as_one_built_whole() {
+        // The window's 1× renderer reuses the 4× one's shadow-map and tonemap pipelines
+        // (`with_sample_count`): its frame, shadows on, must be that of a 1× renderer that
+        // built every pipeline of its own, pixel for pixel.
+        let (h, (scene, art, terrain)) = small_city();
         let params = crate::frame::FrameParams {
             camera: bench_camera(BenchCamera::Orbit, &scene, &terrain),
             ..crate::frame::FrameParams::default()
@@ -1407,6 +1618,59 @@ mod tests {
         };
         let (a, b) = (draw(&beside), draw(&whole));
         assert!(gpu.shadow.active, "the sun casts the houses' shadows");
+        assert_eq!(a.as_raw(), b.as_raw());
+    }
+
+    #[test]
+    fn a_scene_pass_split_into_waited_chunks_draws_the_same_frame() {
+        // A CPU adapter's full-size frame is drawn in chunks, each submitted and waited
+        // for (`Split`): split between every group and inside each, the trees' instances
+        // three times, it must be the frame of one pass, pixel for pixel.
+        let (h, (mut scene, art, terrain)) = small_city();
+        // A grove in the camera's view, overlapping trees (placeholders: no forest art)
+        // whose depth ties fall as one draw orders them.
+        let (lo, hi) = scene.bounds();
+        let mid = [(lo[0] + hi[0]) / 2.0, (lo[1] + hi[1]) / 2.0];
+        for k in 0..400u32 {
+            let (i, j) = ((k % 20) as f32, (k / 20) as f32);
+            scene.trees.push(crate::scene::TreeInstance {
+                pos: [mid[0] - 60.0 + 6.0 * i, mid[1] - 60.0 + 6.0 * j],
+                width: 9.0,
+                heading: (k * 37 % 360) as f32,
+                height: 12.0,
+                ..Default::default()
+            });
+        }
+        let params = crate::frame::FrameParams {
+            camera: bench_camera(BenchCamera::Orbit, &scene, &terrain),
+            ..crate::frame::FrameParams::default()
+        };
+        let mut gpu = h.upload(&scene, &art, &terrain).expect("upload");
+        let samples = h.renderer.sample_count();
+        let build = |starts: Option<&'static [f32]>| {
+            let mut r = h.renderer.with_sample_count(&h.ctx, samples);
+            r.split = starts.map(|starts| Split {
+                device: h.ctx.device.clone(),
+                queue: h.ctx.queue.clone(),
+                starts,
+            });
+            r
+        };
+        let one = build(None);
+        let split = build(Some(&[
+            0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 3.5, 4.0, 4.2, 4.5, 4.7, 5.0, 5.5,
+        ]));
+        let targets = FrameTargets::new(&h.ctx.device, &split, 8, 8);
+        assert_eq!(split.chunks(&targets).len(), 14);
+        let mut draw = |r: &Renderer| {
+            draw_offscreen(&h.ctx, r, &mut gpu, &params, (160, 120), None, "test").expect("render")
+        };
+        let (a, b) = (draw(&one), draw(&split));
+        assert!(gpu.trees_submitted() > 0, "trees drawn");
+        assert!(
+            a.pixels().any(|p| p.0 != a.get_pixel(0, 0).0),
+            "a scene drawn"
+        );
         assert_eq!(a.as_raw(), b.as_raw());
     }
 }

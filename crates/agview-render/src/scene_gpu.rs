@@ -1168,11 +1168,11 @@ impl<'a> Upload<'a> {
 
     /// The end of one stage of [`PartGpu::upload`] (the tiles, the draped polygons, the
     /// objects...): [`Upload::flush`], then, for a part of a large document the window adds
-    /// while the rest is laid out ([`SceneGpu::upload_part`]), what the stage freed (its
-    /// meshes, built on threads of their own) is given back
-    /// ([`crate::release_freed_memory`]). Else it stays resident under the next stage's
-    /// buffers, beside the whole document the loader holds laid out, and the last part's
-    /// upload is the window's loading peak.
+    /// while the rest is laid out ([`SceneGpu::upload_part`]) and for a whole scene on a
+    /// CPU adapter ([`SceneGpu::upload`]), what the stage freed (its meshes, built on
+    /// threads of their own) is given back ([`crate::release_freed_memory`]). Else it stays
+    /// resident under the next stage's buffers, beside the whole document the loader holds
+    /// laid out, and the last part's upload is the window's loading peak.
     fn stage_done(&self) {
         self.flush();
         if self.release {
@@ -2319,6 +2319,10 @@ impl SceneGpu {
         );
 
         let mut up = Upload::new(ctx, shared, art, textures, buffer_bytes, warnings);
+        // On a software rasterizer the frame's bins are split (`pipelines::Split`),
+        // and the end of the upload was then the 100,000-feature tile's peak: the
+        // tiles' meshes, freed (over 300 MB) but resident under the later stages' buffers.
+        up.release = super::shared::cpu_adapter(ctx);
 
         let grid = Grid::of(terrain);
         let (part, mut stats, casters, (lo, hi)) = PartGpu::upload(&mut up, scene, terrain, &grid);
