@@ -403,27 +403,12 @@ impl ObjectsGpu {
         }
         let n = self.set.total();
         let bytes = (n * std::mem::size_of::<InstanceGpu>()) as u64;
-        let mut list = Vec::new();
-        if bytes > 0 {
-            let read = ctx.device.create_buffer(&wgpu::BufferDescriptor {
-                label: Some("object instances read-back"),
-                size: bytes,
-                usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::MAP_READ,
-                mapped_at_creation: false,
-            });
-            let mut encoder = ctx
-                .device
-                .create_command_encoder(&wgpu::CommandEncoderDescriptor {
-                    label: Some("object instances read-back"),
-                });
-            encoder.copy_buffer_to_buffer(&self.instances, 0, &read, 0, bytes);
-            ctx.queue.submit([encoder.finish()]);
-            super::readback::map_for_reading(ctx, &read)?;
-            let data = read
-                .get_mapped_range(..)
-                .map_err(|e| RenderError::ReadBack(e.to_string()))?;
-            list = bytemuck::pod_collect_to_vec(&data);
-        }
+        let list = if bytes > 0 {
+            let data = super::readback::read_buffer(ctx, &self.instances, bytes)?;
+            bytemuck::pod_collect_to_vec(&data)
+        } else {
+            Vec::new()
+        };
         if self.set.restore_instances(list) {
             Ok(())
         } else {
