@@ -149,6 +149,9 @@ pub struct ObjectSet {
     /// How many instances show at each density level 1..=6 (`ObjectInstance::visible_at`),
     /// counted once: the panel's count, without a copy of every instance's show levels.
     shown: [usize; 6],
+    /// How many instances `list` held when it was dropped ([`ObjectSet::release_instances`]);
+    /// `None` while it is kept.
+    released: Option<usize>,
     pub warnings: Vec<String>,
 }
 
@@ -431,7 +434,36 @@ impl ObjectSet {
 
     /// All objects of the scene (at any density).
     pub fn total(&self) -> usize {
-        self.list.len()
+        self.released.unwrap_or(self.list.len())
+    }
+
+    /// Drops the CPU's copy of the instances, once the GPU holds them (the renderer reads
+    /// them back, [`ObjectSet::restore_instances`], before anything reads them here again):
+    /// 32 bytes an instance, some 40 MB for a tile. The ranges, counts and ground points
+    /// stay. [`ObjectSet::instances`] gives an empty list meanwhile.
+    pub fn release_instances(&mut self) {
+        if self.released.is_none() {
+            self.released = Some(self.list.len());
+            self.list = Vec::new();
+        }
+    }
+
+    /// Whether the CPU's copy of the instances is held ([`ObjectSet::release_instances`]).
+    pub fn holds_instances(&self) -> bool {
+        self.released.is_none()
+    }
+
+    /// Takes back the instances [`ObjectSet::release_instances`] dropped, as the GPU holds
+    /// them; false (and nothing changes) when `list` is not as long as the one dropped.
+    pub fn restore_instances(&mut self, list: Vec<InstanceGpu>) -> bool {
+        match self.released {
+            Some(n) if n == list.len() => {
+                self.list = list;
+                self.released = None;
+                true
+            }
+            _ => false,
+        }
     }
 }
 
@@ -783,5 +815,28 @@ mod tests {
         };
         let set = ObjectSet::build(&scene, &ArtSet::default(), &Terrain::flat(100.0));
         assert_eq!(set.total(), 0);
+    }
+
+    /// The instances dropped once uploaded keep their count, and come back only whole.
+    #[test]
+    fn released_instances_keep_their_count() {
+        let art = ArtSet {
+            meshes: vec![tri_mesh()],
+            ..ArtSet::default()
+        };
+        let scene = Scene {
+            objects: vec![object(0, [1, 1], 0.0), object(0, [1, 1], 0.0)],
+            ..Scene::default()
+        };
+        let mut set = ObjectSet::build(&scene, &art, &Terrain::flat(100.0));
+        let list = set.instances().0.to_vec();
+        set.release_instances();
+        assert!(!set.holds_instances());
+        assert!(set.instances().0.is_empty());
+        assert_eq!(set.total(), 2);
+        assert!(!set.restore_instances(list[..1].to_vec()));
+        assert!(set.restore_instances(list.clone()));
+        assert!(set.holds_instances());
+        assert_eq!(set.instances().0, &list[..]);
     }
 }

@@ -58,6 +58,34 @@ pub(crate) fn map_for_reading(ctx: &GpuContext, buffer: &wgpu::Buffer) -> Result
         .map_err(|e| RenderError::ReadBack(e.to_string()))
 }
 
+/// The first `bytes` of `buffer` (`COPY_SRC`, `bytes` a multiple of 4), copied to a
+/// read-back buffer and read, waiting for the GPU.
+pub(crate) fn read_buffer(
+    ctx: &GpuContext,
+    buffer: &wgpu::Buffer,
+    bytes: u64,
+) -> Result<Vec<u8>, RenderError> {
+    let read = ctx.device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some("buffer read-back"),
+        size: bytes,
+        usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::MAP_READ,
+        mapped_at_creation: false,
+    });
+    let mut encoder = ctx
+        .device
+        .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+            label: Some("buffer read-back"),
+        });
+    encoder.copy_buffer_to_buffer(buffer, 0, &read, 0, bytes);
+    ctx.queue.submit([encoder.finish()]);
+    map_for_reading(ctx, &read)?;
+    let data = read
+        .get_mapped_range(..)
+        .map_err(|e| RenderError::ReadBack(e.to_string()))?
+        .to_vec();
+    Ok(data)
+}
+
 /// Maps the read-back buffer and strips the row padding.
 fn read_back(
     ctx: &GpuContext,

@@ -382,6 +382,51 @@ impl ObjectsGpu {
         Ok(s)
     }
 
+    /// Drops the CPU's copy of the instances ([`ObjectSet::release_instances`]) on the GPU
+    /// path, where only the GPU reads them per frame; the buffer can be read back
+    /// ([`ObjectsGpu::restore_list`]).
+    fn release_list(&mut self) {
+        if self.path == Culling::Gpu
+            && self.instances.usage().contains(wgpu::BufferUsages::COPY_SRC)
+        {
+            self.set.release_instances();
+        }
+    }
+
+    /// Reads the instances [`ObjectsGpu::release_list`] dropped back from the GPU, before
+    /// the CPU path culls them or a new terrain moves them. The buffer holds them as
+    /// uploaded: the placement pass only runs on a new terrain, which restores them first
+    /// and keeps them.
+    fn restore_list(&mut self, ctx: &GpuContext) -> Result<(), RenderError> {
+        if self.set.holds_instances() {
+            return Ok(());
+        }
+        let n = self.set.total();
+        let bytes = (n * std::mem::size_of::<InstanceGpu>()) as u64;
+        let list = if bytes > 0 {
+            let data = super::readback::read_buffer(ctx, &self.instances, bytes)?;
+            bytemuck::pod_collect_to_vec(&data)
+        } else {
+            Vec::new()
+        };
+        if self.set.restore_instances(list) {
+            Ok(())
+        } else {
+            Err(RenderError::ReadBack(
+                "the object instances read back are not as many as uploaded".into(),
+            ))
+        }
+    }
+
+    /// [`ObjectsGpu::set_path`], the instances read back first where a path other than the
+    /// GPU's may be taken; where they cannot be, the path stays.
+    fn take_path(&mut self, ctx: &GpuContext, shared: &GpuShared, path: Culling) {
+        if !(path == Culling::Gpu && shared.cull.is_some()) && self.restore_list(ctx).is_err() {
+            return;
+        }
+        self.set_path(&ctx.device, shared, path);
+    }
+
     /// Takes a culling path: the GPU path where the renderer and the instance buffer allow
     /// it (its buffers are built the first time), else the CPU path.
     fn set_path(&mut self, device: &wgpu::Device, shared: &GpuShared, path: Culling) {
@@ -1824,7 +1869,7 @@ impl PartGpu {
         // tiles' serial steps (merging, cells, the copies into buffers) and the builders
         // share the cores. Each is handed to the device, in the same order as ever, once
         // built.
-        let (tiles, draped, objects, lights, facades, fmesh, trees, tmesh, bounds) =
+        let (tiles, draped, mut objects, lights, facades, fmesh, trees, tmesh, bounds) =
             std::thread::scope(|s| {
                 let trees = s.spawn(|| trees::build(scene, &trees::forests(art)));
                 let objects = s.spawn(|| {
@@ -1866,6 +1911,11 @@ impl PartGpu {
         stats.objects_shown = stats.objects;
         // One draw per (mesh, LOD) with instances: a segment.
         stats.object_draws = objects.as_ref().map_or(0, |o| o.segments.len());
+        // The lights and the casters have read the instances: on the GPU path nothing on
+        // the CPU reads them again until the path or the terrain changes.
+        if let Some(o) = &mut objects {
+            o.release_list();
+        }
         let part = PartGpu {
             tiles,
             draped,
@@ -2069,7 +2119,7 @@ impl SceneGpu {
         } = part;
         if let Some(o) = &mut gpu_part.objects {
             if o.path != self.path {
-                o.set_path(&ctx.device, shared, self.path);
+                o.take_path(ctx, shared, self.path);
             }
         }
         self.stats.add_part(&stats);
@@ -2421,7 +2471,7 @@ impl SceneGpu {
         self.path = path;
         let mut taken = None;
         for o in self.parts.iter_mut().filter_map(|p| p.objects.as_mut()) {
-            o.set_path(&ctx.device, shared, path);
+            o.take_path(ctx, shared, path);
             taken.get_or_insert(o.path);
         }
         if taken.is_some() {
@@ -2532,6 +2582,10 @@ impl SceneGpu {
             || Grid::of(terrain) != self.grid
         {
             return Ok(false);
+        }
+        // The CPU's copy of the instances follows the terrain below: read back, and kept.
+        for o in self.parts.iter_mut().filter_map(|p| p.objects.as_mut()) {
+            o.restore_list(ctx)?;
         }
         ctx.checked("changing the terrain", || {
             let n = self.resolution;
@@ -2837,7 +2891,8 @@ fn sane_len(v: f32, default: f32) -> f32 {
 fn instance_usage(storage: bool) -> wgpu::BufferUsages {
     let mut usage = wgpu::BufferUsages::VERTEX | wgpu::BufferUsages::COPY_DST;
     if storage {
-        usage |= wgpu::BufferUsages::STORAGE;
+        // COPY_SRC: the GPU path drops the CPU's copy, read back on demand.
+        usage |= wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC;
     }
     usage
 }
