@@ -387,7 +387,10 @@ impl ObjectsGpu {
     /// ([`ObjectsGpu::restore_list`]).
     fn release_list(&mut self) {
         if self.path == Culling::Gpu
-            && self.instances.usage().contains(wgpu::BufferUsages::COPY_SRC)
+            && self
+                .instances
+                .usage()
+                .contains(wgpu::BufferUsages::COPY_SRC)
         {
             self.set.release_instances();
         }
