@@ -86,12 +86,12 @@ pub struct Renderer {
 /// light points and the overlays' lines ([`Renderer::draw_stage`]).
 const SCENE_STAGES: usize = 6;
 
-/// The scene's pass recorded as a few passes, each submitted and waited for before the next
-/// is recorded: on a software rasterizer the draws of a pass are binned (llvmpipe's scenes)
+/// The scene's pass recorded as a few passes, each submitted, and waited for once the next
+/// is submitted ([`Split::submit_and_wait`]): on a software rasterizer the draws of a pass are binned (llvmpipe's scenes)
 /// faster than its threads rasterize them, and a whole frame's bins in flight were the
 /// largest single allocation of the 100,000-feature tile's frames (some 340 MB); freed,
 /// they stay in the C allocator's heaps of lavapipe's threads, under the next frame's. In
-/// chunks, each chunk's bins are freed before the next is binned, and reused by it.
+/// chunks, at most two chunks' bins are held at once, and freed ones are reused.
 /// Chunks begin at `starts` (positions in [`SCENE_STAGES`]: 4.25 is a quarter into the
 /// trees' instances, [`share`]); the first clears the targets, the others load what the
 /// one before stored, and only the last resolves the samples. A real GPU draws one pass.
@@ -110,7 +110,9 @@ struct Split {
 /// split too, 3 runs each: after every group, the trees whole, 1,500-1,503 MB; the trees
 /// in halves 1,426-1,453, in quarters 1,386-1,423, in eighths 1,374-1,398; the trees in
 /// halves with the 1× frame one pass 1,461-1,571. The GPU frame time is the same within
-/// the noise.
+/// the noise. Each chunk waited for once the next is submitted, not at once (4 runs each,
+/// interleaved): the 1× first frame 1,043 ms median (901-1,093) against 935 (765-1,052),
+/// and 853 (813-942) in one pass; peak 1,368-1,382 MB either way.
 const SPLIT_STARTS: [f32; 7] = [1.0, 2.0, 3.0, 4.0, 4.25, 4.5, 4.75];
 
 impl Split {
@@ -124,18 +126,31 @@ impl Split {
         })
     }
 
-    /// Submits what `encoder` recorded, waits until the device has done it, and leaves a
-    /// new encoder in its place.
-    fn submit_and_wait(&self, encoder: &mut wgpu::CommandEncoder) {
+    /// Submits what `encoder` recorded, leaves a new encoder in its place, and waits until
+    /// the device has done the chunk submitted before (`in_flight`), not this one: the
+    /// rasterizer's threads draw one chunk while its queue bins the next, so at most two
+    /// chunks' bins are held at once. Waiting for each chunk itself held one, and left the
+    /// rasterizer idle while the next was binned: the tile's 1× first frame took 15-20 %
+    /// longer than in one pass.
+    fn submit_and_wait(
+        &self,
+        encoder: &mut wgpu::CommandEncoder,
+        in_flight: &mut Option<wgpu::SubmissionIndex>,
+    ) {
         let next = self
             .device
             .create_command_encoder(&wgpu::CommandEncoderDescriptor {
                 label: Some("scene chunk"),
             });
         let done = std::mem::replace(encoder, next);
-        self.queue.submit([done.finish()]);
-        // A lost device shows at the frame's own submit.
-        let _ = self.device.poll(wgpu::PollType::wait_indefinitely());
+        let index = self.queue.submit([done.finish()]);
+        if let Some(before) = in_flight.replace(index) {
+            // A lost device shows at the frame's own submit.
+            let _ = self.device.poll(wgpu::PollType::Wait {
+                submission_index: Some(before),
+                timeout: None,
+            });
+        }
     }
 }
 
@@ -673,12 +688,13 @@ impl Renderer {
             }
         }
         // The scene's pass: one, or on a CPU adapter's full-size frame a few, each
-        // submitted and waited before the next is recorded ([`Split`]).
+        // submitted, and waited for once the next is submitted ([`Split`]).
         let chunks = self.chunks(targets);
+        let mut in_flight = None;
         for (c, stages) in chunks.iter().enumerate() {
             if c > 0 {
                 if let Some(split) = &self.split {
-                    split.submit_and_wait(encoder);
+                    split.submit_and_wait(encoder, &mut in_flight);
                 }
             }
             // The culling's pass wrote the start when it ran.
@@ -1624,7 +1640,7 @@ mod tests {
     #[test]
     fn a_scene_pass_split_into_waited_chunks_draws_the_same_frame() {
         // A CPU adapter's full-size frame is drawn in chunks, each submitted and waited
-        // for (`Split`): split between every group and inside each, the trees' instances
+        // for in turn (`Split`): split between every group and inside each, the trees' instances
         // three times, it must be the frame of one pass, pixel for pixel.
         let (h, (mut scene, art, terrain)) = small_city();
         // A grove in the camera's view, overlapping trees (placeholders: no forest art)
