@@ -101,19 +101,23 @@ struct Split {
     starts: &'static [f32],
 }
 
-/// Where a CPU adapter's frames are split ([`Split`]): after the terrain, the ground, the
-/// objects and the facades, and the trees in quarters (their 1.6 million instances are a
-/// few draws, whose bins were the largest chunk's). Peak RSS of the 100,000-feature tile
-/// (`agview bench tile`; 2-core machine shared with other builds): one pass 1,676 MB;
-/// chunks after the terrain and the ground, the 4× frame only, 1,534. With the upload's
-/// freed memory given back after each stage (`SceneGpu::upload`) and the 1× first frame
-/// split too, 3 runs each: after every group, the trees whole, 1,500-1,503 MB; the trees
-/// in halves 1,426-1,453, in quarters 1,386-1,423, in eighths 1,374-1,398; the trees in
-/// halves with the 1× frame one pass 1,461-1,571. The GPU frame time is the same within
-/// the noise. Each chunk waited for once the next is submitted, not at once (4 runs each,
-/// interleaved): the 1× first frame 1,043 ms median (901-1,093) against 935 (765-1,052),
-/// and 853 (813-942) in one pass; peak 1,368-1,382 MB either way.
-const SPLIT_STARTS: [f32; 7] = [1.0, 2.0, 3.0, 4.0, 4.25, 4.5, 4.75];
+/// Where a CPU adapter's frames are split ([`Split`]): after the ground, after the facades,
+/// and halfway through the trees (their 1.6 million instances are a few draws, whose bins
+/// were the largest chunk's). Peak RSS of the 100,000-feature tile (`agview bench tile`;
+/// 2-core machine shared with other builds): one pass 1,676 MB; chunks after the terrain
+/// and the ground, the 4× frame only, 1,534. With the upload's freed memory given back
+/// after each stage (`SceneGpu::upload`), the 1× first frame split too, and each chunk
+/// waited for at once, 3 runs each: after every group, the trees whole, 1,500-1,503 MB;
+/// the trees in halves 1,426-1,453, in quarters 1,386-1,423, in eighths 1,374-1,398; the
+/// trees in halves with the 1× frame one pass 1,461-1,571. Each chunk waited for once the
+/// next is submitted (4 runs each, interleaved): the 1× first frame 1,043 ms median
+/// (901-1,093) against 935 (765-1,052), and 853 (813-942) in one pass; peak 1,368-1,382 MB
+/// either way. Then these 4 chunks against 8 (after every group, the trees in quarters),
+/// 6 runs each, interleaved with one pass: peak 1,377-1,388 MB against 1,369-1,390 (one
+/// pass 1,660-1,674); GPU frame time 1,417 ms median (1,302-1,587) against 1,540
+/// (1,340-1,702) and one pass's 1,410 (1,244-1,619); first frame 820 (743-1,058) against
+/// 806 (781-887) and 740 (685-950).
+const SPLIT_STARTS: [f32; 3] = [2.0, 4.0, 4.5];
 
 impl Split {
     /// For `ctx`'s frames: on a CPU adapter's, 1× (the window's while it loads or moves) or
