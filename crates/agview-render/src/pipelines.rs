@@ -116,7 +116,10 @@ struct Split {
 /// 6 runs each, interleaved with one pass: peak 1,377-1,388 MB against 1,369-1,390 (one
 /// pass 1,660-1,674); GPU frame time 1,417 ms median (1,302-1,587) against 1,540
 /// (1,340-1,702) and one pass's 1,410 (1,244-1,619); first frame 820 (743-1,058) against
-/// 806 (781-887) and 740 (685-950).
+/// 806 (781-887) and 740 (685-950). On the quiet machine (5 pairs with one pass): peak
+/// 1,378 MB (1,365-1,381) against 1,671 (1,662-1,679); the GPU frame time 8 % longer,
+/// 1,344 ms (1,288-1,459) against 1,244 (1,225-1,270), and the 1× first frame 753
+/// (717-758) against 692 (677-728): the waits' price for some 290 MB.
 const SPLIT_STARTS: [f32; 3] = [2.0, 4.0, 4.5];
 
 impl Split {
