@@ -99,6 +99,8 @@ struct Split {
     device: wgpu::Device,
     queue: wgpu::Queue,
     starts: &'static [f32],
+    /// The fewest instances and tile quads ([`scene_size`]) a scene is split from.
+    from: usize,
 }
 
 /// Where a CPU adapter's frames are split ([`Split`]): after the ground, after the facades,
@@ -122,6 +124,20 @@ struct Split {
 /// (717-758) against 692 (677-728): the waits' price for some 290 MB.
 const SPLIT_STARTS: [f32; 3] = [2.0, 4.0, 4.5];
 
+/// The smallest scene ([`scene_size`]) whose frames are split ([`Split`]): a frame's bins
+/// grow with what it draws, some 340 MB for the tile's 3.8 million instances and tile
+/// quads, so under a quarter of a million they are some 20 MB, and the waits between
+/// chunks would cost for nothing. Edit mode's drag with full frames of one asset
+/// (`agview bench edit`, 20,000 trees and 1,200 objects): 2.70 and 2.71 relayouts a second
+/// in one pass, 2.54 and 2.49 split.
+pub(crate) const SPLIT_FROM: usize = 250_000;
+
+/// A scene's objects, trees and tile quads together: what its frames' bins grow with.
+fn scene_size(scene: &SceneGpu) -> usize {
+    let s = scene.stats();
+    s.objects + s.trees + s.tile_quads
+}
+
 impl Split {
     /// For `ctx`'s frames: on a CPU adapter's, 1× (the window's while it loads or moves) or
     /// multisampled alike.
@@ -130,6 +146,7 @@ impl Split {
             device: ctx.device.clone(),
             queue: ctx.queue.clone(),
             starts: &SPLIT_STARTS,
+            from: SPLIT_FROM,
         })
     }
 
@@ -696,7 +713,7 @@ impl Renderer {
         }
         // The scene's pass: one, or on a CPU adapter's full-size frame a few, each
         // submitted, and waited for once the next is submitted ([`Split`]).
-        let chunks = self.chunks(targets);
+        let chunks = self.chunks(targets, scene);
         let mut in_flight = None;
         for (c, stages) in chunks.iter().enumerate() {
             if c > 0 {
@@ -737,10 +754,10 @@ impl Renderer {
     /// The scene pass's draws in groups of [`SCENE_STAGES`], begun on the targets once for
     /// the frame, or once for each of a [`Split`]'s chunks: not for a reduced frame (the
     /// window's drag preview), whose bins are a fraction of a full frame's and whose time
-    /// counts while dragging.
-    fn chunks(&self, targets: &FrameTargets) -> Vec<std::ops::Range<f32>> {
+    /// counts while dragging, nor for a scene smaller than [`SPLIT_FROM`].
+    fn chunks(&self, targets: &FrameTargets, scene: &SceneGpu) -> Vec<std::ops::Range<f32>> {
         let starts = match &self.split {
-            Some(s) if !targets.scaled => s.starts,
+            Some(s) if !targets.scaled && scene_size(scene) >= s.from => s.starts,
             _ => &[],
         };
         let end = SCENE_STAGES as f32;
@@ -1676,6 +1693,7 @@ mod tests {
                 device: h.ctx.device.clone(),
                 queue: h.ctx.queue.clone(),
                 starts,
+                from: 0,
             });
             r
         };
@@ -1684,7 +1702,7 @@ mod tests {
             0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 3.5, 4.0, 4.2, 4.5, 4.7, 5.0, 5.5,
         ]));
         let targets = FrameTargets::new(&h.ctx.device, &split, 8, 8);
-        assert_eq!(split.chunks(&targets).len(), 14);
+        assert_eq!(split.chunks(&targets, &gpu).len(), 14);
         let mut draw = |r: &Renderer| {
             draw_offscreen(&h.ctx, r, &mut gpu, &params, (160, 120), None, "test").expect("render")
         };

@@ -2372,10 +2372,13 @@ impl SceneGpu {
         );
 
         let mut up = Upload::new(ctx, shared, art, textures, buffer_bytes, warnings);
-        // On a software rasterizer the frame's bins are split (`pipelines::Split`),
+        // On a software rasterizer a large scene's frames are split (`pipelines::Split`),
         // and the end of the upload was then the 100,000-feature tile's peak: the
         // tiles' meshes, freed (over 300 MB) but resident under the later stages' buffers.
-        up.release = super::shared::cpu_adapter(ctx);
+        // A small scene's (an edit's relayout) are not worth the allocators' walks.
+        up.release = super::shared::cpu_adapter(ctx)
+            && scene.tiles.len() + scene.objects.len() + scene.trees.len()
+                >= super::pipelines::SPLIT_FROM;
 
         let grid = Grid::of(terrain);
         let (part, mut stats, casters, (lo, hi)) = PartGpu::upload(&mut up, scene, terrain, &grid);
