@@ -99,7 +99,8 @@ struct Split {
     device: wgpu::Device,
     queue: wgpu::Queue,
     starts: &'static [f32],
-    /// The fewest instances and tile quads ([`scene_size`]) a scene is split from.
+    /// The fewest instances and tile quads ([`scene_size`]) a scene is split from
+    /// ([`super::shared::SPLIT_FROM`]).
     from: usize,
 }
 
@@ -124,14 +125,6 @@ struct Split {
 /// (717-758) against 692 (677-728): the waits' price for some 290 MB.
 const SPLIT_STARTS: [f32; 3] = [2.0, 4.0, 4.5];
 
-/// The smallest scene ([`scene_size`]) whose frames are split ([`Split`]): a frame's bins
-/// grow with what it draws, some 340 MB for the tile's 3.8 million instances and tile
-/// quads, so under a quarter of a million they are some 20 MB, and the waits between
-/// chunks would cost for nothing. Edit mode's drag with full frames of one asset
-/// (`agview bench edit`, 20,000 trees and 1,200 objects): 2.70 and 2.71 relayouts a second
-/// in one pass, 2.54 and 2.49 split.
-pub(crate) const SPLIT_FROM: usize = 250_000;
-
 /// A scene's objects, trees and tile quads together: what its frames' bins grow with.
 fn scene_size(scene: &SceneGpu) -> usize {
     let s = scene.stats();
@@ -146,7 +139,7 @@ impl Split {
             device: ctx.device.clone(),
             queue: ctx.queue.clone(),
             starts: &SPLIT_STARTS,
-            from: SPLIT_FROM,
+            from: super::shared::SPLIT_FROM,
         })
     }
 
@@ -754,7 +747,7 @@ impl Renderer {
     /// The scene pass's draws in groups of [`SCENE_STAGES`], begun on the targets once for
     /// the frame, or once for each of a [`Split`]'s chunks: not for a reduced frame (the
     /// window's drag preview), whose bins are a fraction of a full frame's and whose time
-    /// counts while dragging, nor for a scene smaller than [`SPLIT_FROM`].
+    /// counts while dragging, nor for a scene smaller than [`super::shared::SPLIT_FROM`].
     fn chunks(&self, targets: &FrameTargets, scene: &SceneGpu) -> Vec<std::ops::Range<f32>> {
         let starts = match &self.split {
             Some(s) if !targets.scaled && scene_size(scene) >= s.from => s.starts,

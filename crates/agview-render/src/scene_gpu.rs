@@ -2378,7 +2378,7 @@ impl SceneGpu {
         // A small scene's (an edit's relayout) are not worth the allocators' walks.
         up.release = super::shared::cpu_adapter(ctx)
             && scene.tiles.len() + scene.objects.len() + scene.trees.len()
-                >= super::pipelines::SPLIT_FROM;
+                >= super::shared::SPLIT_FROM;
 
         let grid = Grid::of(terrain);
         let (part, mut stats, casters, (lo, hi)) = PartGpu::upload(&mut up, scene, terrain, &grid);
