@@ -57,6 +57,13 @@ impl App {
             {
                 self.device_destroyed = Some(self.device_generation);
                 if let Some(g) = &mut self.gfx {
+                    // No other thread uses the device as it is destroyed: wgpu-core 30's
+                    // device loss takes its locks in the order opposite to a texture write
+                    // on another thread (gfx-rs/wgpu#5737), and the warm-up draw, still
+                    // running on a busy machine, hung the hook 1 time in 40 there.
+                    if let Some(t) = self.warm_up.take() {
+                        let _ = t.join();
+                    }
                     g.refine.finish_building();
                     eprintln!("agview: test hook: destroying the GPU device");
                     g.gpu.ctx.device.destroy();
