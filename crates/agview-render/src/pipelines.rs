@@ -99,8 +99,8 @@ struct Split {
     device: wgpu::Device,
     queue: wgpu::Queue,
     starts: &'static [f32],
-    /// The fewest instances and tile quads ([`scene_size`]) a scene is split from
-    /// ([`super::shared::SPLIT_FROM`]).
+    /// The least [`super::shared::bin_load`] of a scene that is split
+    /// ([`super::shared::SPLIT_FROM`]; a test splits any).
     from: usize,
 }
 
@@ -124,12 +124,6 @@ struct Split {
 /// 1,344 ms (1,288-1,459) against 1,244 (1,225-1,270), and the 1× first frame 753
 /// (717-758) against 692 (677-728): the waits' price for some 290 MB.
 const SPLIT_STARTS: [f32; 3] = [2.0, 4.0, 4.5];
-
-/// A scene's objects, trees and tile quads together: what its frames' bins grow with.
-fn scene_size(scene: &SceneGpu) -> usize {
-    let s = scene.stats();
-    s.objects + s.trees + s.tile_quads
-}
 
 impl Split {
     /// For `ctx`'s frames: on a CPU adapter's, 1× (the window's while it loads or moves) or
@@ -749,8 +743,10 @@ impl Renderer {
     /// window's drag preview), whose bins are a fraction of a full frame's and whose time
     /// counts while dragging, nor for a scene smaller than [`super::shared::SPLIT_FROM`].
     fn chunks(&self, targets: &FrameTargets, scene: &SceneGpu) -> Vec<std::ops::Range<f32>> {
+        let size = scene.stats();
+        let load = super::shared::bin_load(size.objects, size.trees, size.tile_quads);
         let starts = match &self.split {
-            Some(s) if !targets.scaled && scene_size(scene) >= s.from => s.starts,
+            Some(s) if !targets.scaled && load >= s.from => s.starts,
             _ => &[],
         };
         let end = SCENE_STAGES as f32;

@@ -2376,9 +2376,9 @@ impl SceneGpu {
         // and the end of the upload was then the 100,000-feature tile's peak: the
         // tiles' meshes, freed (over 300 MB) but resident under the later stages' buffers.
         // A small scene's (an edit's relayout) are not worth the allocators' walks.
-        up.release = super::shared::cpu_adapter(ctx)
-            && scene.tiles.len() + scene.objects.len() + scene.trees.len()
-                >= super::shared::SPLIT_FROM;
+        let load =
+            super::shared::bin_load(scene.objects.len(), scene.trees.len(), scene.tiles.len());
+        up.release = super::shared::cpu_adapter(ctx) && load >= super::shared::SPLIT_FROM;
 
         let grid = Grid::of(terrain);
         let (part, mut stats, casters, (lo, hi)) = PartGpu::upload(&mut up, scene, terrain, &grid);

@@ -30,15 +30,22 @@ fn anisotropy(ctx: &GpuContext) -> u16 {
     }
 }
 
-/// The smallest scene (objects, trees and tile quads together) whose frames a CPU adapter
-/// splits (`pipelines::Split`), and whose whole upload gives freed memory back per stage:
-/// a frame's bins grow with what it draws, some 340 MB for the tile's 3.8 million instances and tile
-/// quads, so under a quarter of a million they are some 20 MB, and the waits between
-/// chunks would cost for nothing. Edit mode's one asset (`agview bench edit`, 20,000 trees
-/// and 1,200 objects, 1280×720) split: its plain frame 574 ms against 408 in one pass, and
-/// with the upload's per-stage release (`SceneGpu`'s whole upload) its relayout's upload
-/// 8.4 ms against 5.2; both back with this threshold (406 and 4.8 ms).
+/// The smallest scene ([`bin_load`]) whose frames a CPU adapter splits (`pipelines::Split`),
+/// and whose whole upload gives freed memory back per stage: a frame's bins grow with what
+/// it draws, some 340 MB for the tile's 3.8 million instances and tile quads, so under a
+/// quarter of a million they are some 20 MB, and the waits between chunks would cost for
+/// nothing. Edit mode's one asset (`agview bench edit`, 20,000 trees and 1,200 objects,
+/// 1280×720) split: its plain frame 574 ms against 408 in one pass, and with the upload's
+/// per-stage release (`SceneGpu`'s whole upload) its relayout's upload 8.4 ms against 5.2;
+/// both back with this threshold (406 and 4.8 ms).
 pub(crate) const SPLIT_FROM: usize = 250_000;
+
+/// What a CPU adapter's frame bins grow with, compared with [`SPLIT_FROM`]: a scene's
+/// objects, trees and tile quads together. The upload, before it merges tile runs into
+/// quads, counts the tiles (as many as the quads, or more).
+pub(crate) fn bin_load(objects: usize, trees: usize, tile_quads: usize) -> usize {
+    objects + trees + tile_quads
+}
 
 /// Whether the adapter is a software rasterizer (lavapipe, llvmpipe): anisotropic filtering
 /// is off there, and the window draws 1× while the scene loads or the camera moves, then
